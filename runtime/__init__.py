@@ -1,0 +1,104 @@
+"""runtime: numpy-backed tensors that run eagerly, graphs built by tracing, and sessions.
+
+>>> import runtime as rt
+>>> rt.constant(3) + 4
+<rt.Tensor: shape=(), dtype=int32, numpy=7>
+"""
+
+from runtime import debugging, errors, nest, nn, random, strings
+from runtime.context import executing_eagerly
+from runtime.control_flow import cond, control_dependencies, group, no_op, while_loop
+from runtime.dtypes import (
+    DType,
+    as_dtype,
+    float16,
+    float32,
+    float64,
+    int8,
+    int16,
+    int32,
+    int64,
+    resource,
+    string,
+    uint8,
+    variant,
+)
+from runtime.dtypes import bool_ as bool  # noqa: A004 (TensorFlow's name for the dtype)
+from runtime.graph import FuncGraph, Graph, Operation, get_default_graph, name_scope
+from runtime.ops.array_ops import (
+    cast,
+    concat,
+    constant,
+    convert_to_tensor,
+    expand_dims,
+    fill,
+    gather,
+    identity,
+    ones,
+    ones_like,
+    placeholder,
+    range,  # noqa: A004
+    rank,
+    reshape,
+    shape,
+    size,
+    squeeze,
+    stack,
+    transpose,
+    unstack,
+    where,
+    zeros,
+    zeros_like,
+)
+from runtime.ops.logging_ops import Assert
+from runtime.ops.logging_ops import print  # noqa: A004
+from runtime.ops.math_ops import (
+    abs,  # noqa: A004
+    add,
+    argmax,
+    argmin,
+    cos,
+    divide,
+    equal,
+    exp,
+    floordiv,
+    greater,
+    greater_equal,
+    less,
+    less_equal,
+    log,
+    logical_and,
+    logical_not,
+    logical_or,
+    logical_xor,
+    matmul,
+    maximum,
+    minimum,
+    mod,
+    multiply,
+    negative,
+    not_equal,
+    pow,  # noqa: A004
+    reduce_all,
+    reduce_any,
+    reduce_max,
+    reduce_mean,
+    reduce_min,
+    reduce_prod,
+    reduce_sum,
+    sigmoid,
+    sign,
+    sin,
+    sqrt,
+    square,
+    subtract,
+    tanh,
+)
+from runtime.session import Session
+from runtime.tensor import EagerTensor, SymbolicTensor, Tensor
+from runtime.tensor_array import TensorArray
+from runtime.tensor_shape import TensorShape
+from runtime.tensor_spec import TensorSpec
+from runtime.variables import Variable
+
+__all__ = [name for name in dir() if not name.startswith("_")]

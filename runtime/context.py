@@ -1,0 +1,57 @@
+"""Which graph, if any, new ops go into.
+
+Eager execution is simply "no graph is being built": ``Graph.as_default()``
+pushes a graph on a per-thread stack and ops consult the top of it.
+"""
+
+from __future__ import annotations
+
+import threading
+
+
+class _Context(threading.local):
+    def __init__(self):
+        self.graphs = []  # graphs being built, innermost last
+        self.eager_name_scope = ""  # name prefix for variables made eagerly ("demo_module/")
+
+
+_context = _Context()
+
+
+def building_graph():
+    """The graph ops are added to now, or None when executing eagerly."""
+    graphs = _context.graphs
+    return graphs[-1] if graphs else None
+
+
+def executing_eagerly() -> bool:
+    """True when ops run at once instead of being added to a graph.
+
+    >>> import runtime as rt
+    >>> rt.executing_eagerly()
+    True
+    >>> with rt.Graph().as_default():
+    ...     rt.executing_eagerly()
+    False
+    """
+    return not _context.graphs
+
+
+def push_graph(graph):
+    _context.graphs.append(graph)
+
+
+def pop_graph(graph):
+    popped = _context.graphs.pop()
+    assert popped is graph, "graph contexts were exited out of order"
+
+
+class eager_mode:
+    """Runs the body eagerly even while a graph is being built (TensorFlow's init_scope)."""
+
+    def __enter__(self):
+        self._saved = _context.graphs
+        _context.graphs = []
+
+    def __exit__(self, *exc):
+        _context.graphs = self._saved

@@ -1,0 +1,340 @@
+"""Control flow: ``cond`` and ``while_loop`` (sub-graphs traced once), and control dependencies.
+
+Eagerly both are plain Python. In a graph, ``cond`` traces each branch into a
+sub-graph and adds one ``If`` op; ``while_loop`` traces its test and body once
+into sub-graphs and adds one ``While`` op, so the graph does not grow with the
+number of iterations.
+
+>>> import runtime as rt
+>>> g = rt.Graph()
+>>> with g.as_default():
+...     x = rt.placeholder(rt.int32, [])
+...     y = rt.cond(x > 0, lambda: x * 10, lambda: -x)
+...     total, = rt.while_loop(lambda t: t < 100, lambda t: [t * 2], [x])
+>>> with rt.Session(g) as sess:
+...     sess.run([y, total], {x: 3})
+[np.int32(30), np.int32(192)]
+"""
+
+from __future__ import annotations
+
+import contextlib
+
+from runtime import context, dtypes, nest
+from runtime.graph import Operation
+from runtime.ops.array_ops import convert_to_tensor
+from runtime.ops.registry import OpDef, bind_op, no_outputs
+from runtime.tensor import EagerTensor, SymbolicTensor, Tensor
+from runtime.tensor_shape import TensorShape, as_shape
+from runtime.tracing import trace
+
+
+def _run_subgraph_kernel(*args, **attrs):
+    raise NotImplementedError("If and While ops run through the compiler (runtime.compile)")
+
+
+IF = OpDef("If", _run_subgraph_kernel, no_outputs, default_name="cond")
+WHILE = OpDef("While", _run_subgraph_kernel, no_outputs, default_name="while")
+
+
+# --- cond --------------------------------------------------------------------------------------
+
+
+def cond(pred, true_fn=None, false_fn=None, name=None):
+    """``true_fn()`` if ``pred`` else ``false_fn()``.
+
+    A Python bool or an eager tensor picks a branch at once; a symbolic
+    ``pred`` traces both branches, which must return the same structure and
+    dtypes, and decides when the graph runs.
+
+    >>> import runtime as rt
+    >>> rt.cond(rt.constant(2) > 1, lambda: "yes", lambda: "no")
+    'yes'
+    """
+    if not callable(true_fn) or not callable(false_fn):
+        raise TypeError("cond: true_fn and false_fn must be callables taking no arguments")
+    if not isinstance(pred, SymbolicTensor):
+        if isinstance(pred, Tensor) and pred.shape.rank not in (0, None):
+            raise ValueError(f"cond: pred must be a scalar, got shape {pred.shape}")
+        return true_fn() if pred else false_fn()
+    if pred.dtype is not dtypes.bool_ or pred.shape.rank not in (0, None):
+        raise TypeError(f"cond: pred must be a scalar bool tensor, got {pred.dtype.name} {pred.shape}")
+    graph = context.building_graph()
+    true_graph = trace(lambda: true_fn(), [], "true_fn", graph)
+    false_graph = trace(lambda: false_fn(), [], "false_fn", graph)
+    out_shapes = _check_branch_outputs(true_graph.structured_outputs, false_graph.structured_outputs)
+    captures = _unify_captures([true_graph, false_graph])
+    inputs = [graph.prepare_input(pred), *captures]
+    specs = [(t.dtype, s) for t, s in zip(true_graph.outputs, out_shapes)]
+    attrs = {"then_graph": true_graph, "else_graph": false_graph}
+    op = graph.create_op(IF, inputs, attrs, name or "cond", specs)
+    return _pack_outputs(true_graph.structured_outputs, list(op.outputs))
+
+
+def _describe_output(x):
+    return "None" if x is None else f"{x.dtype.name} {x.shape}"
+
+
+def _check_branch_outputs(true_out, false_out):
+    """Raises when the branches' results differ in structure or dtype; returns merged shapes."""
+    try:
+        nest.assert_same_structure(true_out, false_out)
+    except ValueError as e:
+        raise ValueError(
+            "true_fn and false_fn arguments to rt.cond must have the same number, type, and overall "
+            f"structure of return values.\n\ntrue_fn output: {nest.describe(true_out)}\n"
+            f"false_fn output: {nest.describe(false_out)}\n\nError details:\n{e}"
+        ) from None
+    shapes = []
+    for i, (a, b) in enumerate(zip(nest.flatten(true_out), nest.flatten(false_out))):
+        if (a is None) != (b is None):
+            raise ValueError(
+                f"rt.cond: output {i} is {_describe_output(a)} from true_fn but "
+                f"{_describe_output(b)} from false_fn; both branches must return a value there."
+            )
+        if a is None:
+            continue
+        if a.dtype is not b.dtype:
+            raise TypeError(
+                f"true_fn and false_fn arguments to rt.cond must have the same types of return values: "
+                f"output {i} is {a.dtype.name} from true_fn but {b.dtype.name} from false_fn."
+            )
+        shapes.append(a.shape.most_specific_compatible_shape(b.shape))
+    return shapes
+
+
+def _unify_captures(graphs):
+    """Gives every sub-graph one placeholder per outer tensor any of them captured, in one order."""
+    order, seen = [], set()
+    for g in graphs:
+        for outer, _ in g.captures:
+            if id(outer) not in seen:
+                seen.add(id(outer))
+                order.append(outer)
+    for g in graphs:
+        explicit = g.inputs[: len(g.inputs) - len(g.captures)]
+        for outer in order:
+            g.capture(outer)
+        g.inputs = explicit + [g._capture_map[id(outer)] for outer in order]
+    return order
+
+
+def _pack_outputs(structure, outputs):
+    it = iter(outputs)
+    return nest.map_structure(lambda x: None if x is None else next(it), structure)
+
+
+# --- while_loop ---------------------------------------------------------------------------------
+
+
+def while_loop(cond, body, loop_vars, shape_invariants=None, maximum_iterations=None, name=None):
+    """Repeats ``loop_vars = body(*loop_vars)`` while ``cond(*loop_vars)``; returns the final vars.
+
+    ``loop_vars`` is a list or tuple (nested structures and TensorArrays
+    allowed) and the result has the same structure. A loop variable may not
+    change dtype (TypeError) or shape (ValueError) unless ``shape_invariants``
+    gives it a less specific shape.
+
+    >>> import runtime as rt
+    >>> rt.while_loop(lambda i, s: i < 4, lambda i, s: (i + 1, s + i), (0, 0))
+    (<rt.Tensor: shape=(), dtype=int32, numpy=4>, <rt.Tensor: shape=(), dtype=int32, numpy=6>)
+    """
+    if not callable(cond) or not callable(body):
+        raise TypeError("while_loop: cond and body must be callables")
+    if not isinstance(loop_vars, (list, tuple)) or not loop_vars:
+        raise ValueError("while_loop: loop_vars must be a non-empty list or tuple")
+    loop_vars = _loop_vars_as_tensors(loop_vars)
+    flat = nest.flatten(loop_vars)
+    invariants = _invariants(loop_vars, flat, shape_invariants)
+    if maximum_iterations is not None:
+        maximum_iterations = convert_to_tensor(maximum_iterations, dtypes.int32)
+    graph = context.building_graph()
+    if graph is None:
+        return _eager_while(cond, body, loop_vars, flat, invariants, maximum_iterations)
+    return _graph_while(graph, cond, body, loop_vars, flat, invariants, maximum_iterations, name)
+
+
+def _loop_vars_as_tensors(loop_vars):
+    def convert(path_index, v):
+        if v is None:
+            raise TypeError(f"while_loop: loop variable {path_index} is None; give it an initial value")
+        return v if isinstance(v, Tensor) else convert_to_tensor(v)
+
+    flat = nest.flatten(loop_vars)
+    return nest.pack_sequence_as(loop_vars, [convert(i, v) for i, v in enumerate(flat)])
+
+
+def _invariants(loop_vars, flat, shape_invariants):
+    if shape_invariants is None:
+        return [t.shape for t in flat]
+    inv = nest.flatten(_shapes_structure(shape_invariants))
+    if len(inv) != len(flat):
+        raise ValueError(f"while_loop: {len(flat)} loop variables but {len(inv)} shape invariants")
+    out = []
+    for i, (t, s) in enumerate(zip(flat, inv)):
+        s = TensorShape(None) if s is None else as_shape(s)
+        if not s.is_compatible_with(t.shape):
+            raise ValueError(
+                f"while_loop: loop variable {i} has shape {t.shape}, which does not fit its "
+                f"shape invariant {s}"
+            )
+        out.append(s)
+    return out
+
+
+def _shapes_structure(s):
+    # A shape given as a list of ints is a leaf, not a structure of dims.
+    if isinstance(s, (list, tuple)) and s and all(isinstance(d, int) or d is None for d in s):
+        return TensorShape(s)
+    if isinstance(s, TensorShape) or s is None:
+        return s
+    if isinstance(s, (list, tuple)):
+        return type(s)(_shapes_structure(x) for x in s) if not hasattr(s, "_fields") else s
+    if isinstance(s, dict):
+        return {k: _shapes_structure(v) for k, v in s.items()}
+    return s
+
+
+def _normalize_body_result(loop_vars, result):
+    # A body for a single loop variable may return it bare instead of in a list.
+    if len(loop_vars) == 1 and not (isinstance(result, (list, tuple)) and len(result) == 1):
+        result = type(loop_vars)([result]) if not hasattr(loop_vars, "_fields") else result
+    if isinstance(result, (list, tuple)) and not hasattr(result, "_fields"):
+        result = type(loop_vars)(result) if not hasattr(loop_vars, "_fields") else result
+    try:
+        nest.assert_same_structure(loop_vars, result)
+    except ValueError:
+        raise ValueError(
+            f"while_loop: body returned {nest.describe(result)} but the loop variables are "
+            f"{nest.describe(loop_vars)}; it must return the same structure."
+        ) from None
+    return result
+
+
+def _check_loop_var(i, before, after, invariant):
+    if after is None:
+        raise TypeError(f"while_loop: loop variable {i} became None in the body")
+    if after.dtype is not before.dtype:
+        raise TypeError(
+            f"Loop variable {i}{_tensor_label(before)} enters the loop with dtype {before.dtype.name} "
+            f"but has dtype {after.dtype.name} after one iteration; its dtype must stay the same."
+        )
+    if not _fits(after.shape, invariant):
+        raise ValueError(
+            f"Loop variable {i}{_tensor_label(before)} enters the loop with shape {invariant}, but has "
+            f"shape {after.shape} after one iteration. To allow the shape to vary across iterations, "
+            "use the `shape_invariants` argument of rt.while_loop to specify a less-specific shape."
+        )
+
+
+def _tensor_label(t):
+    return f" ('{t.name}')" if isinstance(t, SymbolicTensor) else ""
+
+
+def _fits(shape, invariant):
+    """Whether ``shape`` is at least as specific as ``invariant`` (a known dim must stay)."""
+    if invariant.rank is None:
+        return True
+    if shape.rank != invariant.rank:
+        return False
+    return all(i is None or s == i for s, i in zip(shape, invariant))
+
+
+def _eager_while(cond, body, loop_vars, flat, invariants, maximum_iterations):
+    limit = None if maximum_iterations is None else int(maximum_iterations)
+    count = 0
+    while (limit is None or count < limit) and cond(*loop_vars):
+        result = _normalize_body_result(loop_vars, body(*loop_vars))
+        result = _loop_vars_as_tensors(result)
+        new_flat = nest.flatten(result)
+        for i, (before, after, inv) in enumerate(zip(flat, new_flat, invariants)):
+            _check_loop_var(i, before, after, inv)
+        loop_vars, count = result, count + 1
+    return loop_vars
+
+
+def _graph_while(graph, cond, body, loop_vars, flat, invariants, maximum_iterations, name):
+    names = [f"loop_var_{i}" for i in range(len(flat))]
+    cond_graph = trace(cond, list(loop_vars), "while_cond", graph, names, invariants)
+    pred = cond_graph.outputs
+    if len(pred) != 1 or pred[0].dtype is not dtypes.bool_ or pred[0].shape.rank not in (0, None):
+        got = ", ".join(_describe_output(p) for p in pred) or "nothing"
+        raise TypeError(f"while_loop: cond must return a scalar bool tensor, got {got}")
+    body_graph = trace(lambda *a: _normalize_body_result(loop_vars, body(*a)), list(loop_vars),
+                       "while_body", graph, names, invariants)
+    body_out = nest.flatten(body_graph.structured_outputs)
+    for i, (before, after, inv) in enumerate(zip(flat, body_out, invariants)):
+        _check_loop_var(i, before, after, inv)
+    captures = _unify_captures([cond_graph, body_graph])
+    inputs = [graph.prepare_input(t) for t in flat] + captures
+    if maximum_iterations is not None:
+        inputs.append(graph.prepare_input(maximum_iterations))
+    attrs = {
+        "cond_graph": cond_graph,
+        "body_graph": body_graph,
+        "num_loop_vars": len(flat),
+        "has_maximum_iterations": maximum_iterations is not None,
+    }
+    specs = [(t.dtype, inv) for t, inv in zip(flat, invariants)]
+    op = graph.create_op(WHILE, inputs, attrs, name or "while", specs)
+    # TensorArrays come back with what the body learned about their elements.
+    return nest.pack_sequence_as(body_graph.structured_outputs, list(op.outputs))
+
+
+# --- ordering -------------------------------------------------------------------------------------
+
+
+def _as_ops(items):
+    ops = []
+    for item in nest.flatten(items) if items is not None else []:
+        if item is None or isinstance(item, EagerTensor):
+            continue
+        if hasattr(item, "_as_tensor") and not isinstance(item, (Tensor, Operation)):
+            continue  # a variable: nothing to wait for
+        if hasattr(item, "_nest_components"):
+            continue
+        op = item if isinstance(item, Operation) else getattr(item, "op", None)
+        if op is None:
+            raise TypeError(f"Cannot depend on {item!r}: not a tensor or an operation")
+        ops.append(op)
+    return ops
+
+
+def control_dependencies(control_inputs):
+    """Ops created inside the block run only after ``control_inputs`` (ops or tensors) have run.
+
+    Eagerly, everything already ran in order, so this does nothing.
+    """
+    graph = context.building_graph()
+    if graph is None:
+        return contextlib.nullcontext()
+    ops = [op for op in _as_ops(control_inputs) if op.graph is graph]
+    return graph.control_dependencies(ops)
+
+
+NO_OP = OpDef("NoOp", lambda: None, no_outputs)
+
+
+def no_op(name=None):
+    """An op that does nothing: a point to hang control dependencies on."""
+    return bind_op(NO_OP, [], name=name or "NoOp")
+
+
+def group(*inputs, name=None):
+    """An op that runs after all of ``inputs`` (None eagerly).
+
+    >>> import runtime as rt
+    >>> g = rt.Graph()
+    >>> with g.as_default():
+    ...     v = rt.Variable(0)
+    ...     both = rt.group(v.assign_add(1), v.assign_add(2))
+    >>> with rt.Session(g) as sess:
+    ...     sess.run(both)
+    >>> v.numpy()
+    np.int32(3)
+    """
+    graph = context.building_graph()
+    if graph is None:
+        return None
+    with graph.control_dependencies([op for op in _as_ops(list(inputs)) if op.graph is graph]):
+        return no_op(name=name or "group_deps")

@@ -1,0 +1,322 @@
+"""Graphs: plain data structures of operations, walkable and printable.
+
+>>> import runtime as rt
+>>> g = rt.Graph()
+>>> with g.as_default():
+...     x = rt.placeholder(rt.int32, shape=[], name="x")
+...     y = x + 1
+>>> [op.name for op in g.get_operations()]
+['x', 'Const', 'add']
+>>> print(g)
+x: int32[] = Placeholder()
+Const: int32[] = Const(value=1)
+add: int32[] = Add(x, Const)
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+
+from runtime import context, errors
+from runtime.tensor import EagerTensor, SymbolicTensor, Tensor
+from runtime.tensor_shape import TensorShape
+
+_VALID_NAME = re.compile(r"^[A-Za-z0-9.][A-Za-z0-9_.\-/>]*$")
+
+
+class Operation:
+    """A node: an op type applied to input tensors, with attributes, producing output tensors."""
+
+    __slots__ = ("graph", "name", "type", "opdef", "inputs", "outputs", "attrs", "control_inputs",
+                 "stateful")
+
+    def __init__(self, graph, name, opdef, inputs, attrs, control_inputs, output_specs):
+        self.graph = graph
+        self.name = name
+        self.type = opdef.type
+        self.opdef = opdef
+        self.inputs = tuple(inputs)
+        self.attrs = attrs
+        self.control_inputs = tuple(control_inputs)
+        self.outputs = tuple(
+            SymbolicTensor(self, i, dtype, shape) for i, (dtype, shape) in enumerate(output_specs)
+        )
+        # An op is stateful when its kernel has effects, or when a sub-graph it runs has one.
+        self.stateful = opdef.stateful or any(g.is_stateful for g in self.subgraphs())
+
+    def get_attr(self, name):
+        return self.attrs[name]
+
+    def subgraphs(self):
+        """The graphs this op runs (a cond's branches, a loop's test and body)."""
+        return [v for v in self.attrs.values() if isinstance(v, Graph)]
+
+    def __repr__(self):
+        return f"<rt.Operation '{self.name}' type={self.type}>"
+
+
+class Graph:
+    """A dataflow graph. Ops created inside ``with graph.as_default():`` are added to it.
+
+    Ops are kept in creation order, which is always a valid order to run them in.
+    """
+
+    def __init__(self, name="graph"):
+        self.graph_name = name
+        self._ops = []
+        self._ops_by_name = {}
+        self._used_names = set()
+        self._name_stack = ""
+        self._control_stack = []
+        self._variable_handles = {}
+        self.is_stateful = False
+        self.outer_graph = None
+        self.version = 0  # bumped on every change, so compiled programs know when they are stale
+
+    # --- building --------------------------------------------------------------------------
+
+    @contextlib.contextmanager
+    def as_default(self):
+        """Makes this the graph new ops are added to."""
+        context.push_graph(self)
+        try:
+            yield self
+        finally:
+            context.pop_graph(self)
+
+    def unique_name(self, base: str, mark_used=True) -> str:
+        """``base`` under the current name scope, suffixed ``_1``, ``_2``... if already taken."""
+        name = self._name_stack + base
+        candidate, i = name, 0
+        while candidate.lower() in self._used_names:
+            i += 1
+            candidate = f"{name}_{i}"
+        if mark_used:
+            self._used_names.add(candidate.lower())
+        return candidate
+
+    def create_op(self, opdef, inputs, attrs, name, output_specs) -> Operation:
+        name = self.unique_name(name)
+        if not _VALID_NAME.match(name):
+            raise ValueError(f"{name!r} is not a valid op name")
+        control_inputs = []
+        for frame in self._control_stack:
+            control_inputs.extend(op for op in frame if op not in control_inputs)
+        op = Operation(self, name, opdef, inputs, attrs, control_inputs, output_specs)
+        self._ops.append(op)
+        self._ops_by_name[name] = op
+        self.is_stateful = self.is_stateful or op.stateful
+        self.version += 1
+        return op
+
+    def prepare_input(self, t: Tensor) -> Tensor:
+        """The tensor an op in this graph reads for ``t``: itself, a constant, or a capture."""
+        if isinstance(t, EagerTensor):
+            from runtime.ops import array_ops
+
+            return array_ops.constant_in_graph(self, t._value, t.dtype)
+        if t.graph is self:
+            return t
+        return self.capture(t)
+
+    def capture(self, t: SymbolicTensor) -> Tensor:
+        raise ValueError(
+            f"Tensor {t.name!r} belongs to another graph than the one being built "
+            f"({self.graph_name!r}); an op's inputs must come from the same graph."
+        )
+
+    def variable_handle(self, variable):
+        """This graph's handle op for ``variable`` (one per variable per graph)."""
+        handle = self._variable_handles.get(id(variable))
+        if handle is None:
+            from runtime.variables import var_handle_op
+
+            saved = self._control_stack
+            self._control_stack = []  # a handle lookup never waits on anything
+            try:
+                handle = var_handle_op(self, variable)
+            finally:
+                self._control_stack = saved
+            self._variable_handles[id(variable)] = handle
+        return handle
+
+    @contextlib.contextmanager
+    def name_scope(self, name):
+        saved = self._name_stack
+        if not name:
+            self._name_stack = ""
+        elif name.endswith("/"):
+            self._name_stack = name  # re-enter an existing scope as is
+        else:
+            self._name_stack = self.unique_name(name) + "/"
+        try:
+            yield self._name_stack
+        finally:
+            self._name_stack = saved
+
+    @contextlib.contextmanager
+    def control_dependencies(self, ops):
+        self._control_stack.append(ops)
+        try:
+            yield
+        finally:
+            self._control_stack.pop()
+
+    # --- reading ---------------------------------------------------------------------------
+
+    def get_operations(self):
+        return list(self._ops)
+
+    def get_operation_by_name(self, name) -> Operation:
+        try:
+            return self._ops_by_name[name]
+        except KeyError:
+            raise KeyError(f"The name {name!r} refers to no operation in this graph.") from None
+
+    def get_tensor_by_name(self, name) -> SymbolicTensor:
+        op_name, sep, index = name.rpartition(":")
+        if not sep or not index.isdigit():
+            raise ValueError(f"Tensor names look like 'op_name:output_index', got {name!r}")
+        op = self.get_operation_by_name(op_name)
+        if int(index) >= len(op.outputs):
+            raise KeyError(f"Operation {op_name!r} has {len(op.outputs)} outputs; {name!r} is not one")
+        return op.outputs[int(index)]
+
+    def as_graph_element(self, obj):
+        """A tensor or op of this graph for a tensor, op, variable or name."""
+        if isinstance(obj, str):
+            return self.get_tensor_by_name(obj) if ":" in obj else self.get_operation_by_name(obj)
+        if isinstance(obj, Tensor | Operation):
+            if isinstance(obj, EagerTensor) or obj.graph is not self:
+                raise ValueError(f"{obj!r} is not an element of this graph.")
+            return obj
+        raise TypeError(f"Cannot interpret {obj!r} as a tensor or operation of this graph.")
+
+    def __str__(self):
+        from runtime.printing import graph_to_text
+
+        return graph_to_text(self)
+
+    def __repr__(self):
+        return f"<rt.Graph {self.graph_name!r} with {len(self._ops)} ops>"
+
+
+class FuncGraph(Graph):
+    """A graph with declared inputs and outputs: a traced function, branch or loop body.
+
+    Tensors of enclosing graphs that the function uses are captured: each gets a
+    placeholder here, and the op running this graph passes the outer value in.
+    Every stateful op of a FuncGraph runs, in program order, even when unused.
+    """
+
+    def __init__(self, name, outer_graph=None):
+        super().__init__(name)
+        self.outer_graph = outer_graph
+        self.inputs = []
+        self.outputs = []
+        self.structured_outputs = None
+        self.captures = []  # (outer tensor, inner placeholder) pairs, in order of capture
+        self._capture_map = {}
+
+    def add_input(self, dtype, shape, name="input"):
+        from runtime.ops.array_ops import placeholder_in_graph
+
+        t = placeholder_in_graph(self, dtype, shape, name)
+        self.inputs.append(t)
+        return t
+
+    def capture(self, t: SymbolicTensor) -> Tensor:
+        inner = self._capture_map.get(id(t))
+        if inner is not None:
+            return inner
+        outer = self.outer_graph
+        graph = outer
+        while graph is not None and graph is not t.graph:
+            graph = graph.outer_graph
+        if graph is None:
+            return super().capture(t)
+        if outer is not t.graph:
+            t = outer.capture(t)  # let each enclosing function capture it in turn
+            inner = self._capture_map.get(id(t))
+            if inner is not None:
+                return inner
+        with _no_control_deps(self):
+            inner = self.add_input(t.dtype, t.shape, name=t.op.name.replace("/", "_") + "_capture")
+        self.captures.append((t, inner))
+        self._capture_map[id(t)] = inner
+        return inner
+
+    @property
+    def external_captures(self):
+        return [outer for outer, _ in self.captures]
+
+
+@contextlib.contextmanager
+def _no_control_deps(graph):
+    saved = graph._control_stack
+    graph._control_stack = []
+    try:
+        yield
+    finally:
+        graph._control_stack = saved
+
+
+class name_scope:  # noqa: N801 (TensorFlow's name)
+    """Prefixes the names of ops and variables created inside it: ``scope/name``.
+
+    In a graph a scope name is made unique (``scope``, ``scope_1``); a name
+    ending in ``/`` re-enters that exact scope.
+
+    >>> import runtime as rt
+    >>> with rt.name_scope("demo_module"):
+    ...     rt.Variable(1.0).name
+    'demo_module/Variable:0'
+    """
+
+    def __init__(self, name):
+        self._name = name or ""
+
+    def __enter__(self):
+        graph = context.building_graph()
+        if graph is None:
+            ctx = context._context
+            self._saved = ctx.eager_name_scope
+            name = self._name
+            fresh = name if (not name or name.endswith("/")) else self._saved + name + "/"
+            ctx.eager_name_scope = fresh
+            self._scope = None
+            return fresh
+        self._scope = graph.name_scope(self._name)
+        return self._scope.__enter__()
+
+    def __exit__(self, *exc):
+        if self._scope is None:
+            context._context.eager_name_scope = self._saved
+        else:
+            self._scope.__exit__(*exc)
+
+
+def current_name_scope() -> str:
+    """The name prefix in force now, like ``"demo_module/"`` (empty at top level)."""
+    graph = context.building_graph()
+    return graph._name_stack if graph is not None else context._context.eager_name_scope
+
+
+_default_graph = Graph("default")
+
+
+def get_default_graph() -> Graph:
+    """The graph being built, or the process-wide default graph when executing eagerly."""
+    return context.building_graph() or _default_graph
+
+
+def check_graph_mode(what):
+    if context.executing_eagerly():
+        raise RuntimeError(
+            f"{what} is not compatible with eager execution: create it inside "
+            "`with rt.Graph().as_default():`."
+        )
+
+
+__all__ = ["Graph", "FuncGraph", "Operation", "get_default_graph", "errors"]

@@ -1,0 +1,1 @@
+"""Op definitions, one module per kind of op; ``registry`` holds the table and ``bind``."""

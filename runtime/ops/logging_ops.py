@@ -1,0 +1,126 @@
+"""Printing and assertions: stateful ops that act every time they execute."""
+
+from __future__ import annotations
+
+import sys
+
+import numpy as np
+
+from runtime import dtypes, errors
+from runtime.formatting import format_value
+from runtime.ops.array_ops import convert_to_tensor
+from runtime.ops.registry import BOOL, OpDef, bind_op, check_dtype, no_outputs
+from runtime.tensor import Tensor
+
+
+def _print_kernel(*values, template, sep, end, stream, summarize):
+    parts = []
+    for kind, item in template:
+        if kind == "text":
+            parts.append(item)
+        elif kind == "tensor":
+            value = values[item]
+            if isinstance(value, np.ndarray) and value.dtype == object and value.ndim == 0 and len(template) == 1:
+                parts.append(value[()].decode("utf-8", "backslashreplace"))  # a lone string: no quotes
+            else:
+                parts.append(format_value(value, summarize))
+    out = stream if stream is not None else sys.stdout
+    out.write(sep.join(parts) + end)
+    flush = getattr(out, "flush", None)
+    if flush is not None:
+        flush()
+
+
+PRINT = OpDef("PrintV2", _print_kernel, no_outputs, stateful=True, default_name="PrintV2")
+
+
+def print(*inputs, sep=" ", end="\n", output_stream=None, summarize=3, name=None):  # noqa: A001
+    """Prints tensors (and Python values) each time it executes, like ``tf.print``.
+
+    Eagerly it prints at once; in a graph it prints on every run.
+
+    >>> import runtime as rt
+    >>> rt.print("x:", rt.constant([1, 2, 3]), rt.constant("text"))
+    x: [1 2 3] "text"
+    >>> rt.print(rt.constant("hello world"))
+    hello world
+    """
+    template, tensors = [], []
+    for item in inputs:
+        if isinstance(item, Tensor) or hasattr(item, "_as_tensor"):
+            template.append(("tensor", len(tensors)))
+            tensors.append(convert_to_tensor(item))
+        else:
+            template.append(("text", str(item)))
+    attrs = {"template": tuple(template), "sep": sep, "end": end, "stream": _stream(output_stream),
+             "summarize": summarize}
+    return bind_op(PRINT, tensors, attrs, name or "PrintV2")
+
+
+def _stream(output_stream):
+    if output_stream in (None, sys.stdout, "stdout"):
+        return None  # resolved when printing, so a redirected sys.stdout is honoured
+    if output_stream in ("stderr",):
+        return sys.stderr
+    return output_stream
+
+
+def _assert_kernel(condition, *data, summarize):
+    if not np.all(condition):
+        parts = " ".join(f"[{_assert_text(d, summarize)}]" for d in data)
+        raise errors.InvalidArgumentError(f"assertion failed: {parts}")
+
+
+def _assert_text(value, summarize):
+    if isinstance(value, np.ndarray) and value.dtype == object and value.ndim == 0:
+        return value[()].decode("utf-8", "backslashreplace")
+    text = format_value(value, summarize)
+    return text[1:-1] if np.ndim(value) == 1 else text
+
+
+def _assert_infer(inputs, attrs):
+    check_dtype("Assert", inputs[0], BOOL, "condition")
+    return []
+
+
+ASSERT = OpDef("Assert", _assert_kernel, _assert_infer, stateful=True)
+
+
+def Assert(condition, data, summarize=3, name=None):  # noqa: N802
+    """Raises InvalidArgumentError listing ``data`` when ``condition`` is false at run time.
+
+    >>> import runtime as rt
+    >>> rt.Assert(rt.constant(False), ["x is", rt.constant([1, 2])])
+    Traceback (most recent call last):
+    ...
+    runtime.errors.InvalidArgumentError: assertion failed: [x is] [1 2]
+    """
+    condition = convert_to_tensor(condition)
+    data = [convert_to_tensor(d) for d in data]
+    return bind_op(ASSERT, [condition, *data], {"summarize": summarize}, name or "Assert")
+
+
+def assert_equal(x, y, message="", summarize=3, name=None):
+    """Raises InvalidArgumentError when ``x == y`` does not hold everywhere, at run time.
+
+    >>> import runtime as rt
+    >>> rt.debugging.assert_equal(rt.constant([1, 2]), rt.constant([1, 3]), message="mismatch")
+    Traceback (most recent call last):
+    ...
+    runtime.errors.InvalidArgumentError: assertion failed: [mismatch] [Condition x == y did not hold element-wise:] [x = ] [1 2] [y = ] [1 3]
+    """
+    from runtime.ops import math_ops
+
+    x = convert_to_tensor(x)
+    y = convert_to_tensor(y, dtype=x.dtype)
+    condition = math_ops.reduce_all(math_ops.equal(x, y))
+    x_label = f"x ({x.name}) = " if _symbolic(x) else "x = "
+    y_label = f"y ({y.name}) = " if _symbolic(y) else "y = "
+    data = ([message] if message else []) + ["Condition x == y did not hold element-wise:",
+                                              x_label, x, y_label, y]
+    return Assert(condition, [d if isinstance(d, Tensor) else convert_to_tensor(d, dtypes.string)
+                              for d in data], summarize, name or "assert_equal")
+
+
+def _symbolic(t):
+    return not hasattr(t, "_value")

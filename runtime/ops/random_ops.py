@@ -1,0 +1,118 @@
+"""Random numbers. These ops are stateful: each run of a graph draws new numbers.
+
+With ``set_seed``, a program's sequence of draws is reproducible.
+
+>>> import runtime as rt
+>>> rt.random.set_seed(1); a = rt.random.uniform([2])
+>>> rt.random.set_seed(1); b = rt.random.uniform([2])
+>>> bool(rt.reduce_all(a == b))
+True
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+
+from runtime import context, dtypes
+from runtime.ops.array_ops import _shape_operand, shape_from_tensor
+from runtime.ops.registry import OpDef, bind1
+
+_DEFAULT_GLOBAL_SEED = 87654321
+_global_seed = None
+_op_counter = itertools.count()
+
+
+def set_seed(seed):
+    """Sets the global seed: the draws that follow are the same on every run of the program."""
+    global _global_seed, _op_counter
+    _global_seed = None if seed is None else int(seed)
+    _op_counter = itertools.count()
+
+
+def _generator(op_seed):
+    """A numpy generator for one random op (graph) or one draw (eager)."""
+    if _global_seed is None and op_seed is None:
+        return np.random.default_rng()
+    global_seed = _DEFAULT_GLOBAL_SEED if _global_seed is None else _global_seed
+    if op_seed is None:
+        return np.random.default_rng([global_seed, next(_op_counter)])
+    if context.executing_eagerly():
+        # Eagerly, repeated draws with one op seed continue a sequence instead of repeating it.
+        return np.random.default_rng([global_seed, op_seed, next(_op_counter)])
+    return np.random.default_rng([global_seed, op_seed])
+
+
+class RandomState:
+    """The generator a random op draws from; one per op, so re-running a graph draws anew."""
+
+    __slots__ = ("generator", "seed")
+
+    def __init__(self, seed):
+        self.seed = seed
+        self.generator = _generator(seed)
+
+    def __repr__(self):
+        return f"RandomState(seed={self.seed})"
+
+
+def _random_infer(inputs, attrs):
+    return [(attrs["dtype"], shape_from_tensor(inputs[0]))]
+
+
+def _normal_kernel(shape, mean, stddev, dtype, state):
+    draw = state.generator.standard_normal(tuple(shape))
+    return (draw * stddev + mean).astype(dtype.as_numpy_dtype)
+
+
+def _uniform_kernel(shape, minval, maxval, dtype, state):
+    if dtype.is_integer:
+        return state.generator.integers(minval, maxval, size=tuple(shape), dtype=dtype.as_numpy_dtype)
+    draw = state.generator.random(tuple(shape))
+    return (draw * (maxval - minval) + minval).astype(dtype.as_numpy_dtype)
+
+
+def _float_infer(op_type):
+    def infer(inputs, attrs):
+        if not (attrs["dtype"].is_floating or (op_type == "RandomUniform" and attrs["dtype"].is_integer)):
+            raise TypeError(f"{op_type} cannot produce {attrs['dtype'].name} values")
+        return _random_infer(inputs, attrs)
+
+    return infer
+
+
+RANDOM_NORMAL = OpDef("RandomStandardNormal", _normal_kernel, _float_infer("RandomStandardNormal"),
+                      stateful=True, default_name="random_normal")
+RANDOM_UNIFORM = OpDef("RandomUniform", _uniform_kernel, _float_infer("RandomUniform"),
+                       stateful=True, default_name="random_uniform")
+
+
+def normal(shape, mean=0.0, stddev=1.0, dtype=dtypes.float32, seed=None, name=None):
+    """Samples from a normal distribution.
+
+    >>> import runtime as rt
+    >>> rt.random.normal([2, 3]).shape
+    TensorShape([2, 3])
+    """
+    dtype = dtypes.as_dtype(dtype)
+    attrs = {"mean": float(mean), "stddev": float(stddev), "dtype": dtype, "state": RandomState(seed)}
+    return bind1(RANDOM_NORMAL, [_shape_operand(shape)], attrs, name or "random_normal")
+
+
+def uniform(shape, minval=0, maxval=None, dtype=dtypes.float32, seed=None, name=None):
+    """Samples uniformly from ``[minval, maxval)``; ``maxval`` defaults to 1 for floats.
+
+    >>> import runtime as rt
+    >>> x = rt.random.uniform([100], minval=2, maxval=3)
+    >>> bool(rt.reduce_all((x >= 2) & (x < 3)))
+    True
+    """
+    dtype = dtypes.as_dtype(dtype)
+    if maxval is None:
+        if dtype.is_integer:
+            raise ValueError("uniform(): maxval must be given for integer dtypes")
+        maxval = 1
+    attrs = {"minval": minval, "maxval": maxval, "dtype": dtype, "state": RandomState(seed)}
+    return bind1(RANDOM_UNIFORM, [_shape_operand(shape)], attrs, name or "random_uniform")
+

@@ -1,0 +1,123 @@
+"""The op table and ``bind``: the one place where an op either runs now or joins a graph.
+
+Every op is an ``OpDef`` row: a type name, a numpy kernel, a rule that infers
+output dtypes and shapes (and rejects bad inputs), and flags. Eager mode runs
+the kernel at once; graph mode records an ``Operation``. Because both go
+through ``infer``, eager and graph code fail with the same errors.
+
+>>> import numpy as np
+>>> from runtime.ops.math_ops import NEG
+>>> NEG.kernel is np.negative, NEG.stateful
+(True, False)
+>>> bind1(NEG, [EagerTensor(np.int32(3), dtypes.int32)])
+<rt.Tensor: shape=(), dtype=int32, numpy=-3>
+"""
+
+from __future__ import annotations
+
+from runtime import context, dtypes, errors
+from runtime.tensor import EagerTensor
+
+OPS = {}
+
+
+class OpDef:
+    """One row of the op table.
+
+    kernel(*input_values, **attrs) returns the output value, a tuple of them for
+    several outputs, or None for none. ``stateful`` ops have effects (printing,
+    assigning, drawing random numbers): function graphs always run them, in
+    program order. ``pure`` ops give equal outputs for equal inputs, so they may
+    be folded or merged by optimisations; reading a variable is not pure.
+    """
+
+    __slots__ = ("type", "kernel", "infer", "stateful", "pure", "default_name")
+
+    def __init__(self, type, kernel, infer, stateful=False, pure=None, default_name=None):
+        self.type = type
+        self.kernel = kernel
+        self.infer = infer
+        self.stateful = stateful
+        self.pure = (not stateful) if pure is None else pure
+        self.default_name = default_name or type
+        if type in OPS:
+            raise ValueError(f"op type {type!r} is defined twice")
+        OPS[type] = self
+
+    def __repr__(self):
+        return f"OpDef({self.type!r})"
+
+
+def bind(opdef: OpDef, inputs, attrs=None, name=None):
+    """Runs ``opdef`` on ``inputs`` (tensors) now, or adds it to the graph being built.
+
+    Returns the list of output tensors.
+    """
+    attrs = attrs if attrs is not None else {}
+    graph = context.building_graph()
+    if graph is None:
+        return _run_eagerly(opdef, inputs, attrs)
+    return _add_to_graph(graph, opdef, inputs, attrs, name).outputs
+
+
+def bind_op(opdef: OpDef, inputs, attrs=None, name=None):
+    """``bind`` for ops without outputs (print, assert): returns the new Operation, or None eagerly."""
+    attrs = attrs if attrs is not None else {}
+    graph = context.building_graph()
+    if graph is None:
+        _run_eagerly(opdef, inputs, attrs)
+        return None
+    return _add_to_graph(graph, opdef, inputs, attrs, name)
+
+
+def _add_to_graph(graph, opdef, inputs, attrs, name):
+    inputs = [graph.prepare_input(t) for t in inputs]
+    specs = opdef.infer(inputs, attrs)
+    return graph.create_op(opdef, inputs, attrs, name or opdef.default_name, specs)
+
+
+def bind1(opdef, inputs, attrs=None, name=None):
+    """``bind`` for an op with exactly one output: returns that tensor."""
+    return bind(opdef, inputs, attrs, name)[0]
+
+
+def _run_eagerly(opdef, inputs, attrs):
+    for t in inputs:
+        if not isinstance(t, EagerTensor):
+            raise ValueError(
+                f"The symbolic tensor {t.name!r} was used outside the graph it belongs to: "
+                f"{opdef.type} is executing eagerly. Build it inside `with graph.as_default():`."
+            )
+    specs = opdef.infer(inputs, attrs)
+    try:
+        out = opdef.kernel(*[t._value for t in inputs], **attrs)
+    except errors.OpError:
+        raise
+    except (ValueError, IndexError, TypeError, ZeroDivisionError, OverflowError) as e:
+        raise errors.InvalidArgumentError(f"{opdef.type}: {e}") from e
+    if len(specs) == 1:
+        return [EagerTensor(out, specs[0][0])]
+    return [EagerTensor(v, dtype) for v, (dtype, _) in zip(out or (), specs)]
+
+
+def unary_spec(inputs, attrs):
+    """Output like the input: same dtype and shape."""
+    return [(inputs[0].dtype, inputs[0].shape)]
+
+
+def no_outputs(inputs, attrs):
+    return []
+
+
+def check_dtype(op_type, t, allowed, what="input"):
+    """Raises TypeError naming the op when ``t``'s dtype is not one ``allowed`` accepts."""
+    if not allowed(t.dtype):
+        raise TypeError(f"{op_type} does not support {what} of dtype {t.dtype.name}")
+
+
+NUMERIC = lambda d: d.is_numeric  # noqa: E731
+FLOATING = lambda d: d.is_floating  # noqa: E731
+INTEGER = lambda d: d.is_integer  # noqa: E731
+BOOL = lambda d: d is dtypes.bool_  # noqa: E731
+ANY = lambda d: True  # noqa: E731
+NOT_STRING = lambda d: d is not dtypes.string  # noqa: E731

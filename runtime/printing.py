@@ -1,0 +1,72 @@
+"""Graphs as text, one op a line: ``name: dtype[shape] = Type(inputs, attrs)``.
+
+Sub-graphs of cond and while ops are printed indented under their op, and a
+control input is written ``^op``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from runtime.formatting import format_value
+
+# Attributes the line already shows some other way.
+_HIDDEN_ATTRS = {"dtype", "shape", "state", "template", "stream", "num_loop_vars"}
+
+
+def tensor_ref(t) -> str:
+    return t.op.name if t.value_index == 0 else f"{t.op.name}:{t.value_index}"
+
+
+def type_text(t) -> str:
+    dims = t.shape.as_tuple()
+    if dims is None:
+        return f"{t.dtype.name}[*]"
+    return f"{t.dtype.name}[{','.join('?' if d is None else str(d) for d in dims)}]"
+
+
+def _attr_text(key, value):
+    if key == "variable":
+        return f"variable={value.name!r}"
+    if isinstance(value, np.ndarray | np.generic):
+        if np.size(value) > 6:
+            return f"{key}=<{'x'.join(map(str, np.shape(value)))} {value.dtype}>"
+        return f"{key}={format_value(value)}"
+    return f"{key}={value!r}"
+
+
+def op_text(op) -> str:
+    args = [tensor_ref(t) for t in op.inputs] + [f"^{c.name}" for c in op.control_inputs]
+    args += [_attr_text(k, v) for k, v in op.attrs.items()
+             if k not in _HIDDEN_ATTRS and not hasattr(v, "_ops")]
+    if op.type == "Const":
+        args = [_attr_text("value", op.attrs["value"])]
+    if not op.outputs:
+        lhs = op.name
+    elif len(op.outputs) == 1:
+        lhs = f"{op.name}: {type_text(op.outputs[0])}"
+    else:
+        lhs = ", ".join(f"{tensor_ref(t)}: {type_text(t)}" for t in op.outputs)
+    return f"{lhs} = {op.type}({', '.join(args)})"
+
+
+def graph_to_text(graph, indent=0) -> str:
+    pad = "  " * indent
+    lines = []
+    shown_as_params = {id(t.op) for t in getattr(graph, "inputs", ())}
+    for op in graph._ops:
+        if id(op) in shown_as_params:
+            continue
+        subgraphs = op.subgraphs()
+        lines.append(pad + op_text(op) + (" {" if subgraphs else ""))
+        for sub in subgraphs:
+            params = ", ".join(f"{tensor_ref(t)}: {type_text(t)}" for t in sub.inputs)
+            lines.append(f"{pad}  {sub.graph_name}({params}):")
+            body = graph_to_text(sub, indent + 2)
+            if body:
+                lines.append(body)
+            outs = ", ".join(tensor_ref(t) for t in sub.outputs)
+            lines.append(f"{pad}    return ({outs})")
+        if subgraphs:
+            lines.append(pad + "}")
+    return "\n".join(lines)

@@ -1,0 +1,356 @@
+"""Tensors: eager ones hold a numpy value, symbolic ones are an op's output in a graph.
+
+>>> import runtime as rt
+>>> rt.constant([1, 2]) * 3
+<rt.Tensor: shape=(2,), dtype=int32, numpy=array([3, 6], dtype=int32)>
+
+Operators (``+``, ``[]``, ``<`` ...) are installed on ``Tensor`` by the op
+modules, so that both kinds of tensor share them.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from runtime import dtypes, errors
+from runtime.dtypes import DType
+from runtime.tensor_shape import TensorShape
+
+
+class Tensor:
+    """A multi-dimensional array of one dtype: eager (a value) or symbolic (a graph edge)."""
+
+    __slots__ = ()
+    # Makes numpy defer to our reflected operators: ``np.float32(2) * t`` gives a Tensor.
+    __array_priority__ = 100
+
+    @property
+    def ndim(self):
+        return self.shape.rank
+
+    def get_shape(self) -> TensorShape:
+        return self.shape
+
+    def ref(self):
+        """A hashable reference to this tensor, for use as a dict key or set member."""
+        return TensorRef(self)
+
+    def _summary(self):
+        return f"shape={self.shape} dtype={self.dtype.name}"
+
+
+class TensorRef:
+    """Wraps a tensor so it can be hashed by identity (``tensor.ref()``)."""
+
+    __slots__ = ("_tensor",)
+
+    def __init__(self, tensor):
+        self._tensor = tensor
+
+    def deref(self):
+        return self._tensor
+
+    def __hash__(self):
+        return id(self._tensor)
+
+    def __eq__(self, other):
+        return isinstance(other, TensorRef) and other._tensor is self._tensor
+
+
+class EagerTensor(Tensor):
+    """A tensor with a value, produced by running an op at once."""
+
+    __slots__ = ("_value", "dtype", "_shape")
+
+    def __init__(self, value, dtype: DType):
+        self._value = value  # np.ndarray or np.generic, never mutated
+        self.dtype = dtype
+        self._shape = None
+
+    @property
+    def shape(self) -> TensorShape:
+        if self._shape is None:
+            opaque = self.dtype.is_opaque
+            self._shape = TensorShape(()) if opaque else TensorShape(np.shape(self._value))
+        return self._shape
+
+    def numpy(self):
+        """The value as numpy: a scalar (``bytes`` for strings) or a copy of the array."""
+        value = self._value
+        if isinstance(value, np.ndarray):
+            return value[()] if value.ndim == 0 else value.copy()
+        return value
+
+    @property
+    def name(self):
+        raise AttributeError("Tensor.name is undefined when executing eagerly.")
+
+    @property
+    def graph(self):
+        raise AttributeError("Tensor.graph is undefined when executing eagerly.")
+
+    @property
+    def op(self):
+        raise AttributeError("Tensor.op is undefined when executing eagerly.")
+
+    def __array__(self, dtype=None, copy=None):
+        value = np.asarray(self._value)
+        return value if dtype is None else value.astype(dtype)
+
+    def __bool__(self):
+        return bool(self._value)
+
+    def __index__(self):
+        if not self.dtype.is_integer:
+            raise TypeError(f"Only integer tensors can be used as an index, not {self.dtype.name}")
+        return int(self._value)
+
+    def __int__(self):
+        return int(self._value)
+
+    def __float__(self):
+        return float(self._value)
+
+    def __len__(self):
+        if self.shape.rank == 0:
+            raise TypeError("Scalar tensor has no `len()`")
+        return len(self._value)
+
+    def __iter__(self):
+        if self.shape.rank == 0:
+            raise TypeError("Cannot iterate over a scalar tensor.")
+        dtype = self.dtype
+        return (EagerTensor(v, dtype) for v in self._value)
+
+    def __hash__(self):
+        raise TypeError("Tensor is unhashable. Instead, use tensor.ref() as the key.")
+
+    def __repr__(self):
+        return f"<rt.Tensor: shape={self.shape}, dtype={self.dtype.name}, numpy={_numpy_text(self, True)}>"
+
+    def __str__(self):
+        return f"rt.Tensor({_numpy_text(self, False)}, shape={self.shape}, dtype={self.dtype.name})"
+
+
+def _numpy_text(t: EagerTensor, is_repr: bool) -> str:
+    value = t.numpy()
+    if isinstance(value, np.ndarray):
+        return repr(value) if is_repr else str(value)
+    if isinstance(value, bytes):
+        return repr(value)
+    return str(value)
+
+
+class SymbolicTensor(Tensor):
+    """An output of an op in a graph: it has a dtype and a (maybe partial) shape, no value."""
+
+    __slots__ = ("op", "value_index", "dtype", "_shape")
+
+    def __init__(self, op, value_index: int, dtype: DType, shape: TensorShape):
+        self.op = op
+        self.value_index = value_index
+        self.dtype = dtype
+        self._shape = shape
+
+    @property
+    def shape(self) -> TensorShape:
+        return self._shape
+
+    def set_shape(self, shape):
+        """Refines the static shape; ValueError if it contradicts what is known."""
+        self._shape = self._shape.merge_with(shape)
+
+    @property
+    def name(self) -> str:
+        return f"{self.op.name}:{self.value_index}"
+
+    @property
+    def graph(self):
+        return self.op.graph
+
+    def numpy(self):
+        raise NotImplementedError(
+            f"numpy() is only available on eager tensors: {self.name!r} is symbolic, its value "
+            "exists only when the graph runs (Session.run, or calling the traced function)."
+        )
+
+    def __array__(self, dtype=None, copy=None):
+        raise NotImplementedError(
+            f"Cannot convert the symbolic tensor {self.name!r} to a numpy array: "
+            "its value exists only when the graph runs."
+        )
+
+    def __bool__(self):
+        raise errors.OperatorNotAllowedInGraphError(
+            f"Using the symbolic tensor {self.name!r} as a Python bool is not allowed: its value "
+            "is only known when the graph runs. Use rt.cond(pred, true_fn, false_fn) for a branch "
+            "or rt.while_loop(...) for a loop, or decorate the function with @ag.function so that "
+            "AutoGraph converts `if` and `while` on tensors."
+        )
+
+    def __index__(self):
+        raise TypeError(f"The symbolic tensor {self.name!r} cannot be used as a Python index.")
+
+    def __len__(self):
+        first = self._shape[0] if self._shape.rank else None
+        if first is None:
+            raise TypeError(
+                f"len of the symbolic tensor {self.name!r} is unknown: its first dimension "
+                f"is not known statically (shape {self._shape}). Use rt.shape(t)[0]."
+            )
+        return first
+
+    def __iter__(self):
+        if self._shape.rank == 0:
+            raise TypeError("Cannot iterate over a scalar tensor.")
+        first = self._shape[0] if self._shape.rank else None
+        if first is None:
+            raise errors.OperatorNotAllowedInGraphError(
+                f"Iterating over the symbolic tensor {self.name!r} is not allowed: its first "
+                "dimension is unknown. Use rt.while_loop, or @ag.function, which converts `for` loops."
+            )
+        return (self[i] for i in range(first))
+
+    __hash__ = object.__hash__
+
+    def __repr__(self):
+        return f"<rt.Tensor '{self.name}' shape={self._shape} dtype={self.dtype.name}>"
+
+    __str__ = __repr__
+
+
+# --- Python values to numpy values ----------------------------------------------------------
+
+_INT32 = np.iinfo(np.int32)
+
+
+def _default_numpy(value):
+    """A Python or numpy value as numpy, with TensorFlow's default dtypes."""
+    if isinstance(value, (np.ndarray, np.generic)):
+        if value.dtype.kind in "SU":
+            return _to_bytes_array(value)
+        return value
+    if isinstance(value, bool):
+        return np.bool_(value)
+    if isinstance(value, int):
+        if _INT32.min <= value <= _INT32.max:
+            return np.int32(value)
+        return np.int64(value)
+    if isinstance(value, float):
+        return np.float32(value)
+    if isinstance(value, (str, bytes)):
+        return _to_bytes_array(value)
+    if isinstance(value, (list, tuple)):
+        return _sequence_to_numpy(value)
+    if value is None:
+        raise TypeError("Attempt to convert None to a tensor: None is not a value.")
+    raise TypeError(f"Cannot convert {value!r} (of type {type(value).__name__}) to a tensor.")
+
+
+def _sequence_to_numpy(value):
+    flat = [_leaf_value(v) for v in value]
+    try:
+        arr = np.array(flat)
+    except ValueError:
+        arr = None
+    if arr is None or (arr.dtype == object and not _all_text(flat)):
+        raise ValueError(f"Can't convert non-rectangular Python sequence to a tensor: {value!r}")
+    kind = arr.dtype.kind
+    if kind in "SU" or arr.dtype == object:
+        return _to_bytes_array(arr)
+    if kind == "i" and arr.dtype.itemsize == 8 and _fits_int32(arr) and not _has_numpy_int64(flat):
+        return arr.astype(np.int32)
+    if kind == "f" and arr.dtype == np.float64 and not _has_numpy_float64(flat):
+        return arr.astype(np.float32)
+    return arr
+
+
+def _leaf_value(v):
+    if isinstance(v, EagerTensor):
+        return v._value
+    if isinstance(v, (list, tuple)):
+        return [_leaf_value(x) for x in v]
+    if isinstance(v, str):
+        return v.encode()
+    return v
+
+
+def _all_text(flat):
+    return all(isinstance(x, bytes) or (isinstance(x, list) and _all_text(x)) for x in flat)
+
+
+def _fits_int32(arr):
+    return arr.size == 0 or (arr.min() >= _INT32.min and arr.max() <= _INT32.max)
+
+
+def _has_numpy_int64(flat):
+    return any(isinstance(x, np.ndarray | np.generic) and x.dtype == np.int64 for x in flat)
+
+
+def _has_numpy_float64(flat):
+    return any(isinstance(x, np.ndarray | np.generic) and x.dtype == np.float64 for x in flat)
+
+
+def _to_bytes_array(value):
+    arr = np.array(value, dtype=object)
+    for idx, item in np.ndenumerate(arr):
+        if isinstance(item, str):
+            arr[idx] = item.encode()
+        elif isinstance(item, np.str_ | np.bytes_):
+            arr[idx] = item.encode() if isinstance(item, np.str_) else bytes(item)
+        elif not isinstance(item, bytes):
+            raise TypeError(f"Cannot convert {item!r} to a string tensor element.")
+    return arr
+
+
+def to_numpy(value, dtype: DType | None = None, cast_numpy: bool = True):
+    """Converts a Python or numpy value to a numpy value of ``dtype`` (or the default dtype).
+
+    Python scalars only take a dtype of a compatible kind (an ``int`` may become
+    float32, a ``float`` may not become int32). numpy arrays are cast when
+    ``cast_numpy``, else their dtype must already match.
+    """
+    if dtype is None:
+        return _default_numpy(value)
+    is_numpy = isinstance(value, (np.ndarray, np.generic))
+    if is_numpy and value.dtype == dtype._np:
+        return value
+    if is_numpy and not cast_numpy and isinstance(value, np.ndarray) and value.ndim > 0:
+        raise TypeError(
+            f"Cannot convert a numpy array of dtype {value.dtype} to a tensor of dtype "
+            f"{dtype.name}: cast it first."
+        )
+    if dtype is dtypes.string:
+        return _to_bytes_array(value)
+    if not is_numpy or not cast_numpy:
+        _check_kinds(value, dtype)
+    target = dtype._np
+    arr = np.asarray(_leaf_value(value) if isinstance(value, list | tuple) else value)
+    if arr.dtype.kind == "i" and dtype.is_integer and arr.size:
+        info = np.iinfo(target)
+        if arr.min() < info.min or arr.max() > info.max:
+            raise ValueError(f"Value {value!r} is out of range for dtype {dtype.name}")
+    out = arr.astype(target)
+    return out[()] if out.ndim == 0 else out
+
+
+def _check_kinds(value, dtype):
+    for leaf in _python_leaves(value):
+        if not dtypes.compatible_kind(leaf, dtype):
+            raise TypeError(
+                f"Cannot convert {leaf!r} to a tensor of dtype {dtype.name}: "
+                f"a {type(leaf).__name__} does not silently become {dtype.name}."
+            )
+
+
+def _python_leaves(value):
+    if isinstance(value, (list, tuple)):
+        for v in value:
+            yield from _python_leaves(v)
+    elif isinstance(value, np.ndarray):
+        if value.size:
+            yield value.flat[0]
+    elif isinstance(value, EagerTensor):
+        yield from _python_leaves(value._value)
+    else:
+        yield value

@@ -1,0 +1,177 @@
+"""TensorArray: a list of same-typed tensors that works eagerly and as a loop variable.
+
+Its state is one ``variant`` tensor (the "flow") holding a Python list of
+values. Writes update that list in place and return a new TensorArray over the
+same flow, so a TensorArray must be used linearly, as in TensorFlow: keep
+the array that ``write`` returns.
+
+>>> import runtime as rt
+>>> ta = rt.TensorArray(rt.int32, size=3)
+>>> for i in range(3):
+...     ta = ta.write(i, i * i)
+>>> ta.stack().numpy()
+array([0, 1, 4], dtype=int32)
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from runtime import dtypes, errors
+from runtime.ops.array_ops import constant_value, convert_to_tensor
+from runtime.ops.registry import OpDef, bind1
+from runtime.tensor_shape import TensorShape, as_shape
+
+_FLOW = (dtypes.variant, TensorShape([]))
+
+
+def _reserve_kernel(size, dynamic_size):
+    return [None] * int(size)
+
+
+def _write_kernel(items, index, value, dynamic_size):
+    index = int(index)
+    if index < 0:
+        raise errors.InvalidArgumentError(f"TensorArray: cannot write to negative index {index}")
+    if index >= len(items):
+        if not dynamic_size:
+            raise errors.InvalidArgumentError(
+                f"Tried to write to index {index} but array is not resizeable and size is: {len(items)}"
+            )
+        items.extend([None] * (index + 1 - len(items)))
+    items[index] = value
+    return items
+
+
+def _element(items, index, element_dtype, element_shape):
+    value = items[index]
+    if value is None:
+        if element_shape is None or None in element_shape:
+            raise errors.InvalidArgumentError(
+                f"TensorArray: element {index} was never written and its shape is unknown"
+            )
+        return np.zeros(element_shape, dtype=element_dtype.as_numpy_dtype)[()]
+    return value
+
+
+def _read_kernel(items, index, element_dtype, element_shape):
+    index = int(index)
+    if not 0 <= index < len(items):
+        raise errors.InvalidArgumentError(f"TensorArray: read index {index} out of range [0, {len(items)})")
+    return _element(items, index, element_dtype, element_shape)
+
+
+def _stack_kernel(items, element_dtype, element_shape, static_size):
+    if not items:
+        if element_shape is None or None in element_shape:
+            raise errors.InvalidArgumentError("TensorArray: cannot stack an empty array of unknown element shape")
+        return np.zeros((0, *element_shape), dtype=element_dtype.as_numpy_dtype)
+    values = [_element(items, i, element_dtype, element_shape) for i in range(len(items))]
+    try:
+        return np.stack(values)
+    except ValueError:
+        shapes = sorted({np.shape(v) for v in values})
+        raise errors.InvalidArgumentError(f"TensorArray: cannot stack elements of shapes {shapes}") from None
+
+
+def _element_spec(inputs, attrs):
+    return [(attrs["element_dtype"], _shape_attr(attrs["element_shape"]))]
+
+
+def _shape_attr(dims):
+    return TensorShape(None) if dims is None else TensorShape(dims)
+
+
+def _stack_spec(inputs, attrs):
+    rows = attrs.get("static_size")
+    return [(attrs["element_dtype"], TensorShape([rows]).concatenate(_shape_attr(attrs["element_shape"])))]
+
+
+RESERVE = OpDef("TensorListReserve", _reserve_kernel, lambda i, a: [_FLOW], pure=False)
+WRITE = OpDef("TensorListSetItem", _write_kernel, lambda i, a: [_FLOW], pure=False)
+READ = OpDef("TensorListGetItem", _read_kernel, _element_spec, pure=False)
+STACK = OpDef("TensorListStack", _stack_kernel, _stack_spec, pure=False)
+LENGTH = OpDef("TensorListLength", lambda items: np.int32(len(items)),
+               lambda i, a: [(dtypes.int32, TensorShape([]))], pure=False)
+FROM_TENSOR = OpDef("TensorListFromTensor", lambda value: list(value), lambda i, a: [_FLOW], pure=False)
+
+
+class TensorArray:
+    """A growable or fixed-size array of tensors of one dtype.
+
+    ``write(i, v)`` returns the updated array; ``read(i)``, ``stack()``,
+    ``unstack(t)`` and ``size()`` work eagerly and inside graphs and loops.
+    """
+
+    def __init__(self, dtype, size=0, dynamic_size=False, element_shape=None, flow=None,
+                 clear_after_read=None, infer_shape=True, name=None):
+        self.dtype = dtypes.as_dtype(dtype)
+        self.dynamic_size = bool(dynamic_size)
+        self.element_shape = as_shape(element_shape)
+        if flow is None:
+            size_t = convert_to_tensor(size, dtypes.int32)
+            flow = bind1(RESERVE, [size_t], {"dynamic_size": self.dynamic_size}, name or "TensorArray")
+            known = constant_value(size_t)
+            self._static_size = None if self.dynamic_size or known is None else int(known)
+        else:
+            self._static_size = None
+        self.flow = flow
+
+    # nest protocol: a TensorArray flattens into its flow, so it can be a loop variable
+    def _nest_components(self):
+        return [self.flow]
+
+    def _nest_rebuild(self, components):
+        return self._with_flow(components[0])
+
+    def _with_flow(self, flow, element_shape=None):
+        new = TensorArray.__new__(TensorArray)
+        new.dtype, new.dynamic_size = self.dtype, self.dynamic_size
+        new.element_shape = self.element_shape if element_shape is None else element_shape
+        new._static_size = self._static_size
+        new.flow = flow
+        return new
+
+    def _shape_attr(self):
+        rank_known = self.element_shape.rank is not None
+        return tuple(self.element_shape.as_list()) if rank_known else None
+
+    def write(self, index, value, name=None):
+        """Returns the array with ``value`` at ``index``."""
+        value = convert_to_tensor(value, dtype=self.dtype)
+        if not self.element_shape.is_compatible_with(value.shape):
+            raise ValueError(
+                f"TensorArray: element shape {value.shape} does not match the array's {self.element_shape}"
+            )
+        index = convert_to_tensor(index, dtypes.int32)
+        flow = bind1(WRITE, [self.flow, index, value], {"dynamic_size": self.dynamic_size},
+                     name or "TensorArrayWrite")
+        return self._with_flow(flow, self.element_shape.merge_with(value.shape))
+
+    def read(self, index, name=None):
+        """The element at ``index``."""
+        attrs = {"element_dtype": self.dtype, "element_shape": self._shape_attr()}
+        return bind1(READ, [self.flow, convert_to_tensor(index, dtypes.int32)], attrs,
+                     name or "TensorArrayRead")
+
+    def stack(self, name=None):
+        """All elements stacked along a new first axis."""
+        attrs = {"element_dtype": self.dtype, "element_shape": self._shape_attr(),
+                 "static_size": self._static_size}
+        return bind1(STACK, [self.flow], attrs, name or "TensorArrayStack")
+
+    def unstack(self, value, name=None):
+        """An array holding the rows of ``value``."""
+        value = convert_to_tensor(value, dtype=self.dtype)
+        flow = bind1(FROM_TENSOR, [value], name=name or "TensorArrayUnstack")
+        element_shape = value.shape[1:] if value.shape.rank else TensorShape(None)
+        new = self._with_flow(flow, self.element_shape.merge_with(element_shape))
+        new._static_size = value.shape[0] if value.shape.rank else None
+        return new
+
+    def size(self, name=None):
+        """The number of elements, as an int32 tensor."""
+        return bind1(LENGTH, [self.flow], name=name or "TensorArraySize")
+
+    def __repr__(self):
+        return f"<rt.TensorArray dtype={self.dtype.name} element_shape={self.element_shape}>"

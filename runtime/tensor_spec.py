@@ -1,0 +1,43 @@
+"""TensorSpec: the dtype and shape a tensor argument must have.
+
+>>> import runtime as rt
+>>> spec = rt.TensorSpec([None, 2], rt.float32)
+>>> spec.is_compatible_with(rt.zeros([5, 2]))
+True
+>>> spec
+TensorSpec(shape=(None, 2), dtype=rt.float32, name=None)
+"""
+
+from __future__ import annotations
+
+from runtime import dtypes
+from runtime.tensor_shape import as_shape
+
+
+class TensorSpec:
+    """Describes a tensor: ``shape`` (``None`` dims match any size) and ``dtype``."""
+
+    __slots__ = ("shape", "dtype", "name")
+
+    def __init__(self, shape, dtype=dtypes.float32, name=None):
+        self.shape = as_shape(shape)
+        self.dtype = dtypes.as_dtype(dtype)
+        self.name = name
+
+    @classmethod
+    def from_tensor(cls, tensor, name=None):
+        return cls(tensor.shape, tensor.dtype, name)
+
+    def is_compatible_with(self, other) -> bool:
+        """Whether a tensor (or spec) has this dtype and a shape that fits."""
+        return other.dtype is self.dtype and self.shape.is_compatible_with(other.shape)
+
+    def __eq__(self, other):
+        return (isinstance(other, TensorSpec) and self.shape == other.shape
+                and self.dtype is other.dtype and self.name == other.name)
+
+    def __hash__(self):
+        return hash((self.shape, self.dtype.name, self.name))
+
+    def __repr__(self):
+        return f"TensorSpec(shape={self.shape}, dtype={self.dtype!r}, name={self.name!r})"

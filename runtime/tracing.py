@@ -1,0 +1,38 @@
+"""Tracing a Python callable into a FuncGraph: the seam that cond, while_loop and functions share.
+
+>>> import runtime as rt
+>>> g = trace(lambda x: x * 2, [rt.TensorSpec([], rt.int32)], "double")
+>>> g.inputs, g.outputs
+([<rt.Tensor 'x:0' shape=() dtype=int32>], [<rt.Tensor 'mul:0' shape=() dtype=int32>])
+"""
+
+from __future__ import annotations
+
+from runtime import context, nest
+from runtime.graph import FuncGraph
+from runtime.ops.array_ops import convert_to_tensor
+
+
+def trace(fn, args_template, name, outer_graph=None, arg_names=None, shapes=None):
+    """Calls ``fn`` on placeholders shaped like ``args_template``, in a new FuncGraph.
+
+    ``args_template`` is a list of arguments, each a nested structure whose
+    leaves have ``dtype`` and ``shape`` (tensors, TensorSpecs). ``shapes``
+    optionally overrides each leaf's shape (a loop's shape invariants).
+    The graph's ``outputs`` are the tensors of the result, flattened;
+    ``structured_outputs`` keeps the result as ``fn`` returned it.
+    """
+    graph = FuncGraph(name, outer_graph=outer_graph if outer_graph is not None else context.building_graph())
+    leaves = nest.flatten(list(args_template))
+    shapes = shapes if shapes is not None else [leaf.shape for leaf in leaves]
+    names = arg_names or ["x"] * len(leaves)
+    with graph.as_default():
+        placeholders = [graph.add_input(leaf.dtype, shape, name)
+                        for leaf, shape, name in zip(leaves, shapes, names)]
+        args = nest.pack_sequence_as(list(args_template), placeholders)
+        result = fn(*args)
+        graph.structured_outputs = nest.map_structure(
+            lambda x: None if x is None else graph.prepare_input(convert_to_tensor(x)), result
+        )
+    graph.outputs = [t for t in nest.flatten(graph.structured_outputs) if t is not None]
+    return graph

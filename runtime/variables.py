@@ -1,0 +1,201 @@
+"""Variables: named, mutable state that eager code and graphs both read and write.
+
+The value lives in the Variable object. A graph reaches it through a handle
+op, so every run reads the current value and assignments write it back.
+
+>>> import runtime as rt
+>>> v = rt.Variable(1.0)
+>>> v.assign_add(2.0)
+<rt.Variable 'Variable:0' shape=() dtype=float32, numpy=3.0>
+>>> g = rt.Graph()
+>>> with g.as_default():
+...     step = v.assign_add(1.0)
+>>> with rt.Session(g) as sess:
+...     sess.run(step), sess.run(step)
+(np.float32(4.0), np.float32(5.0))
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from runtime import context, dtypes, errors
+from runtime.graph import current_name_scope
+from runtime.ops.array_ops import constant_value, convert_to_tensor
+from runtime.ops.math_ops import install_operators
+from runtime.ops.registry import OpDef, bind1
+from runtime.tensor import EagerTensor, Tensor, to_numpy
+from runtime.tensor_shape import TensorShape
+
+
+def _handle_kernel(variable):
+    return variable
+
+
+VAR_HANDLE = OpDef("VarHandleOp", _handle_kernel, lambda i, a: [(dtypes.resource, TensorShape([]))],
+                   pure=False)
+
+
+def var_handle_op(graph, variable):
+    name = variable._graph_name if variable._graph is graph else variable._base_name
+    specs = [(dtypes.resource, TensorShape([]))]
+    return graph.create_op(VAR_HANDLE, [], {"variable": variable}, name, specs).outputs[0]
+
+
+def _read_kernel(handle):
+    return handle._value
+
+
+def _var_spec(inputs, attrs):
+    variable = attrs["variable"]
+    return [(variable.dtype, variable.shape)]
+
+
+READ = OpDef("ReadVariableOp", _read_kernel, _var_spec, pure=False, default_name="ReadVariableOp")
+
+
+def _assigner(combine):
+    def kernel(handle, value, variable):
+        new = combine(handle._value, value)
+        if np.shape(new) != np.shape(handle._value):
+            raise errors.InvalidArgumentError(
+                f"Cannot assign a value of shape {np.shape(new)} to variable {handle.name!r} "
+                f"of shape {np.shape(handle._value)}"
+            )
+        handle._value = new
+        return new
+
+    return kernel
+
+
+ASSIGN = OpDef("AssignVariableOp", _assigner(lambda old, new: new), _var_spec, stateful=True)
+ASSIGN_ADD = OpDef("AssignAddVariableOp", _assigner(np.add), _var_spec, stateful=True)
+ASSIGN_SUB = OpDef("AssignSubVariableOp", _assigner(np.subtract), _var_spec, stateful=True)
+
+
+class Variable:
+    """A mutable tensor-valued state with a name, usable wherever a tensor is.
+
+    Created inside a graph, its value is still computed at once: there is no
+    separate initialisation step to run.
+    """
+
+    def __init__(self, initial_value, dtype=None, trainable=True, name=None):
+        if callable(initial_value):
+            with context.eager_mode():
+                initial_value = initial_value()
+        dtype = dtypes.as_dtype(dtype) if dtype is not None else None
+        self._value = _initial_numpy(initial_value, dtype)
+        self.dtype = dtype or dtypes.as_dtype(np.asarray(self._value).dtype)
+        self._shape = TensorShape(np.shape(self._value))
+        self.trainable = bool(trainable)
+        base = name or "Variable"
+        graph = context.building_graph()
+        self._graph = graph
+        if graph is None:
+            self._base_name = current_name_scope() + base
+            self._graph_name = self._base_name
+        else:
+            self._graph_name = graph.unique_name(base, mark_used=False)
+            self._base_name = self._graph_name
+            graph.variable_handle(self)
+        self.name = self._graph_name + ":0"
+
+    @property
+    def shape(self) -> TensorShape:
+        return self._shape
+
+    @property
+    def handle(self):
+        graph = context.building_graph()
+        if graph is None:
+            raise ValueError("Variable.handle is only defined while building a graph.")
+        return graph.variable_handle(self)
+
+    def read_value(self) -> Tensor:
+        """The current value: eagerly a tensor holding it, in a graph an op that reads it when run."""
+        graph = context.building_graph()
+        if graph is None:
+            return EagerTensor(self._value, self.dtype)
+        return bind1(READ, [graph.variable_handle(self)], {"variable": self}, "ReadVariableOp")
+
+    value = read_value
+    _as_tensor = read_value
+
+    def numpy(self):
+        value = self._value
+        return value[()] if np.ndim(value) == 0 else np.array(value)
+
+    def _update(self, opdef, value, what):
+        value = convert_to_tensor(value, dtype=self.dtype)
+        if not self._shape.is_compatible_with(value.shape):
+            raise ValueError(
+                f"Cannot {what} a value of shape {value.shape} to variable {self.name!r} of shape {self._shape}"
+            )
+        graph = context.building_graph()
+        if graph is None:
+            opdef.kernel(self, value._value, self)
+            return self
+        return bind1(opdef, [graph.variable_handle(self), value], {"variable": self}, opdef.type)
+
+    def assign(self, value, read_value=True):
+        """Sets the value. Eagerly returns the variable; in a graph, the op's output (the new value)."""
+        return self._update(ASSIGN, value, "assign")
+
+    def assign_add(self, delta, read_value=True):
+        """Adds ``delta`` to the value (see ``assign``)."""
+        return self._update(ASSIGN_ADD, delta, "add")
+
+    def assign_sub(self, delta, read_value=True):
+        """Subtracts ``delta`` from the value (see ``assign``)."""
+        return self._update(ASSIGN_SUB, delta, "subtract")
+
+    def __getitem__(self, key):
+        return self.read_value()[key]
+
+    def __array__(self, dtype=None, copy=None):
+        value = np.asarray(self._value)
+        return value if dtype is None else value.astype(dtype)
+
+    def __bool__(self):
+        return bool(self.read_value())
+
+    def __len__(self):
+        return len(self.read_value())
+
+    def __iter__(self):
+        return iter(self.read_value())
+
+    def __float__(self):
+        return float(self._value)
+
+    def __int__(self):
+        return int(self._value)
+
+    def __repr__(self):
+        value = EagerTensor(self._value, self.dtype)
+        from runtime.tensor import _numpy_text
+
+        return (f"<rt.Variable '{self.name}' shape={self._shape} dtype={self.dtype.name}, "
+                f"numpy={_numpy_text(value, True)}>")
+
+
+def _initial_numpy(value, dtype):
+    if isinstance(value, Variable):
+        value = value._value
+    elif isinstance(value, Tensor):
+        known = constant_value(value)
+        if known is None:
+            raise ValueError(
+                f"A Variable's initial value must be known when it is created; {value.name!r} is "
+                "only computed when the graph runs. Pass a Python or numpy value, or a callable."
+            )
+        value = known
+    arr = to_numpy(value, dtype)
+    if isinstance(arr, np.ndarray) and arr.ndim:
+        arr = arr.copy()  # the caller may mutate their array later
+    return arr
+
+
+install_operators(Variable)
+Variable.__hash__ = object.__hash__  # variables are keys in sets and dicts, by identity
