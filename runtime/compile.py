@@ -141,9 +141,9 @@ def compile_function(func_graph) -> Program:
 
 def _identifier(text):
     name = re.sub(r"\W", "_", text).strip("_") or "v"
-    if name[0].isdigit() or keyword.iskeyword(name):
+    if name[0].isdigit():
         name = "v_" + name
-    return name
+    return name + "_" if keyword.iskeyword(name) else name
 
 
 def _tuple_text(names):
@@ -161,7 +161,7 @@ class _Emitter:
     def fresh(self, hint):
         base = _identifier(hint)
         name, i = base, 0
-        while name in self._used:
+        while name in self._used or keyword.iskeyword(name):
             i += 1
             name = f"{base}_{i}"
         self._used.add(name)
@@ -175,7 +175,12 @@ class _Emitter:
     def value_name(self, t):
         """A fresh local name for tensor ``t``, from its op's name (lower case, unlike kernels)."""
         op = t.op
-        return self.fresh((op.name if t.value_index == 0 else f"{op.name}_{t.value_index}").lower())
+        base = self._base(op)
+        return self.fresh(f"{base}_{t.value_index}" if len(op.outputs) > 1 else base)
+
+    @staticmethod
+    def _base(op):
+        return re.sub(r"_\d+$", "", op.name).lower()  # "add_3" -> "add": fresh() renumbers
 
     def bind_global(self, hint, value):
         name = self.fresh(hint)
@@ -202,9 +207,9 @@ class _Emitter:
     def emit_op(self, op, env, indent):
         kind = op.type
         if kind == "Const":
-            env[id(op.outputs[0])] = self.bind_global(op.name.lower(), op.attrs["value"])
+            env[id(op.outputs[0])] = self.bind_global(self._base(op), op.attrs["value"])
         elif kind == "VarHandleOp":
-            env[id(op.outputs[0])] = self.bind_global(op.name.lower(), op.attrs["variable"])
+            env[id(op.outputs[0])] = self.bind_global(self._base(op), op.attrs["variable"])
         elif kind == "Placeholder":
             if id(op.outputs[0]) not in env:
                 raise missing_feed_error(op)
@@ -263,7 +268,7 @@ class _Emitter:
         loop_vars = [self.value_name(t) for t in op.outputs]
         self.emit(indent, f"{_tuple_text(loop_vars)} = {_tuple_text(inputs[:n])}", op)
         if has_max:
-            counter = self.fresh(f"{op.name.lower()}_iterations")
+            counter = self.fresh(f"{self._base(op)}_iterations")
             self.emit(indent, f"{counter} = 0", op)
         self.emit(indent, "while True:", op)
         if has_max:

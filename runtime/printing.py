@@ -11,7 +11,8 @@ import numpy as np
 from runtime.formatting import format_value
 
 # Attributes the line already shows some other way.
-_HIDDEN_ATTRS = {"dtype", "shape", "state", "template", "stream", "num_loop_vars"}
+_HIDDEN_ATTRS = {"dtype", "shape", "state", "template", "stream", "num_loop_vars",
+                 "has_maximum_iterations"}
 
 
 def tensor_ref(t) -> str:

@@ -18,9 +18,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from runtime import dtypes, nest
+from runtime import nest
 from runtime.compile import compile_graph
 from runtime.graph import Graph, Operation, get_default_graph
+from runtime.ops.array_ops import constant_value
 from runtime.tensor import EagerTensor, SymbolicTensor, Tensor, to_numpy
 
 
@@ -99,6 +100,15 @@ def feed_value(t: SymbolicTensor, value):
     """
     if isinstance(value, EagerTensor):
         value = value._value
+    elif isinstance(value, SymbolicTensor):
+        # A constant made inside `with Session(graph):` lands in the graph; its value is known.
+        known = constant_value(value)
+        if known is None:
+            raise TypeError(
+                f"The value fed to {t.name!r} cannot be the symbolic tensor {value.name!r}: feed "
+                "Python scalars, strings, lists, numpy arrays or eager tensors."
+            )
+        value = known
     elif hasattr(value, "_as_tensor"):
         value = value.numpy()
     dtype = t.dtype
@@ -136,5 +146,3 @@ def _user_value(value):
         return value[()]
     return value
 
-
-__all__ = ["Session", "dtypes"]

@@ -135,7 +135,8 @@ class EagerTensor(Tensor):
 def _numpy_text(t: EagerTensor, is_repr: bool) -> str:
     value = t.numpy()
     if isinstance(value, np.ndarray):
-        return repr(value) if is_repr else str(value)
+        text = repr(value) if is_repr else str(value)
+        return "\n" + text if is_repr and "\n" in text else text
     if isinstance(value, bytes):
         return repr(value)
     return str(value)

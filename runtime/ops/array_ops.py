@@ -607,11 +607,19 @@ def where(condition, x=None, y=None, name=None):
 
 
 def _pair(x, y):
-    """Two operands as tensors, a Python value taking the other's dtype."""
-    if isinstance(x, Tensor) or hasattr(x, "_as_tensor"):
+    """Two operands as tensors, a Python value taking the other's dtype.
+
+    Two tensors are returned as they are: the op's own check reports a dtype
+    mismatch, naming the op and both dtypes.
+    """
+    x_is = isinstance(x, Tensor) or hasattr(x, "_as_tensor")
+    y_is = isinstance(y, Tensor) or hasattr(y, "_as_tensor")
+    if x_is and y_is:
+        return convert_to_tensor(x), convert_to_tensor(y)
+    if x_is:
         x = convert_to_tensor(x)
         return x, convert_to_tensor(y, dtype=x.dtype)
-    if isinstance(y, Tensor) or hasattr(y, "_as_tensor"):
+    if y_is:
         y = convert_to_tensor(y)
         return convert_to_tensor(x, dtype=y.dtype), y
     return convert_to_tensor(x), convert_to_tensor(y)
