@@ -23,7 +23,7 @@ from runtime.dtypes import (
     uint8,
     variant,
 )
-from runtime.dtypes import bool_ as bool  # noqa: A004 (TensorFlow's name for the dtype)
+from runtime.dtypes import bool_ as bool
 from runtime.graph import FuncGraph, Graph, Operation, get_default_graph, name_scope
 from runtime.ops.array_ops import (
     cast,
@@ -37,7 +37,7 @@ from runtime.ops.array_ops import (
     ones,
     ones_like,
     placeholder,
-    range,  # noqa: A004
+    range,
     rank,
     reshape,
     shape,
@@ -50,10 +50,12 @@ from runtime.ops.array_ops import (
     zeros,
     zeros_like,
 )
-from runtime.ops.logging_ops import Assert
-from runtime.ops.logging_ops import print  # noqa: A004
+from runtime.ops.logging_ops import (
+    Assert,
+    print,
+)
 from runtime.ops.math_ops import (
-    abs,  # noqa: A004
+    abs,
     add,
     argmax,
     argmin,
@@ -78,7 +80,7 @@ from runtime.ops.math_ops import (
     multiply,
     negative,
     not_equal,
-    pow,  # noqa: A004
+    pow,
     reduce_all,
     reduce_any,
     reduce_max,

@@ -30,6 +30,8 @@ import keyword
 import linecache
 import re
 
+import numpy as np
+
 from runtime import errors
 
 _program_ids = itertools.count()
@@ -46,17 +48,19 @@ class Program:
 
     def __call__(self, *args):
         try:
-            return self._fn(*args)
+            with np.errstate(all="ignore"):  # x/0 is inf and log(-1) is nan, as in TensorFlow
+                return self._fn(*args)
         except errors.OpError as e:
-            if e.op is None:
-                e.op = self._failing_op(e.__traceback__)
-            raise
+            op = e.op or self._failing_op(e.__traceback__)
+            if op is None:
+                raise
+            raise type(e)(f"{e.message}\n\t [[node {op.name} ({op.type})]]", op) from e
         except Exception as e:
             op = self._failing_op(e.__traceback__)
             if op is None:
                 raise
             raise errors.InvalidArgumentError(
-                f"{op.type} op {op.name!r} failed: {type(e).__name__}: {e}", op
+                f"{type(e).__name__}: {e}\n\t [[node {op.name} ({op.type})]]", op
             ) from e
 
     def _failing_op(self, tb):
@@ -80,8 +84,11 @@ def ops_to_run(graph, targets, fed_ids, run_all_stateful):
     Traversal stops at fed tensors. With ``run_all_stateful`` (function
     graphs), every stateful op runs too, whether or not anything uses it.
     """
-    stack = [t if not hasattr(t, "value_index") else t.op for t in targets
-             if not (hasattr(t, "value_index") and id(t) in fed_ids)]
+    stack = [
+        t if not hasattr(t, "value_index") else t.op
+        for t in targets
+        if not (hasattr(t, "value_index") and id(t) in fed_ids)
+    ]
     if run_all_stateful:
         stack.extend(op for op in graph._ops if op.stateful)
     needed = set()
@@ -97,20 +104,27 @@ def ops_to_run(graph, targets, fed_ids, run_all_stateful):
 
 def missing_feed_error(op):
     shape = op.attrs["shape"]
-    shape_text = f" and shape {shape.as_list()}" if shape.rank else ""
+    dims = ",".join("?" if d is None else str(d) for d in shape.as_tuple() or ())
+    shape_text = f" and shape [{dims}]" if shape.rank else ""
     return errors.InvalidArgumentError(
         f"You must feed a value for placeholder tensor '{op.name}' with dtype "
-        f"{op.attrs['dtype'].name}{shape_text}", op
+        f"{op.attrs['dtype'].name}{shape_text}",
+        op,
     )
 
 
-def compile_graph(graph, inputs, outputs, run_all_stateful=False, name="graph_fn") -> Program:
+def compile_graph(
+    graph, inputs, outputs, run_all_stateful=False, name="graph_fn", states=None
+) -> Program:
     """Compiles the part of ``graph`` that computes ``outputs`` from ``inputs``.
 
     ``outputs`` may hold ops; their result is None. Raises InvalidArgumentError
     naming the placeholder when one is needed but not among ``inputs``.
+    ``states`` (a dict) gives the program its own copy of each op's run-time
+    state (a random generator), keyed by op: a Session's programs share one.
     """
-    emitter = _Emitter()
+    emitter = _Emitter(states)
+    name = emitter.fresh(name)  # so no value of the graph can take the function's name
     env = {}
     arg_names = []
     for t in inputs:
@@ -133,8 +147,13 @@ def compile_function(func_graph) -> Program:
     cached = getattr(func_graph, "_program", None)
     if cached is not None and cached[0] == func_graph.version:
         return cached[1]
-    program = compile_graph(func_graph, func_graph.inputs, func_graph.outputs, run_all_stateful=True,
-                            name=_identifier(func_graph.graph_name))
+    program = compile_graph(
+        func_graph,
+        func_graph.inputs,
+        func_graph.outputs,
+        run_all_stateful=True,
+        name=_identifier(func_graph.graph_name),
+    )
     func_graph._program = (func_graph.version, program)
     return program
 
@@ -151,7 +170,8 @@ def _tuple_text(names):
 
 
 class _Emitter:
-    def __init__(self):
+    def __init__(self, states=None):
+        self.states = states
         self.lines = []
         self.namespace = {}
         self.line_ops = {}
@@ -188,7 +208,12 @@ class _Emitter:
         return name
 
     def kernel_name(self, op):
-        attrs = {k: v for k, v in op.attrs.items()}
+        attrs = dict(op.attrs)
+        if self.states is not None and "state" in attrs:
+            state = self.states.get(id(op))
+            if state is None:
+                state = self.states[id(op)] = attrs["state"].fresh()
+            attrs["state"] = state
         if not attrs:
             name = self._kernels.get(op.type)
             if name is None:

@@ -22,7 +22,7 @@ import contextlib
 
 from runtime import context, dtypes, nest
 from runtime.graph import Operation
-from runtime.ops.array_ops import convert_to_tensor
+from runtime.ops.array_ops import convert_to_tensor, identity
 from runtime.ops.registry import OpDef, bind_op, no_outputs
 from runtime.tensor import EagerTensor, SymbolicTensor, Tensor
 from runtime.tensor_shape import TensorShape, as_shape
@@ -58,17 +58,33 @@ def cond(pred, true_fn=None, false_fn=None, name=None):
             raise ValueError(f"cond: pred must be a scalar, got shape {pred.shape}")
         return true_fn() if pred else false_fn()
     if pred.dtype is not dtypes.bool_ or pred.shape.rank not in (0, None):
-        raise TypeError(f"cond: pred must be a scalar bool tensor, got {pred.dtype.name} {pred.shape}")
+        raise TypeError(
+            f"cond: pred must be a scalar bool tensor, got {pred.dtype.name} {pred.shape}"
+        )
     graph = context.building_graph()
-    true_graph = trace(lambda: true_fn(), [], "true_fn", graph)
-    false_graph = trace(lambda: false_fn(), [], "false_fn", graph)
-    out_shapes = _check_branch_outputs(true_graph.structured_outputs, false_graph.structured_outputs)
+    true_graph = trace(lambda: _ops_as_tensors(true_fn(), pred), [], "true_fn", graph)
+    false_graph = trace(lambda: _ops_as_tensors(false_fn(), pred), [], "false_fn", graph)
+    out_shapes = _check_branch_outputs(
+        true_graph.structured_outputs, false_graph.structured_outputs
+    )
     captures = _unify_captures([true_graph, false_graph])
     inputs = [graph.prepare_input(pred), *captures]
     specs = [(t.dtype, s) for t, s in zip(true_graph.outputs, out_shapes)]
     attrs = {"then_graph": true_graph, "else_graph": false_graph}
     op = graph.create_op(IF, inputs, attrs, name or "cond", specs)
     return _pack_outputs(true_graph.structured_outputs, list(op.outputs))
+
+
+def _ops_as_tensors(result, pred):
+    """An op a branch returns becomes ``pred`` after it, as in TensorFlow: fetching the result runs it."""
+
+    def convert(x):
+        if isinstance(x, Operation):
+            with control_dependencies([x]):
+                return identity(pred)
+        return x
+
+    return nest.map_structure(convert, result)
 
 
 def _describe_output(x):
@@ -157,7 +173,9 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, maximum_iterations=
 def _loop_vars_as_tensors(loop_vars):
     def convert(path_index, v):
         if v is None:
-            raise TypeError(f"while_loop: loop variable {path_index} is None; give it an initial value")
+            raise TypeError(
+                f"while_loop: loop variable {path_index} is None; give it an initial value"
+            )
         return v if isinstance(v, Tensor) else convert_to_tensor(v)
 
     flat = nest.flatten(loop_vars)
@@ -260,8 +278,14 @@ def _graph_while(graph, cond, body, loop_vars, flat, invariants, maximum_iterati
     if len(pred) != 1 or pred[0].dtype is not dtypes.bool_ or pred[0].shape.rank not in (0, None):
         got = ", ".join(_describe_output(p) for p in pred) or "nothing"
         raise TypeError(f"while_loop: cond must return a scalar bool tensor, got {got}")
-    body_graph = trace(lambda *a: _normalize_body_result(loop_vars, body(*a)), list(loop_vars),
-                       "while_body", graph, names, invariants)
+    body_graph = trace(
+        lambda *a: _normalize_body_result(loop_vars, body(*a)),
+        list(loop_vars),
+        "while_body",
+        graph,
+        names,
+        invariants,
+    )
     body_out = nest.flatten(body_graph.structured_outputs)
     for i, (before, after, inv) in enumerate(zip(flat, body_out, invariants)):
         _check_loop_var(i, before, after, inv)

@@ -79,7 +79,20 @@ resource = DType("resource", np.object_)
 
 _BY_NAME = {
     d.name: d
-    for d in (bool_, int8, int16, int32, int64, uint8, float16, float32, float64, string, variant, resource)
+    for d in (
+        bool_,
+        int8,
+        int16,
+        int32,
+        int64,
+        uint8,
+        float16,
+        float32,
+        float64,
+        string,
+        variant,
+        resource,
+    )
 }
 _BY_NAME.update({"double": float64, "float": float32, "half": float16, "str": string})
 _BY_NUMPY = {d._np: d for d in (bool_, int8, int16, int32, int64, uint8, float16, float32, float64)}
@@ -93,6 +106,8 @@ def as_dtype(value) -> DType:
     """
     if isinstance(value, DType):
         return value
+    if value is None:
+        raise TypeError("Cannot convert None to a dtype.")
     if isinstance(value, str):
         if value in _BY_NAME:
             return _BY_NAME[value]

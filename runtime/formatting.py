@@ -20,6 +20,8 @@ def format_element(x) -> str:
         return '"' + x.decode("utf-8", "backslashreplace") + '"'
     if isinstance(x, (bool, np.bool_)):
         return "1" if x else "0"
+    if isinstance(x, np.float16):
+        x = np.float32(x)  # TensorFlow widens half floats before printing them
     if isinstance(x, np.floating):
         short, full = (6, 9) if x.dtype.itemsize <= 4 else (15, 17)
         text = f"{x:.{short}g}"

@@ -20,7 +20,6 @@ import re
 
 from runtime import context, errors
 from runtime.tensor import EagerTensor, SymbolicTensor, Tensor
-from runtime.tensor_shape import TensorShape
 
 _VALID_NAME = re.compile(r"^[A-Za-z0-9.][A-Za-z0-9_.\-/>]*$")
 
@@ -28,8 +27,17 @@ _VALID_NAME = re.compile(r"^[A-Za-z0-9.][A-Za-z0-9_.\-/>]*$")
 class Operation:
     """A node: an op type applied to input tensors, with attributes, producing output tensors."""
 
-    __slots__ = ("graph", "name", "type", "opdef", "inputs", "outputs", "attrs", "control_inputs",
-                 "stateful")
+    __slots__ = (
+        "graph",
+        "name",
+        "type",
+        "opdef",
+        "inputs",
+        "outputs",
+        "attrs",
+        "control_inputs",
+        "stateful",
+    )
 
     def __init__(self, graph, name, opdef, inputs, attrs, control_inputs, output_specs):
         self.graph = graph
@@ -180,7 +188,9 @@ class Graph:
             raise ValueError(f"Tensor names look like 'op_name:output_index', got {name!r}")
         op = self.get_operation_by_name(op_name)
         if int(index) >= len(op.outputs):
-            raise KeyError(f"Operation {op_name!r} has {len(op.outputs)} outputs; {name!r} is not one")
+            raise KeyError(
+                f"Operation {op_name!r} has {len(op.outputs)} outputs; {name!r} is not one"
+            )
         return op.outputs[int(index)]
 
     def as_graph_element(self, obj):

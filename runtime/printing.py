@@ -11,8 +11,15 @@ import numpy as np
 from runtime.formatting import format_value
 
 # Attributes the line already shows some other way.
-_HIDDEN_ATTRS = {"dtype", "shape", "state", "template", "stream", "num_loop_vars",
-                 "has_maximum_iterations"}
+_HIDDEN_ATTRS = {
+    "dtype",
+    "shape",
+    "state",
+    "template",
+    "stream",
+    "num_loop_vars",
+    "has_maximum_iterations",
+}
 
 
 def tensor_ref(t) -> str:
@@ -38,8 +45,11 @@ def _attr_text(key, value):
 
 def op_text(op) -> str:
     args = [tensor_ref(t) for t in op.inputs] + [f"^{c.name}" for c in op.control_inputs]
-    args += [_attr_text(k, v) for k, v in op.attrs.items()
-             if k not in _HIDDEN_ATTRS and not hasattr(v, "_ops")]
+    args += [
+        _attr_text(k, v)
+        for k, v in op.attrs.items()
+        if k not in _HIDDEN_ATTRS and not hasattr(v, "_ops")
+    ]
     if op.type == "Const":
         args = [_attr_text("value", op.attrs["value"])]
     if not op.outputs:

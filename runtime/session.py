@@ -31,6 +31,7 @@ class Session:
     def __init__(self, graph: Graph | None = None):
         self.graph = graph if graph is not None else get_default_graph()
         self._programs = {}
+        self._states = {}  # this session's random generators, restarted per session as in TF1
         self._closed = False
         self._default = None
 
@@ -48,7 +49,7 @@ class Session:
         key = (tuple(map(id, elements)), tuple(map(id, feed_tensors)), self.graph.version)
         program = self._programs.get(key)
         if program is None:
-            program = compile_graph(self.graph, feed_tensors, elements)
+            program = compile_graph(self.graph, feed_tensors, elements, states=self._states)
             self._programs[key] = program
         results = program(*feed_values)
         return nest.pack_sequence_as(fetches, [_user_value(r) for r in results])
@@ -115,7 +116,9 @@ def feed_value(t: SymbolicTensor, value):
     try:
         arr = _feed_numpy(value, dtype)
     except (TypeError, ValueError) as e:
-        raise TypeError(f"Cannot feed {_describe(value)} to {t.name!r}, which has dtype {dtype.name}: {e}") from None
+        raise TypeError(
+            f"Cannot feed {_describe(value)} to {t.name!r}, which has dtype {dtype.name}: {e}"
+        ) from None
     if not t.shape.is_compatible_with(np.shape(arr)):
         raise ValueError(
             f"Cannot feed value of shape {np.shape(arr)} for Tensor {t.name!r}, which has shape {t.shape}"
@@ -126,8 +129,11 @@ def feed_value(t: SymbolicTensor, value):
 def _feed_numpy(value, dtype):
     if isinstance(value, (np.ndarray, np.generic)) and value.dtype.kind not in "SUO":
         kind = value.dtype.kind
-        ok = (kind == "b" and dtype.is_bool) or (kind in "iu" and dtype.is_numeric) or (
-            kind == "f" and dtype.is_floating)
+        ok = (
+            (kind == "b" and dtype.is_bool)
+            or (kind in "iu" and dtype.is_numeric)
+            or (kind == "f" and dtype.is_floating)
+        )
         if not ok:
             raise TypeError(f"a {value.dtype} value does not silently become {dtype.name}")
         return to_numpy(value, dtype)
@@ -142,7 +148,6 @@ def _describe(value):
 
 def _user_value(value):
     """Numpy values as Session.run returns them: scalars unwrapped (bytes for strings)."""
-    if isinstance(value, np.ndarray) and value.ndim == 0:
-        return value[()]
+    if isinstance(value, np.ndarray):
+        return value[()] if value.ndim == 0 else value.copy()  # never a view of graph state
     return value
-

@@ -313,6 +313,8 @@ def to_numpy(value, dtype: DType | None = None, cast_numpy: bool = True):
     """
     if dtype is None:
         return _default_numpy(value)
+    if dtype is dtypes.string:
+        return _to_bytes_array(value)
     is_numpy = isinstance(value, (np.ndarray, np.generic))
     if is_numpy and value.dtype == dtype._np:
         return value
@@ -321,8 +323,6 @@ def to_numpy(value, dtype: DType | None = None, cast_numpy: bool = True):
             f"Cannot convert a numpy array of dtype {value.dtype} to a tensor of dtype "
             f"{dtype.name}: cast it first."
         )
-    if dtype is dtypes.string:
-        return _to_bytes_array(value)
     if not is_numpy or not cast_numpy:
         _check_kinds(value, dtype)
     target = dtype._np

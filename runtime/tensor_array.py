@@ -57,21 +57,27 @@ def _element(items, index, element_dtype, element_shape):
 def _read_kernel(items, index, element_dtype, element_shape):
     index = int(index)
     if not 0 <= index < len(items):
-        raise errors.InvalidArgumentError(f"TensorArray: read index {index} out of range [0, {len(items)})")
+        raise errors.InvalidArgumentError(
+            f"TensorArray: read index {index} out of range [0, {len(items)})"
+        )
     return _element(items, index, element_dtype, element_shape)
 
 
 def _stack_kernel(items, element_dtype, element_shape, static_size):
     if not items:
         if element_shape is None or None in element_shape:
-            raise errors.InvalidArgumentError("TensorArray: cannot stack an empty array of unknown element shape")
+            raise errors.InvalidArgumentError(
+                "TensorArray: cannot stack an empty array of unknown element shape"
+            )
         return np.zeros((0, *element_shape), dtype=element_dtype.as_numpy_dtype)
     values = [_element(items, i, element_dtype, element_shape) for i in range(len(items))]
     try:
         return np.stack(values)
     except ValueError:
         shapes = sorted({np.shape(v) for v in values})
-        raise errors.InvalidArgumentError(f"TensorArray: cannot stack elements of shapes {shapes}") from None
+        raise errors.InvalidArgumentError(
+            f"TensorArray: cannot stack elements of shapes {shapes}"
+        ) from None
 
 
 def _element_spec(inputs, attrs):
@@ -84,16 +90,27 @@ def _shape_attr(dims):
 
 def _stack_spec(inputs, attrs):
     rows = attrs.get("static_size")
-    return [(attrs["element_dtype"], TensorShape([rows]).concatenate(_shape_attr(attrs["element_shape"])))]
+    return [
+        (
+            attrs["element_dtype"],
+            TensorShape([rows]).concatenate(_shape_attr(attrs["element_shape"])),
+        )
+    ]
 
 
 RESERVE = OpDef("TensorListReserve", _reserve_kernel, lambda i, a: [_FLOW], pure=False)
 WRITE = OpDef("TensorListSetItem", _write_kernel, lambda i, a: [_FLOW], pure=False)
 READ = OpDef("TensorListGetItem", _read_kernel, _element_spec, pure=False)
 STACK = OpDef("TensorListStack", _stack_kernel, _stack_spec, pure=False)
-LENGTH = OpDef("TensorListLength", lambda items: np.int32(len(items)),
-               lambda i, a: [(dtypes.int32, TensorShape([]))], pure=False)
-FROM_TENSOR = OpDef("TensorListFromTensor", lambda value: list(value), lambda i, a: [_FLOW], pure=False)
+LENGTH = OpDef(
+    "TensorListLength",
+    lambda items: np.int32(len(items)),
+    lambda i, a: [(dtypes.int32, TensorShape([]))],
+    pure=False,
+)
+FROM_TENSOR = OpDef(
+    "TensorListFromTensor", lambda value: list(value), lambda i, a: [_FLOW], pure=False
+)
 
 
 class TensorArray:
@@ -103,14 +120,25 @@ class TensorArray:
     ``unstack(t)`` and ``size()`` work eagerly and inside graphs and loops.
     """
 
-    def __init__(self, dtype, size=0, dynamic_size=False, element_shape=None, flow=None,
-                 clear_after_read=None, infer_shape=True, name=None):
+    def __init__(
+        self,
+        dtype,
+        size=0,
+        dynamic_size=False,
+        element_shape=None,
+        flow=None,
+        clear_after_read=None,
+        infer_shape=True,
+        name=None,
+    ):
         self.dtype = dtypes.as_dtype(dtype)
         self.dynamic_size = bool(dynamic_size)
         self.element_shape = as_shape(element_shape)
         if flow is None:
             size_t = convert_to_tensor(size, dtypes.int32)
-            flow = bind1(RESERVE, [size_t], {"dynamic_size": self.dynamic_size}, name or "TensorArray")
+            flow = bind1(
+                RESERVE, [size_t], {"dynamic_size": self.dynamic_size}, name or "TensorArray"
+            )
             known = constant_value(size_t)
             self._static_size = None if self.dynamic_size or known is None else int(known)
         else:
@@ -144,20 +172,31 @@ class TensorArray:
                 f"TensorArray: element shape {value.shape} does not match the array's {self.element_shape}"
             )
         index = convert_to_tensor(index, dtypes.int32)
-        flow = bind1(WRITE, [self.flow, index, value], {"dynamic_size": self.dynamic_size},
-                     name or "TensorArrayWrite")
+        flow = bind1(
+            WRITE,
+            [self.flow, index, value],
+            {"dynamic_size": self.dynamic_size},
+            name or "TensorArrayWrite",
+        )
         return self._with_flow(flow, self.element_shape.merge_with(value.shape))
 
     def read(self, index, name=None):
         """The element at ``index``."""
         attrs = {"element_dtype": self.dtype, "element_shape": self._shape_attr()}
-        return bind1(READ, [self.flow, convert_to_tensor(index, dtypes.int32)], attrs,
-                     name or "TensorArrayRead")
+        return bind1(
+            READ,
+            [self.flow, convert_to_tensor(index, dtypes.int32)],
+            attrs,
+            name or "TensorArrayRead",
+        )
 
     def stack(self, name=None):
         """All elements stacked along a new first axis."""
-        attrs = {"element_dtype": self.dtype, "element_shape": self._shape_attr(),
-                 "static_size": self._static_size}
+        attrs = {
+            "element_dtype": self.dtype,
+            "element_shape": self._shape_attr(),
+            "static_size": self._static_size,
+        }
         return bind1(STACK, [self.flow], attrs, name or "TensorArrayStack")
 
     def unstack(self, value, name=None):

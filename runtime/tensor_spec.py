@@ -33,8 +33,12 @@ class TensorSpec:
         return other.dtype is self.dtype and self.shape.is_compatible_with(other.shape)
 
     def __eq__(self, other):
-        return (isinstance(other, TensorSpec) and self.shape == other.shape
-                and self.dtype is other.dtype and self.name == other.name)
+        return (
+            isinstance(other, TensorSpec)
+            and self.shape == other.shape
+            and self.dtype is other.dtype
+            and self.name == other.name
+        )
 
     def __hash__(self):
         return hash((self.shape, self.dtype.name, self.name))

@@ -9,7 +9,7 @@
 from __future__ import annotations
 
 from runtime import context, nest
-from runtime.graph import FuncGraph
+from runtime.graph import FuncGraph, Operation
 from runtime.ops.array_ops import convert_to_tensor
 
 
@@ -22,17 +22,27 @@ def trace(fn, args_template, name, outer_graph=None, arg_names=None, shapes=None
     The graph's ``outputs`` are the tensors of the result, flattened;
     ``structured_outputs`` keeps the result as ``fn`` returned it.
     """
-    graph = FuncGraph(name, outer_graph=outer_graph if outer_graph is not None else context.building_graph())
+    graph = FuncGraph(
+        name, outer_graph=outer_graph if outer_graph is not None else context.building_graph()
+    )
     leaves = nest.flatten(list(args_template))
     shapes = shapes if shapes is not None else [leaf.shape for leaf in leaves]
     names = arg_names or ["x"] * len(leaves)
     with graph.as_default():
-        placeholders = [graph.add_input(leaf.dtype, shape, name)
-                        for leaf, shape, name in zip(leaves, shapes, names)]
+        placeholders = [
+            graph.add_input(leaf.dtype, shape, name)
+            for leaf, shape, name in zip(leaves, shapes, names)
+        ]
         args = nest.pack_sequence_as(list(args_template), placeholders)
         result = fn(*args)
-        graph.structured_outputs = nest.map_structure(
-            lambda x: None if x is None else graph.prepare_input(convert_to_tensor(x)), result
-        )
+        graph.structured_outputs = nest.map_structure(lambda x: _output(graph, x), result)
     graph.outputs = [t for t in nest.flatten(graph.structured_outputs) if t is not None]
     return graph
+
+
+def _output(graph, x):
+    # An op returned by fn (a print, an assign) has no value; as a stateful op of a
+    # FuncGraph it runs anyway, so its place in the result is None.
+    if x is None or isinstance(x, Operation):
+        return None
+    return graph.prepare_input(convert_to_tensor(x))

@@ -32,17 +32,19 @@ def _handle_kernel(variable):
     return variable
 
 
-VAR_HANDLE = OpDef("VarHandleOp", _handle_kernel, lambda i, a: [(dtypes.resource, TensorShape([]))],
-                   pure=False)
+VAR_HANDLE = OpDef(
+    "VarHandleOp", _handle_kernel, lambda i, a: [(dtypes.resource, TensorShape([]))], pure=False
+)
 
 
 def var_handle_op(graph, variable):
-    name = variable._graph_name if variable._graph is graph else variable._base_name
+    """The op through which ``graph`` reads and writes ``variable`` (named after it)."""
+    name = variable._base_name
     specs = [(dtypes.resource, TensorShape([]))]
     return graph.create_op(VAR_HANDLE, [], {"variable": variable}, name, specs).outputs[0]
 
 
-def _read_kernel(handle):
+def _read_kernel(handle, variable):
     return handle._value
 
 
@@ -91,15 +93,13 @@ class Variable:
         self.trainable = bool(trainable)
         base = name or "Variable"
         graph = context.building_graph()
-        self._graph = graph
         if graph is None:
             self._base_name = current_name_scope() + base
-            self._graph_name = self._base_name
         else:
-            self._graph_name = graph.unique_name(base, mark_used=False)
-            self._base_name = self._graph_name
-            graph.variable_handle(self)
-        self.name = self._graph_name + ":0"
+            # In a graph the handle op takes the unique, scoped name; the variable is named after it.
+            self._base_name = base
+            self._base_name = graph.variable_handle(self).op.name
+        self.name = self._base_name + ":0"
 
     @property
     def shape(self) -> TensorShape:
@@ -176,8 +176,10 @@ class Variable:
         value = EagerTensor(self._value, self.dtype)
         from runtime.tensor import _numpy_text
 
-        return (f"<rt.Variable '{self.name}' shape={self._shape} dtype={self.dtype.name}, "
-                f"numpy={_numpy_text(value, True)}>")
+        return (
+            f"<rt.Variable '{self.name}' shape={self._shape} dtype={self.dtype.name}, "
+            f"numpy={_numpy_text(value, True)}>"
+        )
 
 
 def _initial_numpy(value, dtype):

@@ -8,7 +8,12 @@ import numpy as np
 
 from runtime import context, dtypes, errors
 from runtime.dtypes import DType
-from runtime.ops.registry import ANY, NOT_STRING, NUMERIC, OpDef, bind, bind1, check_dtype, unary_spec
+from runtime.ops.registry import (
+    OpDef,
+    bind,
+    bind1,
+    unary_spec,
+)
 from runtime.tensor import EagerTensor, SymbolicTensor, Tensor, to_numpy
 from runtime.tensor_shape import TensorShape, as_shape, broadcast_shapes
 
@@ -19,7 +24,9 @@ def _const_kernel(value, dtype):
     return value
 
 
-CONST = OpDef("Const", _const_kernel, infer=lambda i, a: [(a["dtype"], TensorShape(np.shape(a["value"])))])
+CONST = OpDef(
+    "Const", _const_kernel, infer=lambda i, a: [(a["dtype"], TensorShape(np.shape(a["value"])))]
+)
 
 
 def constant_in_graph(graph, value, dtype: DType, name="Const"):
@@ -29,6 +36,8 @@ def constant_in_graph(graph, value, dtype: DType, name="Const"):
 
 
 def _make_constant(value, dtype, name):
+    if isinstance(value, np.ndarray):
+        value = value.copy()  # a tensor never changes, even if the caller's array does
     graph = context.building_graph()
     if graph is None:
         return EagerTensor(value, dtype)
@@ -93,7 +102,6 @@ def convert_to_tensor(value, dtype=None, name=None, dtype_hint=None) -> Tensor:
     return _make_constant(arr, dtype or dtypes.as_dtype(arr.dtype), name)
 
 
-
 def constant_value(t):
     """The value of ``t`` if it is known without running a graph, else None."""
     if isinstance(t, EagerTensor):
@@ -113,6 +121,50 @@ def constant_value(t):
         v = constant_value(op.inputs[0])
         return None if v is None else np.asarray(v).astype(op.attrs["dtype"].as_numpy_dtype)
     return None
+
+
+def static_int(value, what):
+    """An int argument (an axis, a count) that may be given as a tensor of known value."""
+    if isinstance(value, Tensor):
+        known = constant_value(value)
+        if known is None or np.ndim(known) != 0:
+            raise TypeError(
+                f"{what} must be an integer known when the graph is built, got {value!r}"
+            )
+        value = known
+    return int(value)
+
+
+def static_ints(values, what):
+    """A tuple of ints (axes, a permutation): a list, an int, or a tensor of known value."""
+    if values is None:
+        return None
+    if isinstance(values, Tensor):
+        known = constant_value(values)
+        if known is None:
+            raise TypeError(f"{what} must be known when the graph is built, got {values!r}")
+        values = known
+    if np.ndim(values) == 0:
+        return (static_int(values, what),)
+    return tuple(static_int(v, what) for v in np.reshape(values, -1).tolist())
+
+
+def _list_operands(values, op_name):
+    """A list of tensors; Python values take the dtype of the first tensor among them."""
+    values = list(values)
+    if not values:
+        raise ValueError(f"{op_name} needs at least one input tensor")
+    first = next((v for v in values if _is_tensor_like(v)), None)
+    if first is None:
+        return [convert_to_tensor(v) for v in values]
+    dtype = convert_to_tensor(first).dtype
+    return [
+        convert_to_tensor(v) if _is_tensor_like(v) else convert_to_tensor(v, dtype) for v in values
+    ]
+
+
+def _is_tensor_like(v):
+    return isinstance(v, Tensor) or hasattr(v, "_as_tensor")
 
 
 def shape_from_tensor(t) -> TensorShape:
@@ -143,8 +195,9 @@ def _placeholder_kernel(dtype, shape):
     raise errors.InvalidArgumentError("A placeholder must be fed a value")
 
 
-PLACEHOLDER = OpDef("Placeholder", _placeholder_kernel, infer=lambda i, a: [(a["dtype"], a["shape"])],
-                    pure=False)
+PLACEHOLDER = OpDef(
+    "Placeholder", _placeholder_kernel, infer=lambda i, a: [(a["dtype"], a["shape"])], pure=False
+)
 
 
 def placeholder_in_graph(graph, dtype, shape, name="Placeholder"):
@@ -194,30 +247,40 @@ def fill(dims, value, name=None):
 
 
 def zeros(shape, dtype=dtypes.float32, name=None):
-    """A tensor of zeros: ``zeros([2, 3])`` is float32 by default."""
+    """A tensor of zeros (empty strings for strings): ``zeros([2, 3])`` is float32 by default."""
     dtype = dtypes.as_dtype(dtype)
-    return fill(shape, constant(0 if dtype is not dtypes.bool_ else False, dtype), name=name or "zeros")
+    zero = b"" if dtype is dtypes.string else (False if dtype is dtypes.bool_ else 0)
+    return fill(shape, constant(zero, dtype), name=name or "zeros")
 
 
 def ones(shape, dtype=dtypes.float32, name=None):
     """A tensor of ones: ``ones([2, 3])`` is float32 by default."""
     dtype = dtypes.as_dtype(dtype)
-    return fill(shape, constant(1 if dtype is not dtypes.bool_ else True, dtype), name=name or "ones")
+    if dtype is dtypes.string:
+        raise TypeError("ones() has no meaning for strings")
+    one = True if dtype is dtypes.bool_ else 1
+    return fill(shape, constant(one, dtype), name=name or "ones")
 
 
 def _like_kernel(fill_value):
     def kernel(x, dtype):
-        return np.full(np.shape(x), fill_value, dtype=dtype.as_numpy_dtype)
+        value = b"" if dtype is dtypes.string else fill_value
+        return np.full(np.shape(x), value, dtype=dtype.as_numpy_dtype)
 
     return kernel
 
 
-def _like_infer(inputs, attrs):
-    return [(attrs["dtype"], inputs[0].shape)]
+def _like_infer(op_type):
+    def infer(inputs, attrs):
+        if op_type == "OnesLike" and attrs["dtype"] is dtypes.string:
+            raise TypeError("ones_like() has no meaning for strings")
+        return [(attrs["dtype"], inputs[0].shape)]
+
+    return infer
 
 
-ZEROS_LIKE = OpDef("ZerosLike", _like_kernel(0), infer=_like_infer)
-ONES_LIKE = OpDef("OnesLike", _like_kernel(1), infer=_like_infer)
+ZEROS_LIKE = OpDef("ZerosLike", _like_kernel(0), infer=_like_infer("ZerosLike"))
+ONES_LIKE = OpDef("OnesLike", _like_kernel(1), infer=_like_infer("OnesLike"))
 
 
 def zeros_like(input, dtype=None, name=None):
@@ -259,7 +322,7 @@ def _range_kernel(start, limit, delta):
 RANGE = OpDef("Range", _range_kernel, infer=_range_infer)
 
 
-def range(start, limit=None, delta=1, dtype=None, name=None):  # noqa: A001
+def range(start, limit=None, delta=1, dtype=None, name=None):
     """Numbers from ``start`` up to (not including) ``limit``, by ``delta``.
 
     >>> range(5).numpy()
@@ -332,12 +395,16 @@ SIZE = OpDef(
     lambda x, out_type: out_type.as_numpy_dtype(np.size(x)),
     infer=lambda i, a: [(a["out_type"], TensorShape([]))],
 )
-RANK = OpDef("Rank", lambda x: np.int32(np.ndim(x)), infer=lambda i, a: [(dtypes.int32, TensorShape([]))])
+RANK = OpDef(
+    "Rank", lambda x: np.int32(np.ndim(x)), infer=lambda i, a: [(dtypes.int32, TensorShape([]))]
+)
 
 
 def size(input, out_type=dtypes.int32, name=None):
     """The number of elements of ``input``."""
-    return bind1(SIZE, [convert_to_tensor(input)], {"out_type": dtypes.as_dtype(out_type)}, name or "Size")
+    return bind1(
+        SIZE, [convert_to_tensor(input)], {"out_type": dtypes.as_dtype(out_type)}, name or "Size"
+    )
 
 
 def rank(input, name=None):
@@ -373,7 +440,9 @@ def reshape(tensor, shape, name=None):
     >>> reshape(range(6), [2, -1]).shape
     TensorShape([2, 3])
     """
-    return bind1(RESHAPE, [convert_to_tensor(tensor), _shape_operand(shape)], name=name or "Reshape")
+    return bind1(
+        RESHAPE, [convert_to_tensor(tensor), _shape_operand(shape)], name=name or "Reshape"
+    )
 
 
 def _transpose_infer(inputs, attrs):
@@ -393,7 +462,7 @@ TRANSPOSE = OpDef("Transpose", lambda x, perm: np.transpose(x, perm), infer=_tra
 
 def transpose(a, perm=None, name=None):
     """``a`` with its dims permuted (reversed by default)."""
-    perm = None if perm is None else tuple(int(p) for p in perm)
+    perm = static_ints(perm, "transpose: perm")
     return bind1(TRANSPOSE, [convert_to_tensor(a)], {"perm": perm}, name or "transpose")
 
 
@@ -401,7 +470,9 @@ def _same_dtype(op_type, tensors):
     first = tensors[0].dtype
     for i, t in enumerate(tensors[1:], 1):
         if t.dtype is not first:
-            raise TypeError(f"{op_type}: input {i} has dtype {t.dtype.name}, input 0 has {first.name}")
+            raise TypeError(
+                f"{op_type}: input {i} has dtype {t.dtype.name}, input 0 has {first.name}"
+            )
 
 
 def _normalize_axis(axis, rank, what):
@@ -434,14 +505,20 @@ def _concat_infer(inputs, attrs):
                 total = None if (total is None or d is None) else total + d
             elif d is not None:
                 if dims[i] is not None and dims[i] != d:
-                    raise ValueError(f"concat: dimension {i} differs between inputs ({dims[i]} vs {d})")
+                    raise ValueError(
+                        f"concat: dimension {i} differs between inputs ({dims[i]} vs {d})"
+                    )
                 dims[i] = d
     dims[axis] = total
     return [(inputs[0].dtype, TensorShape(dims))]
 
 
-CONCAT = OpDef("ConcatV2", lambda *xs, axis: np.concatenate(xs, axis=axis), infer=_concat_infer,
-               default_name="concat")
+CONCAT = OpDef(
+    "ConcatV2",
+    lambda *xs, axis: np.concatenate(xs, axis=axis),
+    infer=_concat_infer,
+    default_name="concat",
+)
 
 
 def concat(values, axis, name=None):
@@ -450,8 +527,8 @@ def concat(values, axis, name=None):
     >>> concat([[1, 2], [3]], 0).numpy()
     array([1, 2, 3], dtype=int32)
     """
-    values = [convert_to_tensor(v) for v in values]
-    return bind1(CONCAT, values, {"axis": int(axis)}, name or "concat")
+    values = _list_operands(values, "concat")
+    return bind1(CONCAT, values, {"axis": static_int(axis, "concat: axis")}, name or "concat")
 
 
 def _pack_infer(inputs, attrs):
@@ -469,7 +546,9 @@ def _pack_infer(inputs, attrs):
     return [(inputs[0].dtype, TensorShape(dims))]
 
 
-PACK = OpDef("Pack", lambda *xs, axis: np.stack(xs, axis=axis), infer=_pack_infer, default_name="stack")
+PACK = OpDef(
+    "Pack", lambda *xs, axis: np.stack(xs, axis=axis), infer=_pack_infer, default_name="stack"
+)
 
 
 def stack(values, axis=0, name=None):
@@ -478,11 +557,8 @@ def stack(values, axis=0, name=None):
     >>> stack([1, 2, 3]).numpy()
     array([1, 2, 3], dtype=int32)
     """
-    values = [convert_to_tensor(v) for v in values]
-    first = next((v for v in values if isinstance(v, Tensor) and v.dtype), None)
-    if first is not None:
-        values = [convert_to_tensor(v, first.dtype) if not isinstance(v, Tensor) else v for v in values]
-    return bind1(PACK, values, {"axis": int(axis)}, name or "stack")
+    values = _list_operands(values, "stack")
+    return bind1(PACK, values, {"axis": static_int(axis, "stack: axis")}, name or "stack")
 
 
 def _unpack_infer(inputs, attrs):
@@ -495,7 +571,9 @@ def _unpack_infer(inputs, attrs):
 
 def _unpack_kernel(x, num, axis):
     if np.shape(x)[axis] != num:
-        raise errors.InvalidArgumentError(f"unstack: expected {num} along axis {axis}, got {np.shape(x)[axis]}")
+        raise errors.InvalidArgumentError(
+            f"unstack: expected {num} along axis {axis}, got {np.shape(x)[axis]}"
+        )
     return tuple(np.moveaxis(x, axis, 0))
 
 
@@ -509,6 +587,7 @@ def unstack(value, num=None, axis=0, name=None):
     [array([1, 2], dtype=int32), array([3, 4], dtype=int32)]
     """
     value = convert_to_tensor(value)
+    axis = static_int(axis, "unstack: axis")
     if value.shape.rank is None:
         raise ValueError("unstack: the input's rank must be known")
     if num is None:
@@ -533,7 +612,12 @@ EXPAND_DIMS = OpDef("ExpandDims", lambda x, axis: np.expand_dims(x, axis), infer
 
 def expand_dims(input, axis, name=None):
     """``input`` with a new dimension of size 1 inserted at ``axis``."""
-    return bind1(EXPAND_DIMS, [convert_to_tensor(input)], {"axis": int(axis)}, name or "ExpandDims")
+    return bind1(
+        EXPAND_DIMS,
+        [convert_to_tensor(input)],
+        {"axis": static_int(axis, "axis")},
+        name or "ExpandDims",
+    )
 
 
 def _squeeze_infer(inputs, attrs):
@@ -557,9 +641,7 @@ SQUEEZE = OpDef("Squeeze", lambda x, axis: np.squeeze(x, axis), infer=_squeeze_i
 
 def squeeze(input, axis=None, name=None):
     """``input`` without its size-1 dimensions (or just those in ``axis``)."""
-    if isinstance(axis, int):
-        axis = (axis,)
-    axis = None if axis is None else tuple(int(a) for a in axis)
+    axis = static_ints(axis, "squeeze: axis")
     return bind1(SQUEEZE, [convert_to_tensor(input)], {"axis": axis}, name or "Squeeze")
 
 
@@ -580,7 +662,9 @@ def _select_infer(inputs, attrs):
     return [(x.dtype, broadcast_shapes(broadcast_shapes(c.shape, x.shape), y.shape))]
 
 
-SELECT = OpDef("SelectV2", lambda c, x, y: np.where(c, x, y), infer=_select_infer, default_name="where")
+SELECT = OpDef(
+    "SelectV2", lambda c, x, y: np.where(c, x, y), infer=_select_infer, default_name="where"
+)
 
 
 def _where_indices_infer(inputs, attrs):
@@ -653,8 +737,12 @@ def gather(params, indices, axis=0, name=None):
     >>> gather([10, 20, 30], [2, 0]).numpy()
     array([30, 10], dtype=int32)
     """
-    return bind1(GATHER, [convert_to_tensor(params), convert_to_tensor(indices)], {"axis": int(axis)},
-                 name or "GatherV2")
+    return bind1(
+        GATHER,
+        [convert_to_tensor(params), convert_to_tensor(indices)],
+        {"axis": static_int(axis, "axis")},
+        name or "GatherV2",
+    )
 
 
 # --- indexing --------------------------------------------------------------------------------
@@ -673,12 +761,16 @@ def _index_spec(key):
         if isinstance(v, Tensor) or hasattr(v, "_as_tensor"):
             t = convert_to_tensor(v)
             if not t.dtype.is_integer or t.shape.rank not in (0, None):
-                raise TypeError(f"Tensor indices must be integer scalars, got {t.dtype.name} {t.shape}")
+                raise TypeError(
+                    f"Tensor indices must be integer scalars, got {t.dtype.name} {t.shape}"
+                )
             tensors.append(t)
             return ("t", len(tensors) - 1)
         if hasattr(v, "__index__"):
             return v.__index__()
-        raise TypeError(f"Only integers, slices, None, Ellipsis and integer tensors are valid indices, got {v!r}")
+        raise TypeError(
+            f"Only integers, slices, None, Ellipsis and integer tensors are valid indices, got {v!r}"
+        )
 
     for k in key:
         if k is Ellipsis or k is None:
@@ -737,12 +829,16 @@ def _slice_infer(inputs, attrs):
             dim = dims[d]
             d += 1
             if isinstance(k, int) and dim is not None and not -dim <= k < dim:
-                raise IndexError(f"index {k} is out of bounds for dimension {d - 1} with size {dim}")
+                raise IndexError(
+                    f"index {k} is out of bounds for dimension {d - 1} with size {dim}"
+                )
     out.extend(dims[d:])
     return [(x.dtype, TensorShape(out))]
 
 
-STRIDED_SLICE = OpDef("StridedSlice", _slice_kernel, infer=_slice_infer, default_name="strided_slice")
+STRIDED_SLICE = OpDef(
+    "StridedSlice", _slice_kernel, infer=_slice_infer, default_name="strided_slice"
+)
 
 
 def slice_tensor(tensor, key):

@@ -20,8 +20,15 @@ def _print_kernel(*values, template, sep, end, stream, summarize):
             parts.append(item)
         elif kind == "tensor":
             value = values[item]
-            if isinstance(value, np.ndarray) and value.dtype == object and value.ndim == 0 and len(template) == 1:
-                parts.append(value[()].decode("utf-8", "backslashreplace"))  # a lone string: no quotes
+            if (
+                isinstance(value, np.ndarray)
+                and value.dtype == object
+                and value.ndim == 0
+                and len(template) == 1
+            ):
+                parts.append(
+                    value[()].decode("utf-8", "backslashreplace")
+                )  # a lone string: no quotes
             else:
                 parts.append(format_value(value, summarize))
     out = stream if stream is not None else sys.stdout
@@ -34,7 +41,7 @@ def _print_kernel(*values, template, sep, end, stream, summarize):
 PRINT = OpDef("PrintV2", _print_kernel, no_outputs, stateful=True, default_name="PrintV2")
 
 
-def print(*inputs, sep=" ", end="\n", output_stream=None, summarize=3, name=None):  # noqa: A001
+def print(*inputs, sep=" ", end="\n", output_stream=None, summarize=3, name=None):
     """Prints tensors (and Python values) each time it executes, like ``tf.print``.
 
     Eagerly it prints at once; in a graph it prints on every run.
@@ -52,8 +59,13 @@ def print(*inputs, sep=" ", end="\n", output_stream=None, summarize=3, name=None
             tensors.append(convert_to_tensor(item))
         else:
             template.append(("text", str(item)))
-    attrs = {"template": tuple(template), "sep": sep, "end": end, "stream": _stream(output_stream),
-             "summarize": summarize}
+    attrs = {
+        "template": tuple(template),
+        "sep": sep,
+        "end": end,
+        "stream": _stream(output_stream),
+        "summarize": summarize,
+    }
     return bind_op(PRINT, tensors, attrs, name or "PrintV2")
 
 
@@ -116,10 +128,19 @@ def assert_equal(x, y, message="", summarize=3, name=None):
     condition = math_ops.reduce_all(math_ops.equal(x, y))
     x_label = f"x ({x.name}) = " if _symbolic(x) else "x = "
     y_label = f"y ({y.name}) = " if _symbolic(y) else "y = "
-    data = ([message] if message else []) + ["Condition x == y did not hold element-wise:",
-                                              x_label, x, y_label, y]
-    return Assert(condition, [d if isinstance(d, Tensor) else convert_to_tensor(d, dtypes.string)
-                              for d in data], summarize, name or "assert_equal")
+    data = ([message] if message else []) + [
+        "Condition x == y did not hold element-wise:",
+        x_label,
+        x,
+        y_label,
+        y,
+    ]
+    return Assert(
+        condition,
+        [d if isinstance(d, Tensor) else convert_to_tensor(d, dtypes.string) for d in data],
+        summarize,
+        name or "assert_equal",
+    )
 
 
 def _symbolic(t):

@@ -16,21 +16,10 @@ import builtins
 import numpy as np
 
 from runtime import dtypes, errors
-from runtime.ops.array_ops import _pair, cast, convert_to_tensor
+from runtime.ops.array_ops import _pair, cast, convert_to_tensor, static_int, static_ints
 from runtime.ops.registry import ANY, BOOL, FLOATING, NUMERIC, OpDef, bind1, check_dtype, unary_spec
 from runtime.tensor import Tensor
 from runtime.tensor_shape import TensorShape, broadcast_shapes
-
-
-def _quiet(fn):
-    """Runs a numpy kernel without warnings: like TensorFlow, x/0 is inf and log(-1) is nan."""
-
-    def kernel(*args):
-        with np.errstate(all="ignore"):
-            return fn(*args)
-
-    kernel.__name__ = fn.__name__
-    return kernel
 
 
 def _object_result(fn):
@@ -61,7 +50,9 @@ def _binary_infer(op_type, allowed, out_dtype=None):
 
 
 def _binary(op_type, kernel, allowed, default_name, out_dtype=None):
-    return OpDef(op_type, kernel, _binary_infer(op_type, allowed, out_dtype), default_name=default_name)
+    return OpDef(
+        op_type, kernel, _binary_infer(op_type, allowed, out_dtype), default_name=default_name
+    )
 
 
 def _int_safe(fn, what):
@@ -70,8 +61,7 @@ def _int_safe(fn, what):
     def kernel(x, y):
         if x.dtype.kind in "iu" and not np.all(y):
             raise errors.InvalidArgumentError(f"Integer division by zero in {what}")
-        with np.errstate(all="ignore"):
-            return fn(x, y)
+        return fn(x, y)
 
     return kernel
 
@@ -80,20 +70,26 @@ ADD = _binary("Add", np.add, NUMERIC, "add")
 STRING_ADD = _binary("StringAdd", _object_result(np.add), lambda d: d is dtypes.string, "add")
 SUB = _binary("Sub", np.subtract, NUMERIC, "sub")
 MUL = _binary("Mul", np.multiply, NUMERIC, "mul")
-REAL_DIV = _binary("RealDiv", _quiet(np.true_divide), FLOATING, "truediv")
+REAL_DIV = _binary("RealDiv", np.true_divide, FLOATING, "truediv")
 FLOOR_DIV = _binary("FloorDiv", _int_safe(np.floor_divide, "floordiv"), NUMERIC, "floordiv")
 FLOOR_MOD = _binary("FloorMod", _int_safe(np.mod, "mod"), NUMERIC, "mod")
-POW = _binary("Pow", _quiet(np.power), NUMERIC, "pow")
+POW = _binary("Pow", np.power, NUMERIC, "pow")
 MAXIMUM = _binary("Maximum", np.maximum, NUMERIC, "Maximum")
 MINIMUM = _binary("Minimum", np.minimum, NUMERIC, "Minimum")
 LESS = _binary("Less", np.less, NUMERIC, "Less", dtypes.bool_)
 LESS_EQUAL = _binary("LessEqual", np.less_equal, NUMERIC, "LessEqual", dtypes.bool_)
 GREATER = _binary("Greater", np.greater, NUMERIC, "Greater", dtypes.bool_)
 GREATER_EQUAL = _binary("GreaterEqual", np.greater_equal, NUMERIC, "GreaterEqual", dtypes.bool_)
-EQUAL = _binary("Equal", lambda x, y: np.bool_(np.equal(x, y)) if np.ndim(x) == np.ndim(y) == 0
-                else np.equal(x, y), ANY, "Equal", dtypes.bool_)
-NOT_EQUAL = _binary("NotEqual", lambda x, y: np.logical_not(EQUAL.kernel(x, y)), ANY, "NotEqual",
-                    dtypes.bool_)
+EQUAL = _binary(
+    "Equal",
+    lambda x, y: np.bool_(np.equal(x, y)) if np.ndim(x) == np.ndim(y) == 0 else np.equal(x, y),
+    ANY,
+    "Equal",
+    dtypes.bool_,
+)
+NOT_EQUAL = _binary(
+    "NotEqual", lambda x, y: np.logical_not(EQUAL.kernel(x, y)), ANY, "NotEqual", dtypes.bool_
+)
 LOGICAL_AND = _binary("LogicalAnd", np.logical_and, BOOL, "LogicalAnd")
 LOGICAL_OR = _binary("LogicalOr", np.logical_or, BOOL, "LogicalOr")
 LOGICAL_XOR = _binary("LogicalXor", np.logical_xor, BOOL, "LogicalXor")
@@ -120,18 +116,52 @@ def _binary_fn(op, default_name, doc):
     return fn
 
 
-subtract = _binary_fn(SUB, "sub", "``x - y`` elementwise.\n\n>>> subtract(5, [1, 2]).numpy()\narray([4, 3], dtype=int32)")
-multiply = _binary_fn(MUL, "mul", "``x * y`` elementwise.\n\n>>> multiply([1, 2], 3).numpy()\narray([3, 6], dtype=int32)")
-floordiv = _binary_fn(FLOOR_DIV, "floordiv", "``x // y``, rounding toward -inf.\n\n>>> floordiv(-7, 2).numpy()\nnp.int32(-4)")
-mod = _binary_fn(FLOOR_MOD, "mod", "``x % y`` with the sign of ``y``, like Python.\n\n>>> mod(-7, 3).numpy()\nnp.int32(2)")
-pow = _binary_fn(POW, "pow", "``x ** y`` elementwise.\n\n>>> pow(2, [1, 2, 3]).numpy()\narray([2, 4, 8], dtype=int32)")  # noqa: A001
-maximum = _binary_fn(MAXIMUM, "Maximum", "Elementwise larger of ``x`` and ``y``.\n\n>>> maximum([1, 5], 3).numpy()\narray([3, 5], dtype=int32)")
-minimum = _binary_fn(MINIMUM, "Minimum", "Elementwise smaller of ``x`` and ``y``.\n\n>>> minimum([1, 5], 3).numpy()\narray([1, 3], dtype=int32)")
-less = _binary_fn(LESS, "Less", "``x < y`` elementwise.\n\n>>> less([1, 5], 3).numpy()\narray([ True, False])")
+subtract = _binary_fn(
+    SUB,
+    "sub",
+    "``x - y`` elementwise.\n\n>>> subtract(5, [1, 2]).numpy()\narray([4, 3], dtype=int32)",
+)
+multiply = _binary_fn(
+    MUL,
+    "mul",
+    "``x * y`` elementwise.\n\n>>> multiply([1, 2], 3).numpy()\narray([3, 6], dtype=int32)",
+)
+floordiv = _binary_fn(
+    FLOOR_DIV,
+    "floordiv",
+    "``x // y``, rounding toward -inf.\n\n>>> floordiv(-7, 2).numpy()\nnp.int32(-4)",
+)
+mod = _binary_fn(
+    FLOOR_MOD,
+    "mod",
+    "``x % y`` with the sign of ``y``, like Python.\n\n>>> mod(-7, 3).numpy()\nnp.int32(2)",
+)
+pow = _binary_fn(
+    POW,
+    "pow",
+    "``x ** y`` elementwise.\n\n>>> pow(2, [1, 2, 3]).numpy()\narray([2, 4, 8], dtype=int32)",
+)
+maximum = _binary_fn(
+    MAXIMUM,
+    "Maximum",
+    "Elementwise larger of ``x`` and ``y``.\n\n>>> maximum([1, 5], 3).numpy()\narray([3, 5], dtype=int32)",
+)
+minimum = _binary_fn(
+    MINIMUM,
+    "Minimum",
+    "Elementwise smaller of ``x`` and ``y``.\n\n>>> minimum([1, 5], 3).numpy()\narray([1, 3], dtype=int32)",
+)
+less = _binary_fn(
+    LESS, "Less", "``x < y`` elementwise.\n\n>>> less([1, 5], 3).numpy()\narray([ True, False])"
+)
 less_equal = _binary_fn(LESS_EQUAL, "LessEqual", "``x <= y`` elementwise.")
 greater = _binary_fn(GREATER, "Greater", "``x > y`` elementwise.")
 greater_equal = _binary_fn(GREATER_EQUAL, "GreaterEqual", "``x >= y`` elementwise.")
-equal = _binary_fn(EQUAL, "Equal", "``x == y`` elementwise (strings too).\n\n>>> equal(['a', 'b'], 'a').numpy()\narray([ True, False])")
+equal = _binary_fn(
+    EQUAL,
+    "Equal",
+    "``x == y`` elementwise (strings too).\n\n>>> equal(['a', 'b'], 'a').numpy()\narray([ True, False])",
+)
 not_equal = _binary_fn(NOT_EQUAL, "NotEqual", "``x != y`` elementwise.")
 logical_and = _binary_fn(LOGICAL_AND, "LogicalAnd", "Elementwise ``x and y`` on bools.")
 logical_or = _binary_fn(LOGICAL_OR, "LogicalOr", "Elementwise ``x or y`` on bools.")
@@ -170,23 +200,54 @@ def _unary(op_type, kernel, allowed, py_name, doc):
 
 
 def _sigmoid(x):
-    with np.errstate(over="ignore"):
-        return 1 / (1 + np.exp(-x))
+    return 1 / (1 + np.exp(-x))
 
 
-NEG, negative = _unary("Neg", np.negative, NUMERIC, "negative", "``-x``.\n\n>>> negative([1, -2]).numpy()\narray([-1,  2], dtype=int32)")
-ABS, abs = _unary("Abs", np.abs, NUMERIC, "abs", "``|x|``.\n\n>>> abs([-1.5, 2.0]).numpy()\narray([1.5, 2. ], dtype=float32)")  # noqa: A001
+NEG, negative = _unary(
+    "Neg",
+    np.negative,
+    NUMERIC,
+    "negative",
+    "``-x``.\n\n>>> negative([1, -2]).numpy()\narray([-1,  2], dtype=int32)",
+)
+ABS, abs = _unary(
+    "Abs",
+    np.abs,
+    NUMERIC,
+    "abs",
+    "``|x|``.\n\n>>> abs([-1.5, 2.0]).numpy()\narray([1.5, 2. ], dtype=float32)",
+)
 SIGN, sign = _unary("Sign", np.sign, NUMERIC, "sign", "-1, 0 or 1 by the sign of ``x``.")
-SQRT, sqrt = _unary("Sqrt", _quiet(np.sqrt), FLOATING, "sqrt", "Square root; floats only.\n\n>>> sqrt(4.0).numpy()\nnp.float32(2.0)")
+SQRT, sqrt = _unary(
+    "Sqrt",
+    np.sqrt,
+    FLOATING,
+    "sqrt",
+    "Square root; floats only.\n\n>>> sqrt(4.0).numpy()\nnp.float32(2.0)",
+)
 SQUARE, square = _unary("Square", np.square, NUMERIC, "square", "``x * x``.")
-EXP, exp = _unary("Exp", _quiet(np.exp), FLOATING, "exp", "``e ** x``; floats only.")
-LOG, log = _unary("Log", _quiet(np.log), FLOATING, "log", "Natural logarithm; floats only.")
+EXP, exp = _unary("Exp", np.exp, FLOATING, "exp", "``e ** x``; floats only.")
+LOG, log = _unary("Log", np.log, FLOATING, "log", "Natural logarithm; floats only.")
 SIN, sin = _unary("Sin", np.sin, FLOATING, "sin", "Sine; floats only.")
 COS, cos = _unary("Cos", np.cos, FLOATING, "cos", "Cosine; floats only.")
 TANH, tanh = _unary("Tanh", np.tanh, FLOATING, "tanh", "Hyperbolic tangent; floats only.")
-SIGMOID, sigmoid = _unary("Sigmoid", _sigmoid, FLOATING, "sigmoid", "``1 / (1 + exp(-x))``; floats only.\n\n>>> sigmoid(0.0).numpy()\nnp.float32(0.5)")
-RELU, relu = _unary("Relu", lambda x: np.maximum(x, 0), NUMERIC, "relu", "``max(x, 0)``.\n\n>>> relu([-1, 2]).numpy()\narray([0, 2], dtype=int32)")
-LOGICAL_NOT, logical_not = _unary("LogicalNot", np.logical_not, BOOL, "logical_not", "Elementwise ``not x`` on bools.")
+SIGMOID, sigmoid = _unary(
+    "Sigmoid",
+    _sigmoid,
+    FLOATING,
+    "sigmoid",
+    "``1 / (1 + exp(-x))``; floats only.\n\n>>> sigmoid(0.0).numpy()\nnp.float32(0.5)",
+)
+RELU, relu = _unary(
+    "Relu",
+    lambda x: np.maximum(x, 0),
+    NUMERIC,
+    "relu",
+    "``max(x, 0)``.\n\n>>> relu([-1, 2]).numpy()\narray([0, 2], dtype=int32)",
+)
+LOGICAL_NOT, logical_not = _unary(
+    "LogicalNot", np.logical_not, BOOL, "logical_not", "Elementwise ``not x`` on bools."
+)
 
 
 def _softmax_kernel(x, axis):
@@ -211,7 +272,12 @@ def softmax(logits, axis=-1, name=None):
     >>> softmax([0.0, 0.0]).numpy()
     array([0.5, 0.5], dtype=float32)
     """
-    return bind1(SOFTMAX, [convert_to_tensor(logits)], {"axis": int(axis)}, name or "Softmax")
+    return bind1(
+        SOFTMAX,
+        [convert_to_tensor(logits)],
+        {"axis": static_int(axis, "softmax: axis")},
+        name or "Softmax",
+    )
 
 
 # --- matmul --------------------------------------------------------------------------------
@@ -220,7 +286,9 @@ def softmax(logits, axis=-1, name=None):
 def _matmul_infer(inputs, attrs):
     a, b = inputs
     if a.dtype is not b.dtype:
-        raise TypeError(f"Cannot compute MatMul of a {a.dtype.name} tensor and a {b.dtype.name} tensor")
+        raise TypeError(
+            f"Cannot compute MatMul of a {a.dtype.name} tensor and a {b.dtype.name} tensor"
+        )
     check_dtype("MatMul", a, NUMERIC)
     if a.shape.rank is None or b.shape.rank is None:
         return [(a.dtype, TensorShape(None))]
@@ -265,13 +333,7 @@ def matmul(a, b, transpose_a=False, transpose_b=False, name=None):
 
 
 def _axes(axis):
-    if axis is None:
-        return None
-    if isinstance(axis, Tensor):
-        axis = axis.numpy()
-    if np.ndim(axis) == 0:
-        return (int(axis),)
-    return tuple(int(a) for a in np.reshape(axis, -1))
+    return static_ints(axis, "axis")
 
 
 def _reduce_infer(op_type, allowed, out_dtype=None):
@@ -313,15 +375,28 @@ def _mean_kernel(x, axis, keepdims):
             raise errors.InvalidArgumentError("reduce_mean of an empty integer tensor")
         # Integer mean truncates toward zero, like TensorFlow's.
         return (np.sign(total) * (np.abs(total) // count)).astype(x.dtype)
-    with np.errstate(all="ignore"):
-        return np.mean(x, axis=axis, keepdims=keepdims, dtype=x.dtype)
+    if np.size(x) == 0:  # the mean of nothing is nan, without numpy's warning
+        empty_sum = np.sum(x, axis=axis, keepdims=keepdims)
+        return np.full(np.shape(empty_sum), np.nan, dtype=x.dtype)[()]
+    # Half floats are summed in float32, so a mean of many large values does not overflow.
+    accumulate = np.float32 if x.dtype == np.float16 else x.dtype
+    return np.asarray(np.mean(x, axis=axis, keepdims=keepdims, dtype=accumulate)).astype(x.dtype)[
+        ()
+    ]
 
 
-def _extreme(reducer, what):
+def _extreme(reducer, largest):
+    """Max or min; over nothing it is the identity (-inf for a float max), as in TensorFlow."""
+
     def kernel(x, axis, keepdims):
-        if np.size(x) == 0:
-            raise errors.InvalidArgumentError(f"{what} of an empty tensor")
-        return reducer(x, axis=axis, keepdims=keepdims)
+        if np.size(x):
+            return reducer(x, axis=axis, keepdims=keepdims)
+        if x.dtype.kind == "f":
+            initial = -np.inf if largest else np.inf
+        else:
+            info = np.iinfo(x.dtype)
+            initial = info.min if largest else info.max
+        return reducer(x, axis=axis, keepdims=keepdims, initial=initial)
 
     return kernel
 
@@ -345,12 +420,26 @@ def _reduction(op_type, kernel, allowed, default_name, doc):
     return op, fn
 
 
-SUM, reduce_sum = _reduction("Sum", _typed(np.sum), NUMERIC, "Sum",
-                             "Sum over ``axis`` (all axes by default).\n\n>>> reduce_sum([[1, 2], [3, 4]], axis=0).numpy()\narray([4, 6], dtype=int32)")
-MEAN, reduce_mean = _reduction("Mean", _mean_kernel, NUMERIC, "Mean",
-                               "Mean over ``axis``; integer means truncate, as in TensorFlow.\n\n>>> reduce_mean([1, 2]).numpy()\nnp.int32(1)")
-MAX, reduce_max = _reduction("Max", _extreme(np.max, "reduce_max"), NUMERIC, "Max", "Largest element over ``axis``.")
-MIN, reduce_min = _reduction("Min", _extreme(np.min, "reduce_min"), NUMERIC, "Min", "Smallest element over ``axis``.")
+SUM, reduce_sum = _reduction(
+    "Sum",
+    _typed(np.sum),
+    NUMERIC,
+    "Sum",
+    "Sum over ``axis`` (all axes by default).\n\n>>> reduce_sum([[1, 2], [3, 4]], axis=0).numpy()\narray([4, 6], dtype=int32)",
+)
+MEAN, reduce_mean = _reduction(
+    "Mean",
+    _mean_kernel,
+    NUMERIC,
+    "Mean",
+    "Mean over ``axis``; integer means truncate, as in TensorFlow.\n\n>>> reduce_mean([1, 2]).numpy()\nnp.int32(1)",
+)
+MAX, reduce_max = _reduction(
+    "Max", _extreme(np.max, largest=True), NUMERIC, "Max", "Largest element over ``axis``."
+)
+MIN, reduce_min = _reduction(
+    "Min", _extreme(np.min, largest=False), NUMERIC, "Min", "Smallest element over ``axis``."
+)
 PROD, reduce_prod = _reduction("Prod", _typed(np.prod), NUMERIC, "Prod", "Product over ``axis``.")
 ALL, reduce_all = _reduction("All", _bool_reduce(np.all), BOOL, "All", "Logical and over ``axis``.")
 ANY_, reduce_any = _reduction("Any", _bool_reduce(np.any), BOOL, "Any", "Logical or over ``axis``.")
@@ -364,7 +453,9 @@ def _arg_infer(op_type):
             return [(attrs["output_type"], TensorShape(None))]
         dims = x.shape.as_list()
         if not -len(dims) <= attrs["axis"] < len(dims):
-            raise ValueError(f"{op_type}: axis {attrs['axis']} is out of range for rank {len(dims)}")
+            raise ValueError(
+                f"{op_type}: axis {attrs['axis']} is out of range for rank {len(dims)}"
+            )
         del dims[attrs["axis"] % len(dims)]
         return [(attrs["output_type"], TensorShape(dims))]
 
@@ -390,13 +481,19 @@ def argmax(input, axis=None, output_type=dtypes.int64, name=None):
     >>> argmax([3, 9, 2]).numpy()
     np.int64(1)
     """
-    attrs = {"axis": 0 if axis is None else int(axis), "output_type": dtypes.as_dtype(output_type)}
+    attrs = {
+        "axis": 0 if axis is None else static_int(axis, "axis"),
+        "output_type": dtypes.as_dtype(output_type),
+    }
     return bind1(ARG_MAX, [convert_to_tensor(input)], attrs, name or "ArgMax")
 
 
 def argmin(input, axis=None, output_type=dtypes.int64, name=None):
     """Index of the smallest value along ``axis`` (0 by default), as int64."""
-    attrs = {"axis": 0 if axis is None else int(axis), "output_type": dtypes.as_dtype(output_type)}
+    attrs = {
+        "axis": 0 if axis is None else static_int(axis, "axis"),
+        "output_type": dtypes.as_dtype(output_type),
+    }
     return bind1(ARG_MIN, [convert_to_tensor(input)], attrs, name or "ArgMin")
 
 
@@ -425,7 +522,9 @@ def _logical(op_name, fn):
     def operator(a, b):
         a, b = _pair(a, b)
         if a.dtype is not dtypes.bool_:
-            raise TypeError(f"Operator {op_name} is only defined on bool tensors, not {a.dtype.name}")
+            raise TypeError(
+                f"Operator {op_name} is only defined on bool tensors, not {a.dtype.name}"
+            )
         return fn(a, b)
 
     return operator
@@ -438,7 +537,11 @@ def _invert(a):
     return logical_not(a)
 
 
-_and, _or, _xor = (_logical("&", logical_and), _logical("|", logical_or), _logical("^", logical_xor))
+_and, _or, _xor = (
+    _logical("&", logical_and),
+    _logical("|", logical_or),
+    _logical("^", logical_xor),
+)
 
 OPERATORS = {
     "__add__": add, "__radd__": lambda a, b: add(b, a),

@@ -31,27 +31,35 @@ def set_seed(seed):
     _op_counter = itertools.count()
 
 
-def _generator(op_seed):
-    """A numpy generator for one random op (graph) or one draw (eager)."""
+def _entropy(op_seed):
+    """The seed material for one random op (graph) or one draw (eager); None for fresh entropy."""
     if _global_seed is None and op_seed is None:
-        return np.random.default_rng()
+        return None
     global_seed = _DEFAULT_GLOBAL_SEED if _global_seed is None else _global_seed
     if op_seed is None:
-        return np.random.default_rng([global_seed, next(_op_counter)])
+        return [global_seed, next(_op_counter)]
     if context.executing_eagerly():
         # Eagerly, repeated draws with one op seed continue a sequence instead of repeating it.
-        return np.random.default_rng([global_seed, op_seed, next(_op_counter)])
-    return np.random.default_rng([global_seed, op_seed])
+        return [global_seed, op_seed, next(_op_counter)]
+    return [global_seed, op_seed]
 
 
 class RandomState:
-    """The generator a random op draws from; one per op, so re-running a graph draws anew."""
+    """The generator a random op draws from; one per op, so re-running a graph draws anew.
 
-    __slots__ = ("generator", "seed")
+    ``fresh()`` restarts the same seeded sequence: each new Session does so,
+    as TensorFlow 1 sessions do.
+    """
 
-    def __init__(self, seed):
+    __slots__ = ("generator", "seed", "entropy")
+
+    def __init__(self, seed, entropy=False):
         self.seed = seed
-        self.generator = _generator(seed)
+        self.entropy = _entropy(seed) if entropy is False else entropy
+        self.generator = np.random.default_rng(self.entropy)
+
+    def fresh(self):
+        return RandomState(self.seed, self.entropy)
 
     def __repr__(self):
         return f"RandomState(seed={self.seed})"
@@ -68,24 +76,38 @@ def _normal_kernel(shape, mean, stddev, dtype, state):
 
 def _uniform_kernel(shape, minval, maxval, dtype, state):
     if dtype.is_integer:
-        return state.generator.integers(minval, maxval, size=tuple(shape), dtype=dtype.as_numpy_dtype)
+        return state.generator.integers(
+            minval, maxval, size=tuple(shape), dtype=dtype.as_numpy_dtype
+        )
     draw = state.generator.random(tuple(shape))
     return (draw * (maxval - minval) + minval).astype(dtype.as_numpy_dtype)
 
 
 def _float_infer(op_type):
     def infer(inputs, attrs):
-        if not (attrs["dtype"].is_floating or (op_type == "RandomUniform" and attrs["dtype"].is_integer)):
+        if not (
+            attrs["dtype"].is_floating or (op_type == "RandomUniform" and attrs["dtype"].is_integer)
+        ):
             raise TypeError(f"{op_type} cannot produce {attrs['dtype'].name} values")
         return _random_infer(inputs, attrs)
 
     return infer
 
 
-RANDOM_NORMAL = OpDef("RandomStandardNormal", _normal_kernel, _float_infer("RandomStandardNormal"),
-                      stateful=True, default_name="random_normal")
-RANDOM_UNIFORM = OpDef("RandomUniform", _uniform_kernel, _float_infer("RandomUniform"),
-                       stateful=True, default_name="random_uniform")
+RANDOM_NORMAL = OpDef(
+    "RandomStandardNormal",
+    _normal_kernel,
+    _float_infer("RandomStandardNormal"),
+    stateful=True,
+    default_name="random_normal",
+)
+RANDOM_UNIFORM = OpDef(
+    "RandomUniform",
+    _uniform_kernel,
+    _float_infer("RandomUniform"),
+    stateful=True,
+    default_name="random_uniform",
+)
 
 
 def normal(shape, mean=0.0, stddev=1.0, dtype=dtypes.float32, seed=None, name=None):
@@ -96,7 +118,12 @@ def normal(shape, mean=0.0, stddev=1.0, dtype=dtypes.float32, seed=None, name=No
     TensorShape([2, 3])
     """
     dtype = dtypes.as_dtype(dtype)
-    attrs = {"mean": float(mean), "stddev": float(stddev), "dtype": dtype, "state": RandomState(seed)}
+    attrs = {
+        "mean": float(mean),
+        "stddev": float(stddev),
+        "dtype": dtype,
+        "state": RandomState(seed),
+    }
     return bind1(RANDOM_NORMAL, [_shape_operand(shape)], attrs, name or "random_normal")
 
 
@@ -115,4 +142,3 @@ def uniform(shape, minval=0, maxval=None, dtype=dtypes.float32, seed=None, name=
         maxval = 1
     attrs = {"minval": minval, "maxval": maxval, "dtype": dtype, "state": RandomState(seed)}
     return bind1(RANDOM_UNIFORM, [_shape_operand(shape)], attrs, name or "random_uniform")
-

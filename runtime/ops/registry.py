@@ -15,6 +15,8 @@ through ``infer``, eager and graph code fail with the same errors.
 
 from __future__ import annotations
 
+import numpy as np
+
 from runtime import context, dtypes, errors
 from runtime.tensor import EagerTensor
 
@@ -90,7 +92,8 @@ def _run_eagerly(opdef, inputs, attrs):
             )
     specs = opdef.infer(inputs, attrs)
     try:
-        out = opdef.kernel(*[t._value for t in inputs], **attrs)
+        with np.errstate(all="ignore"):  # x/0 is inf and log(-1) is nan, as in TensorFlow
+            out = opdef.kernel(*[t._value for t in inputs], **attrs)
     except errors.OpError:
         raise
     except (ValueError, IndexError, TypeError, ZeroDivisionError, OverflowError) as e:
