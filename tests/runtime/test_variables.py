@@ -1,0 +1,252 @@
+"""rt.Variable: values, names, repr, arithmetic, assignment, and use from graphs."""
+
+import numpy as np
+import pytest
+
+import runtime as rt
+
+# --- eager ------------------------------------------------------------------------------------
+
+
+def test_repr_exact():
+    assert repr(rt.Variable(1.0)) == "<rt.Variable 'Variable:0' shape=() dtype=float32, numpy=1.0>"
+
+
+def test_repr_follows_assignment():
+    v = rt.Variable(1.0)
+    v.assign(2.5)
+    assert repr(v) == "<rt.Variable 'Variable:0' shape=() dtype=float32, numpy=2.5>"
+
+
+@pytest.mark.parametrize(
+    "value, dtype, expected",
+    [
+        (1, None, rt.int32),
+        (1.0, None, rt.float32),
+        (True, None, rt.bool),
+        ("abc", None, rt.string),
+        (1, rt.float64, rt.float64),
+        (np.arange(3, dtype=np.int64), None, rt.int64),
+    ],
+)
+def test_dtype(value, dtype, expected):
+    assert rt.Variable(value, dtype=dtype).dtype == expected
+
+
+def test_shape_and_numpy():
+    v = rt.Variable([[1, 2, 3], [4, 5, 6]])
+    assert v.shape == (2, 3)
+    assert v.shape.as_list() == [2, 3]
+    np.testing.assert_array_equal(v.numpy(), [[1, 2, 3], [4, 5, 6]])
+    assert isinstance(v.numpy(), np.ndarray)
+
+
+def test_initial_value_is_copied():
+    arr = np.array([1.0, 2.0], dtype=np.float32)
+    v = rt.Variable(arr)
+    arr[0] = 99.0
+    np.testing.assert_array_equal(v.numpy(), [1.0, 2.0])
+
+
+def test_callable_initial_value():
+    v = rt.Variable(lambda: rt.ones([2]) * 3.0)
+    np.testing.assert_allclose(v.numpy(), [3.0, 3.0])
+
+
+def test_names_eager_and_name_scope():
+    assert rt.Variable(1.0).name == "Variable:0"
+    assert rt.Variable(1.0, name="weights").name == "weights:0"
+    with rt.name_scope("scope"):
+        assert rt.Variable(1.0).name == "scope/Variable:0"
+        with rt.name_scope("inner"):
+            assert rt.Variable(1.0, name="b").name == "scope/inner/b:0"
+    assert rt.Variable(1.0).name == "Variable:0"
+
+
+def test_trainable():
+    assert rt.Variable(1.0).trainable is True
+    assert rt.Variable(1.0, trainable=False).trainable is False
+
+
+def test_assign_family_eager():
+    v = rt.Variable(10)
+    v.assign(3)
+    assert v.numpy() == 3
+    v.assign_add(4)
+    assert v.numpy() == 7
+    v.assign_sub(10)
+    assert v.numpy() == -3
+    assert v.dtype == rt.int32
+
+
+def test_assign_returns_something_holding_the_new_value():
+    v = rt.Variable([1.0, 2.0])
+    np.testing.assert_allclose(np.asarray(v.assign_add([1.0, 1.0])), [2.0, 3.0])
+    np.testing.assert_allclose(np.asarray(v.assign([5.0, 6.0])), [5.0, 6.0])
+
+
+def test_read_value_is_a_snapshot():
+    v = rt.Variable([1, 2])
+    before = v.read_value()
+    assert isinstance(before, rt.Tensor)
+    v.assign([7, 8])
+    np.testing.assert_array_equal(before.numpy(), [1, 2])
+    np.testing.assert_array_equal(v.read_value().numpy(), [7, 8])
+
+
+def test_arithmetic_with_tensors():
+    v = rt.Variable(2.0)
+    t = rt.constant(3.0)
+    assert float(v + t) == 5.0
+    assert float(t - v) == 1.0
+    assert float(v * 4) == 8.0
+    assert float(v / t) == pytest.approx(2.0 / 3.0)
+    assert float(-v) == -2.0
+    assert float(v**2) == 4.0
+    assert bool(v > 1.5) is True
+    assert (v + t).dtype == rt.float32
+
+
+def test_matmul_and_indexing():
+    m = rt.Variable([[1.0, 2.0], [3.0, 4.0]])
+    x = rt.constant([[1.0], [1.0]])
+    np.testing.assert_allclose((m @ x).numpy(), [[3.0], [7.0]])
+    np.testing.assert_allclose(rt.matmul(m, x).numpy(), [[3.0], [7.0]])
+    np.testing.assert_allclose(m[1].numpy(), [3.0, 4.0])
+    assert float(rt.reduce_sum(m)) == 10.0
+
+
+def test_arithmetic_dtype_mismatch_is_type_error():
+    v = rt.Variable(1.0)
+    with pytest.raises(TypeError):
+        v + rt.constant(1)
+
+
+def test_assign_wrong_shape_raises_value_error():
+    v = rt.Variable([1.0, 2.0])
+    with pytest.raises(ValueError):
+        v.assign([1.0, 2.0, 3.0])
+    with pytest.raises(ValueError):
+        v.assign_add(rt.ones([2, 2]))
+    np.testing.assert_array_equal(v.numpy(), [1.0, 2.0])
+
+
+def test_assign_wrong_dtype_raises():
+    v = rt.Variable(1.0)
+    with pytest.raises((TypeError, ValueError)):
+        v.assign(rt.constant(1))
+    with pytest.raises((TypeError, ValueError)):
+        v.assign("text")
+    assert v.numpy() == 1.0
+
+
+# --- graphs -----------------------------------------------------------------------------------
+
+
+def test_each_session_run_reads_and_writes_current_value():
+    v = rt.Variable(10)
+    g = rt.Graph()
+    with g.as_default():
+        step = v.assign_add(1)
+        read = v.read_value()
+    sess = rt.Session(g)  # not entered: inside `with`, v.assign would add an op to g (as in TF1)
+    assert [int(sess.run(step)) for _ in range(3)] == [11, 12, 13]
+    assert v.numpy() == 13
+    v.assign(100)  # an eager write is seen by the next run
+    assert sess.run(read) == 100
+    assert sess.run(step) == 101
+    assert v.numpy() == 101
+
+
+def test_variable_in_graph_arithmetic_reads_at_run_time():
+    v = rt.Variable(2.0)
+    g = rt.Graph()
+    with g.as_default():
+        x = rt.placeholder(rt.float32, [])
+        y = v * x + 1.0
+    sess = rt.Session(g)  # not entered, so that v.assign below runs eagerly
+    assert sess.run(y, {x: 3.0}) == pytest.approx(7.0)
+    v.assign(5.0)
+    assert sess.run(y, {x: 3.0}) == pytest.approx(16.0)
+
+
+def test_variable_created_in_graph_and_fetched():
+    g = rt.Graph()
+    with g.as_default():
+        v = rt.Variable([1, 2, 3])
+        double = v.assign(v * 2)
+    with rt.Session(g) as sess:
+        np.testing.assert_array_equal(sess.run(v), [1, 2, 3])
+        np.testing.assert_array_equal(sess.run(double), [2, 4, 6])
+        np.testing.assert_array_equal(sess.run(double), [4, 8, 12])
+        np.testing.assert_array_equal(sess.run(v), [4, 8, 12])
+    np.testing.assert_array_equal(v.numpy(), [4, 8, 12])
+
+
+def test_assign_under_control_dependencies_then_read():
+    v = rt.Variable(1.0)
+    g = rt.Graph()
+    with g.as_default():
+        x = rt.placeholder(rt.float32, [])
+        upd = v.assign_sub(x)
+        with rt.control_dependencies([upd]):
+            after = v.read_value() * 1.0
+    with rt.Session(g) as sess:
+        assert sess.run(after, {x: 0.5}) == pytest.approx(0.5)
+        assert sess.run(after, {x: 0.5}) == pytest.approx(0.0)
+
+
+def test_graph_assign_not_fetched_does_not_run():
+    v = rt.Variable(0)
+    g = rt.Graph()
+    with g.as_default():
+        v.assign_add(5)
+        read = v.read_value()
+    with rt.Session(g) as sess:
+        assert sess.run(read) == 0
+    assert v.numpy() == 0
+
+
+def test_unique_names_in_a_graph():
+    g = rt.Graph()
+    with g.as_default():
+        a = rt.Variable(0)
+        b = rt.Variable(0)
+        c = rt.Variable(0, name="w")
+        d = rt.Variable(0, name="w")
+        with rt.name_scope("scope"):
+            e = rt.Variable(0)
+    names = [v.name for v in (a, b, c, d, e)]
+    assert names[:2] == ["Variable:0", "Variable_1:0"]
+    assert names[2:4] == ["w:0", "w_1:0"]
+    assert names[4] == "scope/Variable:0"
+    assert len(set(names)) == len(names)
+
+
+def test_graph_assign_wrong_static_shape_is_value_error():
+    v = rt.Variable([1, 2])
+    g = rt.Graph()
+    with g.as_default(), pytest.raises(ValueError):
+        v.assign(rt.constant([1, 2, 3]))
+
+
+def test_graph_assign_wrong_fed_shape_fails_at_run():
+    v = rt.Variable([1, 2])
+    g = rt.Graph()
+    with g.as_default():
+        x = rt.placeholder(rt.int32, [None])
+        upd = v.assign(x)
+    with rt.Session(g) as sess:
+        np.testing.assert_array_equal(sess.run(upd, {x: [5, 6]}), [5, 6])
+        with pytest.raises(rt.errors.InvalidArgumentError):
+            sess.run(upd, {x: [1, 2, 3]})
+    np.testing.assert_array_equal(v.numpy(), [5, 6])
+
+
+def test_graph_assign_wrong_dtype_raises():
+    v = rt.Variable(1.0)
+    g = rt.Graph()
+    with g.as_default():
+        x = rt.placeholder(rt.int32, [])
+        with pytest.raises((TypeError, ValueError)):
+            v.assign(x)
