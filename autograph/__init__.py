@@ -1,5 +1,16 @@
-"""autograph: Python control flow to graphs, and the ``@function`` tracing decorator.
+"""autograph: Python control flow to graphs, and the tracing decorator.
 
-The converter and ``function`` arrive with their own issues; the runtime they
-build on is ``runtime``.
+>>> import autograph as ag
+>>> import runtime as rt
+>>> def relu_sum(xs):
+...     total = 0.0
+...     for x in xs:
+...         if x > 0:
+...             total += x
+...     return total
+>>> ag.to_graph(relu_sum)([1.0, -2.0, 3.0])
+4.0
 """
+
+from autograph.impl.api import converted_call, do_not_convert, to_code, to_graph
+from autograph.pyct.parser import ConversionError

@@ -64,15 +64,42 @@ def cond(pred, true_fn=None, false_fn=None, name=None):
     graph = context.building_graph()
     true_graph = trace(lambda: _ops_as_tensors(true_fn(), pred), [], "true_fn", graph)
     false_graph = trace(lambda: _ops_as_tensors(false_fn(), pred), [], "false_fn", graph)
-    out_shapes = _check_branch_outputs(
-        true_graph.structured_outputs, false_graph.structured_outputs
-    )
+    true_out, false_out = true_graph.structured_outputs, false_graph.structured_outputs
+    _check_same_structure(true_out, false_out)
+    for i, (a, b) in enumerate(zip(nest.flatten(true_out), nest.flatten(false_out))):
+        if (a is None) != (b is None):
+            raise ValueError(
+                f"rt.cond: output {i} is {_describe_output(a)} from true_fn but "
+                f"{_describe_output(b)} from false_fn; both branches must return a value there."
+            )
+    outputs = build_cond(pred, true_graph, false_graph, name=name)
+    return _pack_outputs(true_out, outputs)
+
+
+def build_cond(pred, true_graph, false_graph, labels=None, name=None):
+    """Adds the If op running two traced branches; returns its output tensors.
+
+    The branches' ``outputs`` must match in number and dtype; ``labels`` name
+    the outputs in errors (AutoGraph passes variable names).
+    """
+    graph = context.building_graph()
+    labels = labels or [str(i) for i in range(len(true_graph.outputs))]
+    if len(true_graph.outputs) != len(false_graph.outputs):
+        raise ValueError("rt.cond: the branches return different numbers of values")
+    shapes = []
+    for label, a, b in zip(labels, true_graph.outputs, false_graph.outputs):
+        if a.dtype is not b.dtype:
+            raise TypeError(
+                "true_fn and false_fn arguments to rt.cond must have the same types of return "
+                f"values: output {label} is {a.dtype.name} from true_fn but {b.dtype.name} from "
+                "false_fn."
+            )
+        shapes.append(a.shape.most_specific_compatible_shape(b.shape))
     captures = _unify_captures([true_graph, false_graph])
     inputs = [graph.prepare_input(pred), *captures]
-    specs = [(t.dtype, s) for t, s in zip(true_graph.outputs, out_shapes)]
+    specs = [(t.dtype, s) for t, s in zip(true_graph.outputs, shapes)]
     attrs = {"then_graph": true_graph, "else_graph": false_graph}
-    op = graph.create_op(IF, inputs, attrs, name or "cond", specs)
-    return _pack_outputs(true_graph.structured_outputs, list(op.outputs))
+    return list(graph.create_op(IF, inputs, attrs, name or "cond", specs).outputs)
 
 
 def _ops_as_tensors(result, pred):
@@ -91,8 +118,7 @@ def _describe_output(x):
     return "None" if x is None else f"{x.dtype.name} {x.shape}"
 
 
-def _check_branch_outputs(true_out, false_out):
-    """Raises when the branches' results differ in structure or dtype; returns merged shapes."""
+def _check_same_structure(true_out, false_out):
     try:
         nest.assert_same_structure(true_out, false_out)
     except ValueError as e:
@@ -101,22 +127,6 @@ def _check_branch_outputs(true_out, false_out):
             f"structure of return values.\n\ntrue_fn output: {nest.describe(true_out)}\n"
             f"false_fn output: {nest.describe(false_out)}\n\nError details:\n{e}"
         ) from None
-    shapes = []
-    for i, (a, b) in enumerate(zip(nest.flatten(true_out), nest.flatten(false_out))):
-        if (a is None) != (b is None):
-            raise ValueError(
-                f"rt.cond: output {i} is {_describe_output(a)} from true_fn but "
-                f"{_describe_output(b)} from false_fn; both branches must return a value there."
-            )
-        if a is None:
-            continue
-        if a.dtype is not b.dtype:
-            raise TypeError(
-                f"true_fn and false_fn arguments to rt.cond must have the same types of return values: "
-                f"output {i} is {a.dtype.name} from true_fn but {b.dtype.name} from false_fn."
-            )
-        shapes.append(a.shape.most_specific_compatible_shape(b.shape))
-    return shapes
 
 
 def _unify_captures(graphs):
@@ -143,13 +153,16 @@ def _pack_outputs(structure, outputs):
 # --- while_loop ---------------------------------------------------------------------------------
 
 
-def while_loop(cond, body, loop_vars, shape_invariants=None, maximum_iterations=None, name=None):
+def while_loop(
+    cond, body, loop_vars, shape_invariants=None, maximum_iterations=None, name=None, names=None
+):
     """Repeats ``loop_vars = body(*loop_vars)`` while ``cond(*loop_vars)``; returns the final vars.
 
     ``loop_vars`` is a list or tuple (nested structures and TensorArrays
     allowed) and the result has the same structure. A loop variable may not
     change dtype (TypeError) or shape (ValueError) unless ``shape_invariants``
-    gives it a less specific shape.
+    gives it a less specific shape. ``names`` (one per loop variable) label
+    the variables in those errors; AutoGraph passes the Python variable names.
 
     >>> import runtime as rt
     >>> rt.while_loop(lambda i, s: i < 4, lambda i, s: (i + 1, s + i), (0, 0))
@@ -162,12 +175,15 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, maximum_iterations=
     loop_vars = _loop_vars_as_tensors(loop_vars)
     flat = nest.flatten(loop_vars)
     invariants = _invariants(loop_vars, flat, shape_invariants)
+    labels = _labels(loop_vars, flat, names)
     if maximum_iterations is not None:
         maximum_iterations = convert_to_tensor(maximum_iterations, dtypes.int32)
     graph = context.building_graph()
     if graph is None:
-        return _eager_while(cond, body, loop_vars, flat, invariants, maximum_iterations)
-    return _graph_while(graph, cond, body, loop_vars, flat, invariants, maximum_iterations, name)
+        return _eager_while(cond, body, loop_vars, flat, invariants, labels, maximum_iterations)
+    return _graph_while(
+        graph, cond, body, loop_vars, flat, invariants, labels, maximum_iterations, name
+    )
 
 
 def _loop_vars_as_tensors(loop_vars):
@@ -229,17 +245,30 @@ def _normalize_body_result(loop_vars, result):
     return result
 
 
-def _check_loop_var(i, before, after, invariant):
+def _labels(loop_vars, flat, names):
+    """How errors name each flat loop variable: ``0 ('Const:0')``, or ``'x'`` given names."""
+    if names is None:
+        return [f"{i}{_tensor_label(t)}" for i, t in enumerate(flat)]
+    labels = []
+    for name, var in zip(names, loop_vars):
+        parts = len(nest.flatten(var))
+        labels.extend(
+            [f"'{name}'"] if parts == 1 else [f"'{name}' (part {j})" for j in range(parts)]
+        )
+    return labels
+
+
+def _check_loop_var(label, before, after, invariant):
     if after is None:
-        raise TypeError(f"while_loop: loop variable {i} became None in the body")
+        raise TypeError(f"Loop variable {label} became None in the loop body")
     if after.dtype is not before.dtype:
         raise TypeError(
-            f"Loop variable {i}{_tensor_label(before)} enters the loop with dtype {before.dtype.name} "
+            f"Loop variable {label} enters the loop with dtype {before.dtype.name} "
             f"but has dtype {after.dtype.name} after one iteration; its dtype must stay the same."
         )
     if not _fits(after.shape, invariant):
         raise ValueError(
-            f"Loop variable {i}{_tensor_label(before)} enters the loop with shape {invariant}, but has "
+            f"Loop variable {label} enters the loop with shape {invariant}, but has "
             f"shape {after.shape} after one iteration. To allow the shape to vary across iterations, "
             "use the `shape_invariants` argument of rt.while_loop to specify a less-specific shape."
         )
@@ -258,20 +287,20 @@ def _fits(shape, invariant):
     return all(i is None or s == i for s, i in zip(shape, invariant))
 
 
-def _eager_while(cond, body, loop_vars, flat, invariants, maximum_iterations):
+def _eager_while(cond, body, loop_vars, flat, invariants, labels, maximum_iterations):
     limit = None if maximum_iterations is None else int(maximum_iterations)
     count = 0
     while (limit is None or count < limit) and cond(*loop_vars):
         result = _normalize_body_result(loop_vars, body(*loop_vars))
         result = _loop_vars_as_tensors(result)
         new_flat = nest.flatten(result)
-        for i, (before, after, inv) in enumerate(zip(flat, new_flat, invariants)):
-            _check_loop_var(i, before, after, inv)
+        for label, before, after, inv in zip(labels, flat, new_flat, invariants):
+            _check_loop_var(label, before, after, inv)
         loop_vars, count = result, count + 1
     return loop_vars
 
 
-def _graph_while(graph, cond, body, loop_vars, flat, invariants, maximum_iterations, name):
+def _graph_while(graph, cond, body, loop_vars, flat, invariants, labels, maximum_iterations, name):
     names = [f"loop_var_{i}" for i in range(len(flat))]
     cond_graph = trace(cond, list(loop_vars), "while_cond", graph, names, invariants)
     pred = cond_graph.outputs
@@ -287,8 +316,8 @@ def _graph_while(graph, cond, body, loop_vars, flat, invariants, maximum_iterati
         invariants,
     )
     body_out = nest.flatten(body_graph.structured_outputs)
-    for i, (before, after, inv) in enumerate(zip(flat, body_out, invariants)):
-        _check_loop_var(i, before, after, inv)
+    for label, before, after, inv in zip(labels, flat, body_out, invariants):
+        _check_loop_var(label, before, after, inv)
     captures = _unify_captures([cond_graph, body_graph])
     inputs = [graph.prepare_input(t) for t in flat] + captures
     if maximum_iterations is not None:

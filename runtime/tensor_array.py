@@ -131,7 +131,8 @@ class TensorArray:
         infer_shape=True,
         name=None,
     ):
-        self.dtype = dtypes.as_dtype(dtype)
+        # dtype None: fixed by the first write (AutoGraph turns appended-to lists into arrays).
+        self.dtype = dtypes.as_dtype(dtype) if dtype is not None else None
         self.dynamic_size = bool(dynamic_size)
         self.element_shape = as_shape(element_shape)
         if flow is None:
@@ -167,6 +168,7 @@ class TensorArray:
     def write(self, index, value, name=None):
         """Returns the array with ``value`` at ``index``."""
         value = convert_to_tensor(value, dtype=self.dtype)
+        dtype = self.dtype or value.dtype
         if not self.element_shape.is_compatible_with(value.shape):
             raise ValueError(
                 f"TensorArray: element shape {value.shape} does not match the array's {self.element_shape}"
@@ -178,11 +180,20 @@ class TensorArray:
             {"dynamic_size": self.dynamic_size},
             name or "TensorArrayWrite",
         )
-        return self._with_flow(flow, self.element_shape.merge_with(value.shape))
+        new = self._with_flow(flow, self.element_shape.merge_with(value.shape))
+        new.dtype = dtype
+        return new
+
+    def _element_dtype(self):
+        if self.dtype is None:
+            raise ValueError(
+                "This TensorArray was never written, so the dtype of its elements is unknown"
+            )
+        return self.dtype
 
     def read(self, index, name=None):
         """The element at ``index``."""
-        attrs = {"element_dtype": self.dtype, "element_shape": self._shape_attr()}
+        attrs = {"element_dtype": self._element_dtype(), "element_shape": self._shape_attr()}
         return bind1(
             READ,
             [self.flow, convert_to_tensor(index, dtypes.int32)],
@@ -193,7 +204,7 @@ class TensorArray:
     def stack(self, name=None):
         """All elements stacked along a new first axis."""
         attrs = {
-            "element_dtype": self.dtype,
+            "element_dtype": self._element_dtype(),
             "element_shape": self._shape_attr(),
             "static_size": self._static_size,
         }
@@ -213,4 +224,5 @@ class TensorArray:
         return bind1(LENGTH, [self.flow], name=name or "TensorArraySize")
 
     def __repr__(self):
-        return f"<rt.TensorArray dtype={self.dtype.name} element_shape={self.element_shape}>"
+        dtype = self.dtype.name if self.dtype is not None else "unknown"
+        return f"<rt.TensorArray dtype={dtype} element_shape={self.element_shape}>"

@@ -13,14 +13,16 @@ from runtime.graph import FuncGraph, Operation
 from runtime.ops.array_ops import convert_to_tensor
 
 
-def trace(fn, args_template, name, outer_graph=None, arg_names=None, shapes=None):
+def trace(fn, args_template, name, outer_graph=None, arg_names=None, shapes=None, convert=True):
     """Calls ``fn`` on placeholders shaped like ``args_template``, in a new FuncGraph.
 
     ``args_template`` is a list of arguments, each a nested structure whose
     leaves have ``dtype`` and ``shape`` (tensors, TensorSpecs). ``shapes``
     optionally overrides each leaf's shape (a loop's shape invariants).
     The graph's ``outputs`` are the tensors of the result, flattened;
-    ``structured_outputs`` keeps the result as ``fn`` returned it.
+    ``structured_outputs`` keeps the result as ``fn`` returned it. With
+    ``convert=False`` the result is kept as Python values and ``outputs`` is
+    left for the caller to give with ``set_outputs``.
     """
     graph = FuncGraph(
         name, outer_graph=outer_graph if outer_graph is not None else context.building_graph()
@@ -35,9 +37,20 @@ def trace(fn, args_template, name, outer_graph=None, arg_names=None, shapes=None
         ]
         args = nest.pack_sequence_as(list(args_template), placeholders)
         result = fn(*args)
+    if not convert:
+        graph.structured_outputs = result
+        return graph
+    with graph.as_default():
         graph.structured_outputs = nest.map_structure(lambda x: _output(graph, x), result)
     graph.outputs = [t for t in nest.flatten(graph.structured_outputs) if t is not None]
     return graph
+
+
+def set_outputs(graph, values):
+    """Makes ``values`` (tensors or convertible Python values) the outputs of a traced graph."""
+    with graph.as_default():
+        graph.outputs = [_output(graph, v) for v in values]
+    return graph.outputs
 
 
 def _output(graph, x):

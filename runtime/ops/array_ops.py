@@ -556,7 +556,12 @@ def stack(values, axis=0, name=None):
 
     >>> stack([1, 2, 3]).numpy()
     array([1, 2, 3], dtype=int32)
+
+    A TensorArray (what AutoGraph makes of a list appended to in a graph
+    loop) is stacked as with ``TensorArray.stack()``.
     """
+    if hasattr(values, "stack") and hasattr(values, "flow"):
+        return values.stack(name=name)
     values = _list_operands(values, "stack")
     return bind1(PACK, values, {"axis": static_int(axis, "stack: axis")}, name or "stack")
 

@@ -1,0 +1,74 @@
+"""What every converter shares: the conversion context and a transformer base class."""
+
+from __future__ import annotations
+
+import gast
+
+from autograph.pyct import anno, templates
+from autograph.pyct.origin import set_origin
+
+
+class Context:
+    """What converters know about the function being converted.
+
+    ``namer`` gives fresh names; ``resolve(expr_node)`` looks a name or
+    attribute chain up in the function's closure, globals and builtins, as it
+    is at conversion time.
+    """
+
+    def __init__(self, namer, resolve, filename):
+        self.namer = namer
+        self.resolve = resolve
+        self.filename = filename
+
+
+class Converter(gast.NodeTransformer):
+    """A NodeTransformer that leaves alone functions marked not to convert (generators)."""
+
+    def __init__(self, ctx):
+        self.ctx = ctx
+
+    def visit_FunctionDef(self, node):
+        if anno.getanno(node, "skip_conversion"):
+            return node
+        return self.generic_visit(node)
+
+    visit_AsyncFunctionDef = visit_FunctionDef
+
+    def visit_block(self, stmts):
+        out = []
+        for stmt in stmts:
+            result = self.visit(stmt)
+            if result is None:
+                continue
+            out.extend(result if isinstance(result, list) else [result])
+        return out
+
+
+def statements(template, origin_node, **replacements):
+    """Template statements that stand for the user's ``origin_node`` (and carry its line)."""
+    nodes = templates.replace(template, **replacements)
+    set_origin(nodes, origin_node.lineno)
+    return nodes
+
+
+def expression(template, origin_node, **replacements):
+    node = templates.replace_as_expression(template, **replacements)
+    set_origin(node, origin_node.lineno)
+    return node
+
+
+def name(identifier, ctx=gast.Load):
+    return gast.Name(id=identifier, ctx=ctx(), annotation=None, type_comment=None)
+
+
+def symbol_node(symbol, ctx=gast.Load):
+    """``"self.count"`` as an expression node."""
+    node = gast.parse(symbol).body[0].value
+    if ctx is not gast.Load:
+        node.ctx = ctx()
+    return node
+
+
+def negate(flag):
+    return gast.UnaryOp(op=gast.Not(), operand=name(flag))

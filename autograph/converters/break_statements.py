@@ -1,0 +1,45 @@
+"""``break`` becomes a flag that stops the loop and guards the rest of its body.
+
+    while test:                 break_ = False
+        a                       while not break_ and test:
+        if c:           ->          a
+            break                   if c:
+        b                               break_ = True
+                                    if not break_:
+                                        b
+
+A ``for`` loop gets the flag as an extra test. An ``else`` clause runs only
+when the loop was not broken: ``if not break_:`` after the loop.
+"""
+
+from __future__ import annotations
+
+import gast
+
+from autograph.converters.base import Converter, negate, statements
+from autograph.converters.jumps import Lowering, contains, stop_loop_on
+from autograph.pyct.origin import set_origin
+
+
+class _BreakConverter(Converter):
+    def _loop(self, node):
+        node = self.generic_visit(node)  # inner loops first: their breaks are their own
+        if not contains(node.body, gast.Break, into_loops=False):
+            return node
+        flag = self.ctx.namer.new("break_")
+        lowering = Lowering(gast.Break, flag, lambda jump: statements(f"{flag} = True", jump))
+        node.body = lowering.block(node.body)
+        stop_loop_on(node, flag)
+        before = statements(f"{flag} = False", node)
+        after = []
+        if node.orelse:
+            after = [gast.If(test=negate(flag), body=node.orelse, orelse=[])]
+            set_origin(after, node.orelse[0].lineno)
+            node.orelse = []
+        return before + [node] + after
+
+    visit_While = visit_For = _loop
+
+
+def transform(node, ctx):
+    return _BreakConverter(ctx).visit(node)

@@ -1,0 +1,108 @@
+"""Calls to user functions go through ``ag__.call(f)(...)``, which converts ``f`` when called.
+
+What can be resolved when converting, and needs no conversion, is left as it
+is: builtins, classes, and functions of ``runtime``, ``autograph``, numpy and
+the standard library. ``range``, ``len``, ``enumerate`` and ``zip`` become
+their ``ag__`` versions, which also take symbolic tensors.
+"""
+
+from __future__ import annotations
+
+import builtins
+import inspect
+import os
+import sys
+import sysconfig
+
+import gast
+
+from autograph.converters.base import Converter, expression, name
+from autograph.operators.py_builtins import OVERRIDES
+from autograph.pyct import anno
+
+_LEFT_ALONE_PACKAGES = {"runtime", "autograph", "numpy", "gast", "builtins"}
+_STDLIB = os.path.normcase(sysconfig.get_paths()["stdlib"])
+_SITE = {
+    os.path.normcase(p) for k, p in sysconfig.get_paths().items() if k in ("purelib", "platlib")
+}
+
+
+def is_left_alone(fn) -> bool:
+    """Whether calls to ``fn`` run it as it is (library code), rather than converting it."""
+    if getattr(fn, "__autograph_do_not_convert__", False):
+        return True
+    if inspect.isclass(fn) or inspect.isbuiltin(fn) or inspect.ismethoddescriptor(fn):
+        return True
+    module_name = getattr(fn, "__module__", None) or ""
+    if module_name.split(".")[0] in _LEFT_ALONE_PACKAGES:
+        return True
+    module = sys.modules.get(module_name)
+    path = os.path.normcase(getattr(module, "__file__", None) or "")
+    if path and (path.startswith(_STDLIB) and not any(path.startswith(s) for s in _SITE)):
+        return True
+    return bool(path) and any(path.startswith(s) for s in _SITE)
+
+
+class _CallConverter(Converter):
+    def __init__(self, ctx, local_names, local_functions):
+        super().__init__(ctx)
+        self.local_names = local_names
+        self.local_functions = local_functions
+
+    def visit_Call(self, node):
+        node = self.generic_visit(node)
+        func = node.func
+        if (
+            isinstance(func, gast.Attribute)
+            and isinstance(func.value, gast.Name)
+            and func.value.id == "ag__"
+        ):
+            return node
+        if isinstance(func, gast.Name) and func.id in self.local_functions:
+            return node  # a function defined inside this one: converted along with it
+        base = _base_name(func)
+        if base is not None and base not in self.local_names:
+            found, value = self.ctx.resolve(func)
+            if found:
+                override = OVERRIDES.get(value) if _hashable(value) else None
+                if override is not None:
+                    node.func = expression(f"ag__.{override.__name__}", node)
+                    return node
+                if is_left_alone(value):
+                    return node
+        node.func = expression("ag__.call(fn)", node, fn=func)
+        return node
+
+
+def _hashable(value):
+    try:
+        hash(value)
+    except TypeError:
+        return False
+    return True
+
+
+def _base_name(node):
+    while isinstance(node, gast.Attribute):
+        node = node.value
+    return node.id if isinstance(node, gast.Name) else None
+
+
+def _locals(fn_node):
+    """Names bound inside the function (parameters included): unknown until it runs."""
+    names, functions = set(), set()
+    for node in gast.walk(fn_node):
+        if isinstance(node, gast.Name) and isinstance(node.ctx, (gast.Store, gast.Param, gast.Del)):
+            names.add(node.id)
+        elif isinstance(node, (gast.FunctionDef, gast.AsyncFunctionDef)) and node is not fn_node:
+            functions.add(node.name)
+            names.add(node.name)
+    return names, functions
+
+
+def transform(node, ctx):
+    local_names, local_functions = _locals(node)
+    return _CallConverter(ctx, local_names, local_functions).visit(node)
+
+
+__all__ = ["transform", "is_left_alone", "anno", "builtins", "name"]

@@ -1,0 +1,33 @@
+"""``continue`` becomes a flag, reset at the top of each iteration, that guards the rest of the body.
+
+for x in xs:                for x in xs:
+    if c:                       continue_ = False
+        continue        ->      if c:
+    b                               continue_ = True
+                                if not continue_:
+                                    b
+"""
+
+from __future__ import annotations
+
+import gast
+
+from autograph.converters.base import Converter, statements
+from autograph.converters.jumps import Lowering, contains
+
+
+class _ContinueConverter(Converter):
+    def _loop(self, node):
+        node = self.generic_visit(node)
+        if not contains(node.body, gast.Continue, into_loops=False):
+            return node
+        flag = self.ctx.namer.new("continue_")
+        lowering = Lowering(gast.Continue, flag, lambda jump: statements(f"{flag} = True", jump))
+        node.body = statements(f"{flag} = False", node.body[0]) + lowering.block(node.body)
+        return node
+
+    visit_While = visit_For = _loop
+
+
+def transform(node, ctx):
+    return _ContinueConverter(ctx).visit(node)

@@ -1,0 +1,265 @@
+"""``if``, ``while`` and ``for`` become functions and a call that decides at run time.
+
+    if x > 0:                       def if_true():
+        y = x * 2                       nonlocal y
+    else:                   ->          y = x * 2
+        y = -x                      def if_false():
+                                        nonlocal y
+                                        y = -x
+                                    def get_state():
+                                        return (y,)
+                                    def set_state(state):
+                                        nonlocal y
+                                        (y,) = state
+                                    y = ag__.Undefined('y')
+                                    ag__.if_stmt(x > 0, if_true, if_false, get_state, set_state, ('y',))
+
+The carried variables (the *state*) come from the analyses: the symbols a
+statement modifies that are live after it, or read in it before being
+written. A state variable not certainly defined before the statement starts
+as ``ag__.Undefined``, so that errors can name it.
+"""
+
+from __future__ import annotations
+
+import gast
+
+from autograph.converters.base import Converter, expression, name, statements, symbol_node
+from autograph.pyct import anno
+from autograph.pyct.analysis.activity import writes
+
+
+class _ControlFlowConverter(Converter):
+    def __init__(self, ctx):
+        super().__init__(ctx)
+        self._functions = []  # (FunctionDef, declared globals, hoisted names) of enclosing user functions
+        self._try_lines = []
+
+    # --- scopes ---------------------------------------------------------------------------
+
+    def visit_FunctionDef(self, node):
+        if anno.getanno(node, "skip_conversion"):
+            return node
+        declared = {n for s in gast.walk(node) if isinstance(s, gast.Global) for n in s.names}
+        hoisted = []
+        self._functions.append((node, declared, hoisted))
+        saved_try, self._try_lines = self._try_lines, []
+        node.body = self.visit_block(node.body)
+        self._try_lines = saved_try
+        self._functions.pop()
+        if hoisted:
+            inits = [
+                s
+                for n in sorted(set(hoisted))
+                for s in statements(f"{n} = ag__.Undefined({n!r})", node)
+            ]
+            docstring = _has_docstring(node.body)
+            node.body = node.body[:docstring] + inits + node.body[docstring:]
+        return node
+
+    visit_AsyncFunctionDef = visit_FunctionDef
+
+    def visit_Try(self, node):
+        self._try_lines.append(node.lineno)
+        node.body = self.visit_block(node.body)
+        self._try_lines.pop()
+        for handler in node.handlers:
+            handler.body = self.visit_block(handler.body)
+        node.orelse = self.visit_block(node.orelse)
+        node.finalbody = self.visit_block(node.finalbody)
+        return node
+
+    # --- state ----------------------------------------------------------------------------
+
+    def _state(self, node, modified, live):
+        symbols = sorted(s for s in modified & live if not s.startswith("ag__"))
+        _, declared, hoisted = self._functions[-1]
+        defined = anno.getanno(node, "defined_in", set())
+        maybe = anno.getanno(node, "maybe_defined_in", set())
+        live_in = anno.getanno(node, "live_in", set())
+        before = []
+        for sym in symbols:
+            if "." in sym or sym in defined or sym in declared:
+                continue
+            if sym in maybe and sym in live_in:
+                hoisted.append(sym)  # its earlier value may matter: bind it once, at the top
+            else:
+                before += statements(f"{sym} = ag__.Undefined({sym!r})", node)
+        return symbols, before
+
+    def _unsupported(self, symbols):
+        _, declared, _ = self._functions[-1]
+        reasons = []
+        if self._try_lines:
+            reasons.append(
+                f"it is inside the `try` block at line {self._try_lines[-1]}, and errors of a graph "
+                "happen when it runs, not where the `try` could catch them"
+            )
+        written_globals = [s for s in symbols if s in declared]
+        if written_globals:
+            reasons.append(
+                f"it assigns the global variable '{written_globals[0]}', which a graph cannot"
+            )
+        return "; ".join(reasons) or None
+
+    def _declarations(self, symbols):
+        _, declared, _ = self._functions[-1]
+        names = [s for s in symbols if "." not in s]
+        return [n for n in names if n not in declared], [n for n in names if n in declared]
+
+    def _function(self, fn_name, body, symbols, node, params=()):
+        nonlocals, globals_ = self._declarations(symbols)
+        return statements(
+            """
+            def fn_name(params):
+                global globals_
+                nonlocal nonlocals
+                body
+            """,
+            node,
+            fn_name=fn_name,
+            params=list(params),
+            globals_=globals_,
+            nonlocals=nonlocals,
+            body=body or [gast.Pass()],
+        )
+
+    def _state_functions(self, symbols, node):
+        if not symbols:
+            return [], []
+        namer = self.ctx.namer
+        get_state, set_state, param = (
+            namer.new("get_state"),
+            namer.new("set_state"),
+            namer.new("state"),
+        )
+        defined = anno.getanno(node, "defined_in", set())
+        loads = [
+            symbol_node(s)
+            if "." not in s or s.split(".")[0] in defined
+            else expression(f"ag__.ldu(lambda: {s}, {s!r})", node)
+            for s in symbols
+        ]
+        stores = gast.Tuple(elts=[symbol_node(s, gast.Store) for s in symbols], ctx=gast.Store())
+        nonlocals, globals_ = self._declarations(symbols)
+        functions = statements(
+            """
+            def get_state():
+                return state_tuple
+
+            def set_state(param):
+                global globals_
+                nonlocal nonlocals
+                stores = param
+            """,
+            node,
+            get_state=get_state,
+            set_state=set_state,
+            param=param,
+            globals_=globals_,
+            nonlocals=nonlocals,
+            stores=stores,
+            state_tuple=gast.Tuple(elts=loads, ctx=gast.Load()),
+        )
+        return functions, [name(get_state), name(set_state), _names_tuple(symbols)]
+
+    def _call(self, operator, node, args, symbols):
+        call = expression(f"ag__.{operator}()", node)
+        call.args = args
+        reason = self._unsupported(symbols)
+        if reason:
+            call.keywords = [
+                gast.keyword(arg="unsupported", value=gast.Constant(value=reason, kind=None))
+            ]
+        stmt = gast.Expr(value=call)
+        stmt.lineno = node.lineno
+        return stmt
+
+    # --- statements -----------------------------------------------------------------------
+
+    def visit_If(self, node):
+        modified = writes(node.body) | writes(node.orelse)
+        live = anno.getanno(node, "live_out", set()) | anno.getanno(node, "live_in", set())
+        symbols, before = self._state(node, modified, live)
+        body, orelse = self.visit_block(node.body), self.visit_block(node.orelse)
+        namer = self.ctx.namer
+        if_true = namer.new("if_true")
+        defs = self._function(if_true, body, symbols, node)
+        args = [node.test, name(if_true)]
+        if orelse:
+            if_false = namer.new("if_false")
+            defs += self._function(if_false, orelse, symbols, node)
+            args.append(name(if_false))
+        state_defs, state_args = self._state_functions(symbols, node)
+        if state_args and not orelse:
+            args.append(gast.Constant(value=None, kind=None))
+        call = self._call("if_stmt", node, args + state_args, symbols)
+        return defs + state_defs + before + [call]
+
+    def visit_While(self, node):
+        modified = writes(node.body)
+        live = anno.getanno(node, "live_out", set()) | anno.getanno(node, "live_in", set())
+        symbols, before = self._state(node, modified, live)
+        body, orelse = self.visit_block(node.body), self.visit_block(node.orelse)
+        namer = self.ctx.namer
+        loop_test, loop_body = namer.new("loop_test"), namer.new("loop_body")
+        defs = statements(
+            "def loop_test():\n    return test", node, loop_test=loop_test, test=node.test
+        )
+        defs += self._function(loop_body, body, symbols, node)
+        state_defs, state_args = self._state_functions(symbols, node)
+        call = self._call(
+            "while_stmt", node, [name(loop_test), name(loop_body)] + state_args, symbols
+        )
+        return defs + state_defs + before + [call] + orelse
+
+    def visit_For(self, node):
+        flags = anno.getanno(node, "extra_test_flags", ())
+        modified = writes(node.body) | writes(node.target)
+        live = anno.getanno(node, "live_out", set()) | anno.getanno(node, "body_live_in", set())
+        symbols, before = self._state(node, modified, live)
+        body, orelse = self.visit_block(node.body), self.visit_block(node.orelse)
+        namer = self.ctx.namer
+        loop_body = namer.new("loop_body")
+        target_names = writes(node.target)
+        if isinstance(node.target, gast.Name) and node.target.id not in symbols:
+            params = [node.target.id]
+        else:
+            item = namer.new("item")
+            params = [item]
+            target = node.target
+            body = statements("target = item", node, target=target, item=item) + body
+        defs = self._function(loop_body, body, symbols, node, params)
+        extra_test = gast.Constant(value=None, kind=None)
+        if flags:
+            extra_test = expression("lambda: " + " and ".join(f"not {f}" for f in flags), node)
+            extra_test = _logical(extra_test, self.ctx)
+        state_defs, state_args = self._state_functions(symbols, node)
+        call = self._call(
+            "for_stmt", node, [node.iter, extra_test, name(loop_body)] + state_args, symbols
+        )
+        del target_names
+        return defs + state_defs + before + [call] + orelse
+
+
+def _logical(node, ctx):
+    from autograph.converters import logical_expressions
+
+    return logical_expressions._LogicalConverter(ctx).visit(node)
+
+
+def _names_tuple(symbols):
+    return gast.Tuple(elts=[gast.Constant(value=s, kind=None) for s in symbols], ctx=gast.Load())
+
+
+def _has_docstring(body):
+    first = body[0] if body else None
+    return int(
+        isinstance(first, gast.Expr)
+        and isinstance(first.value, gast.Constant)
+        and isinstance(first.value.value, str)
+    )
+
+
+def transform(node, ctx):
+    return _ControlFlowConverter(ctx).visit(node)

@@ -1,0 +1,84 @@
+"""Lowering a jump (break, continue, return) to a flag and guards.
+
+After ``break`` the rest of the block must not run: the jump becomes an
+assignment to a flag, and every statement that follows a statement which may
+have jumped is wrapped in ``if not flag:``. What remains is structured code
+that the control-flow converter can turn into functions.
+"""
+
+from __future__ import annotations
+
+import gast
+
+from autograph.converters.base import negate
+from autograph.pyct.origin import set_origin
+
+_SCOPES = (gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda, gast.ClassDef)
+_LOOPS = (gast.For, gast.While, gast.AsyncFor)
+
+
+def contains(nodes, jump_type, into_loops):
+    """Whether ``nodes`` hold a ``jump_type`` statement (not in nested functions, nor loops unless asked)."""
+    stack = list(nodes) if isinstance(nodes, list) else [nodes]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, jump_type):
+            return True
+        if isinstance(node, _SCOPES) or (isinstance(node, _LOOPS) and not into_loops):
+            continue
+        stack.extend(gast.iter_child_nodes(node))
+    return False
+
+
+class Lowering:
+    """Replaces the jumps of one kind in a block and guards what follows them.
+
+    ``replace(jump)`` gives the statements standing for one jump;
+    ``on_loop(loop)`` is called for each loop that holds a jump (returns only).
+    ``guarded`` records whether any guard reads the flag.
+    """
+
+    def __init__(self, jump_type, flag, replace, into_loops=False, on_loop=None):
+        self.jump_type, self.flag, self.replace = jump_type, flag, replace
+        self.into_loops, self.on_loop = into_loops, on_loop
+        self.guarded = False
+
+    def block(self, stmts):
+        out = []
+        for i, stmt in enumerate(stmts):
+            if isinstance(stmt, self.jump_type):
+                out.extend(self.replace(stmt))
+                return out  # the rest of the block is unreachable
+            if not contains(stmt, self.jump_type, self.into_loops):
+                out.append(stmt)
+                continue
+            out.append(self.inside(stmt))
+            rest = stmts[i + 1 :]
+            if rest:
+                self.guarded = True
+                guard = gast.If(test=negate(self.flag), body=self.block(rest), orelse=[])
+                set_origin(guard, rest[0].lineno)
+                out.append(guard)
+            return out
+        return out
+
+    def inside(self, stmt):
+        for field in ("body", "orelse", "finalbody"):
+            if isinstance(getattr(stmt, field, None), list):
+                setattr(stmt, field, self.block(getattr(stmt, field)))
+        for handler in getattr(stmt, "handlers", ()):
+            handler.body = self.block(handler.body)
+        if isinstance(stmt, _LOOPS) and self.on_loop is not None:
+            self.on_loop(stmt)
+        return stmt
+
+
+def stop_loop_on(loop, flag):
+    """Makes ``loop`` also stop once ``flag`` is set: ``while not flag and test``, or a for's extra test."""
+    from autograph.pyct import anno
+
+    if isinstance(loop, gast.While):
+        loop.test = gast.BoolOp(op=gast.And(), values=[negate(flag), loop.test])
+        set_origin(loop.test, loop.lineno)
+    else:
+        anno.setanno(loop, "extra_test_flags", anno.getanno(loop, "extra_test_flags", ()) + (flag,))

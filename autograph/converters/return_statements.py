@@ -1,0 +1,137 @@
+"""``return`` anywhere becomes an assignment to ``retval``, with one ``return`` at the end.
+
+First, code after an ``if`` whose branch always returns moves into the other
+branch, so most functions need no flag at all:
+
+    if x > 0:                   if x > 0:
+        return x * x     ->         retval = x * x
+    return x - 1                else:
+                                    retval = x - 1
+                                return retval
+
+A return inside a loop, or followed by code that must be skipped, also sets
+``do_return``, which stops loops and guards what follows. Where a path may
+end without a return, ``retval`` starts as ``UndefinedReturnValue`` and the
+function returns ``ag__.ret(retval)`` (None on such a path).
+"""
+
+from __future__ import annotations
+
+import gast
+
+from autograph.converters.base import Converter, name, statements
+from autograph.converters.jumps import Lowering, contains, stop_loop_on
+from autograph.pyct import anno
+
+
+def always_returns(stmts):
+    """Whether every path through ``stmts`` ends in ``return`` or ``raise``."""
+    for stmt in stmts:
+        if isinstance(stmt, (gast.Return, gast.Raise)):
+            return True
+        if isinstance(stmt, gast.If) and always_returns(stmt.body) and always_returns(stmt.orelse):
+            return True
+        if isinstance(stmt, gast.With) and always_returns(stmt.body):
+            return True
+    return False
+
+
+def _move_rest_into_branches(stmts):
+    out = []
+    for i, stmt in enumerate(stmts):
+        for field in ("body", "orelse", "finalbody"):
+            if isinstance(getattr(stmt, field, None), list) and not isinstance(
+                stmt, gast.FunctionDef
+            ):
+                setattr(stmt, field, _move_rest_into_branches(getattr(stmt, field)))
+        rest = stmts[i + 1 :]
+        if isinstance(stmt, gast.If) and rest:
+            if always_returns(stmt.body) and not always_returns(stmt.orelse):
+                stmt.orelse = _move_rest_into_branches(stmt.orelse + rest)
+                return out + [stmt]
+            if always_returns(stmt.orelse) and not always_returns(stmt.body):
+                stmt.body = _move_rest_into_branches(stmt.body + rest)
+                return out + [stmt]
+        out.append(stmt)
+    return out
+
+
+class _ReturnConverter(Converter):
+    def visit_FunctionDef(self, node):
+        if anno.getanno(node, "skip_conversion"):
+            return node
+        node = self.generic_visit(node)  # nested functions keep their own returns
+        body = node.body
+        last = body[-1] if body else None
+        early = [s for s in body[:-1] if contains(s, gast.Return, into_loops=True)]
+        nested_in_last = (
+            last is not None
+            and not isinstance(last, gast.Return)
+            and contains(last, gast.Return, into_loops=True)
+        )
+        if not early and not nested_in_last:
+            return node  # at most a final return: nothing to do
+        node.body = self._lower(_move_rest_into_branches(body), node)
+        return node
+
+    def _lower(self, body, fn_node):
+        namer = self.ctx.namer
+        retval, flag = namer.new("retval"), namer.new("do_return")
+        loops_stopped = []
+
+        def replace(ret):
+            value = ret.value if ret.value is not None else gast.Constant(value=None, kind=None)
+            return statements(f"{flag} = True\n{retval} = value", ret, value=value)
+
+        def on_loop(loop):
+            stop_loop_on(loop, flag)
+            loops_stopped.append(loop)
+
+        lowering = Lowering(gast.Return, flag, replace, into_loops=True, on_loop=on_loop)
+        may_fall_off = not always_returns(body)
+        lowered = lowering.block(body)
+        if not lowering.guarded and not loops_stopped:
+            lowered = [s for s in lowered if not _assigns(s, flag)]
+            _drop_flag_assignments(lowered, flag)
+            prologue = []
+        else:
+            prologue = statements(f"{flag} = False", fn_node.body[0] if fn_node.body else fn_node)
+        if may_fall_off:
+            prologue += statements(f"{retval} = ag__.UndefinedReturnValue()", fn_node)
+            epilogue = statements(f"return ag__.ret({retval})", fn_node)
+        else:
+            epilogue = [gast.Return(value=name(retval))]
+            epilogue[0].lineno = fn_node.lineno
+        return _after_docstring(lowered, prologue) + epilogue
+
+
+def _assigns(stmt, flag):
+    return (
+        isinstance(stmt, gast.Assign)
+        and len(stmt.targets) == 1
+        and isinstance(stmt.targets[0], gast.Name)
+        and stmt.targets[0].id == flag
+    )
+
+
+def _drop_flag_assignments(stmts, flag):
+    for node in gast.walk(gast.Module(body=stmts, type_ignores=[])):
+        for field in ("body", "orelse", "finalbody"):
+            block = getattr(node, field, None)
+            if isinstance(block, list):
+                setattr(node, field, [s for s in block if not _assigns(s, flag)])
+
+
+def _after_docstring(body, prologue):
+    if (
+        body
+        and isinstance(body[0], gast.Expr)
+        and isinstance(body[0].value, gast.Constant)
+        and isinstance(body[0].value.value, str)
+    ):
+        return body[:1] + prologue + body[1:]
+    return prologue + body
+
+
+def transform(node, ctx):
+    return _ReturnConverter(ctx).visit(node)

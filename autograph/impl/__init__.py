@@ -1,0 +1,1 @@
+"""The conversion pipeline, the conversion cache, and mapping errors back to the user's lines."""

@@ -1,0 +1,142 @@
+"""``to_graph``, ``to_code``, ``do_not_convert``, and ``converted_call`` (``ag__.call``).
+
+>>> import autograph as ag
+>>> def collatz_steps(n):
+...     steps = 0
+...     while n > 1:
+...         n = n // 2 if n % 2 == 0 else 3 * n + 1
+...         steps += 1
+...     return steps
+>>> ag.to_graph(collatz_steps)(27)
+111
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import threading
+import types
+import warnings
+import weakref
+
+from autograph.converters.call_trees import is_left_alone
+from autograph.impl import errors, transpiler
+from autograph.pyct.parser import ConversionError
+
+_instances = weakref.WeakKeyDictionary()  # original function -> converted function
+_depth = threading.local()
+
+
+def do_not_convert(fn):
+    """Marks ``fn`` to be called as it is from converted code, never converted.
+
+    >>> import autograph as ag
+    >>> @ag.do_not_convert
+    ... def helper(x):
+    ...     return x
+    >>> ag.to_graph(helper) is helper
+    True
+    """
+    fn.__autograph_do_not_convert__ = True
+    return fn
+
+
+def _underlying(fn):
+    """The plain function behind a function, a method or a callable object, and what it is bound to."""
+    if isinstance(fn, (types.MethodType,)):
+        return fn.__func__, fn.__self__
+    if inspect.isfunction(fn):
+        return fn, None
+    call = type(fn).__call__ if callable(fn) else None
+    if inspect.isfunction(call):
+        return call, fn
+    return None, None
+
+
+def to_graph(fn):
+    """The converted version of ``fn``: Python control flow that also builds graph control flow.
+
+    Called with Python values it behaves exactly as ``fn``; with symbolic
+    tensors, ``if``/``while``/``for`` on them become ``rt.cond``/``rt.while_loop``.
+    Errors are reported at the user's own file and line.
+    """
+    if hasattr(fn, "python_function"):  # an ag.function: convert what it wraps
+        fn = fn.python_function
+    function, bound_to = _underlying(fn)
+    if function is None:
+        raise TypeError(f"to_graph expects a function, method or callable object, got {fn!r}")
+    if getattr(function, "__autograph_do_not_convert__", False):
+        return fn
+    converted = _instances.get(function)
+    if converted is None:
+        converted = _with_user_errors(
+            transpiler.instantiate(transpiler.convert(function), function)
+        )
+        converted.__autograph_original__ = function
+        _instances[function] = converted
+    return types.MethodType(converted, bound_to) if bound_to is not None else converted
+
+
+def to_code(fn) -> str:
+    """The source of ``fn`` converted, as a string.
+
+    >>> import autograph as ag
+    >>> def absolute(x):
+    ...     if x < 0:
+    ...         x = -x
+    ...     return x
+    >>> print(ag.to_code(absolute))
+    def absolute(x):
+    <BLANKLINE>
+        def if_true():
+            nonlocal x
+            x = -x
+    <BLANKLINE>
+        def get_state():
+            return (x,)
+    <BLANKLINE>
+        def set_state(state):
+            nonlocal x
+            x, = state
+        ag__.if_stmt(x < 0, if_true, None, get_state, set_state, ('x',))
+        return x
+    <BLANKLINE>
+    """
+    if hasattr(fn, "python_function"):
+        fn = fn.python_function
+    function, _ = _underlying(fn)
+    if function is None:
+        raise TypeError(f"to_code expects a function, method or callable object, got {fn!r}")
+    return transpiler.convert(function).source
+
+
+def _with_user_errors(converted):
+    @functools.wraps(converted)
+    def run(*args, **kwargs):
+        depth = getattr(_depth, "value", 0)
+        _depth.value = depth + 1
+        try:
+            return converted(*args, **kwargs)
+        except Exception as e:
+            if depth:
+                raise
+            raise errors.with_user_frames(e) from e.__cause__
+        finally:
+            _depth.value = depth
+
+    return run
+
+
+def converted_call(fn):
+    """``fn`` as converted code should call it: converted if it is user code, else as it is."""
+    function, _ = _underlying(fn)
+    if function is None or is_left_alone(function) or hasattr(fn, "get_concrete_function"):
+        return fn
+    if inspect.isgeneratorfunction(function) or inspect.iscoroutinefunction(function):
+        return fn
+    try:
+        return to_graph(fn)
+    except ConversionError as e:
+        warnings.warn(f"AutoGraph could not convert {fn!r} and runs it as it is: {e}", stacklevel=2)
+        return fn

@@ -1,0 +1,81 @@
+"""Errors raised in converted code, reported at the user's own file and line.
+
+Each generated file registers its source map here. When an error leaves the
+outermost converted function, the frames of generated code in its traceback
+are mapped to the user's lines and added to the message:
+
+    ValueError: 'y' must also be initialized in the false branch ...
+
+    in user code:
+
+        File "/home/me/model.py", line 12, in f
+            if x > 0:
+"""
+
+from __future__ import annotations
+
+import linecache
+
+_maps = {}  # generated file -> (user file, {generated line: user line})
+
+
+def register(generated_file, user_file, line_map):
+    _maps[generated_file] = (user_file, line_map)
+
+
+def user_frames(tb):
+    """(file, line, function) of the user code that each converted frame of ``tb`` stands for."""
+    frames = []
+    while tb is not None:
+        code = tb.tb_frame.f_code
+        entry = _maps.get(code.co_filename)
+        if entry is not None:
+            user_file, line_map = entry
+            line = line_map.get(tb.tb_lineno)
+            if line is not None:
+                frames.append((user_file, line, code.co_name))
+        tb = tb.tb_next
+    return _dedupe(frames)
+
+
+def _dedupe(frames):
+    out = []
+    for frame in frames:
+        if not out or out[-1] != frame:
+            out.append(frame)
+    return out
+
+
+def describe(frames):
+    lines = ["", "", "in user code:", ""]
+    for path, line, fn in frames:
+        lines.append(f'    File "{path}", line {line}, in {fn}')
+        text = linecache.getline(path, line).strip()
+        if text:
+            lines.append(f"        {text}")
+    return "\n".join(lines)
+
+
+def with_user_frames(error):
+    """``error``, or an error of the same type whose message ends with where it happened in user code."""
+    frames = user_frames(error.__traceback__)
+    if not frames or getattr(error, "ag_user_frames", None):
+        return error
+    note = describe(frames)
+    rebuilt = None
+    if len(error.args) == 1 and isinstance(error.args[0], str) and not isinstance(error, KeyError):
+        try:
+            rebuilt = type(error)(error.args[0] + note)
+        except Exception:  # an exception type with another constructor: keep it as it is
+            rebuilt = None
+    if rebuilt is None:
+        error.add_note(note.strip("\n"))
+        rebuilt = error
+    else:
+        rebuilt.__dict__.update(getattr(error, "__dict__", {}))
+        if hasattr(error, "message") and isinstance(error.message, str):
+            rebuilt.message = error.args[0] + note
+        rebuilt.__cause__, rebuilt.__context__ = error.__cause__, error.__context__
+        rebuilt.__suppress_context__ = error.__suppress_context__
+    rebuilt.ag_user_frames = frames
+    return rebuilt.with_traceback(error.__traceback__)

@@ -1,0 +1,160 @@
+"""The conversion pipeline: source -> gast -> converters -> Python source -> a loaded function.
+
+Converted code is cached per code object. Each function object gets its own
+instance of the converted code, made with the original's globals and closure
+cells, so that it sees (and updates) exactly what the original would.
+"""
+
+from __future__ import annotations
+
+import ast
+import contextlib
+import types
+
+import gast
+
+from autograph import operators
+from autograph.converters import (
+    break_statements,
+    call_trees,
+    continue_statements,
+    control_flow,
+    lists,
+    logical_expressions,
+    return_statements,
+    unsupported,
+)
+from autograph.converters.base import Context
+from autograph.impl import errors
+from autograph.pyct import loader, parser
+from autograph.pyct.analysis import definedness, liveness
+from autograph.pyct.naming import Namer
+from autograph.pyct.origin import source_map
+
+_MISSING = object()
+
+
+class ConvertedCode:
+    """The result of converting one function's code: the code object and its readable source."""
+
+    def __init__(self, code, source, path):
+        self.code = code
+        self.source = source
+        self.path = path
+
+
+_cache = {}
+
+
+def convert(fn) -> ConvertedCode:
+    """Converts the code of the plain function ``fn`` (cached by its code object)."""
+    cached = _cache.get(fn.__code__)
+    if cached is None:
+        cached = _cache[fn.__code__] = _convert(fn)
+    return cached
+
+
+def _convert(fn):
+    node, _ = parser.parse_function(fn)
+    if isinstance(node, gast.Lambda):
+        node = _lambda_as_function(node)
+    unsupported.check(node, fn.__qualname__)
+    filename = fn.__code__.co_filename
+    ctx = Context(Namer.for_function(node, fn.__globals__), _resolver(fn), filename)
+    for converter in (
+        break_statements,
+        continue_statements,
+        return_statements,
+        lists,
+        call_trees,
+        logical_expressions,
+    ):
+        node = converter.transform(node, ctx)
+    liveness.analyze(node)
+    definedness.analyze(node)
+    node = control_flow.transform(node, ctx)
+    _strip_evaluated_parts(node)
+    readable = parser.unparse(node)
+    factory = _factory(node, fn.__code__.co_freevars)
+    tree = ast.fix_missing_locations(gast.gast_to_ast(factory))
+    text = ast.unparse(tree) + "\n"
+    namespace, path = loader.load_source(text, fn.__name__.replace("<", "").replace(">", ""))
+    errors.register(path, filename, source_map(tree, text))
+    instance = namespace["create_converted"](operators, *[None] * len(fn.__code__.co_freevars))
+    return ConvertedCode(instance.__code__, readable, path)
+
+
+def _lambda_as_function(node):
+    fn = gast.parse("def lambda_():\n    return None").body[0]
+    fn.args = node.args
+    fn.body[0].value = node.body
+    for child in gast.walk(fn):
+        if getattr(child, "lineno", None) is None and "lineno" in getattr(child, "_attributes", ()):
+            child.lineno = node.lineno
+    return fn
+
+
+def _strip_evaluated_parts(node):
+    """Defaults and annotations are the original function's: the factory must not evaluate them."""
+    node.args.defaults = []
+    node.args.kw_defaults = [None] * len(node.args.kwonlyargs)
+    node.returns = None
+    for arg in node.args.args + node.args.kwonlyargs + node.args.posonlyargs:
+        arg.annotation = None
+    for arg in (node.args.vararg, node.args.kwarg):
+        if arg is not None:
+            arg.annotation = None
+
+
+def _factory(fn_node, freevars):
+    """``def create_converted(ag__, <free variables>): <fn>; return <fn>``: closures stay closures."""
+    factory = gast.parse("def create_converted(ag__):\n    pass\n    return fn_name").body[0]
+    factory.args.args += [
+        gast.Name(id=v, ctx=gast.Param(), annotation=None, type_comment=None) for v in freevars
+    ]
+    factory.body = [fn_node, factory.body[1]]
+    factory.body[1].value.id = fn_node.name
+    return gast.Module(body=[factory], type_ignores=[])
+
+
+def _resolver(fn):
+    closure = {}
+    if fn.__closure__:
+        for var, cell in zip(fn.__code__.co_freevars, fn.__closure__):
+            with contextlib.suppress(ValueError):  # a cell not assigned yet
+                closure[var] = cell.cell_contents
+
+    def resolve(node):
+        if isinstance(node, gast.Name):
+            for scope in (
+                closure,
+                fn.__globals__,
+                vars(__builtins__) if isinstance(__builtins__, types.ModuleType) else __builtins__,
+            ):
+                value = scope.get(node.id, _MISSING)
+                if value is not _MISSING:
+                    return True, value
+            return False, None
+        if isinstance(node, gast.Attribute):
+            found, base = resolve(node.value)
+            if found and isinstance(base, types.ModuleType):
+                value = getattr(base, node.attr, _MISSING)
+                if value is not _MISSING:
+                    return True, value
+        return False, None
+
+    return resolve
+
+
+def instantiate(converted: ConvertedCode, fn):
+    """A function running ``converted`` with ``fn``'s globals, closure cells and defaults."""
+    original_cells = dict(zip(fn.__code__.co_freevars, fn.__closure__ or ()))
+    cells = tuple(
+        types.CellType(operators) if var == "ag__" else original_cells[var]
+        for var in converted.code.co_freevars
+    )
+    new = types.FunctionType(converted.code, fn.__globals__, fn.__name__, fn.__defaults__, cells)
+    new.__kwdefaults__ = fn.__kwdefaults__
+    new.__doc__, new.__module__, new.__qualname__ = fn.__doc__, fn.__module__, fn.__qualname__
+    new.__dict__.update(fn.__dict__)
+    return new

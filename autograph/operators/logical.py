@@ -1,0 +1,62 @@
+"""``and``, ``or``, ``not`` and ``x if c else y`` that also work on tensors, short-circuit kept.
+
+The first operand is a value; the others are callables, evaluated only when
+needed. On a symbolic tensor the rest becomes an ``rt.cond``.
+
+>>> and_(0, lambda: 1 / 0)
+0
+>>> or_(2, lambda: 1 / 0)
+2
+"""
+
+from __future__ import annotations
+
+import runtime as rt
+from autograph.operators.control_flow import is_symbolic
+
+
+def and_(first, *rest):
+    value = first
+    for i, operand in enumerate(rest):
+        if is_symbolic(value):
+            return _staged(value, rest[i:], and_, on_true=True)
+        if not value:
+            return value
+        value = operand()
+    return value
+
+
+def or_(first, *rest):
+    value = first
+    for i, operand in enumerate(rest):
+        if is_symbolic(value):
+            return _staged(value, rest[i:], or_, on_true=False)
+        if value:
+            return value
+        value = operand()
+    return value
+
+
+def _staged(value, rest, combine, on_true):
+    """The rest of an and/or chain after a symbolic ``value``, as an rt.cond."""
+
+    def go_on():
+        return combine(rest[0](), *rest[1:])
+
+    def stop():
+        return value
+
+    return rt.cond(value, go_on, stop) if on_true else rt.cond(value, stop, go_on)
+
+
+def not_(value):
+    if isinstance(value, rt.Tensor):
+        return rt.logical_not(value)
+    return not value
+
+
+def if_exp(condition, if_true, if_false):
+    """``if_true() if condition else if_false()``; an ``rt.cond`` for a symbolic condition."""
+    if is_symbolic(condition):
+        return rt.cond(condition, if_true, if_false)
+    return if_true() if condition else if_false()

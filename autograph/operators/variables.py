@@ -1,0 +1,73 @@
+"""Placeholders for values that do not exist yet: an unassigned variable, a missing return value.
+
+>>> y = Undefined("y")
+>>> y + 1
+Traceback (most recent call last):
+...
+UnboundLocalError: cannot access local variable 'y' where it is not associated with a value
+"""
+
+from __future__ import annotations
+
+
+class Undefined:
+    """The value of a variable that was not assigned on the path taken so far.
+
+    Generated code assigns it where Python would leave the name unbound, so
+    that branches and loops can pass the name around; any use of it raises
+    the UnboundLocalError Python would have raised.
+    """
+
+    __slots__ = ("name",)
+
+    def __init__(self, name):
+        self.name = name
+
+    def _unbound(self, *args, **kwargs):
+        raise UnboundLocalError(
+            f"cannot access local variable '{self.name}' where it is not associated with a value"
+        )
+
+    __add__ = __radd__ = __sub__ = __rsub__ = __mul__ = __rmul__ = _unbound
+    __truediv__ = __rtruediv__ = __floordiv__ = __rfloordiv__ = __mod__ = __rmod__ = _unbound
+    __pow__ = __rpow__ = __matmul__ = __rmatmul__ = __neg__ = __pos__ = __abs__ = _unbound
+    __lt__ = __le__ = __gt__ = __ge__ = __and__ = __or__ = __xor__ = __invert__ = _unbound
+    __bool__ = __len__ = __iter__ = __getitem__ = __setitem__ = __call__ = __index__ = _unbound
+    __int__ = __float__ = _unbound
+
+    def __getattr__(self, name):
+        if name.startswith("__"):
+            raise AttributeError(name)
+        self._unbound()
+
+    def __repr__(self):
+        return f"Undefined({self.name!r})"
+
+
+class UndefinedReturnValue(Undefined):
+    """What a function returns on a path where no ``return`` ran: None, to Python."""
+
+    __slots__ = ()
+
+    def __init__(self):
+        super().__init__("return value")
+
+    def __repr__(self):
+        return "UndefinedReturnValue()"
+
+
+def is_undefined(value) -> bool:
+    return isinstance(value, Undefined)
+
+
+def ret(value):
+    """A function's result: None where no ``return`` statement gave one."""
+    return None if isinstance(value, UndefinedReturnValue) else value
+
+
+def ldu(load, name):
+    """``load()``, or Undefined(name) when the attribute or name it reads does not exist yet."""
+    try:
+        return load()
+    except (NameError, AttributeError):
+        return Undefined(name)

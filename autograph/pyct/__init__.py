@@ -1,0 +1,1 @@
+"""Python-to-Python machinery on gast: parsing, templates, naming, source maps, loading."""

@@ -1,0 +1,1 @@
+"""Static analysis of a function's statements: reads, writes, liveness, definedness."""

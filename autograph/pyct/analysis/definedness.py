@@ -1,0 +1,108 @@
+"""Which local names are certainly, or possibly, defined before each if, while and for.
+
+Annotates ``defined_in`` (assigned on every path to the statement) and
+``maybe_defined_in`` (assigned on some path). Parameters, and names declared
+``global`` or ``nonlocal``, count as defined from the start.
+
+>>> import gast
+>>> fn = gast.parse('''
+... def f(x):
+...     if x:
+...         y = 1
+...     while x:
+...         pass
+... ''').body[0]
+>>> analyze(fn)
+>>> loop = fn.body[1]
+>>> sorted(anno.getanno(loop, "defined_in")), sorted(anno.getanno(loop, "maybe_defined_in"))
+(['x'], ['x', 'y'])
+"""
+
+from __future__ import annotations
+
+import gast
+
+from autograph.pyct import anno
+from autograph.pyct.analysis.activity import reads_writes
+
+
+def analyze(fn_node):
+    """Annotates every if/while/for of ``fn_node`` (a FunctionDef), nested functions included."""
+    start = _parameters(fn_node.args)
+    for node in gast.walk(fn_node):
+        if isinstance(node, (gast.Global, gast.Nonlocal)):
+            start |= set(node.names)
+    _Definedness().block(fn_node.body, (start, set(start)))
+
+
+def _parameters(args):
+    names = {a.id for a in args.args + args.kwonlyargs + args.posonlyargs}
+    return names | {a.id for a in (args.vararg, args.kwarg) if a is not None}
+
+
+def _names(symbols):
+    return {s for s in symbols if "." not in s}
+
+
+class _Definedness:
+    def block(self, stmts, state):
+        for stmt in stmts:
+            state = self.stmt(stmt, state)
+        return state
+
+    def stmt(self, node, state):
+        method = getattr(self, "visit_" + type(node).__name__, None)
+        if method is not None:
+            return method(node, state)
+        definite, maybe = state
+        writes = _names(reads_writes(node)[1])
+        if isinstance(node, gast.Delete):
+            return definite - writes, maybe - writes
+        return definite | writes, maybe | writes
+
+    def _annotate(self, node, state):
+        anno.setanno(node, "defined_in", set(state[0]))
+        anno.setanno(node, "maybe_defined_in", set(state[1]))
+
+    def visit_FunctionDef(self, node, state):
+        analyze(node)
+        return state[0] | {node.name}, state[1] | {node.name}
+
+    visit_AsyncFunctionDef = visit_FunctionDef
+
+    def visit_If(self, node, state):
+        self._annotate(node, state)
+        d1, m1 = self.block(node.body, state)
+        d2, m2 = self.block(node.orelse, state)
+        return d1 & d2, m1 | m2
+
+    def _loop_body(self, body, state):
+        # A later iteration starts with what earlier ones may have assigned: analyse twice.
+        _, maybe = self.block(body, state)
+        _, maybe = self.block(body, (state[0], state[1] | maybe))
+        return maybe
+
+    def visit_While(self, node, state):
+        self._annotate(node, state)
+        body_maybe = self._loop_body(node.body, state)
+        return self.block(node.orelse, (state[0], state[1] | body_maybe))
+
+    def visit_For(self, node, state):
+        self._annotate(node, state)
+        target = _names(reads_writes(node.target)[1])
+        body_maybe = self._loop_body(node.body, (state[0] | target, state[1] | target))
+        return self.block(node.orelse, (state[0], state[1] | body_maybe | target))
+
+    def visit_Try(self, node, state):
+        maybe = set(state[1])
+        for part in [node.body, node.orelse, node.finalbody] + [h.body for h in node.handlers]:
+            maybe |= self.block(part, state)[1]
+        definite = self.block(node.finalbody, state)[0] if node.finalbody else state[0]
+        return definite, maybe
+
+    def visit_With(self, node, state):
+        targets = set()
+        for item in node.items:
+            if item.optional_vars is not None:
+                targets |= _names(reads_writes(item.optional_vars)[1])
+        return self.block(node.body, (state[0] | targets, state[1] | targets))

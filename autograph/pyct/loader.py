@@ -1,0 +1,31 @@
+"""Loading generated source from a real file, so tracebacks, ``inspect`` and debuggers see it."""
+
+from __future__ import annotations
+
+import atexit
+import os
+import shutil
+import tempfile
+
+_directory = None
+
+
+def _generated_dir():
+    global _directory
+    if _directory is None:
+        _directory = tempfile.mkdtemp(prefix="autograph_")
+        atexit.register(shutil.rmtree, _directory, True)
+    return _directory
+
+
+def load_source(source, name):
+    """Executes ``source`` (code we generated, never read from elsewhere) from a new file.
+
+    Returns the file's namespace and its path.
+    """
+    fd, path = tempfile.mkstemp(prefix=f"{name}_", suffix=".py", dir=_generated_dir())
+    with os.fdopen(fd, "w") as f:
+        f.write(source)
+    namespace = {"__file__": path, "__name__": f"autograph_generated_{name}"}
+    exec(compile(source, path, "exec"), namespace)
+    return namespace, path

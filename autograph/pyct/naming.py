@@ -1,0 +1,34 @@
+"""Fresh names for generated code that never clash with the user's names.
+
+>>> namer = Namer({"if_true", "x"})
+>>> namer.new("if_true"), namer.new("if_true"), namer.new("loop_body")
+('if_true_1', 'if_true_2', 'loop_body')
+"""
+
+from __future__ import annotations
+
+import builtins
+
+import gast
+
+
+class Namer:
+    def __init__(self, taken):
+        self._taken = set(taken) | set(dir(builtins)) | {"ag__"}
+
+    @classmethod
+    def for_function(cls, node, global_names=()):
+        """A namer that avoids every name the function uses, and its module's globals."""
+        names = {n.id for n in gast.walk(node) if isinstance(n, gast.Name)}
+        names |= {
+            n.name for n in gast.walk(node) if isinstance(n, (gast.FunctionDef, gast.ClassDef))
+        }
+        return cls(names | set(global_names))
+
+    def new(self, base):
+        name, i = base, 0
+        while name in self._taken:
+            i += 1
+            name = f"{base}_{i}"
+        self._taken.add(name)
+        return name
