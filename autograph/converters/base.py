@@ -45,6 +45,31 @@ class Converter(gast.NodeTransformer):
         return out
 
 
+_BLOCKS = ("body", "orelse", "finalbody")
+
+
+def child_blocks(node):
+    """The statement lists directly inside a compound statement."""
+    for field in _BLOCKS:
+        block = getattr(node, field, None)
+        if isinstance(block, list) and block and isinstance(block[0], gast.stmt):
+            yield field, block
+    for handler in getattr(node, "handlers", None) or ():
+        yield handler, handler.body
+
+
+class StatementConverter(Converter):
+    """A converter of statements: it walks blocks of statements and never enters expressions."""
+
+    def generic_visit(self, node):
+        for field, block in list(child_blocks(node)):
+            if isinstance(field, str):
+                setattr(node, field, self.visit_block(block))
+            else:
+                field.body = self.visit_block(block)
+        return node
+
+
 def statements(template, origin_node, **replacements):
     """Template statements that stand for the user's ``origin_node`` (and carry its line)."""
     nodes = templates.replace(template, **replacements)
@@ -64,10 +89,18 @@ def name(identifier, ctx=gast.Load):
 
 def symbol_node(symbol, ctx=gast.Load):
     """``"self.count"`` as an expression node."""
-    node = gast.parse(symbol).body[0].value
-    if ctx is not gast.Load:
-        node.ctx = ctx()
+    base, *attrs = symbol.split(".")
+    node = name(base, ctx if not attrs else gast.Load)
+    for i, attr in enumerate(attrs):
+        node = gast.Attribute(
+            value=node, attr=attr, ctx=(ctx if i == len(attrs) - 1 else gast.Load)()
+        )
     return node
+
+
+def ag_attribute(attr):
+    """``ag__.<attr>``: an operator of the generated code."""
+    return gast.Attribute(value=name("ag__"), attr=attr, ctx=gast.Load())
 
 
 def negate(flag):

@@ -16,21 +16,23 @@ from __future__ import annotations
 
 import gast
 
-from autograph.converters.base import Converter, negate, statements
+from autograph.converters.base import StatementConverter, negate, statements
 from autograph.converters.jumps import Lowering, contains, stop_loop_on
 from autograph.pyct.origin import set_origin
 
 
-class _BreakConverter(Converter):
+class _BreakConverter(StatementConverter):
     def _loop(self, node):
         node = self.generic_visit(node)  # inner loops first: their breaks are their own
         if not contains(node.body, gast.Break, into_loops=False):
             return node
         flag = self.ctx.namer.new("break_")
-        lowering = Lowering(gast.Break, flag, lambda jump: statements(f"{flag} = True", jump))
+        lowering = Lowering(
+            gast.Break, flag, lambda jump: statements("flag = True", jump, flag=flag)
+        )
         node.body = lowering.block(node.body)
         stop_loop_on(node, flag)
-        before = statements(f"{flag} = False", node)
+        before = statements("flag = False", node, flag=flag)
         after = []
         if node.orelse:
             after = [gast.If(test=negate(flag), body=node.orelse, orelse=[])]

@@ -16,7 +16,7 @@ import sysconfig
 
 import gast
 
-from autograph.converters.base import Converter, expression, name
+from autograph.converters.base import Converter, ag_attribute, expression
 from autograph.operators.py_builtins import OVERRIDES
 from autograph.pyct import anno
 
@@ -66,7 +66,7 @@ class _CallConverter(Converter):
             if found:
                 override = OVERRIDES.get(value) if _hashable(value) else None
                 if override is not None:
-                    node.func = expression(f"ag__.{override.__name__}", node)
+                    node.func = ag_attribute(override.__name__)
                     return node
                 if is_left_alone(value):
                     return node

@@ -12,18 +12,20 @@ from __future__ import annotations
 
 import gast
 
-from autograph.converters.base import Converter, statements
+from autograph.converters.base import StatementConverter, statements
 from autograph.converters.jumps import Lowering, contains
 
 
-class _ContinueConverter(Converter):
+class _ContinueConverter(StatementConverter):
     def _loop(self, node):
         node = self.generic_visit(node)
         if not contains(node.body, gast.Continue, into_loops=False):
             return node
         flag = self.ctx.namer.new("continue_")
-        lowering = Lowering(gast.Continue, flag, lambda jump: statements(f"{flag} = True", jump))
-        node.body = statements(f"{flag} = False", node.body[0]) + lowering.block(node.body)
+        lowering = Lowering(
+            gast.Continue, flag, lambda jump: statements("flag = True", jump, flag=flag)
+        )
+        node.body = statements("flag = False", node.body[0], flag=flag) + lowering.block(node.body)
         return node
 
     visit_While = visit_For = _loop

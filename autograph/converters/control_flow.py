@@ -24,12 +24,20 @@ from __future__ import annotations
 
 import gast
 
-from autograph.converters.base import Converter, expression, name, statements, symbol_node
+from autograph.converters.base import (
+    StatementConverter,
+    ag_attribute,
+    expression,
+    name,
+    statements,
+    symbol_node,
+)
 from autograph.pyct import anno
 from autograph.pyct.analysis.activity import writes
+from autograph.pyct.origin import set_origin
 
 
-class _ControlFlowConverter(Converter):
+class _ControlFlowConverter(StatementConverter):
     def __init__(self, ctx):
         super().__init__(ctx)
         self._functions = []  # (FunctionDef, declared globals, hoisted names) of enclosing user functions
@@ -48,11 +56,7 @@ class _ControlFlowConverter(Converter):
         self._try_lines = saved_try
         self._functions.pop()
         if hoisted:
-            inits = [
-                s
-                for n in sorted(set(hoisted))
-                for s in statements(f"{n} = ag__.Undefined({n!r})", node)
-            ]
+            inits = [s for n in sorted(set(hoisted)) for s in _undefined(n, node)]
             docstring = _has_docstring(node.body)
             node.body = node.body[:docstring] + inits + node.body[docstring:]
         return node
@@ -84,7 +88,7 @@ class _ControlFlowConverter(Converter):
             if sym in maybe and sym in live_in:
                 hoisted.append(sym)  # its earlier value may matter: bind it once, at the top
             else:
-                before += statements(f"{sym} = ag__.Undefined({sym!r})", node)
+                before += _undefined(sym, node)
         return symbols, before
 
     def _unsupported(self, symbols):
@@ -137,7 +141,9 @@ class _ControlFlowConverter(Converter):
         loads = [
             symbol_node(s)
             if "." not in s or s.split(".")[0] in defined
-            else expression(f"ag__.ldu(lambda: {s}, {s!r})", node)
+            else expression(
+                "ag__.ldu(lambda: sym, sym_name)", node, sym=symbol_node(s), sym_name=_text(s)
+            )
             for s in symbols
         ]
         stores = gast.Tuple(elts=[symbol_node(s, gast.Store) for s in symbols], ctx=gast.Store())
@@ -164,7 +170,7 @@ class _ControlFlowConverter(Converter):
         return functions, [name(get_state), name(set_state), _names_tuple(symbols)]
 
     def _call(self, operator, node, args, symbols):
-        call = expression(f"ag__.{operator}()", node)
+        call = gast.Call(func=ag_attribute(operator), args=[], keywords=[])
         call.args = args
         reason = self._unsupported(symbols)
         if reason:
@@ -232,14 +238,29 @@ class _ControlFlowConverter(Converter):
         defs = self._function(loop_body, body, symbols, node, params)
         extra_test = gast.Constant(value=None, kind=None)
         if flags:
-            extra_test = expression("lambda: " + " and ".join(f"not {f}" for f in flags), node)
-            extra_test = _logical(extra_test, self.ctx)
+            extra_test = _logical(_not_any(flags, node), self.ctx)
         state_defs, state_args = self._state_functions(symbols, node)
         call = self._call(
             "for_stmt", node, [node.iter, extra_test, name(loop_body)] + state_args, symbols
         )
         del target_names
         return defs + state_defs + before + [call] + orelse
+
+
+def _not_any(flags, node):
+    """``lambda: not flag1 and not flag2``: a for loop's extra test."""
+    tests = [gast.UnaryOp(op=gast.Not(), operand=name(f)) for f in flags]
+    test = tests[0] if len(tests) == 1 else gast.BoolOp(op=gast.And(), values=tests)
+    set_origin(test, node.lineno)
+    return expression("lambda: test", node, test=test)
+
+
+def _undefined(sym, node):
+    return statements("sym = ag__.Undefined(sym_name)", node, sym=sym, sym_name=_text(sym))
+
+
+def _text(value):
+    return gast.Constant(value=value, kind=None)
 
 
 def _logical(node, ctx):

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import gast
 
-from autograph.converters.base import negate
+from autograph.converters.base import child_blocks, negate
 from autograph.pyct.origin import set_origin
 
 _SCOPES = (gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda, gast.ClassDef)
@@ -26,7 +26,8 @@ def contains(nodes, jump_type, into_loops):
             return True
         if isinstance(node, _SCOPES) or (isinstance(node, _LOOPS) and not into_loops):
             continue
-        stack.extend(gast.iter_child_nodes(node))
+        for _, block in child_blocks(node):
+            stack.extend(block)
     return False
 
 

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import gast
 
-from autograph.converters.base import Converter, statements
+from autograph.converters.base import StatementConverter, statements
 from autograph.pyct.analysis.activity import symbol
 
 
-class _ListConverter(Converter):
+class _ListConverter(StatementConverter):
     def visit_Expr(self, node):
         call = node.value
         if (

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import gast
 
-from autograph.converters.base import Converter, expression
+from autograph.converters.base import Converter, ag_attribute, expression
 
 
 def _lazy(node):
@@ -29,8 +29,8 @@ def _lazy(node):
 class _LogicalConverter(Converter):
     def visit_BoolOp(self, node):
         node = self.generic_visit(node)
-        fn = "ag__.and_" if isinstance(node.op, gast.And) else "ag__.or_"
-        call = expression(f"{fn}(first)", node, first=node.values[0])
+        fn = "and_" if isinstance(node.op, gast.And) else "or_"
+        call = expression("fn(first)", node, fn=ag_attribute(fn), first=node.values[0])
         call.args.extend(_lazy(v) for v in node.values[1:])
         return call
 

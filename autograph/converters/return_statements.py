@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import gast
 
-from autograph.converters.base import Converter, name, statements
+from autograph.converters.base import StatementConverter, name, statements
 from autograph.converters.jumps import Lowering, contains, stop_loop_on
 from autograph.pyct import anno
 
@@ -56,7 +56,7 @@ def _move_rest_into_branches(stmts):
     return out
 
 
-class _ReturnConverter(Converter):
+class _ReturnConverter(StatementConverter):
     def visit_FunctionDef(self, node):
         if anno.getanno(node, "skip_conversion"):
             return node
@@ -81,7 +81,9 @@ class _ReturnConverter(Converter):
 
         def replace(ret):
             value = ret.value if ret.value is not None else gast.Constant(value=None, kind=None)
-            return statements(f"{flag} = True\n{retval} = value", ret, value=value)
+            return statements(
+                "flag = True\nretval = value", ret, flag=flag, retval=retval, value=value
+            )
 
         def on_loop(loop):
             stop_loop_on(loop, flag)
@@ -95,10 +97,12 @@ class _ReturnConverter(Converter):
             _drop_flag_assignments(lowered, flag)
             prologue = []
         else:
-            prologue = statements(f"{flag} = False", fn_node.body[0] if fn_node.body else fn_node)
+            prologue = statements(
+                "flag = False", fn_node.body[0] if fn_node.body else fn_node, flag=flag
+            )
         if may_fall_off:
-            prologue += statements(f"{retval} = ag__.UndefinedReturnValue()", fn_node)
-            epilogue = statements(f"return ag__.ret({retval})", fn_node)
+            prologue += statements("retval = ag__.UndefinedReturnValue()", fn_node, retval=retval)
+            epilogue = statements("return ag__.ret(retval)", fn_node, retval=retval)
         else:
             epilogue = [gast.Return(value=name(retval))]
             epilogue[0].lineno = fn_node.lineno

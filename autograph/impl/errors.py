@@ -16,11 +16,20 @@ from __future__ import annotations
 
 import linecache
 
-_maps = {}  # generated file -> (user file, {generated line: user line})
+_maps = {}  # generated file -> (user file, {generated line: user line}, or a callable making it)
 
 
 def register(generated_file, user_file, line_map):
+    """Records where ``generated_file`` came from; ``line_map`` may be a callable, made on first use."""
     _maps[generated_file] = (user_file, line_map)
+
+
+def _line_map(generated_file):
+    user_file, line_map = _maps[generated_file]
+    if callable(line_map):
+        line_map = line_map()
+        _maps[generated_file] = (user_file, line_map)
+    return user_file, line_map
 
 
 def user_frames(tb):
@@ -28,9 +37,8 @@ def user_frames(tb):
     frames = []
     while tb is not None:
         code = tb.tb_frame.f_code
-        entry = _maps.get(code.co_filename)
-        if entry is not None:
-            user_file, line_map = entry
+        if code.co_filename in _maps:
+            user_file, line_map = _line_map(code.co_filename)
             line = line_map.get(tb.tb_lineno)
             if line is not None:
                 frames.append((user_file, line, code.co_name))

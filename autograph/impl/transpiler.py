@@ -7,7 +7,6 @@ cells, so that it sees (and updates) exactly what the original would.
 
 from __future__ import annotations
 
-import ast
 import contextlib
 import types
 
@@ -26,10 +25,9 @@ from autograph.converters import (
 )
 from autograph.converters.base import Context
 from autograph.impl import errors
-from autograph.pyct import loader, parser
+from autograph.pyct import loader, parser, printer
 from autograph.pyct.analysis import definedness, liveness
 from autograph.pyct.naming import Namer
-from autograph.pyct.origin import source_map
 
 _MISSING = object()
 
@@ -37,10 +35,18 @@ _MISSING = object()
 class ConvertedCode:
     """The result of converting one function's code: the code object and its readable source."""
 
-    def __init__(self, code, source, path):
+    def __init__(self, code, fn_tree, path):
         self.code = code
-        self.source = source
         self.path = path
+        self._fn_tree = fn_tree
+        self._source = None
+
+    @property
+    def source(self):
+        """The converted function as Python source (printed when first asked for)."""
+        if self._source is None:
+            self._source = printer.to_source(self._fn_tree)
+        return self._source
 
 
 _cache = {}
@@ -74,14 +80,12 @@ def _convert(fn):
     definedness.analyze(node)
     node = control_flow.transform(node, ctx)
     _strip_evaluated_parts(node)
-    readable = parser.unparse(node)
     factory = _factory(node, fn.__code__.co_freevars)
-    tree = ast.fix_missing_locations(gast.gast_to_ast(factory))
-    text = ast.unparse(tree) + "\n"
-    namespace, path = loader.load_source(text, fn.__name__.replace("<", "").replace(">", ""))
-    errors.register(path, filename, source_map(tree, text))
+    text, line_map = printer.print_with_lines(factory)
+    namespace, path = loader.load_source(text + "\n", fn.__name__.replace("<", "").replace(">", ""))
+    errors.register(path, filename, line_map)
     instance = namespace["create_converted"](operators, *[None] * len(fn.__code__.co_freevars))
-    return ConvertedCode(instance.__code__, readable, path)
+    return ConvertedCode(instance.__code__, node, path)
 
 
 def _lambda_as_function(node):

@@ -9,7 +9,6 @@
 
 from __future__ import annotations
 
-import ast
 import inspect
 import textwrap
 
@@ -75,8 +74,7 @@ def _find_lambda(module, fn, first_line):
 
 
 def unparse(node) -> str:
-    """Python source for a gast node (through the standard library's ``ast.unparse``)."""
-    tree = gast.gast_to_ast(node)
-    if isinstance(tree, list):
-        return "\n".join(ast.unparse(ast.fix_missing_locations(t)) for t in tree) + "\n"
-    return ast.unparse(ast.fix_missing_locations(tree)) + "\n"
+    """Python source for a gast node."""
+    from autograph.pyct.printer import to_source
+
+    return to_source(node)

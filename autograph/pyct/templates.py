@@ -18,15 +18,18 @@ when the list is empty).
 
 from __future__ import annotations
 
-import copy
 import textwrap
 
 import gast
 
 
 def replace(template, **replacements):
-    """The statements of ``template`` with its placeholders replaced."""
-    tree = gast.parse(textwrap.dedent(template))
+    """The statements of ``template`` with its placeholders replaced.
+
+    Replacement nodes are inserted as they are (copied only when a
+    placeholder is used a second time), so a caller must not reuse them.
+    """
+    tree = _parsed(template)
     return _Replacer(replacements).visit(tree).body
 
 
@@ -36,26 +39,59 @@ def replace_as_expression(template, **replacements):
     return stmt.value
 
 
-def _with_ctx(node, ctx):
-    node = copy.deepcopy(node)
+_templates = {}
+
+
+def _parsed(template):
+    """A fresh copy of the parsed template (parsing is the slow part; copying a small tree is not)."""
+    tree = _templates.get(template)
+    if tree is None:
+        tree = _templates[template] = gast.parse(textwrap.dedent(template))
+    return clone(tree)
+
+
+def clone(node):
+    """A deep copy of a gast tree, much faster than ``copy.deepcopy`` or gast's constructors."""
+    if isinstance(node, list):
+        return [clone(n) if isinstance(n, (list, gast.AST)) else n for n in node]
+    new = _new(type(node))
+    new.__dict__.update(
+        {k: clone(v) if isinstance(v, (list, gast.AST)) else v for k, v in node.__dict__.items()}
+    )
+    return new
+
+
+_new = gast.AST.__new__
+
+
+def _set_ctx(node, ctx):
     if isinstance(node, (gast.Name, gast.Attribute, gast.Subscript, gast.Starred)):
         node.ctx = ctx()
     if isinstance(node, (gast.Tuple, gast.List)):
         node.ctx = ctx()
-        node.elts = [_with_ctx(e, ctx) for e in node.elts]
+        for e in node.elts:
+            _set_ctx(e, ctx)
     return node
 
 
 class _Replacer(gast.NodeTransformer):
     def __init__(self, replacements):
         self.replacements = replacements
+        self._used = set()
+
+    def _fresh(self, value):
+        # The first use takes the caller's node; any further use takes a copy.
+        if id(value) in self._used:
+            return clone(value)
+        self._used.add(id(value))
+        return value
 
     def _expression(self, value, ctx):
         if isinstance(value, str):
             return gast.Name(id=value, ctx=ctx(), annotation=None, type_comment=None)
         if isinstance(value, (list, tuple)):
             return gast.Tuple(elts=[self._expression(v, ctx) for v in value], ctx=ctx())
-        return _with_ctx(value, ctx)
+        return _set_ctx(self._fresh(value), ctx)
 
     def visit_Name(self, node):
         if node.id not in self.replacements:
@@ -66,9 +102,9 @@ class _Replacer(gast.NodeTransformer):
         if isinstance(node.value, gast.Name) and node.value.id in self.replacements:
             value = self.replacements[node.value.id]
             if isinstance(value, list):
-                return [copy.deepcopy(s) for s in value]
+                return [self._fresh(s) for s in value]
             if isinstance(value, gast.stmt):
-                return copy.deepcopy(value)
+                return self._fresh(value)
         return self.generic_visit(node)
 
     def visit_FunctionDef(self, node):

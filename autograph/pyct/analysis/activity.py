@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import gast
 
+from autograph.pyct import anno
+
 
 def symbol(node):
     """``"a.b.c"`` for a Name or an attribute chain on a Name, else None."""
@@ -138,14 +140,25 @@ def _declared(node):
 
 
 def reads_writes(node):
-    """(reads, writes) of a statement or expression, descending into everything it holds."""
-    activity = _Activity()
+    """(reads, writes) of a statement or expression, descending into everything it holds.
+
+    Results are remembered on the node: the analyses and the control-flow
+    converter ask about the same subtrees many times, and do not modify them.
+    """
     if isinstance(node, list):
+        reads, writes = set(), set()
         for n in node:
-            activity.visit(n)
-    else:
+            r, w = reads_writes(n)
+            reads |= r
+            writes |= w
+        return reads, writes
+    cached = anno.getanno(node, "activity")
+    if cached is None:
+        activity = _Activity()
         activity.visit(node)
-    return activity.reads, activity.writes
+        cached = (frozenset(activity.reads), frozenset(activity.writes))
+        anno.setanno(node, "activity", cached)
+    return set(cached[0]), set(cached[1])
 
 
 def reads(node):

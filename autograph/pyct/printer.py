@@ -1,0 +1,77 @@
+"""Printing gast trees as Python source, with a map from printed lines to the user's lines.
+
+The standard library's unparser works on gast nodes as they are (their
+classes mirror ``ast``'s), which saves converting the whole tree back to
+``ast``. While printing, each statement's first printed line is recorded
+against the user line the statement carries.
+
+>>> import gast
+>>> tree = gast.parse("if x:\\n    y = 1\\n")
+>>> text, lines = print_with_lines(tree)
+>>> print(text)
+if x:
+    y = 1
+>>> lines
+{1: 1, 2: 2}
+"""
+
+from __future__ import annotations
+
+import ast
+
+import gast
+
+
+class _Printer(ast._Unparser):
+    def __init__(self):
+        super().__init__()
+        self.lines = {}
+        self._newlines = 0
+        self._statement_line = None
+
+    def write(self, *text):
+        for piece in text:
+            self._newlines += piece.count("\n")
+        super().write(*text)
+
+    def fill(self, text=""):
+        super().fill(text)
+        if self._statement_line is not None:
+            self.lines.setdefault(self._newlines + 1, self._statement_line)
+
+    def traverse(self, node):
+        if isinstance(node, gast.stmt) and getattr(node, "lineno", None) is not None:
+            saved, self._statement_line = self._statement_line, node.lineno
+            try:
+                super().traverse(node)
+            finally:
+                self._statement_line = saved
+        else:
+            super().traverse(node)
+
+    # gast differs from ast here: the name of an except clause is a Name, not a str.
+    def visit_ExceptHandler(self, node):
+        self.fill("except")
+        if node.type:
+            self.write(" ")
+            self.traverse(node.type)
+        if node.name:
+            self.write(" as ")
+            self.write(node.name.id if isinstance(node.name, gast.Name) else node.name)
+        with self.block():
+            self.traverse(node.body)
+
+
+def print_with_lines(node):
+    """(source, {printed line: user line}) for a gast tree."""
+    printer = _Printer()
+    text = printer.visit(node)
+    if text.startswith("\n"):
+        text = text[1:]
+        printer.lines = {line - 1: user for line, user in printer.lines.items() if line > 1}
+    return text, printer.lines
+
+
+def to_source(node) -> str:
+    """Python source for a gast tree."""
+    return print_with_lines(node)[0] + "\n"
