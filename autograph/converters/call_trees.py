@@ -8,7 +8,6 @@ their ``ag__`` versions, which also take symbolic tensors.
 
 from __future__ import annotations
 
-import builtins
 import inspect
 import os
 import sys
@@ -18,7 +17,6 @@ import gast
 
 from autograph.converters.base import Converter, ag_attribute, expression
 from autograph.operators.py_builtins import OVERRIDES
-from autograph.pyct import anno
 
 _LEFT_ALONE_PACKAGES = {"runtime", "autograph", "numpy", "gast", "builtins"}
 _STDLIB = os.path.normcase(sysconfig.get_paths()["stdlib"])
@@ -104,5 +102,3 @@ def transform(node, ctx):
     local_names, local_functions = _locals(node)
     return _CallConverter(ctx, local_names, local_functions).visit(node)
 
-
-__all__ = ["transform", "is_left_alone", "anno", "builtins", "name"]
