@@ -269,6 +269,11 @@ def _sequence_to_numpy(value):
 def _leaf_value(v):
     if isinstance(v, EagerTensor):
         return v._value
+    if isinstance(v, SymbolicTensor):
+        raise TypeError(
+            f"Cannot make one constant of a sequence holding the symbolic tensor {v.name!r}: "
+            "use rt.stack([...]) to combine tensors into one."
+        )
     if isinstance(v, (list, tuple)):
         return [_leaf_value(x) for x in v]
     if isinstance(v, str):

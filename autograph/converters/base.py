@@ -73,13 +73,13 @@ class StatementConverter(Converter):
 def statements(template, origin_node, **replacements):
     """Template statements that stand for the user's ``origin_node`` (and carry its line)."""
     nodes = templates.replace(template, **replacements)
-    set_origin(nodes, origin_node.lineno)
+    set_origin(nodes, getattr(origin_node, "lineno", None))
     return nodes
 
 
 def expression(template, origin_node, **replacements):
     node = templates.replace_as_expression(template, **replacements)
-    set_origin(node, origin_node.lineno)
+    set_origin(node, getattr(origin_node, "lineno", None))
     return node
 
 

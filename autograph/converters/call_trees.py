@@ -101,4 +101,3 @@ def _locals(fn_node):
 def transform(node, ctx):
     local_names, local_functions = _locals(node)
     return _CallConverter(ctx, local_names, local_functions).visit(node)
-

@@ -42,6 +42,8 @@ class _ControlFlowConverter(StatementConverter):
         super().__init__(ctx)
         self._functions = []  # (FunctionDef, declared globals, hoisted names) of enclosing user functions
         self._try_lines = []
+        self._carried = []  # what enclosing converted statements of this function carry
+        self._state_param = None
 
     # --- scopes ---------------------------------------------------------------------------
 
@@ -51,9 +53,10 @@ class _ControlFlowConverter(StatementConverter):
         declared = {n for s in gast.walk(node) if isinstance(s, gast.Global) for n in s.names}
         hoisted = []
         self._functions.append((node, declared, hoisted))
-        saved_try, self._try_lines = self._try_lines, []
+        saved = self._try_lines, self._carried
+        self._try_lines, self._carried = [], []
         node.body = self.visit_block(node.body)
-        self._try_lines = saved_try
+        self._try_lines, self._carried = saved
         self._functions.pop()
         if hoisted:
             inits = [s for n in sorted(set(hoisted)) for s in _undefined(n, node)]
@@ -82,9 +85,10 @@ class _ControlFlowConverter(StatementConverter):
         maybe = anno.getanno(node, "maybe_defined_in", set())
         live_in = anno.getanno(node, "live_in", set())
         before = []
+        carried = set().union(*self._carried) if self._carried else set()
         for sym in symbols:
-            if "." in sym or sym in defined or sym in declared:
-                continue
+            if "." in sym or sym in defined or sym in declared or sym in carried:
+                continue  # bound already: by the user, or by an enclosing statement's state
             if sym in maybe and sym in live_in:
                 hoisted.append(sym)  # its earlier value may matter: bind it once, at the top
             else:
@@ -112,7 +116,9 @@ class _ControlFlowConverter(StatementConverter):
         return [n for n in names if n not in declared], [n for n in names if n in declared]
 
     def _function(self, fn_name, body, symbols, node, params=()):
-        nonlocals, globals_ = self._declarations(symbols)
+        # Only what the function assigns needs declaring; reads reach the enclosing scope anyway.
+        assigned = writes(body)
+        nonlocals, globals_ = self._declarations([s for s in symbols if s in assigned])
         return statements(
             """
             def fn_name(params):
@@ -128,15 +134,10 @@ class _ControlFlowConverter(StatementConverter):
             body=body or [gast.Pass()],
         )
 
-    def _state_functions(self, symbols, node):
+    def _state_functions(self, symbols, node, state_names):
         if not symbols:
             return [], []
-        namer = self.ctx.namer
-        get_state, set_state, param = (
-            namer.new("get_state"),
-            namer.new("set_state"),
-            namer.new("state"),
-        )
+        get_state, set_state, param = state_names
         defined = anno.getanno(node, "defined_in", set())
         loads = [
             symbol_node(s)
@@ -182,22 +183,40 @@ class _ControlFlowConverter(StatementConverter):
         return stmt
 
     # --- statements -----------------------------------------------------------------------
+    # Names are taken before the body is converted, so outer functions get the plain names.
+
+    def _inner(self, symbols, *blocks):
+        """Converts nested blocks; what this statement carries needs no initialising inside them."""
+        self._carried.append(set(symbols))
+        try:
+            return [self.visit_block(block) for block in blocks]
+        finally:
+            self._carried.pop()
+
+    def _state_names(self, symbols):
+        if not symbols:
+            return None
+        namer = self.ctx.namer
+        if self._state_param is None:  # local to each set_state: one name serves them all
+            self._state_param = namer.new("state")
+        return namer.new("get_state"), namer.new("set_state"), self._state_param
 
     def visit_If(self, node):
         modified = writes(node.body) | writes(node.orelse)
         live = anno.getanno(node, "live_out", set()) | anno.getanno(node, "live_in", set())
         symbols, before = self._state(node, modified, live)
-        body, orelse = self.visit_block(node.body), self.visit_block(node.orelse)
         namer = self.ctx.namer
         if_true = namer.new("if_true")
+        if_false = namer.new("if_false") if node.orelse else None
+        state_names = self._state_names(symbols)
+        body, orelse = self._inner(symbols, node.body, node.orelse)
         defs = self._function(if_true, body, symbols, node)
         args = [node.test, name(if_true)]
-        if orelse:
-            if_false = namer.new("if_false")
+        if if_false is not None:
             defs += self._function(if_false, orelse, symbols, node)
             args.append(name(if_false))
-        state_defs, state_args = self._state_functions(symbols, node)
-        if state_args and not orelse:
+        state_defs, state_args = self._state_functions(symbols, node, state_names)
+        if state_args and if_false is None:
             args.append(gast.Constant(value=None, kind=None))
         call = self._call("if_stmt", node, args + state_args, symbols)
         return defs + state_defs + before + [call]
@@ -206,14 +225,15 @@ class _ControlFlowConverter(StatementConverter):
         modified = writes(node.body)
         live = anno.getanno(node, "live_out", set()) | anno.getanno(node, "live_in", set())
         symbols, before = self._state(node, modified, live)
-        body, orelse = self.visit_block(node.body), self.visit_block(node.orelse)
         namer = self.ctx.namer
         loop_test, loop_body = namer.new("loop_test"), namer.new("loop_body")
+        state_names = self._state_names(symbols)
+        body, orelse = self._inner(symbols, node.body, node.orelse)
         defs = statements(
             "def loop_test():\n    return test", node, loop_test=loop_test, test=node.test
         )
         defs += self._function(loop_body, body, symbols, node)
-        state_defs, state_args = self._state_functions(symbols, node)
+        state_defs, state_args = self._state_functions(symbols, node, state_names)
         call = self._call(
             "while_stmt", node, [name(loop_test), name(loop_body)] + state_args, symbols
         )
@@ -222,28 +242,27 @@ class _ControlFlowConverter(StatementConverter):
     def visit_For(self, node):
         flags = anno.getanno(node, "extra_test_flags", ())
         modified = writes(node.body) | writes(node.target)
-        live = anno.getanno(node, "live_out", set()) | anno.getanno(node, "body_live_in", set())
+        live = anno.getanno(node, "live_out", set()) | anno.getanno(node, "head_live", set())
         symbols, before = self._state(node, modified, live)
-        body, orelse = self.visit_block(node.body), self.visit_block(node.orelse)
         namer = self.ctx.namer
         loop_body = namer.new("loop_body")
-        target_names = writes(node.target)
-        if isinstance(node.target, gast.Name) and node.target.id not in symbols:
+        simple_target = isinstance(node.target, gast.Name) and node.target.id not in symbols
+        item = None if simple_target else namer.new("item")
+        state_names = self._state_names(symbols)
+        body, orelse = self._inner(symbols, node.body, node.orelse)
+        if simple_target:
             params = [node.target.id]
         else:
-            item = namer.new("item")
             params = [item]
-            target = node.target
-            body = statements("target = item", node, target=target, item=item) + body
+            body = statements("target = item", node, target=node.target, item=item) + body
         defs = self._function(loop_body, body, symbols, node, params)
         extra_test = gast.Constant(value=None, kind=None)
         if flags:
             extra_test = _logical(_not_any(flags, node), self.ctx)
-        state_defs, state_args = self._state_functions(symbols, node)
+        state_defs, state_args = self._state_functions(symbols, node, state_names)
         call = self._call(
             "for_stmt", node, [node.iter, extra_test, name(loop_body)] + state_args, symbols
         )
-        del target_names
         return defs + state_defs + before + [call] + orelse
 
 

@@ -18,13 +18,20 @@ _LOOPS = (gast.For, gast.While, gast.AsyncFor)
 
 
 def contains(nodes, jump_type, into_loops):
-    """Whether ``nodes`` hold a ``jump_type`` statement (not in nested functions, nor loops unless asked)."""
+    """Whether ``nodes`` hold a ``jump_type`` statement (not in nested functions, nor loops unless asked).
+
+    A nested loop's ``else`` block belongs to the enclosing loop: a ``break``
+    there breaks the enclosing one, so it is looked into either way.
+    """
     stack = list(nodes) if isinstance(nodes, list) else [nodes]
     while stack:
         node = stack.pop()
         if isinstance(node, jump_type):
             return True
-        if isinstance(node, _SCOPES) or (isinstance(node, _LOOPS) and not into_loops):
+        if isinstance(node, _SCOPES):
+            continue
+        if isinstance(node, _LOOPS) and not into_loops:
+            stack.extend(node.orelse)
             continue
         for _, block in child_blocks(node):
             stack.extend(block)
@@ -53,7 +60,7 @@ class Lowering:
             if not contains(stmt, self.jump_type, self.into_loops):
                 out.append(stmt)
                 continue
-            out.append(self.inside(stmt))
+            out.extend(self.inside(stmt))
             rest = stmts[i + 1 :]
             if rest:
                 self.guarded = True
@@ -64,6 +71,7 @@ class Lowering:
         return out
 
     def inside(self, stmt):
+        """``stmt`` with its blocks lowered, and what must follow it (a loop's guarded ``else``)."""
         for field in ("body", "orelse", "finalbody"):
             if isinstance(getattr(stmt, field, None), list):
                 setattr(stmt, field, self.block(getattr(stmt, field)))
@@ -71,7 +79,14 @@ class Lowering:
             handler.body = self.block(handler.body)
         if isinstance(stmt, _LOOPS) and self.on_loop is not None:
             self.on_loop(stmt)
-        return stmt
+            if stmt.orelse:
+                # A loop left by a return must skip its else clause, as in Python.
+                self.guarded = True
+                guard = gast.If(test=negate(self.flag), body=stmt.orelse, orelse=[])
+                set_origin(guard, stmt.orelse[0].lineno)
+                stmt.orelse = []
+                return [stmt, guard]
+        return [stmt]
 
 
 def stop_loop_on(loop, flag):

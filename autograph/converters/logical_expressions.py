@@ -1,7 +1,9 @@
 """``a and b``, ``a or b`` and ``not a`` become ``ag__.and_(a, lambda: b)``, ``ag__.or_`` and ``ag__.not_``.
 
 The later operands are wrapped in lambdas so that short-circuiting is kept,
-on Python values and on tensors alike.
+on Python values and on tensors alike. A chained comparison ``a < b < c``
+becomes ``ag__.and_(a < b, lambda: b < c)`` when its middle operands are names
+or constants. Conditional expressions become ``ag__.if_exp``.
 """
 
 from __future__ import annotations
@@ -9,6 +11,7 @@ from __future__ import annotations
 import gast
 
 from autograph.converters.base import Converter, ag_attribute, expression
+from autograph.pyct.origin import set_origin
 
 
 def _lazy(node):
@@ -32,6 +35,22 @@ class _LogicalConverter(Converter):
         fn = "and_" if isinstance(node.op, gast.And) else "or_"
         call = expression("fn(first)", node, fn=ag_attribute(fn), first=node.values[0])
         call.args.extend(_lazy(v) for v in node.values[1:])
+        return call
+
+    def visit_Compare(self, node):
+        node = self.generic_visit(node)
+        middle = node.comparators[:-1]
+        if len(node.ops) < 2 or not all(isinstance(m, (gast.Name, gast.Constant)) for m in middle):
+            return node  # a middle operand with effects would be evaluated twice: left as Python
+        lefts = [node.left, *node.comparators[:-1]]
+        parts = [
+            gast.Compare(left=left, ops=[op], comparators=[right])
+            for left, op, right in zip(lefts, node.ops, node.comparators)
+        ]
+        for part in parts:
+            set_origin(part, node.lineno)
+        call = expression("ag__.and_(first)", node, first=parts[0])
+        call.args.extend(_lazy(p) for p in parts[1:])
         return call
 
     def visit_UnaryOp(self, node):

@@ -33,7 +33,18 @@ def always_returns(stmts):
             return True
         if isinstance(stmt, gast.With) and always_returns(stmt.body):
             return True
+        if _forever(stmt):  # `while True:` without break: only a return (or raise) leaves it
+            return True
     return False
+
+
+def _forever(stmt):
+    return (
+        isinstance(stmt, gast.While)
+        and isinstance(stmt.test, gast.Constant)
+        and stmt.test.value is True
+        and not contains(stmt.body, gast.Break, into_loops=False)
+    )
 
 
 def _move_rest_into_branches(stmts):
@@ -92,17 +103,31 @@ class _ReturnConverter(StatementConverter):
         lowering = Lowering(gast.Return, flag, replace, into_loops=True, on_loop=on_loop)
         may_fall_off = not always_returns(body)
         lowered = lowering.block(body)
-        if not lowering.guarded and not loops_stopped:
+        flagged = lowering.guarded or loops_stopped
+        if not flagged:
             lowered = [s for s in lowered if not _assigns(s, flag)]
             _drop_flag_assignments(lowered, flag)
             prologue = []
         else:
+            # With a flag, retval may be unset on a path that has not returned yet: the flag
+            # guards it, so graph branches may give it a stand-in there.
             prologue = statements(
-                "flag = False", fn_node.body[0] if fn_node.body else fn_node, flag=flag
+                "flag = False\nretval = ag__.UndefinedReturnValue(guarded=True)",
+                fn_node.body[0] if fn_node.body else fn_node,
+                flag=flag,
+                retval=retval,
             )
         if may_fall_off:
-            prologue += statements("retval = ag__.UndefinedReturnValue()", fn_node, retval=retval)
-            epilogue = statements("return ag__.ret(retval)", fn_node, retval=retval)
+            if not flagged:
+                prologue += statements(
+                    "retval = ag__.UndefinedReturnValue()", fn_node, retval=retval
+                )
+            epilogue = statements(
+                "return ag__.ret(retval, flag)" if flagged else "return ag__.ret(retval)",
+                fn_node,
+                retval=retval,
+                flag=flag,
+            )
         else:
             epilogue = [gast.Return(value=name(retval))]
             epilogue[0].lineno = fn_node.lineno

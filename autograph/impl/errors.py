@@ -39,9 +39,10 @@ def user_frames(tb):
         code = tb.tb_frame.f_code
         if code.co_filename in _maps:
             user_file, line_map = _line_map(code.co_filename)
-            line = line_map.get(tb.tb_lineno)
-            if line is not None:
-                frames.append((user_file, line, code.co_name))
+            entry = line_map.get(tb.tb_lineno)
+            if entry is not None:
+                line, user_function = entry
+                frames.append((user_file, line, user_function or code.co_name))
         tb = tb.tb_next
     return _dedupe(frames)
 

@@ -22,6 +22,7 @@ from autograph.converters import (
     logical_expressions,
     return_statements,
     unsupported,
+    variables,
 )
 from autograph.converters.base import Context
 from autograph.impl import errors
@@ -78,6 +79,7 @@ def _convert(fn):
         node = converter.transform(node, ctx)
     liveness.analyze(node)
     definedness.analyze(node)
+    node = variables.transform(node, ctx)
     node = control_flow.transform(node, ctx)
     _strip_evaluated_parts(node)
     factory = _factory(node, fn.__code__.co_freevars)
@@ -111,13 +113,21 @@ def _strip_evaluated_parts(node):
 
 
 def _factory(fn_node, freevars):
-    """``def create_converted(ag__, <free variables>): <fn>; return <fn>``: closures stay closures."""
-    factory = gast.parse("def create_converted(ag__):\n    pass\n    return fn_name").body[0]
+    """``def create_converted(ag__, <free variables>): <fn>; return <fn>``: closures stay closures.
+
+    The function's own name is declared global in the factory: otherwise a
+    recursive call would find the factory's local, not the user's global.
+    """
+    factory = gast.parse(
+        "def create_converted(ag__):\n    global fn_name\n    pass\n    return fn_name"
+    ).body[0]
     factory.args.args += [
         gast.Name(id=v, ctx=gast.Param(), annotation=None, type_comment=None) for v in freevars
     ]
-    factory.body = [fn_node, factory.body[1]]
-    factory.body[1].value.id = fn_node.name
+    declaration, _, ret = factory.body
+    declaration.names = [fn_node.name]
+    ret.value.id = fn_node.name
+    factory.body = ([] if fn_node.name in freevars else [declaration]) + [fn_node, ret]
     return gast.Module(body=[factory], type_ignores=[])
 
 

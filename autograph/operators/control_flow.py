@@ -93,23 +93,45 @@ def _staged_if(cond, if_true, if_false, get_state, set_state, names):
     staged = [i for i, (a, b) in enumerate(zip(true_out, false_out)) if a is not b]
     if _probing.depth:
         true_out, false_out = _fill_for_probe(true_out, true_graph, false_out, false_graph, staged)
+    else:
+        true_out, false_out = _fill_for_probe(
+            true_out, true_graph, false_out, false_graph, staged, only_guarded=True
+        )
+    # Each staged variable may be a structure (a tuple, a TensorArray): the cond returns its leaves.
+    true_leaves, false_leaves, labels, layout = [], [], [], []
     for i in staged:
-        _check_branch_values(names[i], true_out[i], false_out[i])
-    set_outputs(true_graph, [true_out[i] for i in staged])
-    set_outputs(false_graph, [false_out[i] for i in staged])
-    labels = [f"'{names[i]}'" for i in staged]
+        a, b = true_out[i], false_out[i]
+        _check_branch_values(names[i], a, b)
+        a_leaves, b_leaves = rt.nest.flatten(a), rt.nest.flatten(b)
+        layout.append((i, len(a_leaves)))
+        true_leaves += a_leaves
+        false_leaves += b_leaves
+        labels += [f"'{names[i]}'"] * len(a_leaves)
+    set_outputs(true_graph, true_leaves)
+    set_outputs(false_graph, false_leaves)
     results = build_cond(cond, true_graph, false_graph, labels=labels) if staged else []
-    final = list(true_out)
-    for i, value in zip(staged, results):
-        final[i] = value
+    final, start = list(true_out), 0
+    for i, count in layout:
+        template = _template(true_out[i], false_out[i])
+        final[i] = rt.nest.pack_sequence_as(template, results[start : start + count])
+        start += count
     set_state(tuple(final))
 
 
-def _fill_for_probe(true_out, true_graph, false_out, false_graph, staged):
-    """While probing a loop body, a value set in one branch only gets zeros in the other.
+def _template(a, b):
+    """The structure to rebuild a staged value with: the branch that knows more (a written TensorArray)."""
+    if isinstance(a, rt.TensorArray) and a.dtype is None:
+        return b
+    return a
 
-    The probe only asks what type a loop variable has after an iteration
-    (``return`` inside a loop sets ``retval`` in one branch); its graph is thrown away.
+
+def _fill_for_probe(true_out, true_graph, false_out, false_graph, staged, only_guarded=False):
+    """A value set in one branch only gets zeros of its type in the other.
+
+    Two cases need this. While probing a loop body, only the type a loop
+    variable has after an iteration matters (the probe's graph is thrown
+    away). And a ``retval`` guarded by a ``do_return`` flag may be unset in a
+    branch that has not returned yet: the flag makes sure the zeros are never used.
     """
     true_out, false_out = list(true_out), list(false_out)
     for i in staged:
@@ -117,15 +139,30 @@ def _fill_for_probe(true_out, true_graph, false_out, false_graph, staged):
             (true_out, true_graph, false_out),
             (false_out, false_graph, true_out),
         ):
-            if is_undefined(this[i]) and not is_undefined(other[i]) and _stageable(other[i]):
+            if only_guarded and not (isinstance(this[i], UndefinedReturnValue) and this[i].guarded):
+                continue
+            leaves = rt.nest.flatten(other[i])
+            if (
+                is_undefined(this[i])
+                and not is_undefined(other[i])
+                and all(
+                    _stageable(leaf) and not isinstance(leaf, rt.TensorArray) for leaf in leaves
+                )
+            ):
                 with this_graph.as_default():
-                    spec = (
-                        other[i]
-                        if isinstance(other[i], rt.Tensor)
-                        else rt.convert_to_tensor(other[i])
-                    )
-                    this[i] = _zeros_like_spec(spec)
+                    this[i] = rt.nest.map_structure(_zeros_like_value, other[i])
     return tuple(true_out), tuple(false_out)
+
+
+def _zeros_like_value(value):
+    return _zeros_like_spec(value if isinstance(value, rt.Tensor) else rt.convert_to_tensor(value))
+
+
+def _probe_input(probe, value):
+    if isinstance(value, (rt.Tensor, bool, int, float, np.generic)) and not is_undefined(value):
+        t = rt.convert_to_tensor(value)
+        return probe.add_input(t.dtype, t.shape)
+    return value
 
 
 def _zeros_like_spec(t):
@@ -160,12 +197,21 @@ def _check_branch_values(name, a, b):
                 f"'{name}' is None in the {this} branch of a tensor-dependent `if` but a value in the "
                 f"{other} branch; a graph needs a tensor on both paths."
             )
+    try:
+        rt.nest.assert_same_structure(a, b)
+    except ValueError:
+        raise ValueError(
+            f"'{name}' has a different structure in each branch of a tensor-dependent `if` "
+            f"({rt.nest.describe(a)} and {rt.nest.describe(b)}); a graph needs the same on both paths."
+        ) from None
     for value, which in ((a, "true"), (b, "false")):
-        if not _stageable(value):
-            raise TypeError(
-                f"'{name}' holds a {type(value).__name__} in the {which} branch of a tensor-dependent "
-                "`if`, which a graph cannot return; only tensors and numbers can differ between branches."
-            )
+        for leaf in rt.nest.flatten(value):
+            if not _stageable(leaf):
+                raise TypeError(
+                    f"'{name}' holds a {type(leaf).__name__} in the {which} branch of a "
+                    "tensor-dependent `if`, which a graph cannot return; only tensors and numbers "
+                    "can differ between branches."
+                )
 
 
 def _stageable(value):
@@ -190,14 +236,19 @@ def _stageable(value):
 
 
 def while_stmt(
-    loop_test, loop_body, get_state=_no_state, set_state=_ignore_state, names=(), unsupported=None
+    loop_test,
+    loop_body,
+    get_state=_no_state,
+    set_state=_ignore_state,
+    names=(),
+    unsupported=None,
 ):
     """Runs ``while loop_test(): loop_body()``; a symbolic test stages the loop as rt.while_loop.
 
     A loop that starts with Python values and whose test turns symbolic
     after some iterations is staged from that iteration on.
     """
-    test = loop_test()
+    test = _first_test(loop_test)
     while True:
         if is_symbolic(test):
             _refuse_staging("`while` loop", unsupported)
@@ -209,6 +260,15 @@ def while_stmt(
         test = loop_test()
 
 
+def _first_test(loop_test):
+    """The loop's first test. In a graph it is evaluated in a throwaway graph, so that
+    deciding whether to stage leaves no dangling ops behind (a staged loop traces it again)."""
+    if rt.executing_eagerly():
+        return loop_test()
+    with rt.FuncGraph("first_test", outer_graph=rt.get_default_graph()).as_default():
+        return loop_test()
+
+
 def _staged_while(loop_test, loop_body, get_state, set_state, names, index=None):
     """Stages the loop as rt.while_loop over the state (and an ``index``, for ``for`` loops).
 
@@ -218,70 +278,94 @@ def _staged_while(loop_test, loop_body, get_state, set_state, names, index=None)
     uses_index = index is not None
     run_body = (lambda extra: loop_body(*extra)) if uses_index else (lambda extra: loop_body())
     values = list(get_state())
-    standins = _standins(values, names, set_state, get_state, run_body, uses_index)
+    standins, untouched = _standins(values, names, set_state, get_state, run_body, uses_index)
+    carried = [i for i in range(len(values)) if i not in untouched]
     for i, (zeros, _) in standins.items():
         values[i] = zeros
-    state = [_loop_value(name, value) for name, value in zip(names, values)]
+    state = [_loop_value(names[i], values[i]) for i in carried]
     extra = [index] if uses_index else ([] if state else [rt.constant(0)])
-    labels = (["<loop index>"] if uses_index else ["<iterations>"] if extra else []) + list(names)
+    labels = ["<loop index>"] if uses_index else ["<iterations>"] if extra else []
+    labels += [names[i] for i in carried]
     n = len(extra)
 
-    def cond_fn(*values):
-        set_state(values[n:])
-        return _as_condition(loop_test(*values[:n]) if uses_index else loop_test())
+    def set_carried(carried_values):
+        full = list(values)
+        for i, value in zip(carried, carried_values):
+            full[i] = value
+        set_state(tuple(full))
 
-    def body_fn(*values):
-        set_state(values[n:])
-        run_body(values[:n])
-        out = [_loop_value(name, value, after=True) for name, value in zip(names, get_state())]
-        return tuple(v + 1 for v in values[:n]) + tuple(out)
+    def cond_fn(*loop_values):
+        set_carried(loop_values[n:])
+        return _as_condition(loop_test(*loop_values[:n]) if uses_index else loop_test())
+
+    def body_fn(*loop_values):
+        set_carried(loop_values[n:])
+        run_body(loop_values[:n])
+        now = get_state()
+        out = [_loop_value(names[i], now[i], after=True) for i in carried]
+        return tuple(v + 1 for v in loop_values[:n]) + tuple(out)
 
     invariants = None
     if standins:  # a stand-in's shape is the one the body gives, not the zeros' own
         invariants = [leaf.shape for v in extra for leaf in rt.nest.flatten(v)]
-        for i, v in enumerate(state):
+        for i, v in zip(carried, state):
             shapes = [
                 leaf.shape if isinstance(leaf, rt.Tensor) else rt.TensorShape(None)
                 for leaf in rt.nest.flatten(v)
             ]
-            invariants += [standins[i][1]] if i in standins else shapes
+            invariants += standins[i][1] if i in standins else shapes
     final = rt.while_loop(
-        cond_fn, body_fn, tuple(extra) + tuple(state), names=labels, shape_invariants=invariants
+        cond_fn,
+        body_fn,
+        tuple(extra) + tuple(state),
+        names=labels,
+        shape_invariants=invariants,
     )
-    set_state(tuple(final[n:]))
+    set_carried(final[n:])
 
 
 def _standins(values, names, set_state, get_state, run_body, uses_index):
-    """Initial values for loop variables that are undefined before the loop: {position: (zeros, shape)}.
+    """What to do with loop variables that are undefined before the loop.
 
     ``retval`` of a ``return`` inside the loop, say, has no value until the
     loop returns. One iteration is traced in a throwaway graph to learn what
-    such a variable becomes, and it starts as zeros of that dtype. The flags
-    that lowering added make sure the stand-in is never used as a result.
+    such a variable becomes: if a value, it starts as zeros of that type
+    (``{position: (zeros, leaf shapes)}``; the flags that lowering added make sure the
+    stand-in is never used as a result); if the body leaves it undefined, it
+    is not carried at all (returned as a set of positions).
     """
     undefined = [i for i, v in enumerate(values) if is_undefined(v)]
     if not undefined:
-        return {}
+        return {}, set()
     probe = rt.FuncGraph("loop_probe", outer_graph=rt.get_default_graph())
     _probing.depth += 1
     try:
         with probe.as_default():
-            set_state(tuple(values))
+            # Loop variables are tensors in the real loop: so they are in the probe, or a
+            # Python value (i = 0) would take Python paths the staged loop never takes.
+            set_state(tuple(_probe_input(probe, v) for v in values))
             run_body([probe.add_input(rt.int32, [])] if uses_index else [])
             after = list(get_state())
     except (UnboundLocalError, TypeError, ValueError):
-        after = list(values)  # reported by name below, as undefined before the loop
+        return {}, set()  # the loop reports the undefined variables by name
     finally:
         _probing.depth -= 1
         set_state(tuple(values))
-    standins = {}
+    standins, untouched = {}, set()
     for i in undefined:
         value = after[i]
-        if is_undefined(value) or not isinstance(value, (rt.Tensor, rt.Variable, bool, int, float)):
+        if value is values[i]:
+            untouched.add(i)
             continue
-        value = rt.convert_to_tensor(value) if not isinstance(value, rt.Tensor) else value
-        standins[i] = (_zeros_like_spec(value), value.shape)
-    return standins
+        leaves = rt.nest.flatten(value)
+        if is_undefined(value) or not all(
+            isinstance(leaf, (rt.Tensor, rt.Variable, bool, int, float)) for leaf in leaves
+        ):
+            continue
+        tensors = [rt.convert_to_tensor(leaf) for leaf in leaves]
+        zeros = rt.nest.pack_sequence_as(value, [_zeros_like_spec(t) for t in tensors])
+        standins[i] = (zeros, [t.shape for t in tensors])
+    return standins, untouched
 
 
 def _as_condition(test):
@@ -304,6 +388,8 @@ def _loop_value(name, value, after=False):
             f"'{name}' is None {'after an iteration of' if after else 'before'} a tensor-dependent "
             "loop; loop variables must be tensors, so give it an initial tensor value."
         )
+    if isinstance(value, (tuple, dict)):  # a structure: each part is a loop variable
+        return rt.nest.map_structure(lambda part: _loop_value(name, part, after), value)
     if isinstance(value, list):
         array = rt.TensorArray(_list_dtype(value), size=0, dynamic_size=True)
         for i, item in enumerate(value):

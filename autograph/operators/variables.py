@@ -36,7 +36,7 @@ class Undefined:
     __int__ = __float__ = _unbound
 
     def __getattr__(self, name):
-        if name.startswith("__"):
+        if name.startswith("_"):  # introspection (hasattr) must keep working
             raise AttributeError(name)
         self._unbound()
 
@@ -45,12 +45,17 @@ class Undefined:
 
 
 class UndefinedReturnValue(Undefined):
-    """What a function returns on a path where no ``return`` ran: None, to Python."""
+    """What a function returns on a path where no ``return`` ran: None, to Python.
 
-    __slots__ = ()
+    ``guarded``: a ``do_return`` flag guards every use of the value, so a
+    graph branch that has not returned yet may hold a stand-in for it.
+    """
 
-    def __init__(self):
+    __slots__ = ("guarded",)
+
+    def __init__(self, guarded=False):
         super().__init__("return value")
+        self.guarded = guarded
 
     def __repr__(self):
         return "UndefinedReturnValue()"
@@ -60,9 +65,27 @@ def is_undefined(value) -> bool:
     return isinstance(value, Undefined)
 
 
-def ret(value):
-    """A function's result: None where no ``return`` statement gave one."""
-    return None if isinstance(value, UndefinedReturnValue) else value
+def ld(value):
+    """A variable's value where it may not be assigned: raises as Python would if it is not."""
+    if isinstance(value, Undefined):
+        value._unbound()
+    return value
+
+
+def ret(value, returned=True):
+    """A function's result: None where no ``return`` statement gave one.
+
+    ``returned`` is the ``do_return`` flag, where the function has one: a
+    graph cannot return a value on some paths and nothing on others.
+    """
+    if isinstance(value, UndefinedReturnValue):
+        return None
+    if hasattr(returned, "op"):  # a symbolic flag: whether a return ran is decided in the graph
+        raise ValueError(
+            "The function returns a value on some paths of its tensor-dependent control flow and "
+            "falls off the end on others; a graph needs a value on every path: add a final `return`."
+        )
+    return value
 
 
 def ldu(load, name):

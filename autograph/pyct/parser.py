@@ -14,6 +14,8 @@ import textwrap
 
 import gast
 
+from autograph.pyct import anno
+
 
 class ConversionError(Exception):
     """A function cannot be converted; the message names the construct and its line."""
@@ -22,7 +24,8 @@ class ConversionError(Exception):
 def function_source(fn):
     """The dedented source of ``fn`` and the line of the file where it starts."""
     try:
-        lines, first_line = inspect.getsourcelines(fn)
+        # Through the code object: inspect would follow a decorator's __wrapped__ to another function.
+        lines, first_line = inspect.getsourcelines(fn.__code__)
     except (OSError, TypeError) as e:
         raise ConversionError(f"The source of {fn!r} is not available: {e}") from None
     return textwrap.dedent("".join(lines)), first_line
@@ -36,6 +39,9 @@ def parse_function(fn):
     source, first_line = function_source(fn)
     module = _parse(source, fn)
     gast.increment_lineno(module, first_line - 1)
+    for node in gast.walk(module):
+        if isinstance(node, (gast.FunctionDef, gast.AsyncFunctionDef)):
+            anno.setanno(node, "user_function", node.name)
     if fn.__name__ == "<lambda>":
         return _find_lambda(module, fn, first_line), source
     for node in module.body:

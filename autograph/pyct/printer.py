@@ -12,7 +12,7 @@ against the user line the statement carries.
 if x:
     y = 1
 >>> lines
-{1: 1, 2: 2}
+{1: (1, None), 2: (2, None)}
 """
 
 from __future__ import annotations
@@ -21,6 +21,8 @@ import ast
 
 import gast
 
+from autograph.pyct import anno
+
 
 class _Printer(ast._Unparser):
     def __init__(self):
@@ -28,6 +30,7 @@ class _Printer(ast._Unparser):
         self.lines = {}
         self._newlines = 0
         self._statement_line = None
+        self._user_function = None
 
     def write(self, *text):
         for piece in text:
@@ -37,9 +40,19 @@ class _Printer(ast._Unparser):
     def fill(self, text=""):
         super().fill(text)
         if self._statement_line is not None:
-            self.lines.setdefault(self._newlines + 1, self._statement_line)
+            self.lines.setdefault(self._newlines + 1, (self._statement_line, self._user_function))
 
     def traverse(self, node):
+        if isinstance(node, gast.FunctionDef) and anno.getanno(node, "user_function"):
+            saved, self._user_function = self._user_function, anno.getanno(node, "user_function")
+            try:
+                self._traverse_statement(node)
+            finally:
+                self._user_function = saved
+        else:
+            self._traverse_statement(node)
+
+    def _traverse_statement(self, node):
         if isinstance(node, gast.stmt) and getattr(node, "lineno", None) is not None:
             saved, self._statement_line = self._statement_line, node.lineno
             try:
@@ -48,6 +61,11 @@ class _Printer(ast._Unparser):
                 self._statement_line = saved
         else:
             super().traverse(node)
+
+    # gast differs from ast here: *args and **kwargs are Names, not args.
+    def visit_arguments(self, node):
+        proxy = _ArgumentsProxy(node)
+        super().visit_arguments(proxy)
 
     # gast differs from ast here: the name of an except clause is a Name, not a str.
     def visit_ExceptHandler(self, node):
@@ -62,8 +80,27 @@ class _Printer(ast._Unparser):
             self.traverse(node.body)
 
 
+class _Arg:
+    def __init__(self, name_node):
+        self.arg = name_node.id
+        self.annotation = getattr(name_node, "annotation", None)
+        self.type_comment = None
+
+
+class _ArgumentsProxy:
+    """gast ``arguments`` seen as ``ast.arguments`` for the unparser's *args/**kwargs code."""
+
+    def __init__(self, node):
+        self._node = node
+        self.vararg = _Arg(node.vararg) if node.vararg is not None else None
+        self.kwarg = _Arg(node.kwarg) if node.kwarg is not None else None
+
+    def __getattr__(self, name):
+        return getattr(self._node, name)
+
+
 def print_with_lines(node):
-    """(source, {printed line: user line}) for a gast tree."""
+    """(source, {printed line: (user line, user function)}) for a gast tree."""
     printer = _Printer()
     text = printer.visit(node)
     if text.startswith("\n"):

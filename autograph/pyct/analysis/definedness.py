@@ -1,7 +1,7 @@
 """Which local names are certainly, or possibly, defined before each if, while and for.
 
-Annotates ``defined_in`` (assigned on every path to the statement) and
-``maybe_defined_in`` (assigned on some path). Parameters, and names declared
+Annotates ``defined_in`` (assigned on every path to the statement; on every
+statement) and ``maybe_defined_in`` (assigned on some path; on if/while/for). Parameters, and names declared
 ``global`` or ``nonlocal``, count as defined from the start.
 
 >>> import gast
@@ -55,6 +55,7 @@ class _Definedness:
         if method is not None:
             return method(node, state)
         definite, maybe = state
+        anno.setanno(node, "defined_in", definite)
         writes = _names(reads_writes(node)[1])
         if isinstance(node, gast.Delete):
             return definite - writes, maybe - writes

@@ -6,7 +6,9 @@ to flags, so control only flows through if/while/for/try blocks. Annotates:
 - ``live_out``: live right after the statement;
 - ``live_in``: live right before it;
 - ``body_live_in`` (loops): live at the start of the body, i.e. read in an
-  iteration before being written, which is what a loop must carry.
+  iteration before being written;
+- ``head_live`` (for loops): live before each iteration, which is what the loop
+  must carry (for a while loop, that is ``live_in``).
 
 Each function (and nested function) is analysed on its own. At a function's
 exit the symbols that outlive it are live: names it declares ``nonlocal`` or
@@ -161,6 +163,9 @@ class _Liveness:
         before = reads_writes(node.iter)[0] | head
         anno.setanno(node, "live_out", set(after))
         anno.setanno(node, "live_in", set(before))
+        anno.setanno(
+            node, "head_live", set(head)
+        )  # before each iteration (the extra test's flags too)
         anno.setanno(node, "body_live_in", {s for s in body_in if not _killed_by(s, targets)})
         return before
 

@@ -1,0 +1,69 @@
+"""Reads of a local variable that may not be assigned yet go through ``ag__.ld``.
+
+Control flow gives such variables an ``Undefined`` value, so that branches and
+loops can pass them around. ``ag__.ld(y)`` turns a read of that value back into
+the UnboundLocalError Python would raise. Only reads where the variable is
+not certainly defined are wrapped, which correct code rarely has.
+"""
+
+from __future__ import annotations
+
+import gast
+
+from autograph.converters.base import StatementConverter, expression
+from autograph.pyct import anno
+
+_SCOPES = (gast.Lambda, gast.ListComp, gast.SetComp, gast.DictComp, gast.GeneratorExp)
+
+
+class _Reads(gast.NodeTransformer):
+    """Wraps the reads of ``names`` in one statement's own expressions."""
+
+    def __init__(self, names):
+        self.names = names
+
+    def visit_Name(self, node):
+        if isinstance(node.ctx, gast.Load) and node.id in self.names:
+            return expression("ag__.ld(name)", node, name=node)
+        return node
+
+    def _skip(self, node):
+        return node  # evaluated later, or in a scope of its own
+
+    visit_Lambda = visit_ListComp = visit_SetComp = visit_DictComp = visit_GeneratorExp = _skip
+
+
+class _VariablesConverter(StatementConverter):
+    def __init__(self, ctx, local_names):
+        super().__init__(ctx)
+        self.local_names = local_names
+
+    def visit(self, node):
+        if isinstance(node, gast.stmt) and anno.hasanno(node, "defined_in"):
+            maybe_unbound = self.local_names - anno.getanno(node, "defined_in")
+            if maybe_unbound:
+                self._wrap_own_expressions(node, maybe_unbound)
+        return super().visit(node)
+
+    def _wrap_own_expressions(self, node, names):
+        reads = _Reads(names)
+        for field in node._fields:
+            value = getattr(node, field)
+            if isinstance(value, gast.expr):
+                setattr(node, field, reads.visit(value))
+            elif isinstance(value, list) and value and isinstance(value[0], gast.expr):
+                setattr(node, field, [reads.visit(v) for v in value])
+
+
+def _local_names(fn_node):
+    stores, declared = set(), set()
+    for node in gast.walk(fn_node):
+        if isinstance(node, gast.Name) and isinstance(node.ctx, gast.Store):
+            stores.add(node.id)
+        elif isinstance(node, (gast.Global, gast.Nonlocal)):
+            declared |= set(node.names)
+    return stores - declared
+
+
+def transform(node, ctx):
+    return _VariablesConverter(ctx, _local_names(node)).visit(node)
