@@ -12,5 +12,13 @@
 4.0
 """
 
+from autograph.function import (
+    ConcreteFunction,
+    Function,
+    RetracingWarning,
+    function,
+    functions_run_eagerly,
+    run_functions_eagerly,
+)
 from autograph.impl.api import converted_call, do_not_convert, to_code, to_graph
 from autograph.pyct.parser import ConversionError

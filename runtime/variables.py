@@ -75,6 +75,25 @@ ASSIGN_ADD = OpDef("AssignAddVariableOp", _assigner(np.add), _var_spec, stateful
 ASSIGN_SUB = OpDef("AssignSubVariableOp", _assigner(np.subtract), _var_spec, stateful=True)
 
 
+_creation_observers = []
+
+
+class observe_creation:  # noqa: N801 (a context manager, used like a function)
+    """Calls ``observer(variable)`` for every Variable created inside the block.
+
+    ``ag.function`` uses it to allow variables on the first trace only.
+    """
+
+    def __init__(self, observer):
+        self.observer = observer
+
+    def __enter__(self):
+        _creation_observers.append(self.observer)
+
+    def __exit__(self, *exc):
+        _creation_observers.remove(self.observer)
+
+
 class Variable:
     """A mutable tensor-valued state with a name, usable wherever a tensor is.
 
@@ -83,6 +102,8 @@ class Variable:
     """
 
     def __init__(self, initial_value, dtype=None, trainable=True, name=None):
+        for observer in list(_creation_observers):
+            observer(self)  # may refuse: raises before anything is created
         if callable(initial_value):
             with context.eager_mode():
                 initial_value = initial_value()

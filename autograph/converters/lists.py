@@ -13,6 +13,12 @@ from autograph.pyct.analysis.activity import symbol
 
 
 class _ListConverter(StatementConverter):
+    """Only lists the function may rebind: its locals, and attributes (``self.items``)."""
+
+    def __init__(self, ctx, rebindable):
+        super().__init__(ctx)
+        self.rebindable = rebindable
+
     def visit_Expr(self, node):
         call = node.value
         if (
@@ -22,6 +28,7 @@ class _ListConverter(StatementConverter):
             and len(call.args) == 1
             and not call.keywords
             and symbol(call.func.value) is not None
+            and ("." in symbol(call.func.value) or symbol(call.func.value) in self.rebindable)
         ):
             target = call.func.value
             return statements(
@@ -31,4 +38,12 @@ class _ListConverter(StatementConverter):
 
 
 def transform(node, ctx):
-    return _ListConverter(ctx).visit(node)
+    # A name the function never assigns is a global or a closure: rebinding it would make it local.
+    params = {a.id for a in node.args.args + node.args.kwonlyargs + node.args.posonlyargs}
+    assigned = {
+        n.id for n in gast.walk(node) if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Store)
+    }
+    declared = {
+        n for s in gast.walk(node) if isinstance(s, (gast.Global, gast.Nonlocal)) for n in s.names
+    }
+    return _ListConverter(ctx, params | assigned | declared).visit(node)

@@ -46,7 +46,12 @@ def _parsed(template):
     """A fresh copy of the parsed template (parsing is the slow part; copying a small tree is not)."""
     tree = _templates.get(template)
     if tree is None:
-        tree = _templates[template] = gast.parse(textwrap.dedent(template))
+        tree = gast.parse(textwrap.dedent(template))
+        for node in gast.walk(tree):  # lines of the template text mean nothing to the user
+            for attr in ("lineno", "end_lineno", "col_offset", "end_col_offset"):
+                if attr in node._attributes:
+                    setattr(node, attr, None)
+        _templates[template] = tree
     return clone(tree)
 
 

@@ -40,7 +40,9 @@ class _Generator:
 
     def expression(self, indices):
         u, w = self.atom(indices), self.atom(indices)
-        op = self.choice(["+", "-", "*", "//", "%"])
+        op = self.choice(["+", "-", "*", "//", "%", "call"])
+        if op == "call":
+            return f"g({u}, {w})"
         if op == "//":
             return f"{u} // ({w} % 5 + 1)"
         if op == "%":
@@ -55,23 +57,20 @@ class _Generator:
         return f"{u} {op} {w}"
 
     def condition(self, indices):
-        kind = self.draw(st.integers(0, 4))
+        kind = self.draw(st.integers(0, 5))
         if kind == 0:
             return f"{self.comparison(indices)} and {self.comparison(indices)}"
         if kind == 1:
             return f"{self.comparison(indices)} or {self.comparison(indices)}"
         if kind == 2:
             return f"not {self.comparison(indices)}"
+        if kind == 3:
+            return self.choice(["flag", "not flag", f"flag and {self.comparison(indices)}"])
         return self.comparison(indices)
 
     def assignment(self, indices):
         target = self.choice(VARIABLES)
-        kind = self.draw(st.integers(0, 4))
-        if kind == 4:
-            value = (
-                f"{self.atom(indices)} if {self.condition(indices)} else {self.expression(indices)}"
-            )
-            return [f"{target} = ({value}) % 1000"]
+        kind = self.draw(st.integers(0, 5))
         if kind == 0:  # additive growth only, so that int32 never overflows
             op = self.choice(["+=", "-="])
             step = self.choice([str(self.draw(st.integers(1, 9))), *indices])
@@ -81,6 +80,11 @@ class _Generator:
         if kind == 2:  # tuple unpacking: a swap with a new value
             other = self.choice([v for v in VARIABLES if v != target])
             return [f"{target}, {other} = {other}, ({self.expression(indices)}) % 1000"]
+        if kind == 3:
+            test, orelse = self.condition(indices), self.expression(indices)
+            return [f"{target} = ({self.atom(indices)} if {test} else {orelse}) % 1000"]
+        if kind == 4:  # the bool variable
+            return [self.choice(["flag = not flag", f"flag = {self.condition(indices)}"])]
         return [f"{target} = ({self.expression(indices)}) % 1000"]
 
     def ret(self, indices):
@@ -122,7 +126,8 @@ class _Generator:
         if kind == "assign":
             return self.assignment(indices)
         if kind == "jump":
-            jump = self.choice(["break", "continue", *self.ret(indices)])
+            jump = self.choice(["break", "continue", "return"])
+            jump = self.ret(indices)[0] if jump == "return" else jump
             return [f"if {self.condition(indices)}:", f"    {jump}"]
         if kind == "if":
             lines = [f"if {self.condition(indices)}:"]
@@ -166,14 +171,23 @@ def _indent(lines):
     return ["    " + line for line in lines]
 
 
+HELPER = """\
+def g(u, v):
+    if u > v:
+        return (u - v) % 1000
+    return (v + 1) % 1000
+
+"""
+
+
 @st.composite
 def programs(draw):
     """Source of a module defining ``f(a, b)``: ints in, an int (or a pair) out, always terminating."""
     gen = _Generator(draw)
-    body = ["x = a", "y = b", "z = (a * 3 + b) % 1000"]
+    body = ["x = a", "y = b", "z = (a * 3 + b) % 1000", "flag = a < b"]
     body += gen.block(0, [], False)
     body += [gen.final_return()]
-    return "\n".join(["import runtime as rt", "", "", "def f(a, b):", *_indent(body), ""])
+    return "\n".join(["import runtime as rt", "", "", HELPER, "def f(a, b):", *_indent(body), ""])
 
 
 def _load(source, directory):

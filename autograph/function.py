@@ -1,0 +1,490 @@
+"""``@ag.function``: convert, trace once per input signature, cache, and run the graph.
+
+>>> import autograph as ag
+>>> import runtime as rt
+>>> @ag.function
+... def scale(x, factor):
+...     print("tracing")                     # Python: runs only while tracing
+...     return x * factor
+>>> scale(rt.constant(2.0), 3.0)
+tracing
+<rt.Tensor: shape=(), dtype=float32, numpy=6.0>
+>>> scale(rt.constant(5.0), 3.0)           # same signature: the graph runs, no tracing
+<rt.Tensor: shape=(), dtype=float32, numpy=15.0>
+>>> scale.tracing_count
+1
+
+A call's signature is made of its tensors' dtypes and shapes and its Python
+values (by value), element by element in lists, tuples and dicts; other
+objects count by identity. A new signature traces a new graph.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import types
+import warnings
+import weakref
+
+import numpy as np
+
+import runtime as rt
+from runtime import context
+from runtime.compile import compile_function
+from runtime.graph import FuncGraph
+from runtime.tracing import set_outputs
+from runtime.variables import observe_creation
+
+_eager = {"on": False}
+
+
+def run_functions_eagerly(flag):
+    """When on, every Function calls its Python function directly, without tracing (for debugging)."""
+    _eager["on"] = bool(flag)
+
+
+def functions_run_eagerly() -> bool:
+    return _eager["on"]
+
+
+class RetracingWarning(UserWarning):
+    """A Function traced many times: each new signature costs a trace."""
+
+
+_RETRACING_WARN_AT = 5
+
+
+def function(fn=None, input_signature=None, autograph=True, reduce_retracing=False):
+    """Makes ``fn`` a Function: traced into a graph once per call signature, then run as a graph.
+
+    Usable as ``@ag.function`` or ``@ag.function(input_signature=[...])``.
+    """
+    if fn is None:
+        return functools.partial(
+            function,
+            input_signature=input_signature,
+            autograph=autograph,
+            reduce_retracing=reduce_retracing,
+        )
+    return Function(
+        fn, input_signature=input_signature, autograph=autograph, reduce_retracing=reduce_retracing
+    )
+
+
+class Function:
+    """A Python function with a cache of graphs (ConcreteFunctions), one per call signature."""
+
+    def __init__(
+        self,
+        python_function,
+        input_signature=None,
+        autograph=True,
+        reduce_retracing=False,
+        _bound_to=None,
+    ):
+        self.python_function = python_function
+        self.input_signature = None if input_signature is None else tuple(input_signature)
+        self.autograph = autograph
+        self.reduce_retracing = reduce_retracing
+        self.tracing_count = 0
+        self._concrete = {}
+        self._relaxed_shapes = {}
+        self._last_arguments = None
+        self._made_variables = False
+        self._warned = False
+        self._instances = weakref.WeakKeyDictionary()
+        self._signature = inspect.signature(python_function)
+        functools.update_wrapper(self, python_function, updated=())
+
+    # --- methods: one Function (one cache) per instance --------------------------------------
+
+    def __get__(self, instance, owner):
+        if instance is None:
+            return self
+        try:
+            bound = self._instances.get(instance)
+        except TypeError:  # not weak-referenceable: keep it on the instance
+            return self._bind(instance)
+        if bound is None:
+            bound = self._instances[instance] = self._bind(instance)
+        return bound
+
+    def _bind(self, instance):
+        return Function(
+            types.MethodType(self.python_function, instance),
+            self.input_signature,
+            self.autograph,
+            self.reduce_retracing,
+        )
+
+    # --- calling --------------------------------------------------------------------------
+
+    def __call__(self, *args, **kwargs):
+        if _eager["on"]:
+            return self.python_function(*args, **kwargs)
+        if context.building_graph() is not None:
+            return self._traceable()(*args, **kwargs)  # inside another graph: inline
+        arguments = self._arguments(args, kwargs)
+        concrete = self._concrete_function(arguments)
+        return concrete._call_arguments(arguments)
+
+    def get_concrete_function(self, *args, **kwargs):
+        """The ConcreteFunction for these arguments (tensors or TensorSpecs), traced if needed."""
+        if not args and not kwargs and self.input_signature is not None:
+            args = self.input_signature
+        return self._concrete_function(self._arguments(args, kwargs, specs_allowed=True))
+
+    def _traceable(self):
+        if not self.autograph:
+            return self.python_function
+        from autograph.impl.api import to_graph
+
+        return to_graph(self.python_function)
+
+    # --- signatures -----------------------------------------------------------------------
+
+    def _arguments(self, args, kwargs, specs_allowed=False):
+        """The call's arguments as [(name, value)], checked against input_signature."""
+        try:
+            bound = self._signature.bind(*args, **kwargs)
+        except TypeError as e:
+            raise TypeError(f"{self.__name__}(): {e}") from None
+        bound.apply_defaults()
+        arguments = list(bound.arguments.items())
+        if self.input_signature is None:
+            return arguments
+        return _apply_signature(self.__name__, arguments, self.input_signature, specs_allowed)
+
+    def _concrete_function(self, arguments):
+        key = _key(arguments)
+        concrete = self._concrete.get(key)
+        if concrete is not None:
+            return concrete
+        shapes = None
+        if self.reduce_retracing:
+            concrete, shapes = self._relaxed(arguments)
+            if concrete is not None:
+                return concrete
+        concrete = self._trace(arguments, shapes)
+        self._concrete[key] = concrete
+        return concrete
+
+    def _relaxed(self, arguments):
+        """For reduce_retracing: a graph traced with unknown dims that fits, or the shapes to trace."""
+        rank_key = _key(arguments, shapes=False)
+        specs = [_spec(leaf) for leaf in _tensor_leaves(arguments)]
+        previous = self._relaxed_shapes.get(rank_key)
+        if previous is None:
+            self._relaxed_shapes[rank_key] = ([s.shape for s in specs], None)
+            return None, None
+        shapes, concrete = previous
+        if concrete is not None and all(
+            s.is_compatible_with(spec.shape) for s, spec in zip(shapes, specs)
+        ):
+            return concrete, None
+        relaxed = [s.most_specific_compatible_shape(spec.shape) for s, spec in zip(shapes, specs)]
+        return None, relaxed
+
+    def _trace(self, arguments, shapes=None):
+        if self.tracing_count:
+            self._note_retrace(arguments)
+        concrete = self._trace_once(arguments, shapes)
+        if self._made_variables and self.tracing_count == 1:
+            # Variables made on the first trace are kept; the graph that runs is a second
+            # trace, which must not make any (a function that makes one per call cannot run).
+            concrete = self._trace_once(arguments, shapes)
+        if shapes is not None:
+            self._relaxed_shapes[_key(arguments, shapes=False)] = (shapes, concrete)
+        self._last_arguments = arguments
+        return concrete
+
+    def _trace_once(self, arguments, shapes):
+        first = self.tracing_count == 0
+        self.tracing_count += 1
+
+        def on_variable(variable):
+            if not first:
+                raise ValueError(
+                    f"ag.function only supports singleton rt.Variables created on the first call: "
+                    f"{self.__name__} creates one on a later trace. Make sure the rt.Variable is "
+                    "only created once, or create it outside the function."
+                )
+            self._made_variables = True
+
+        graph = FuncGraph(self.__name__)
+        leaves = _tensor_leaves(arguments)
+        with graph.as_default():
+            placeholders = [
+                graph.add_input(spec.dtype, shape if shapes is not None else spec.shape, name)
+                for (name, spec), shape in zip(
+                    ((n, _spec(v)) for n, v in _tensor_leaves_named(arguments)),
+                    shapes or [None] * len(leaves),
+                )
+            ]
+            args, kwargs = self._rebuild(arguments, iter(placeholders))
+            with observe_creation(on_variable):
+                result = self._traceable()(*args, **kwargs)
+            graph.structured_outputs = result
+        set_outputs(graph, [x for x in rt.nest.flatten(result) if x is not None and not _is_op(x)])
+        return ConcreteFunction(graph, self.__name__, arguments)
+
+    def _rebuild(self, arguments, placeholders):
+        values = {name: _replace_leaves(value, placeholders) for name, value in arguments}
+        bound = self._signature.bind_partial()
+        bound.arguments.update(values)
+        return bound.args, bound.kwargs
+
+    def _note_retrace(self, arguments):
+        reason = _describe_change(self._last_arguments, arguments) if self._last_arguments else ""
+        if self.tracing_count + 1 >= _RETRACING_WARN_AT and not self._warned:
+            self._warned = True
+            warnings.warn(
+                f"{self.__name__} was traced {self.tracing_count + 1} times. Each new signature "
+                f"traces a new graph, which is expensive; this time {reason}. Pass tensors rather "
+                "than Python values, give an input_signature, or use reduce_retracing=True.",
+                RetracingWarning,
+                stacklevel=4,
+            )
+
+    def __repr__(self):
+        return f"<ag.Function {self.__name__}>"
+
+
+class ConcreteFunction:
+    """One traced graph of a Function: callable with tensors, printable, walkable (``.graph``)."""
+
+    def __init__(self, graph, name, arguments):
+        self.graph = graph
+        self.name = name
+        self.inputs = list(graph.inputs)
+        self.outputs = list(graph.outputs)
+        self.structured_outputs = graph.structured_outputs
+        self._arguments = [(n, _describe_value(v)) for n, v in arguments]
+        self._program = compile_function(graph)
+        self.structured_input_signature = (
+            tuple(_to_specs(v) for _, v in arguments),
+            {},
+        )
+
+    def __call__(self, *args, **kwargs):
+        values = [
+            rt.convert_to_tensor(a)
+            for a in rt.nest.flatten((args, kwargs))
+            if isinstance(a, (rt.Tensor, np.ndarray)) or hasattr(a, "_as_tensor")
+        ]
+        if len(values) != len(self.inputs):
+            raise TypeError(
+                f"ConcreteFunction {self.name} takes {len(self.inputs)} tensors, got {len(values)}"
+            )
+        for placeholder, value in zip(self.inputs, values):
+            _check_fits(self.name, placeholder.op.name, placeholder, value)
+        return self._call_flat([v._value for v in values])
+
+    def _call_arguments(self, arguments):
+        values = [_as_value(leaf) for leaf in _tensor_leaves(arguments)]
+        return self._call_flat(values)
+
+    def _call_flat(self, values):
+        results = self._program(*values)
+        tensors = iter(rt.EagerTensor(v, t.dtype) for v, t in zip(results, self.outputs))
+        return rt.nest.map_structure(
+            lambda x: None if x is None or _is_op(x) else next(tensors), self.structured_outputs
+        )
+
+    def __str__(self):
+        lines = [
+            f"ConcreteFunction {self.name}({', '.join(n for n, _ in self._arguments)})",
+            "  Args:",
+        ]
+        lines += [f"    {n}: {d}" for n, d in self._arguments]
+        lines.append("  Returns:")
+        outputs = rt.nest.flatten(self.structured_outputs)
+        lines += [f"    {_describe_value(o)}" for o in outputs] or ["    None"]
+        return "\n".join(lines)
+
+    def __repr__(self):
+        return f"<ag.ConcreteFunction {self.name}>"
+
+
+# --- arguments as signatures ----------------------------------------------------------------
+
+
+def _is_tensor_leaf(value):
+    return isinstance(value, (rt.Tensor, rt.TensorSpec, np.ndarray))
+
+
+def _is_op(value):
+    return isinstance(value, rt.Operation)
+
+
+def _spec(value):
+    if isinstance(value, rt.TensorSpec):
+        return value
+    if isinstance(value, np.ndarray):
+        return rt.TensorSpec(value.shape, rt.as_dtype(value.dtype))
+    return rt.TensorSpec(value.shape, value.dtype)
+
+
+def _as_value(leaf):
+    if isinstance(leaf, rt.TensorSpec):
+        raise TypeError("A TensorSpec describes an argument; call the function with a tensor")
+    if isinstance(leaf, np.ndarray):
+        return rt.convert_to_tensor(leaf)._value
+    return leaf._value
+
+
+def _walk(value, visit):
+    """Calls ``visit`` on each tensor leaf of ``value``, depth first, in a fixed order."""
+    if _is_tensor_leaf(value):
+        visit(value)
+    elif isinstance(value, (list, tuple)):
+        for v in value:
+            _walk(v, visit)
+    elif isinstance(value, dict):
+        for k in sorted(value, key=repr):
+            _walk(value[k], visit)
+
+
+def _tensor_leaves(arguments):
+    leaves = []
+    for _, value in arguments:
+        _walk(value, leaves.append)
+    return leaves
+
+
+def _tensor_leaves_named(arguments):
+    named = []
+    for name, value in arguments:
+        leaves = []
+        _walk(value, leaves.append)
+        named += [
+            (name if len(leaves) == 1 else f"{name}_{i}", leaf) for i, leaf in enumerate(leaves)
+        ]
+    return named
+
+
+def _replace_leaves(value, placeholders):
+    if _is_tensor_leaf(value):
+        return next(placeholders)
+    if isinstance(value, (list, tuple)):
+        items = [_replace_leaves(v, placeholders) for v in value]
+        if hasattr(value, "_fields"):
+            return type(value)(*items)
+        return type(value)(items)
+    if isinstance(value, dict):
+        out = {}
+        for k in sorted(value, key=repr):
+            out[k] = _replace_leaves(value[k], placeholders)
+        return type(value)((k, out[k]) for k in value)
+    return value
+
+
+def _encode(value, shapes=True):
+    """A hashable description of one argument: what decides whether a graph can be reused."""
+    if _is_tensor_leaf(value):
+        spec = _spec(value)
+        shape = spec.shape.as_tuple() if shapes else spec.shape.rank
+        return ("tensor", spec.dtype.name, shape)
+    if isinstance(value, rt.Variable):
+        return ("variable", id(value))
+    if isinstance(value, (list, tuple)):
+        return (type(value).__name__, tuple(_encode(v, shapes) for v in value))
+    if isinstance(value, dict):
+        return (
+            "dict",
+            tuple((repr(k), _encode(value[k], shapes)) for k in sorted(value, key=repr)),
+        )
+    if value is None or isinstance(value, (bool, int, float, str, bytes)):
+        return ("python", type(value).__name__, value)
+    return ("object", type(value).__name__, id(value))
+
+
+def _key(arguments, shapes=True):
+    return tuple((name, _encode(value, shapes)) for name, value in arguments)
+
+
+def _describe_value(value):
+    if _is_tensor_leaf(value):
+        spec = _spec(value)
+        return f"{spec.dtype.name} Tensor, shape={spec.shape}"
+    if isinstance(value, rt.Variable):
+        return f"variable {value.name}"
+    if isinstance(value, (list, tuple)):
+        inner = ", ".join(_describe_value(v) for v in value)
+        return f"[{inner}]" if isinstance(value, list) else f"({inner})"
+    return repr(value)
+
+
+def _describe_change(old, new):
+    old_map = dict(old)
+    for name, value in new:
+        if name not in old_map:
+            return f"argument '{name}' is new"
+        before, after = _encode(old_map[name]), _encode(value)
+        if before != after:
+            return f"argument '{name}' changed from {_describe_value(old_map[name])} to {_describe_value(value)}"
+    return "the arguments changed"
+
+
+def _to_specs(value):
+    if _is_tensor_leaf(value):
+        return _spec(value)
+    if isinstance(value, (list, tuple)) and not hasattr(value, "_fields"):
+        return type(value)(_to_specs(v) for v in value)
+    return value
+
+
+# --- input_signature --------------------------------------------------------------------------
+
+
+def _apply_signature(fn_name, arguments, signature, specs_allowed):
+    if len(arguments) < len(signature):
+        raise TypeError(
+            f"{fn_name}: input_signature has {len(signature)} entries but the function "
+            f"takes {len(arguments)} arguments"
+        )
+    checked = []
+    for (name, value), spec in zip(arguments, signature):
+        checked.append((name, _fit(fn_name, name, value, spec, specs_allowed)))
+    for name, value in arguments[len(signature) :]:
+        raise TypeError(f"{fn_name}: argument '{name}' is not covered by the input_signature")
+    return checked
+
+
+def _fit(fn_name, name, value, spec, specs_allowed):
+    """``value`` as a tensor matching ``spec``, or TypeError/ValueError naming the argument."""
+    if isinstance(spec, (list, tuple)):
+        if not isinstance(value, (list, tuple)) or len(value) != len(spec):
+            raise TypeError(
+                f"{fn_name}: argument '{name}' must be a sequence of {len(spec)} "
+                f"matching {spec}, got {value!r}"
+            )
+        return type(value)(_fit(fn_name, name, v, s, specs_allowed) for v, s in zip(value, spec))
+    if isinstance(value, rt.TensorSpec) and specs_allowed:
+        tensor_like = value
+    elif isinstance(value, rt.Tensor):
+        tensor_like = value
+    else:
+        try:
+            tensor_like = rt.convert_to_tensor(value, dtype=spec.dtype)
+        except (TypeError, ValueError) as e:
+            raise TypeError(
+                f"{fn_name}: argument '{name}' ({value!r}) does not fit the "
+                f"input_signature {spec}: {e}"
+            ) from None
+    _check_fits(fn_name, name, spec, tensor_like)
+    return tensor_like
+
+
+def _check_fits(fn_name, name, spec, value):
+    if value.dtype is not spec.dtype:
+        raise TypeError(
+            f"{fn_name}: argument '{name}' has dtype {value.dtype.name}, but the input_signature "
+            f"requires {spec.dtype.name}"
+        )
+    if not spec.shape.is_compatible_with(value.shape):
+        raise ValueError(
+            f"{fn_name}: argument '{name}' has shape {value.shape}, which does not fit the "
+            f"input_signature's {spec.shape}"
+        )
