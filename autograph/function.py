@@ -447,8 +447,11 @@ def _apply_signature(fn_name, arguments, signature, specs_allowed):
     checked = []
     for (name, value), spec in zip(arguments, signature):
         checked.append((name, _fit(fn_name, name, value, spec, specs_allowed)))
-    for name, value in arguments[len(signature) :]:
-        raise TypeError(f"{fn_name}: argument '{name}' is not covered by the input_signature")
+    extra = arguments[len(signature) :]
+    if extra:
+        raise TypeError(
+            f"{fn_name}: argument '{extra[0][0]}' is not covered by the input_signature"
+        )
     return checked
 
 
@@ -461,9 +464,7 @@ def _fit(fn_name, name, value, spec, specs_allowed):
                 f"matching {spec}, got {value!r}"
             )
         return type(value)(_fit(fn_name, name, v, s, specs_allowed) for v, s in zip(value, spec))
-    if isinstance(value, rt.TensorSpec) and specs_allowed:
-        tensor_like = value
-    elif isinstance(value, rt.Tensor):
+    if isinstance(value, rt.TensorSpec) and specs_allowed or isinstance(value, rt.Tensor):
         tensor_like = value
     else:
         try:
