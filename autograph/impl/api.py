@@ -63,6 +63,8 @@ def to_graph(fn):
     """
     if hasattr(fn, "python_function"):  # an ag.function: convert what it wraps
         fn = fn.python_function
+    if hasattr(fn, "__autograph_original__"):
+        return fn  # converted already
     function, bound_to = _underlying(fn)
     if function is None:
         raise TypeError(f"to_graph expects a function, method or callable object, got {fn!r}")
@@ -105,6 +107,7 @@ def to_code(fn) -> str:
     """
     if hasattr(fn, "python_function"):
         fn = fn.python_function
+    fn = getattr(fn, "__autograph_original__", fn)
     function, _ = _underlying(fn)
     if function is None:
         raise TypeError(f"to_code expects a function, method or callable object, got {fn!r}")
