@@ -96,6 +96,7 @@ from runtime.ops.math_ops import (
     subtract,
     tanh,
 )
+from runtime.module import Module
 from runtime.session import Session
 from runtime.tensor import EagerTensor, SymbolicTensor, Tensor
 from runtime.tensor_array import TensorArray

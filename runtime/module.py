@@ -1,0 +1,101 @@
+"""Module: a container of variables and sub-modules that finds them by itself.
+
+>>> import runtime as rt
+>>> class DemoModule(rt.Module):
+...     def __init__(self, name=None):
+...         super().__init__(name=name)
+...         with self.name_scope:
+...             self.x = rt.Variable(1.0)
+...             self.frozen = rt.Variable(2.0, trainable=False)
+>>> demo = DemoModule()
+>>> demo.name, demo.x.name
+('demo_module', 'demo_module/Variable:0')
+>>> [v.name for v in demo.variables], len(demo.trainable_variables)
+(['demo_module/Variable:0', 'demo_module/Variable:0'], 1)
+"""
+
+from __future__ import annotations
+
+import re
+
+from runtime.graph import name_scope
+from runtime.variables import Variable
+
+
+def _snake_case(name):
+    name = re.sub(r"(.)([A-Z][a-z]+)", r"\1_\2", name)
+    return re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", name).lower()
+
+
+class Module:
+    """Base class for objects that own variables (``tf.Module``).
+
+    ``variables``, ``trainable_variables`` and ``submodules`` are found through
+    the object's attributes, and through lists, tuples and dicts held in them,
+    in attribute-name order, each once, however the modules refer to each other.
+    """
+
+    def __init__(self, name=None):
+        name = name if name is not None else _snake_case(type(self).__name__)
+        if not name.isidentifier():
+            raise ValueError(f"{name!r} is not a valid module name: use a Python identifier")
+        self._name = name
+        with name_scope(name) as scope:
+            self._scope_name = scope
+
+    @property
+    def name(self):
+        return self._name
+
+    @property
+    def name_scope(self):
+        """A name scope to create the module's variables in: ``with self.name_scope:``."""
+        return name_scope(self._scope_name)
+
+    @property
+    def variables(self):
+        return tuple(self._flatten(lambda x: isinstance(x, Variable)))
+
+    @property
+    def trainable_variables(self):
+        return tuple(self._flatten(lambda x: isinstance(x, Variable) and x.trainable))
+
+    @property
+    def submodules(self):
+        return tuple(self._flatten(lambda x: isinstance(x, Module)))
+
+    def _flatten(self, predicate):
+        """Everything reachable from the attributes that ``predicate`` selects, breadth first."""
+        found, seen = [], {id(self)}
+        queue = [self]
+        while queue:
+            module = queue.pop(0)
+            for key in sorted(vars(module)):
+                if key.startswith("_"):
+                    continue
+                for leaf in _leaves(vars(module)[key], seen):
+                    if predicate(leaf):
+                        found.append(leaf)
+                    if isinstance(leaf, Module):
+                        queue.append(leaf)
+        return found
+
+    def __repr__(self):
+        return f"<rt.Module {self._name!r}>"
+
+
+def _leaves(value, seen):
+    """Variables and modules held by ``value``, through lists, tuples and dicts, each once."""
+    if id(value) in seen:
+        return
+    if isinstance(value, (Variable, Module)):
+        seen.add(id(value))
+        yield value
+    elif isinstance(value, (list, tuple)):
+        seen.add(id(value))
+        for item in value:
+            yield from _leaves(item, seen)
+    elif isinstance(value, dict):
+        seen.add(id(value))
+        for key in sorted(value, key=repr):
+            yield from _leaves(value[key], seen)
