@@ -25,6 +25,7 @@ from runtime.dtypes import (
 )
 from runtime.dtypes import bool_ as bool
 from runtime.graph import FuncGraph, Graph, Operation, get_default_graph, name_scope
+from runtime.module import Module
 from runtime.ops.array_ops import (
     cast,
     concat,
@@ -96,7 +97,6 @@ from runtime.ops.math_ops import (
     subtract,
     tanh,
 )
-from runtime.module import Module
 from runtime.session import Session
 from runtime.tensor import EagerTensor, SymbolicTensor, Tensor
 from runtime.tensor_array import TensorArray
