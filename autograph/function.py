@@ -89,7 +89,7 @@ class Function:
         self.reduce_retracing = reduce_retracing
         self.tracing_count = 0
         self._concrete = {}
-        self._relaxed_shapes = {}
+        self._by_rank = {}  # signature without shapes -> traced graphs, newest first
         self._last_arguments = None
         self._made_variables = False
         self._warned = False
@@ -126,14 +126,15 @@ class Function:
         if context.building_graph() is not None:
             return self._traceable()(*args, **kwargs)  # inside another graph: inline
         arguments = self._arguments(args, kwargs)
-        concrete = self._concrete_function(arguments)
+        concrete = self._concrete_function(self._as_signature(arguments))
         return concrete._call_arguments(arguments)
 
     def get_concrete_function(self, *args, **kwargs):
         """The ConcreteFunction for these arguments (tensors or TensorSpecs), traced if needed."""
         if not args and not kwargs and self.input_signature is not None:
             args = self.input_signature
-        return self._concrete_function(self._arguments(args, kwargs, specs_allowed=True))
+        arguments = self._arguments(args, kwargs, specs_allowed=True)
+        return self._concrete_function(self._as_signature(arguments))
 
     def _traceable(self):
         if not self.autograph:
@@ -156,35 +157,35 @@ class Function:
             return arguments
         return _apply_signature(self.__name__, arguments, self.input_signature, specs_allowed)
 
+    def _as_signature(self, arguments):
+        """What the graph is traced for: the input_signature's specs when there is one."""
+        if self.input_signature is None:
+            return arguments
+        specs = list(self.input_signature)
+        return [(name, spec) for (name, _), spec in zip(arguments, specs)]
+
     def _concrete_function(self, arguments):
         key = _key(arguments)
         concrete = self._concrete.get(key)
         if concrete is not None:
             return concrete
-        shapes = None
-        if self.reduce_retracing:
-            concrete, shapes = self._relaxed(arguments)
-            if concrete is not None:
-                return concrete
-        concrete = self._trace(arguments, shapes)
-        self._concrete[key] = concrete
-        return concrete
-
-    def _relaxed(self, arguments):
-        """For reduce_retracing: a graph traced with unknown dims that fits, or the shapes to trace."""
+        # A graph traced for more general shapes (None dims) serves any call that fits it.
         rank_key = _key(arguments, shapes=False)
-        specs = [_spec(leaf) for leaf in _tensor_leaves(arguments)]
-        previous = self._relaxed_shapes.get(rank_key)
-        if previous is None:
-            self._relaxed_shapes[rank_key] = ([s.shape for s in specs], None)
-            return None, None
-        shapes, concrete = previous
-        if concrete is not None and all(
-            s.is_compatible_with(spec.shape) for s, spec in zip(shapes, specs)
-        ):
-            return concrete, None
-        relaxed = [s.most_specific_compatible_shape(spec.shape) for s, spec in zip(shapes, specs)]
-        return None, relaxed
+        shapes = [_spec(leaf).shape for leaf in _tensor_leaves(arguments)]
+        traced = self._by_rank.setdefault(rank_key, [])
+        for candidate in traced:
+            if all(_covers(g, s) for g, s in zip(candidate.input_shapes, shapes)):
+                self._concrete[key] = candidate
+                return candidate
+        relaxed = None
+        if self.reduce_retracing and traced:
+            relaxed = [
+                g.most_specific_compatible_shape(s) for g, s in zip(traced[0].input_shapes, shapes)
+            ]
+        concrete = self._trace(arguments, relaxed)
+        self._concrete[key] = concrete
+        traced.insert(0, concrete)
+        return concrete
 
     def _trace(self, arguments, shapes=None):
         if self.tracing_count:
@@ -194,8 +195,6 @@ class Function:
             # Variables made on the first trace are kept; the graph that runs is a second
             # trace, which must not make any (a function that makes one per call cannot run).
             concrete = self._trace_once(arguments, shapes)
-        if shapes is not None:
-            self._relaxed_shapes[_key(arguments, shapes=False)] = (shapes, concrete)
         self._last_arguments = arguments
         return concrete
 
@@ -260,6 +259,7 @@ class ConcreteFunction:
         self.inputs = list(graph.inputs)
         self.outputs = list(graph.outputs)
         self.structured_outputs = graph.structured_outputs
+        self.input_shapes = [t.shape for t in self.inputs[: len(_tensor_leaves(arguments))]]
         self._arguments = [(n, _describe_value(v)) for n, v in arguments]
         self._program = compile_function(graph)
         self.structured_input_signature = (
@@ -308,6 +308,15 @@ class ConcreteFunction:
 
 
 # --- arguments as signatures ----------------------------------------------------------------
+
+
+def _covers(general, specific):
+    """Whether a graph traced for shape ``general`` serves calls of shape ``specific``."""
+    if general.rank is None:
+        return True
+    if specific.rank != general.rank:
+        return False
+    return all(g is None or g == s for g, s in zip(general, specific))
 
 
 def _is_tensor_leaf(value):

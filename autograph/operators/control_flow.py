@@ -109,7 +109,9 @@ def _staged_if(cond, if_true, if_false, get_state, set_state, names):
         labels += [f"'{names[i]}'"] * len(a_leaves)
     set_outputs(true_graph, true_leaves)
     set_outputs(false_graph, false_leaves)
-    results = build_cond(cond, true_graph, false_graph, labels=labels) if staged else []
+    # With nothing to return, the cond still runs the effects (prints, assignments) of its branches.
+    needed = staged or true_graph.is_stateful or false_graph.is_stateful
+    results = build_cond(cond, true_graph, false_graph, labels=labels) if needed else []
     final, start = list(true_out), 0
     for i, count in layout:
         template = _template(true_out[i], false_out[i])
