@@ -24,6 +24,13 @@ from autograph.pyct.origin import set_origin
 class _BreakConverter(StatementConverter):
     def _loop(self, node):
         node = self.generic_visit(node)  # inner loops first: their breaks are their own
+        if isinstance(node, gast.While) and not node.orelse and _assigns(node.test):
+            # `while (n := f(n)) > 0:` assigns in its test: a staged loop cannot carry that,
+            # so the test moves into the body, as `if not (...): break`, which is the same.
+            guard = gast.If(test=negate_expression(node.test), body=[gast.Break()], orelse=[])
+            set_origin(guard, node.lineno)
+            node.body = [guard] + node.body
+            node.test = gast.Constant(value=True, kind=None)
         if not contains(node.body, gast.Break, into_loops=False):
             return node
         flag = self.ctx.namer.new("break_")
@@ -41,6 +48,14 @@ class _BreakConverter(StatementConverter):
         return before + [node] + after
 
     visit_While = visit_For = _loop
+
+
+def _assigns(expression):
+    return any(isinstance(n, gast.NamedExpr) for n in gast.walk(expression))
+
+
+def negate_expression(expression):
+    return gast.UnaryOp(op=gast.Not(), operand=expression)
 
 
 def transform(node, ctx):

@@ -222,16 +222,15 @@ class _ControlFlowConverter(StatementConverter):
         return defs + state_defs + before + [call]
 
     def visit_While(self, node):
-        modified = writes(node.body)
+        modified = writes(node.body) | writes(node.test)  # the test may assign (n := n // 2)
         live = anno.getanno(node, "live_out", set()) | anno.getanno(node, "live_in", set())
         symbols, before = self._state(node, modified, live)
         namer = self.ctx.namer
         loop_test, loop_body = namer.new("loop_test"), namer.new("loop_body")
         state_names = self._state_names(symbols)
         body, orelse = self._inner(symbols, node.body, node.orelse)
-        defs = statements(
-            "def loop_test():\n    return test", node, loop_test=loop_test, test=node.test
-        )
+        test_return = statements("return test", node, test=node.test)
+        defs = self._function(loop_test, test_return, symbols, node)
         defs += self._function(loop_body, body, symbols, node)
         state_defs, state_args = self._state_functions(symbols, node, state_names)
         call = self._call(

@@ -136,6 +136,8 @@ def converted_call(fn):
     function, _ = _underlying(fn)
     if function is None or is_left_alone(function) or hasattr(fn, "get_concrete_function"):
         return fn
+    if errors.is_generated(function.__code__.co_filename):
+        return fn  # defined inside converted code: converted along with it
     if inspect.isgeneratorfunction(function) or inspect.iscoroutinefunction(function):
         return fn
     try:

@@ -24,6 +24,11 @@ def register(generated_file, user_file, line_map):
     _maps[generated_file] = (user_file, line_map)
 
 
+def is_generated(filename) -> bool:
+    """Whether code from ``filename`` is converted code (a file we generated)."""
+    return filename in _maps
+
+
 def _line_map(generated_file):
     user_file, line_map = _maps[generated_file]
     if callable(line_map):

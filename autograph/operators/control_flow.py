@@ -250,7 +250,7 @@ def while_stmt(
     A loop that starts with Python values and whose test turns symbolic
     after some iterations is staged from that iteration on.
     """
-    test = _first_test(loop_test)
+    test = _first_test(loop_test, get_state, set_state)
     while True:
         if is_symbolic(test):
             _refuse_staging("`while` loop", unsupported)
@@ -262,13 +262,17 @@ def while_stmt(
         test = loop_test()
 
 
-def _first_test(loop_test):
+def _first_test(loop_test, get_state, set_state):
     """The loop's first test. In a graph it is evaluated in a throwaway graph, so that
     deciding whether to stage leaves no dangling ops behind (a staged loop traces it again)."""
     if rt.executing_eagerly():
         return loop_test()
+    before = get_state()
     with rt.FuncGraph("first_test", outer_graph=rt.get_default_graph()).as_default():
-        return loop_test()
+        test = loop_test()
+    if is_symbolic(test):
+        set_state(before)  # nothing the throwaway graph computed may stay in the variables
+    return test
 
 
 def _staged_while(loop_test, loop_body, get_state, set_state, names, index=None):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pprint
 import sys
 
 import numpy as np
@@ -19,18 +20,12 @@ def _print_kernel(*values, template, sep, end, stream, summarize):
         if kind == "text":
             parts.append(item)
         elif kind == "tensor":
-            value = values[item]
-            if (
-                isinstance(value, np.ndarray)
-                and value.dtype == object
-                and value.ndim == 0
-                and len(template) == 1
-            ):
-                parts.append(
-                    value[()].decode("utf-8", "backslashreplace")
-                )  # a lone string: no quotes
-            else:
-                parts.append(format_value(value, summarize))
+            parts.append(_tensor_text(values[item], summarize, alone=len(template) == 1))
+        else:  # "format": pretty-printed Python structure with tensors in slots
+            text, slots = item
+            for token, index in slots:
+                text = text.replace(token, format_value(values[index], summarize))
+            parts.append(text)
     out = stream if stream is not None else sys.stdout
     out.write(sep.join(parts) + end)
     flush = getattr(out, "flush", None)
@@ -38,27 +33,39 @@ def _print_kernel(*values, template, sep, end, stream, summarize):
         flush()
 
 
+def _tensor_text(value, summarize, alone):
+    if alone and isinstance(value, np.ndarray) and value.dtype == object and value.ndim == 0:
+        return value[()].decode("utf-8", "backslashreplace")  # a lone string: no quotes
+    return format_value(value, summarize)
+
+
 PRINT = OpDef("PrintV2", _print_kernel, no_outputs, stateful=True, default_name="PrintV2")
 
 
-def print(*inputs, sep=" ", end="\n", output_stream=None, summarize=3, name=None):
+def print(*inputs, sep=" ", end="\n", output_stream=None, summarize=3, name=None):  # noqa: A001
     """Prints tensors (and Python values) each time it executes, like ``tf.print``.
 
-    Eagerly it prints at once; in a graph it prints on every run.
+    Eagerly it prints at once; in a graph it prints on every run. Python values
+    other than strings are pretty-printed (``pprint.pformat``), with any tensors
+    inside them printed in place.
 
     >>> import runtime as rt
     >>> rt.print("x:", rt.constant([1, 2, 3]), rt.constant("text"))
     x: [1 2 3] "text"
     >>> rt.print(rt.constant("hello world"))
     hello world
+    >>> rt.print({"b": 1, "a": rt.constant([1, 2])})
+    {'a': [1 2], 'b': 1}
     """
     template, tensors = [], []
     for item in inputs:
         if isinstance(item, Tensor) or hasattr(item, "_as_tensor"):
             template.append(("tensor", len(tensors)))
             tensors.append(convert_to_tensor(item))
+        elif isinstance(item, str):
+            template.append(("text", item))
         else:
-            template.append(("text", str(item)))
+            template.append(("format", _format_structure(item, tensors)))
     attrs = {
         "template": tuple(template),
         "sep": sep,
@@ -67,6 +74,41 @@ def print(*inputs, sep=" ", end="\n", output_stream=None, summarize=3, name=None
         "summarize": summarize,
     }
     return bind_op(PRINT, tensors, attrs, name or "PrintV2")
+
+
+class _Slot:
+    """Stands for a tensor inside a pretty-printed structure; filled in when the op runs."""
+
+    def __init__(self, token):
+        self.token = token
+
+    def __repr__(self):
+        return self.token
+
+
+def _format_structure(value, tensors):
+    slots = []
+
+    def slot(leaf):
+        if isinstance(leaf, Tensor) or hasattr(leaf, "_as_tensor"):
+            token = f"\x00slot{len(tensors)}\x00"
+            slots.append((token, len(tensors)))
+            tensors.append(convert_to_tensor(leaf))
+            return _Slot(token)
+        return leaf
+
+    structure = _map_leaves(value, slot)
+    return pprint.pformat(structure), tuple(slots)
+
+
+def _map_leaves(value, fn):
+    if isinstance(value, list):
+        return [_map_leaves(v, fn) for v in value]
+    if isinstance(value, tuple) and not hasattr(value, "_fields"):
+        return tuple(_map_leaves(v, fn) for v in value)
+    if isinstance(value, dict):
+        return {k: _map_leaves(v, fn) for k, v in value.items()}
+    return fn(value)
 
 
 def _stream(output_stream):

@@ -1272,3 +1272,209 @@ def for_else_continue_without_break(n):
             continue
         t += 100
     return t
+
+
+# --- odds and ends: rebinding, walrus, defaults, builtins, arithmetic ----------------------------
+
+
+@case((4,), (6,))
+def loop_modifies_its_bound(n):
+    total = 0
+    for i in range(n):
+        n -= 1
+        total += i + n
+    return total
+
+
+@case((4,), (5,))
+def loop_rebinds_its_target(n):
+    total = 0
+    for i in rt.range(n):
+        i = i * 2
+        total += i
+    return total
+
+
+@case((3,), (5,))
+def def_inside_loop(n):
+    total = 0
+    for i in range(n):
+
+        def twice(i=i):
+            return i * 2
+
+        total += twice()
+    return total
+
+
+@case((4,), (-6,))
+def lambda_with_ternary(x):
+    magnitude = lambda v: v if v > 0 else -v  # noqa: E731
+    return magnitude(x) + magnitude(x - 10)
+
+
+def _sum_positive(*values, scale=1):
+    total = 0
+    for v in values:
+        if v > 0:
+            total += v * scale
+    return total
+
+
+@case((3, -2), (-1, 5))
+def star_args_helper(a, b):
+    return _sum_positive(a, b, a + b, scale=2)
+
+
+@case((5,), (-5,))
+def default_argument(a, b=3):
+    if a > b:
+        return a - b
+    return b - a
+
+
+@case((4,), (9,))
+def none_default_checked(a, b=None):
+    if b is None:
+        b = a * 2
+    if a > 5:
+        b += 1
+    return b
+
+
+class Accumulator:
+    def __init__(self, start):
+        self.start = start
+
+    def add_if_positive(self, x):
+        if x > 0:
+            return self.start + x
+        return self.start
+
+
+@case((4,), (-4,))
+def method_with_control_flow(x):
+    acc = Accumulator(10)
+    return acc.add_if_positive(x) + acc.add_if_positive(x - 5)
+
+
+@case((5,), (8,))
+def reversed_list(a):
+    total = 0
+    for v in reversed([a, a + 1, a + 2]):
+        total = total * 10 + v % 10
+    return total
+
+
+@case((100,), (7,), (1,))
+def walrus_in_while(n):
+    steps = 0
+    while (n := n // 2) > 0:
+        steps += 1
+    return steps * 100 + n
+
+
+@case((-7,), (7,), (-3,))
+def negative_floor_division(a):
+    return (a // 2) * 100 + a % 3 + (-a) // 4 + (-a) % 5
+
+
+@case((3,), (-4,))
+def builtin_abs_and_power(a):
+    return abs(a) + a**2 - (-a) + (+a)
+
+
+def _tri(n, depth):
+    if depth == 0:
+        return n
+    return _tri(n + depth, depth - 1)
+
+
+@case((2,), (10,))
+def recursion_on_python_depth(n):
+    if n > 5:
+        return _tri(n, 3)
+    return _tri(n, 2)
+
+
+@case((4, 5), (5, 4))
+def early_return_before_loop(a, b):
+    if a > b:
+        return a
+    total = 0
+    for i in range(b):
+        total += i
+    return total
+
+
+@case((3,), (12,))
+def return_from_nested_while_true(n):
+    i = 0
+    while True:
+        j = 0
+        while True:
+            j += 1
+            if i * j > n:
+                return i * 100 + j
+            if j >= 3:
+                break
+        i += 1
+
+
+def _make_clipper(hi):
+    def clip(x):
+        if x > hi:
+            return hi
+        return x
+
+    return clip
+
+
+@case((4,), (15,))
+def closure_from_factory(x):
+    clip = _make_clipper(10)
+    return clip(x) + clip(x * 2)
+
+
+def _apply_twice(fn, x):
+    return fn(fn(x))
+
+
+@case((3,), (-8,))
+def function_as_argument(x):
+    def step(v):
+        if v < 0:
+            return -v
+        return v + 1
+
+    return _apply_twice(step, x)
+
+
+@case((2,), (6,))
+def user_names_like_generated_ones(n):
+    retval = 0
+    do_return = 1
+    break_ = 2
+    continue_ = 3
+    state = 4
+    loop_body = 5
+    for i in range(n):
+        if i > 3:
+            break
+        if i == 1:
+            continue
+        retval += i + do_return + break_ + continue_ + state + loop_body
+    if retval > 20:
+        return retval
+    return -retval
+
+
+@case((3,), (10,))
+def if_true_named_variable(n):
+    if_true = n > 5
+    get_state = 0
+    if if_true:
+        get_state = n * 2
+    else:
+        get_state = n - 1
+    return get_state
