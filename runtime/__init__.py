@@ -5,7 +5,7 @@
 <rt.Tensor: shape=(), dtype=int32, numpy=7>
 """
 
-from runtime import debugging, errors, nest, nn, random, strings
+from runtime import debugging, errors, nest, nn, random, saved_model, strings
 from runtime.context import executing_eagerly
 from runtime.control_flow import cond, control_dependencies, group, no_op, while_loop
 from runtime.dtypes import (
