@@ -201,6 +201,30 @@ Tracing!
 rt.Tensor(11, shape=(), dtype=int32)
 Functions run eagerly: False
 """,
+    # Seed 000/003, "应用 tf.Module 封装 AutoGraph" and saving: 6, the module's variables, no
+    # submodules; the saved model's description (our saved_model_cli show); loaded in a fresh
+    # process, the next add_print gives 11.
+    "saved_model_demo": """\
+6
+(<rt.Variable 'demo_module/Variable:0' shape=() dtype=float32, numpy=6.0>,)
+(<rt.Variable 'demo_module/Variable:0' shape=() dtype=float32, numpy=6.0>,)
+()
+saved model DIRECTORY (format autograph-saved-model version 1)
+function 'add_print':
+  inputs:
+    a: float32 shape ()
+  outputs:
+    output_0: float32 shape ()
+signature 'serving_default':
+  inputs:
+    a: float32 shape ()
+  outputs:
+    output_0: float32 shape ()
+variables:
+  demo_module/Variable:0: float32 shape ()
+11
+<rt.Variable 'demo_module/Variable:0' shape=() dtype=float32, numpy=11.0>
+""",
 }
 
 
