@@ -140,8 +140,17 @@ class Function:
         if not self.autograph:
             return self.python_function
         from autograph.impl.api import to_graph
+        from autograph.pyct.parser import ConversionError
 
-        return to_graph(self.python_function)
+        try:
+            return to_graph(self.python_function)
+        except ConversionError as e:
+            # As TensorFlow does: trace it unconverted (fine unless it branches on tensors).
+            warnings.warn(
+                f"AutoGraph could not convert {self.__name__} and traces it as it is: {e}",
+                stacklevel=3,
+            )
+            return self.python_function
 
     # --- signatures -----------------------------------------------------------------------
 
