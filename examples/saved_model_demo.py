@@ -22,7 +22,7 @@ print(demo2.x)
 
 
 class DemoModule(rt.Module):
-    def __init__(self, init_value=rt.constant(0.0), name=None):
+    def __init__(self, init_value=rt.constant(0.0), name=None):  # noqa: B008 (as in the seed)
         super().__init__(name=name)
         with self.name_scope:
             self.x = rt.Variable(init_value, dtype=rt.float32, trainable=True)
