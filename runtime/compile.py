@@ -177,14 +177,17 @@ class _Emitter:
         self.line_ops = {}
         self._used = set(dir(__builtins__) if isinstance(__builtins__, dict) else dir(__builtins__))
         self._kernels = {}
+        self._counters = {}
 
     def fresh(self, hint):
         base = _identifier(hint)
-        name, i = base, 0
+        i = self._counters.get(base, 0)  # continue where this base left off: linear in the ops
+        name = base if i == 0 else f"{base}_{i}"
         while name in self._used or keyword.iskeyword(name):
             i += 1
             name = f"{base}_{i}"
         self._used.add(name)
+        self._counters[base] = i + 1
         return name
 
     def emit(self, indent, text, op=None):

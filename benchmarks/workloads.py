@@ -1,0 +1,132 @@
+"""The workloads: each written for our runtime and, by hand, in numpy, with the same result.
+
+Each workload gives ``graph`` (an ``ag.function``), ``eager`` (the same Python
+function on eager tensors) and ``numpy`` (what one would write by hand), plus
+the arguments for each; the suite checks that all three agree before timing.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+import autograph as ag
+import runtime as rt
+
+
+def collatz(n):
+    steps = 0
+    while n > 1:
+        if n % 2 == 0:
+            n = n // 2
+        else:
+            n = 3 * n + 1
+        steps += 1
+    return steps
+
+
+def collatz_numpy(n):
+    steps = np.int32(0)
+    while n > 1:
+        n = n // 2 if n % 2 == 0 else 3 * n + 1
+        steps += np.int32(1)
+    return steps
+
+
+def vector_loop(x, n):
+    acc = rt.zeros_like(x)
+    for i in rt.range(n):
+        acc = acc + x * rt.cast(i, rt.float32)
+    return acc
+
+
+def vector_loop_numpy(x, n):
+    acc = np.zeros_like(x)
+    for i in range(n):
+        acc = acc + x * np.float32(i)
+    return acc
+
+
+def nested_loops(n):
+    total = 0
+    for i in rt.range(n):
+        if i % 3 == 0:
+            continue
+        for j in rt.range(i):
+            if j > 5:
+                break
+            total += i * j
+    return total
+
+
+def nested_loops_numpy(n):
+    total = np.int32(0)
+    for i in range(n):
+        if i % 3 == 0:
+            continue
+        for j in range(i):
+            if j > 5:
+                break
+            total += np.int32(i * j)
+    return total
+
+
+_RNG = np.random.default_rng(0)
+W1 = _RNG.standard_normal((784, 128)).astype(np.float32)
+B1 = np.zeros(128, np.float32)
+W2 = _RNG.standard_normal((128, 10)).astype(np.float32)
+B2 = np.zeros(10, np.float32)
+
+
+def dense(images):
+    x = rt.reshape(images, [-1, 784])
+    x = rt.nn.relu(rt.matmul(x, W1) + B1)
+    return rt.matmul(x, W2) + B2
+
+
+def dense_numpy(images):
+    x = images.reshape(-1, 784)
+    x = np.maximum(x @ W1 + B1, 0)
+    return x @ W2 + B2
+
+
+def tensor_array_squares(n):
+    squares = rt.TensorArray(rt.int32, size=n)
+    i = 0
+    while i < n:
+        squares = squares.write(i, i * i)
+        i += 1
+    return squares.stack()
+
+
+def tensor_array_squares_numpy(n):
+    squares = []
+    i = 0
+    while i < n:
+        squares.append(np.int32(i * i))
+        i += 1
+    return np.stack(squares)
+
+
+IMAGES = _RNG.uniform(size=(60, 28, 28)).astype(np.float32)
+VECTOR = _RNG.standard_normal(1000).astype(np.float32)
+
+
+def workloads():
+    """name -> (python function, numpy function, runtime arguments, numpy arguments)."""
+    return {
+        "collatz steps (scalar while/if)": (collatz, collatz_numpy, (rt.constant(27),), (np.int32(27),)),
+        "vector loop, 1000 iterations": (vector_loop, vector_loop_numpy, (rt.constant(VECTOR), rt.constant(1000)),
+                                         (VECTOR, 1000)),
+        "nested loops with break/continue": (nested_loops, nested_loops_numpy, (rt.constant(40),), (40,)),
+        "dense model forward (60x28x28)": (dense, dense_numpy, (rt.constant(IMAGES),), (IMAGES,)),
+        "while_loop with a TensorArray": (tensor_array_squares, tensor_array_squares_numpy,
+                                          (rt.constant(200),), (200,)),
+    }  # fmt: skip
+
+
+def graph_version(fn):
+    return ag.function(fn)
+
+
+def eager_version(fn):
+    return ag.to_graph(fn)
