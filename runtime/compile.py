@@ -1,6 +1,8 @@
 """Compiling a graph to straight-line Python over numpy kernels.
 
-Each op becomes one line ``outputs = kernel(inputs)``; a cond becomes a native
+Each op becomes one line ``outputs = kernel(inputs)``, or a Python operator
+where the kernel is a numpy ufunc with that meaning (``x + y`` on numpy values
+is ``np.add``, without a Python call in between); a cond becomes a native
 ``if``/``else`` and a while loop a native ``while``, with their sub-graphs
 inlined, so running a loop costs no per-iteration call chain. The source is
 what runs, and what ``print(program)`` shows.
@@ -12,18 +14,19 @@ what runs, and what ``print(program)`` shows.
 ...     y = rt.cond(x > 0, lambda: x * 2.0, lambda: -x)
 >>> print(compile_graph(g, [x], [y]))
 def graph_fn(x):
-    greater = Greater(x, const)
+    greater = x > const
     if greater:
-        mul = Mul(x, const_1)
+        mul = x * const_1
         cond = mul
     else:
-        neg = Neg(x)
+        neg = -x
         cond = neg
     return (cond,)
 """
 
 from __future__ import annotations
 
+import builtins
 import functools
 import itertools
 import keyword
@@ -175,7 +178,7 @@ class _Emitter:
         self.lines = []
         self.namespace = {}
         self.line_ops = {}
-        self._used = set(dir(__builtins__) if isinstance(__builtins__, dict) else dir(__builtins__))
+        self._used = set(dir(builtins))  # generated names never shadow a builtin
         self._kernels = {}
         self._counters = {}
 
@@ -251,9 +254,12 @@ class _Emitter:
             self.emit_call(op, env, indent)
 
     def emit_call(self, op, env, indent):
-        kernel, note = self.kernel_name(op)
-        args = ", ".join(env[id(t)] for t in op.inputs)
-        call = f"{kernel}({args})"
+        infix = _infix(op)
+        if infix is not None:
+            call, note = infix.format(*(env[id(t)] for t in op.inputs)), ""
+        else:
+            kernel, note = self.kernel_name(op)
+            call = f"{kernel}({', '.join(env[id(t)] for t in op.inputs)})"
         if not op.outputs:
             self.emit(indent, call + note, op)
             return
@@ -320,6 +326,63 @@ class _Emitter:
         namespace = dict(self.namespace)
         exec(code, namespace)  # the source is generated here from the graph, never read from a file
         return Program(source, namespace[name], self.line_ops, filename)
+
+
+# Ops whose kernel is a numpy ufunc with an operator of the same meaning: on numpy values
+# (which every value of a compiled graph is) the operator calls that ufunc directly, with the
+# same dtype rules, and skips a Python call. Only for numeric (or bool) inputs: strings keep
+# their kernels.
+_INFIX = {
+    "Add": "{0} + {1}", "Sub": "{0} - {1}", "Mul": "{0} * {1}", "RealDiv": "{0} / {1}",
+    "Less": "{0} < {1}", "LessEqual": "{0} <= {1}", "Greater": "{0} > {1}",
+    "GreaterEqual": "{0} >= {1}", "Equal": "{0} == {1}", "NotEqual": "{0} != {1}",
+    "Neg": "-{0}", "Abs": "abs({0})",
+}  # fmt: skip
+_BOOL_INFIX = {"LogicalAnd": "{0} & {1}", "LogicalOr": "{0} | {1}", "LogicalNot": "~{0}",
+               "LogicalXor": "{0} ^ {1}"}  # fmt: skip
+_FLOAT_INFIX = {"FloorDiv": "{0} // {1}", "FloorMod": "{0} % {1}", "Pow": "{0} ** {1}"}
+
+
+def _subscript(spec):
+    """``x[...]`` for an index spec: ints, slices, None, ``...``, and ("t", k) for input k+1."""
+
+    def part(v):
+        if isinstance(v, tuple):
+            return "{" + str(v[1] + 1) + "}"
+        return "" if v is None else repr(v)
+
+    parts = []
+    for k in spec:
+        if k is Ellipsis:
+            parts.append("...")
+        elif k is None:
+            parts.append("None")
+        elif isinstance(k, slice):
+            text = f"{part(k.start)}:{part(k.stop)}"
+            parts.append(text + (f":{part(k.step)}" if k.step is not None else ""))
+        else:
+            parts.append(part(k))
+    return "{0}[" + ", ".join(parts) + ("," if len(parts) == 1 and parts[0] == "..." else "") + "]"
+
+
+def _infix(op):
+    """An operator expression for ``op``, where it means exactly what its kernel does."""
+    if op.type == "StridedSlice":
+        return _subscript(op.attrs["spec"])  # numpy indexing is what the kernel does
+    if op.attrs or not op.inputs:
+        return None
+    dtype = op.inputs[0].dtype
+    if op.type in _BOOL_INFIX:
+        return _BOOL_INFIX[op.type] if dtype.is_bool else None
+    if op.type in _FLOAT_INFIX:
+        # Integer // and % by zero must raise, as the kernel makes them: only floats here,
+        # or integers by a constant known not to be zero.
+        divisor = op.inputs[1].op
+        safe = divisor.type == "Const" and bool(np.all(divisor.attrs["value"] != 0))
+        return _FLOAT_INFIX[op.type] if dtype.is_floating or (safe and op.type != "Pow") else None
+    if op.type in _INFIX and (dtype.is_numeric or dtype.is_bool):
+        return _INFIX[op.type]
+    return None
 
 
 def _short(value):

@@ -478,8 +478,38 @@ def _length(t):
     return rt.constant(first) if first is not None else rt.shape(t)[0]
 
 
+def _range_parts(iterable):
+    """``(length, item)`` for a ``for`` over ``rt.range`` of ints with a constant step: the
+    items are computed (start + i * step), so the range is never built nor sliced."""
+    from runtime.ops.array_ops import constant_value
+
+    if not (
+        isinstance(iterable, rt.SymbolicTensor)
+        and iterable.op.type == "Range"
+        and iterable.dtype.is_integer
+    ):
+        return None
+    start, limit, delta = iterable.op.inputs
+    step = constant_value(delta)
+    if step is None or step == 0:
+        return None
+    step = int(step)
+    span = (limit - start) if step > 0 else (start - limit)
+    length = rt.maximum((span + (abs(step) - 1)) // abs(step), 0)
+    if length.dtype is not rt.int32:
+        length = rt.cast(length, rt.int32)
+
+    def item(i):
+        return start + rt.cast(i, iterable.dtype) * step
+
+    return length, item
+
+
 def _staged_for(iterable, extra_test, loop_body, get_state, set_state, names):
-    if isinstance(iterable, _StagedIterable):
+    parts = _range_parts(iterable)
+    if parts is not None:
+        length, item = parts
+    elif isinstance(iterable, _StagedIterable):
         length, item = iterable.length(), iterable.item
     else:
         if iterable.shape.rank == 0:
