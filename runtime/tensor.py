@@ -57,6 +57,9 @@ class TensorRef:
         return isinstance(other, TensorRef) and other._tensor is self._tensor
 
 
+_SCALAR = TensorShape(())
+
+
 class EagerTensor(Tensor):
     """A tensor with a value, produced by running an op at once."""
 
@@ -70,8 +73,11 @@ class EagerTensor(Tensor):
     @property
     def shape(self) -> TensorShape:
         if self._shape is None:
-            opaque = self.dtype.is_opaque
-            self._shape = TensorShape(()) if opaque else TensorShape(np.shape(self._value))
+            value = self._value
+            if isinstance(value, np.generic) or self.dtype.is_opaque:
+                self._shape = _SCALAR  # most eager values in scalar code: one shared shape
+            else:
+                self._shape = TensorShape(np.shape(value))
         return self._shape
 
     def numpy(self):
@@ -223,6 +229,10 @@ class SymbolicTensor(Tensor):
 # --- Python values to numpy values ----------------------------------------------------------
 
 _INT32 = np.iinfo(np.int32)
+_INT_BOUNDS = {
+    d.name: (int(np.iinfo(d.as_numpy_dtype).min), int(np.iinfo(d.as_numpy_dtype).max))
+    for d in (dtypes.int8, dtypes.int16, dtypes.int32, dtypes.int64, dtypes.uint8)
+}
 
 
 def _default_numpy(value):
@@ -318,6 +328,13 @@ def to_numpy(value, dtype: DType | None = None, cast_numpy: bool = True):
     """
     if dtype is None:
         return _default_numpy(value)
+    kind = type(value)
+    if kind is int and dtype.is_integer:  # the common case (x + 1): no arrays on the way
+        low, high = _INT_BOUNDS[dtype.name]
+        if low <= value <= high:
+            return dtype.as_numpy_dtype(value)
+    elif kind is float and dtype.is_floating or kind is bool and dtype is dtypes.bool_:
+        return dtype.as_numpy_dtype(value)
     if dtype is dtypes.string:
         return _to_bytes_array(value)
     is_numpy = isinstance(value, (np.ndarray, np.generic))

@@ -167,6 +167,8 @@ def broadcast_shapes(a: TensorShape, b: TensorShape) -> TensorShape:
     if a._dims is None or b._dims is None:
         return TensorShape(None)
     x, y = a._dims, b._dims
+    if x == y and None not in x:
+        return a
     n = max(len(x), len(y))
     x = (1,) * (n - len(x)) + x
     y = (1,) * (n - len(y)) + y
