@@ -33,6 +33,7 @@ import runtime as rt
 from runtime import context
 from runtime.compile import compile_function
 from runtime.graph import FuncGraph
+from runtime.optimize import optimize
 from runtime.tracing import set_outputs
 from runtime.variables import observe_creation
 
@@ -270,7 +271,8 @@ class ConcreteFunction:
         self.structured_outputs = graph.structured_outputs
         self.input_shapes = [t.shape for t in self.inputs[: len(_tensor_leaves(arguments))]]
         self._arguments = [(n, _describe_value(v)) for n, v in arguments]
-        self._program = compile_function(graph)
+        optimized, self.optimization_report = optimize(graph)
+        self._program = compile_function(optimized)
         self.structured_input_signature = (
             tuple(_to_specs(v) for _, v in arguments),
             {},
