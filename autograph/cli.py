@@ -2,6 +2,9 @@
 
     autograph to-code model.py::collatz_steps
     autograph run model.py --epochs 3        # as __main__, its top-level functions converted
+    autograph graph model.py::step --signature "float32[None,3]"   # its graph as Graphviz DOT
+    autograph graph model.py::step 1.0 2 --output step.svg        # traced for example arguments
+    autograph show saved/                    # what a saved model directory holds
     python -m autograph ...                  # the same
 
 Errors in the user's file (a syntax error, a failing conversion, an exception
@@ -12,8 +15,12 @@ from __future__ import annotations
 
 import argparse
 import ast
+import contextlib
 import inspect
 import os
+import re
+import shutil
+import subprocess
 import sys
 import traceback
 import types
@@ -33,10 +40,17 @@ def main(argv=None):
     )
     run.add_argument("file", metavar="FILE.py")
     run.add_argument("args", nargs=argparse.REMAINDER, help="arguments given to the program")
+    _add_graph_command(commands)
+    saved = commands.add_parser("show", help="describe the saved model in DIR")
+    saved.add_argument("dir", metavar="DIR")
     options = parser.parse_args(argv)
     try:
         if options.command == "to-code":
             print(to_code(_load_target(options.target)), end="")
+        elif options.command == "graph":
+            graph_command(options)
+        elif options.command == "show":
+            show_command(options.dir)
         else:
             run_file(options.file, options.args)
     except _UserError as e:
@@ -131,6 +145,180 @@ def _convert(fn):
     except ConversionError as e:
         warnings.warn(f"autograph: {fn.__name__} runs unconverted: {e}", stacklevel=2)
         return fn
+
+
+# --- autograph graph, autograph show -------------------------------------------------------------
+
+_FORMATS = ("dot", "svg", "png")
+
+
+def _add_graph_command(commands):
+    graph = commands.add_parser(
+        "graph",
+        help="print the graph of FILE.py::NAME as Graphviz DOT (or render it to svg/png)",
+        description=(
+            "Traces FILE.py::NAME (an ag.function, a plain function, a ConcreteFunction or an "
+            "rt.Graph) and prints its graph as Graphviz DOT, or renders it with Graphviz's dot "
+            "program. An ag.function with an input_signature is traced for it; otherwise give "
+            "example ARGS (Python literals, passed as tensors) or --signature."
+        ),
+    )
+    graph.add_argument("target", metavar="FILE.py::NAME")
+    graph.add_argument(
+        "args", nargs="*", metavar="ARGS", help="example arguments: Python literals, as tensors"
+    )
+    graph.add_argument(
+        "--signature",
+        metavar="SPECS",
+        help='the tensor arguments\' dtypes and shapes, e.g. "float32[None,3],int32[]"',
+    )
+    graph.add_argument(
+        "--format",
+        choices=_FORMATS,
+        help="dot (the default), or svg/png rendered by Graphviz (default: --output's extension)",
+    )
+    graph.add_argument("--output", "-o", metavar="PATH", help="write here instead of stdout")
+
+
+def graph_command(options):
+    fmt = options.format or _format_of(options.output)
+    # What the user's file prints while it loads and traces goes to stderr: stdout is the graph.
+    with contextlib.redirect_stdout(sys.stderr):
+        graph = _graph_of(_load_target(options.target), options)
+    dot_text = graph.to_dot()
+    data = dot_text.encode() if fmt == "dot" else _render(dot_text, fmt)
+    if options.output:
+        try:
+            with open(options.output, "wb") as f:
+                f.write(data)
+        except OSError as e:
+            raise _UserError(f"autograph: cannot write {options.output}: {e.strerror}") from None
+    else:
+        sys.stdout.flush()
+        sys.stdout.buffer.write(data)
+        sys.stdout.buffer.flush()
+
+
+def _format_of(output):
+    ext = os.path.splitext(output or "")[1].lstrip(".").lower()
+    return ext if ext in _FORMATS else "dot"
+
+
+def _graph_of(obj, options):
+    """The graph to draw for the loaded target, traced for ARGS, --signature or input_signature."""
+    import runtime as rt
+    from autograph.function import function
+
+    name = options.target.partition("::")[2]
+    given = options.args or options.signature is not None
+    if isinstance(obj, rt.Graph) or hasattr(obj, "graph") and isinstance(obj.graph, rt.Graph):
+        if given:
+            raise _UserError(f"autograph: {name} is already a graph; it takes no arguments")
+        return obj if isinstance(obj, rt.Graph) else obj.graph
+    if options.args and options.signature is not None:
+        raise _UserError("autograph: give either example ARGS or --signature, not both")
+    if not hasattr(obj, "get_concrete_function"):
+        if not callable(obj):
+            raise _UserError(f"autograph: {name} is not a function (it is {type(obj).__name__})")
+        obj = function(obj)
+    if options.signature is not None:
+        args = _parse_signature(options.signature)
+    elif options.args:
+        args = [_example_tensor(a) for a in options.args]
+    elif obj.input_signature is not None:
+        args = list(obj.input_signature)
+    else:
+        args = []
+    try:  # the arguments checked against the function (and its input_signature) before tracing
+        obj._arguments(args, {}, specs_allowed=True)
+    except (TypeError, ValueError) as e:
+        if not given and obj.input_signature is None:
+            raise _UserError(
+                f"autograph: {name} has no input_signature: give example arguments "
+                f'(autograph graph FILE.py::{name} 1.0 "[1, 2]") or --signature '
+                '"float32[None,3],int32[]"'
+            ) from None
+        raise _UserError(f"autograph: {e}") from None
+    return obj.get_concrete_function(*args).graph
+
+
+def _parse_signature(text):
+    """``"float32[None,3],int32[]"`` as TensorSpecs; ``?``, ``None`` or ``-1`` is an unknown
+    dimension, ``[*]`` an unknown rank."""
+    import runtime as rt
+
+    specs = []
+    for entry in re.findall(r"[^,\[\]]*\[[^\]]*\]|[^,]+", text):
+        entry = entry.strip(" ,")
+        match = re.fullmatch(r"(\w+)\s*\[([^\]]*)\]", entry)
+        if not match:
+            raise _UserError(
+                f"autograph: --signature: expected dtype[dims] like float32[None,3], got {entry!r}"
+            )
+        dtype_name, dims_text = match.groups()
+        try:
+            dtype = rt.as_dtype(dtype_name)
+        except TypeError as e:
+            raise _UserError(f"autograph: --signature: {e}") from None
+        if dims_text.strip() == "*":
+            specs.append(rt.TensorSpec(None, dtype))
+            continue
+        dims = []
+        for dim in filter(None, (d.strip() for d in dims_text.split(","))):
+            if dim in ("?", "None", "-1"):
+                dims.append(None)
+            elif dim.isdigit():
+                dims.append(int(dim))
+            else:
+                raise _UserError(f"autograph: --signature: bad dimension {dim!r} in {entry!r}")
+        specs.append(rt.TensorSpec(dims, dtype))
+    if not specs:
+        raise _UserError("autograph: --signature is empty")
+    return specs
+
+
+def _example_tensor(text):
+    """An example argument: a Python literal (a bare word is a string) as a tensor."""
+    import runtime as rt
+
+    try:
+        value = ast.literal_eval(text)
+    except (ValueError, SyntaxError):
+        value = text
+    try:
+        return rt.constant(value)
+    except (TypeError, ValueError) as e:
+        raise _UserError(f"autograph: argument {text!r} is not a tensor value: {e}") from None
+
+
+def _render(dot_text, fmt):
+    """``dot_text`` rendered by Graphviz's ``dot`` program as ``fmt`` (svg, png)."""
+    dot = shutil.which("dot")
+    if dot is None:
+        raise _UserError(
+            f"autograph: --format {fmt} needs Graphviz's `dot` program, which was not found on "
+            "PATH: install Graphviz (e.g. `apt-get install graphviz` or `brew install graphviz`), "
+            "or use --format dot"
+        )
+    result = subprocess.run([dot, f"-T{fmt}"], input=dot_text.encode(), capture_output=True)
+    if result.returncode != 0:
+        message = result.stderr.decode(errors="replace").strip()
+        raise _UserError(f"autograph: dot failed: {message}")
+    return result.stdout
+
+
+def show_command(path):
+    try:
+        from runtime import saved_model
+    except ImportError:
+        raise _UserError("autograph: show needs runtime.saved_model, which is missing") from None
+    if not os.path.isdir(path):
+        raise _UserError(f"autograph: no such directory: {path}")
+    try:
+        text = saved_model.show(path)
+    except (OSError, ValueError) as e:  # a damaged or foreign directory (SavedModelError)
+        raise _UserError(f"autograph: {e}") from None
+    print(text)
 
 
 if __name__ == "__main__":

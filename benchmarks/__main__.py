@@ -51,24 +51,41 @@ def run(quick=False):
         t_numpy = best_time(numpy_fn, numpy_args, min_seconds)
         t_graph = best_time(graph, args, min_seconds)
         t_eager = best_time(eager, args, min_seconds)
-        rows.append({"workload": name, "numpy_s": t_numpy, "graph_s": t_graph, "eager_s": t_eager,
-                     "graph_ratio": t_graph / t_numpy, "eager_ratio": t_eager / t_numpy})
+        rows.append(
+            {
+                "workload": name,
+                "numpy_s": t_numpy,
+                "graph_s": t_graph,
+                "eager_s": t_eager,
+                "graph_ratio": t_graph / t_numpy,
+                "eager_ratio": t_eager / t_numpy,
+            }
+        )
     singles = {
-        "first call of a small function (s)": first_call.first_call_seconds(rounds=10 if quick else 30),
+        "first call of a small function (s)": first_call.first_call_seconds(
+            rounds=10 if quick else 30
+        ),
         "conversion of a 100-line function (s)": conversion.time_conversion(
-            conversion.load(conversion.hundred_line_source()), rounds=10 if quick else 30),
+            conversion.load(conversion.hundred_line_source()), rounds=10 if quick else 30
+        ),
     }
     return rows, singles, scale.run(quick)
 
 
 def print_table(rows, singles, scaling):
-    print(f"machine: {platform.machine()}, {platform.processor() or 'cpu'}, "
-          f"Python {platform.python_version()}, numpy {np.__version__}")
+    print(
+        f"machine: {platform.machine()}, {platform.processor() or 'cpu'}, "
+        f"Python {platform.python_version()}, numpy {np.__version__}"
+    )
     print()
-    print(f"{'workload':36} {'numpy':>10} {'graph':>10} {'eager':>10} {'graph/np':>9} {'eager/np':>9}")
+    print(
+        f"{'workload':36} {'numpy':>10} {'graph':>10} {'eager':>10} {'graph/np':>9} {'eager/np':>9}"
+    )
     for r in rows:
-        print(f"{r['workload']:36} {r['numpy_s'] * 1e6:8.1f}us {r['graph_s'] * 1e6:8.1f}us "
-              f"{r['eager_s'] * 1e6:8.1f}us {r['graph_ratio']:8.2f}x {r['eager_ratio']:8.2f}x")
+        print(
+            f"{r['workload']:36} {r['numpy_s'] * 1e6:8.1f}us {r['graph_s'] * 1e6:8.1f}us "
+            f"{r['eager_s'] * 1e6:8.1f}us {r['graph_ratio']:8.2f}x {r['eager_ratio']:8.2f}x"
+        )
     print()
     for name, seconds in singles.items():
         print(f"{name:44} {seconds * 1e3:8.2f} ms")

@@ -63,7 +63,7 @@ def run(quick=False):
 
 def print_results(results):
     print("trace + compile, by graph size:")
-    for requested, seconds, ops in results["trace_compile"]:
+    for _, seconds, ops in results["trace_compile"]:
         print(f"  {ops:>7} ops: {seconds * 1e3:9.1f} ms  ({seconds / ops * 1e6:6.1f} us per op)")
     print("peak memory while running a while loop, by iterations:")
     for iterations, peak in results["loop_memory"]:

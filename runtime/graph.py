@@ -75,6 +75,7 @@ class Graph:
         self._ops = []
         self._ops_by_name = {}
         self._used_names = set()
+        self._name_counters = {}
         self._name_stack = ""
         self._control_stack = []
         self._variable_handles = {}
@@ -96,12 +97,16 @@ class Graph:
     def unique_name(self, base: str, mark_used=True) -> str:
         """``base`` under the current name scope, suffixed ``_1``, ``_2``... if already taken."""
         name = self._name_stack + base
-        candidate, i = name, 0
+        key = name.lower()
+        # Counting on from the last suffix given to this name keeps naming n ops linear.
+        i = self._name_counters.get(key, 0)
+        candidate = name if i == 0 else f"{name}_{i}"
         while candidate.lower() in self._used_names:
             i += 1
             candidate = f"{name}_{i}"
         if mark_used:
             self._used_names.add(candidate.lower())
+            self._name_counters[key] = i + 1
         return candidate
 
     def create_op(self, opdef, inputs, attrs, name, output_specs) -> Operation:
@@ -140,12 +145,13 @@ class Graph:
         if handle is None:
             from runtime.variables import var_handle_op
 
-            saved = self._control_stack
-            self._control_stack = []  # a handle lookup never waits on anything
+            saved = self._control_stack, self._name_stack
+            # A handle waits on nothing, and is named after the variable, whatever scope is open.
+            self._control_stack, self._name_stack = [], ""
             try:
                 handle = var_handle_op(self, variable)
             finally:
-                self._control_stack = saved
+                self._control_stack, self._name_stack = saved
             self._variable_handles[id(variable)] = handle
         return handle
 
@@ -207,6 +213,12 @@ class Graph:
         from runtime.printing import graph_to_text
 
         return graph_to_text(self)
+
+    def to_dot(self):
+        """The graph in Graphviz's DOT language (see ``runtime.dot``)."""
+        from runtime.dot import graph_to_dot
+
+        return graph_to_dot(self)
 
     def __repr__(self):
         return f"<rt.Graph {self.graph_name!r} with {len(self._ops)} ops>"

@@ -118,7 +118,7 @@ class Variable:
             self._base_name = current_name_scope() + base
         else:
             # In a graph the handle op takes the unique, scoped name; the variable is named after it.
-            self._base_name = base
+            self._base_name = graph._name_stack + base
             self._base_name = graph.variable_handle(self).op.name
         self.name = self._base_name + ":0"
 

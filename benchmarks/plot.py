@@ -1,0 +1,47 @@
+"""Plot the ratio table: ``python -m benchmarks.plot RESULTS.json OUT.png`` (needs matplotlib).
+
+pip install -e ".[bench]"
+python -m benchmarks --json results.json && python -m benchmarks.plot results.json docs/images/benchmarks.png
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+
+
+def plot(results, out):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    rows = results["workloads"]
+    names = [r["workload"] for r in rows]
+    graph = [r["graph_ratio"] for r in rows]
+    eager = [r["eager_ratio"] for r in rows]
+    fig, ax = plt.subplots(figsize=(8, 3.6))
+    y = range(len(rows))
+    ax.barh([i + 0.2 for i in y], graph, height=0.4, label="graph")
+    ax.barh([i - 0.2 for i in y], eager, height=0.4, label="eager")
+    ax.axvline(1.0, color="black", linewidth=0.8)
+    ax.axvline(1.5, color="gray", linestyle="--", linewidth=0.8, label="graph goal (1.5x)")
+    ax.set_xscale("log")
+    ax.set_yticks(list(y), names)
+    ax.set_xlabel("time relative to hand-written numpy (log scale; 1 = same speed)")
+    ax.legend(loc="lower right")
+    fig.tight_layout()
+    fig.savefig(out, dpi=110)
+
+
+def main(argv):
+    if len(argv) != 2:
+        print(__doc__)
+        return 2
+    with open(argv[0]) as f:
+        plot(json.load(f), argv[1])
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
