@@ -20,7 +20,7 @@ def plot(results, out):
     names = [r["workload"] for r in rows]
     graph = [r["graph_ratio"] for r in rows]
     eager = [r["eager_ratio"] for r in rows]
-    fig, ax = plt.subplots(figsize=(8, 3.6))
+    fig, ax = plt.subplots(figsize=(9.5, 3.6))
     y = range(len(rows))
     ax.barh([i + 0.2 for i in y], graph, height=0.4, label="graph")
     ax.barh([i - 0.2 for i in y], eager, height=0.4, label="eager")
@@ -29,7 +29,7 @@ def plot(results, out):
     ax.set_xscale("log")
     ax.set_yticks(list(y), names)
     ax.set_xlabel("time relative to hand-written numpy (log scale; 1 = same speed)")
-    ax.legend(loc="lower right")
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
     fig.tight_layout()
     fig.savefig(out, dpi=110)
 
