@@ -184,7 +184,7 @@ class Function:
         shapes = [_spec(leaf).shape for leaf in _tensor_leaves(arguments)]
         traced = self._by_rank.setdefault(rank_key, [])
         for candidate in traced:
-            if all(_covers(g, s) for g, s in zip(candidate.input_shapes, shapes)):
+            if all(s.is_subtype_of(g) for g, s in zip(candidate.input_shapes, shapes)):
                 self._concrete[key] = candidate
                 return candidate
         relaxed = None
@@ -289,7 +289,9 @@ class ConcreteFunction:
                 f"ConcreteFunction {self.name} takes {len(self.inputs)} tensors, got {len(values)}"
             )
         for placeholder, value in zip(self.inputs, values):
-            _check_fits(self.name, placeholder.op.name, placeholder, value)
+            rt.TensorSpec(placeholder.shape, placeholder.dtype).check_argument(
+                self.name, placeholder.op.name, value, source="the concrete function"
+            )
         return self._call_flat([v._value for v in values])
 
     def _call_arguments(self, arguments):
@@ -319,15 +321,6 @@ class ConcreteFunction:
 
 
 # --- arguments as signatures ----------------------------------------------------------------
-
-
-def _covers(general, specific):
-    """Whether a graph traced for shape ``general`` serves calls of shape ``specific``."""
-    if general.rank is None:
-        return True
-    if specific.rank != general.rank:
-        return False
-    return all(g is None or g == s for g, s in zip(general, specific))
 
 
 def _is_tensor_leaf(value):
@@ -494,18 +487,5 @@ def _fit(fn_name, name, value, spec, specs_allowed):
                 f"{fn_name}: argument '{name}' ({value!r}) does not fit the "
                 f"input_signature {spec}: {e}"
             ) from None
-    _check_fits(fn_name, name, spec, tensor_like)
+    spec.check_argument(fn_name, name, tensor_like)
     return tensor_like
-
-
-def _check_fits(fn_name, name, spec, value):
-    if value.dtype is not spec.dtype:
-        raise TypeError(
-            f"{fn_name}: argument '{name}' has dtype {value.dtype.name}, but the input_signature "
-            f"requires {spec.dtype.name}"
-        )
-    if not spec.shape.is_compatible_with(value.shape):
-        raise ValueError(
-            f"{fn_name}: argument '{name}' has shape {value.shape}, which does not fit the "
-            f"input_signature's {spec.shape}"
-        )

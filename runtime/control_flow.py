@@ -266,7 +266,7 @@ def _check_loop_var(label, before, after, invariant):
             f"Loop variable {label} enters the loop with dtype {before.dtype.name} "
             f"but has dtype {after.dtype.name} after one iteration; its dtype must stay the same."
         )
-    if not _fits(after.shape, invariant):
+    if not after.shape.is_subtype_of(invariant):
         raise ValueError(
             f"Loop variable {label} enters the loop with shape {invariant}, but has "
             f"shape {after.shape} after one iteration. To allow the shape to vary across iterations, "
@@ -276,15 +276,6 @@ def _check_loop_var(label, before, after, invariant):
 
 def _tensor_label(t):
     return f" ('{t.name}')" if isinstance(t, SymbolicTensor) else ""
-
-
-def _fits(shape, invariant):
-    """Whether ``shape`` is at least as specific as ``invariant`` (a known dim must stay)."""
-    if invariant.rank is None:
-        return True
-    if shape.rank != invariant.rank:
-        return False
-    return all(i is None or s == i for s, i in zip(shape, invariant))
 
 
 def _eager_while(cond, body, loop_vars, flat, invariants, labels, maximum_iterations):

@@ -659,16 +659,7 @@ class LoadedFunction:
                 raise TypeError(
                     f"{self.name}: argument {name!r} does not fit {spec}: {e}"
                 ) from None
-        if value.dtype is not spec.dtype:
-            raise TypeError(
-                f"{self.name}: argument {name!r} has dtype {value.dtype.name}, "
-                f"but the saved function takes {spec.dtype.name}"
-            )
-        if not spec.shape.is_compatible_with(value.shape):
-            raise ValueError(
-                f"{self.name}: argument {name!r} has shape {value.shape}, "
-                f"but the saved function takes {spec.shape}"
-            )
+        spec.check_argument(self.name, name, value, source="the saved function")
         return value._value
 
     def __repr__(self):

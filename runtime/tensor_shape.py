@@ -67,6 +67,16 @@ class TensorShape:
             return False
         return all(a is None or b is None or a == b for a, b in zip(self._dims, other._dims))
 
+    def is_subtype_of(self, other) -> bool:
+        """Whether this shape is at least as specific as ``other``: every dim ``other`` knows, it
+        knows the same (``[3]`` is a subtype of ``[None]``, not the reverse)."""
+        other = as_shape(other)
+        if other._dims is None:
+            return True
+        if self._dims is None or len(self._dims) != len(other._dims):
+            return False
+        return all(o is None or s == o for s, o in zip(self._dims, other._dims))
+
     def merge_with(self, other) -> TensorShape:
         """The most specific shape compatible with both; ValueError if there is none."""
         other = as_shape(other)

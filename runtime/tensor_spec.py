@@ -32,6 +32,20 @@ class TensorSpec:
         """Whether a tensor (or spec) has this dtype and a shape that fits."""
         return other.dtype is self.dtype and self.shape.is_compatible_with(other.shape)
 
+    def check_argument(self, fn_name, arg_name, value, source="the input_signature"):
+        """Raises TypeError (dtype) or ValueError (shape), naming the argument, unless ``value``
+        (a tensor or spec) fits; ``source`` says where this spec comes from."""
+        if value.dtype is not self.dtype:
+            raise TypeError(
+                f"{fn_name}: argument '{arg_name}' has dtype {value.dtype.name}, but {source} "
+                f"requires {self.dtype.name}"
+            )
+        if not self.shape.is_compatible_with(value.shape):
+            raise ValueError(
+                f"{fn_name}: argument '{arg_name}' has shape {value.shape}, which does not fit "
+                f"{source}'s {self.shape}"
+            )
+
     def __eq__(self, other):
         return (
             isinstance(other, TensorSpec)
