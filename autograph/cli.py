@@ -33,16 +33,18 @@ from autograph.pyct.parser import ConversionError
 def main(argv=None):
     parser = argparse.ArgumentParser(prog="autograph", description=__doc__.split("\n\n")[0])
     commands = parser.add_subparsers(dest="command", required=True)
-    show = commands.add_parser("to-code", help="print the converted source of FILE.py::NAME")
-    show.add_argument("target", metavar="FILE.py::NAME")
+    to_code_parser = commands.add_parser(
+        "to-code", help="print the converted source of FILE.py::NAME"
+    )
+    to_code_parser.add_argument("target", metavar="FILE.py::NAME")
     run = commands.add_parser(
         "run", help="run FILE.py as __main__ with its top-level functions converted"
     )
     run.add_argument("file", metavar="FILE.py")
     run.add_argument("args", nargs=argparse.REMAINDER, help="arguments given to the program")
     _add_graph_command(commands)
-    saved = commands.add_parser("show", help="describe the saved model in DIR")
-    saved.add_argument("dir", metavar="DIR")
+    show_parser = commands.add_parser("show", help="describe the saved model in DIR")
+    show_parser.add_argument("dir", metavar="DIR")
     options = parser.parse_args(argv)
     try:
         if options.command == "to-code":
@@ -109,14 +111,14 @@ def _exec_file(path, module_name, argv):
     module = types.ModuleType(module_name)
     module.__file__ = path
     module.__dict__["__autograph_convert__"] = _convert
-    saved = sys.argv, sys.modules.get(module_name), list(sys.path)
+    restore = sys.argv, sys.modules.get(module_name), list(sys.path)
     sys.argv = argv
     sys.modules[module_name] = module
     sys.path.insert(0, os.path.dirname(path))
     try:
         exec(code, module.__dict__)  # the user's own program, run as they asked
     finally:
-        sys.argv, previous, sys.path[:] = saved
+        sys.argv, previous, sys.path[:] = restore
         if previous is not None:
             sys.modules[module_name] = previous
         elif module_name != "__main__":

@@ -97,6 +97,8 @@ class Function:
         self._instances = weakref.WeakKeyDictionary()
         self._signature = inspect.signature(python_function)
         functools.update_wrapper(self, python_function, updated=())
+        if not hasattr(self, "__name__"):  # a callable object
+            self.__name__ = type(python_function).__name__
 
     # --- methods: one Function (one cache) per instance --------------------------------------
 
@@ -124,8 +126,11 @@ class Function:
     def __call__(self, *args, **kwargs):
         if _eager["on"]:
             return self.python_function(*args, **kwargs)
-        if context.building_graph() is not None:
-            return self._traceable()(*args, **kwargs)  # inside another graph: inline
+        if context.building_graph() is not None:  # inside another graph: inline
+            arguments = self._arguments(args, kwargs)  # checks the input_signature
+            bound = self._signature.bind_partial()
+            bound.arguments.update(arguments)
+            return self._traceable()(*bound.args, **bound.kwargs)
         arguments = self._arguments(args, kwargs)
         concrete = self._concrete_function(self._as_signature(arguments))
         return concrete._call_arguments(arguments)
@@ -236,7 +241,7 @@ class Function:
                 result = self._traceable()(*args, **kwargs)
             graph.structured_outputs = result
         set_outputs(graph, [x for x in rt.nest.flatten(result) if x is not None and not _is_op(x)])
-        return ConcreteFunction(graph, self.__name__, arguments)
+        return ConcreteFunction(graph, self.__name__, arguments, self._signature)
 
     def _rebuild(self, arguments, placeholders):
         values = {name: _replace_leaves(value, placeholders) for name, value in arguments}
@@ -263,36 +268,67 @@ class Function:
 class ConcreteFunction:
     """One traced graph of a Function: callable with tensors, printable, walkable (``.graph``)."""
 
-    def __init__(self, graph, name, arguments):
+    def __init__(self, graph, name, arguments, signature):
         self.graph = graph
         self.name = name
         self.inputs = list(graph.inputs)
         self.outputs = list(graph.outputs)
         self.structured_outputs = graph.structured_outputs
-        self.input_shapes = [t.shape for t in self.inputs[: len(_tensor_leaves(arguments))]]
-        self._arguments = [(n, _describe_value(v)) for n, v in arguments]
+        self._signature = signature
+        # What was traced, with each tensor argument as the spec of its placeholder (a relaxed
+        # shape when reduce_retracing generalised it).
+        n_leaves = len(_tensor_leaves(arguments))
+        specs = iter(rt.TensorSpec(t.shape, t.dtype) for t in self.inputs[:n_leaves])
+        self._traced = [(n, _replace_leaves(v, specs)) for n, v in arguments]
+        self.input_shapes = [t.shape for t in self.inputs[:n_leaves]]
+        self._arguments = [(n, _describe_value(v)) for n, v in self._traced]
         optimized, self.optimization_report = optimize(graph)
         self._program = compile_function(optimized)
-        self.structured_input_signature = (
-            tuple(_to_specs(v) for _, v in arguments),
-            {},
-        )
+        self.structured_input_signature = (tuple(_to_specs(v) for _, v in self._traced), {})
 
     def __call__(self, *args, **kwargs):
-        values = [
-            rt.convert_to_tensor(a)
-            for a in rt.nest.flatten((args, kwargs))
-            if isinstance(a, (rt.Tensor, np.ndarray)) or hasattr(a, "_as_tensor")
-        ]
-        if len(values) != len(self.inputs):
+        """Runs the graph on arguments bound as the Python function binds them; tensors must fit
+        their placeholders, and Python values must be the ones traced."""
+        try:
+            bound = self._signature.bind_partial(*args, **kwargs)
+        except TypeError as e:
+            raise TypeError(f"ConcreteFunction {self.name}: {e}") from None
+        values = []
+        for name, traced in self._traced:
+            if name in bound.arguments:
+                self._collect(name, traced, bound.arguments[name], values)
+            elif _tensor_leaves([(name, traced)]):
+                raise TypeError(f"ConcreteFunction {self.name}: missing argument '{name}'")
+            # an omitted Python argument is the one traced
+        return self._call_flat(values)
+
+    def _collect(self, name, traced, given, values):
+        if isinstance(traced, rt.TensorSpec):
+            if not isinstance(given, rt.Tensor):
+                given = rt.convert_to_tensor(given, dtype=traced.dtype)
+            traced.check_argument(self.name, name, given, source="the concrete function")
+            values.append(given._value)
+        elif isinstance(traced, (list, tuple)):
+            if not isinstance(given, (list, tuple)) or len(given) != len(traced):
+                raise TypeError(
+                    f"ConcreteFunction {self.name}: argument '{name}' must be a "
+                    f"sequence of {len(traced)} items, as traced"
+                )
+            for t, g in zip(traced, given):
+                self._collect(name, t, g, values)
+        elif isinstance(traced, dict):
+            if not isinstance(given, dict) or set(given) != set(traced):
+                raise TypeError(
+                    f"ConcreteFunction {self.name}: argument '{name}' must be a dict "
+                    f"with the keys traced, {sorted(traced, key=repr)}"
+                )
+            for k in sorted(traced, key=repr):
+                self._collect(name, traced[k], given[k], values)
+        elif _encode(given) != _encode(traced):
             raise TypeError(
-                f"ConcreteFunction {self.name} takes {len(self.inputs)} tensors, got {len(values)}"
+                f"ConcreteFunction {self.name}: argument '{name}' was traced as {traced!r}, not "
+                f"{given!r}; a Python value is part of the graph (call the Function instead)"
             )
-        for placeholder, value in zip(self.inputs, values):
-            rt.TensorSpec(placeholder.shape, placeholder.dtype).check_argument(
-                self.name, placeholder.op.name, value, source="the concrete function"
-            )
-        return self._call_flat([v._value for v in values])
 
     def _call_arguments(self, arguments):
         values = [_as_value(leaf) for leaf in _tensor_leaves(arguments)]

@@ -333,12 +333,4 @@ def get_default_graph() -> Graph:
     return context.building_graph() or _default_graph
 
 
-def check_graph_mode(what):
-    if context.executing_eagerly():
-        raise RuntimeError(
-            f"{what} is not compatible with eager execution: create it inside "
-            "`with rt.Graph().as_default():`."
-        )
-
-
 __all__ = ["Graph", "FuncGraph", "Operation", "get_default_graph", "errors"]

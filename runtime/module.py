@@ -21,6 +21,8 @@ import re
 from runtime.graph import name_scope
 from runtime.variables import Variable
 
+_OWN_ATTRIBUTES = {"_name", "_scope_name"}
+
 
 def _snake_case(name):
     name = re.sub(r"(.)([A-Z][a-z]+)", r"\1_\2", name)
@@ -71,7 +73,7 @@ class Module:
         while queue:
             module = queue.pop(0)
             for key in sorted(vars(module)):
-                if key.startswith("_"):
+                if key in _OWN_ATTRIBUTES:
                     continue
                 for leaf in _leaves(vars(module)[key], seen):
                     if predicate(leaf):

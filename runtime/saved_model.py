@@ -99,8 +99,8 @@ def save(obj, path, signatures=None):
 
 def _attributes(obj):
     names = set(vars(obj)) if hasattr(obj, "__dict__") else set()
-    names |= {n for n in dir(type(obj)) if not n.startswith("_")}
-    for name in sorted(n for n in names if not n.startswith("_")):
+    names |= {n for n in dir(type(obj)) if not n.startswith("_") or n == "__call__"}
+    for name in sorted(n for n in names if not n.startswith("_") or n == "__call__"):
         try:
             yield name, getattr(obj, name)
         except Exception:  # a property that fails: not something to save
@@ -609,12 +609,21 @@ def _decode_structure(data, n_outputs):
 
 
 class LoadedObject:
-    """What ``load`` returns: saved functions and variables as attributes, and ``signatures``."""
+    """What ``load`` returns: saved functions and variables as attributes, and ``signatures``.
+
+    Calling it calls the saved ``__call__``, when the saved object had one.
+    """
 
     def __init__(self):
         self.signatures = {}
         self.variables = ()
         self.trainable_variables = ()
+
+    def __call__(self, *args, **kwargs):
+        call = self.__dict__.get("__call__")
+        if call is None:
+            raise TypeError("The saved object had no __call__ function with an input_signature")
+        return call(*args, **kwargs)
 
 
 class LoadedFunction:

@@ -35,9 +35,6 @@ class Tensor:
         """A hashable reference to this tensor, for use as a dict key or set member."""
         return TensorRef(self)
 
-    def _summary(self):
-        return f"shape={self.shape} dtype={self.dtype.name}"
-
 
 class TensorRef:
     """Wraps a tensor so it can be hashed by identity (``tensor.ref()``)."""
@@ -192,7 +189,9 @@ class SymbolicTensor(Tensor):
             f"Using the symbolic tensor {self.name!r} as a Python bool is not allowed: its value "
             "is only known when the graph runs. Use rt.cond(pred, true_fn, false_fn) for a branch "
             "or rt.while_loop(...) for a loop, or decorate the function with @ag.function so that "
-            "AutoGraph converts `if` and `while` on tensors."
+            "AutoGraph converts `if` and `while` on tensors. (Inside @ag.function, this comes from "
+            "a construct AutoGraph does not convert, such as `assert`, a comprehension's `if`, or "
+            "an unconverted helper: use rt ops such as rt.cond or rt.debugging.assert_equal there.)"
         )
 
     def __index__(self):

@@ -334,8 +334,9 @@ def _standins(values, names, set_state, get_state, run_body, uses_index):
     """What to do with loop variables that are undefined before the loop.
 
     ``retval`` of a ``return`` inside the loop, say, has no value until the
-    loop returns. One iteration is traced in a throwaway graph to learn what
-    such a variable becomes: if a value, it starts as zeros of that type
+    loop returns; nor has a variable first assigned in the loop (its target,
+    ``for i in ...``). As TensorFlow does, one iteration is traced in a throwaway
+    graph to learn what such a variable becomes: if a value, it starts as zeros of that type
     (``{position: (zeros, leaf shapes)}``; the flags that lowering added make sure the
     stand-in is never used as a result); if the body leaves it undefined, it
     is not carried at all (returned as a set of positions).

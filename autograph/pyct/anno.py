@@ -24,8 +24,3 @@ def getanno(node, key, default=None):
 
 def hasanno(node, key):
     return key in getattr(node, _FIELD, {})
-
-
-def copyanno(source, target, key):
-    if hasanno(source, key):
-        setanno(target, key, getanno(source, key))

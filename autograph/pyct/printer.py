@@ -25,8 +25,8 @@ from autograph.pyct import anno
 
 
 class _Printer(ast._Unparser):
-    def __init__(self):
-        super().__init__()
+    def __init__(self, **kwargs):  # the unparser makes nested printers of its own type
+        super().__init__(**kwargs)
         self.lines = {}
         self._newlines = 0
         self._statement_line = None
@@ -43,6 +43,11 @@ class _Printer(ast._Unparser):
             self.lines.setdefault(self._newlines + 1, (self._statement_line, self._user_function))
 
     def traverse(self, node):
+        if isinstance(node, gast.expr) and _needs_ast(node):
+            # The unparser tests some expressions with isinstance(node, ast.Tuple) and
+            # friends (slices, f-strings, (1).real): those are printed as ast.
+            super().traverse(gast.gast_to_ast(node))
+            return
         if isinstance(node, gast.FunctionDef) and anno.getanno(node, "user_function"):
             saved, self._user_function = self._user_function, anno.getanno(node, "user_function")
             try:
@@ -78,6 +83,17 @@ class _Printer(ast._Unparser):
             self.write(node.name.id if isinstance(node.name, gast.Name) else node.name)
         with self.block():
             self.traverse(node.body)
+
+
+_AST_ONLY = (gast.JoinedStr, gast.Subscript, gast.Attribute)
+
+
+def _needs_ast(node):
+    if isinstance(node, gast.Subscript):
+        return isinstance(node.slice, gast.Tuple)
+    if isinstance(node, gast.Attribute):
+        return isinstance(node.value, gast.Constant)
+    return isinstance(node, gast.JoinedStr)
 
 
 class _Arg:

@@ -1014,3 +1014,50 @@ def test_nested_return_structures_and_inputs_returned_as_is():
     assert [values(t) for t in out["pair"]] == [1, 2]
     assert [values(t) for t in out["more"]] == [101, 1]
     assert values(again) == 1
+
+
+def test_concrete_functions_bind_arguments_by_name():
+    def sub(y, x):
+        return y - x
+
+    cf = ag.function(sub).get_concrete_function(
+        rt.TensorSpec([], rt.int32), rt.TensorSpec([], rt.int32)
+    )
+    assert cf(y=rt.constant(10), x=rt.constant(3)).numpy() == 7
+    assert cf(x=rt.constant(3), y=rt.constant(10)).numpy() == 7
+    assert cf(rt.constant(10), rt.constant(3)).numpy() == 7
+
+
+def test_concrete_functions_refuse_a_python_value_other_than_the_traced_one():
+    def scale(x, n):
+        return x * n
+
+    cf = ag.function(scale).get_concrete_function(rt.TensorSpec([], rt.int32), 3)
+    assert cf(rt.constant(2), 3).numpy() == 6
+    assert cf(rt.constant(2)).numpy() == 6  # an omitted Python argument is the traced one
+    with pytest.raises(TypeError, match="'n' was traced as 3, not 100"):
+        cf(rt.constant(2), 100)
+
+
+def test_input_signature_is_checked_when_called_inside_another_function():
+    @ag.function(input_signature=[rt.TensorSpec([], rt.float32)])
+    def half(a):
+        return a / 2.0
+
+    @ag.function
+    def outer(x):
+        return half(x)
+
+    assert outer(rt.constant(3.0)).numpy() == 1.5
+    with pytest.raises(TypeError, match="'a' has dtype int32"):
+        outer(rt.constant(3))
+
+
+def test_a_callable_object_can_be_a_function():
+    class Doubler:
+        def __call__(self, x):
+            return x * 2
+
+    f = ag.function(Doubler())
+    assert f.__name__ == "Doubler"
+    assert f(rt.constant(4)).numpy() == 8

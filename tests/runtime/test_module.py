@@ -70,3 +70,12 @@ def test_cycles_between_modules_end():
     a.v = rt.Variable(1.0)
     assert a.submodules == (b,)
     assert len(a.variables) == 1
+
+
+def test_private_attributes_hold_variables_too():
+    class Hidden(rt.Module):
+        def __init__(self):
+            super().__init__()
+            self._w = rt.Variable(1.0)
+
+    assert [v.numpy() for v in Hidden().variables] == [1.0]

@@ -262,3 +262,20 @@ def test_any_damage_raises_the_projects_own_error(saved_demo, data):
             f.write(original)
         with open(os.path.join(saved_demo, "arrays.npz"), "wb") as f:
             f.write(original_arrays)
+
+
+def test_a_module_whose_call_has_a_signature_saves_and_loads_callable(tmp_path):
+    class Scale(rt.Module):
+        def __init__(self):
+            super().__init__()
+            self.factor = rt.Variable(3.0)
+
+        @ag.function(input_signature=[rt.TensorSpec([None], rt.float32)])
+        def __call__(self, x):
+            return x * self.factor
+
+    rt.saved_model.save(Scale(), str(tmp_path / "scale"))
+    loaded = rt.saved_model.load(str(tmp_path / "scale"))
+    np.testing.assert_array_equal(loaded(rt.constant([1.0, 2.0])).numpy(), [3.0, 6.0])
+    with pytest.raises(TypeError, match="no __call__"):
+        rt.saved_model.LoadedObject()(1)
