@@ -444,7 +444,9 @@ def _encode(value, shapes=True):
             "dict",
             tuple((repr(k), _encode(value[k], shapes)) for k in sorted(value, key=repr)),
         )
-    if value is None or isinstance(value, (bool, int, float, str, bytes)):
+    if isinstance(value, float):
+        return ("python", "float", value.hex())  # nan == nan here, so nan does not always retrace
+    if value is None or isinstance(value, (bool, int, str, bytes)):
         return ("python", type(value).__name__, value)
     return ("object", type(value).__name__, id(value))
 

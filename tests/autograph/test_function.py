@@ -1061,3 +1061,16 @@ def test_a_callable_object_can_be_a_function():
     f = ag.function(Doubler())
     assert f.__name__ == "Doubler"
     assert f(rt.constant(4)).numpy() == 8
+
+
+def test_a_nan_python_argument_reuses_its_graph():
+    @ag.function
+    def add(x, v):
+        return x + v
+
+    for _ in range(3):
+        add(rt.constant(1.0), float("nan"))
+    assert add.tracing_count == 1
+    add(rt.constant(1.0), 0.0)
+    add(rt.constant(1.0), -0.0)  # a different float: a different graph, as for any value
+    assert add.tracing_count == 3
