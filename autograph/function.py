@@ -32,9 +32,8 @@ import numpy as np
 import runtime as rt
 from runtime import context
 from runtime.compile import compile_function
-from runtime.graph import FuncGraph
 from runtime.optimize import optimize
-from runtime.tracing import set_outputs
+from runtime.tracing import set_outputs, trace
 from runtime.variables import observe_creation
 
 _eager = {"on": False}
@@ -226,21 +225,29 @@ class Function:
                 )
             self._made_variables = True
 
-        graph = FuncGraph(self.__name__)
-        leaves = _tensor_leaves(arguments)
-        with graph.as_default():
-            placeholders = [
-                graph.add_input(spec.dtype, shape if shapes is not None else spec.shape, name)
-                for (name, spec), shape in zip(
-                    ((n, _spec(v)) for n, v in _tensor_leaves_named(arguments)),
-                    shapes or [None] * len(leaves),
-                )
-            ]
+        named = _tensor_leaves_named(arguments)
+
+        def call(*placeholders):  # the tensor arguments become the graph's placeholders
             args, kwargs = self._rebuild(arguments, iter(placeholders))
             with observe_creation(on_variable):
-                result = self._traceable()(*args, **kwargs)
-            graph.structured_outputs = result
-        set_outputs(graph, [x for x in rt.nest.flatten(result) if x is not None and not _is_op(x)])
+                return self._traceable()(*args, **kwargs)
+
+        graph = trace(
+            call,
+            [_spec(v) for _, v in named],
+            self.__name__,
+            arg_names=[n for n, _ in named],
+            shapes=shapes,
+            convert=False,
+        )
+        set_outputs(
+            graph,
+            [
+                x
+                for x in rt.nest.flatten(graph.structured_outputs)
+                if x is not None and not _is_op(x)
+            ],
+        )
         return ConcreteFunction(graph, self.__name__, arguments, self._signature)
 
     def _rebuild(self, arguments, placeholders):
