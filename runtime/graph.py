@@ -109,13 +109,16 @@ class Graph:
             self._name_counters[key] = i + 1
         return candidate
 
-    def create_op(self, opdef, inputs, attrs, name, output_specs) -> Operation:
+    def create_op(self, opdef, inputs, attrs, name, output_specs, control_inputs=None) -> Operation:
+        """Adds an op. Its control inputs are those of the open ``control_dependencies``
+        blocks, or ``control_inputs`` when given (a copy of an op keeps the original's)."""
         name = self.unique_name(name)
         if not _VALID_NAME.match(name):
             raise ValueError(f"{name!r} is not a valid op name")
-        control_inputs = []
-        for frame in self._control_stack:
-            control_inputs.extend(op for op in frame if op not in control_inputs)
+        if control_inputs is None:
+            control_inputs = []
+            for frame in self._control_stack:
+                control_inputs.extend(op for op in frame if op not in control_inputs)
         op = Operation(self, name, opdef, inputs, attrs, control_inputs, output_specs)
         self._ops.append(op)
         self._ops_by_name[name] = op

@@ -120,8 +120,7 @@ class _Copy:
             for key, value in op.attrs.items()
         }
         specs = [(t.dtype, t.shape) for t in op.outputs]
-        with self.graph.control_dependencies(controls):
-            new = self.graph.create_op(op.opdef, inputs, attrs, op.name, specs)
+        new = self.graph.create_op(op.opdef, inputs, attrs, op.name, specs, control_inputs=controls)
         if op.type == "VarHandleOp":
             self.graph._variable_handles[id(op.attrs["variable"])] = new.outputs[0]
         return new
