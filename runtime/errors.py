@@ -14,9 +14,5 @@ class InvalidArgumentError(OpError):
     """An op received an argument it cannot work with, or an assertion failed."""
 
 
-class OutOfRangeError(OpError):
-    """An index or count was outside the range an op allows."""
-
-
 class OperatorNotAllowedInGraphError(TypeError):
     """A symbolic tensor was used where Python needs a concrete value (``bool``, iteration)."""

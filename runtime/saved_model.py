@@ -41,7 +41,7 @@ import numpy as np
 
 from runtime import dtypes, nest
 from runtime.compile import compile_function
-from runtime.graph import FuncGraph, Graph
+from runtime.graph import FuncGraph, Graph, Operation
 from runtime.ops.random_ops import RandomState
 from runtime.ops.registry import OPS
 from runtime.tensor import EagerTensor, Tensor
@@ -252,7 +252,7 @@ def _shape_json(shape):
 
 
 def _encode_structure(value, indices):
-    if value is None or isinstance(value, _OP_TYPES()):
+    if value is None or isinstance(value, Operation):
         return None
     if isinstance(value, (list, tuple)):
         return {
@@ -267,12 +267,6 @@ def _encode_structure(value, indices):
             ]
         }
     return {"output": next(indices)}
-
-
-def _OP_TYPES():  # noqa: N802
-    from runtime.graph import Operation
-
-    return (Operation,)
 
 
 # --- loading --------------------------------------------------------------------------------

@@ -7,6 +7,7 @@ cells, so that it sees (and updates) exactly what the original would.
 
 from __future__ import annotations
 
+import builtins
 import contextlib
 import types
 
@@ -143,7 +144,7 @@ def _resolver(fn):
             for scope in (
                 closure,
                 fn.__globals__,
-                vars(__builtins__) if isinstance(__builtins__, types.ModuleType) else __builtins__,
+                vars(builtins),
             ):
                 value = scope.get(node.id, _MISSING)
                 if value is not _MISSING:

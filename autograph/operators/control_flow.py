@@ -91,12 +91,9 @@ def _staged_if(cond, if_true, if_false, get_state, set_state, names):
     true_out, false_out = true_graph.structured_outputs, false_graph.structured_outputs
     # A variable both branches leave as the same object passes through untouched.
     staged = [i for i, (a, b) in enumerate(zip(true_out, false_out)) if a is not b]
-    if _probing.depth:
-        true_out, false_out = _fill_for_probe(true_out, true_graph, false_out, false_graph, staged)
-    else:
-        true_out, false_out = _fill_for_probe(
-            true_out, true_graph, false_out, false_graph, staged, only_guarded=True
-        )
+    true_out, false_out = _fill_missing(
+        true_out, true_graph, false_out, false_graph, staged, only_guarded=not _probing.depth
+    )
     # Each staged variable may be a structure (a tuple, a TensorArray): the cond returns its leaves.
     true_leaves, false_leaves, labels, layout = [], [], [], []
     for i in staged:
@@ -127,7 +124,7 @@ def _template(a, b):
     return a
 
 
-def _fill_for_probe(true_out, true_graph, false_out, false_graph, staged, only_guarded=False):
+def _fill_missing(true_out, true_graph, false_out, false_graph, staged, only_guarded=False):
     """A value set in one branch only gets zeros of its type in the other.
 
     Two cases need this. While probing a loop body, only the type a loop

@@ -1,9 +1,10 @@
-"""Getting a function's source and parsing it with gast; printing gast back as Python.
+"""Getting a function's source and parsing it with gast (``printer`` prints it back).
 
 >>> def double(x):
 ...     return x * 2
 >>> node, source = parse_function(double)
->>> node.name, unparse(node).strip()
+>>> from autograph.pyct.printer import to_source
+>>> node.name, to_source(node).strip()
 ('double', 'def double(x):\\n    return x * 2')
 """
 
@@ -77,10 +78,3 @@ def _find_lambda(module, fn, first_line):
             f"{len(candidates)} lambdas with its arguments are on that line"
         )
     return candidates[0]
-
-
-def unparse(node) -> str:
-    """Python source for a gast node."""
-    from autograph.pyct.printer import to_source
-
-    return to_source(node)

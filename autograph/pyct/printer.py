@@ -85,9 +85,6 @@ class _Printer(ast._Unparser):
             self.traverse(node.body)
 
 
-_AST_ONLY = (gast.JoinedStr, gast.Subscript, gast.Attribute)
-
-
 def _needs_ast(node):
     if isinstance(node, gast.Subscript):
         return isinstance(node.slice, gast.Tuple)

@@ -1,12 +1,12 @@
 """Rewrites written as quoted Python with placeholders, instead of AST built by hand.
 
 >>> import gast
->>> from autograph.pyct.parser import unparse
+>>> from autograph.pyct.printer import to_source
 >>> body = replace('''
 ...     def fn_name(arg):
 ...         return value + arg
 ... ''', fn_name="add_one", arg="x", value=gast.Constant(value=1, kind=None))
->>> print(unparse(body[0]).strip())
+>>> print(to_source(body[0]).strip())
 def add_one(x):
     return 1 + x
 

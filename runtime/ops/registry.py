@@ -120,7 +120,6 @@ def check_dtype(op_type, t, allowed, what="input"):
 
 NUMERIC = lambda d: d.is_numeric  # noqa: E731
 FLOATING = lambda d: d.is_floating  # noqa: E731
-INTEGER = lambda d: d.is_integer  # noqa: E731
+
 BOOL = lambda d: d is dtypes.bool_  # noqa: E731
 ANY = lambda d: True  # noqa: E731
-NOT_STRING = lambda d: d is not dtypes.string  # noqa: E731
