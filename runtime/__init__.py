@@ -26,6 +26,7 @@ from runtime.dtypes import (
 from runtime.dtypes import bool_ as bool
 from runtime.graph import FuncGraph, Graph, Operation, get_default_graph, name_scope
 from runtime.module import Module
+from runtime.ops import eager_operators  # installs the fast operators of eager tensors
 from runtime.ops.array_ops import (
     cast,
     concat,
