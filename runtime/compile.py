@@ -14,14 +14,13 @@ what runs, and what ``print(program)`` shows.
 ...     y = rt.cond(x > 0, lambda: x * 2.0, lambda: -x)
 >>> print(compile_graph(g, [x], [y]))
 def graph_fn(x):
-    greater = x > const
-    if greater:
-        mul = x * const_1
-        cond = mul
+    if x > const:
+        cond = x * const_1
     else:
-        neg = -x
-        cond = neg
+        cond = -x
     return (cond,)
+
+A scalar value used once is written into the expression that uses it, as above.
 """
 
 from __future__ import annotations
@@ -35,7 +34,7 @@ import re
 
 import numpy as np
 
-from runtime import errors
+from runtime import errors, floating_point
 
 _program_ids = itertools.count()
 
@@ -50,9 +49,9 @@ class Program:
         self._filename = filename
 
     def __call__(self, *args):
+        token = floating_point.ignore()  # x/0 is inf and log(-1) is nan, as in TensorFlow
         try:
-            with np.errstate(all="ignore"):  # x/0 is inf and log(-1) is nan, as in TensorFlow
-                return self._fn(*args)
+            return self._fn(*args)
         except errors.OpError as e:
             op = e.op or self._failing_op(e.__traceback__)
             if op is None:
@@ -65,6 +64,8 @@ class Program:
             raise errors.InvalidArgumentError(
                 f"{type(e).__name__}: {e}\n\t [[node {op.name} ({op.type})]]", op
             ) from e
+        finally:
+            floating_point.restore(token)
 
     def _failing_op(self, tb):
         op = None
@@ -139,7 +140,7 @@ def compile_graph(
     for op in ops:
         if op.type == "Placeholder" and not all(id(t) in env for t in op.outputs):
             raise missing_feed_error(op)
-    emitter.emit_ops(ops, env, 1)
+    emitter.emit_ops(ops, env, 1, [t for t in outputs if hasattr(t, "value_index")])
     results = ["None" if not hasattr(t, "value_index") else env[id(t)] for t in outputs]
     emitter.emit(1, f"return ({', '.join(results)}{',' if len(results) == 1 else ''})")
     return emitter.build(name)
@@ -181,6 +182,8 @@ class _Emitter:
         self._used = set(dir(builtins))  # generated names never shadow a builtin
         self._kernels = {}
         self._counters = {}
+        self._inlined = {}  # id(tensor) -> "expr" or "test": written into its one consumer
+        self._precedence = {}  # id(inlined tensor) -> the precedence of its text
 
     def fresh(self, hint):
         base = _identifier(hint)
@@ -229,11 +232,48 @@ class _Emitter:
         note = ", ".join(f"{k}={_short(v)}" for k, v in attrs.items())
         return self.bind_global(op.type, kernel), f"  # {note}"
 
-    def emit_ops(self, ops, env, indent):
-        start = len(self.lines)
+    def emit_ops(self, ops, env, indent, outputs=(), tests=()):
+        """Emits ``ops``, a block whose results are ``outputs`` and ``tests`` (an if/while test)."""
+        self._plan_inlining(ops, outputs, tests)
         for op in ops:
             self.emit_op(op, env, indent)
-        return len(self.lines) > start
+
+    def _plan_inlining(self, ops, outputs, tests):
+        """Marks the scalar values of this block that are written into their one consumer.
+
+        ``y = a + b; z = y * c`` becomes ``z = (a + b) * c``: a store and a load
+        fewer, and in a test, Python's ``not``/``and``/``or`` instead of numpy's
+        ``~``/``&``/``|``. Only pure operators on scalars are inlined: they cannot
+        raise, so deferring one to its consumer's line changes nothing.
+        """
+        consumers = {}
+        for op in ops:
+            for position, t in enumerate(op.inputs):
+                consumers.setdefault(id(t), []).append((op, position))
+        for t in outputs:
+            consumers.setdefault(id(t), []).append((None, "output"))
+        for t in tests:
+            consumers.setdefault(id(t), []).append((None, "test"))
+        for op in reversed(ops):  # a consumer is decided before the values it reads
+            if len(op.outputs) != 1 or not _inlinable(op):
+                continue
+            uses = consumers.get(id(op.outputs[0]), ())
+            if len(uses) != 1:
+                continue
+            consumer, position = uses[0]
+            if consumer is None:
+                in_test = position == "test"
+            elif consumer.type == "If" and position == 0:
+                in_test = True
+            elif consumer.outputs and _operator(consumer) is not None:
+                in_test = self._inlined.get(id(consumer.outputs[0])) == "test"
+            else:
+                continue  # a kernel's argument, or a value a sub-graph reads: keep the name
+            test = in_test and op.type in _TEST_OPERATORS
+            self._inlined[id(op.outputs[0])] = "test" if test else "expr"
+
+    def _operand(self, t, env):
+        return env[id(t)], self._precedence.get(id(t), _ATOM)
 
     def emit_op(self, op, env, indent):
         kind = op.type
@@ -254,9 +294,17 @@ class _Emitter:
             self.emit_call(op, env, indent)
 
     def emit_call(self, op, env, indent):
-        infix = _infix(op)
-        if infix is not None:
-            call, note = infix.format(*(env[id(t)] for t in op.inputs)), ""
+        form = _operator(op)
+        mode = self._inlined.get(id(op.outputs[0])) if op.outputs else None
+        if mode == "test":
+            form = ("unary" if op.type == "LogicalNot" else "binary", _TEST_OPERATORS[op.type])
+        if form is not None:
+            call, precedence = _expression(form, [self._operand(t, env) for t in op.inputs])
+            note = ""
+            if mode is not None:
+                env[id(op.outputs[0])] = call
+                self._precedence[id(op.outputs[0])] = precedence
+                return
         else:
             kernel, note = self.kernel_name(op)
             call = f"{kernel}({', '.join(env[id(t)] for t in op.inputs)})"
@@ -269,12 +317,16 @@ class _Emitter:
         target = names[0] if len(names) == 1 else ", ".join(names)
         self.emit(indent, f"{target} = {call}{note}", op)
 
-    def emit_subgraph(self, graph, input_exprs, indent):
-        """Inlines ``graph`` with its inputs bound to ``input_exprs``; returns its output exprs."""
+    def emit_subgraph(self, graph, input_exprs, indent, is_test=False):
+        """Inlines ``graph`` with its inputs bound to ``input_exprs``; returns its outputs.
+
+        Each output is ``(text, precedence)``. ``is_test``: the one output is a while loop's test.
+        """
         env = {id(ph): expr for ph, expr in zip(graph.inputs, input_exprs)}
         ops = ops_to_run(graph, graph.outputs, set(env), run_all_stateful=True)
-        self.emit_ops(ops, env, indent)
-        return [env[id(t)] for t in graph.outputs]
+        outputs, tests = ((), graph.outputs) if is_test else (graph.outputs, ())
+        self.emit_ops(ops, env, indent, outputs, tests)
+        return [self._operand(t, env) for t in graph.outputs]
 
     def emit_if(self, op, env, indent):
         then_graph, else_graph = op.attrs["then_graph"], op.attrs["else_graph"]
@@ -285,7 +337,7 @@ class _Emitter:
             if branch is else_graph:
                 self.emit(indent, "else:", op)
             start = len(self.lines)
-            results = self.emit_subgraph(branch, args, indent + 1)
+            results = [text for text, _ in self.emit_subgraph(branch, args, indent + 1)]
             if outs:
                 self.emit(indent + 1, f"{_tuple_text(outs)} = {_tuple_text(results)}", op)
             if len(self.lines) == start:
@@ -305,13 +357,19 @@ class _Emitter:
             counter = self.fresh(f"{self._base(op)}_iterations")
             self.emit(indent, f"{counter} = 0", op)
         self.emit(indent, "while True:", op)
+        header = len(self.lines) - 1
         if has_max:
             self.emit(indent + 1, f"if {counter} >= {inputs[-1]}:", op)
             self.emit(indent + 2, "break")
-        (pred,) = self.emit_subgraph(cond_graph, loop_vars + captured, indent + 1)
-        self.emit(indent + 1, f"if not {pred}:", op)
-        self.emit(indent + 2, "break")
-        results = self.emit_subgraph(body_graph, loop_vars + captured, indent + 1)
+        (pred,) = self.emit_subgraph(cond_graph, loop_vars + captured, indent + 1, is_test=True)
+        if len(self.lines) == header + 1:  # the test is one expression: it heads the loop
+            self.lines[header] = "    " * indent + f"while {pred[0]}:"
+        else:
+            self.emit(indent + 1, f"if {_expression(('unary', 'not'), [pred])[0]}:", op)
+            self.emit(indent + 2, "break")
+        results = [
+            text for text, _ in self.emit_subgraph(body_graph, loop_vars + captured, indent + 1)
+        ]
         self.emit(indent + 1, f"{_tuple_text(loop_vars)} = {_tuple_text(results)}", op)
         if has_max:
             self.emit(indent + 1, f"{counter} += 1", op)
@@ -332,15 +390,24 @@ class _Emitter:
 # (which every value of a compiled graph is) the operator calls that ufunc directly, with the
 # same dtype rules, and skips a Python call. Only for numeric (or bool) inputs: strings keep
 # their kernels.
-_INFIX = {
-    "Add": "{0} + {1}", "Sub": "{0} - {1}", "Mul": "{0} * {1}", "RealDiv": "{0} / {1}",
-    "Less": "{0} < {1}", "LessEqual": "{0} <= {1}", "Greater": "{0} > {1}",
-    "GreaterEqual": "{0} >= {1}", "Equal": "{0} == {1}", "NotEqual": "{0} != {1}",
-    "Neg": "-{0}", "Abs": "abs({0})",
+_BINARY = {
+    "Add": "+", "Sub": "-", "Mul": "*", "RealDiv": "/",
+    "Less": "<", "LessEqual": "<=", "Greater": ">", "GreaterEqual": ">=",
+    "Equal": "==", "NotEqual": "!=",
 }  # fmt: skip
-_BOOL_INFIX = {"LogicalAnd": "{0} & {1}", "LogicalOr": "{0} | {1}", "LogicalNot": "~{0}",
-               "LogicalXor": "{0} ^ {1}"}  # fmt: skip
-_FLOAT_INFIX = {"FloorDiv": "{0} // {1}", "FloorMod": "{0} % {1}", "Pow": "{0} ** {1}"}
+_BOOL_BINARY = {"LogicalAnd": "&", "LogicalOr": "|", "LogicalXor": "^"}
+_FLOAT_BINARY = {"FloorDiv": "//", "FloorMod": "%", "Pow": "**"}
+# In a test (``if``/``while``) a scalar bool needs no numpy op: Python's own are faster.
+_TEST_OPERATORS = {"LogicalAnd": "and", "LogicalOr": "or", "LogicalNot": "not"}
+
+# Python's operator precedence, to print an inlined operand without needless parentheses.
+_PRECEDENCE = {
+    "or": 1, "and": 2, "not": 3,
+    "<": 4, "<=": 4, ">": 4, ">=": 4, "==": 4, "!=": 4,
+    "|": 5, "^": 6, "&": 7, "+": 9, "-": 9, "*": 10, "/": 10, "//": 10, "%": 10,
+    "unary": 11, "**": 12,
+}  # fmt: skip
+_ATOM = 13
 
 
 def _subscript(spec):
@@ -365,24 +432,78 @@ def _subscript(spec):
     return "{0}[" + ", ".join(parts) + ("," if len(parts) == 1 and parts[0] == "..." else "") + "]"
 
 
-def _infix(op):
-    """An operator expression for ``op``, where it means exactly what its kernel does."""
+def _operator(op):
+    """How ``op`` prints as a Python operator, where one means exactly what its kernel does.
+
+    ``("binary", "+")``, ``("unary", "-")``, ``("call", "abs")``, ``("subscript", template)``,
+    or None for a kernel call.
+    """
     if op.type == "StridedSlice":
-        return _subscript(op.attrs["spec"])  # numpy indexing is what the kernel does
+        return "subscript", _subscript(op.attrs["spec"])  # numpy indexing is what the kernel does
     if op.attrs or not op.inputs:
         return None
     dtype = op.inputs[0].dtype
-    if op.type in _BOOL_INFIX:
-        return _BOOL_INFIX[op.type] if dtype.is_bool else None
-    if op.type in _FLOAT_INFIX:
+    if op.type in _BOOL_BINARY:
+        return ("binary", _BOOL_BINARY[op.type]) if dtype.is_bool else None
+    if op.type == "LogicalNot":
+        return ("unary", "~") if dtype.is_bool else None
+    if not (dtype.is_numeric or dtype.is_bool):
+        return None
+    if op.type in _FLOAT_BINARY:
         # Integer // and % by zero must raise, as the kernel makes them: only floats here,
         # or integers by a constant known not to be zero.
         divisor = op.inputs[1].op
         safe = divisor.type == "Const" and bool(np.all(divisor.attrs["value"] != 0))
-        return _FLOAT_INFIX[op.type] if dtype.is_floating or (safe and op.type != "Pow") else None
-    if op.type in _INFIX and (dtype.is_numeric or dtype.is_bool):
-        return _INFIX[op.type]
+        if dtype.is_floating or (safe and op.type != "Pow"):
+            return "binary", _FLOAT_BINARY[op.type]
+        return None
+    if op.type in _BINARY:
+        return "binary", _BINARY[op.type]
+    if op.type == "Neg":
+        return "unary", "-"
+    if op.type == "Abs":
+        return "call", "abs"
     return None
+
+
+def _inlinable(op) -> bool:
+    """A pure operator on scalars: it cannot fail (no broadcasting, no index out of range)."""
+    form = _operator(op)
+    return (
+        form is not None
+        and form[0] != "subscript"
+        and op.outputs[0].shape.rank == 0
+        and all(t.shape.rank == 0 for t in op.inputs)
+    )
+
+
+def _wrap(operand, needs_parentheses):
+    return f"({operand[0]})" if needs_parentheses else operand[0]
+
+
+def _expression(form, operands):
+    """The text and precedence of ``form`` (from ``_operator``) applied to ``operands``.
+
+    Each operand is ``(text, precedence)``; an inlined one is parenthesised only
+    where Python would otherwise read it differently.
+    """
+    kind, symbol = form
+    if kind == "subscript":
+        base = _wrap(operands[0], operands[0][1] < _ATOM)
+        return symbol.format(base, *(text for text, _ in operands[1:])), _ATOM
+    if kind == "call":
+        return f"{symbol}({operands[0][0]})", _ATOM
+    if kind == "unary":
+        precedence = _PRECEDENCE["not"] if symbol == "not" else _PRECEDENCE["unary"]
+        separator = " " if symbol == "not" else ""
+        return f"{symbol}{separator}{_wrap(operands[0], operands[0][1] < precedence)}", precedence
+    precedence = _PRECEDENCE[symbol]
+    left, right = operands
+    # ``(a < b) == c`` is not the chain ``a < b == c``; ``(a ** b) ** c`` is not ``a ** b ** c``.
+    left_tight = precedence in (_PRECEDENCE["<"], _PRECEDENCE["**"])
+    left_text = _wrap(left, left[1] < precedence or (left_tight and left[1] == precedence))
+    right_text = _wrap(right, right[1] <= precedence)
+    return f"{left_text} {symbol} {right_text}", precedence
 
 
 def _short(value):

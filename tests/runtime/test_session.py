@@ -541,7 +541,7 @@ def test_two_sessions_on_one_graph():
 def test_compiled_program_source_is_readable_python():
     g = rt.Graph()
     with g.as_default():
-        x = rt.placeholder(rt.int32, [], name="x")
+        x = rt.placeholder(rt.int32, [3], name="x")
         y = x * 3
         z = y + 1
     program = compile_graph(g, [x], [z])
@@ -553,11 +553,21 @@ def test_compiled_program_source_is_readable_python():
     lines = source.splitlines()
     assert lines[0].startswith("def ")
     assert isinstance(tree.body[0].body[-1], ast.Return)
-    # One line per op, in order; arithmetic is written as Python operators on numpy values.
+    # One line per op on arrays, in order; arithmetic is written as Python operators.
     mul_line = next(i for i, line in enumerate(lines) if line.strip().startswith("mul = x * "))
     add_line = next(i for i, line in enumerate(lines) if line.strip().startswith("add = mul + "))
     assert 0 < mul_line < add_line
-    assert program(np.int32(4)) == (13,)
+    np.testing.assert_array_equal(program(np.array([4, 5, 6], np.int32))[0], [13, 16, 19])
+
+
+def test_compiled_program_writes_scalars_used_once_into_one_expression():
+    g = rt.Graph()
+    with g.as_default():
+        x = rt.placeholder(rt.int32, [], name="x")
+        z = (x * 3 + 1) * (x - 2)
+    program = compile_graph(g, [x], [z])
+    assert str(program).splitlines()[1:] == ["    return ((x * const + const_1) * (x - const_2),)"]
+    assert program(np.int32(4)) == (26,)
 
 
 def test_compiled_program_only_holds_needed_ops():
@@ -567,7 +577,7 @@ def test_compiled_program_only_holds_needed_ops():
         rt.square(x, name="unneeded")
         y = rt.negative(x)
     source = str(compile_graph(g, [x], [y]))
-    assert "neg = -x" in source
+    assert "return (-x,)" in source
     assert "Square(" not in source and "unneeded" not in source
 
 
