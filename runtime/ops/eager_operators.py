@@ -22,28 +22,9 @@ import operator
 
 import numpy as np
 
-from runtime import context, dtypes
+from runtime import context, dtypes, floating_point
 from runtime.ops import math_ops
 from runtime.tensor import EagerTensor
-
-try:  # numpy >= 2 keeps its error state in a context variable: setting it costs ~50 ns
-    from numpy._core._ufunc_config import _extobj_contextvar as _numpy_errors
-    from numpy._core._ufunc_config import _make_extobj
-
-    _IGNORE_ERRORS = _make_extobj(all="ignore")
-except ImportError:  # pragma: no cover - a numpy that moved its internals: the public way
-
-    class _PublicErrorState:
-        def set(self, _):
-            state = np.errstate(all="ignore")
-            state.__enter__()
-            return state
-
-        def reset(self, state):
-            state.__exit__(None, None, None)
-
-    _numpy_errors, _IGNORE_ERRORS = _PublicErrorState(), None
-
 
 _ALL = set(dtypes._BY_NAME.values())
 _NUMERIC = frozenset(d for d in _ALL if d.is_numeric)
@@ -67,6 +48,7 @@ def _fast(fn, allowed, slow, swapped=False, comparison=False, nonzero_divisor=Fa
     """
     eager, new_tensor, state = EagerTensor, EagerTensor.__new__, context._context
     bool_dtype = dtypes.bool_
+    ignore_errors, restore_errors = floating_point.ignore, floating_point.restore
 
     def method(a, b):
         dtype = a.dtype
@@ -100,13 +82,13 @@ def _fast(fn, allowed, slow, swapped=False, comparison=False, nonzero_divisor=Fa
                 return slow(a, b)
             result.dtype = bool_dtype
         else:
-            token = _numpy_errors.set(_IGNORE_ERRORS)  # x/0 is inf and overflow wraps, as in the op
+            token = ignore_errors()  # x/0 is inf and overflow wraps, as in the op
             try:
                 result._value = fn(x, y)
             except Exception:  # the op's own checks word the error
                 return slow(a, b)
             finally:
-                _numpy_errors.reset(token)
+                restore_errors(token)
             result.dtype = dtype
         result._shape = None
         return result

@@ -15,9 +15,7 @@ through ``infer``, eager and graph code fail with the same errors.
 
 from __future__ import annotations
 
-import numpy as np
-
-from runtime import context, dtypes, errors
+from runtime import context, dtypes, errors, floating_point
 from runtime.tensor import EagerTensor
 
 OPS = {}
@@ -91,13 +89,15 @@ def _run_eagerly(opdef, inputs, attrs):
                 f"{opdef.type} is executing eagerly. Build it inside `with graph.as_default():`."
             )
     specs = opdef.infer(inputs, attrs)
+    token = floating_point.ignore()  # x/0 is inf and log(-1) is nan, as in TensorFlow
     try:
-        with np.errstate(all="ignore"):  # x/0 is inf and log(-1) is nan, as in TensorFlow
-            out = opdef.kernel(*[t._value for t in inputs], **attrs)
+        out = opdef.kernel(*[t._value for t in inputs], **attrs)
     except errors.OpError:
         raise
     except (ValueError, IndexError, TypeError, ZeroDivisionError, OverflowError) as e:
         raise errors.InvalidArgumentError(f"{opdef.type}: {e}") from e
+    finally:
+        floating_point.restore(token)
     if len(specs) == 1:
         return [EagerTensor(out, specs[0][0])]
     return [EagerTensor(v, dtype) for v, (dtype, _) in zip(out or (), specs)]
