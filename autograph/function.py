@@ -89,6 +89,7 @@ class Function:
         self.reduce_retracing = reduce_retracing
         self.tracing_count = 0
         self._concrete = {}
+        self._by_call = {}  # (dtype, shape) of each positional eager tensor -> ConcreteFunction
         self._by_rank = {}  # signature without shapes -> traced graphs, newest first
         self._last_arguments = None
         self._made_variables = False
@@ -130,8 +131,16 @@ class Function:
             bound = self._signature.bind_partial()
             bound.arguments.update(arguments)
             return self._traceable()(*bound.args, **bound.kwargs)
+        # The common call, eager tensors by position, skips binding and signature keys: the
+        # graph chosen the first time is the one the full path would choose again.
+        call_key = None if kwargs else _call_key(args)
+        concrete = self._by_call.get(call_key)
+        if concrete is not None:
+            return concrete._call_flat([a._value for a in args])
         arguments = self._arguments(args, kwargs)
         concrete = self._concrete_function(self._as_signature(arguments))
+        if call_key is not None and len(_tensor_leaves(arguments)) == len(args):
+            self._by_call[call_key] = concrete  # no tensor defaults: the args are all the inputs
         return concrete._call_arguments(arguments)
 
     def get_concrete_function(self, *args, **kwargs):
@@ -281,6 +290,7 @@ class ConcreteFunction:
         self.inputs = list(graph.inputs)
         self.outputs = list(graph.outputs)
         self.structured_outputs = graph.structured_outputs
+        self._returns_one_tensor = isinstance(self.structured_outputs, rt.SymbolicTensor)
         self._signature = signature
         # What was traced, with each tensor argument as the spec of its placeholder (a relaxed
         # shape when reduce_retracing generalised it).
@@ -343,6 +353,8 @@ class ConcreteFunction:
 
     def _call_flat(self, values):
         results = self._program(*values)
+        if self._returns_one_tensor:
+            return rt.EagerTensor(results[0], self.outputs[0].dtype)
         tensors = iter(rt.EagerTensor(v, t.dtype) for v, t in zip(results, self.outputs))
         return rt.nest.map_structure(
             lambda x: None if x is None or _is_op(x) else next(tensors), self.structured_outputs
@@ -364,6 +376,19 @@ class ConcreteFunction:
 
 
 # --- arguments as signatures ----------------------------------------------------------------
+
+
+def _call_key(args):
+    """The dtype and shape of each argument when all are eager tensors, else None."""
+    key = []
+    for a in args:
+        if type(a) is not rt.EagerTensor or not isinstance(a._value, _ARRAY_TYPES):
+            return None
+        key.append((a.dtype, a._value.shape))
+    return tuple(key)
+
+
+_ARRAY_TYPES = (np.ndarray, np.generic)
 
 
 def _is_tensor_leaf(value):

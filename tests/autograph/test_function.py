@@ -1074,3 +1074,32 @@ def test_a_nan_python_argument_reuses_its_graph():
     add(rt.constant(1.0), 0.0)
     add(rt.constant(1.0), -0.0)  # a different float: a different graph, as for any value
     assert add.tracing_count == 3
+
+
+def test_repeated_calls_with_eager_tensors_reuse_the_graph_chosen_first():
+    @ag.function(reduce_retracing=True)
+    def f(x):
+        return rt.reduce_sum(x) * 2
+
+    for n in (3, 4, 3, 5, 4):  # (3,), then (None,) for every later length
+        assert f(rt.constant(np.arange(n, dtype=np.int32))).numpy() == 2 * sum(range(n))
+    assert f.tracing_count == 2
+    assert f(rt.constant([1.5, 2.5])).numpy() == 8.0  # a new dtype still traces
+    assert f.tracing_count == 3
+
+
+_TEN = rt.constant(10)
+
+
+def test_a_tensor_default_is_read_on_every_call():
+    offset = rt.Variable(1)
+
+    @ag.function
+    def f(x, y=_TEN):
+        return x + y + offset
+
+    assert f(rt.constant(1)).numpy() == 12
+    offset.assign(5)
+    assert f(rt.constant(1)).numpy() == 16
+    assert f(rt.constant(1), rt.constant(100)).numpy() == 106
+    assert f.tracing_count == 1  # y=10 and y=100 are both int32 scalars
