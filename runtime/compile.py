@@ -216,6 +216,14 @@ class _Emitter:
         self.namespace[name] = value
         return name
 
+    def numpy_type_name(self, dtype):
+        """The global naming numpy's scalar type for ``dtype`` (``float32``), bound once."""
+        key = ("type", dtype)
+        name = self._kernels.get(key)
+        if name is None:
+            name = self._kernels[key] = self.bind_global(dtype.name, dtype.as_numpy_dtype)
+        return name
+
     def kernel_name(self, op):
         attrs = dict(op.attrs)
         if self.states is not None and "state" in attrs:
@@ -298,6 +306,8 @@ class _Emitter:
         mode = self._inlined.get(id(op.outputs[0])) if op.outputs else None
         if mode == "test":
             form = ("unary" if op.type == "LogicalNot" else "binary", _TEST_OPERATORS[op.type])
+        elif form is not None and form[0] == "cast":
+            form = ("call", self.numpy_type_name(form[1]))
         if form is not None:
             call, precedence = _expression(form, [self._operand(t, env) for t in op.inputs])
             note = ""
@@ -436,10 +446,16 @@ def _operator(op):
     """How ``op`` prints as a Python operator, where one means exactly what its kernel does.
 
     ``("binary", "+")``, ``("unary", "-")``, ``("call", "abs")``, ``("subscript", template)``,
-    or None for a kernel call.
+    ``("cast", dtype)``, or None for a kernel call.
     """
     if op.type == "StridedSlice":
         return "subscript", _subscript(op.attrs["spec"])  # numpy indexing is what the kernel does
+    if op.type == "Cast" and op.inputs[0].shape.rank == 0:
+        # On a scalar, numpy's type is the cast: np.float32(x) is x.astype(np.float32).
+        source, target = op.inputs[0].dtype, op.attrs["dtype"]
+        if (source.is_numeric or source.is_bool) and (target.is_numeric or target.is_bool):
+            return "cast", target
+        return None
     if op.attrs or not op.inputs:
         return None
     dtype = op.inputs[0].dtype

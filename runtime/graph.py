@@ -261,6 +261,13 @@ class FuncGraph(Graph):
             graph = graph.outer_graph
         if graph is None:
             return super().capture(t)
+        if t.op.type == "Const":
+            # A constant is copied, not captured: the sub-graph's own optimisations (folding,
+            # x + 0) then see it, and running it passes one input fewer. The value is shared.
+            with _no_control_deps(self):
+                inner = _constant_in_graph(self, t.op.attrs["value"], t.dtype, t.op.name)
+            self._capture_map[id(t)] = inner
+            return inner
         if outer is not t.graph:
             t = outer.capture(t)  # let each enclosing function capture it in turn
             inner = self._capture_map.get(id(t))
@@ -275,6 +282,12 @@ class FuncGraph(Graph):
     @property
     def external_captures(self):
         return [outer for outer, _ in self.captures]
+
+
+def _constant_in_graph(graph, value, dtype, name):
+    from runtime.ops.array_ops import constant_in_graph  # the op table imports this module
+
+    return constant_in_graph(graph, value, dtype, name.replace("/", "_"))
 
 
 @contextlib.contextmanager

@@ -119,3 +119,35 @@ def test_values_used_twice_or_read_by_a_loop_keep_their_names():
     source = str(compile_graph(g, [x], [y]))
     assert "mul = x * const" in source  # a loop reads it every iteration: computed once
     assert compile_graph(g, [x], [y])(np.int32(3)) == (9,)
+
+
+def test_a_scalar_cast_is_numpy_s_type_called_on_the_value():
+    g = rt.Graph()
+    with g.as_default():
+        i = rt.placeholder(rt.int32, [], name="i")
+        x = rt.placeholder(rt.float32, [3], name="x")
+        y = x * rt.cast(i, rt.float32)
+        k = rt.cast(rt.cast(i, rt.float64) / 4.0, rt.int8)
+    program = compile_graph(g, [i, x], [y, k])
+    assert "x * float32(i)" in str(program)
+    assert "int8(float64(i) / const)" in str(program)
+    y_value, k_value = program(np.int32(3), np.array([1, 2, 3], np.float32))
+    np.testing.assert_array_equal(y_value, np.array([3, 6, 9], np.float32))
+    assert type(k_value) is np.int8 and k_value == 0
+
+
+def test_constants_are_copied_into_sub_graphs_so_their_passes_see_them():
+    import autograph as ag
+
+    @ag.function
+    def count(n):
+        i, zero = 0, rt.constant(0)
+        while i < n:
+            i = i + zero + 1  # + zero is x + 0 only if the loop body sees the constant
+        return i
+
+    concrete = count.get_concrete_function(rt.TensorSpec([], rt.int32))
+    (loop,) = [op for op in concrete.graph.get_operations() if op.type == "While"]
+    assert len(loop.inputs) == 2  # the loop variable and n: no constant passed in
+    assert " + const" in str(concrete._program) and "zero" not in str(concrete._program)
+    assert count(rt.constant(5)).numpy() == 5
