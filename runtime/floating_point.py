@@ -15,20 +15,18 @@ inf
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 try:  # numpy >= 2 keeps its error state in a context variable
     from numpy._core._ufunc_config import _extobj_contextvar as _error_state
     from numpy._core._ufunc_config import _make_extobj
 
-    _IGNORE = _make_extobj(all="ignore")
-
-    def ignore():
-        """Silences numpy's floating-point warnings until ``restore(token)``; returns the token."""
-        return _error_state.set(_IGNORE)
-
-    def restore(token):
-        _error_state.reset(token)
+    # Bound C functions, not Python ones: a call costs what setting the variable does.
+    ignore = functools.partial(_error_state.set, _make_extobj(all="ignore"))
+    ignore.__doc__ = "Silences numpy's floating-point warnings until ``restore(token)``."
+    restore = _error_state.reset
 
 except ImportError:  # pragma: no cover - numpy moved its internals: the public, slower way
 

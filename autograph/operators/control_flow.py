@@ -27,10 +27,12 @@ from autograph.operators.variables import UndefinedReturnValue, is_undefined
 from runtime.control_flow import build_cond
 from runtime.tracing import set_outputs, trace
 
+_SymbolicTensor = rt.SymbolicTensor
+
 
 def is_symbolic(value) -> bool:
     """True for a tensor that only has a value when a graph runs."""
-    return isinstance(value, rt.SymbolicTensor)
+    return isinstance(value, _SymbolicTensor)
 
 
 def _no_state():
@@ -65,7 +67,7 @@ def if_stmt(
     unsupported=None,
 ):
     """Runs ``if_true()`` or ``if_false()``; on a symbolic ``cond``, stages both as an rt.cond."""
-    if is_symbolic(cond):
+    if isinstance(cond, _SymbolicTensor):
         _refuse_staging("`if`", unsupported)
         _staged_if(cond, if_true, if_false or _nothing, get_state, set_state, names)
     elif cond:
@@ -249,7 +251,7 @@ def while_stmt(
     """
     test = _first_test(loop_test, get_state, set_state)
     while True:
-        if is_symbolic(test):
+        if isinstance(test, _SymbolicTensor):  # is_symbolic, without a call per iteration
             _refuse_staging("`while` loop", unsupported)
             _staged_while(loop_test, loop_body, get_state, set_state, names)
             return

@@ -29,6 +29,7 @@ from runtime.tensor import EagerTensor
 _ALL = set(dtypes._BY_NAME.values())
 _NUMERIC = frozenset(d for d in _ALL if d.is_numeric)
 _FLOATING = frozenset(d for d in _ALL if d.is_floating)
+_INTEGER = frozenset(d for d in _ALL if d.is_integer)
 _BOOL = frozenset([dtypes.bool_])
 # The Python ints each dtype holds. Arithmetic with a bigger one raises OverflowError in numpy
 # (NEP 50) and so takes the op; a comparison needs the check, since numpy compares 2**40 with
@@ -72,7 +73,7 @@ def _fast(fn, allowed, slow, swapped=False, comparison=False, nonzero_divisor=Fa
         x, y = a._value, other
         if swapped:
             x, y = y, x
-        if nonzero_divisor and dtype.is_integer and (isinstance(y, np.ndarray) or not y):
+        if nonzero_divisor and dtype in _INTEGER and (isinstance(y, np.ndarray) or not y):
             return slow(a, b)
         result = new_tensor(eager)
         if comparison:
