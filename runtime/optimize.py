@@ -175,6 +175,18 @@ def copy_graph(graph) -> FuncGraph:
     return transform(graph, lambda g: lambda op, inputs, controls, copy: None)
 
 
+def _any_op(graph, predicate) -> bool:
+    """Whether ``predicate(op)`` holds for an op of ``graph`` or of its sub-graphs.
+
+    Each pass asks first whether it would change anything, and returns the
+    graph itself if not: copying is most of an optimisation's cost.
+    """
+    return any(
+        predicate(op) or any(_any_op(sub, predicate) for sub in op.subgraphs())
+        for op in graph.get_operations()
+    )
+
+
 def count_ops(graph) -> int:
     """The number of ops in ``graph``, counting those of its sub-graphs (recursively)."""
     return sum(1 + sum(count_ops(sub) for sub in op.subgraphs()) for op in graph.get_operations())
@@ -267,6 +279,8 @@ def constant_folding(graph) -> FuncGraph:
     whose kernel raises (the error stays for run time), or results of more
     than ``MAX_FOLDED_ELEMENTS`` elements.
     """
+    if not _any_op(graph, lambda op: _foldable(op, op.inputs)):
+        return graph
     return transform(graph, _fold_rule)
 
 
@@ -311,18 +325,24 @@ def _is_identity(x, c, out) -> bool:
     )
 
 
+def _identity_operand(op, inputs):
+    """The input ``op`` (on ``inputs``) always equals, when it is ``x * 1``, ``x + 0``...; else None."""
+    entry = _IDENTITIES.get(op.type)
+    if entry is None or op.control_inputs or len(inputs) != 2 or len(op.outputs) != 1:
+        return None
+    neutral, commutative = entry
+    a, b = inputs
+    pairs = [(a, b), (b, a)] if commutative else [(a, b)]
+    for x, c in pairs:
+        if _is_neutral(c, neutral) and _is_identity(x, c, op.outputs[0]):
+            return x
+    return None
+
+
 def _identity_rule(graph):
     def rule(op, inputs, controls, copy):
-        entry = _IDENTITIES.get(op.type)
-        if entry is None or op.control_inputs or len(inputs) != 2 or len(op.outputs) != 1:
-            return None
-        neutral, commutative = entry
-        a, b = inputs
-        pairs = [(a, b), (b, a)] if commutative else [(a, b)]
-        for x, c in pairs:
-            if _is_neutral(c, neutral) and _is_identity(x, c, op.outputs[0]):
-                return [x]
-        return None
+        x = _identity_operand(op, inputs)
+        return None if x is None else [x]
 
     return rule
 
@@ -335,6 +355,8 @@ def arithmetic_identities(graph) -> FuncGraph:
     As in TensorFlow's Grappler, ``-0.0 + 0.0`` then gives ``-0.0`` (equal to
     the ``0.0`` it gave before, but of the other sign).
     """
+    if not _any_op(graph, lambda op: _identity_operand(op, op.inputs) is not None):
+        return graph
     return transform(graph, _identity_rule)
 
 
@@ -412,16 +434,44 @@ def common_subexpression_elimination(graph) -> FuncGraph:
     attributes compare by value (see ``attr_key``). Ops with sub-graphs,
     stateful and impure ops are never merged.
     """
+    if not _has_duplicates(graph):
+        return graph
     return transform(graph, _cse_rule)
+
+
+def _has_duplicates(graph) -> bool:
+    seen = set()
+    for op in graph.get_operations():
+        key = _cse_key(op, op.inputs, op.control_inputs)
+        if key is not None:
+            if key in seen:
+                return True
+            seen.add(key)
+        if any(_has_duplicates(sub) for sub in op.subgraphs()):
+            return True
+    return False
 
 
 # --- dead code elimination ----------------------------------------------------------------------
 
 
-def _dce_rule(graph):
+def _kept(graph):
+    """The ids of the ops a function graph runs, and of its inputs' placeholders."""
     fed = {id(t) for t in graph.inputs}
     keep = {id(op) for op in ops_to_run(graph, graph.outputs, fed, run_all_stateful=True)}
     keep.update(id(t.op) for t in graph.inputs)
+    return keep
+
+
+def _has_dead_ops(graph) -> bool:
+    ops = graph.get_operations()
+    return len(_kept(graph)) < len(ops) or any(
+        _has_dead_ops(sub) for op in ops for sub in op.subgraphs()
+    )
+
+
+def _dce_rule(graph):
+    keep = _kept(graph)
 
     def rule(op, inputs, controls, copy):
         return None if id(op) in keep else _DROP
@@ -435,6 +485,8 @@ def dead_code_elimination(graph) -> FuncGraph:
     Keeps exactly what a function graph runs (``runtime.compile.ops_to_run``):
     every stateful op, what it needs, and the inputs' placeholders, even unused.
     """
+    if not _has_dead_ops(graph):
+        return graph
     return transform(graph, _dce_rule)
 
 
