@@ -37,6 +37,7 @@ class Operation:
         "attrs",
         "control_inputs",
         "stateful",
+        "_subgraphs",
     )
 
     def __init__(self, graph, name, opdef, inputs, attrs, control_inputs, output_specs):
@@ -48,17 +49,18 @@ class Operation:
         self.attrs = attrs
         self.control_inputs = tuple(control_inputs)
         self.outputs = tuple(
-            SymbolicTensor(self, i, dtype, shape) for i, (dtype, shape) in enumerate(output_specs)
+            [SymbolicTensor(self, i, dtype, shape) for i, (dtype, shape) in enumerate(output_specs)]
         )
+        self._subgraphs = [v for v in attrs.values() if isinstance(v, Graph)] if attrs else []
         # An op is stateful when its kernel has effects, or when a sub-graph it runs has one.
-        self.stateful = opdef.stateful or any(g.is_stateful for g in self.subgraphs())
+        self.stateful = opdef.stateful or any(g.is_stateful for g in self._subgraphs)
 
     def get_attr(self, name):
         return self.attrs[name]
 
     def subgraphs(self):
         """The graphs this op runs (a cond's branches, a loop's test and body)."""
-        return [v for v in self.attrs.values() if isinstance(v, Graph)]
+        return list(self._subgraphs)
 
     def __repr__(self):
         return f"<rt.Operation '{self.name}' type={self.type}>"

@@ -494,15 +494,33 @@ def _range_parts(iterable):
     if step is None or step == 0:
         return None
     step = int(step)
-    span = (limit - start) if step > 0 else (start - limit)
-    length = rt.maximum((span + (abs(step) - 1)) // abs(step), 0)
+    # The common rt.range(n) (start 0, step 1) needs no arithmetic: only the ops it needs
+    # are traced, so there is less to trace, optimise and compile.
+    from_zero = _is_constant(start, 0)
+    if step > 0:
+        span = limit if from_zero else limit - start
+    else:
+        span = -limit if from_zero else start - limit
+    if abs(step) != 1:
+        span = (span + (abs(step) - 1)) // abs(step)
+    length = rt.maximum(span, 0)
     if length.dtype is not rt.int32:
         length = rt.cast(length, rt.int32)
 
     def item(i):
-        return start + rt.cast(i, iterable.dtype) * step
+        value = i if iterable.dtype is rt.int32 else rt.cast(i, iterable.dtype)
+        if step != 1:
+            value = value * step
+        return value if from_zero else start + value
 
     return length, item
+
+
+def _is_constant(t, number):
+    from runtime.ops.array_ops import constant_value
+
+    value = constant_value(t)
+    return value is not None and np.ndim(value) == 0 and value == number
 
 
 def _staged_for(iterable, extra_test, loop_body, get_state, set_state, names):

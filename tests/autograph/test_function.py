@@ -890,6 +890,33 @@ def test_for_over_rt_range_matches_python():
     assert odd_square_sum.tracing_count == 1
 
 
+@pytest.mark.parametrize("step", [1, 2, 3, -1, -2])
+@pytest.mark.parametrize("dtype", [rt.int32, rt.int64])
+def test_for_over_rt_range_with_any_start_and_step_matches_python(step, dtype):
+    @ag.function
+    def items(start, limit):
+        out = rt.TensorArray(dtype, size=0, dynamic_size=True)
+        for i in rt.range(start, limit, step):
+            out = out.write(out.size(), i)
+        return out.stack()
+
+    @ag.function
+    def items_from_zero(limit):
+        total = rt.constant(0, dtype)
+        for i in rt.range(0, limit, step):
+            total = total * 3 + i  # order-sensitive, so every item must come in turn
+        return total
+
+    for start, limit in [(0, 7), (2, 9), (-3, 4), (5, -4), (0, -6), (4, 4)]:
+        expected = list(range(start, limit, step))
+        got = items(rt.constant(start, dtype), rt.constant(limit, dtype))
+        assert got.dtype is dtype and values(got) == expected
+        total = 0
+        for i in range(0, limit, step):
+            total = total * 3 + i
+        assert values(items_from_zero(rt.constant(limit, dtype))) == total
+
+
 @ag.function
 def first_index_over(limit, n):
     total = 0
