@@ -184,6 +184,7 @@ class _Emitter:
         self._counters = {}
         self._inlined = {}  # id(tensor) -> "expr" or "test": written into its one consumer
         self._precedence = {}  # id(inlined tensor) -> the precedence of its text
+        self._inlined_size = {}  # id(inlined tensor) -> how many ops its text holds
 
     def fresh(self, hint):
         base = _identifier(hint)
@@ -311,9 +312,11 @@ class _Emitter:
         if form is not None:
             call, precedence = _expression(form, [self._operand(t, env) for t in op.inputs])
             note = ""
-            if mode is not None:
+            size = 1 + sum(self._inlined_size.get(id(t), 0) for t in op.inputs)
+            if mode is not None and size <= _MAX_INLINED_OPS and len(call) <= _MAX_INLINED_CHARS:
                 env[id(op.outputs[0])] = call
                 self._precedence[id(op.outputs[0])] = precedence
+                self._inlined_size[id(op.outputs[0])] = size
                 return
         else:
             kernel, note = self.kernel_name(op)
@@ -418,6 +421,10 @@ _PRECEDENCE = {
     "unary": 11, "**": 12,
 }  # fmt: skip
 _ATOM = 13
+# An expression grows by inlining only up to here, then is named: lines stay readable, and
+# Python's parser has a limit on nesting.
+_MAX_INLINED_OPS = 6
+_MAX_INLINED_CHARS = 80
 
 
 def _subscript(spec):

@@ -151,3 +151,20 @@ def test_constants_are_copied_into_sub_graphs_so_their_passes_see_them():
     assert len(loop.inputs) == 2  # the loop variable and n: no constant passed in
     assert " + const" in str(concrete._program) and "zero" not in str(concrete._program)
     assert count(rt.constant(5)).numpy() == 5
+
+
+def test_a_long_chain_of_scalar_ops_is_cut_into_named_lines():
+    g = rt.Graph()
+    with g.as_default():
+        x = rt.placeholder(rt.int32, [], name="x")
+        y = x
+        for k in range(1000):
+            y = y * 3 + k
+    program = compile_graph(g, [x], [y])
+    lines = str(program).splitlines()
+    assert 100 < len(lines) < 1000 and max(len(line) for line in lines) < 120
+    expected = np.int32(5)
+    with np.errstate(all="ignore"):
+        for k in range(1000):
+            expected = expected * np.int32(3) + np.int32(k)
+    assert program(np.int32(5)) == (expected,)
