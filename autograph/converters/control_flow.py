@@ -33,7 +33,7 @@ from autograph.converters.base import (
     symbol_node,
 )
 from autograph.pyct import anno
-from autograph.pyct.analysis.activity import writes
+from autograph.pyct.analysis.activity import Activity
 from autograph.pyct.origin import set_origin
 
 
@@ -44,6 +44,9 @@ class _ControlFlowConverter(StatementConverter):
         self._try_lines = []
         self._carried = []  # what enclosing converted statements of this function carry
         self._state_param = None
+        # Asked about each statement before and after converting what it holds: a statement
+        # rewritten in place is forgotten, so that it is analysed again.
+        self._activity = Activity()
 
     # --- scopes ---------------------------------------------------------------------------
 
@@ -62,6 +65,7 @@ class _ControlFlowConverter(StatementConverter):
             inits = [s for n in sorted(set(hoisted)) for s in _undefined(n, node)]
             docstring = _has_docstring(node.body)
             node.body = node.body[:docstring] + inits + node.body[docstring:]
+        self._activity.forget(node)
         return node
 
     visit_AsyncFunctionDef = visit_FunctionDef
@@ -74,7 +78,19 @@ class _ControlFlowConverter(StatementConverter):
             handler.body = self.visit_block(handler.body)
         node.orelse = self.visit_block(node.orelse)
         node.finalbody = self.visit_block(node.finalbody)
+        self._forget_rewritten(node)
         return node
+
+    def generic_visit(self, node):
+        node = super().generic_visit(node)
+        self._forget_rewritten(node)
+        return node
+
+    def _forget_rewritten(self, node):
+        """``node``'s blocks were converted: what was known of it, and of its handlers, is stale."""
+        self._activity.forget(node)
+        for handler in getattr(node, "handlers", None) or ():
+            self._activity.forget(handler)
 
     # --- state ----------------------------------------------------------------------------
 
@@ -117,7 +133,7 @@ class _ControlFlowConverter(StatementConverter):
 
     def _function(self, fn_name, body, symbols, node, params=()):
         # Only what the function assigns needs declaring; reads reach the enclosing scope anyway.
-        assigned = writes(body)
+        assigned = self._activity.writes(body)
         nonlocals, globals_ = self._declarations([s for s in symbols if s in assigned])
         return statements(
             """
@@ -202,7 +218,7 @@ class _ControlFlowConverter(StatementConverter):
         return namer.new("get_state"), namer.new("set_state"), self._state_param
 
     def visit_If(self, node):
-        modified = writes(node.body) | writes(node.orelse)
+        modified = self._activity.writes(node.body) | self._activity.writes(node.orelse)
         live = anno.getanno(node, "live_out", set()) | anno.getanno(node, "live_in", set())
         symbols, before = self._state(node, modified, live)
         namer = self.ctx.namer
@@ -222,7 +238,8 @@ class _ControlFlowConverter(StatementConverter):
         return defs + state_defs + before + [call]
 
     def visit_While(self, node):
-        modified = writes(node.body) | writes(node.test)  # the test may assign (n := n // 2)
+        test_writes = self._activity.writes(node.test)  # the test may assign (n := n // 2)
+        modified = self._activity.writes(node.body) | test_writes
         live = anno.getanno(node, "live_out", set()) | anno.getanno(node, "live_in", set())
         symbols, before = self._state(node, modified, live)
         namer = self.ctx.namer
@@ -240,7 +257,7 @@ class _ControlFlowConverter(StatementConverter):
 
     def visit_For(self, node):
         flags = anno.getanno(node, "extra_test_flags", ())
-        modified = writes(node.body) | writes(node.target)
+        modified = self._activity.writes(node.body) | self._activity.writes(node.target)
         live = anno.getanno(node, "live_out", set()) | anno.getanno(node, "head_live", set())
         symbols, before = self._state(node, modified, live)
         namer = self.ctx.namer

@@ -29,6 +29,7 @@ from autograph.converters.base import Context
 from autograph.impl import errors
 from autograph.pyct import loader, parser, printer
 from autograph.pyct.analysis import definedness, liveness
+from autograph.pyct.analysis.activity import Activity
 from autograph.pyct.naming import Namer
 
 _MISSING = object()
@@ -78,8 +79,9 @@ def _convert(fn):
         logical_expressions,
     ):
         node = converter.transform(node, ctx)
-    liveness.analyze(node)
-    definedness.analyze(node)
+    facts = Activity()  # both analyses read the same code, which they leave unchanged
+    liveness.analyze(node, facts)
+    definedness.analyze(node, facts)
     node = variables.transform(node, ctx)
     node = control_flow.transform(node, ctx)
     _strip_evaluated_parts(node)

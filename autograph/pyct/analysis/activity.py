@@ -18,8 +18,6 @@ from __future__ import annotations
 
 import gast
 
-from autograph.pyct import anno
-
 
 def symbol(node):
     """``"a.b.c"`` for a Name or an attribute chain on a Name, else None."""
@@ -36,134 +34,198 @@ def _prefixes(sym):
     return {".".join(parts[: i + 1]) for i in range(len(parts))}
 
 
-class _Activity(gast.NodeVisitor):
+def _base(sym):
+    return sym.split(".", 1)[0]
+
+
+def _parameters(args, posonly=True):
+    params = args.args + args.kwonlyargs + (args.posonlyargs if posonly else [])
+    names = {a.id for a in params}
+    return names | {a.id for a in (args.vararg, args.kwarg) if a is not None}
+
+
+class _Found:
+    """What a piece of code reads and writes, and the names it declares global or nonlocal."""
+
+    __slots__ = ("reads", "writes", "declared")
+
     def __init__(self):
-        self.reads = set()
-        self.writes = set()
+        self.reads, self.writes, self.declared = set(), set(), set()
 
-    def visit_Name(self, node):
-        if isinstance(node.ctx, gast.Load):
-            self.reads.add(node.id)
-        elif isinstance(node.ctx, (gast.Store, gast.Param)):
-            self.writes.add(node.id)
-        elif isinstance(node.ctx, gast.Del):
-            self.reads.add(node.id)
-            self.writes.add(node.id)
+    def add(self, facts):
+        self.reads |= facts[0]
+        self.writes |= facts[1]
+        self.declared |= facts[2]
 
-    def visit_Attribute(self, node):
+    def nested_scope(self, own_names, inner, name=None):
+        """Adds what a scope (function, lambda, class) whose code did ``inner`` does outside it."""
+        local = own_names | {w for w in inner.writes if "." not in w} - inner.declared
+        self.reads |= {r for r in inner.reads if _base(r) not in local}
+        self.writes |= {w for w in inner.writes if _base(w) in inner.declared}
+        self.declared |= inner.declared
+        if name is not None:
+            self.writes.add(name)
+
+
+class Activity:
+    """Reads and writes of code, each statement's found once from what it holds.
+
+    It remembers every statement it was asked about (and those they hold), so
+    one instance serves only while that code does not change: the analyses of
+    one conversion share one, and a converter that rewrites a statement in
+    place must ``forget`` it.
+
+    The facts of a node are three frozensets: the symbols it reads, those it
+    writes, and the names declared ``global`` or ``nonlocal`` anywhere in it.
+    """
+
+    def __init__(self):
+        self._facts = {}  # id(statement) -> (statement, facts); holding it keeps its id unique
+
+    def reads_writes(self, node):
+        """(reads, writes) of a statement, an expression or a list of them, as new sets."""
+        found = _Found()
+        for n in node if isinstance(node, list) else [node]:
+            self._collect(n, found)
+        return found.reads, found.writes
+
+    def reads(self, node):
+        return self.reads_writes(node)[0]
+
+    def writes(self, node):
+        return self.reads_writes(node)[1]
+
+    def declared(self, node):
+        """Names declared ``global`` or ``nonlocal`` anywhere in ``node``, nested functions too."""
+        found = _Found()
+        self._collect(node, found)
+        return found.declared
+
+    def forget(self, statement):
+        """Drops what was found about ``statement`` alone: its own code changed, not what it holds."""
+        self._facts.pop(id(statement), None)
+
+    def _statement(self, node):
+        known = self._facts.get(id(node))
+        if known is not None:
+            return known[1]
+        found = _Found()
+        rule = _STATEMENT_RULES.get(type(node))
+        if rule is not None:
+            rule(self, node, found)
+        else:
+            self._children(node, found)
+        facts = (frozenset(found.reads), frozenset(found.writes), frozenset(found.declared))
+        self._facts[id(node)] = (node, facts)
+        return facts
+
+    def _collect(self, node, found):
+        """Adds the facts of ``node``: remembered for a statement, found afresh for the rest."""
+        if isinstance(node, gast.stmt):
+            found.add(self._statement(node))
+            return
+        rule = _EXPRESSION_RULES.get(type(node))
+        if rule is not None:
+            rule(self, node, found)
+        else:
+            self._children(node, found)
+
+    def _collect_all(self, nodes, found):
+        for node in nodes:
+            if node is not None:
+                self._collect(node, found)
+
+    def _children(self, node, found):
+        for field in node._fields:
+            value = getattr(node, field, None)
+            if isinstance(value, gast.AST):
+                self._collect(value, found)
+            elif isinstance(value, list):
+                for item in value:
+                    if isinstance(item, gast.AST):
+                        self._collect(item, found)
+
+    def _name(self, node, found):
+        ctx = type(node.ctx)
+        if ctx is gast.Load or ctx is gast.Del:
+            found.reads.add(node.id)
+        if ctx is not gast.Load:
+            found.writes.add(node.id)
+
+    def _attribute(self, node, found):
         sym = symbol(node)
         if sym is None:
-            self.generic_visit(node)
-            return
-        if isinstance(node.ctx, gast.Load):
-            self.reads |= _prefixes(sym)
+            self._children(node, found)
+        elif isinstance(node.ctx, gast.Load):
+            found.reads |= _prefixes(sym)
         else:
-            self.writes.add(sym)
-            self.reads |= _prefixes(sym) - {sym}
+            found.writes.add(sym)
+            found.reads |= _prefixes(sym) - {sym}
 
-    def visit_AugAssign(self, node):
-        self.visit(node.value)
+    def _aug_assign(self, node, found):
+        self._collect(node.value, found)
         target = symbol(node.target)
-        if target is not None:
-            self.reads |= _prefixes(target)
-            self.writes.add(target)
+        if target is None:
+            self._collect(node.target, found)
         else:
-            self.visit(node.target)
+            found.reads |= _prefixes(target)
+            found.writes.add(target)
 
-    def _nested_scope(self, node, own_names, body_nodes):
-        inner = _Activity()
-        for child in body_nodes:
-            inner.visit(child)
-        local = own_names | {w for w in inner.writes if "." not in w} - _declared(node)
-        self.reads |= {r for r in inner.reads if r.split(".")[0] not in local}
-        self.writes |= {w for w in inner.writes if w.split(".")[0] in _declared(node)}
+    def _function(self, node, found):
+        args = node.args
+        self._collect_all(node.decorator_list + args.defaults + args.kw_defaults, found)
+        inner = _Found()
+        self._collect_all(node.body, inner)
+        found.nested_scope(_parameters(args), inner, node.name)
 
-    def visit_FunctionDef(self, node):
-        for d in node.decorator_list + node.args.defaults + node.args.kw_defaults:
-            if d is not None:
-                self.visit(d)
-        params = {a.id for a in node.args.args + node.args.kwonlyargs + node.args.posonlyargs}
-        params |= {a.id for a in (node.args.vararg, node.args.kwarg) if a is not None}
-        self._nested_scope(node, params, node.body)
-        self.writes.add(node.name)
+    def _class(self, node, found):
+        self._collect_all(node.decorator_list + node.bases, found)
+        inner = _Found()
+        self._collect_all(node.body, inner)
+        found.nested_scope(set(), inner, node.name)
 
-    visit_AsyncFunctionDef = visit_FunctionDef
+    def _declaration(self, node, found):
+        found.declared.update(node.names)
 
-    def visit_Lambda(self, node):
-        for d in node.args.defaults:
-            self.visit(d)
-        params = {a.id for a in node.args.args + node.args.kwonlyargs}
-        params |= {a.id for a in (node.args.vararg, node.args.kwarg) if a is not None}
-        self._nested_scope(node, params, [node.body])
+    def _lambda(self, node, found):
+        self._collect_all(node.args.defaults, found)
+        inner = _Found()
+        self._collect(node.body, inner)
+        found.nested_scope(_parameters(node.args, posonly=False), inner)
 
-    def visit_ClassDef(self, node):
-        for d in node.decorator_list + node.bases:
-            self.visit(d)
-        self._nested_scope(node, set(), node.body)
-        self.writes.add(node.name)
-
-    def _comprehension(self, node, parts):
-        self.visit(node.generators[0].iter)  # evaluated in the enclosing scope
-        inner = _Activity()
+    def _comprehension(self, node, found):
+        self._collect(node.generators[0].iter, found)  # evaluated in the enclosing scope
+        inner = _Found()
         for i, gen in enumerate(node.generators):
-            inner.visit(gen.target)
-            if i:
-                inner.visit(gen.iter)
-            for cond in gen.ifs:
-                inner.visit(cond)
-        for part in parts:
-            inner.visit(part)
+            self._collect_all([gen.target, gen.iter if i else None, *gen.ifs], inner)
+        if isinstance(node, gast.DictComp):
+            self._collect_all([node.key, node.value], inner)
+        else:
+            self._collect(node.elt, inner)
         local = {w for w in inner.writes if "." not in w}
-        self.reads |= {r for r in inner.reads if r.split(".")[0] not in local}
-
-    def visit_ListComp(self, node):
-        self._comprehension(node, [node.elt])
-
-    visit_SetComp = visit_GeneratorExp = visit_ListComp
-
-    def visit_DictComp(self, node):
-        self._comprehension(node, [node.key, node.value])
-
-    def visit_Global(self, node):
-        pass
-
-    visit_Nonlocal = visit_Global
+        found.reads |= {r for r in inner.reads if _base(r) not in local}
 
 
-def _declared(node):
-    """Names a nested scope declares nonlocal or global: writes to them reach outside."""
-    names = set()
-    for child in gast.walk(node):
-        if isinstance(child, (gast.Nonlocal, gast.Global)):
-            names |= set(child.names)
-    return names
+_STATEMENT_RULES = {
+    gast.AugAssign: Activity._aug_assign,
+    gast.FunctionDef: Activity._function,
+    gast.AsyncFunctionDef: Activity._function,
+    gast.ClassDef: Activity._class,
+    gast.Global: Activity._declaration,
+    gast.Nonlocal: Activity._declaration,
+}
+
+_EXPRESSION_RULES = {
+    gast.Name: Activity._name,
+    gast.Attribute: Activity._attribute,
+    gast.Lambda: Activity._lambda,
+    gast.ListComp: Activity._comprehension,
+    gast.SetComp: Activity._comprehension,
+    gast.GeneratorExp: Activity._comprehension,
+    gast.DictComp: Activity._comprehension,
+}
 
 
 def reads_writes(node):
-    """(reads, writes) of a statement or expression, descending into everything it holds.
-
-    Results are remembered on the node: the analyses and the control-flow
-    converter ask about the same subtrees many times, and do not modify them.
-    """
-    if isinstance(node, list):
-        reads, writes = set(), set()
-        for n in node:
-            r, w = reads_writes(n)
-            reads |= r
-            writes |= w
-        return reads, writes
-    cached = anno.getanno(node, "activity")
-    if cached is None:
-        activity = _Activity()
-        activity.visit(node)
-        cached = (frozenset(activity.reads), frozenset(activity.writes))
-        anno.setanno(node, "activity", cached)
-    return set(cached[0]), set(cached[1])
-
-
-def reads(node):
-    return reads_writes(node)[0]
-
-
-def writes(node):
-    return reads_writes(node)[1]
+    """(reads, writes) of a statement or expression, descending into everything it holds."""
+    return Activity().reads_writes(node)

@@ -23,16 +23,17 @@ from __future__ import annotations
 import gast
 
 from autograph.pyct import anno
-from autograph.pyct.analysis.activity import reads_writes
+from autograph.pyct.analysis.activity import Activity
 
 
-def analyze(fn_node):
-    """Annotates every if/while/for of ``fn_node`` (a FunctionDef), nested functions included."""
-    start = _parameters(fn_node.args)
-    for node in gast.walk(fn_node):
-        if isinstance(node, (gast.Global, gast.Nonlocal)):
-            start |= set(node.names)
-    _Definedness().block(fn_node.body, (start, set(start)))
+def analyze(fn_node, activity=None):
+    """Annotates every if/while/for of ``fn_node`` (a FunctionDef), nested functions included.
+
+    ``activity`` (an ``Activity``) may be shared with other analyses of the same, unchanged code.
+    """
+    activity = activity or Activity()
+    start = _parameters(fn_node.args) | activity.declared(fn_node)
+    _Definedness(activity).block(fn_node.body, (start, set(start)))
 
 
 def _parameters(args):
@@ -45,6 +46,9 @@ def _names(symbols):
 
 
 class _Definedness:
+    def __init__(self, activity):
+        self.activity = activity
+
     def block(self, stmts, state):
         for stmt in stmts:
             state = self.stmt(stmt, state)
@@ -56,7 +60,7 @@ class _Definedness:
             return method(node, state)
         definite, maybe = state
         anno.setanno(node, "defined_in", definite)
-        writes = _names(reads_writes(node)[1])
+        writes = _names(self.activity.writes(node))
         if isinstance(node, gast.Delete):
             return definite - writes, maybe - writes
         return definite | writes, maybe | writes
@@ -66,7 +70,7 @@ class _Definedness:
         anno.setanno(node, "maybe_defined_in", set(state[1]))
 
     def visit_FunctionDef(self, node, state):
-        analyze(node)
+        analyze(node, self.activity)
         return state[0] | {node.name}, state[1] | {node.name}
 
     visit_AsyncFunctionDef = visit_FunctionDef
@@ -90,7 +94,7 @@ class _Definedness:
 
     def visit_For(self, node, state):
         self._annotate(node, state)
-        target = _names(reads_writes(node.target)[1])
+        target = _names(self.activity.writes(node.target))
         body_maybe = self._loop_body(node.body, (state[0] | target, state[1] | target))
         return self.block(node.orelse, (state[0], state[1] | body_maybe | target))
 
@@ -105,5 +109,5 @@ class _Definedness:
         targets = set()
         for item in node.items:
             if item.optional_vars is not None:
-                targets |= _names(reads_writes(item.optional_vars)[1])
+                targets |= _names(self.activity.writes(item.optional_vars))
         return self.block(node.body, (state[0] | targets, state[1] | targets))

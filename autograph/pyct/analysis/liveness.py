@@ -34,12 +34,16 @@ from __future__ import annotations
 import gast
 
 from autograph.pyct import anno
-from autograph.pyct.analysis.activity import reads_writes, symbol
+from autograph.pyct.analysis.activity import Activity, symbol
 
 
-def analyze(fn_node):
-    """Annotates every if/while/for in ``fn_node`` (a FunctionDef), nested functions included."""
-    _Liveness(_exit_live(fn_node)).block(fn_node.body, _exit_live(fn_node))
+def analyze(fn_node, activity=None):
+    """Annotates every if/while/for in ``fn_node`` (a FunctionDef), nested functions included.
+
+    ``activity`` (an ``Activity``) may be shared with other analyses of the same, unchanged code.
+    """
+    exit_live = _exit_live(fn_node)
+    _Liveness(exit_live, activity or Activity()).block(fn_node.body, exit_live)
 
 
 def _exit_live(fn_node):
@@ -85,8 +89,9 @@ def _killed_by(sym, killed):
 
 
 class _Liveness:
-    def __init__(self, exit_live):
+    def __init__(self, exit_live, activity):
         self.exit_live = exit_live
+        self.activity = activity
 
     def block(self, stmts, live_after):
         live = set(live_after)
@@ -101,7 +106,7 @@ class _Liveness:
         return self.simple(node, after)
 
     def simple(self, node, after):
-        reads, _ = reads_writes(node)
+        reads = self.activity.reads(node)
         killed = set()
         if isinstance(node, gast.Assign):
             killed = _kills(node.targets)
@@ -112,21 +117,20 @@ class _Liveness:
         return {s for s in after if not _killed_by(s, killed)} | reads
 
     def visit_FunctionDef(self, node, after):
-        analyze(node)
-        reads, _ = reads_writes(node)
-        return (after - {node.name}) | reads
+        analyze(node, self.activity)
+        return (after - {node.name}) | self.activity.reads(node)
 
     visit_AsyncFunctionDef = visit_FunctionDef
 
     def visit_Return(self, node, after):
-        return reads_writes(node)[0] | self.exit_live
+        return self.activity.reads(node) | self.exit_live
 
     def visit_Raise(self, node, after):
-        return reads_writes(node)[0]
+        return self.activity.reads(node)
 
     def visit_If(self, node, after):
         before = (
-            reads_writes(node.test)[0]
+            self.activity.reads(node.test)
             | self.block(node.body, after)
             | self.block(node.orelse, after)
         )
@@ -135,7 +139,7 @@ class _Liveness:
         return before
 
     def visit_While(self, node, after):
-        test_reads = reads_writes(node.test)[0]
+        test_reads = self.activity.reads(node.test)
         exit_live = self.block(node.orelse, after)
         head = test_reads | exit_live
         while True:
@@ -160,7 +164,7 @@ class _Liveness:
             if new_head == head:
                 break
             head = new_head
-        before = reads_writes(node.iter)[0] | head
+        before = self.activity.reads(node.iter) | head
         anno.setanno(node, "live_out", set(after))
         anno.setanno(node, "live_in", set(before))
         anno.setanno(
@@ -174,7 +178,7 @@ class _Liveness:
         killed = _kills([i.optional_vars for i in node.items if i.optional_vars is not None])
         reads = set()
         for item in node.items:
-            reads |= reads_writes(item.context_expr)[0]
+            reads |= self.activity.reads(item.context_expr)
         return {s for s in body if not _killed_by(s, killed)} | reads
 
     def visit_Try(self, node, after):
