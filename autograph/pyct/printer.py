@@ -28,44 +28,47 @@ class _Printer(ast._Unparser):
     def __init__(self, **kwargs):  # the unparser makes nested printers of its own type
         super().__init__(**kwargs)
         self.lines = {}
-        self._newlines = 0
+        self._newlines = 0  # in the pieces of self._source before self._counted
+        self._counted = 0
         self._statement_line = None
         self._user_function = None
-
-    def write(self, *text):
-        for piece in text:
-            self._newlines += piece.count("\n")
-        super().write(*text)
 
     def fill(self, text=""):
         super().fill(text)
         if self._statement_line is not None:
-            self.lines.setdefault(self._newlines + 1, (self._statement_line, self._user_function))
+            self.lines.setdefault(self._line(), (self._statement_line, self._user_function))
+
+    def _line(self):
+        """The number of the line being printed: newlines are counted once, when asked for."""
+        source = self._source
+        self._newlines += "".join(source[self._counted :]).count("\n")
+        self._counted = len(source)
+        return self._newlines + 1
 
     def traverse(self, node):
-        if isinstance(node, gast.expr) and _needs_ast(node):
+        if isinstance(node, list):
+            for item in node:
+                self.traverse(item)
+        elif isinstance(node, gast.stmt):
+            self._traverse_statement(node)
+        elif type(node) in _SOMETIMES_AST and _needs_ast(node):
             # The unparser tests some expressions with isinstance(node, ast.Tuple) and
             # friends (slices, f-strings, (1).real): those are printed as ast.
             super().traverse(gast.gast_to_ast(node))
-            return
-        if isinstance(node, gast.FunctionDef) and anno.getanno(node, "user_function"):
-            saved, self._user_function = self._user_function, anno.getanno(node, "user_function")
-            try:
-                self._traverse_statement(node)
-            finally:
-                self._user_function = saved
         else:
-            self._traverse_statement(node)
+            ast.NodeVisitor.visit(self, node)
 
     def _traverse_statement(self, node):
-        if isinstance(node, gast.stmt) and getattr(node, "lineno", None) is not None:
-            saved, self._statement_line = self._statement_line, node.lineno
-            try:
-                super().traverse(node)
-            finally:
-                self._statement_line = saved
-        else:
-            super().traverse(node)
+        """Prints a statement; what it prints stands for its user line and function."""
+        saved = self._statement_line, self._user_function
+        if getattr(node, "lineno", None) is not None:
+            self._statement_line = node.lineno
+        if isinstance(node, gast.FunctionDef) and anno.getanno(node, "user_function"):
+            self._user_function = anno.getanno(node, "user_function")
+        try:
+            ast.NodeVisitor.visit(self, node)
+        finally:
+            self._statement_line, self._user_function = saved
 
     # gast differs from ast here: *args and **kwargs are Names, not args.
     def visit_arguments(self, node):
@@ -83,6 +86,9 @@ class _Printer(ast._Unparser):
             self.write(node.name.id if isinstance(node.name, gast.Name) else node.name)
         with self.block():
             self.traverse(node.body)
+
+
+_SOMETIMES_AST = {gast.Subscript, gast.Attribute, gast.JoinedStr}
 
 
 def _needs_ast(node):
@@ -104,12 +110,10 @@ class _ArgumentsProxy:
     """gast ``arguments`` seen as ``ast.arguments`` for the unparser's *args/**kwargs code."""
 
     def __init__(self, node):
-        self._node = node
+        self.posonlyargs, self.args, self.defaults = node.posonlyargs, node.args, node.defaults
+        self.kwonlyargs, self.kw_defaults = node.kwonlyargs, node.kw_defaults
         self.vararg = _Arg(node.vararg) if node.vararg is not None else None
         self.kwarg = _Arg(node.kwarg) if node.kwarg is not None else None
-
-    def __getattr__(self, name):
-        return getattr(self._node, name)
 
 
 def print_with_lines(node):
