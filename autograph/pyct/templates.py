@@ -29,8 +29,7 @@ def replace(template, **replacements):
     Replacement nodes are inserted as they are (copied only when a
     placeholder is used a second time), so a caller must not reuse them.
     """
-    tree = _parsed(template)
-    return _Replacer(replacements).visit(tree).body
+    return _Instance(replacements).block(_parsed(template).body)
 
 
 def replace_as_expression(template, **replacements):
@@ -43,7 +42,7 @@ _templates = {}
 
 
 def _parsed(template):
-    """A fresh copy of the parsed template (parsing is the slow part; copying a small tree is not)."""
+    """The parsed template, shared: instances copy it (parsing is the slow part)."""
     tree = _templates.get(template)
     if tree is None:
         tree = gast.parse(textwrap.dedent(template))
@@ -52,11 +51,13 @@ def _parsed(template):
                 if attr in node._attributes:
                     setattr(node, attr, None)
         _templates[template] = tree
-    return clone(tree)
+    return tree
 
 
 def clone(node):
     """A deep copy of a gast tree, much faster than ``copy.deepcopy`` or gast's constructors."""
+    if not isinstance(node, (list, gast.AST)):
+        return node
     if isinstance(node, list):
         return [clone(n) if isinstance(n, (list, gast.AST)) else n for n in node]
     new = _new(type(node))
@@ -79,7 +80,13 @@ def _set_ctx(node, ctx):
     return node
 
 
-class _Replacer(gast.NodeTransformer):
+def _param(name):
+    return gast.Name(id=name, ctx=gast.Param(), annotation=None, type_comment=None)
+
+
+class _Instance:
+    """One use of a template: a copy of its tree, made in one pass, with the placeholders replaced."""
+
     def __init__(self, replacements):
         self.replacements = replacements
         self._used = set()
@@ -98,55 +105,87 @@ class _Replacer(gast.NodeTransformer):
             return gast.Tuple(elts=[self._expression(v, ctx) for v in value], ctx=ctx())
         return _set_ctx(self._fresh(value), ctx)
 
-    def visit_Name(self, node):
+    def node(self, node):
+        """The copy of a template node: a node, a list of statements, or None (dropped)."""
+        rule = _RULES.get(type(node))
+        return rule(self, node) if rule is not None else self._copy(node)
+
+    def block(self, nodes):
+        out = []
+        for node in nodes:
+            new = self.node(node) if isinstance(node, gast.AST) else node
+            if isinstance(new, list):
+                out.extend(new)
+            elif new is not None:
+                out.append(new)
+        return out
+
+    def _copy(self, node):
+        new = _new(type(node))
+        fields = new.__dict__
+        fields.update(node.__dict__)
+        for field in node._fields:
+            value = fields.get(field)
+            if isinstance(value, list):
+                fields[field] = self.block(value)
+            elif isinstance(value, gast.AST):
+                fields[field] = self.node(value)
+        return new
+
+    def _name(self, node):
         if node.id not in self.replacements:
-            return node
+            return self._copy(node)
         return self._expression(self.replacements[node.id], type(node.ctx))
 
-    def visit_Expr(self, node):
+    def _expr(self, node):
         if isinstance(node.value, gast.Name) and node.value.id in self.replacements:
             value = self.replacements[node.value.id]
             if isinstance(value, list):
                 return [self._fresh(s) for s in value]
             if isinstance(value, gast.stmt):
                 return self._fresh(value)
-        return self.generic_visit(node)
+        return self._copy(node)
 
-    def visit_FunctionDef(self, node):
-        if node.name in self.replacements:
-            node.name = self.replacements[node.name]
-        args = []
-        for a in node.args.args:
+    def _function(self, node):
+        # Only its name, parameters and body hold placeholders.
+        new = _new(type(node))
+        new.__dict__.update(node.__dict__)
+        new.name = self.replacements.get(node.name, node.name)
+        new.decorator_list, new.returns = clone(node.decorator_list), clone(node.returns)
+        new.args = _new(gast.arguments)
+        for field, value in node.args.__dict__.items():
+            setattr(new.args, field, self._parameters(value) if field == "args" else clone(value))
+        new.body = self.block(node.body)
+        return new
+
+    def _parameters(self, params):
+        out = []
+        for a in params:
             value = self.replacements.get(a.id)
             if isinstance(value, (list, tuple)):
-                args.extend(
-                    gast.Name(id=v, ctx=gast.Param(), annotation=None, type_comment=None)
-                    for v in value
-                )
+                out.extend(_param(v) for v in value)
             elif isinstance(value, str):
-                args.append(
-                    gast.Name(id=value, ctx=gast.Param(), annotation=None, type_comment=None)
-                )
+                out.append(_param(value))
             else:
-                args.append(a)
-        node.args.args = args
-        node.body = [s for stmt in node.body for s in _as_list(self.visit(stmt))]
-        return node
+                out.append(clone(a))
+        return out
 
-    def visit_Nonlocal(self, node):
+    def _declaration(self, node):
         names = []
         for name in node.names:
             value = self.replacements.get(name, name)
             names.extend([value] if isinstance(value, str) else value)
         if not names:
             return None
-        node.names = names
-        return node
+        new = self._copy(node)
+        new.names = names
+        return new
 
-    visit_Global = visit_Nonlocal
 
-
-def _as_list(x):
-    if x is None:
-        return []
-    return x if isinstance(x, list) else [x]
+_RULES = {
+    gast.Name: _Instance._name,
+    gast.Expr: _Instance._expr,
+    gast.FunctionDef: _Instance._function,
+    gast.Nonlocal: _Instance._declaration,
+    gast.Global: _Instance._declaration,
+}
