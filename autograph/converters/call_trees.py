@@ -17,6 +17,7 @@ import gast
 
 from autograph.converters.base import Converter, ag_attribute, expression
 from autograph.operators.py_builtins import OVERRIDES
+from autograph.pyct import walk
 
 _LEFT_ALONE_PACKAGES = {"runtime", "autograph", "numpy", "gast", "builtins"}
 _STDLIB = os.path.normcase(sysconfig.get_paths()["stdlib"])
@@ -89,7 +90,7 @@ def _base_name(node):
 def _locals(fn_node):
     """Names bound inside the function (parameters included): unknown until it runs."""
     names, functions = set(), set()
-    for node in gast.walk(fn_node):
+    for node in walk.nodes(fn_node):
         if isinstance(node, gast.Name) and isinstance(node.ctx, (gast.Store, gast.Param, gast.Del)):
             names.add(node.id)
         elif isinstance(node, (gast.FunctionDef, gast.AsyncFunctionDef)) and node is not fn_node:

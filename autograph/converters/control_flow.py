@@ -32,7 +32,7 @@ from autograph.converters.base import (
     statements,
     symbol_node,
 )
-from autograph.pyct import anno
+from autograph.pyct import anno, walk
 from autograph.pyct.analysis.activity import Activity
 from autograph.pyct.origin import set_origin
 
@@ -53,7 +53,9 @@ class _ControlFlowConverter(StatementConverter):
     def visit_FunctionDef(self, node):
         if anno.getanno(node, "skip_conversion"):
             return node
-        declared = {n for s in gast.walk(node) if isinstance(s, gast.Global) for n in s.names}
+        declared = {
+            n for s in walk.statements(node.body) if isinstance(s, gast.Global) for n in s.names
+        }
         hoisted = []
         self._functions.append((node, declared, hoisted))
         saved = self._try_lines, self._carried

@@ -9,6 +9,7 @@ from __future__ import annotations
 import gast
 
 from autograph.converters.base import StatementConverter, statements
+from autograph.pyct import walk
 from autograph.pyct.analysis.activity import symbol
 
 
@@ -41,9 +42,12 @@ def transform(node, ctx):
     # A name the function never assigns is a global or a closure: rebinding it would make it local.
     params = {a.id for a in node.args.args + node.args.kwonlyargs + node.args.posonlyargs}
     assigned = {
-        n.id for n in gast.walk(node) if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Store)
+        n.id for n in walk.nodes(node) if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Store)
     }
     declared = {
-        n for s in gast.walk(node) if isinstance(s, (gast.Global, gast.Nonlocal)) for n in s.names
+        n
+        for s in walk.statements(node.body)
+        if isinstance(s, (gast.Global, gast.Nonlocal))
+        for n in s.names
     }
     return _ListConverter(ctx, params | assigned | declared).visit(node)

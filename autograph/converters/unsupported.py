@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import gast
 
-from autograph.pyct import anno
+from autograph.pyct import anno, walk
 from autograph.pyct.parser import ConversionError
 
 _GENERATOR = (gast.Yield, gast.YieldFrom)
@@ -38,7 +38,7 @@ def check(fn_node, fn_name):
             )
         if isinstance(node, (gast.Await, gast.AsyncFor, gast.AsyncWith)):
             raise ConversionError(f"{fn_name} (line {node.lineno}): `async` code is not supported")
-    for node in gast.walk(fn_node):
-        nested = isinstance(node, (gast.FunctionDef, gast.AsyncFunctionDef)) and node is not fn_node
+    for node in walk.statements(fn_node.body):
+        nested = isinstance(node, (gast.FunctionDef, gast.AsyncFunctionDef))
         if nested and any(isinstance(n, _GENERATOR) for n in _own_nodes(node)):
             anno.setanno(node, "skip_conversion", True)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import gast
 
 from autograph.converters.base import StatementConverter, expression
-from autograph.pyct import anno
+from autograph.pyct import anno, walk
 
 _SCOPES = (gast.Lambda, gast.ListComp, gast.SetComp, gast.DictComp, gast.GeneratorExp)
 
@@ -56,12 +56,17 @@ class _VariablesConverter(StatementConverter):
 
 
 def _local_names(fn_node):
-    stores, declared = set(), set()
-    for node in gast.walk(fn_node):
-        if isinstance(node, gast.Name) and isinstance(node.ctx, gast.Store):
-            stores.add(node.id)
-        elif isinstance(node, (gast.Global, gast.Nonlocal)):
-            declared |= set(node.names)
+    stores = {
+        n.id
+        for n in walk.nodes(fn_node)
+        if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Store)
+    }
+    declared = {
+        n
+        for s in walk.statements(fn_node.body)
+        if isinstance(s, (gast.Global, gast.Nonlocal))
+        for n in s.names
+    }
     return stores - declared
 
 

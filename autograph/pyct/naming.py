@@ -11,6 +11,8 @@ import builtins
 
 import gast
 
+from autograph.pyct import walk
+
 
 class Namer:
     def __init__(self, taken):
@@ -19,11 +21,13 @@ class Namer:
     @classmethod
     def for_function(cls, node, global_names=()):
         """A namer that avoids every name the function uses, and its module's globals."""
-        names = {n.id for n in gast.walk(node) if isinstance(n, gast.Name)}
-        names |= {
-            n.name for n in gast.walk(node) if isinstance(n, (gast.FunctionDef, gast.ClassDef))
-        }
-        return cls(names | set(global_names))
+        names = set(global_names)
+        for n in walk.nodes(node):
+            if isinstance(n, gast.Name):
+                names.add(n.id)
+            elif isinstance(n, (gast.FunctionDef, gast.ClassDef)):
+                names.add(n.name)
+        return cls(names)
 
     def new(self, base):
         name, i = base, 0

@@ -15,7 +15,7 @@ import textwrap
 
 import gast
 
-from autograph.pyct import anno
+from autograph.pyct import anno, walk
 
 
 class ConversionError(Exception):
@@ -38,9 +38,8 @@ def parse_function(fn):
     Line numbers of the returned nodes are those of the user's file.
     """
     source, first_line = function_source(fn)
-    module = _parse(source, fn)
-    gast.increment_lineno(module, first_line - 1)
-    for node in gast.walk(module):
+    module = _parse(source, fn, first_line)
+    for node in walk.statements(module.body):
         if isinstance(node, (gast.FunctionDef, gast.AsyncFunctionDef)):
             anno.setanno(node, "user_function", node.name)
     if fn.__name__ == "<lambda>":
@@ -52,13 +51,15 @@ def parse_function(fn):
     raise ConversionError(f"Could not find the definition of {fn.__name__} in its source")
 
 
-def _parse(source, fn):
+def _parse(source, fn, first_line):
+    padding = "\n" * (first_line - 1)  # so that nodes get the lines of the user's file
     try:
-        return gast.parse(source)
+        return gast.parse(padding + source)
     except SyntaxError:
         # A lambda in the middle of an expression: its lines alone are not a statement.
         try:
-            return gast.parse("(" + source.strip().rstrip(",").removesuffix("\\") + "\n)")
+            lambda_source = source.strip().rstrip(",").removesuffix("\\")
+            return gast.parse(padding + "(" + lambda_source + "\n)")
         except SyntaxError:
             raise ConversionError(f"Could not parse the source of {fn!r}") from None
 

@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import gast
 
-from autograph.pyct import anno
+from autograph.pyct import anno, walk
 from autograph.pyct.analysis.activity import Activity, symbol
 
 
@@ -48,7 +48,7 @@ def analyze(fn_node, activity=None):
 
 def _exit_live(fn_node):
     live = set()
-    for node in _own_nodes(fn_node):
+    for node in walk.nodes(fn_node, into_scopes=False):
         if isinstance(node, (gast.Nonlocal, gast.Global)):
             live |= set(node.names)
         elif isinstance(node, (gast.Attribute,)) and not isinstance(node.ctx, gast.Load):
@@ -56,17 +56,6 @@ def _exit_live(fn_node):
             if sym is not None:
                 live.add(sym)
     return live
-
-
-def _own_nodes(fn_node):
-    """The nodes of a function, not descending into nested functions."""
-    stack = list(fn_node.body)
-    while stack:
-        node = stack.pop()
-        yield node
-        if isinstance(node, (gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda, gast.ClassDef)):
-            continue
-        stack.extend(gast.iter_child_nodes(node))
 
 
 def _kills(targets):
