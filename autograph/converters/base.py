@@ -5,7 +5,6 @@ from __future__ import annotations
 import gast
 
 from autograph.pyct import anno, templates
-from autograph.pyct.origin import set_origin
 
 
 class Context:
@@ -72,15 +71,13 @@ class StatementConverter(Converter):
 
 def statements(template, origin_node, **replacements):
     """Template statements that stand for the user's ``origin_node`` (and carry its line)."""
-    nodes = templates.replace(template, **replacements)
-    set_origin(nodes, getattr(origin_node, "lineno", None))
-    return nodes
+    return templates.replace(template, getattr(origin_node, "lineno", None), **replacements)
 
 
 def expression(template, origin_node, **replacements):
-    node = templates.replace_as_expression(template, **replacements)
-    set_origin(node, getattr(origin_node, "lineno", None))
-    return node
+    return templates.replace_as_expression(
+        template, getattr(origin_node, "lineno", None), **replacements
+    )
 
 
 def name(identifier, ctx=gast.Load):

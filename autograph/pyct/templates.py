@@ -22,19 +22,24 @@ import textwrap
 
 import gast
 
+from autograph.pyct.origin import set_origin
 
-def replace(template, **replacements):
+
+def replace(template, origin=None, **replacements):
     """The statements of ``template`` with its placeholders replaced.
 
     Replacement nodes are inserted as they are (copied only when a
     placeholder is used a second time), so a caller must not reuse them.
+    ``origin`` is the user line of what is made, as ``origin.set_origin``
+    gives it: to every node of the template, and to the nodes of the
+    replacements that have no line yet.
     """
-    return _Instance(replacements).block(_parsed(template).body)
+    return _Instance(replacements, origin).block(_parsed(template).body)
 
 
-def replace_as_expression(template, **replacements):
+def replace_as_expression(template, origin=None, **replacements):
     """The single expression of ``template`` with its placeholders replaced."""
-    (stmt,) = replace(template, **replacements)
+    (stmt,) = replace(template, origin, **replacements)
     return stmt.value
 
 
@@ -87,8 +92,9 @@ def _param(name):
 class _Instance:
     """One use of a template: a copy of its tree, made in one pass, with the placeholders replaced."""
 
-    def __init__(self, replacements):
+    def __init__(self, replacements, origin):
         self.replacements = replacements
+        self.origin = origin
         self._used = set()
 
     def _fresh(self, value):
@@ -124,6 +130,8 @@ class _Instance:
         new = _new(type(node))
         fields = new.__dict__
         fields.update(node.__dict__)
+        if "lineno" in node._attributes:
+            fields["lineno"] = self.origin
         for field in node._fields:
             value = fields.get(field)
             if isinstance(value, list):
@@ -135,26 +143,36 @@ class _Instance:
     def _name(self, node):
         if node.id not in self.replacements:
             return self._copy(node)
-        return self._expression(self.replacements[node.id], type(node.ctx))
+        expression = self._expression(self.replacements[node.id], type(node.ctx))
+        set_origin(expression, self.origin)
+        return expression
 
     def _expr(self, node):
         if isinstance(node.value, gast.Name) and node.value.id in self.replacements:
             value = self.replacements[node.value.id]
             if isinstance(value, list):
-                return [self._fresh(s) for s in value]
+                statements = [self._fresh(s) for s in value]
+                set_origin(statements, self.origin)
+                return statements
             if isinstance(value, gast.stmt):
-                return self._fresh(value)
+                statement = self._fresh(value)
+                set_origin(statement, self.origin)
+                return statement
         return self._copy(node)
 
     def _function(self, node):
         # Only its name, parameters and body hold placeholders.
         new = _new(type(node))
         new.__dict__.update(node.__dict__)
+        new.lineno = self.origin
         new.name = self.replacements.get(node.name, node.name)
         new.decorator_list, new.returns = clone(node.decorator_list), clone(node.returns)
         new.args = _new(gast.arguments)
         for field, value in node.args.__dict__.items():
             setattr(new.args, field, self._parameters(value) if field == "args" else clone(value))
+        set_origin(
+            [new.args, *new.decorator_list, *([new.returns] if new.returns else [])], self.origin
+        )
         new.body = self.block(node.body)
         return new
 
