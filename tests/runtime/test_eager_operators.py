@@ -82,38 +82,30 @@ def _value(array):
     return array[()] if array.ndim == 0 else array  # scalars are held as numpy scalars
 
 
-@settings(max_examples=300, deadline=None)
+_NUMBERS = st.one_of(
+    st.integers(-300, 300), st.floats(-10, 10), st.booleans(), st.integers(2**62, 2**64)
+)
+
+
+@settings(max_examples=600, deadline=None)
 @given(
     data=st.data(),
     dtype=st.sampled_from(_DTYPES),
     name=st.sampled_from(BINARY),
     reflected=st.booleans(),
+    other=st.sampled_from(["tensor", "number"]),
 )
-def test_tensor_with_tensor_matches_the_op(data, dtype, name, reflected):
+def test_operators_match_the_op(data, dtype, name, reflected, other):
+    """An eager tensor with another of its dtype, or with a Python number, either side."""
     a = EagerTensor(_value(data.draw(_arrays(dtype))), rt.as_dtype(np.dtype(dtype).name))
-    b = EagerTensor(_value(data.draw(_arrays(dtype))), a.dtype)
+    if other == "tensor":
+        b = EagerTensor(_value(data.draw(_arrays(dtype))), a.dtype)
+    else:
+        b = data.draw(_NUMBERS)
     method = f"__r{name}__" if reflected and name in REFLECTED else f"__{name}__"
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # overflow and x/0 are silent, as in the op
         _assert_same(*_both_ways(method, a, b))
-
-
-@settings(max_examples=300, deadline=None)
-@given(
-    data=st.data(),
-    dtype=st.sampled_from(_DTYPES),
-    name=st.sampled_from(BINARY),
-    reflected=st.booleans(),
-    number=st.one_of(
-        st.integers(-300, 300), st.floats(-10, 10), st.booleans(), st.integers(2**62, 2**64)
-    ),
-)
-def test_tensor_with_python_number_matches_the_op(data, dtype, name, reflected, number):
-    a = EagerTensor(_value(data.draw(_arrays(dtype))), rt.as_dtype(np.dtype(dtype).name))
-    method = f"__r{name}__" if reflected and name in REFLECTED else f"__{name}__"
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")
-        _assert_same(*_both_ways(method, a, number))
 
 
 @pytest.mark.parametrize("name", ["and", "or", "xor"])
