@@ -7,7 +7,7 @@ they replace (``set_origin``); the printer then maps each printed line to it
 
 from __future__ import annotations
 
-import gast
+from autograph.pyct import walk
 
 
 def set_origin(nodes, lineno):
@@ -19,4 +19,4 @@ def set_origin(nodes, lineno):
             if getattr(node, "lineno", None) is not None:
                 continue  # the user's own code, and all it holds, already has its lines
             node.lineno = lineno
-        stack.extend(gast.iter_child_nodes(node))
+        stack += walk.children(node)

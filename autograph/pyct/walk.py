@@ -40,6 +40,18 @@ def nodes(tree, into_scopes=True):
     return found
 
 
+def children(node):
+    """The nodes ``node`` holds directly (as ``gast.iter_child_nodes``, as a list)."""
+    found = []
+    for field in node._fields:
+        value = getattr(node, field, None)
+        if type(value) is list:
+            found += [item for item in value if isinstance(item, _AST)]
+        elif isinstance(value, _AST):
+            found.append(value)
+    return found
+
+
 def statements(block):
     """The statements of ``block`` and of every block they hold (nested functions too).
 
