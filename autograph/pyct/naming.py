@@ -17,6 +17,7 @@ from autograph.pyct import walk
 class Namer:
     def __init__(self, taken):
         self._taken = set(taken) | set(dir(builtins)) | {"ag__"}
+        self._next = {}  # base -> the first suffix that may be free: those before it are taken
 
     @classmethod
     def for_function(cls, node, global_names=()):
@@ -30,9 +31,11 @@ class Namer:
         return cls(names)
 
     def new(self, base):
-        name, i = base, 0
+        i = self._next.get(base, 0)
+        name = f"{base}_{i}" if i else base
         while name in self._taken:
             i += 1
             name = f"{base}_{i}"
         self._taken.add(name)
+        self._next[base] = i + 1
         return name
