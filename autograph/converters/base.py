@@ -95,6 +95,35 @@ def symbol_node(symbol, ctx=gast.Load):
     return node
 
 
+def function_def(fn_name, params, body):
+    """``def fn_name(params): body``, built directly: functions are what conversion makes most."""
+    args = gast.arguments(
+        args=[name(p, gast.Param) for p in params],
+        posonlyargs=[],
+        vararg=None,
+        kwonlyargs=[],
+        kw_defaults=[],
+        kwarg=None,
+        defaults=[],
+    )
+    return gast.FunctionDef(
+        name=fn_name,
+        args=args,
+        body=body,
+        decorator_list=[],
+        returns=None,
+        type_comment=None,
+        type_params=[],
+    )
+
+
+def declarations(globals_, nonlocals):
+    """``global globals_`` and ``nonlocal nonlocals``, each left out when it has no names."""
+    return ([gast.Global(names=globals_)] if globals_ else []) + (
+        [gast.Nonlocal(names=nonlocals)] if nonlocals else []
+    )
+
+
 def ag_attribute(attr):
     """``ag__.<attr>``: an operator of the generated code."""
     return gast.Attribute(value=name("ag__"), attr=attr, ctx=gast.Load())

@@ -27,7 +27,9 @@ import gast
 from autograph.converters.base import (
     StatementConverter,
     ag_attribute,
+    declarations,
     expression,
+    function_def,
     name,
     statements,
     symbol_node,
@@ -137,20 +139,10 @@ class _ControlFlowConverter(StatementConverter):
         # Only what the function assigns needs declaring; reads reach the enclosing scope anyway.
         assigned = self._activity.writes(body)
         nonlocals, globals_ = self._declarations([s for s in symbols if s in assigned])
-        return statements(
-            """
-            def fn_name(params):
-                global globals_
-                nonlocal nonlocals
-                body
-            """,
-            node,
-            fn_name=fn_name,
-            params=list(params),
-            globals_=globals_,
-            nonlocals=nonlocals,
-            body=body or [gast.Pass()],
-        )
+        body = declarations(globals_, nonlocals) + (body or [gast.Pass()])
+        function = function_def(fn_name, params, body)
+        set_origin(function, node.lineno)
+        return [function]
 
     def _state_functions(self, symbols, node, state_names):
         if not symbols:
@@ -167,25 +159,15 @@ class _ControlFlowConverter(StatementConverter):
         ]
         stores = gast.Tuple(elts=[symbol_node(s, gast.Store) for s in symbols], ctx=gast.Store())
         nonlocals, globals_ = self._declarations(symbols)
-        functions = statements(
-            """
-            def get_state():
-                return state_tuple
-
-            def set_state(param):
-                global globals_
-                nonlocal nonlocals
-                stores = param
-            """,
-            node,
-            get_state=get_state,
-            set_state=set_state,
-            param=param,
-            globals_=globals_,
-            nonlocals=nonlocals,
-            stores=stores,
-            state_tuple=gast.Tuple(elts=loads, ctx=gast.Load()),
-        )
+        # def get_state(): return (loads)
+        # def set_state(param): global/nonlocal ...; stores = param
+        load_all = gast.Return(value=gast.Tuple(elts=loads, ctx=gast.Load()))
+        store_all = gast.Assign(targets=[stores], value=name(param), type_comment=None)
+        functions = [
+            function_def(get_state, [], [load_all]),
+            function_def(set_state, [param], declarations(globals_, nonlocals) + [store_all]),
+        ]
+        set_origin(functions, node.lineno)
         return functions, [name(get_state), name(set_state), _names_tuple(symbols)]
 
     def _call(self, operator, node, args, symbols):
