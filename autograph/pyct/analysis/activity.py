@@ -52,10 +52,10 @@ class _Found:
     def __init__(self):
         self.reads, self.writes, self.declared = set(), set(), set()
 
-    def add(self, facts):
-        self.reads |= facts[0]
-        self.writes |= facts[1]
-        self.declared |= facts[2]
+    def add(self, other):
+        self.reads |= other.reads
+        self.writes |= other.writes
+        self.declared |= other.declared
 
     def nested_scope(self, own_names, inner, name=None):
         """Adds what a scope (function, lambda, class) whose code did ``inner`` does outside it."""
@@ -74,13 +74,10 @@ class Activity:
     one instance serves only while that code does not change: the analyses of
     one conversion share one, and a converter that rewrites a statement in
     place must ``forget`` it.
-
-    The facts of a node are three frozensets: the symbols it reads, those it
-    writes, and the names declared ``global`` or ``nonlocal`` anywhere in it.
     """
 
     def __init__(self):
-        self._facts = {}  # id(statement) -> (statement, facts); holding it keeps its id unique
+        self._facts = {}  # id(statement) -> (statement, _Found); holding it keeps its id unique
 
     def reads_writes(self, node):
         """(reads, writes) of a statement, an expression or a list of them, as new sets."""
@@ -115,9 +112,8 @@ class Activity:
             rule(self, node, found)
         else:
             self._children(node, found)
-        facts = (frozenset(found.reads), frozenset(found.writes), frozenset(found.declared))
-        self._facts[id(node)] = (node, facts)
-        return facts
+        self._facts[id(node)] = (node, found)  # only ever added to others, never changed
+        return found
 
     def _collect(self, node, found):
         """Adds the facts of ``node``: remembered for a statement, found afresh for the rest."""
@@ -136,14 +132,15 @@ class Activity:
                 self._collect(node, found)
 
     def _children(self, node, found):
+        # Nodes without fields (contexts, operators) read and write nothing.
         for field in node._fields:
             value = getattr(node, field, None)
-            if isinstance(value, gast.AST):
-                self._collect(value, found)
-            elif isinstance(value, list):
+            if type(value) is list:
                 for item in value:
-                    if isinstance(item, gast.AST):
+                    if isinstance(item, gast.AST) and item._fields:
                         self._collect(item, found)
+            elif isinstance(value, gast.AST) and value._fields:
+                self._collect(value, found)
 
     def _name(self, node, found):
         ctx = type(node.ctx)
