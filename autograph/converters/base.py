@@ -21,8 +21,49 @@ class Context:
         self.filename = filename
 
 
-class Converter(gast.NodeTransformer):
-    """A NodeTransformer that leaves alone functions marked not to convert (generators)."""
+class Transformer(gast.NodeTransformer):
+    """A NodeTransformer that does not visit what no converter rewrites.
+
+    Constants, contexts and operators are left as they are without a visit,
+    which is most of the nodes of an expression.
+    """
+
+    def generic_visit(self, node):
+        for field in node._fields:
+            value = getattr(node, field, None)
+            if type(value) is list:
+                value[:] = self._visit_list(value)
+            elif isinstance(value, gast.AST) and type(value) not in _LEAVES:
+                new = self.visit(value)
+                if new is None:
+                    delattr(node, field)
+                else:
+                    setattr(node, field, new)
+        return node
+
+    def _visit_list(self, nodes):
+        out = []
+        for node in nodes:
+            if isinstance(node, gast.AST) and type(node) not in _LEAVES:
+                node = self.visit(node)
+                if node is None:
+                    continue
+                if not isinstance(node, gast.AST):
+                    out.extend(node)
+                    continue
+            out.append(node)
+        return out
+
+
+_LEAVES = {gast.Constant} | {
+    cls
+    for base in (gast.expr_context, gast.operator, gast.boolop, gast.unaryop, gast.cmpop)
+    for cls in base.__subclasses__()
+}
+
+
+class Converter(Transformer):
+    """A transformer that leaves alone functions marked not to convert (generators)."""
 
     def __init__(self, ctx):
         self.ctx = ctx

@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import gast
 
-from autograph.converters.base import StatementConverter, expression
+from autograph.converters.base import StatementConverter, Transformer, expression
 from autograph.pyct import anno, walk
 
 _SCOPES = (gast.Lambda, gast.ListComp, gast.SetComp, gast.DictComp, gast.GeneratorExp)
 
 
-class _Reads(gast.NodeTransformer):
+class _Reads(Transformer):
     """Wraps the reads of ``names`` in one statement's own expressions."""
 
     def __init__(self, names):
