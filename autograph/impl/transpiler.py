@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import builtins
 import contextlib
+import gc
 import types
 
 import gast
@@ -59,8 +60,25 @@ def convert(fn) -> ConvertedCode:
     """Converts the code of the plain function ``fn`` (cached by its code object)."""
     cached = _cache.get(fn.__code__)
     if cached is None:
-        cached = _cache[fn.__code__] = _convert(fn)
+        with _collector_paused():
+            cached = _cache[fn.__code__] = _convert(fn)
     return cached
+
+
+@contextlib.contextmanager
+def _collector_paused():
+    """Conversion makes many nodes that live only while it runs, and they hold no cycles.
+
+    Each of the cyclic collector's runs that they would set off scans every
+    object of the process, not just theirs: it waits until conversion is done.
+    """
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def _convert(fn):
