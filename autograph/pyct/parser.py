@@ -24,12 +24,17 @@ class ConversionError(Exception):
 
 def function_source(fn):
     """The dedented source of ``fn`` and the line of the file where it starts."""
+    lines, start = _file_lines(fn)
+    return textwrap.dedent("".join(inspect.getblock(lines[start:]))), start + 1
+
+
+def _file_lines(fn):
+    """The lines of the file that defines ``fn``, and the index of its first line."""
     try:
         # Through the code object: inspect would follow a decorator's __wrapped__ to another function.
-        lines, first_line = inspect.getsourcelines(fn.__code__)
+        return inspect.findsource(fn.__code__)
     except (OSError, TypeError) as e:
         raise ConversionError(f"The source of {fn!r} is not available: {e}") from None
-    return textwrap.dedent("".join(lines)), first_line
 
 
 def parse_function(fn):
@@ -37,18 +42,71 @@ def parse_function(fn):
 
     Line numbers of the returned nodes are those of the user's file.
     """
-    source, first_line = function_source(fn)
-    module = _parse(source, fn, first_line)
+    parsed = _parse_definition(fn) if fn.__name__ != "<lambda>" else None
+    if parsed is not None:
+        module, source = parsed
+    else:
+        source, first_line = function_source(fn)
+        module = _parse(source, fn, first_line)
     for node in walk.statements(module.body):
         if isinstance(node, (gast.FunctionDef, gast.AsyncFunctionDef)):
             anno.setanno(node, "user_function", node.name)
     if fn.__name__ == "<lambda>":
-        return _find_lambda(module, fn, first_line), source
+        return _find_lambda(module, fn), source
     for node in module.body:
         if isinstance(node, (gast.FunctionDef, gast.AsyncFunctionDef)):
             node.decorator_list = []
             return node, source
     raise ConversionError(f"Could not find the definition of {fn.__name__} in its source")
+
+
+def _parse_definition(fn):
+    """The parsed module of the lines that define ``fn``, and their source; None if unsure.
+
+    inspect finds where a block ends by tokenizing it, which takes longer than
+    parsing it. Here the block ends at the first line after the last one
+    that ``fn``'s code covers that is indented no deeper than its first line
+    (comments and blank lines aside). Where a string or brackets make that a
+    wrong place, the lines do not parse, and None says to ask inspect.
+    """
+    lines, start = _file_lines(fn)
+    end = _block_end(lines, start, _last_line(fn.__code__))
+    source = textwrap.dedent("".join(lines[start:end]))
+    try:
+        module = gast.parse("\n" * start + source)  # padded: the file's line numbers
+    except SyntaxError:
+        return None
+    if not (module.body and isinstance(module.body[0], (gast.FunctionDef, gast.AsyncFunctionDef))):
+        return None
+    return module, source
+
+
+def _last_line(code):
+    """The last line of the file that ``code``, or code nested in it, runs."""
+    lines = [line for _, _, line in code.co_lines() if line is not None]
+    nested = [_last_line(c) for c in code.co_consts if inspect.iscode(c)]
+    return max(lines + nested + [code.co_firstlineno])
+
+
+def _block_end(lines, start, last_line):
+    """The index of the line that ends the block opened at ``lines[start]``, seen from ``last_line``."""
+    indent = _indentation(lines[start])
+    end = last_line  # the index of the line after it
+    while end < len(lines) and (_is_blank(lines[end]) or _indentation(lines[end]) > indent):
+        end += 1
+    while end > last_line and _is_blank(lines[end - 1]):
+        end -= 1
+    return end
+
+
+def _indentation(line):
+    return len(line) - len(line.lstrip())
+
+
+def _is_blank(line):
+    """Whether ``line`` is empty or a comment (as far as the block's indentation goes)."""
+    text = line.strip()
+    return not text or text.startswith("#")
 
 
 def _parse(source, fn, first_line):
@@ -64,7 +122,7 @@ def _parse(source, fn, first_line):
             raise ConversionError(f"Could not parse the source of {fn!r}") from None
 
 
-def _find_lambda(module, fn, first_line):
+def _find_lambda(module, fn):
     code = fn.__code__
     candidates = [
         n
