@@ -74,7 +74,9 @@ def _kills(targets):
 
 def _killed_by(sym, killed):
     # Overwriting x also replaces every attribute read through it (x.y).
-    return any(sym == k or sym.startswith(k + ".") for k in killed)
+    if sym in killed:
+        return True
+    return "." in sym and any(sym.startswith(k + ".") for k in killed)
 
 
 class _Liveness:
