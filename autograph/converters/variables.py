@@ -34,14 +34,15 @@ class _Reads(Transformer):
 
 
 class _VariablesConverter(StatementConverter):
-    def __init__(self, ctx, local_names):
+    def __init__(self, ctx, local_names, activity):
         super().__init__(ctx)
         self.local_names = local_names
+        self.activity = activity
 
     def visit(self, node):
         if isinstance(node, gast.stmt) and anno.hasanno(node, "defined_in"):
             maybe_unbound = self.local_names - anno.getanno(node, "defined_in")
-            if maybe_unbound:
+            if maybe_unbound and not maybe_unbound.isdisjoint(self.activity.reads(node)):
                 self._wrap_own_expressions(node, maybe_unbound)
         return super().visit(node)
 
@@ -70,5 +71,6 @@ def _local_names(fn_node):
     return stores - declared
 
 
-def transform(node, ctx):
-    return _VariablesConverter(ctx, _local_names(node)).visit(node)
+def transform(node, ctx, activity):
+    """``activity``: what the analyses found of the code, which has not changed since."""
+    return _VariablesConverter(ctx, _local_names(node), activity).visit(node)

@@ -97,10 +97,10 @@ def _convert(fn):
         logical_expressions,
     ):
         node = converter.transform(node, ctx)
-    facts = Activity()  # both analyses read the same code, which they leave unchanged
+    facts = Activity()  # the analyses and the variables converter ask about the same code
     liveness.analyze(node, facts)
     definedness.analyze(node, facts)
-    node = variables.transform(node, ctx)
+    node = variables.transform(node, ctx, facts)
     node = control_flow.transform(node, ctx)
     _strip_evaluated_parts(node)
     factory = _factory(node, fn.__code__.co_freevars)
