@@ -14,14 +14,14 @@ _GENERATOR = (gast.Yield, gast.YieldFrom)
 
 
 def _own_nodes(fn_node):
-    stack = list(gast.iter_child_nodes(fn_node))
+    stack = walk.children(fn_node)
     while stack:
         node = stack.pop()
         yield node
         if not isinstance(
             node, (gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda, gast.ClassDef)
         ):
-            stack.extend(gast.iter_child_nodes(node))
+            stack += walk.children(node)
 
 
 def check(fn_node, fn_name):
