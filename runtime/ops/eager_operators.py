@@ -65,6 +65,8 @@ def _fast(fn, allowed, slow, swapped=False, comparison=False, nonzero_divisor=Fa
                 low, high = _INT_RANGES[dtype]
                 if not low <= b <= high:
                     return slow(a, b)
+            elif dtype is bool_dtype:  # numpy would make True & 1 an int64
+                return slow(a, b)
             other = b
         elif (kind is float and dtype in _FLOATING) or (kind is bool and dtype is bool_dtype):
             other = b

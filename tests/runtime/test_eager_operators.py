@@ -112,8 +112,8 @@ def test_operators_match_the_op(data, dtype, name, reflected, other):
 def test_bool_operators_match_the_op(name):
     a, b = rt.constant([True, False, True]), rt.constant(True)
     for method in (f"__{name}__", f"__r{name}__"):
-        _assert_same(*_both_ways(method, a, b))
-        _assert_same(*_both_ways(method, a, False))
+        for other in (b, False, 1, 1.0):
+            _assert_same(*_both_ways(method, a, other))
 
 
 def test_integer_division_by_zero_raises_as_the_op_does():
