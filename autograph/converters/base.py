@@ -136,8 +136,13 @@ def symbol_node(symbol, ctx=gast.Load):
     return node
 
 
-def function_def(fn_name, params, body):
-    """``def fn_name(params): body``, built directly: functions are what conversion makes most."""
+def function_def(fn_name, params, body, lineno):
+    """``def fn_name(params): body`` at user line ``lineno``.
+
+    Built directly, not from a template: functions are what conversion makes
+    most. Like ``set_origin``, but only for the statement made here: its body
+    must have its lines already.
+    """
     args = gast.arguments(
         args=[name(p, gast.Param) for p in params],
         posonlyargs=[],
@@ -155,13 +160,14 @@ def function_def(fn_name, params, body):
         returns=None,
         type_comment=None,
         type_params=[],
+        lineno=lineno,
     )
 
 
-def declarations(globals_, nonlocals):
-    """``global globals_`` and ``nonlocal nonlocals``, each left out when it has no names."""
-    return ([gast.Global(names=globals_)] if globals_ else []) + (
-        [gast.Nonlocal(names=nonlocals)] if nonlocals else []
+def declarations(globals_, nonlocals, lineno):
+    """``global globals_`` and ``nonlocal nonlocals`` at ``lineno``, each left out if it has no names."""
+    return ([gast.Global(names=globals_, lineno=lineno)] if globals_ else []) + (
+        [gast.Nonlocal(names=nonlocals, lineno=lineno)] if nonlocals else []
     )
 
 

@@ -139,10 +139,9 @@ class _ControlFlowConverter(StatementConverter):
         # Only what the function assigns needs declaring; reads reach the enclosing scope anyway.
         assigned = self._activity.writes(body)
         nonlocals, globals_ = self._declarations([s for s in symbols if s in assigned])
-        body = declarations(globals_, nonlocals) + (body or [gast.Pass()])
-        function = function_def(fn_name, params, body)
-        set_origin(function, node.lineno)
-        return [function]
+        line = node.lineno
+        body = declarations(globals_, nonlocals, line) + (body or [gast.Pass(lineno=line)])
+        return [function_def(fn_name, params, body, line)]
 
     def _state_functions(self, symbols, node, state_names):
         if not symbols:
@@ -161,13 +160,15 @@ class _ControlFlowConverter(StatementConverter):
         nonlocals, globals_ = self._declarations(symbols)
         # def get_state(): return (loads)
         # def set_state(param): global/nonlocal ...; stores = param
-        load_all = gast.Return(value=gast.Tuple(elts=loads, ctx=gast.Load()))
-        store_all = gast.Assign(targets=[stores], value=name(param), type_comment=None)
+        line = node.lineno
+        load_all = gast.Return(value=gast.Tuple(elts=loads, ctx=gast.Load()), lineno=line)
+        store_all = gast.Assign(targets=[stores], value=name(param), type_comment=None, lineno=line)
         functions = [
-            function_def(get_state, [], [load_all]),
-            function_def(set_state, [param], declarations(globals_, nonlocals) + [store_all]),
+            function_def(get_state, [], [load_all], line),
+            function_def(
+                set_state, [param], declarations(globals_, nonlocals, line) + [store_all], line
+            ),
         ]
-        set_origin(functions, node.lineno)
         return functions, [name(get_state), name(set_state), _names_tuple(symbols)]
 
     def _call(self, operator, node, args, symbols):
