@@ -60,15 +60,16 @@ def _parsed(template):
 
 
 def clone(node):
-    """A deep copy of a gast tree, much faster than ``copy.deepcopy`` or gast's constructors."""
-    if not isinstance(node, (list, gast.AST)):
-        return node
+    """A deep copy of a gast tree, much faster than ``copy.deepcopy`` or gast's constructors.
+
+    Lists are copied too; other values (names, constants) are shared.
+    """
     if isinstance(node, list):
-        return [clone(n) if isinstance(n, (list, gast.AST)) else n for n in node]
+        return [clone(n) for n in node]
+    if not isinstance(node, gast.AST):
+        return node
     new = _new(type(node))
-    new.__dict__.update(
-        {k: clone(v) if isinstance(v, (list, gast.AST)) else v for k, v in node.__dict__.items()}
-    )
+    new.__dict__.update({k: clone(v) for k, v in node.__dict__.items()})
     return new
 
 
