@@ -55,7 +55,7 @@ class Transformer(gast.NodeTransformer):
         return out
 
 
-_LEAVES = {gast.Constant} | {
+_LEAVES = {gast.Constant} | {  # and every context and operator class, ast's and gast's
     cls
     for base in (gast.expr_context, gast.operator, gast.boolop, gast.unaryop, gast.cmpop)
     for cls in base.__subclasses__()
