@@ -56,7 +56,7 @@ class _Printer(ast._Unparser):
             # friends (slices, f-strings, (1).real): those are printed as ast.
             super().traverse(gast.gast_to_ast(node))
         else:
-            ast.NodeVisitor.visit(self, node)
+            ast.NodeVisitor.visit(self, node)  # what the unparser's traverse does with a node
 
     def _traverse_statement(self, node):
         """Prints a statement; what it prints stands for its user line and function."""
