@@ -10,11 +10,13 @@ import os
 import traceback
 import warnings
 
+import gast
 import numpy as np
 import pytest
 
 import autograph as ag
 import runtime as rt
+from autograph.pyct import parser
 
 
 def run_graph(fn, *values, dtype=rt.int32, **kwargs):
@@ -286,6 +288,84 @@ def test_functools_wraps_decorated_function_in_a_graph():
 
 def test_undecorated_function_through_wrapped():
     assert run_graph(doubled_plus_one.__wrapped__, 3) == 6
+
+
+# --- source layouts --------------------------------------------------------------------------
+# Where a definition ends is found by indentation after the last line its code runs, checked
+# by parsing (inspect is asked when that fails): lines at column 0 inside the definition.
+
+
+# fmt: off
+def string_at_column_zero(x):
+    text = """
+a line at column 0
+"""
+    if x > 0:
+        x = x + len(text)
+    return x
+
+
+def brackets_below_the_indentation(x):
+    values = [
+x,
+        x + 1,
+    ]
+    if x > 0:
+        x = values[1]
+    return x
+
+
+def string_after_the_last_line_run(x):
+    if x > 0:
+        x = -x
+    return x
+    """
+a line at column 0, after the return
+"""
+
+
+def brackets_after_the_last_line_run(x):
+    if x > 0:
+        x = -x
+    return x
+    print([
+x])
+
+
+def ends_with_a_comment(x):
+    if x > 0:
+        x = -x
+    return x
+    # a comment after the last line that runs
+
+
+def one_line(x): return -x if x > 0 else x
+# fmt: on
+
+LAYOUTS = [
+    string_at_column_zero,
+    brackets_below_the_indentation,
+    string_after_the_last_line_run,
+    brackets_after_the_last_line_run,
+    ends_with_a_comment,
+    one_line,
+]
+
+
+@pytest.mark.parametrize("fn", LAYOUTS)
+def test_source_layouts_convert(fn):
+    converted = ag.to_graph(fn)
+    assert [converted(x) for x in (-2, 3)] == [fn(x) for x in (-2, 3)]
+    assert [run_graph(fn, x) for x in (-2, 3)] == [fn(x) for x in (-2, 3)]
+
+
+@pytest.mark.parametrize("fn", LAYOUTS)
+def test_source_layouts_parse_as_inspect_finds_them(fn):
+    node, _ = parser.parse_function(fn)
+    source, first_line = parser.function_source(fn)  # inspect's block
+    expected = gast.parse("\n" * (first_line - 1) + source).body[0]
+    expected.decorator_list = []
+    assert gast.dump(node, include_attributes=True) == gast.dump(expected, include_attributes=True)
 
 
 # --- lambdas ---------------------------------------------------------------------------------
