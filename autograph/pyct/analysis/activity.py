@@ -74,6 +74,18 @@ class Activity:
     one instance serves only while that code does not change: the analyses of
     one conversion share one, and a converter that rewrites a statement in
     place must ``forget`` it.
+
+    >>> import gast
+    >>> loop = gast.parse("while c:\\n    x = 1").body[0]
+    >>> activity = Activity()
+    >>> sorted(activity.writes(loop))
+    ['x']
+    >>> loop.body += gast.parse("y = 2").body
+    >>> sorted(activity.writes(loop))  # as it was when first asked
+    ['x']
+    >>> activity.forget(loop)
+    >>> sorted(activity.writes(loop))
+    ['x', 'y']
     """
 
     def __init__(self):
