@@ -18,20 +18,30 @@ import numpy as np
 from benchmarks import conversion, first_call, scale, workloads
 
 
-def best_time(fn, args, min_seconds=0.2, repeat=5):
-    """The best per-call time of ``fn(*args)`` over ``repeat`` rounds of enough calls each."""
+def _calls_per_round(fn, args, seconds):
+    """How many calls of ``fn(*args)`` take about ``seconds`` (at least 3)."""
     fn(*args)
     calls, start = 0, time.perf_counter()
-    while time.perf_counter() - start < min_seconds / repeat or calls < 3:
+    while time.perf_counter() - start < seconds or calls < 3:
         fn(*args)
         calls += 1
-    per_round = max(calls, 1)
-    best = float("inf")
+    return calls
+
+
+def best_times(candidates, min_seconds=0.2, repeat=7):
+    """The best per-call time of each ``(fn, args)``, over ``repeat`` rounds taken in turn.
+
+    The rounds alternate between the candidates, so a slow spell of the
+    machine hits them all alike and the ratios between them hold.
+    """
+    counts = [_calls_per_round(fn, args, min_seconds / repeat) for fn, args in candidates]
+    best = [float("inf")] * len(candidates)
     for _ in range(repeat):
-        start = time.perf_counter()
-        for _ in range(per_round):
-            fn(*args)
-        best = min(best, (time.perf_counter() - start) / per_round)
+        for k, ((fn, args), calls) in enumerate(zip(candidates, counts)):
+            start = time.perf_counter()
+            for _ in range(calls):
+                fn(*args)
+            best[k] = min(best[k], (time.perf_counter() - start) / calls)
     return best
 
 
@@ -48,9 +58,9 @@ def run(quick=False):
         for label, result in (("graph", graph(*args)), ("eager", eager(*args))):
             if not np.allclose(_value(result), expected, rtol=1e-4):
                 raise AssertionError(f"{name}: {label} gives {_value(result)}, numpy {expected}")
-        t_numpy = best_time(numpy_fn, numpy_args, min_seconds)
-        t_graph = best_time(graph, args, min_seconds)
-        t_eager = best_time(eager, args, min_seconds)
+        t_numpy, t_graph, t_eager = best_times(
+            [(numpy_fn, numpy_args), (graph, args), (eager, args)], min_seconds
+        )
         rows.append(
             {
                 "workload": name,
