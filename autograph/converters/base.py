@@ -136,14 +136,9 @@ def symbol_node(symbol, ctx=gast.Load):
     return node
 
 
-def function_def(fn_name, params, body, lineno):
-    """``def fn_name(params): body`` at user line ``lineno``.
-
-    Built directly, not from a template: functions are what conversion makes
-    most. Like ``set_origin``, but only for the statement made here: its body
-    must have its lines already.
-    """
-    args = gast.arguments(
+def parameters(params):
+    """The ``gast.arguments`` of a function or lambda taking the plain parameters ``params``."""
+    return gast.arguments(
         args=[name(p, gast.Param) for p in params],
         posonlyargs=[],
         vararg=None,
@@ -152,9 +147,18 @@ def function_def(fn_name, params, body, lineno):
         kwarg=None,
         defaults=[],
     )
+
+
+def function_def(fn_name, params, body, lineno):
+    """``def fn_name(params): body`` at user line ``lineno``.
+
+    Built directly, not from a template: functions are what conversion makes
+    most. Like ``set_origin``, but only for the statement made here: its body
+    must have its lines already.
+    """
     return gast.FunctionDef(
         name=fn_name,
-        args=args,
+        args=parameters(params),
         body=body,
         decorator_list=[],
         returns=None,

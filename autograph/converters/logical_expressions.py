@@ -10,23 +10,12 @@ from __future__ import annotations
 
 import gast
 
-from autograph.converters.base import Converter, ag_attribute, expression
+from autograph.converters.base import Converter, ag_attribute, expression, parameters
 from autograph.pyct.origin import set_origin
 
 
 def _lazy(node):
-    return gast.Lambda(
-        args=gast.arguments(
-            args=[],
-            posonlyargs=[],
-            vararg=None,
-            kwonlyargs=[],
-            kw_defaults=[],
-            kwarg=None,
-            defaults=[],
-        ),
-        body=node,
-    )
+    return gast.Lambda(args=parameters([]), body=node)
 
 
 class _LogicalConverter(Converter):
