@@ -263,9 +263,10 @@ class FuncGraph(Graph):
             graph = graph.outer_graph
         if graph is None:
             return super().capture(t)
-        if t.op.type == "Const":
-            # A constant is copied, not captured: the sub-graph's own optimisations (folding,
-            # x + 0) then see it, and running it passes one input fewer. The value is shared.
+        if t.op.type == "Const" and not t.op.control_inputs and isinstance(t.graph, FuncGraph):
+            # A function's constant is copied, not captured: the sub-graph's own optimisations
+            # (folding, x + 0) then see it, and running it passes one input fewer. The value is
+            # shared. Not in a Session's graph, where a feed may replace the constant.
             with _no_control_deps(self):
                 inner = _constant_in_graph(self, t.op.attrs["value"], t.dtype, t.op.name)
             self._capture_map[id(t)] = inner

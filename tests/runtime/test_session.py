@@ -416,6 +416,33 @@ def test_feeding_non_placeholder_overrides_it():
         assert sess.run([y, z], {y: 7}) == [7, 8]
 
 
+def test_a_fed_constant_reaches_cond_branches_and_loop_bodies():
+    g = rt.Graph()
+    with g.as_default():
+        c = rt.constant(1.0, name="c")
+        x = rt.placeholder(rt.float32, [], name="x")
+        y = rt.cond(x > 0, lambda: c * 10.0, lambda: c - 10.0)
+        (w,) = rt.while_loop(lambda i: i < c, lambda i: (i + 1.0,), [rt.constant(0.0)])
+    with rt.Session(graph=g) as sess:
+        assert sess.run(y, {x: 1.0}) == 10.0
+        assert sess.run(y, {x: 1.0, c: 5.0}) == 50.0
+        assert sess.run(w, {c: 3.0}) == 3.0
+
+
+def test_a_constant_read_in_a_branch_keeps_its_control_dependencies():
+    g = rt.Graph()
+    with g.as_default():
+        v = rt.Variable(0.0)
+        x = rt.placeholder(rt.float32, [], name="x")
+        update = v.assign_add(1.0)
+        with rt.control_dependencies([update]):
+            c = rt.constant(2.0)
+        y = rt.cond(x > 0, lambda: c * 10.0, lambda: c - 10.0)
+    with rt.Session(graph=g) as sess:
+        assert sess.run(y, {x: 1.0}) == 20.0
+        assert sess.run(v) == 1.0
+
+
 def test_feeding_overridden_tensor_skips_upstream_side_effects():
     buf = io.StringIO()
     g = rt.Graph()
