@@ -25,6 +25,7 @@ import numpy as np
 import runtime as rt
 from autograph.operators.variables import UndefinedReturnValue, is_undefined
 from runtime.control_flow import build_cond
+from runtime.ops.array_ops import constant_value
 from runtime.tracing import set_outputs, trace
 
 _SymbolicTensor = rt.SymbolicTensor
@@ -481,8 +482,6 @@ def _length(t):
 def _range_parts(iterable):
     """``(length, item)`` for a ``for`` over ``rt.range`` of ints with a constant step: the
     items are computed (start + i * step), so the range is never built nor sliced."""
-    from runtime.ops.array_ops import constant_value
-
     if not (
         isinstance(iterable, rt.SymbolicTensor)
         and iterable.op.type == "Range"
@@ -517,8 +516,6 @@ def _range_parts(iterable):
 
 
 def _is_constant(t, number):
-    from runtime.ops.array_ops import constant_value
-
     value = constant_value(t)
     return value is not None and np.ndim(value) == 0 and value == number
 
