@@ -143,15 +143,8 @@ def my_function(x):
     def if_false():
         nonlocal retval
         retval = x - 1
-
-    def get_state():
-        return (retval,)
-
-    def set_state(state):
-        nonlocal retval
-        retval, = state
     retval = ag__.Undefined('retval')
-    ag__.if_stmt(rt.reduce_sum(x) <= 1, if_true, if_false, get_state, set_state, ('retval',))
+    ag__.if_stmt(rt.reduce_sum(x) <= 1, if_true, if_false, ('retval',))
     return retval
 
 <ag.Function my_function>

@@ -6,18 +6,15 @@
         y = -x                      def if_false():
                                         nonlocal y
                                         y = -x
-                                    def get_state():
-                                        return (y,)
-                                    def set_state(state):
-                                        nonlocal y
-                                        (y,) = state
                                     y = ag__.Undefined('y')
-                                    ag__.if_stmt(x > 0, if_true, if_false, get_state, set_state, ('y',))
+                                    ag__.if_stmt(x > 0, if_true, if_false, ('y',))
 
 The carried variables (the *state*) come from the analyses: the symbols a
 statement modifies that are live after it, or read in it before being
 written. A state variable not certainly defined before the statement starts
-as ``ag__.Undefined``, so that errors can name it.
+as ``ag__.Undefined``, so that errors can name it. The call names the state;
+the functions that assign it declare it ``nonlocal``, and so hold the cells
+through which a staged statement reads and writes it (``operators.state``).
 """
 
 from __future__ import annotations
@@ -32,7 +29,6 @@ from autograph.converters.base import (
     function_def,
     name,
     statements,
-    symbol_node,
 )
 from autograph.pyct import anno, walk
 from autograph.pyct.analysis.activity import Activity
@@ -45,7 +41,6 @@ class _ControlFlowConverter(StatementConverter):
         self._functions = []  # (FunctionDef, declared globals, hoisted names) of enclosing user functions
         self._try_lines = []
         self._carried = []  # what enclosing converted statements of this function carry
-        self._state_param = None
         # Asked about each statement before and after converting what it holds: a statement
         # rewritten in place is forgotten, so that it is analysed again.
         self._activity = Activity()
@@ -143,34 +138,6 @@ class _ControlFlowConverter(StatementConverter):
         body = declarations(globals_, nonlocals, line) + (body or [gast.Pass(lineno=line)])
         return [function_def(fn_name, params, body, line)]
 
-    def _state_functions(self, symbols, node, state_names):
-        if not symbols:
-            return [], []
-        get_state, set_state, param = state_names
-        defined = anno.getanno(node, "defined_in", set())
-        loads = [
-            symbol_node(s)
-            if "." not in s or s.split(".")[0] in defined
-            else expression(
-                "ag__.ldu(lambda: sym, sym_name)", node, sym=symbol_node(s), sym_name=_text(s)
-            )
-            for s in symbols
-        ]
-        stores = gast.Tuple(elts=[symbol_node(s, gast.Store) for s in symbols], ctx=gast.Store())
-        nonlocals, globals_ = self._declarations(symbols)
-        # def get_state(): return (loads)
-        # def set_state(param): global/nonlocal ...; stores = param
-        line = node.lineno
-        load_all = gast.Return(value=gast.Tuple(elts=loads, ctx=gast.Load()), lineno=line)
-        store_all = gast.Assign(targets=[stores], value=name(param), type_comment=None, lineno=line)
-        functions = [
-            function_def(get_state, [], [load_all], line),
-            function_def(
-                set_state, [param], declarations(globals_, nonlocals, line) + [store_all], line
-            ),
-        ]
-        return functions, [name(get_state), name(set_state), _names_tuple(symbols)]
-
     def _call(self, operator, node, args, symbols):
         call = gast.Call(func=ag_attribute(operator), args=[], keywords=[])
         call.args = args
@@ -194,14 +161,6 @@ class _ControlFlowConverter(StatementConverter):
         finally:
             self._carried.pop()
 
-    def _state_names(self, symbols):
-        if not symbols:
-            return None
-        namer = self.ctx.namer
-        if self._state_param is None:  # local to each set_state: one name serves them all
-            self._state_param = namer.new("state")
-        return namer.new("get_state"), namer.new("set_state"), self._state_param
-
     def visit_If(self, node):
         modified = self._activity.writes(node.body) | self._activity.writes(node.orelse)
         live = anno.getanno(node, "live_out", set()) | anno.getanno(node, "live_in", set())
@@ -209,18 +168,18 @@ class _ControlFlowConverter(StatementConverter):
         namer = self.ctx.namer
         if_true = namer.new("if_true")
         if_false = namer.new("if_false") if node.orelse else None
-        state_names = self._state_names(symbols)
         body, orelse = self._inner(symbols, node.body, node.orelse)
         defs = self._function(if_true, body, symbols, node)
         args = [node.test, name(if_true)]
         if if_false is not None:
             defs += self._function(if_false, orelse, symbols, node)
             args.append(name(if_false))
-        state_defs, state_args = self._state_functions(symbols, node, state_names)
-        if state_args and if_false is None:
-            args.append(gast.Constant(value=None, kind=None))
-        call = self._call("if_stmt", node, args + state_args, symbols)
-        return defs + state_defs + before + [call]
+        if symbols:
+            if if_false is None:
+                args.append(gast.Constant(value=None, kind=None))
+            args.append(_names_tuple(symbols))
+        call = self._call("if_stmt", node, args, symbols)
+        return defs + before + [call]
 
     def visit_While(self, node):
         test_writes = self._activity.writes(node.test)  # the test may assign (n := n // 2)
@@ -229,16 +188,13 @@ class _ControlFlowConverter(StatementConverter):
         symbols, before = self._state(node, modified, live)
         namer = self.ctx.namer
         loop_test, loop_body = namer.new("loop_test"), namer.new("loop_body")
-        state_names = self._state_names(symbols)
         body, orelse = self._inner(symbols, node.body, node.orelse)
         test_return = statements("return test", node, test=node.test)
         defs = self._function(loop_test, test_return, symbols, node)
         defs += self._function(loop_body, body, symbols, node)
-        state_defs, state_args = self._state_functions(symbols, node, state_names)
-        call = self._call(
-            "while_stmt", node, [name(loop_test), name(loop_body)] + state_args, symbols
-        )
-        return defs + state_defs + before + [call] + orelse
+        args = [name(loop_test), name(loop_body)] + _state_args(symbols)
+        call = self._call("while_stmt", node, args, symbols)
+        return defs + before + [call] + orelse
 
     def visit_For(self, node):
         flags = anno.getanno(node, "extra_test_flags", ())
@@ -249,7 +205,6 @@ class _ControlFlowConverter(StatementConverter):
         loop_body = namer.new("loop_body")
         simple_target = isinstance(node.target, gast.Name) and node.target.id not in symbols
         item = None if simple_target else namer.new("item")
-        state_names = self._state_names(symbols)
         body, orelse = self._inner(symbols, node.body, node.orelse)
         if simple_target:
             params = [node.target.id]
@@ -260,11 +215,9 @@ class _ControlFlowConverter(StatementConverter):
         extra_test = gast.Constant(value=None, kind=None)
         if flags:
             extra_test = _logical(_not_any(flags, node), self.ctx)
-        state_defs, state_args = self._state_functions(symbols, node, state_names)
-        call = self._call(
-            "for_stmt", node, [node.iter, extra_test, name(loop_body)] + state_args, symbols
-        )
-        return defs + state_defs + before + [call] + orelse
+        args = [node.iter, extra_test, name(loop_body)] + _state_args(symbols)
+        call = self._call("for_stmt", node, args, symbols)
+        return defs + before + [call] + orelse
 
 
 def _not_any(flags, node):
@@ -287,6 +240,11 @@ def _logical(node, ctx):
     from autograph.converters import logical_expressions
 
     return logical_expressions._LogicalConverter(ctx).visit(node)
+
+
+def _state_args(symbols):
+    """The last argument of a loop's call: the names of what it carries, if anything."""
+    return [_names_tuple(symbols)] if symbols else []
 
 
 def _names_tuple(symbols):

@@ -94,14 +94,7 @@ def to_code(fn) -> str:
         def if_true():
             nonlocal x
             x = -x
-    <BLANKLINE>
-        def get_state():
-            return (x,)
-    <BLANKLINE>
-        def set_state(state):
-            nonlocal x
-            x, = state
-        ag__.if_stmt(x < 0, if_true, None, get_state, set_state, ('x',))
+        ag__.if_stmt(x < 0, if_true, None, ('x',))
         return x
     <BLANKLINE>
     """

@@ -3,8 +3,9 @@
 Each decides at run time: on Python values (and eager tensors) the statement
 runs as plain Python; on a symbolic tensor it becomes ``rt.cond`` or
 ``rt.while_loop``. Branches and bodies are functions that read and write the
-enclosing function's variables (``nonlocal``); ``get_state``/``set_state`` read
-and write the variables the statement carries, named by ``names``.
+enclosing function's variables (``nonlocal``); the variables the statement
+carries, named by ``names``, are read and written through their closures
+(``State``) when it is staged.
 
 >>> import runtime as rt
 >>> x = 0
@@ -23,6 +24,7 @@ import threading
 import numpy as np
 
 import runtime as rt
+from autograph.operators.state import State
 from autograph.operators.variables import UndefinedReturnValue, is_undefined
 from runtime.control_flow import build_cond
 from runtime.ops.array_ops import constant_value
@@ -34,14 +36,6 @@ _SymbolicTensor = rt.SymbolicTensor
 def is_symbolic(value) -> bool:
     """True for a tensor that only has a value when a graph runs."""
     return isinstance(value, _SymbolicTensor)
-
-
-def _no_state():
-    return ()
-
-
-def _ignore_state(state):
-    pass
 
 
 def _nothing():
@@ -58,33 +52,29 @@ def _refuse_staging(statement, unsupported):
 # --- if ------------------------------------------------------------------------------------------
 
 
-def if_stmt(
-    cond,
-    if_true,
-    if_false=None,
-    get_state=_no_state,
-    set_state=_ignore_state,
-    names=(),
-    unsupported=None,
-):
-    """Runs ``if_true()`` or ``if_false()``; on a symbolic ``cond``, stages both as an rt.cond."""
+def if_stmt(cond, if_true, if_false=None, names=(), unsupported=None):
+    """Runs ``if_true()`` or ``if_false()``; on a symbolic ``cond``, stages both as an rt.cond.
+
+    ``names`` are the variables the branches carry (see ``State``).
+    """
     if isinstance(cond, _SymbolicTensor):
         _refuse_staging("`if`", unsupported)
-        _staged_if(cond, if_true, if_false or _nothing, get_state, set_state, names)
+        _staged_if(cond, if_true, if_false or _nothing, State(names, if_true, if_false))
     elif cond:
         if_true()
     elif if_false is not None:
         if_false()
 
 
-def _staged_if(cond, if_true, if_false, get_state, set_state, names):
-    initial = tuple(get_state())
+def _staged_if(cond, if_true, if_false, state):
+    names = state.names
+    initial = state.get()
 
     def branch(fn):
         def run():
-            set_state(initial)
+            state.set(initial)
             fn()
-            return tuple(get_state())
+            return state.get()
 
         return run
 
@@ -117,7 +107,7 @@ def _staged_if(cond, if_true, if_false, get_state, set_state, names):
         template = _template(true_out[i], false_out[i])
         final[i] = rt.nest.pack_sequence_as(template, results[start : start + count])
         start += count
-    set_state(tuple(final))
+    state.set(final)
 
 
 def _template(a, b):
@@ -237,24 +227,18 @@ def _stageable(value):
 # --- while -------------------------------------------------------------------------------------
 
 
-def while_stmt(
-    loop_test,
-    loop_body,
-    get_state=_no_state,
-    set_state=_ignore_state,
-    names=(),
-    unsupported=None,
-):
+def while_stmt(loop_test, loop_body, names=(), unsupported=None):
     """Runs ``while loop_test(): loop_body()``; a symbolic test stages the loop as rt.while_loop.
 
     A loop that starts with Python values and whose test turns symbolic
-    after some iterations is staged from that iteration on.
+    after some iterations is staged from that iteration on. ``names`` are the
+    variables the loop carries (see ``State``).
     """
-    test = _first_test(loop_test, get_state, set_state)
+    test = _first_test(loop_test, names, loop_body)
     while True:
         if isinstance(test, _SymbolicTensor):  # is_symbolic, without a call per iteration
             _refuse_staging("`while` loop", unsupported)
-            _staged_while(loop_test, loop_body, get_state, set_state, names)
+            _staged_while(loop_test, loop_body, State(names, loop_test, loop_body))
             return
         if not test:
             return
@@ -262,20 +246,21 @@ def while_stmt(
         test = loop_test()
 
 
-def _first_test(loop_test, get_state, set_state):
+def _first_test(loop_test, names, loop_body):
     """The loop's first test. In a graph it is evaluated in a throwaway graph, so that
     deciding whether to stage leaves no dangling ops behind (a staged loop traces it again)."""
     if rt.executing_eagerly():
         return loop_test()
-    before = get_state()
+    state = State(names, loop_test, loop_body)
+    before = state.get()
     with rt.FuncGraph("first_test", outer_graph=rt.get_default_graph()).as_default():
         test = loop_test()
     if is_symbolic(test):
-        set_state(before)  # nothing the throwaway graph computed may stay in the variables
+        state.set(before)  # nothing the throwaway graph computed may stay in the variables
     return test
 
 
-def _staged_while(loop_test, loop_body, get_state, set_state, names, index=None):
+def _staged_while(loop_test, loop_body, state, index=None):
     """Stages the loop as rt.while_loop over the state (and an ``index``, for ``for`` loops).
 
     With an index, ``loop_test(i)`` and ``loop_body(i)`` take it. A loop that
@@ -283,13 +268,14 @@ def _staged_while(loop_test, loop_body, get_state, set_state, names, index=None)
     """
     uses_index = index is not None
     run_body = (lambda extra: loop_body(*extra)) if uses_index else (lambda extra: loop_body())
-    values = list(get_state())
-    standins, untouched = _standins(values, names, set_state, get_state, run_body, uses_index)
+    names = state.names
+    values = list(state.get())
+    standins, untouched = _standins(values, state, run_body, uses_index)
     carried = [i for i in range(len(values)) if i not in untouched]
     for i, (zeros, _) in standins.items():
         values[i] = zeros
-    state = [_loop_value(names[i], values[i]) for i in carried]
-    extra = [index] if uses_index else ([] if state else [rt.constant(0)])
+    initial = [_loop_value(names[i], values[i]) for i in carried]
+    extra = [index] if uses_index else ([] if initial else [rt.constant(0)])
     labels = ["<loop index>"] if uses_index else ["<iterations>"] if extra else []
     labels += [names[i] for i in carried]
     n = len(extra)
@@ -298,7 +284,7 @@ def _staged_while(loop_test, loop_body, get_state, set_state, names, index=None)
         full = list(values)
         for i, value in zip(carried, carried_values):
             full[i] = value
-        set_state(tuple(full))
+        state.set(full)
 
     def cond_fn(*loop_values):
         set_carried(loop_values[n:])
@@ -307,14 +293,14 @@ def _staged_while(loop_test, loop_body, get_state, set_state, names, index=None)
     def body_fn(*loop_values):
         set_carried(loop_values[n:])
         run_body(loop_values[:n])
-        now = get_state()
+        now = state.get()
         out = [_loop_value(names[i], now[i], after=True) for i in carried]
         return tuple(v + 1 for v in loop_values[:n]) + tuple(out)
 
     invariants = None
     if standins:  # a stand-in's shape is the one the body gives, not the zeros' own
         invariants = [leaf.shape for v in extra for leaf in rt.nest.flatten(v)]
-        for i, v in zip(carried, state):
+        for i, v in zip(carried, initial):
             shapes = [
                 leaf.shape if isinstance(leaf, rt.Tensor) else rt.TensorShape(None)
                 for leaf in rt.nest.flatten(v)
@@ -323,14 +309,14 @@ def _staged_while(loop_test, loop_body, get_state, set_state, names, index=None)
     final = rt.while_loop(
         cond_fn,
         body_fn,
-        tuple(extra) + tuple(state),
+        tuple(extra) + tuple(initial),
         names=labels,
         shape_invariants=invariants,
     )
     set_carried(final[n:])
 
 
-def _standins(values, names, set_state, get_state, run_body, uses_index):
+def _standins(values, state, run_body, uses_index):
     """What to do with loop variables that are undefined before the loop.
 
     ``retval`` of a ``return`` inside the loop, say, has no value until the
@@ -350,14 +336,14 @@ def _standins(values, names, set_state, get_state, run_body, uses_index):
         with probe.as_default():
             # Loop variables are tensors in the real loop: so they are in the probe, or a
             # Python value (i = 0) would take Python paths the staged loop never takes.
-            set_state(tuple(_probe_input(probe, v) for v in values))
+            state.set([_probe_input(probe, v) for v in values])
             run_body([probe.add_input(rt.int32, [])] if uses_index else [])
-            after = list(get_state())
+            after = state.get()
     except (UnboundLocalError, TypeError, ValueError):
         return {}, set()  # the loop reports the undefined variables by name
     finally:
         _probing.depth -= 1
-        set_state(tuple(values))
+        state.set(values)
     standins, untouched = {}, set()
     for i in undefined:
         value = after[i]
@@ -420,24 +406,17 @@ def _list_dtype(items):
 # --- for ---------------------------------------------------------------------------------------
 
 
-def for_stmt(
-    iterable,
-    extra_test,
-    loop_body,
-    get_state=_no_state,
-    set_state=_ignore_state,
-    names=(),
-    unsupported=None,
-):
+def for_stmt(iterable, extra_test, loop_body, names=(), unsupported=None):
     """Runs ``for item in iterable: loop_body(item)`` while ``extra_test()`` holds.
 
     Over a symbolic tensor (``rt.range(n)`` in a graph, or any tensor) the loop
     is staged as an rt.while_loop over its first dimension; over anything
-    else it runs as Python, unrolled when building a graph.
+    else it runs as Python, unrolled when building a graph. ``names`` are the
+    variables the loop carries (see ``State``).
     """
     if is_symbolic(iterable) or isinstance(iterable, _StagedIterable):
         _refuse_staging("`for` loop", unsupported)
-        _staged_for(iterable, extra_test, loop_body, get_state, set_state, names)
+        _staged_for(iterable, extra_test, loop_body, State(names, loop_body))
         return
     if isinstance(iterable, rt.Tensor) and iterable.shape.rank == 0:
         raise TypeError("Cannot iterate over a scalar tensor")
@@ -447,12 +426,7 @@ def for_stmt(
             if is_symbolic(keep_going):
                 # A tensor-dependent `break` in a Python loop: the rest runs under an rt.cond.
                 _staged_if(
-                    keep_going,
-                    lambda item=item: loop_body(item),
-                    _nothing,
-                    get_state,
-                    set_state,
-                    names,
+                    keep_going, lambda item=item: loop_body(item), _nothing, State(names, loop_body)
                 )
                 continue
             if not keep_going:
@@ -520,7 +494,7 @@ def _is_constant(t, number):
     return value is not None and np.ndim(value) == 0 and value == number
 
 
-def _staged_for(iterable, extra_test, loop_body, get_state, set_state, names):
+def _staged_for(iterable, extra_test, loop_body, state):
     parts = _range_parts(iterable)
     if parts is not None:
         length, item = parts
@@ -538,6 +512,4 @@ def _staged_for(iterable, extra_test, loop_body, get_state, set_state, names):
         keep_going = extra_test()
         return rt.logical_and(more, _as_condition(keep_going))
 
-    _staged_while(
-        test, lambda i: loop_body(item(i)), get_state, set_state, names, index=rt.constant(0)
-    )
+    _staged_while(test, lambda i: loop_body(item(i)), state, index=rt.constant(0))

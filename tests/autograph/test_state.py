@@ -1,0 +1,259 @@
+"""A staged statement reads and writes its variables through its functions' closures.
+
+First ``State`` on its own, against what plain Python sees; then converted
+functions whose tensor-dependent statements carry locals, closure variables,
+globals and attributes, compared with the same functions run as Python.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import autograph as ag
+import runtime as rt
+from autograph.operators.state import State
+from autograph.operators.variables import Undefined
+
+# --- State -----------------------------------------------------------------------------------
+
+
+def test_reads_and_writes_the_enclosing_variables():
+    a, b = 1, "two"
+
+    def assigns():
+        nonlocal a, b
+        a, b = a, b
+
+    state = State(("a", "b"), assigns)
+    assert state.get() == (1, "two")
+    state.set((3, "four"))
+    assert (a, b) == (3, "four")
+
+
+def test_cells_come_from_every_function_given():
+    x, y = 1, 2
+
+    def writes_x():
+        nonlocal x
+        x = 0
+
+    def writes_y():
+        nonlocal y
+        y = 0
+
+    state = State(("x", "y"), writes_x, None, writes_y)
+    state.set((10, 20))
+    assert (x, y) == (10, 20)
+
+
+def test_a_variable_not_assigned_yet_reads_as_undefined():
+    def outer():
+        def assigns():
+            nonlocal late
+            late = 1
+
+        before = State(("late",), assigns).get()
+        late = 5
+        return before, State(("late",), assigns).get()
+
+    before, after = outer()
+    assert isinstance(before[0], Undefined) and before[0].name == "late"
+    assert after == (5,)
+
+
+def test_an_undefined_value_is_written_as_it_is():
+    """Generated code keeps Undefined objects in variables, so that errors can name them."""
+    v = 1
+
+    def assigns():
+        nonlocal v
+        v = 0
+
+    marker = Undefined("v")
+    State(("v",), assigns).set((marker,))
+    assert v is marker
+
+
+GLOBAL_FOR_STATE_TEST = 1
+
+
+def test_globals_are_read_and_written_in_the_functions_globals():
+    def assigns():
+        global GLOBAL_FOR_STATE_TEST
+        GLOBAL_FOR_STATE_TEST = 0
+
+    state = State(("GLOBAL_FOR_STATE_TEST",), assigns)
+    assert state.get() == (1,)
+    state.set((7,))
+    assert GLOBAL_FOR_STATE_TEST == 7
+    state.set((1,))
+
+
+class _Box:
+    pass
+
+
+def test_attributes_are_reached_from_their_base():
+    box = _Box()
+    box.inner = _Box()
+    box.inner.value = 1
+
+    def assigns():
+        box.inner.value = 2
+
+    state = State(("box.inner.value",), assigns)
+    assert state.get() == (1,)
+    state.set((5,))
+    assert box.inner.value == 5
+
+
+def test_a_missing_attribute_reads_as_undefined_and_restoring_removes_it():
+    box = _Box()
+
+    def assigns():
+        box.fresh = 1
+
+    state = State(("box.fresh", "box.fresh.deeper"), assigns)
+    before = state.get()
+    assert [v.name for v in before] == ["box.fresh", "box.fresh.deeper"]
+    assigns()
+    state.set(before)
+    assert not hasattr(box, "fresh")
+
+
+def test_an_attribute_of_an_undefined_base_is_left_alone():
+    def outer():
+        def assigns():
+            nonlocal base
+            base = _Box()
+            base.value = 1
+
+        state = State(("base.value",), assigns)
+        state.set((3,))  # nothing to set it on: as undefined as it was
+        value = state.get()[0]
+        base = None
+        return value
+
+    assert isinstance(outer(), Undefined)
+
+
+# --- converted functions ------------------------------------------------------------------------
+
+
+def _in_graph(fn, *args):
+    """Runs ``fn`` converted on placeholders fed with ``args`` (ints), in a TF1-style session."""
+    graph = rt.Graph()
+    with graph.as_default():
+        placeholders = [rt.placeholder(rt.int32, []) for _ in args]
+        out = ag.to_graph(fn)(*placeholders)
+    return rt.Session(graph).run(out, dict(zip(placeholders, args)))
+
+
+def _sum_below(n):
+    total = 0
+    i = 0
+    while i < n:
+        if i % 3 == 0:
+            total += i
+        i += 1
+    return total
+
+
+@pytest.mark.parametrize("n", [0, 1, 7, 20])
+def test_staged_loops_and_branches_carry_locals(n):
+    assert _in_graph(_sum_below, n) == _sum_below(n)
+
+
+def _make_accumulator():
+    acc = 0
+
+    def add_range(n):
+        nonlocal acc
+        for i in rt.range(n):
+            acc = acc + i
+        return acc
+
+    return add_range
+
+
+@pytest.mark.parametrize("n", [0, 4, 9])
+def test_a_staged_loop_carries_a_closure_variable_of_the_user(n):
+    assert _in_graph(_make_accumulator(), n) == _make_accumulator()(n)
+
+
+class _Stats:
+    def __init__(self):
+        self.total = 0
+
+
+def _staged_attributes(n, stats):
+    for i in rt.range(n):
+        if i % 2 == 0:
+            stats.total += i
+    return stats.total
+
+
+@pytest.mark.parametrize("n", [0, 5, 10])
+def test_staged_statements_carry_attributes(n):
+    expected = _staged_attributes(n, _Stats())
+    graph = rt.Graph()
+    with graph.as_default():
+        placeholder = rt.placeholder(rt.int32, [])
+        stats = _Stats()
+        out = ag.to_graph(_staged_attributes)(placeholder, stats)
+    assert rt.Session(graph).run(out, {placeholder: n}) == expected
+    assert stats.total is out  # the attribute holds the loop's result, as Python's would
+
+
+def _new_attribute(x, box):
+    if x > 0:
+        box.sign = 1
+    else:
+        box.sign = -1
+    return box.sign
+
+
+@pytest.mark.parametrize("x", [-3, 4])
+def test_an_attribute_both_branches_create_is_staged(x):
+    graph = rt.Graph()
+    with graph.as_default():
+        placeholder = rt.placeholder(rt.int32, [])
+        out = ag.to_graph(_new_attribute)(placeholder, _Box())
+    assert rt.Session(graph).run(out, {placeholder: x}) == _new_attribute(x, _Box())
+
+
+def _attribute_in_one_branch(x, box):
+    if x > 0:
+        box.only_here = x
+    return x
+
+
+def test_an_attribute_only_one_branch_creates_is_named_in_the_error():
+    box = _Box()
+    message = "'box.only_here' must also be initialized"
+    with rt.Graph().as_default(), pytest.raises(ValueError, match=message):
+        ag.to_graph(_attribute_in_one_branch)(rt.placeholder(rt.int32, []), box)
+    assert not hasattr(box, "only_here")  # the failed staging leaves the object as it was
+
+
+def test_python_values_never_touch_the_state():
+    """On Python values the statement runs as Python: globals work as they always do."""
+    out = ag.to_graph(_counts_into_global)(4)
+    assert out == 4 and _GLOBAL_TALLY == [0, 1, 2, 3]
+
+
+_GLOBAL_TALLY = []
+
+
+def _counts_into_global(n):
+    global _GLOBAL_TALLY
+    for i in range(n):
+        if i >= 0:
+            _GLOBAL_TALLY = _GLOBAL_TALLY + [i]
+    return len(_GLOBAL_TALLY)
+
+
+def test_eager_tensors_run_as_python():
+    out = ag.to_graph(_sum_below)(rt.constant(9))
+    np.testing.assert_array_equal(np.asarray(out), _sum_below(9))
