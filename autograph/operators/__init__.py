@@ -4,7 +4,7 @@ from autograph.operators.control_flow import for_stmt, if_stmt, is_symbolic, whi
 from autograph.operators.data_structures import list_append
 from autograph.operators.logical import and_, if_exp, not_, or_
 from autograph.operators.py_builtins import enumerate_, len_, range_, zip_
-from autograph.operators.variables import Undefined, UndefinedReturnValue, ld, ldu, ret
+from autograph.operators.variables import Undefined, UndefinedReturnValue, ld, ret
 
 
 def call(fn):

@@ -86,11 +86,3 @@ def ret(value, returned=True):
             "falls off the end on others; a graph needs a value on every path: add a final `return`."
         )
     return value
-
-
-def ldu(load, name):
-    """``load()``, or Undefined(name) when the attribute or name it reads does not exist yet."""
-    try:
-        return load()
-    except (NameError, AttributeError):
-        return Undefined(name)
