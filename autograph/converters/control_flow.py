@@ -131,12 +131,14 @@ class _ControlFlowConverter(StatementConverter):
         return [n for n in names if n not in declared], [n for n in names if n in declared]
 
     def _function(self, fn_name, body, symbols, node, params=()):
+        """``def fn_name(params): body``, and the symbols of the state it assigns."""
         # Only what the function assigns needs declaring; reads reach the enclosing scope anyway.
-        assigned = self._activity.writes(body)
+        writes = self._activity.writes(body)
+        assigned = {s for s in symbols if s in writes}
         nonlocals, globals_ = self._declarations([s for s in symbols if s in assigned])
         line = node.lineno
         body = declarations(globals_, nonlocals, line) + (body or [gast.Pass(lineno=line)])
-        return [function_def(fn_name, params, body, line)]
+        return function_def(fn_name, params, body, line), assigned
 
     def _call(self, operator, node, args, symbols):
         call = gast.Call(func=ag_attribute(operator), args=[], keywords=[])
@@ -169,15 +171,18 @@ class _ControlFlowConverter(StatementConverter):
         if_true = namer.new("if_true")
         if_false = namer.new("if_false") if node.orelse else None
         body, orelse = self._inner(symbols, node.body, node.orelse)
-        defs = self._function(if_true, body, symbols, node)
-        args = [node.test, name(if_true)]
+        true_def, assigned = self._function(if_true, body, symbols, node)
+        defs, args = [true_def], [node.test, name(if_true)]
         if if_false is not None:
-            defs += self._function(if_false, orelse, symbols, node)
+            false_def, false_assigned = self._function(if_false, orelse, symbols, node)
+            defs.append(false_def)
             args.append(name(if_false))
-        if symbols:
+            assigned |= false_assigned
+        state = _carried_state(symbols, assigned)
+        if state:
             if if_false is None:
                 args.append(gast.Constant(value=None, kind=None))
-            args.append(_names_tuple(symbols))
+            args.append(_names_tuple(state))
         call = self._call("if_stmt", node, args, symbols)
         return defs + before + [call]
 
@@ -190,11 +195,12 @@ class _ControlFlowConverter(StatementConverter):
         loop_test, loop_body = namer.new("loop_test"), namer.new("loop_body")
         body, orelse = self._inner(symbols, node.body, node.orelse)
         test_return = statements("return test", node, test=node.test)
-        defs = self._function(loop_test, test_return, symbols, node)
-        defs += self._function(loop_body, body, symbols, node)
-        args = [name(loop_test), name(loop_body)] + _state_args(symbols)
+        test_def, test_assigned = self._function(loop_test, test_return, symbols, node)
+        body_def, body_assigned = self._function(loop_body, body, symbols, node)
+        state = _carried_state(symbols, test_assigned | body_assigned)
+        args = [name(loop_test), name(loop_body)] + _state_args(state)
         call = self._call("while_stmt", node, args, symbols)
-        return defs + before + [call] + orelse
+        return [test_def, body_def] + before + [call] + orelse
 
     def visit_For(self, node):
         flags = anno.getanno(node, "extra_test_flags", ())
@@ -211,13 +217,14 @@ class _ControlFlowConverter(StatementConverter):
         else:
             params = [item]
             body = statements("target = item", node, target=node.target, item=item) + body
-        defs = self._function(loop_body, body, symbols, node, params)
+        body_def, assigned = self._function(loop_body, body, symbols, node, params)
         extra_test = gast.Constant(value=None, kind=None)
         if flags:
             extra_test = _logical(_not_any(flags, node), self.ctx)
-        args = [node.iter, extra_test, name(loop_body)] + _state_args(symbols)
+        state = _carried_state(symbols, assigned)
+        args = [node.iter, extra_test, name(loop_body)] + _state_args(state)
         call = self._call("for_stmt", node, args, symbols)
-        return defs + before + [call] + orelse
+        return [body_def] + before + [call] + orelse
 
 
 def _not_any(flags, node):
@@ -240,6 +247,17 @@ def _logical(node, ctx):
     from autograph.converters import logical_expressions
 
     return logical_expressions._LogicalConverter(ctx).visit(node)
+
+
+def _carried_state(symbols, assigned):
+    """The symbols the converted statement can change: those its functions assign.
+
+    A variable an inner statement assigns but does not carry (it is dead after
+    it) stays that statement's local: nothing outside sees it change, and the
+    operator could not reach it (see ``operators.state``). Attributes are
+    reached through their base, which the functions read.
+    """
+    return [s for s in symbols if s in assigned or "." in s]
 
 
 def _state_args(symbols):

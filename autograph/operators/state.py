@@ -32,9 +32,12 @@ _MISSING = object()
 class State:
     """``get()`` and ``set(values)`` for the variables ``names``, found in ``functions``' closures.
 
-    A variable not assigned yet (an empty cell, a missing attribute) reads as
-    ``Undefined(name)``; setting an attribute to an Undefined value removes it
-    again, so that restoring a state leaves no attribute that was not there.
+    A variable not assigned yet (an empty cell, a missing global or attribute)
+    reads as ``Undefined(name)``; setting a global or an attribute to an
+    Undefined value removes it again, so that restoring a state leaves nothing
+    that was not there. A name no function holds a cell for is a global: the
+    converter names only variables that the functions assign (``nonlocal`` or
+    ``global``), or attributes of what they read.
     """
 
     __slots__ = ("names", "_cells", "_globals")
@@ -73,8 +76,10 @@ class State:
             cell = self._cells.get(base)
             if cell is not None:
                 cell.cell_contents = value
-            else:
+            elif not is_undefined(value):
                 self._globals[base] = value
+            else:  # restoring a global that did not exist: it goes again
+                self._globals.pop(base, None)
             return
         owner = self._read(".".join([base, *attributes[:-1]]))
         if is_undefined(owner):

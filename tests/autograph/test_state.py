@@ -257,3 +257,31 @@ def _counts_into_global(n):
 def test_eager_tensors_run_as_python():
     out = ag.to_graph(_sum_below)(rt.constant(9))
     np.testing.assert_array_equal(np.asarray(out), _sum_below(9))
+
+
+def test_restoring_a_global_that_did_not_exist_removes_it():
+    def assigns():
+        global _NOT_YET_A_GLOBAL
+        _NOT_YET_A_GLOBAL = 1
+
+    state = State(("_NOT_YET_A_GLOBAL",), assigns)
+    before = state.get()
+    assert isinstance(before[0], Undefined)
+    assigns()
+    state.set(before)
+    assert "_NOT_YET_A_GLOBAL" not in globals()
+
+
+def _inner_local_only(c, d):
+    tmp = c
+    if tmp > 0:  # noqa: SIM102 (the nesting is the point)
+        if d > 0:
+            tmp = 1  # dead after the inner `if`: it stays that branch's local
+    return d * 2
+
+
+def test_a_variable_only_an_inner_statement_assigns_is_not_carried():
+    assert "('tmp'" not in ag.to_code(_inner_local_only)
+    out = _in_graph(_inner_local_only, 1, 3)
+    assert out == _inner_local_only(1, 3)
+    assert "tmp" not in globals()  # the operator never took it for a global
