@@ -36,14 +36,14 @@ from autograph.pyct.origin import set_origin
 
 
 class _ControlFlowConverter(StatementConverter):
-    def __init__(self, ctx):
+    def __init__(self, ctx, activity):
         super().__init__(ctx)
         self._functions = []  # (FunctionDef, declared globals, hoisted names) of enclosing user functions
         self._try_lines = []
         self._carried = []  # what enclosing converted statements of this function carry
-        # Asked about each statement before and after converting what it holds: a statement
+        # Asked what statements write, before and after converting what they hold: a statement
         # rewritten in place is forgotten, so that it is analysed again.
-        self._activity = Activity()
+        self._activity = activity
 
     # --- scopes ---------------------------------------------------------------------------
 
@@ -278,5 +278,10 @@ def _has_docstring(body):
     )
 
 
-def transform(node, ctx):
-    return _ControlFlowConverter(ctx).visit(node)
+def transform(node, ctx, activity=None):
+    """Converts the control flow of ``node`` (a FunctionDef annotated by the analyses).
+
+    ``activity`` (an ``Activity``) may be the analyses' own: this converter asks
+    it only what statements write, which no converter since has changed.
+    """
+    return _ControlFlowConverter(ctx, activity or Activity()).visit(node)

@@ -97,11 +97,13 @@ def _convert(fn):
         logical_expressions,
     ):
         node = converter.transform(node, ctx)
-    facts = Activity()  # the analyses and the variables converter ask about the same code
+    # The analyses and the two converters after them ask about the same code (the variables
+    # converter wraps reads in ag__.ld, which changes no statement's writes).
+    facts = Activity()
     liveness.analyze(node, facts)
     definedness.analyze(node, facts)
     node = variables.transform(node, ctx, facts)
-    node = control_flow.transform(node, ctx)
+    node = control_flow.transform(node, ctx, facts)
     _strip_evaluated_parts(node)
     factory = _factory(node, fn.__code__.co_freevars)
     text, line_map = printer.print_with_lines(factory)
