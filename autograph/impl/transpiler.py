@@ -87,7 +87,7 @@ def _convert(fn):
         node = _lambda_as_function(node)
     unsupported.check(node, fn.__qualname__)
     filename = fn.__code__.co_filename
-    ctx = Context(Namer.for_function(node, fn.__globals__), _resolver(fn), filename)
+    ctx = Context(Namer.for_function(fn), _resolver(fn), filename)
     for converter in (
         break_statements,
         continue_statements,

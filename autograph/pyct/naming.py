@@ -8,10 +8,7 @@
 from __future__ import annotations
 
 import builtins
-
-import gast
-
-from autograph.pyct import walk
+import types
 
 
 class Namer:
@@ -20,14 +17,26 @@ class Namer:
         self._next = {}  # base -> the first suffix that may be free: those before it are taken
 
     @classmethod
-    def for_function(cls, node, global_names=()):
-        """A namer that avoids every name the function uses, and its module's globals."""
-        names = set(global_names)
-        for n in walk.nodes(node):
-            if isinstance(n, gast.Name):
-                names.add(n.id)
-            elif isinstance(n, (gast.FunctionDef, gast.ClassDef)):
-                names.add(n.name)
+    def for_function(cls, fn):
+        """A namer that avoids every name ``fn`` uses, and its module's globals.
+
+        The compiler has listed them already, in the code objects of ``fn``
+        and of what it holds (nested functions, lambdas, comprehensions,
+        classes): its locals, cells, free variables, and the globals and
+        attributes it names. Reading them is cheaper than walking the tree.
+
+        >>> def f(x):
+        ...     if_true = [loop_body for loop_body in x]
+        ...     return if_true
+        >>> namer = Namer.for_function(f)
+        >>> namer.new("if_true"), namer.new("loop_body"), namer.new("if_false")
+        ('if_true_1', 'loop_body_1', 'if_false')
+        """
+        names = set(fn.__globals__)
+        codes = [fn.__code__]
+        for code in codes:  # grows while it is read
+            names.update(code.co_varnames, code.co_names, code.co_cellvars, code.co_freevars)
+            codes += [c for c in code.co_consts if isinstance(c, types.CodeType)]
         return cls(names)
 
     def new(self, base):
