@@ -41,8 +41,8 @@ class _ControlFlowConverter(StatementConverter):
         self._functions = []  # (FunctionDef, declared globals, hoisted names) of enclosing user functions
         self._try_lines = []
         self._carried = []  # what enclosing converted statements of this function carry
-        # Asked what statements write, before and after converting what they hold: a statement
-        # rewritten in place is forgotten, so that it is analysed again.
+        # Asked only about code not converted yet: what each statement's blocks write, before
+        # they are converted, is what their functions declare.
         self._activity = activity
 
     # --- scopes ---------------------------------------------------------------------------
@@ -64,7 +64,6 @@ class _ControlFlowConverter(StatementConverter):
             inits = [s for n in sorted(set(hoisted)) for s in _undefined(n, node)]
             docstring = _has_docstring(node.body)
             node.body = node.body[:docstring] + inits + node.body[docstring:]
-        self._activity.forget(node)
         return node
 
     visit_AsyncFunctionDef = visit_FunctionDef
@@ -77,19 +76,7 @@ class _ControlFlowConverter(StatementConverter):
             handler.body = self.visit_block(handler.body)
         node.orelse = self.visit_block(node.orelse)
         node.finalbody = self.visit_block(node.finalbody)
-        self._forget_rewritten(node)
         return node
-
-    def generic_visit(self, node):
-        node = super().generic_visit(node)
-        self._forget_rewritten(node)
-        return node
-
-    def _forget_rewritten(self, node):
-        """``node``'s blocks were converted: what was known of it, and of its handlers, is stale."""
-        self._activity.forget(node)
-        for handler in getattr(node, "handlers", None) or ():
-            self._activity.forget(handler)
 
     # --- state ----------------------------------------------------------------------------
 
@@ -130,15 +117,17 @@ class _ControlFlowConverter(StatementConverter):
         names = [s for s in symbols if "." not in s]
         return [n for n in names if n not in declared], [n for n in names if n in declared]
 
-    def _function(self, fn_name, body, symbols, node, params=()):
-        """``def fn_name(params): body``, and the symbols of the state it assigns."""
-        # Only what the function assigns needs declaring; reads reach the enclosing scope anyway.
-        writes = self._activity.writes(body)
-        assigned = {s for s in symbols if s in writes}
-        nonlocals, globals_ = self._declarations([s for s in symbols if s in assigned])
+    def _function(self, fn_name, body, symbols, writes, node, params=()):
+        """``def fn_name(params): body``, declaring the state that its code, as the user wrote it,
+        assigns (``writes``): only that needs declaring, as reads reach the enclosing scope anyway.
+
+        An inner statement may keep to itself a variable it does not carry; declaring it here
+        anyway costs nothing, and every variable of the state keeps a cell in some function.
+        """
+        nonlocals, globals_ = self._declarations([s for s in symbols if s in writes])
         line = node.lineno
         body = declarations(globals_, nonlocals, line) + (body or [gast.Pass(lineno=line)])
-        return function_def(fn_name, params, body, line), assigned
+        return function_def(fn_name, params, body, line)
 
     def _call(self, operator, node, args, symbols):
         call = gast.Call(func=ag_attribute(operator), args=[], keywords=[])
@@ -164,43 +153,43 @@ class _ControlFlowConverter(StatementConverter):
             self._carried.pop()
 
     def visit_If(self, node):
-        modified = self._activity.writes(node.body) | self._activity.writes(node.orelse)
+        body_writes, orelse_writes = map(self._activity.writes, (node.body, node.orelse))
+        modified = body_writes | orelse_writes
         live = anno.getanno(node, "live_out", set()) | anno.getanno(node, "live_in", set())
         symbols, before = self._state(node, modified, live)
         namer = self.ctx.namer
         if_true = namer.new("if_true")
         if_false = namer.new("if_false") if node.orelse else None
         body, orelse = self._inner(symbols, node.body, node.orelse)
-        true_def, assigned = self._function(if_true, body, symbols, node)
-        defs, args = [true_def], [node.test, name(if_true)]
+        defs = [self._function(if_true, body, symbols, body_writes, node)]
+        args = [node.test, name(if_true)]
         if if_false is not None:
-            false_def, false_assigned = self._function(if_false, orelse, symbols, node)
-            defs.append(false_def)
+            defs.append(self._function(if_false, orelse, symbols, orelse_writes, node))
             args.append(name(if_false))
-            assigned |= false_assigned
-        state = _carried_state(symbols, assigned)
-        if state:
+        if symbols:
             if if_false is None:
                 args.append(gast.Constant(value=None, kind=None))
-            args.append(_names_tuple(state))
+            args.append(_names_tuple(symbols))
         call = self._call("if_stmt", node, args, symbols)
         return defs + before + [call]
 
     def visit_While(self, node):
         test_writes = self._activity.writes(node.test)  # the test may assign (n := n // 2)
-        modified = self._activity.writes(node.body) | test_writes
+        body_writes = self._activity.writes(node.body)
+        modified = body_writes | test_writes
         live = anno.getanno(node, "live_out", set()) | anno.getanno(node, "live_in", set())
         symbols, before = self._state(node, modified, live)
         namer = self.ctx.namer
         loop_test, loop_body = namer.new("loop_test"), namer.new("loop_body")
         body, orelse = self._inner(symbols, node.body, node.orelse)
         test_return = statements("return test", node, test=node.test)
-        test_def, test_assigned = self._function(loop_test, test_return, symbols, node)
-        body_def, body_assigned = self._function(loop_body, body, symbols, node)
-        state = _carried_state(symbols, test_assigned | body_assigned)
-        args = [name(loop_test), name(loop_body)] + _state_args(state)
+        defs = [
+            self._function(loop_test, test_return, symbols, test_writes, node),
+            self._function(loop_body, body, symbols, body_writes, node),
+        ]
+        args = [name(loop_test), name(loop_body)] + _state_args(symbols)
         call = self._call("while_stmt", node, args, symbols)
-        return [test_def, body_def] + before + [call] + orelse
+        return defs + before + [call] + orelse
 
     def visit_For(self, node):
         flags = anno.getanno(node, "extra_test_flags", ())
@@ -217,12 +206,11 @@ class _ControlFlowConverter(StatementConverter):
         else:
             params = [item]
             body = statements("target = item", node, target=node.target, item=item) + body
-        body_def, assigned = self._function(loop_body, body, symbols, node, params)
+        body_def = self._function(loop_body, body, symbols, modified, node, params)
         extra_test = gast.Constant(value=None, kind=None)
         if flags:
             extra_test = _logical(_not_any(flags, node), self.ctx)
-        state = _carried_state(symbols, assigned)
-        args = [node.iter, extra_test, name(loop_body)] + _state_args(state)
+        args = [node.iter, extra_test, name(loop_body)] + _state_args(symbols)
         call = self._call("for_stmt", node, args, symbols)
         return [body_def] + before + [call] + orelse
 
@@ -247,17 +235,6 @@ def _logical(node, ctx):
     from autograph.converters import logical_expressions
 
     return logical_expressions._LogicalConverter(ctx).visit(node)
-
-
-def _carried_state(symbols, assigned):
-    """The symbols the converted statement can change: those its functions assign.
-
-    A variable an inner statement assigns but does not carry (it is dead after
-    it) stays that statement's local: nothing outside sees it change, and the
-    operator could not reach it (see ``operators.state``). Attributes are
-    reached through their base, which the functions read.
-    """
-    return [s for s in symbols if s in assigned or "." in s]
 
 
 def _state_args(symbols):
