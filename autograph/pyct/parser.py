@@ -15,7 +15,7 @@ import textwrap
 
 import gast
 
-from autograph.pyct import anno, walk
+from autograph.pyct import anno, gast_conversion, walk
 
 
 class ConversionError(Exception):
@@ -73,7 +73,7 @@ def _parse_definition(fn):
     end = _block_end(lines, start, _last_line(fn.__code__))
     source = textwrap.dedent("".join(lines[start:end]))
     try:
-        module = gast.parse("\n" * start + source)  # padded: the file's line numbers
+        module = gast_conversion.parse("\n" * start + source)  # padded: the file's line numbers
     except SyntaxError:
         return None
     if not (module.body and isinstance(module.body[0], (gast.FunctionDef, gast.AsyncFunctionDef))):
@@ -112,12 +112,12 @@ def _is_blank(line):
 def _parse(source, fn, first_line):
     padding = "\n" * (first_line - 1)  # so that nodes get the lines of the user's file
     try:
-        return gast.parse(padding + source)
+        return gast_conversion.parse(padding + source)
     except SyntaxError:
         # A lambda in the middle of an expression: its lines alone are not a statement.
         try:
             lambda_source = source.strip().rstrip(",").removesuffix("\\")
-            return gast.parse(padding + "(" + lambda_source + "\n)")
+            return gast_conversion.parse(padding + "(" + lambda_source + "\n)")
         except SyntaxError:
             raise ConversionError(f"Could not parse the source of {fn!r}") from None
 
