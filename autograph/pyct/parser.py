@@ -15,7 +15,7 @@ import textwrap
 
 import gast
 
-from autograph.pyct import anno, gast_conversion, walk
+from autograph.pyct import anno, gast_conversion, source_lines, walk
 
 
 class ConversionError(Exception):
@@ -31,8 +31,7 @@ def function_source(fn):
 def _file_lines(fn):
     """The lines of the file that defines ``fn``, and the index of its first line."""
     try:
-        # Through the code object: inspect would follow a decorator's __wrapped__ to another function.
-        return inspect.findsource(fn.__code__)
+        return source_lines.definition_lines(fn)  # fn's own code: no following of __wrapped__
     except (OSError, TypeError) as e:
         raise ConversionError(f"The source of {fn!r} is not available: {e}") from None
 
@@ -71,7 +70,7 @@ def _parse_definition(fn):
     """
     lines, start = _file_lines(fn)
     end = _block_end(lines, start, _last_line(fn.__code__))
-    source = textwrap.dedent("".join(lines[start:end]))
+    source = source_lines.dedent(lines[start:end])
     try:
         module = gast_conversion.parse("\n" * start + source)  # padded: the file's line numbers
     except SyntaxError:
