@@ -63,13 +63,25 @@ def _parse_definition(fn):
     """The parsed module of the lines that define ``fn``, and their source; None if unsure.
 
     inspect finds where a block ends by tokenizing it, which takes longer than
-    parsing it. Here the block ends at the first line after the last one
-    that ``fn``'s code covers that is indented no deeper than its first line
-    (comments and blank lines aside). Where a string or brackets make that a
-    wrong place, the lines do not parse, and None says to ask inspect.
+    parsing it. Here the block ends at the first line after its first one that
+    is indented no deeper than that one (comments and blank lines aside).
+    Where a string or brackets make that a wrong place, the lines do not parse;
+    then the block ends at the first such line after the last one that ``fn``'s
+    code covers. Where the lines do not parse either, None says to ask inspect.
     """
     lines, start = _file_lines(fn)
-    end = _block_end(lines, start, _last_line(fn.__code__))
+    parsed = _parse_block(lines, start, start + 1)
+    if parsed is None:
+        parsed = _parse_block(lines, start, _last_line(fn.__code__))
+    return parsed
+
+
+def _parse_block(lines, start, last_line):
+    """The parsed module and the source of the definition at ``lines[start]``, or None.
+
+    The definition ends where ``_block_end`` says, seen from ``last_line``.
+    """
+    end = _block_end(lines, start, last_line)
     source = source_lines.dedent(lines[start:end])
     try:
         module = gast_conversion.parse("\n" * start + source)  # padded: the file's line numbers
