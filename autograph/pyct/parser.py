@@ -47,7 +47,9 @@ def parse_function(fn):
     else:
         source, first_line = function_source(fn)
         module = _parse(source, fn, first_line)
-    for node in walk.statements(module.body):
+    # Listing every statement takes a while, and only a source with two defs can nest one.
+    may_nest = fn.__name__ == "<lambda>" or source.count("def") > 1
+    for node in walk.statements(module.body) if may_nest else module.body:
         if isinstance(node, (gast.FunctionDef, gast.AsyncFunctionDef)):
             anno.setanno(node, "user_function", node.name)
     if fn.__name__ == "<lambda>":
