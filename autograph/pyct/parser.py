@@ -15,7 +15,7 @@ import textwrap
 
 import gast
 
-from autograph.pyct import anno, walk
+from autograph.pyct import anno, gast_conversion, source_lines, walk
 
 
 class ConversionError(Exception):
@@ -31,8 +31,7 @@ def function_source(fn):
 def _file_lines(fn):
     """The lines of the file that defines ``fn``, and the index of its first line."""
     try:
-        # Through the code object: inspect would follow a decorator's __wrapped__ to another function.
-        return inspect.findsource(fn.__code__)
+        return source_lines.definition_lines(fn)  # fn's own code: no following of __wrapped__
     except (OSError, TypeError) as e:
         raise ConversionError(f"The source of {fn!r} is not available: {e}") from None
 
@@ -48,7 +47,9 @@ def parse_function(fn):
     else:
         source, first_line = function_source(fn)
         module = _parse(source, fn, first_line)
-    for node in walk.statements(module.body):
+    # Listing every statement takes a while, and only a source with two defs can nest one.
+    may_nest = fn.__name__ == "<lambda>" or source.count("def") > 1
+    for node in walk.statements(module.body) if may_nest else module.body:
         if isinstance(node, (gast.FunctionDef, gast.AsyncFunctionDef)):
             anno.setanno(node, "user_function", node.name)
     if fn.__name__ == "<lambda>":
@@ -64,16 +65,28 @@ def _parse_definition(fn):
     """The parsed module of the lines that define ``fn``, and their source; None if unsure.
 
     inspect finds where a block ends by tokenizing it, which takes longer than
-    parsing it. Here the block ends at the first line after the last one
-    that ``fn``'s code covers that is indented no deeper than its first line
-    (comments and blank lines aside). Where a string or brackets make that a
-    wrong place, the lines do not parse, and None says to ask inspect.
+    parsing it. Here the block ends at the first line after its first one that
+    is indented no deeper than that one (comments and blank lines aside).
+    Where a string or brackets make that a wrong place, the lines do not parse;
+    then the block ends at the first such line after the last one that ``fn``'s
+    code covers. Where the lines do not parse either, None says to ask inspect.
     """
     lines, start = _file_lines(fn)
-    end = _block_end(lines, start, _last_line(fn.__code__))
-    source = textwrap.dedent("".join(lines[start:end]))
+    parsed = _parse_block(lines, start, start + 1)
+    if parsed is None:
+        parsed = _parse_block(lines, start, _last_line(fn.__code__))
+    return parsed
+
+
+def _parse_block(lines, start, last_line):
+    """The parsed module and the source of the definition at ``lines[start]``, or None.
+
+    The definition ends where ``_block_end`` says, seen from ``last_line``.
+    """
+    end = _block_end(lines, start, last_line)
+    source = source_lines.dedent(lines[start:end])
     try:
-        module = gast.parse("\n" * start + source)  # padded: the file's line numbers
+        module = gast_conversion.parse("\n" * start + source)  # padded: the file's line numbers
     except SyntaxError:
         return None
     if not (module.body and isinstance(module.body[0], (gast.FunctionDef, gast.AsyncFunctionDef))):
@@ -112,12 +125,12 @@ def _is_blank(line):
 def _parse(source, fn, first_line):
     padding = "\n" * (first_line - 1)  # so that nodes get the lines of the user's file
     try:
-        return gast.parse(padding + source)
+        return gast_conversion.parse(padding + source)
     except SyntaxError:
         # A lambda in the middle of an expression: its lines alone are not a statement.
         try:
             lambda_source = source.strip().rstrip(",").removesuffix("\\")
-            return gast.parse(padding + "(" + lambda_source + "\n)")
+            return gast_conversion.parse(padding + "(" + lambda_source + "\n)")
         except SyntaxError:
             raise ConversionError(f"Could not parse the source of {fn!r}") from None
 
