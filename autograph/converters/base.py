@@ -5,6 +5,7 @@ from __future__ import annotations
 import gast
 
 from autograph.pyct import anno, templates
+from autograph.pyct.walk import LEAVES
 
 
 class Context:
@@ -33,7 +34,7 @@ class Transformer(gast.NodeTransformer):
             value = getattr(node, field, None)
             if type(value) is list:
                 value[:] = self._visit_list(value)
-            elif isinstance(value, gast.AST) and type(value) not in _LEAVES:
+            elif isinstance(value, gast.AST) and type(value) not in LEAVES:
                 new = self.visit(value)
                 if new is None:
                     delattr(node, field)
@@ -44,7 +45,7 @@ class Transformer(gast.NodeTransformer):
     def _visit_list(self, nodes):
         out = []
         for node in nodes:
-            if isinstance(node, gast.AST) and type(node) not in _LEAVES:
+            if isinstance(node, gast.AST) and type(node) not in LEAVES:
                 node = self.visit(node)
                 if node is None:
                     continue
@@ -53,13 +54,6 @@ class Transformer(gast.NodeTransformer):
                     continue
             out.append(node)
         return out
-
-
-_LEAVES = {gast.Constant} | {  # and every context and operator class, ast's and gast's
-    cls
-    for base in (gast.expr_context, gast.operator, gast.boolop, gast.unaryop, gast.cmpop)
-    for cls in base.__subclasses__()
-}
 
 
 class Converter(Transformer):

@@ -1,4 +1,4 @@
-"""Listing the nodes of gast trees, about twice as fast as ``gast.walk``, for passes that collect.
+"""Listing the nodes of gast trees, several times as fast as ``gast.walk``, for passes that collect.
 
 >>> import gast
 >>> fn = gast.parse("def f(x):\\n    def g(y):\\n        return y\\n    return g(x)").body[0]
@@ -17,27 +17,63 @@ import gast
 _AST = gast.AST
 _SCOPES = (gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda, gast.ClassDef)
 
+LEAVES = frozenset(
+    {gast.Constant}
+    | {  # and every context and operator class, ast's and gast's
+        cls
+        for base in (gast.expr_context, gast.operator, gast.boolop, gast.unaryop, gast.cmpop)
+        for cls in base.__subclasses__()
+    }
+)
+"""Node classes that hold no other node: constants, contexts and operators."""
+
+# Fields that never hold a node, or hold only leaves (contexts, operators).
+_NOT_BRANCHES = frozenset(
+    {"id", "attr", "arg", "asname", "module", "level", "kind", "type_comment", "simple"}
+    | {"is_async", "conversion", "ctx", "op", "ops"}
+)
+
+_branches = {}  # node class -> the fields of its instances that may hold nodes other than leaves
+
+
+def branches(cls):
+    """The fields of ``cls``'s instances that may hold nodes other than leaves.
+
+    >>> branches(gast.Name), branches(gast.BinOp), branches(gast.Constant)
+    (('annotation',), ('left', 'right'), ())
+    """
+    fields = _branches.get(cls)
+    if fields is None:
+        fields = () if cls in LEAVES else tuple(f for f in cls._fields if f not in _NOT_BRANCHES)
+        _branches[cls] = fields
+    return fields
+
 
 def nodes(tree, into_scopes=True):
-    """``tree`` and every node it holds, in no particular order.
+    """``tree`` and every node it holds, in no particular order, leaves (``LEAVES``) excepted.
 
     With ``into_scopes=False``, the functions, lambdas and classes that
     ``tree`` holds are listed, but what they hold is not.
     """
     found = [tree]
     append = found.append
+    fields_of = _branches.get
     for node in found:  # grows while it is read
-        if not into_scopes and node is not tree and isinstance(node, _SCOPES):
+        cls = type(node)
+        if not into_scopes and node is not tree and cls in _SCOPE_SET:
             continue
-        for field in node._fields:
+        for field in fields_of(cls) or branches(cls):
             value = getattr(node, field, None)
             if type(value) is list:
                 for item in value:
-                    if isinstance(item, _AST):
+                    if isinstance(item, _AST) and type(item) not in LEAVES:
                         append(item)
-            elif isinstance(value, _AST):
+            elif isinstance(value, _AST) and type(value) not in LEAVES:
                 append(value)
     return found
+
+
+_SCOPE_SET = frozenset(_SCOPES)
 
 
 def children(node):
