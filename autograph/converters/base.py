@@ -80,23 +80,39 @@ class Converter(Transformer):
 
 
 _BLOCKS = ("body", "orelse", "finalbody")
+_block_fields = {}  # node class -> (its fields among _BLOCKS, whether it has handlers)
 
 
 def child_blocks(node):
-    """The statement lists directly inside a compound statement."""
-    for field in _BLOCKS:
+    """The statement lists directly inside a compound statement, as (field, block) pairs.
+
+    An except clause's block comes as (handler, block).
+
+    >>> loop = gast.parse("for x in xs:\\n    pass\\nelse:\\n    y = 1").body[0]
+    >>> [field for field, block in child_blocks(loop)]
+    ['body', 'orelse']
+    """
+    cls = type(node)
+    shape = _block_fields.get(cls)
+    if shape is None:
+        shape = tuple(f for f in _BLOCKS if f in cls._fields), "handlers" in cls._fields
+        _block_fields[cls] = shape
+    fields, has_handlers = shape
+    found = []
+    for field in fields:
         block = getattr(node, field, None)
-        if isinstance(block, list) and block and isinstance(block[0], gast.stmt):
-            yield field, block
-    for handler in getattr(node, "handlers", None) or ():
-        yield handler, handler.body
+        if type(block) is list and block and isinstance(block[0], gast.stmt):
+            found.append((field, block))
+    if has_handlers:
+        found += [(handler, handler.body) for handler in getattr(node, "handlers", None) or ()]
+    return found
 
 
 class StatementConverter(Converter):
     """A converter of statements: it walks blocks of statements and never enters expressions."""
 
     def generic_visit(self, node):
-        for field, block in list(child_blocks(node)):
+        for field, block in child_blocks(node):
             if isinstance(field, str):
                 setattr(node, field, self.visit_block(block))
             else:

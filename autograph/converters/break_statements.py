@@ -37,7 +37,7 @@ class _BreakConverter(StatementConverter):
         lowering = Lowering(
             gast.Break, flag, lambda jump: statements("flag = True", jump, flag=flag)
         )
-        node.body = lowering.block(node.body)
+        node.body = lowering.lower(node.body)
         stop_loop_on(node, flag)
         before = statements("flag = False", node, flag=flag)
         after = []

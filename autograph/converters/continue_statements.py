@@ -25,7 +25,7 @@ class _ContinueConverter(StatementConverter):
         lowering = Lowering(
             gast.Continue, flag, lambda jump: statements("flag = True", jump, flag=flag)
         )
-        node.body = statements("flag = False", node.body[0], flag=flag) + lowering.block(node.body)
+        node.body = statements("flag = False", node.body[0], flag=flag) + lowering.lower(node.body)
         return node
 
     visit_While = visit_For = _loop

@@ -38,8 +38,37 @@ def contains(nodes, jump_type, into_loops):
     return False
 
 
+def holders(stmts, jump_type, into_loops):
+    """The statements of ``stmts``, or in blocks they hold, for which ``contains`` is true, by id.
+
+    Found in one walk, where asking ``contains`` of each statement would walk
+    the statements of each block again for every block around it.
+    """
+    found = {}  # holding the statements keeps their ids unique
+
+    def holds(stmt):
+        if isinstance(stmt, jump_type):
+            found[id(stmt)] = stmt
+            return True
+        if isinstance(stmt, _SCOPES):
+            return False
+        only_orelse = not into_loops and isinstance(stmt, _LOOPS)
+        held = False
+        for field, block in child_blocks(stmt):
+            # Every block is walked: its statements may be asked about even where they do not count.
+            if any([holds(s) for s in block]) and not (only_orelse and field != "orelse"):
+                held = True
+        if held:
+            found[id(stmt)] = stmt
+        return held
+
+    for stmt in stmts:
+        holds(stmt)
+    return found
+
+
 class Lowering:
-    """Replaces the jumps of one kind in a block and guards what follows them.
+    """Replaces the jumps of one kind in a block and guards what follows them: ``lower(block)``.
 
     ``replace(jump)`` gives the statements standing for one jump;
     ``on_loop(loop)`` is called for each loop that holds a jump (returns only).
@@ -50,6 +79,12 @@ class Lowering:
         self.jump_type, self.flag, self.replace = jump_type, flag, replace
         self.into_loops, self.on_loop = into_loops, on_loop
         self.guarded = False
+        self._holders = {}
+
+    def lower(self, stmts):
+        """``stmts`` (a block) with its jumps replaced, and what follows them guarded."""
+        self._holders = holders(stmts, self.jump_type, self.into_loops)
+        return self.block(stmts)
 
     def block(self, stmts):
         out = []
@@ -57,7 +92,7 @@ class Lowering:
             if isinstance(stmt, self.jump_type):
                 out.extend(self.replace(stmt))
                 return out  # the rest of the block is unreachable
-            if not contains(stmt, self.jump_type, self.into_loops):
+            if id(stmt) not in self._holders:
                 out.append(stmt)
                 continue
             out.extend(self.inside(stmt))

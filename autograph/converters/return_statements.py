@@ -102,7 +102,7 @@ class _ReturnConverter(StatementConverter):
 
         lowering = Lowering(gast.Return, flag, replace, into_loops=True, on_loop=on_loop)
         may_fall_off = not always_returns(body)
-        lowered = lowering.block(body)
+        lowered = lowering.lower(body)
         flagged = lowering.guarded or loops_stopped
         if not flagged:
             lowered = [s for s in lowered if not _assigns(s, flag)]
