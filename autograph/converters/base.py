@@ -178,6 +178,24 @@ def function_def(fn_name, params, body, lineno):
     )
 
 
+def flag_assignment(flag, value, origin_node):
+    """``flag = value`` (a constant) standing for the user's ``origin_node``, as the template would make it.
+
+    Built directly, not from a template: jump lowering makes one per loop and per jump.
+
+    >>> from autograph.pyct.printer import to_source
+    >>> stmt = flag_assignment("break_", True, gast.parse("x = 1").body[0])
+    >>> print(to_source(stmt).strip(), stmt.lineno)
+    break_ = True 1
+    """
+    lineno = getattr(origin_node, "lineno", None)
+    target = gast.Name(id=flag, ctx=gast.Store(), annotation=None, type_comment=None)
+    constant = gast.Constant(value=value, kind=None)
+    stmt = gast.Assign(targets=[target], value=constant, type_comment=None)
+    target.lineno = constant.lineno = stmt.lineno = lineno
+    return stmt
+
+
 def declarations(globals_, nonlocals, lineno):
     """``global globals_`` and ``nonlocal nonlocals`` at ``lineno``, each left out if it has no names."""
     return ([gast.Global(names=globals_, lineno=lineno)] if globals_ else []) + (

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import gast
 
-from autograph.converters.base import StatementConverter, negate, statements
+from autograph.converters.base import StatementConverter, flag_assignment, negate
 from autograph.converters.jumps import Lowering, contains, stop_loop_on
 from autograph.pyct.origin import set_origin
 
@@ -34,12 +34,10 @@ class _BreakConverter(StatementConverter):
         if not contains(node.body, gast.Break, into_loops=False):
             return node
         flag = self.ctx.namer.new("break_")
-        lowering = Lowering(
-            gast.Break, flag, lambda jump: statements("flag = True", jump, flag=flag)
-        )
+        lowering = Lowering(gast.Break, flag, lambda jump: [flag_assignment(flag, True, jump)])
         node.body = lowering.lower(node.body)
         stop_loop_on(node, flag)
-        before = statements("flag = False", node, flag=flag)
+        before = [flag_assignment(flag, False, node)]
         after = []
         if node.orelse:
             after = [gast.If(test=negate(flag), body=node.orelse, orelse=[])]

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import gast
 
-from autograph.converters.base import StatementConverter, statements
+from autograph.converters.base import StatementConverter, flag_assignment
 from autograph.converters.jumps import Lowering, contains
 
 
@@ -22,10 +22,8 @@ class _ContinueConverter(StatementConverter):
         if not contains(node.body, gast.Continue, into_loops=False):
             return node
         flag = self.ctx.namer.new("continue_")
-        lowering = Lowering(
-            gast.Continue, flag, lambda jump: statements("flag = True", jump, flag=flag)
-        )
-        node.body = statements("flag = False", node.body[0], flag=flag) + lowering.lower(node.body)
+        lowering = Lowering(gast.Continue, flag, lambda jump: [flag_assignment(flag, True, jump)])
+        node.body = [flag_assignment(flag, False, node.body[0])] + lowering.lower(node.body)
         return node
 
     visit_While = visit_For = _loop

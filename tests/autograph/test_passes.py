@@ -6,7 +6,7 @@ import gast
 import pytest
 
 from autograph.converters import jumps
-from autograph.converters.base import child_blocks
+from autograph.converters.base import child_blocks, flag_assignment, statements
 from autograph.pyct import walk
 
 JUMPY_SOURCES = [
@@ -74,3 +74,14 @@ def test_walk_nodes_lists_all_but_leaves():
     everything = list(gast.walk(tree))
     expected = [n for n in everything if type(n) not in walk.LEAVES]
     assert sorted(map(id, walk.nodes(tree))) == sorted(map(id, expected))
+
+
+@pytest.mark.parametrize("value", [True, False])
+def test_flag_assignment_is_what_its_template_makes(value):
+    origin = gast.parse("x = 1\n\ny = 2").body[1]
+    made = flag_assignment("flag_", value, origin)
+    (templated,) = statements(f"flag = {value}", origin, flag="flag_")
+    assert gast.dump(made) == gast.dump(templated)
+    lines = [[getattr(n, "lineno", None) for n in gast.walk(s)] for s in (made, templated)]
+    assert lines[0] == lines[1]
+    assert made.lineno == 3
