@@ -1,11 +1,11 @@
-"""What every converter shares: the conversion context and a transformer base class."""
+"""What every converter shares: the conversion context, the walks of converters, and node makers."""
 
 from __future__ import annotations
 
 import gast
 
 from autograph.pyct import anno, templates
-from autograph.pyct.walk import LEAVES
+from autograph.pyct.walk import INNER, LEAVES, branches
 
 
 class Context:
@@ -77,6 +77,80 @@ class Converter(Transformer):
                 continue
             out.extend(result if isinstance(result, list) else [result])
         return out
+
+
+class Rewriter:
+    """A converter of expressions: rewrites the nodes of the classes in ``rules``, innermost first.
+
+    ``rules`` maps a node class to a method that gets such a node, whose own
+    nodes are rewritten already, and returns what replaces it (or the node).
+    All the nodes to rewrite are found in one walk before any is rewritten,
+    so what a rule makes is not rewritten again, and a tree that has none
+    costs only the walk. Functions marked not to convert (generators) are
+    left alone. A rule must not change the lists that hold its node.
+
+    >>> from autograph.pyct.printer import to_source
+    >>> class Shout(Rewriter):
+    ...     def _name(self, node):
+    ...         return name(node.id.upper())
+    ...     rules = {gast.Name: _name}
+    >>> print(to_source(Shout(None).visit(gast.parse("f(x, [y])"))).strip())
+    F(X, [Y])
+    """
+
+    rules = {}
+
+    def __init__(self, ctx):
+        self.ctx = ctx
+
+    def visit(self, tree):
+        """``tree`` with its nodes rewritten: the same node, or what replaces it."""
+        rules = self.rules
+        for holder, key in reversed(self._places(tree)):
+            if type(holder) is list:
+                i = next(i for i, item in enumerate(holder) if item is key)
+                holder[i] = rules[type(key)](self, key)
+            else:
+                node = getattr(holder, key)
+                setattr(holder, key, rules[type(node)](self, node))
+        rule = rules.get(type(tree))
+        return tree if rule is None else rule(self, tree)
+
+    def _places(self, tree):
+        """Where the nodes to rewrite are, outer ones first: (list, node) or (node, field)."""
+        rules = self.rules
+        places = []
+        queue = [] if _left_alone(tree) else [tree]
+        append = queue.append
+        for node in queue:  # grows while it is read: a node's places come before those it holds
+            for field in branches(type(node)):
+                value = getattr(node, field, None)
+                if type(value) is list:
+                    for item in value:
+                        cls = type(item)
+                        if cls in rules:
+                            places.append((value, item))
+                        if cls in _WALKED or (_inner(item) and not _left_alone(item)):
+                            append(item)
+                elif value is not None:
+                    cls = type(value)
+                    if cls in rules:
+                        places.append((node, field))
+                    if cls in _WALKED or (_inner(value) and not _left_alone(value)):
+                        append(value)
+        return places
+
+
+_FUNCTIONS = (gast.FunctionDef, gast.AsyncFunctionDef)
+_WALKED = INNER - set(_FUNCTIONS)  # functions are walked into unless left alone
+
+
+def _inner(value):
+    return isinstance(value, gast.AST) and type(value) not in LEAVES
+
+
+def _left_alone(node):
+    return isinstance(node, _FUNCTIONS) and anno.getanno(node, "skip_conversion")
 
 
 _BLOCKS = ("body", "orelse", "finalbody")

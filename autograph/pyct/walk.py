@@ -27,6 +27,12 @@ LEAVES = frozenset(
 )
 """Node classes that hold no other node: constants, contexts and operators."""
 
+INNER = (
+    frozenset(cls for cls in vars(gast).values() if isinstance(cls, type) and issubclass(cls, _AST))
+    - LEAVES
+)
+"""Every other gast node class: those that may hold nodes."""
+
 # Fields that never hold a node, or hold only leaves (contexts, operators).
 _NOT_BRANCHES = frozenset(
     {"id", "attr", "arg", "asname", "module", "level", "kind", "type_comment", "simple"}

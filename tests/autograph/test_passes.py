@@ -5,9 +5,17 @@ import textwrap
 import gast
 import pytest
 
-from autograph.converters import jumps
-from autograph.converters.base import child_blocks, flag_assignment, statements
-from autograph.pyct import walk
+from autograph.converters import jumps, logical_expressions, unsupported
+from autograph.converters.base import (
+    Context,
+    Converter,
+    child_blocks,
+    flag_assignment,
+    statements,
+)
+from autograph.pyct import anno, walk
+from autograph.pyct.naming import Namer
+from autograph.pyct.printer import to_source
 
 JUMPY_SOURCES = [
     """
@@ -85,3 +93,58 @@ def test_flag_assignment_is_what_its_template_makes(value):
     lines = [[getattr(n, "lineno", None) for n in gast.walk(s)] for s in (made, templated)]
     assert lines[0] == lines[1]
     assert made.lineno == 3
+
+
+# --- rewriters find in one walk what a transformer visiting every node finds -------------------
+
+EXPRESSION_SOURCES = [
+    """
+    def f(a, b, c):
+        x = not (a and b or not c)
+        y = a < b < c if a is not None else [b for b in c if b or a]
+        return {None: x, **y}, lambda: a < f(b) <= c, f(g(x)(y), *c, k=not a)
+    """,
+    """
+    def f(a):
+        def gen():
+            yield not a
+        while a > 0 and not a.done:
+            a.step(a or 1)
+        return gen
+    """,
+]
+
+
+class _EveryNode(Converter):
+    """The reference: visits every node, after what it holds, and applies a rewriter's rules."""
+
+    def __init__(self, rewriter):
+        super().__init__(rewriter.ctx)
+        self.rewriter = rewriter
+
+    def visit(self, node):
+        if isinstance(node, gast.FunctionDef) and anno.getanno(node, "skip_conversion"):
+            return node
+        node = self.generic_visit(node)
+        rule = self.rewriter.rules.get(type(node))
+        return node if rule is None else rule(self.rewriter, node)
+
+
+def _parsed(source):
+    fn = gast.parse(textwrap.dedent(source)).body[0]
+    unsupported.check(fn, "f")  # marks the generator
+    return fn
+
+
+def _context(fn):
+    return Context(Namer.for_function(fn), lambda node: (False, None), "<test>")
+
+
+@pytest.mark.parametrize("source", EXPRESSION_SOURCES)
+@pytest.mark.parametrize("converter", [logical_expressions._LogicalConverter])
+def test_rewriter_rewrites_what_a_full_visit_rewrites(source, converter):
+    ctx = _context(_parsed(source))
+    walked_once = converter(ctx).visit(_parsed(source))
+    every_node = _EveryNode(converter(ctx)).visit(_parsed(source))
+    assert to_source(walked_once) == to_source(every_node)
+    assert "ag__" in to_source(walked_once)
