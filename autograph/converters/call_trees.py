@@ -15,7 +15,7 @@ import sysconfig
 
 import gast
 
-from autograph.converters.base import Converter, ag_attribute, expression
+from autograph.converters.base import Rewriter, ag_attribute, expression
 from autograph.operators.py_builtins import OVERRIDES
 from autograph.pyct import walk
 
@@ -42,14 +42,13 @@ def is_left_alone(fn) -> bool:
     return bool(path) and any(path.startswith(s) for s in _SITE)
 
 
-class _CallConverter(Converter):
-    def __init__(self, ctx, local_names, local_functions):
+class _CallConverter(Rewriter):
+    def __init__(self, ctx, fn_node):
         super().__init__(ctx)
-        self.local_names = local_names
-        self.local_functions = local_functions
+        self._fn_node = fn_node
+        self._locals = None  # found when a call first needs them
 
-    def visit_Call(self, node):
-        node = self.generic_visit(node)
+    def _call(self, node):
         func = node.func
         if (
             isinstance(func, gast.Attribute)
@@ -57,10 +56,13 @@ class _CallConverter(Converter):
             and func.value.id == "ag__"
         ):
             return node
-        if isinstance(func, gast.Name) and func.id in self.local_functions:
+        if self._locals is None:
+            self._locals = _locals(self._fn_node)
+        local_names, local_functions = self._locals
+        if isinstance(func, gast.Name) and func.id in local_functions:
             return node  # a function defined inside this one: converted along with it
         base = _base_name(func)
-        if base is not None and base not in self.local_names:
+        if base is not None and base not in local_names:
             found, value = self.ctx.resolve(func)
             if found:
                 override = OVERRIDES.get(value) if _hashable(value) else None
@@ -71,6 +73,8 @@ class _CallConverter(Converter):
                     return node
         node.func = expression("ag__.call(fn)", node, fn=func)
         return node
+
+    rules = {gast.Call: _call}
 
 
 def _hashable(value):
@@ -100,5 +104,4 @@ def _locals(fn_node):
 
 
 def transform(node, ctx):
-    local_names, local_functions = _locals(node)
-    return _CallConverter(ctx, local_names, local_functions).visit(node)
+    return _CallConverter(ctx, node).visit(node)

@@ -5,7 +5,7 @@ import textwrap
 import gast
 import pytest
 
-from autograph.converters import jumps, logical_expressions, unsupported
+from autograph.converters import call_trees, jumps, logical_expressions, unsupported
 from autograph.converters.base import (
     Context,
     Converter,
@@ -13,6 +13,7 @@ from autograph.converters.base import (
     flag_assignment,
     statements,
 )
+from autograph.impl import transpiler
 from autograph.pyct import anno, walk
 from autograph.pyct.naming import Namer
 from autograph.pyct.printer import to_source
@@ -102,14 +103,15 @@ EXPRESSION_SOURCES = [
     def f(a, b, c):
         x = not (a and b or not c)
         y = a < b < c if a is not None else [b for b in c if b or a]
-        return {None: x, **y}, lambda: a < f(b) <= c, f(g(x)(y), *c, k=not a)
+        return {None: x, **y}, lambda: a < f(b) <= c, f(g(x)(y), *c, k=not len(a))
     """,
     """
     def f(a):
         def gen():
             yield not a
         while a > 0 and not a.done:
-            a.step(a or 1)
+            a.step(a or range(1))
+            print(gen(), textwrap.dedent(a))
         return gen
     """,
 ]
@@ -137,14 +139,21 @@ def _parsed(source):
 
 
 def _context(fn):
-    return Context(Namer.for_function(fn), lambda node: (False, None), "<test>")
+    return Context(Namer.for_function(fn), transpiler._resolver(_context), "<test>")
+
+
+REWRITERS = {  # name -> rewriter of a function, given the context and the function
+    "logical_expressions": lambda ctx, fn: logical_expressions._LogicalConverter(ctx),
+    "call_trees": call_trees._CallConverter,
+}
 
 
 @pytest.mark.parametrize("source", EXPRESSION_SOURCES)
-@pytest.mark.parametrize("converter", [logical_expressions._LogicalConverter])
-def test_rewriter_rewrites_what_a_full_visit_rewrites(source, converter):
-    ctx = _context(_parsed(source))
-    walked_once = converter(ctx).visit(_parsed(source))
-    every_node = _EveryNode(converter(ctx)).visit(_parsed(source))
+@pytest.mark.parametrize("rewriter", REWRITERS)
+def test_rewriter_rewrites_what_a_full_visit_rewrites(source, rewriter):
+    fn, reference_fn = _parsed(source), _parsed(source)
+    make = REWRITERS[rewriter]
+    walked_once = make(_context(fn), fn).visit(fn)
+    every_node = _EveryNode(make(_context(reference_fn), reference_fn)).visit(reference_fn)
     assert to_source(walked_once) == to_source(every_node)
     assert "ag__" in to_source(walked_once)
