@@ -5,6 +5,7 @@ from __future__ import annotations
 import gast
 
 from autograph.pyct import anno, templates
+from autograph.pyct.origin import set_origin
 from autograph.pyct.walk import INNER, LEAVES, branches
 
 
@@ -280,6 +281,24 @@ def declarations(globals_, nonlocals, lineno):
 def ag_attribute(attr):
     """``ag__.<attr>``: an operator of the generated code."""
     return gast.Attribute(value=name("ag__"), attr=attr, ctx=gast.Load())
+
+
+def ag_call(fn, args, origin_node):
+    """``ag__.fn(*args)`` standing for the user's ``origin_node``, as its template would make it.
+
+    Built directly, not from a template: converters make one for each call,
+    operator and read they rewrite. ``args`` are expressions that are read.
+
+    >>> from autograph.pyct.printer import to_source
+    >>> call = ag_call("not_", [name("x")], gast.parse("\\nx").body[0])
+    >>> print(to_source(call).strip(), call.lineno, call.args[0].lineno)
+    ag__.not_(x) 2 2
+    """
+    lineno = getattr(origin_node, "lineno", None)
+    call = gast.Call(func=ag_attribute(fn), args=args, keywords=[])
+    call.lineno = call.func.lineno = call.func.value.lineno = lineno
+    set_origin(args, lineno)
+    return call
 
 
 def negate(flag):

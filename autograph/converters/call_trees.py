@@ -15,7 +15,7 @@ import sysconfig
 
 import gast
 
-from autograph.converters.base import Rewriter, ag_attribute, expression
+from autograph.converters.base import Rewriter, ag_attribute, ag_call
 from autograph.operators.py_builtins import OVERRIDES
 from autograph.pyct import walk
 
@@ -71,7 +71,7 @@ class _CallConverter(Rewriter):
                     return node
                 if is_left_alone(value):
                     return node
-        node.func = expression("ag__.call(fn)", node, fn=func)
+        node.func = ag_call("call", [func], node)
         return node
 
     rules = {gast.Call: _call}

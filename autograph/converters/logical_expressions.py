@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import gast
 
-from autograph.converters.base import Rewriter, ag_attribute, expression, parameters
+from autograph.converters.base import Rewriter, ag_call, parameters
 from autograph.pyct.origin import set_origin
 
 
@@ -21,7 +21,7 @@ def _lazy(node):
 class _LogicalConverter(Rewriter):
     def _bool_op(self, node):
         fn = "and_" if isinstance(node.op, gast.And) else "or_"
-        call = expression("fn(first)", node, fn=ag_attribute(fn), first=node.values[0])
+        call = ag_call(fn, [node.values[0]], node)
         call.args.extend(_lazy(v) for v in node.values[1:])
         return call
 
@@ -36,17 +36,17 @@ class _LogicalConverter(Rewriter):
         ]
         for part in parts:
             set_origin(part, node.lineno)
-        call = expression("ag__.and_(first)", node, first=parts[0])
+        call = ag_call("and_", [parts[0]], node)
         call.args.extend(_lazy(p) for p in parts[1:])
         return call
 
     def _unary_op(self, node):
         if isinstance(node.op, gast.Not):
-            return expression("ag__.not_(operand)", node, operand=node.operand)
+            return ag_call("not_", [node.operand], node)
         return node
 
     def _if_exp(self, node):
-        call = expression("ag__.if_exp(test)", node, test=node.test)
+        call = ag_call("if_exp", [node.test], node)
         call.args.extend([_lazy(node.body), _lazy(node.orelse)])
         return call
 

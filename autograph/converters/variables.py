@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import gast
 
-from autograph.converters.base import StatementConverter, Transformer, expression
+from autograph.converters.base import StatementConverter, Transformer, ag_call
 from autograph.pyct import anno, walk
 
 _SCOPES = (gast.Lambda, gast.ListComp, gast.SetComp, gast.DictComp, gast.GeneratorExp)
@@ -24,7 +24,7 @@ class _Reads(Transformer):
 
     def visit_Name(self, node):
         if isinstance(node.ctx, gast.Load) and node.id in self.names:
-            return expression("ag__.ld(name)", node, name=node)
+            return ag_call("ld", [node], node)
         return node
 
     def _skip(self, node):

@@ -9,8 +9,11 @@ from autograph.converters import call_trees, jumps, logical_expressions, unsuppo
 from autograph.converters.base import (
     Context,
     Converter,
+    ag_call,
     child_blocks,
+    expression,
     flag_assignment,
+    negate,
     statements,
 )
 from autograph.impl import transpiler
@@ -85,15 +88,32 @@ def test_walk_nodes_lists_all_but_leaves():
     assert sorted(map(id, walk.nodes(tree))) == sorted(map(id, expected))
 
 
+def _lines(tree):
+    return [getattr(n, "lineno", None) for n in gast.walk(tree)]
+
+
 @pytest.mark.parametrize("value", [True, False])
 def test_flag_assignment_is_what_its_template_makes(value):
     origin = gast.parse("x = 1\n\ny = 2").body[1]
     made = flag_assignment("flag_", value, origin)
     (templated,) = statements(f"flag = {value}", origin, flag="flag_")
     assert gast.dump(made) == gast.dump(templated)
-    lines = [[getattr(n, "lineno", None) for n in gast.walk(s)] for s in (made, templated)]
-    assert lines[0] == lines[1]
+    assert _lines(made) == _lines(templated)
     assert made.lineno == 3
+
+
+@pytest.mark.parametrize("origin_line", [3, None])
+@pytest.mark.parametrize("parsed_arg", [True, False])
+def test_ag_call_is_what_its_template_makes(origin_line, parsed_arg):
+    def arg():  # a user expression has its lines; one a converter made has none yet
+        return gast.parse("a.b < c").body[0].value if parsed_arg else negate("flag")
+
+    origin = gast.parse("x = 1\n\ny = 2").body[1]
+    origin.lineno = origin_line
+    made = ag_call("not_", [arg()], origin)
+    templated = expression("ag__.not_(operand)", origin, operand=arg())
+    assert gast.dump(made) == gast.dump(templated)
+    assert _lines(made) == _lines(templated)
 
 
 # --- rewriters find in one walk what a transformer visiting every node finds -------------------
