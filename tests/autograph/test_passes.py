@@ -5,7 +5,7 @@ import textwrap
 import gast
 import pytest
 
-from autograph.converters import call_trees, jumps, logical_expressions, unsupported
+from autograph.converters import call_trees, jumps, lists, logical_expressions, unsupported
 from autograph.converters.base import (
     Context,
     Converter,
@@ -177,3 +177,24 @@ def test_rewriter_rewrites_what_a_full_visit_rewrites(source, rewriter):
     every_node = _EveryNode(make(_context(reference_fn), reference_fn)).visit(reference_fn)
     assert to_source(walked_once) == to_source(every_node)
     assert "ag__" in to_source(walked_once)
+
+
+# --- a converter with nothing to do says so without a full walk ---------------------------------
+
+LIST_SOURCES = [
+    "def f(xs):\n    ys = []\n    ys.append(xs)\n    return ys",
+    "def f(xs):\n    xs.append(1, 2)\n    xs.append(k=1)\n    y = xs.append(1)\n    g().append(1)",
+    "def f(xs):\n    return [x.append for x in xs]",
+    "def f(xs):\n    def g():\n        xs.append(1)\n    return g",
+    "def f(xs):\n    try:\n        pass\n    except ValueError:\n        xs.append(1)",
+    "def f(xs):\n    match xs:\n        case []:\n            xs.append(1)",
+    "def f(self):\n    if self:\n        self.items.append(1)",
+    "def f(xs):\n    def gen():\n        xs.append(1)\n        yield xs\n    return gen",
+]
+
+
+@pytest.mark.parametrize("source", LIST_SOURCES)
+def test_lists_shortcut_gives_what_the_full_converter_gives(source):
+    fn, reference_fn = _parsed(source), _parsed(source)
+    reference = lists._ListConverter(_context(reference_fn), lists._rebindable(reference_fn))
+    assert to_source(lists.transform(fn, _context(fn))) == to_source(reference.visit(reference_fn))
