@@ -4,6 +4,8 @@ import textwrap
 
 import gast
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from autograph.converters import call_trees, jumps, lists, logical_expressions, unsupported
 from autograph.converters.base import (
@@ -18,6 +20,7 @@ from autograph.converters.base import (
 )
 from autograph.impl import transpiler
 from autograph.pyct import anno, walk
+from autograph.pyct.analysis import liveness
 from autograph.pyct.naming import Namer
 from autograph.pyct.printer import to_source
 
@@ -198,3 +201,14 @@ def test_lists_shortcut_gives_what_the_full_converter_gives(source):
     fn, reference_fn = _parsed(source), _parsed(source)
     reference = lists._ListConverter(_context(reference_fn), lists._rebindable(reference_fn))
     assert to_source(lists.transform(fn, _context(fn))) == to_source(reference.visit(reference_fn))
+
+
+# --- liveness -----------------------------------------------------------------------------------
+
+_SYMBOLS = st.sampled_from(["x", "y", "x.a", "x.a.b", "xa", "xa.b", "y.x", "x.ab"])
+
+
+@given(live=st.sets(_SYMBOLS), killed=st.sets(_SYMBOLS))
+def test_liveness_removes_what_is_killed_and_attributes_read_through_it(live, killed):
+    overwritten = {s for s in live if any(s == k or s.startswith(k + ".") for k in killed)}
+    assert liveness._without(live, killed) == live - overwritten
