@@ -20,7 +20,7 @@ from autograph.converters.base import (
 )
 from autograph.impl import transpiler
 from autograph.pyct import anno, walk
-from autograph.pyct.analysis import liveness
+from autograph.pyct.analysis import definedness, liveness
 from autograph.pyct.naming import Namer
 from autograph.pyct.printer import to_source
 
@@ -212,3 +212,83 @@ _SYMBOLS = st.sampled_from(["x", "y", "x.a", "x.a.b", "xa", "xa.b", "y.x", "x.ab
 def test_liveness_removes_what_is_killed_and_attributes_read_through_it(live, killed):
     overwritten = {s for s in live if any(s == k or s.startswith(k + ".") for k in killed)}
     assert liveness._without(live, killed) == live - overwritten
+
+
+# --- definedness --------------------------------------------------------------------------------
+
+DEFINEDNESS_SOURCES = [  # loop bodies start with an if: its maybe_defined_in shows the entry
+    """
+    def f(n, xs):
+        a = 0
+        for i in xs:
+            if i:
+                b = i
+            else:
+                while n:
+                    if n:
+                        c = b
+                    for j in xs:
+                        if j:
+                            d = j
+                    else:
+                        e = 1
+                else:
+                    g = 1
+        return a
+    """,
+    """
+    def f(n):
+        while (m := n):
+            if n:
+                pass
+            try:
+                x = 1
+            except ValueError as err:
+                y = err
+            else:
+                z = 1
+            finally:
+                w = 1
+            with open(n) as (p, q):
+                r = p
+            def inner():
+                nonlocal s
+                s = 1
+            match n:
+                case [t]:
+                    del t
+        return x
+    """,
+    """
+    def f(xs):
+        for x in xs:
+            if x:
+                pass
+            y = x
+            del y
+        while xs:
+            if xs:
+                pass
+            for x in xs:
+                del x.attribute
+            u = 1
+    """,
+]
+
+
+def _definedness_annotations(fn):
+    return [
+        (anno.getanno(s, "defined_in"), anno.getanno(s, "maybe_defined_in"))
+        for s in walk.statements(fn.body)
+    ]
+
+
+@pytest.mark.parametrize("source", DEFINEDNESS_SOURCES)
+def test_definedness_finds_what_a_second_analysis_of_loop_bodies_finds(source, monkeypatch):
+    fn = _parsed(source)
+    definedness.analyze(fn)
+    # Without the shortcut, every loop body is analysed twice.
+    monkeypatch.setattr(definedness._Definedness, "_assigned", lambda self, block: None)
+    reference_fn = _parsed(source)
+    definedness.analyze(reference_fn)
+    assert _definedness_annotations(fn) == _definedness_annotations(reference_fn)
