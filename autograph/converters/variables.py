@@ -10,10 +10,8 @@ from __future__ import annotations
 
 import gast
 
-from autograph.converters.base import StatementConverter, Transformer, ag_call
+from autograph.converters.base import Transformer, ag_call, child_blocks
 from autograph.pyct import anno, walk
-
-_SCOPES = (gast.Lambda, gast.ListComp, gast.SetComp, gast.DictComp, gast.GeneratorExp)
 
 
 class _Reads(Transformer):
@@ -33,27 +31,27 @@ class _Reads(Transformer):
     visit_Lambda = visit_ListComp = visit_SetComp = visit_DictComp = visit_GeneratorExp = _skip
 
 
-class _VariablesConverter(StatementConverter):
-    def __init__(self, ctx, local_names, activity):
-        super().__init__(ctx)
-        self.local_names = local_names
-        self.activity = activity
+def _wrap_own_expressions(node, names):
+    reads = _Reads(names)
+    for field in node._fields:
+        value = getattr(node, field)
+        if isinstance(value, gast.expr):
+            setattr(node, field, reads.visit(value))
+        elif isinstance(value, list) and value and isinstance(value[0], gast.expr):
+            setattr(node, field, [reads.visit(v) for v in value])
 
-    def visit(self, node):
-        if isinstance(node, gast.stmt) and anno.hasanno(node, "defined_in"):
-            maybe_unbound = self.local_names - anno.getanno(node, "defined_in")
-            if maybe_unbound and not maybe_unbound.isdisjoint(self.activity.reads(node)):
-                self._wrap_own_expressions(node, maybe_unbound)
-        return super().visit(node)
 
-    def _wrap_own_expressions(self, node, names):
-        reads = _Reads(names)
-        for field in node._fields:
-            value = getattr(node, field)
-            if isinstance(value, gast.expr):
-                setattr(node, field, reads.visit(value))
-            elif isinstance(value, list) and value and isinstance(value[0], gast.expr):
-                setattr(node, field, [reads.visit(v) for v in value])
+def _converted_statements(fn_node):
+    """The statements in ``fn_node``'s blocks, at any depth, but not in functions left alone."""
+    found = [fn_node]
+    for stmt in found:  # grows while it is read
+        if not (isinstance(stmt, _FUNCTIONS) and anno.getanno(stmt, "skip_conversion")):
+            for _, block in child_blocks(stmt):
+                found.extend(block)
+    return found
+
+
+_FUNCTIONS = (gast.FunctionDef, gast.AsyncFunctionDef)
 
 
 def _local_names(fn_node):
@@ -73,4 +71,12 @@ def _local_names(fn_node):
 
 def transform(node, ctx, activity):
     """``activity``: what the analyses found of the code, which has not changed since."""
-    return _VariablesConverter(ctx, _local_names(node), activity).visit(node)
+    local_names = _local_names(node)
+    # Each statement's own expressions only: the order they are wrapped in does not matter.
+    for stmt in _converted_statements(node):
+        defined = anno.getanno(stmt, "defined_in")
+        if defined is not None and any(
+            r in local_names and r not in defined for r in activity.reads(stmt)
+        ):
+            _wrap_own_expressions(stmt, local_names - defined)
+    return node

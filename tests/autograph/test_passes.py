@@ -7,10 +7,18 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from autograph.converters import call_trees, jumps, lists, logical_expressions, unsupported
+from autograph.converters import (
+    call_trees,
+    jumps,
+    lists,
+    logical_expressions,
+    unsupported,
+    variables,
+)
 from autograph.converters.base import (
     Context,
     Converter,
+    StatementConverter,
     ag_call,
     child_blocks,
     expression,
@@ -292,3 +300,29 @@ def test_definedness_finds_what_a_second_analysis_of_loop_bodies_finds(source, m
     reference_fn = _parsed(source)
     definedness.analyze(reference_fn)
     assert _definedness_annotations(fn) == _definedness_annotations(reference_fn)
+
+
+# --- variables ----------------------------------------------------------------------------------
+
+
+class _VisitedStatements(StatementConverter):
+    """The reference: the statements a statement converter visits."""
+
+    def __init__(self):
+        super().__init__(None)
+        self.visited = []
+
+    def visit(self, node):
+        self.visited.append(node)
+        return super().visit(node)
+
+
+@pytest.mark.parametrize("source", JUMPY_SOURCES + DEFINEDNESS_SOURCES + EXPRESSION_SOURCES)
+def test_variables_looks_at_the_statements_a_statement_converter_visits(source):
+    fn = _parsed(source)
+    reference = _VisitedStatements()
+    reference.visit(fn)
+    assert variables._converted_statements(fn) != []
+    assert sorted(map(id, variables._converted_statements(fn))) == sorted(
+        map(id, reference.visited)
+    )
