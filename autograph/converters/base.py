@@ -167,12 +167,7 @@ def child_blocks(node):
     >>> [field for field, block in child_blocks(loop)]
     ['body', 'orelse']
     """
-    cls = type(node)
-    shape = _block_fields.get(cls)
-    if shape is None:
-        shape = tuple(f for f in _BLOCKS if f in cls._fields), "handlers" in cls._fields
-        _block_fields[cls] = shape
-    fields, has_handlers = shape
+    fields, has_handlers = _shape(type(node))
     found = []
     for field in fields:
         block = getattr(node, field, None)
@@ -183,8 +178,26 @@ def child_blocks(node):
     return found
 
 
+def _shape(cls):
+    """(the fields of ``cls`` among _BLOCKS, whether it has handlers): where its blocks may be."""
+    shape = _block_fields.get(cls)
+    if shape is None:
+        shape = _block_fields[cls] = (
+            tuple(f for f in _BLOCKS if f in cls._fields),
+            "handlers" in cls._fields,
+        )
+    return shape
+
+
 class StatementConverter(Converter):
-    """A converter of statements: it walks blocks of statements and never enters expressions."""
+    """A converter of statements: it walks blocks of statements and never enters expressions.
+
+    A converter that rewrites only compound statements (those that may hold
+    blocks: loops, ifs, functions...) says so with ``compound_only``: the
+    other statements are then kept as they are, without a visit.
+    """
+
+    compound_only = False
 
     def generic_visit(self, node):
         for field, block in child_blocks(node):
@@ -193,6 +206,22 @@ class StatementConverter(Converter):
             else:
                 field.body = self.visit_block(block)
         return node
+
+    def visit_block(self, stmts):
+        if not self.compound_only:
+            return super().visit_block(stmts)
+        out = []
+        for stmt in stmts:
+            if _shape(type(stmt)) == _SIMPLE:
+                out.append(stmt)
+                continue
+            result = self.visit(stmt)
+            if result is not None:
+                out.extend(result if isinstance(result, list) else [result])
+        return out
+
+
+_SIMPLE = ((), False)  # the shape of a statement that holds no block
 
 
 def statements(template, origin_node, **replacements):

@@ -22,6 +22,8 @@ from autograph.pyct.origin import set_origin
 
 
 class _BreakConverter(StatementConverter):
+    compound_only = True  # only loops change
+
     def _loop(self, node):
         node = self.generic_visit(node)  # inner loops first: their breaks are their own
         if isinstance(node, gast.While) and not node.orelse and _assigns(node.test):

@@ -17,6 +17,8 @@ from autograph.converters.jumps import Lowering, contains
 
 
 class _ContinueConverter(StatementConverter):
+    compound_only = True  # only loops change
+
     def _loop(self, node):
         node = self.generic_visit(node)
         if not contains(node.body, gast.Continue, into_loops=False):

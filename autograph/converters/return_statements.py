@@ -68,6 +68,8 @@ def _move_rest_into_branches(stmts):
 
 
 class _ReturnConverter(StatementConverter):
+    compound_only = True  # only functions change
+
     def visit_FunctionDef(self, node):
         if anno.getanno(node, "skip_conversion"):
             return node

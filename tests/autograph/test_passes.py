@@ -8,10 +8,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from autograph.converters import (
+    break_statements,
     call_trees,
+    continue_statements,
     jumps,
     lists,
     logical_expressions,
+    return_statements,
     unsupported,
     variables,
 )
@@ -326,3 +329,44 @@ def test_variables_looks_at_the_statements_a_statement_converter_visits(source):
     assert sorted(map(id, variables._converted_statements(fn))) == sorted(
         map(id, reference.visited)
     )
+
+
+# --- statement converters that rewrite only compound statements ---------------------------------
+
+NESTED_JUMPS_SOURCE = """
+def f(x):
+    if x:
+        def g(y):
+            while y:
+                if y > 1:
+                    return y
+                y -= 1
+            return 0
+    else:
+        with x:
+            for i in x:
+                if i:
+                    continue
+                while i:
+                    break
+    for i in x:
+        if i:
+            return g(i)
+    return 1
+"""
+
+
+@pytest.mark.parametrize(
+    "converter",
+    [break_statements, continue_statements, return_statements],
+    ids=lambda module: module.__name__.rsplit(".", 1)[-1],
+)
+@pytest.mark.parametrize("source", JUMPY_SOURCES + DEFINEDNESS_SOURCES + [NESTED_JUMPS_SOURCE])
+def test_compound_only_converters_give_what_visiting_every_statement_gives(
+    converter, source, monkeypatch
+):
+    fn = _parsed(source)
+    converted = to_source(converter.transform(fn, _context(fn)))
+    monkeypatch.setattr(StatementConverter, "visit_block", Converter.visit_block)
+    reference_fn = _parsed(source)
+    assert to_source(converter.transform(reference_fn, _context(reference_fn))) == converted
