@@ -11,6 +11,7 @@ from __future__ import annotations
 import gast
 
 from autograph.converters.base import child_blocks, negate
+from autograph.pyct import anno
 from autograph.pyct.origin import set_origin
 
 _SCOPES = (gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda, gast.ClassDef)
@@ -126,8 +127,6 @@ class Lowering:
 
 def stop_loop_on(loop, flag):
     """Makes ``loop`` also stop once ``flag`` is set: ``while not flag and test``, or a for's extra test."""
-    from autograph.pyct import anno
-
     if isinstance(loop, gast.While):
         loop.test = gast.BoolOp(op=gast.And(), values=[negate(flag), loop.test])
         set_origin(loop.test, loop.lineno)
