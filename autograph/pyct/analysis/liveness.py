@@ -82,9 +82,10 @@ def _without(live, killed):
     if not killed:
         return live
     out = live - killed
-    for sym in [s for s in out if "." in s]:
-        if any(sym.startswith(k + ".") for k in killed):
-            out.discard(sym)
+    dotted = [s for s in out if "." in s]
+    if dotted:
+        prefixes = tuple(k + "." for k in killed)
+        out.difference_update([s for s in dotted if s.startswith(prefixes)])
     return out
 
 
