@@ -76,7 +76,24 @@ def transform(node, ctx, activity):
     for stmt in _converted_statements(node):
         defined = anno.getanno(stmt, "defined_in")
         if defined is not None and any(
-            r in local_names and r not in defined for r in activity.reads(stmt)
+            r in local_names and r not in defined for r in _own_reads(stmt, activity)
         ):
             _wrap_own_expressions(stmt, local_names - defined)
     return node
+
+
+def _own_reads(stmt, activity):
+    """What ``stmt`` reads; of a compound one, the names its own expressions hold, at least.
+
+    What a compound statement holds is looked at on its own: its own
+    expressions are few, and cheaper to list than to analyse.
+    """
+    if not child_blocks(stmt):
+        return activity.reads(stmt)
+    names = []
+    for field in stmt._fields:
+        value = getattr(stmt, field)
+        for expr in value if isinstance(value, list) else [value]:
+            if isinstance(expr, gast.expr):
+                names += [n.id for n in walk.nodes(expr) if type(n) is gast.Name]
+    return names

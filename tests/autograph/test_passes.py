@@ -32,6 +32,7 @@ from autograph.converters.base import (
 from autograph.impl import transpiler
 from autograph.pyct import anno, walk
 from autograph.pyct.analysis import definedness, liveness
+from autograph.pyct.analysis.activity import Activity
 from autograph.pyct.naming import Namer
 from autograph.pyct.printer import to_source
 
@@ -370,3 +371,71 @@ def test_compound_only_converters_give_what_visiting_every_statement_gives(
     monkeypatch.setattr(StatementConverter, "visit_block", Converter.visit_block)
     reference_fn = _parsed(source)
     assert to_source(converter.transform(reference_fn, _context(reference_fn))) == converted
+
+
+VARIABLES_SOURCE = """
+def f(x, xs):
+    if x:
+        a = 1
+        b = [1]
+        c = lambda: 0
+        d = 1
+    if a > 0:
+        print(b.count(a), [d for _ in xs])
+    for i in range(a):
+        e = i
+    while e and c():
+        pass
+    with open(b) as g:
+        del d
+    @c
+    def inner(y=a):
+        return y + b
+    try:
+        h = 1
+    except ValueError:
+        pass
+    return h, i, g
+"""
+
+
+@pytest.mark.parametrize("source", [VARIABLES_SOURCE, NESTED_JUMPS_SOURCE] + DEFINEDNESS_SOURCES)
+def test_variables_wraps_what_it_would_wrap_looking_at_every_statement(source, monkeypatch):
+    def convert(fn):
+        activity = Activity()
+        definedness.analyze(fn, activity)
+        return to_source(variables.transform(fn, _context(fn), activity))
+
+    converted = convert(_parsed(source))
+    # The reference looks at the own expressions of every statement that holds such a name.
+    every_name = lambda stmt, activity: [n.id for n in walk.nodes(stmt) if type(n) is gast.Name]  # noqa: E731
+    monkeypatch.setattr(variables, "_own_reads", every_name)
+    assert convert(_parsed(source)) == converted
+
+
+DECLARING_SOURCE = """
+def f(x):
+    global g
+    class C:
+        def m(self):
+            nonlocal x
+    if x:
+        def h():
+            global k
+    try:
+        pass
+    except ValueError:
+        for i in x:
+            global q
+    match x:
+        case 1:
+            global r
+"""
+
+
+@pytest.mark.parametrize("source", [DECLARING_SOURCE, VARIABLES_SOURCE] + DEFINEDNESS_SOURCES)
+def test_definedness_finds_the_declared_names_activity_finds(source):
+    fn = _parsed(source)
+    assert definedness._declared(fn) == Activity().declared(fn)
+    if source is DECLARING_SOURCE:
+        assert definedness._declared(fn) == {"g", "x", "k", "q", "r"}

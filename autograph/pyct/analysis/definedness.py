@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import gast
 
-from autograph.pyct import anno
+from autograph.pyct import anno, walk
 from autograph.pyct.analysis.activity import Activity
 
 
@@ -32,13 +32,26 @@ def analyze(fn_node, activity=None):
     ``activity`` (an ``Activity``) may be shared with other analyses of the same, unchanged code.
     """
     activity = activity or Activity()
-    start = _parameters(fn_node.args) | activity.declared(fn_node)
+    start = _parameters(fn_node.args) | _declared(fn_node)
     _Definedness(activity).block(fn_node.body, (start, set(start)))
 
 
 def _parameters(args):
     names = {a.id for a in args.args + args.kwonlyargs + args.posonlyargs}
     return names | {a.id for a in (args.vararg, args.kwarg) if a is not None}
+
+
+def _declared(fn_node):
+    """Names declared ``global`` or ``nonlocal`` anywhere in ``fn_node``, as ``Activity.declared``.
+
+    Only statements can declare: listing them is cheaper than what the function reads and writes.
+    """
+    return {
+        name
+        for stmt in walk.statements(fn_node.body)
+        if isinstance(stmt, (gast.Global, gast.Nonlocal))
+        for name in stmt.names
+    }
 
 
 def _names(symbols):
