@@ -104,9 +104,13 @@ class Activity:
         return found.reads, found.writes
 
     def reads(self, node):
+        if isinstance(node, gast.stmt):  # the common case: only the set asked for is copied
+            return set(self._statement(node).reads)
         return self.reads_writes(node)[0]
 
     def writes(self, node):
+        if isinstance(node, gast.stmt):
+            return set(self._statement(node).writes)
         return self.reads_writes(node)[1]
 
     def declared(self, node):
