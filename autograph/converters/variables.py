@@ -56,9 +56,7 @@ _FUNCTIONS = (gast.FunctionDef, gast.AsyncFunctionDef)
 
 def _local_names(fn_node):
     stores = {
-        n.id
-        for n in walk.nodes(fn_node)
-        if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Store)
+        n.id for n in walk.nodes(fn_node) if type(n) is gast.Name and type(n.ctx) is gast.Store
     }
     declared = {
         n
