@@ -46,26 +46,29 @@ def holders(stmts, jump_type, into_loops):
     the statements of each block again for every block around it.
     """
     found = {}  # holding the statements keeps their ids unique
-
-    def holds(stmt):
-        if isinstance(stmt, jump_type):
-            found[id(stmt)] = stmt
-            return True
-        if isinstance(stmt, _SCOPES):
-            return False
-        only_orelse = not into_loops and isinstance(stmt, _LOOPS)
-        held = False
-        for field, block in child_blocks(stmt):
-            # Every block is walked: its statements may be asked about even where they do not count.
-            if any([holds(s) for s in block]) and not (only_orelse and field != "orelse"):
-                held = True
-        if held:
-            found[id(stmt)] = stmt
-        return held
-
     for stmt in stmts:
-        holds(stmt)
+        _holds(stmt, jump_type, into_loops, found)
     return found
+
+
+def _holds(stmt, jump_type, into_loops, found):
+    # A function, not a closure: a closure that calls itself is a reference cycle, which
+    # would wait for the collector, paused while converting.
+    if isinstance(stmt, jump_type):
+        found[id(stmt)] = stmt
+        return True
+    if isinstance(stmt, _SCOPES):
+        return False
+    only_orelse = not into_loops and isinstance(stmt, _LOOPS)
+    held = False
+    for field, block in child_blocks(stmt):
+        # Every block is walked: its statements may be asked about even where they do not count.
+        inner = [_holds(s, jump_type, into_loops, found) for s in block]
+        if any(inner) and not (only_orelse and field != "orelse"):
+            held = True
+    if held:
+        found[id(stmt)] = stmt
+    return held
 
 
 class Lowering:

@@ -1,5 +1,6 @@
 """The tree passes before control flow: where a pass takes a shortcut, it finds what the plain way finds."""
 
+import gc
 import textwrap
 
 import gast
@@ -439,3 +440,29 @@ def test_definedness_finds_the_declared_names_activity_finds(source):
     assert definedness._declared(fn) == Activity().declared(fn)
     if source is DECLARING_SOURCE:
         assert definedness._declared(fn) == {"g", "x", "k", "q", "r"}
+
+
+# --- no reference cycles: the collector is paused while converting ------------------------------
+
+
+@pytest.mark.parametrize("source", [NESTED_JUMPS_SOURCE, VARIABLES_SOURCE] + JUMPY_SOURCES[:1])
+def test_the_passes_make_no_reference_cycles(source):
+    def passes():
+        fn = _parsed(source)
+        ctx = Context(Namer.for_function(fn), lambda node: (False, None), "<test>")
+        for converter in (break_statements, continue_statements, return_statements, lists):
+            fn = converter.transform(fn, ctx)
+        for converter in (call_trees, logical_expressions):
+            fn = converter.transform(fn, ctx)
+        activity = Activity()
+        liveness.analyze(fn, activity)
+        definedness.analyze(fn, activity)
+        variables.transform(fn, ctx, activity)
+
+    gc.collect()
+    gc.disable()
+    try:
+        passes()
+        assert gc.collect() == 0
+    finally:
+        gc.enable()
