@@ -17,7 +17,7 @@ from __future__ import annotations
 import gast
 
 from autograph.converters.base import StatementConverter, flag_assignment, negate
-from autograph.converters.jumps import Lowering, contains, stop_loop_on
+from autograph.converters.jumps import Lowering, holders, stop_loop_on
 from autograph.pyct.origin import set_origin
 
 
@@ -33,11 +33,12 @@ class _BreakConverter(StatementConverter):
             set_origin(guard, node.lineno)
             node.body = [guard] + node.body
             node.test = gast.Constant(value=True, kind=None)
-        if not contains(node.body, gast.Break, into_loops=False):
+        held = holders(node.body, gast.Break, into_loops=False)
+        if not any(id(stmt) in held for stmt in node.body):
             return node
         flag = self.ctx.namer.new("break_")
         lowering = Lowering(gast.Break, flag, lambda jump: [flag_assignment(flag, True, jump)])
-        node.body = lowering.lower(node.body)
+        node.body = lowering.lower(node.body, held)
         stop_loop_on(node, flag)
         before = [flag_assignment(flag, False, node)]
         after = []

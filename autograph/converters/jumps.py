@@ -85,9 +85,14 @@ class Lowering:
         self.guarded = False
         self._holders = {}
 
-    def lower(self, stmts):
-        """``stmts`` (a block) with its jumps replaced, and what follows them guarded."""
-        self._holders = holders(stmts, self.jump_type, self.into_loops)
+    def lower(self, stmts, held=None):
+        """``stmts`` (a block) with its jumps replaced, and what follows them guarded.
+
+        ``held``: the ``holders`` of ``stmts``, if the caller has them already.
+        """
+        self._holders = (
+            held if held is not None else holders(stmts, self.jump_type, self.into_loops)
+        )
         return self.block(stmts)
 
     def block(self, stmts):
