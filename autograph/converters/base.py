@@ -6,7 +6,7 @@ import gast
 
 from autograph.pyct import anno, templates
 from autograph.pyct.origin import set_origin
-from autograph.pyct.walk import INNER, LEAVES, branches
+from autograph.pyct.walk import BRANCHES, INNER, LEAVES, branches
 
 
 class Context:
@@ -123,8 +123,9 @@ class Rewriter:
         places = []
         queue = [] if _left_alone(tree) else [tree]
         append = queue.append
+        fields_of = BRANCHES.get
         for node in queue:  # grows while it is read: a node's places come before those it holds
-            for field in branches(type(node)):
+            for field in fields_of(type(node)) or branches(type(node)):
                 value = getattr(node, field, None)
                 if type(value) is list:
                     for item in value:

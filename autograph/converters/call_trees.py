@@ -91,13 +91,18 @@ def _base_name(node):
     return node.id if isinstance(node, gast.Name) else None
 
 
+_BINDING = (gast.Store, gast.Param, gast.Del)
+
+
 def _locals(fn_node):
     """Names bound inside the function (parameters included): unknown until it runs."""
     names, functions = set(), set()
     for node in walk.nodes(fn_node):
-        if isinstance(node, gast.Name) and isinstance(node.ctx, (gast.Store, gast.Param, gast.Del)):
-            names.add(node.id)
-        elif isinstance(node, (gast.FunctionDef, gast.AsyncFunctionDef)) and node is not fn_node:
+        cls = type(node)
+        if cls is gast.Name:
+            if type(node.ctx) in _BINDING:
+                names.add(node.id)
+        elif (cls is gast.FunctionDef or cls is gast.AsyncFunctionDef) and node is not fn_node:
             functions.add(node.name)
             names.add(node.name)
     return names, functions

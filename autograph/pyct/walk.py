@@ -39,7 +39,8 @@ _NOT_BRANCHES = frozenset(
     | {"is_async", "conversion", "ctx", "op", "ops"}
 )
 
-_branches = {}  # node class -> the fields of its instances that may hold nodes other than leaves
+BRANCHES = {}
+"""Node class -> what ``branches`` gave for it: ``BRANCHES.get(cls) or branches(cls)`` in hot loops."""
 
 
 def branches(cls):
@@ -48,10 +49,10 @@ def branches(cls):
     >>> branches(gast.Name), branches(gast.BinOp), branches(gast.Constant)
     (('annotation',), ('left', 'right'), ())
     """
-    fields = _branches.get(cls)
+    fields = BRANCHES.get(cls)
     if fields is None:
         fields = () if cls in LEAVES else tuple(f for f in cls._fields if f not in _NOT_BRANCHES)
-        _branches[cls] = fields
+        BRANCHES[cls] = fields
     return fields
 
 
@@ -63,7 +64,7 @@ def nodes(tree, into_scopes=True):
     """
     found = [tree]
     append = found.append
-    fields_of = _branches.get
+    fields_of = BRANCHES.get
     for node in found:  # grows while it is read
         cls = type(node)
         if not into_scopes and node is not tree and cls in _SCOPE_SET:

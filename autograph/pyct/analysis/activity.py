@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import gast
 
-from autograph.pyct.walk import LEAVES, branches
+from autograph.pyct.walk import BRANCHES, LEAVES, branches
 
 
 def symbol(node):
@@ -157,7 +157,7 @@ class Activity:
 
     def _children(self, node, found):
         # Leaves (constants, contexts, operators) read and write nothing.
-        for field in branches(type(node)):
+        for field in BRANCHES.get(type(node)) or branches(type(node)):
             value = getattr(node, field, None)
             if type(value) is list:
                 for item in value:
