@@ -466,3 +466,43 @@ def test_the_passes_make_no_reference_cycles(source):
         assert gc.collect() == 0
     finally:
         gc.enable()
+
+
+# --- returns ------------------------------------------------------------------------------------
+
+RETURN_SOURCES = [
+    NESTED_JUMPS_SOURCE,  # nothing moves
+    """
+    def f(x):
+        if x > 0:
+            return x
+        y = x - 1
+        if y:
+            for i in x:
+                return i
+        else:
+            return 2
+        while x:
+            x -= 1
+        return y
+    """,
+    """
+    def f(x):
+        if x > 0:
+            raise ValueError(x)  # the if holds no return, until what follows moves in
+        for i in x:
+            if i:
+                return i
+        return 0
+    """,
+]
+
+
+@pytest.mark.parametrize("source", RETURN_SOURCES)
+def test_returns_lowered_with_the_holders_found_first_as_with_new_ones(source, monkeypatch):
+    fn = _parsed(source)
+    converted = to_source(return_statements.transform(fn, _context(fn)))
+    lower = jumps.Lowering.lower
+    monkeypatch.setattr(jumps.Lowering, "lower", lambda self, stmts, held=None: lower(self, stmts))
+    reference_fn = _parsed(source)
+    assert to_source(return_statements.transform(reference_fn, _context(reference_fn))) == converted
