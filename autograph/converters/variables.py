@@ -12,6 +12,7 @@ import gast
 
 from autograph.converters.base import Transformer, ag_call, child_blocks
 from autograph.pyct import anno, walk
+from autograph.pyct.walk import INNER
 
 
 class _Reads(Transformer):
@@ -42,16 +43,24 @@ def _wrap_own_expressions(node, names):
 
 
 def _converted_statements(fn_node):
-    """The statements in ``fn_node``'s blocks, at any depth, but not in functions left alone."""
-    found = [fn_node]
-    for stmt in found:  # grows while it is read
+    """The statements in ``fn_node``'s blocks, at any depth, but not in functions left alone.
+
+    Each comes with whether it is compound (holds blocks of its own).
+    """
+    found = [(fn_node, True)]
+    for stmt, _ in found:  # grows while it is read
         if not (isinstance(stmt, _FUNCTIONS) and anno.getanno(stmt, "skip_conversion")):
             for _, block in child_blocks(stmt):
-                found.extend(block)
+                found += [(s, type(s) in _COMPOUND) for s in block]
     return found
 
 
 _FUNCTIONS = (gast.FunctionDef, gast.AsyncFunctionDef)
+_COMPOUND = frozenset(
+    cls
+    for cls in INNER
+    if issubclass(cls, gast.stmt) and {"body", "orelse", "finalbody", "handlers"} & set(cls._fields)
+)
 
 
 def _local_names(fn_node):
@@ -71,23 +80,22 @@ def transform(node, ctx, activity):
     """``activity``: what the analyses found of the code, which has not changed since."""
     local_names = _local_names(node)
     # Each statement's own expressions only: the order they are wrapped in does not matter.
-    for stmt in _converted_statements(node):
+    for stmt, compound in _converted_statements(node):
         defined = anno.getanno(stmt, "defined_in")
-        if defined is not None and any(
-            r in local_names and r not in defined for r in _own_reads(stmt, activity)
-        ):
+        if defined is None:
+            continue
+        # Of a compound statement, what it holds is looked at on its own.
+        reads = _own_names(stmt) if compound else activity.reads(stmt)
+        if any(r in local_names and r not in defined for r in reads):
             _wrap_own_expressions(stmt, local_names - defined)
     return node
 
 
-def _own_reads(stmt, activity):
-    """What ``stmt`` reads; of a compound one, the names its own expressions hold, at least.
+def _own_names(stmt):
+    """The names in the expressions of ``stmt`` itself: at least all it reads, not in its blocks.
 
-    What a compound statement holds is looked at on its own: its own
-    expressions are few, and cheaper to list than to analyse.
+    A compound statement's own expressions are few, cheaper to list than to analyse.
     """
-    if not child_blocks(stmt):
-        return activity.reads(stmt)
     names = []
     for field in stmt._fields:
         value = getattr(stmt, field)

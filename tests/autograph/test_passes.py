@@ -327,10 +327,9 @@ def test_variables_looks_at_the_statements_a_statement_converter_visits(source):
     fn = _parsed(source)
     reference = _VisitedStatements()
     reference.visit(fn)
-    assert variables._converted_statements(fn) != []
-    assert sorted(map(id, variables._converted_statements(fn))) == sorted(
-        map(id, reference.visited)
-    )
+    statements = [stmt for stmt, _ in variables._converted_statements(fn)]
+    assert statements != []
+    assert sorted(map(id, statements)) == sorted(map(id, reference.visited))
 
 
 # --- statement converters that rewrite only compound statements ---------------------------------
@@ -409,8 +408,10 @@ def test_variables_wraps_what_it_would_wrap_looking_at_every_statement(source, m
 
     converted = convert(_parsed(source))
     # The reference looks at the own expressions of every statement that holds such a name.
-    every_name = lambda stmt, activity: [n.id for n in walk.nodes(stmt) if type(n) is gast.Name]  # noqa: E731
-    monkeypatch.setattr(variables, "_own_reads", every_name)
+    every_name = lambda stmt: [n.id for n in walk.nodes(stmt) if type(n) is gast.Name]  # noqa: E731
+    monkeypatch.setattr(variables, "_own_names", every_name)
+    every_statement = frozenset(cls for cls in walk.INNER if issubclass(cls, gast.stmt))
+    monkeypatch.setattr(variables, "_COMPOUND", every_statement)
     assert convert(_parsed(source)) == converted
 
 
