@@ -107,18 +107,22 @@ class Rewriter:
     def visit(self, tree):
         """``tree`` with its nodes rewritten: the same node, or what replaces it."""
         rules = self.rules
-        for holder, key in reversed(self._places(tree)):
+        for holder, where in reversed(self._places(tree)):
             if type(holder) is list:
-                i = next(i for i, item in enumerate(holder) if item is key)
-                holder[i] = rules[type(key)](self, key)
+                i = next(i for i, item in enumerate(holder) if item is where)
+                holder[i] = rules[type(where)](self, where)
             else:
-                node = getattr(holder, key)
-                setattr(holder, key, rules[type(node)](self, node))
+                node = getattr(holder, where)
+                setattr(holder, where, rules[type(node)](self, node))
         rule = rules.get(type(tree))
         return tree if rule is None else rule(self, tree)
 
     def _places(self, tree):
-        """Where the nodes to rewrite are, outer ones first: (list, node) or (node, field)."""
+        """Where the nodes to rewrite are, outer ones first: (list, node) or (node, field).
+
+        A node in a list is kept, not its index: the walk need not count, and
+        the few rewritten are looked up.
+        """
         rules = self.rules
         places = []
         queue = [] if _left_alone(tree) else [tree]

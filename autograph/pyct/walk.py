@@ -15,7 +15,7 @@ from __future__ import annotations
 import gast
 
 _AST = gast.AST
-_SCOPES = (gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda, gast.ClassDef)
+_SCOPES = frozenset({gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda, gast.ClassDef})
 
 LEAVES = frozenset(
     {gast.Constant}
@@ -67,7 +67,7 @@ def nodes(tree, into_scopes=True):
     fields_of = BRANCHES.get
     for node in found:  # grows while it is read
         cls = type(node)
-        if not into_scopes and node is not tree and cls in _SCOPE_SET:
+        if not into_scopes and node is not tree and cls in _SCOPES:
             continue
         for field in fields_of(cls) or branches(cls):
             value = getattr(node, field, None)
@@ -78,9 +78,6 @@ def nodes(tree, into_scopes=True):
             elif isinstance(value, _AST) and type(value) not in LEAVES:
                 append(value)
     return found
-
-
-_SCOPE_SET = frozenset(_SCOPES)
 
 
 def children(node):

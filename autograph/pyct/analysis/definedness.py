@@ -110,7 +110,7 @@ class _Definedness:
         return self.block(body, (state[0], entry))[1]
 
     def _assigned(self, stmts):
-        """The names ``block`` adds to the maybe-defined ones on some path, or None if it deletes.
+        """The names ``stmts`` add to the maybe-defined ones on some path, or None if they delete.
 
         What a block may assign is what it adds, whatever came before, unless it
         deletes: a loop body need not be analysed twice to know it.
