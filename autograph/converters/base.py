@@ -90,6 +90,10 @@ class Rewriter:
     costs only the walk. Functions marked not to convert (generators) are
     left alone. A rule must not change the lists that hold its node.
 
+    A rule that needs to know more of the tree than its node finds, after the
+    walk, the nodes it looked into in ``walked`` and the functions it left
+    alone in ``left_alone``: between them, the whole tree.
+
     >>> from autograph.pyct.printer import to_source
     >>> class Shout(Rewriter):
     ...     def _name(self, node):
@@ -103,6 +107,7 @@ class Rewriter:
 
     def __init__(self, ctx):
         self.ctx = ctx
+        self.walked, self.left_alone = [], []
 
     def visit(self, tree):
         """``tree`` with its nodes rewritten: the same node, or what replaces it."""
@@ -125,7 +130,7 @@ class Rewriter:
         """
         rules = self.rules
         places = []
-        queue = [] if _left_alone(tree) else [tree]
+        queue, left_alone = ([], [tree]) if _left_alone(tree) else ([tree], [])
         append = queue.append
         fields_of = BRANCHES.get
         for node in queue:  # grows while it is read: a node's places come before those it holds
@@ -136,14 +141,19 @@ class Rewriter:
                         cls = type(item)
                         if cls in rules:
                             places.append((value, item))
-                        if cls in _WALKED or (_inner(item) and not _left_alone(item)):
+                        if cls in _WALKED:
                             append(item)
+                        elif _inner(item):
+                            (left_alone if _left_alone(item) else queue).append(item)
                 elif value is not None:
                     cls = type(value)
                     if cls in rules:
                         places.append((node, field))
-                    if cls in _WALKED or (_inner(value) and not _left_alone(value)):
+                    if cls in _WALKED:
                         append(value)
+                    elif _inner(value):
+                        (left_alone if _left_alone(value) else queue).append(value)
+        self.walked, self.left_alone = queue, left_alone
         return places
 
 

@@ -57,7 +57,7 @@ class _CallConverter(Rewriter):
         ):
             return node
         if self._locals is None:
-            self._locals = _locals(self._fn_node)
+            self._locals = _locals(self._fn_node, self.walked, self.left_alone)
         local_names, local_functions = self._locals
         if isinstance(func, gast.Name) and func.id in local_functions:
             return node  # a function defined inside this one: converted along with it
@@ -94,10 +94,13 @@ def _base_name(node):
 _BINDING = (gast.Store, gast.Param, gast.Del)
 
 
-def _locals(fn_node):
-    """Names bound inside the function (parameters included): unknown until it runs."""
+def _locals(fn_node, walked, left_alone):
+    """Names bound inside the function (parameters included): unknown until it runs.
+
+    ``walked`` and ``left_alone``: the rewriter's nodes, all the function's between them.
+    """
     names, functions = set(), set()
-    for node in walk.nodes(fn_node):
+    for node in walked + [n for fn in left_alone for n in walk.nodes(fn)]:
         cls = type(node)
         if cls is gast.Name:
             if type(node.ctx) in _BINDING:

@@ -22,6 +22,7 @@ from autograph.converters import (
 from autograph.converters.base import (
     Context,
     Converter,
+    Rewriter,
     StatementConverter,
     ag_call,
     child_blocks,
@@ -144,6 +145,7 @@ EXPRESSION_SOURCES = [
     """
     def f(a):
         def gen():
+            print = len  # a name bound only in a function left alone still counts as local
             yield not a
         while a > 0 and not a.done:
             a.step(a or range(1))
@@ -161,11 +163,22 @@ class _EveryNode(Converter):
         self.rewriter = rewriter
 
     def visit(self, node):
+        if not self.rewriter.walked:  # what rules may look at: here, simply all the nodes
+            self.rewriter.walked = walk.nodes(node)
         if isinstance(node, gast.FunctionDef) and anno.getanno(node, "skip_conversion"):
             return node
         node = self.generic_visit(node)
         rule = self.rewriter.rules.get(type(node))
         return node if rule is None else rule(self.rewriter, node)
+
+
+@pytest.mark.parametrize("source", EXPRESSION_SOURCES)
+def test_rewriter_walks_all_nodes_but_those_of_functions_left_alone(source):
+    fn = _parsed(source)
+    rewriter = Rewriter(None)
+    rewriter.visit(fn)
+    seen = rewriter.walked + [n for f in rewriter.left_alone for n in walk.nodes(f)]
+    assert sorted(map(id, seen)) == sorted(map(id, walk.nodes(fn)))
 
 
 def _parsed(source):
