@@ -86,7 +86,7 @@ def transform(node, ctx, activity):
             continue
         # Of a compound statement, what it holds is looked at on its own.
         reads = _own_names(stmt) if compound else activity.reads(stmt)
-        if any(r in local_names and r not in defined for r in reads):
+        if not local_names.intersection(reads) <= defined:
             _wrap_own_expressions(stmt, local_names - defined)
     return node
 
