@@ -1,10 +1,12 @@
-"""What every converter shares: the conversion context and a transformer base class."""
+"""What every converter shares: the conversion context, the walks of converters, and node makers."""
 
 from __future__ import annotations
 
 import gast
 
 from autograph.pyct import anno, templates
+from autograph.pyct.origin import set_origin
+from autograph.pyct.walk import BRANCHES, INNER, LEAVES, branches
 
 
 class Context:
@@ -33,7 +35,7 @@ class Transformer(gast.NodeTransformer):
             value = getattr(node, field, None)
             if type(value) is list:
                 value[:] = self._visit_list(value)
-            elif isinstance(value, gast.AST) and type(value) not in _LEAVES:
+            elif isinstance(value, gast.AST) and type(value) not in LEAVES:
                 new = self.visit(value)
                 if new is None:
                     delattr(node, field)
@@ -44,7 +46,7 @@ class Transformer(gast.NodeTransformer):
     def _visit_list(self, nodes):
         out = []
         for node in nodes:
-            if isinstance(node, gast.AST) and type(node) not in _LEAVES:
+            if isinstance(node, gast.AST) and type(node) not in LEAVES:
                 node = self.visit(node)
                 if node is None:
                     continue
@@ -53,13 +55,6 @@ class Transformer(gast.NodeTransformer):
                     continue
             out.append(node)
         return out
-
-
-_LEAVES = {gast.Constant} | {  # and every context and operator class, ast's and gast's
-    cls
-    for base in (gast.expr_context, gast.operator, gast.boolop, gast.unaryop, gast.cmpop)
-    for cls in base.__subclasses__()
-}
 
 
 class Converter(Transformer):
@@ -85,29 +80,163 @@ class Converter(Transformer):
         return out
 
 
+class Rewriter:
+    """A converter of expressions: rewrites the nodes of the classes in ``rules``, innermost first.
+
+    ``rules`` maps a node class to a method that gets such a node, whose own
+    nodes are rewritten already, and returns what replaces it (or the node).
+    All the nodes to rewrite are found in one walk before any is rewritten,
+    so what a rule makes is not rewritten again, and a tree that has none
+    costs only the walk. Functions marked not to convert (generators) are
+    left alone. A rule must not change the lists that hold its node.
+
+    A rule that needs to know more of the tree than its node finds, after the
+    walk, the nodes it looked into in ``walked`` and the functions it left
+    alone in ``left_alone``: between them, the whole tree.
+
+    >>> from autograph.pyct.printer import to_source
+    >>> class Shout(Rewriter):
+    ...     def _name(self, node):
+    ...         return name(node.id.upper())
+    ...     rules = {gast.Name: _name}
+    >>> print(to_source(Shout(None).visit(gast.parse("f(x, [y])"))).strip())
+    F(X, [Y])
+    """
+
+    rules = {}
+
+    def __init__(self, ctx):
+        self.ctx = ctx
+        self.walked, self.left_alone = [], []
+
+    def visit(self, tree):
+        """``tree`` with its nodes rewritten: the same node, or what replaces it."""
+        rules = self.rules
+        for holder, where in reversed(self._places(tree)):
+            if type(holder) is list:
+                i = next(i for i, item in enumerate(holder) if item is where)
+                holder[i] = rules[type(where)](self, where)
+            else:
+                node = getattr(holder, where)
+                setattr(holder, where, rules[type(node)](self, node))
+        rule = rules.get(type(tree))
+        return tree if rule is None else rule(self, tree)
+
+    def _places(self, tree):
+        """Where the nodes to rewrite are, outer ones first: (list, node) or (node, field).
+
+        A node in a list is kept, not its index: the walk need not count, and
+        the few rewritten are looked up.
+        """
+        rules = self.rules
+        places = []
+        queue, left_alone = ([], [tree]) if _left_alone(tree) else ([tree], [])
+        append = queue.append
+        fields_of = BRANCHES.get
+        for node in queue:  # grows while it is read: a node's places come before those it holds
+            for field in fields_of(type(node)) or branches(type(node)):
+                value = getattr(node, field, None)
+                if type(value) is list:
+                    for item in value:
+                        cls = type(item)
+                        if cls in rules:
+                            places.append((value, item))
+                        if cls in _WALKED:
+                            append(item)
+                        elif _inner(item):
+                            (left_alone if _left_alone(item) else queue).append(item)
+                elif value is not None:
+                    cls = type(value)
+                    if cls in rules:
+                        places.append((node, field))
+                    if cls in _WALKED:
+                        append(value)
+                    elif _inner(value):
+                        (left_alone if _left_alone(value) else queue).append(value)
+        self.walked, self.left_alone = queue, left_alone
+        return places
+
+
+_FUNCTIONS = (gast.FunctionDef, gast.AsyncFunctionDef)
+_WALKED = INNER - set(_FUNCTIONS)  # functions are walked into unless left alone
+
+
+def _inner(value):
+    return isinstance(value, gast.AST) and type(value) not in LEAVES
+
+
+def _left_alone(node):
+    return isinstance(node, _FUNCTIONS) and anno.getanno(node, "skip_conversion")
+
+
 _BLOCKS = ("body", "orelse", "finalbody")
+_block_fields = {}  # node class -> (its fields among _BLOCKS, whether it has handlers)
 
 
 def child_blocks(node):
-    """The statement lists directly inside a compound statement."""
-    for field in _BLOCKS:
+    """The statement lists directly inside a compound statement, as (field, block) pairs.
+
+    An except clause's block comes as (handler, block).
+
+    >>> loop = gast.parse("for x in xs:\\n    pass\\nelse:\\n    y = 1").body[0]
+    >>> [field for field, block in child_blocks(loop)]
+    ['body', 'orelse']
+    """
+    fields, has_handlers = _shape(type(node))
+    found = []
+    for field in fields:
         block = getattr(node, field, None)
-        if isinstance(block, list) and block and isinstance(block[0], gast.stmt):
-            yield field, block
-    for handler in getattr(node, "handlers", None) or ():
-        yield handler, handler.body
+        if type(block) is list and block and isinstance(block[0], gast.stmt):
+            found.append((field, block))
+    if has_handlers:
+        found += [(handler, handler.body) for handler in getattr(node, "handlers", None) or ()]
+    return found
+
+
+def _shape(cls):
+    """(the fields of ``cls`` among _BLOCKS, whether it has handlers): where its blocks may be."""
+    shape = _block_fields.get(cls)
+    if shape is None:
+        shape = _block_fields[cls] = (
+            tuple(f for f in _BLOCKS if f in cls._fields),
+            "handlers" in cls._fields,
+        )
+    return shape
 
 
 class StatementConverter(Converter):
-    """A converter of statements: it walks blocks of statements and never enters expressions."""
+    """A converter of statements: it walks blocks of statements and never enters expressions.
+
+    A converter that rewrites only compound statements (those that may hold
+    blocks: loops, ifs, functions...) says so with ``compound_only``: the
+    other statements are then kept as they are, without a visit.
+    """
+
+    compound_only = False
 
     def generic_visit(self, node):
-        for field, block in list(child_blocks(node)):
+        for field, block in child_blocks(node):
             if isinstance(field, str):
                 setattr(node, field, self.visit_block(block))
             else:
                 field.body = self.visit_block(block)
         return node
+
+    def visit_block(self, stmts):
+        if not self.compound_only:
+            return super().visit_block(stmts)
+        out = []
+        for stmt in stmts:
+            if _shape(type(stmt)) == _SIMPLE:
+                out.append(stmt)
+                continue
+            result = self.visit(stmt)
+            if result is not None:
+                out.extend(result if isinstance(result, list) else [result])
+        return out
+
+
+_SIMPLE = ((), False)  # the shape of a statement that holds no block
 
 
 def statements(template, origin_node, **replacements):
@@ -168,6 +297,24 @@ def function_def(fn_name, params, body, lineno):
     )
 
 
+def flag_assignment(flag, value, origin_node):
+    """``flag = value`` (a constant) standing for the user's ``origin_node``, as the template would make it.
+
+    Built directly, not from a template: jump lowering makes one per loop and per jump.
+
+    >>> from autograph.pyct.printer import to_source
+    >>> stmt = flag_assignment("break_", True, gast.parse("x = 1").body[0])
+    >>> print(to_source(stmt).strip(), stmt.lineno)
+    break_ = True 1
+    """
+    lineno = getattr(origin_node, "lineno", None)
+    target = gast.Name(id=flag, ctx=gast.Store(), annotation=None, type_comment=None)
+    constant = gast.Constant(value=value, kind=None)
+    stmt = gast.Assign(targets=[target], value=constant, type_comment=None)
+    target.lineno = constant.lineno = stmt.lineno = lineno
+    return stmt
+
+
 def declarations(globals_, nonlocals, lineno):
     """``global globals_`` and ``nonlocal nonlocals`` at ``lineno``, each left out if it has no names."""
     return ([gast.Global(names=globals_, lineno=lineno)] if globals_ else []) + (
@@ -178,6 +325,24 @@ def declarations(globals_, nonlocals, lineno):
 def ag_attribute(attr):
     """``ag__.<attr>``: an operator of the generated code."""
     return gast.Attribute(value=name("ag__"), attr=attr, ctx=gast.Load())
+
+
+def ag_call(fn, args, origin_node):
+    """``ag__.fn(*args)`` standing for the user's ``origin_node``, as its template would make it.
+
+    Built directly, not from a template: converters make one for each call,
+    operator and read they rewrite. ``args`` are expressions that are read.
+
+    >>> from autograph.pyct.printer import to_source
+    >>> call = ag_call("not_", [name("x")], gast.parse("\\nx").body[0])
+    >>> print(to_source(call).strip(), call.lineno, call.args[0].lineno)
+    ag__.not_(x) 2 2
+    """
+    lineno = getattr(origin_node, "lineno", None)
+    call = gast.Call(func=ag_attribute(fn), args=args, keywords=[])
+    call.lineno = call.func.lineno = call.func.value.lineno = lineno
+    set_origin(args, lineno)
+    return call
 
 
 def negate(flag):

@@ -16,12 +16,14 @@ from __future__ import annotations
 
 import gast
 
-from autograph.converters.base import StatementConverter, negate, statements
-from autograph.converters.jumps import Lowering, contains, stop_loop_on
+from autograph.converters.base import StatementConverter, flag_assignment, negate
+from autograph.converters.jumps import Lowering, holders, stop_loop_on
 from autograph.pyct.origin import set_origin
 
 
 class _BreakConverter(StatementConverter):
+    compound_only = True  # only loops change
+
     def _loop(self, node):
         node = self.generic_visit(node)  # inner loops first: their breaks are their own
         if isinstance(node, gast.While) and not node.orelse and _assigns(node.test):
@@ -31,15 +33,14 @@ class _BreakConverter(StatementConverter):
             set_origin(guard, node.lineno)
             node.body = [guard] + node.body
             node.test = gast.Constant(value=True, kind=None)
-        if not contains(node.body, gast.Break, into_loops=False):
+        held = holders(node.body, gast.Break, into_loops=False)
+        if not any(id(stmt) in held for stmt in node.body):
             return node
         flag = self.ctx.namer.new("break_")
-        lowering = Lowering(
-            gast.Break, flag, lambda jump: statements("flag = True", jump, flag=flag)
-        )
-        node.body = lowering.block(node.body)
+        lowering = Lowering(gast.Break, flag, lambda jump: [flag_assignment(flag, True, jump)])
+        node.body = lowering.lower(node.body, held)
         stop_loop_on(node, flag)
-        before = statements("flag = False", node, flag=flag)
+        before = [flag_assignment(flag, False, node)]
         after = []
         if node.orelse:
             after = [gast.If(test=negate(flag), body=node.orelse, orelse=[])]

@@ -15,7 +15,7 @@ import sysconfig
 
 import gast
 
-from autograph.converters.base import Converter, ag_attribute, expression
+from autograph.converters.base import Rewriter, ag_attribute, ag_call
 from autograph.operators.py_builtins import OVERRIDES
 from autograph.pyct import walk
 
@@ -42,14 +42,13 @@ def is_left_alone(fn) -> bool:
     return bool(path) and any(path.startswith(s) for s in _SITE)
 
 
-class _CallConverter(Converter):
-    def __init__(self, ctx, local_names, local_functions):
+class _CallConverter(Rewriter):
+    def __init__(self, ctx, fn_node):
         super().__init__(ctx)
-        self.local_names = local_names
-        self.local_functions = local_functions
+        self._fn_node = fn_node
+        self._locals = None  # found when a call first needs them
 
-    def visit_Call(self, node):
-        node = self.generic_visit(node)
+    def _call(self, node):
         func = node.func
         if (
             isinstance(func, gast.Attribute)
@@ -57,10 +56,13 @@ class _CallConverter(Converter):
             and func.value.id == "ag__"
         ):
             return node
-        if isinstance(func, gast.Name) and func.id in self.local_functions:
+        if self._locals is None:
+            self._locals = _locals(self._fn_node, self.walked, self.left_alone)
+        local_names, local_functions = self._locals
+        if isinstance(func, gast.Name) and func.id in local_functions:
             return node  # a function defined inside this one: converted along with it
         base = _base_name(func)
-        if base is not None and base not in self.local_names:
+        if base is not None and base not in local_names:
             found, value = self.ctx.resolve(func)
             if found:
                 override = OVERRIDES.get(value) if _hashable(value) else None
@@ -69,8 +71,10 @@ class _CallConverter(Converter):
                     return node
                 if is_left_alone(value):
                     return node
-        node.func = expression("ag__.call(fn)", node, fn=func)
+        node.func = ag_call("call", [func], node)
         return node
+
+    rules = {gast.Call: _call}
 
 
 def _hashable(value):
@@ -87,18 +91,25 @@ def _base_name(node):
     return node.id if isinstance(node, gast.Name) else None
 
 
-def _locals(fn_node):
-    """Names bound inside the function (parameters included): unknown until it runs."""
+_BINDING = (gast.Store, gast.Param, gast.Del)
+
+
+def _locals(fn_node, walked, left_alone):
+    """Names bound inside the function (parameters included): unknown until it runs.
+
+    ``walked`` and ``left_alone``: the rewriter's nodes, all the function's between them.
+    """
     names, functions = set(), set()
-    for node in walk.nodes(fn_node):
-        if isinstance(node, gast.Name) and isinstance(node.ctx, (gast.Store, gast.Param, gast.Del)):
-            names.add(node.id)
-        elif isinstance(node, (gast.FunctionDef, gast.AsyncFunctionDef)) and node is not fn_node:
+    for node in walked + [n for fn in left_alone for n in walk.nodes(fn)]:
+        cls = type(node)
+        if cls is gast.Name:
+            if type(node.ctx) in _BINDING:
+                names.add(node.id)
+        elif (cls is gast.FunctionDef or cls is gast.AsyncFunctionDef) and node is not fn_node:
             functions.add(node.name)
             names.add(node.name)
     return names, functions
 
 
 def transform(node, ctx):
-    local_names, local_functions = _locals(node)
-    return _CallConverter(ctx, local_names, local_functions).visit(node)
+    return _CallConverter(ctx, node).visit(node)

@@ -12,20 +12,21 @@ from __future__ import annotations
 
 import gast
 
-from autograph.converters.base import StatementConverter, statements
-from autograph.converters.jumps import Lowering, contains
+from autograph.converters.base import StatementConverter, flag_assignment
+from autograph.converters.jumps import Lowering, holders
 
 
 class _ContinueConverter(StatementConverter):
+    compound_only = True  # only loops change
+
     def _loop(self, node):
         node = self.generic_visit(node)
-        if not contains(node.body, gast.Continue, into_loops=False):
+        held = holders(node.body, gast.Continue, into_loops=False)
+        if not any(id(stmt) in held for stmt in node.body):
             return node
         flag = self.ctx.namer.new("continue_")
-        lowering = Lowering(
-            gast.Continue, flag, lambda jump: statements("flag = True", jump, flag=flag)
-        )
-        node.body = statements("flag = False", node.body[0], flag=flag) + lowering.block(node.body)
+        lowering = Lowering(gast.Continue, flag, lambda jump: [flag_assignment(flag, True, jump)])
+        node.body = [flag_assignment(flag, False, node.body[0])] + lowering.lower(node.body, held)
         return node
 
     visit_While = visit_For = _loop

@@ -11,6 +11,7 @@ from __future__ import annotations
 import gast
 
 from autograph.converters.base import child_blocks, negate
+from autograph.pyct import anno
 from autograph.pyct.origin import set_origin
 
 _SCOPES = (gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda, gast.ClassDef)
@@ -38,8 +39,40 @@ def contains(nodes, jump_type, into_loops):
     return False
 
 
+def holders(stmts, jump_type, into_loops):
+    """The statements of ``stmts``, or in blocks they hold, for which ``contains`` is true, by id.
+
+    Found in one walk, where asking ``contains`` of each statement would walk
+    the statements of each block again for every block around it.
+    """
+    found = {}  # holding the statements keeps their ids unique
+    for stmt in stmts:
+        _holds(stmt, jump_type, into_loops, found)
+    return found
+
+
+def _holds(stmt, jump_type, into_loops, found):
+    # A function, not a closure: a closure that calls itself is a reference cycle, which
+    # would wait for the collector, paused while converting.
+    if isinstance(stmt, jump_type):
+        found[id(stmt)] = stmt
+        return True
+    if isinstance(stmt, _SCOPES):
+        return False
+    only_orelse = not into_loops and isinstance(stmt, _LOOPS)
+    held = False
+    for field, block in child_blocks(stmt):
+        # Every block is walked: its statements may be asked about even where they do not count.
+        inner = [_holds(s, jump_type, into_loops, found) for s in block]
+        if any(inner) and not (only_orelse and field != "orelse"):
+            held = True
+    if held:
+        found[id(stmt)] = stmt
+    return held
+
+
 class Lowering:
-    """Replaces the jumps of one kind in a block and guards what follows them.
+    """Replaces the jumps of one kind in a block and guards what follows them: ``lower(block)``.
 
     ``replace(jump)`` gives the statements standing for one jump;
     ``on_loop(loop)`` is called for each loop that holds a jump (returns only).
@@ -50,6 +83,17 @@ class Lowering:
         self.jump_type, self.flag, self.replace = jump_type, flag, replace
         self.into_loops, self.on_loop = into_loops, on_loop
         self.guarded = False
+        self._holders = {}
+
+    def lower(self, stmts, held=None):
+        """``stmts`` (a block) with its jumps replaced, and what follows them guarded.
+
+        ``held``: the ``holders`` of ``stmts``, if the caller has them already.
+        """
+        self._holders = (
+            held if held is not None else holders(stmts, self.jump_type, self.into_loops)
+        )
+        return self.block(stmts)
 
     def block(self, stmts):
         out = []
@@ -57,7 +101,7 @@ class Lowering:
             if isinstance(stmt, self.jump_type):
                 out.extend(self.replace(stmt))
                 return out  # the rest of the block is unreachable
-            if not contains(stmt, self.jump_type, self.into_loops):
+            if id(stmt) not in self._holders:
                 out.append(stmt)
                 continue
             out.extend(self.inside(stmt))
@@ -91,8 +135,6 @@ class Lowering:
 
 def stop_loop_on(loop, flag):
     """Makes ``loop`` also stop once ``flag`` is set: ``while not flag and test``, or a for's extra test."""
-    from autograph.pyct import anno
-
     if isinstance(loop, gast.While):
         loop.test = gast.BoolOp(op=gast.And(), values=[negate(flag), loop.test])
         set_origin(loop.test, loop.lineno)

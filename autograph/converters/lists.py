@@ -21,33 +21,55 @@ class _ListConverter(StatementConverter):
         self.rebindable = rebindable
 
     def visit_Expr(self, node):
-        call = node.value
-        if (
-            isinstance(call, gast.Call)
-            and isinstance(call.func, gast.Attribute)
-            and call.func.attr == "append"
-            and len(call.args) == 1
-            and not call.keywords
-            and symbol(call.func.value) is not None
-            and ("." in symbol(call.func.value) or symbol(call.func.value) in self.rebindable)
-        ):
-            target = call.func.value
-            return statements(
-                "target = ag__.list_append(target, item)", node, target=target, item=call.args[0]
-            )
+        if _is_append(node):
+            target = node.value.func.value
+            if "." in symbol(target) or symbol(target) in self.rebindable:
+                return statements(
+                    "target = ag__.list_append(target, item)",
+                    node,
+                    target=target,
+                    item=node.value.args[0],
+                )
         return self.generic_visit(node)
 
 
-def transform(node, ctx):
-    # A name the function never assigns is a global or a closure: rebinding it would make it local.
-    params = {a.id for a in node.args.args + node.args.kwonlyargs + node.args.posonlyargs}
+def _is_append(stmt):
+    """Whether the statement ``stmt`` is ``<symbol>.append(<one argument>)``."""
+    call = getattr(stmt, "value", None)
+    return (
+        isinstance(stmt, gast.Expr)
+        and isinstance(call, gast.Call)
+        and isinstance(call.func, gast.Attribute)
+        and call.func.attr == "append"
+        and len(call.args) == 1
+        and not call.keywords
+        and symbol(call.func.value) is not None
+    )
+
+
+def _rebindable(fn_node):
+    """The names a list may be rebound to: the function's parameters, assigned and declared names.
+
+    A name the function never assigns is a global or a closure: rebinding it would make it local.
+    """
+    args = fn_node.args
+    params = {a.id for a in args.args + args.kwonlyargs + args.posonlyargs}
     assigned = {
-        n.id for n in walk.nodes(node) if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Store)
+        n.id
+        for n in walk.nodes(fn_node)
+        if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Store)
     }
     declared = {
         n
-        for s in walk.statements(node.body)
+        for s in walk.statements(fn_node.body)
         if isinstance(s, (gast.Global, gast.Nonlocal))
         for n in s.names
     }
-    return _ListConverter(ctx, params | assigned | declared).visit(node)
+    return params | assigned | declared
+
+
+def transform(node, ctx):
+    # Most functions append to no list: their statements tell, without a walk of every node.
+    if not any(_is_append(s) for s in walk.statements(node.body)):
+        return node
+    return _ListConverter(ctx, _rebindable(node)).visit(node)

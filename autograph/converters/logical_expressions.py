@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import gast
 
-from autograph.converters.base import Converter, ag_attribute, expression, parameters
+from autograph.converters.base import Rewriter, ag_call, parameters
 from autograph.pyct.origin import set_origin
 
 
@@ -18,16 +18,14 @@ def _lazy(node):
     return gast.Lambda(args=parameters([]), body=node)
 
 
-class _LogicalConverter(Converter):
-    def visit_BoolOp(self, node):
-        node = self.generic_visit(node)
+class _LogicalConverter(Rewriter):
+    def _bool_op(self, node):
         fn = "and_" if isinstance(node.op, gast.And) else "or_"
-        call = expression("fn(first)", node, fn=ag_attribute(fn), first=node.values[0])
+        call = ag_call(fn, [node.values[0]], node)
         call.args.extend(_lazy(v) for v in node.values[1:])
         return call
 
-    def visit_Compare(self, node):
-        node = self.generic_visit(node)
+    def _compare(self, node):
         middle = node.comparators[:-1]
         if len(node.ops) < 2 or not all(isinstance(m, (gast.Name, gast.Constant)) for m in middle):
             return node  # a middle operand with effects would be evaluated twice: left as Python
@@ -38,21 +36,26 @@ class _LogicalConverter(Converter):
         ]
         for part in parts:
             set_origin(part, node.lineno)
-        call = expression("ag__.and_(first)", node, first=parts[0])
+        call = ag_call("and_", [parts[0]], node)
         call.args.extend(_lazy(p) for p in parts[1:])
         return call
 
-    def visit_UnaryOp(self, node):
-        node = self.generic_visit(node)
+    def _unary_op(self, node):
         if isinstance(node.op, gast.Not):
-            return expression("ag__.not_(operand)", node, operand=node.operand)
+            return ag_call("not_", [node.operand], node)
         return node
 
-    def visit_IfExp(self, node):
-        node = self.generic_visit(node)
-        call = expression("ag__.if_exp(test)", node, test=node.test)
+    def _if_exp(self, node):
+        call = ag_call("if_exp", [node.test], node)
         call.args.extend([_lazy(node.body), _lazy(node.orelse)])
         return call
+
+    rules = {
+        gast.BoolOp: _bool_op,
+        gast.Compare: _compare,
+        gast.UnaryOp: _unary_op,
+        gast.IfExp: _if_exp,
+    }
 
 
 def transform(node, ctx):

@@ -20,7 +20,7 @@ from __future__ import annotations
 import gast
 
 from autograph.converters.base import StatementConverter, name, statements
-from autograph.converters.jumps import Lowering, contains, stop_loop_on
+from autograph.converters.jumps import Lowering, contains, holders, stop_loop_on
 from autograph.pyct import anno
 
 
@@ -47,45 +47,53 @@ def _forever(stmt):
     )
 
 
-def _move_rest_into_branches(stmts):
+def _move_rest_into_branches(stmts, moved):
+    """``stmts`` with what follows an if that always returns on one side moved to the other.
+
+    The ifs that took in statements are added to ``moved``.
+    """
     out = []
     for i, stmt in enumerate(stmts):
         for field in ("body", "orelse", "finalbody"):
             if isinstance(getattr(stmt, field, None), list) and not isinstance(
                 stmt, gast.FunctionDef
             ):
-                setattr(stmt, field, _move_rest_into_branches(getattr(stmt, field)))
-        rest = stmts[i + 1 :]
-        if isinstance(stmt, gast.If) and rest:
+                setattr(stmt, field, _move_rest_into_branches(getattr(stmt, field), moved))
+        rest = stmts[i + 1 :] if isinstance(stmt, gast.If) else None  # a copy: only for ifs
+        if rest:
             if always_returns(stmt.body) and not always_returns(stmt.orelse):
-                stmt.orelse = _move_rest_into_branches(stmt.orelse + rest)
+                stmt.orelse = _move_rest_into_branches(stmt.orelse + rest, moved)
+                moved.append(stmt)
                 return out + [stmt]
             if always_returns(stmt.orelse) and not always_returns(stmt.body):
-                stmt.body = _move_rest_into_branches(stmt.body + rest)
+                stmt.body = _move_rest_into_branches(stmt.body + rest, moved)
+                moved.append(stmt)
                 return out + [stmt]
         out.append(stmt)
     return out
 
 
 class _ReturnConverter(StatementConverter):
+    compound_only = True  # only functions change
+
     def visit_FunctionDef(self, node):
         if anno.getanno(node, "skip_conversion"):
             return node
         node = self.generic_visit(node)  # nested functions keep their own returns
         body = node.body
+        held = holders(body, gast.Return, into_loops=True)
         last = body[-1] if body else None
-        early = [s for s in body[:-1] if contains(s, gast.Return, into_loops=True)]
-        nested_in_last = (
-            last is not None
-            and not isinstance(last, gast.Return)
-            and contains(last, gast.Return, into_loops=True)
-        )
+        early = any(id(s) in held for s in body[:-1])
+        nested_in_last = last is not None and not isinstance(last, gast.Return) and id(last) in held
         if not early and not nested_in_last:
             return node  # at most a final return: nothing to do
-        node.body = self._lower(_move_rest_into_branches(body), node)
+        moved = []
+        body = _move_rest_into_branches(body, moved)
+        # Where nothing moved, the statements holding a return are the same ones.
+        node.body = self._lower(body, node, None if moved else held)
         return node
 
-    def _lower(self, body, fn_node):
+    def _lower(self, body, fn_node, held):
         namer = self.ctx.namer
         retval, flag = namer.new("retval"), namer.new("do_return")
         loops_stopped = []
@@ -102,7 +110,7 @@ class _ReturnConverter(StatementConverter):
 
         lowering = Lowering(gast.Return, flag, replace, into_loops=True, on_loop=on_loop)
         may_fall_off = not always_returns(body)
-        lowered = lowering.block(body)
+        lowered = lowering.lower(body, held)
         flagged = lowering.guarded or loops_stopped
         if not flagged:
             lowered = [s for s in lowered if not _assigns(s, flag)]

@@ -11,34 +11,29 @@ from autograph.pyct import anno, walk
 from autograph.pyct.parser import ConversionError
 
 _GENERATOR = (gast.Yield, gast.YieldFrom)
-
-
-def _own_nodes(fn_node):
-    stack = walk.children(fn_node)
-    while stack:
-        node = stack.pop()
-        yield node
-        if not isinstance(
-            node, (gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda, gast.ClassDef)
-        ):
-            stack += walk.children(node)
+_ASYNC = (gast.Await, gast.AsyncFor, gast.AsyncWith)
+_UNSUPPORTED = frozenset(_GENERATOR + _ASYNC)
 
 
 def check(fn_node, fn_name):
-    """Raises ConversionError for what the function itself does that cannot be converted."""
+    """Raises ConversionError for what the function itself does that cannot be converted.
+
+    Of several such constructs, the first in the source is named.
+    """
     if isinstance(fn_node, gast.AsyncFunctionDef):
         raise ConversionError(
             f"{fn_name} (line {fn_node.lineno}): `async def` functions are not supported"
         )
-    for node in _own_nodes(fn_node):
+    found = [n for n in walk.nodes(fn_node, into_scopes=False) if type(n) in _UNSUPPORTED]
+    if found:
+        node = min(found, key=lambda n: n.lineno)
         if isinstance(node, _GENERATOR):
             raise ConversionError(
                 f"{fn_name} (line {node.lineno}): generators (`yield`) are not supported; "
                 "return a list or a tensor instead"
             )
-        if isinstance(node, (gast.Await, gast.AsyncFor, gast.AsyncWith)):
-            raise ConversionError(f"{fn_name} (line {node.lineno}): `async` code is not supported")
+        raise ConversionError(f"{fn_name} (line {node.lineno}): `async` code is not supported")
     for node in walk.statements(fn_node.body):
         nested = isinstance(node, (gast.FunctionDef, gast.AsyncFunctionDef))
-        if nested and any(isinstance(n, _GENERATOR) for n in _own_nodes(node)):
+        if nested and any(isinstance(n, _GENERATOR) for n in walk.nodes(node, into_scopes=False)):
             anno.setanno(node, "skip_conversion", True)

@@ -10,10 +10,9 @@ from __future__ import annotations
 
 import gast
 
-from autograph.converters.base import StatementConverter, Transformer, expression
+from autograph.converters.base import Transformer, ag_call, child_blocks
 from autograph.pyct import anno, walk
-
-_SCOPES = (gast.Lambda, gast.ListComp, gast.SetComp, gast.DictComp, gast.GeneratorExp)
+from autograph.pyct.walk import INNER
 
 
 class _Reads(Transformer):
@@ -24,7 +23,7 @@ class _Reads(Transformer):
 
     def visit_Name(self, node):
         if isinstance(node.ctx, gast.Load) and node.id in self.names:
-            return expression("ag__.ld(name)", node, name=node)
+            return ag_call("ld", [node], node)
         return node
 
     def _skip(self, node):
@@ -33,34 +32,40 @@ class _Reads(Transformer):
     visit_Lambda = visit_ListComp = visit_SetComp = visit_DictComp = visit_GeneratorExp = _skip
 
 
-class _VariablesConverter(StatementConverter):
-    def __init__(self, ctx, local_names, activity):
-        super().__init__(ctx)
-        self.local_names = local_names
-        self.activity = activity
+def _wrap_own_expressions(node, names):
+    reads = _Reads(names)
+    for field in node._fields:
+        value = getattr(node, field)
+        if isinstance(value, gast.expr):
+            setattr(node, field, reads.visit(value))
+        elif isinstance(value, list) and value and isinstance(value[0], gast.expr):
+            setattr(node, field, [reads.visit(v) for v in value])
 
-    def visit(self, node):
-        if isinstance(node, gast.stmt) and anno.hasanno(node, "defined_in"):
-            maybe_unbound = self.local_names - anno.getanno(node, "defined_in")
-            if maybe_unbound and not maybe_unbound.isdisjoint(self.activity.reads(node)):
-                self._wrap_own_expressions(node, maybe_unbound)
-        return super().visit(node)
 
-    def _wrap_own_expressions(self, node, names):
-        reads = _Reads(names)
-        for field in node._fields:
-            value = getattr(node, field)
-            if isinstance(value, gast.expr):
-                setattr(node, field, reads.visit(value))
-            elif isinstance(value, list) and value and isinstance(value[0], gast.expr):
-                setattr(node, field, [reads.visit(v) for v in value])
+def _converted_statements(fn_node):
+    """The statements in ``fn_node``'s blocks, at any depth, but not in functions left alone.
+
+    Each comes with whether it is compound (holds blocks of its own).
+    """
+    found = [(fn_node, True)]
+    for stmt, _ in found:  # grows while it is read
+        if not (isinstance(stmt, _FUNCTIONS) and anno.getanno(stmt, "skip_conversion")):
+            for _, block in child_blocks(stmt):
+                found += [(s, type(s) in _COMPOUND) for s in block]
+    return found
+
+
+_FUNCTIONS = (gast.FunctionDef, gast.AsyncFunctionDef)
+_COMPOUND = frozenset(
+    cls
+    for cls in INNER
+    if issubclass(cls, gast.stmt) and {"body", "orelse", "finalbody", "handlers"} & set(cls._fields)
+)
 
 
 def _local_names(fn_node):
     stores = {
-        n.id
-        for n in walk.nodes(fn_node)
-        if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Store)
+        n.id for n in walk.nodes(fn_node) if type(n) is gast.Name and type(n.ctx) is gast.Store
     }
     declared = {
         n
@@ -73,4 +78,28 @@ def _local_names(fn_node):
 
 def transform(node, ctx, activity):
     """``activity``: what the analyses found of the code, which has not changed since."""
-    return _VariablesConverter(ctx, _local_names(node), activity).visit(node)
+    local_names = _local_names(node)
+    # Each statement's own expressions only: the order they are wrapped in does not matter.
+    for stmt, compound in _converted_statements(node):
+        defined = anno.getanno(stmt, "defined_in")
+        if defined is None:
+            continue
+        # Of a compound statement, what it holds is looked at on its own.
+        reads = _own_names(stmt) if compound else activity.reads(stmt)
+        if not local_names.intersection(reads) <= defined:
+            _wrap_own_expressions(stmt, local_names - defined)
+    return node
+
+
+def _own_names(stmt):
+    """The names in the expressions of ``stmt`` itself: at least all it reads, not in its blocks.
+
+    A compound statement's own expressions are few, cheaper to list than to analyse.
+    """
+    names = []
+    for field in stmt._fields:
+        value = getattr(stmt, field)
+        for expr in value if isinstance(value, list) else [value]:
+            if isinstance(expr, gast.expr):
+                names += [n.id for n in walk.nodes(expr) if type(n) is gast.Name]
+    return names

@@ -1,4 +1,4 @@
-"""Listing the nodes of gast trees, about twice as fast as ``gast.walk``, for passes that collect.
+"""Listing the nodes of gast trees, several times as fast as ``gast.walk``, for passes that collect.
 
 >>> import gast
 >>> fn = gast.parse("def f(x):\\n    def g(y):\\n        return y\\n    return g(x)").body[0]
@@ -15,27 +15,67 @@ from __future__ import annotations
 import gast
 
 _AST = gast.AST
-_SCOPES = (gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda, gast.ClassDef)
+_SCOPES = frozenset({gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda, gast.ClassDef})
+
+LEAVES = frozenset(
+    {gast.Constant}
+    | {  # and every context and operator class, ast's and gast's
+        cls
+        for base in (gast.expr_context, gast.operator, gast.boolop, gast.unaryop, gast.cmpop)
+        for cls in base.__subclasses__()
+    }
+)
+"""Node classes that hold no other node: constants, contexts and operators."""
+
+INNER = (
+    frozenset(cls for cls in vars(gast).values() if isinstance(cls, type) and issubclass(cls, _AST))
+    - LEAVES
+)
+"""Every other gast node class: those that may hold nodes."""
+
+# Fields that never hold a node, or hold only leaves (contexts, operators).
+_NOT_BRANCHES = frozenset(
+    {"id", "attr", "arg", "asname", "module", "level", "kind", "type_comment", "simple"}
+    | {"is_async", "conversion", "ctx", "op", "ops"}
+)
+
+BRANCHES = {}
+"""Node class -> what ``branches`` gave for it: ``BRANCHES.get(cls) or branches(cls)`` in hot loops."""
+
+
+def branches(cls):
+    """The fields of ``cls``'s instances that may hold nodes other than leaves.
+
+    >>> branches(gast.Name), branches(gast.BinOp), branches(gast.Constant)
+    (('annotation',), ('left', 'right'), ())
+    """
+    fields = BRANCHES.get(cls)
+    if fields is None:
+        fields = () if cls in LEAVES else tuple(f for f in cls._fields if f not in _NOT_BRANCHES)
+        BRANCHES[cls] = fields
+    return fields
 
 
 def nodes(tree, into_scopes=True):
-    """``tree`` and every node it holds, in no particular order.
+    """``tree`` and every node it holds, in no particular order, leaves (``LEAVES``) excepted.
 
     With ``into_scopes=False``, the functions, lambdas and classes that
     ``tree`` holds are listed, but what they hold is not.
     """
     found = [tree]
     append = found.append
+    fields_of = BRANCHES.get
     for node in found:  # grows while it is read
-        if not into_scopes and node is not tree and isinstance(node, _SCOPES):
+        cls = type(node)
+        if not into_scopes and node is not tree and cls in _SCOPES:
             continue
-        for field in node._fields:
+        for field in fields_of(cls) or branches(cls):
             value = getattr(node, field, None)
             if type(value) is list:
                 for item in value:
-                    if isinstance(item, _AST):
+                    if isinstance(item, _AST) and type(item) not in LEAVES:
                         append(item)
-            elif isinstance(value, _AST):
+            elif isinstance(value, _AST) and type(value) not in LEAVES:
                 append(value)
     return found
 

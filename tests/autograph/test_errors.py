@@ -250,3 +250,15 @@ def test_python_values_raise_unbound_local_error_like_python():
         defined_in_one_branch(-1)
     with pytest.raises(UnboundLocalError, match="only_here"):
         ag.to_graph(defined_in_one_branch)(-1)
+
+
+def generator_of_two(x):
+    if x:
+        yield x  # FIRST
+    yield x + 1
+
+
+def test_of_several_yields_the_first_is_named():
+    with pytest.raises(ag.ConversionError) as info:
+        ag.to_graph(generator_of_two)
+    assert re.search(rf"\bline {line_of(generator_of_two, '# FIRST')}\b", str(info.value))

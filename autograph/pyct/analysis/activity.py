@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import gast
 
+from autograph.pyct.walk import BRANCHES, LEAVES, branches
+
 
 def symbol(node):
     """``"a.b.c"`` for a Name or an attribute chain on a Name, else None."""
@@ -93,15 +95,22 @@ class Activity:
 
     def reads_writes(self, node):
         """(reads, writes) of a statement, an expression or a list of them, as new sets."""
+        if isinstance(node, gast.stmt):
+            known = self._statement(node)
+            return set(known.reads), set(known.writes)
         found = _Found()
         for n in node if isinstance(node, list) else [node]:
             self._collect(n, found)
         return found.reads, found.writes
 
     def reads(self, node):
+        if isinstance(node, gast.stmt):  # the common case: only the set asked for is copied
+            return set(self._statement(node).reads)
         return self.reads_writes(node)[0]
 
     def writes(self, node):
+        if isinstance(node, gast.stmt):
+            return set(self._statement(node).writes)
         return self.reads_writes(node)[1]
 
     def declared(self, node):
@@ -129,14 +138,17 @@ class Activity:
 
     def _collect(self, node, found):
         """Adds the facts of ``node``: remembered for a statement, found afresh for the rest."""
-        if isinstance(node, gast.stmt):
+        cls = type(node)
+        if cls is gast.Name:  # the most common node, by far
+            self._name(node, found)
+        elif isinstance(node, gast.stmt):
             found.add(self._statement(node))
-            return
-        rule = _EXPRESSION_RULES.get(type(node))
-        if rule is not None:
-            rule(self, node, found)
         else:
-            self._children(node, found)
+            rule = _EXPRESSION_RULES.get(cls)
+            if rule is not None:
+                rule(self, node, found)
+            else:
+                self._children(node, found)
 
     def _collect_all(self, nodes, found):
         for node in nodes:
@@ -144,14 +156,14 @@ class Activity:
                 self._collect(node, found)
 
     def _children(self, node, found):
-        # Nodes without fields (contexts, operators) read and write nothing.
-        for field in node._fields:
+        # Leaves (constants, contexts, operators) read and write nothing.
+        for field in BRANCHES.get(type(node)) or branches(type(node)):
             value = getattr(node, field, None)
             if type(value) is list:
                 for item in value:
-                    if isinstance(item, gast.AST) and item._fields:
+                    if isinstance(item, gast.AST) and type(item) not in LEAVES:
                         self._collect(item, found)
-            elif isinstance(value, gast.AST) and value._fields:
+            elif isinstance(value, gast.AST) and type(value) not in LEAVES:
                 self._collect(value, found)
 
     def _name(self, node, found):

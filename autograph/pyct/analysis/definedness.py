@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import gast
 
-from autograph.pyct import anno
+from autograph.pyct import anno, walk
 from autograph.pyct.analysis.activity import Activity
 
 
@@ -32,13 +32,26 @@ def analyze(fn_node, activity=None):
     ``activity`` (an ``Activity``) may be shared with other analyses of the same, unchanged code.
     """
     activity = activity or Activity()
-    start = _parameters(fn_node.args) | activity.declared(fn_node)
+    start = _parameters(fn_node.args) | _declared(fn_node)
     _Definedness(activity).block(fn_node.body, (start, set(start)))
 
 
 def _parameters(args):
     names = {a.id for a in args.args + args.kwonlyargs + args.posonlyargs}
     return names | {a.id for a in (args.vararg, args.kwarg) if a is not None}
+
+
+def _declared(fn_node):
+    """Names declared ``global`` or ``nonlocal`` anywhere in ``fn_node``, as ``Activity.declared``.
+
+    Only statements can declare: listing them is cheaper than what the function reads and writes.
+    """
+    return {
+        name
+        for stmt in walk.statements(fn_node.body)
+        if isinstance(stmt, (gast.Global, gast.Nonlocal))
+        for name in stmt.names
+    }
 
 
 def _names(symbols):
@@ -48,22 +61,28 @@ def _names(symbols):
 class _Definedness:
     def __init__(self, activity):
         self.activity = activity
+        self._assigned_by = {}  # id(statement) -> what _assigned found for it
+        self._writes_of = {}  # id(statement or target) -> the local names it assigns
 
     def block(self, stmts, state):
         for stmt in stmts:
-            state = self.stmt(stmt, state)
+            state = _VISITS.get(type(stmt), _Definedness.simple)(self, stmt, state)
         return state
 
-    def stmt(self, node, state):
-        method = getattr(self, "visit_" + type(node).__name__, None)
-        if method is not None:
-            return method(node, state)
+    def simple(self, node, state):
         definite, maybe = state
         anno.setanno(node, "defined_in", definite)
-        writes = _names(self.activity.writes(node))
+        writes = self._writes(node)
         if isinstance(node, gast.Delete):
             return definite - writes, maybe - writes
         return definite | writes, maybe | writes
+
+    def _writes(self, node):
+        """The local names ``node`` (a statement taken as a whole, or a target) assigns; not to change."""
+        known = self._writes_of.get(id(node))
+        if known is None:
+            known = self._writes_of[id(node)] = _names(self.activity.writes(node))
+        return known
 
     def _annotate(self, node, state):
         anno.setanno(node, "defined_in", set(state[0]))
@@ -82,10 +101,52 @@ class _Definedness:
         return d1 & d2, m1 | m2
 
     def _loop_body(self, body, state):
-        # A later iteration starts with what earlier ones may have assigned: analyse twice.
-        _, maybe = self.block(body, state)
-        _, maybe = self.block(body, (state[0], state[1] | maybe))
-        return maybe
+        # A later iteration starts with what earlier ones may have assigned.
+        assigned = self._assigned(body)
+        if assigned is None:  # a `del`: analyse the body once more to find out
+            entry = state[1] | self.block(body, state)[1]
+        else:
+            entry = state[1] | assigned
+        return self.block(body, (state[0], entry))[1]
+
+    def _assigned(self, stmts):
+        """The names ``stmts`` add to the maybe-defined ones on some path, or None if they delete.
+
+        What a block may assign is what it adds, whatever came before, unless it
+        deletes: a loop body need not be analysed twice to know it.
+        """
+        assigned = set()
+        for stmt in stmts:
+            known = self._assigned_by.get(id(stmt))
+            if known is None:
+                known = self._assigned_by[id(stmt)] = self._assigned_by_statement(stmt)
+            if known is _DELETES:
+                return None
+            assigned |= known
+        return assigned
+
+    def _assigned_by_statement(self, node):
+        # As block() adds to the maybe-defined names; a nested function adds only its name.
+        cls = type(node)
+        if cls is gast.Delete:
+            return _DELETES
+        if cls in (gast.FunctionDef, gast.AsyncFunctionDef):
+            return {node.name}
+        if cls not in _VISITS:
+            return self._writes(node)
+        assigned = set()
+        if cls is gast.For:
+            assigned |= self._writes(node.target)
+        for item in node.items if cls is gast.With else ():
+            if item.optional_vars is not None:
+                assigned |= self._writes(item.optional_vars)
+        blocks = [getattr(node, field, []) for field in ("body", "orelse", "finalbody")]
+        for block in blocks + [h.body for h in getattr(node, "handlers", ())]:
+            found = self._assigned(block)
+            if found is None:
+                return _DELETES
+            assigned |= found
+        return assigned
 
     def visit_While(self, node, state):
         self._annotate(node, state)
@@ -94,7 +155,7 @@ class _Definedness:
 
     def visit_For(self, node, state):
         self._annotate(node, state)
-        target = _names(self.activity.writes(node.target))
+        target = self._writes(node.target)
         body_maybe = self._loop_body(node.body, (state[0] | target, state[1] | target))
         return self.block(node.orelse, (state[0], state[1] | body_maybe | target))
 
@@ -109,5 +170,18 @@ class _Definedness:
         targets = set()
         for item in node.items:
             if item.optional_vars is not None:
-                targets |= _names(self.activity.writes(item.optional_vars))
+                targets |= self._writes(item.optional_vars)
         return self.block(node.body, (state[0] | targets, state[1] | targets))
+
+
+_DELETES = frozenset({"<del>"})  # what _assigned_by_statement gives for a statement that deletes
+
+_VISITS = {  # statement class -> its rule; the rest are simple statements
+    gast.FunctionDef: _Definedness.visit_FunctionDef,
+    gast.AsyncFunctionDef: _Definedness.visit_AsyncFunctionDef,
+    gast.If: _Definedness.visit_If,
+    gast.While: _Definedness.visit_While,
+    gast.For: _Definedness.visit_For,
+    gast.Try: _Definedness.visit_Try,
+    gast.With: _Definedness.visit_With,
+}

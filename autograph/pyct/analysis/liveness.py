@@ -49,12 +49,14 @@ def analyze(fn_node, activity=None):
 def _exit_live(fn_node):
     live = set()
     for node in walk.nodes(fn_node, into_scopes=False):
-        if isinstance(node, (gast.Nonlocal, gast.Global)):
-            live |= set(node.names)
-        elif isinstance(node, (gast.Attribute,)) and not isinstance(node.ctx, gast.Load):
-            sym = symbol(node)
-            if sym is not None:
-                live.add(sym)
+        cls = type(node)
+        if cls is gast.Attribute:
+            if type(node.ctx) is not gast.Load:
+                sym = symbol(node)
+                if sym is not None:
+                    live.add(sym)
+        elif cls is gast.Nonlocal or cls is gast.Global:
+            live.update(node.names)
     return live
 
 
@@ -72,65 +74,81 @@ def _kills(targets):
     return out
 
 
-def _killed_by(sym, killed):
-    # Overwriting x also replaces every attribute read through it (x.y).
-    if sym in killed:
-        return True
-    return "." in sym and any(sym.startswith(k + ".") for k in killed)
+def _without(live, killed):
+    """``live`` less what an assignment to ``killed`` overwrites (``live`` itself if nothing).
+
+    Overwriting x also replaces every attribute read through it (x.y).
+    """
+    if not killed:
+        return live
+    out = live - killed
+    dotted = [s for s in out if "." in s]
+    if dotted:
+        prefixes = tuple(k + "." for k in killed)
+        out.difference_update([s for s in dotted if s.startswith(prefixes)])
+    return out
 
 
 class _Liveness:
+    """The analysis of one function. Sets it is given or returns are never changed in place."""
+
     def __init__(self, exit_live, activity):
         self.exit_live = exit_live
         self.activity = activity
+        # id(node) -> (reads, kills): loops ask again for each round to their fixpoint.
+        self._effects = {}
 
     def block(self, stmts, live_after):
-        live = set(live_after)
+        if not stmts:
+            return set(live_after)
+        live = live_after
         for stmt in reversed(stmts):
-            live = self.stmt(stmt, live)
+            live = _VISITS.get(type(stmt), _Liveness.simple)(self, stmt, live)
         return live
 
-    def stmt(self, node, after):
-        method = getattr(self, "visit_" + type(node).__name__, None)
-        if method is not None:
-            return method(node, after)
-        return self.simple(node, after)
+    def _reads(self, node):
+        """What ``node`` (an expression, or a statement taken as a whole) reads; not to change."""
+        known = self._effects.get(id(node))
+        if known is None:
+            known = self._effects[id(node)] = (self.activity.reads(node), None)
+        return known[0]
 
     def simple(self, node, after):
-        reads = self.activity.reads(node)
-        killed = set()
-        if isinstance(node, gast.Assign):
-            killed = _kills(node.targets)
-        elif isinstance(node, gast.AnnAssign) and node.value is not None:
-            killed = _kills([node.target])
-        elif isinstance(node, (gast.Import, gast.ImportFrom)):
-            killed = {(a.asname or a.name).split(".")[0] for a in node.names}
-        return {s for s in after if not _killed_by(s, killed)} | reads
+        known = self._effects.get(id(node))
+        if known is None:
+            killed = set()
+            if isinstance(node, gast.Assign):
+                killed = _kills(node.targets)
+            elif isinstance(node, gast.AnnAssign) and node.value is not None:
+                killed = _kills([node.target])
+            elif isinstance(node, (gast.Import, gast.ImportFrom)):
+                killed = {(a.asname or a.name).split(".")[0] for a in node.names}
+            known = self._effects[id(node)] = (self.activity.reads(node), killed)
+        reads, killed = known
+        return _without(after, killed) | reads
 
     def visit_FunctionDef(self, node, after):
         analyze(node, self.activity)
-        return (after - {node.name}) | self.activity.reads(node)
+        return (after - {node.name}) | self._reads(node)
 
     visit_AsyncFunctionDef = visit_FunctionDef
 
     def visit_Return(self, node, after):
-        return self.activity.reads(node) | self.exit_live
+        return self._reads(node) | self.exit_live
 
     def visit_Raise(self, node, after):
-        return self.activity.reads(node)
+        return set(self._reads(node))
 
     def visit_If(self, node, after):
         before = (
-            self.activity.reads(node.test)
-            | self.block(node.body, after)
-            | self.block(node.orelse, after)
+            self._reads(node.test) | self.block(node.body, after) | self.block(node.orelse, after)
         )
         anno.setanno(node, "live_out", set(after))
         anno.setanno(node, "live_in", set(before))
         return before
 
     def visit_While(self, node, after):
-        test_reads = self.activity.reads(node.test)
+        test_reads = self._reads(node.test)
         exit_live = self.block(node.orelse, after)
         head = test_reads | exit_live
         while True:
@@ -148,20 +166,19 @@ class _Liveness:
         targets = _kills([node.target])
         flags = set(anno.getanno(node, "extra_test_flags", ()))  # read before every iteration
         exit_live = self.block(node.orelse, after) | flags
-        head = set(exit_live)
+        head = exit_live
         while True:
             body_in = self.block(node.body, head)
-            new_head = exit_live | {s for s in body_in if not _killed_by(s, targets)}
+            new_head = exit_live | _without(body_in, targets)
             if new_head == head:
                 break
             head = new_head
-        before = self.activity.reads(node.iter) | head
+        before = self._reads(node.iter) | head
         anno.setanno(node, "live_out", set(after))
         anno.setanno(node, "live_in", set(before))
-        anno.setanno(
-            node, "head_live", set(head)
-        )  # before each iteration (the extra test's flags too)
-        anno.setanno(node, "body_live_in", {s for s in body_in if not _killed_by(s, targets)})
+        # Before each iteration (the extra test's flags too).
+        anno.setanno(node, "head_live", set(head))
+        anno.setanno(node, "body_live_in", set(_without(body_in, targets)))
         return before
 
     def visit_With(self, node, after):
@@ -169,8 +186,8 @@ class _Liveness:
         killed = _kills([i.optional_vars for i in node.items if i.optional_vars is not None])
         reads = set()
         for item in node.items:
-            reads |= self.activity.reads(item.context_expr)
-        return {s for s in body if not _killed_by(s, killed)} | reads
+            reads |= self._reads(item.context_expr)
+        return _without(body, killed) | reads
 
     def visit_Try(self, node, after):
         after_finally = self.block(node.finalbody, after) if node.finalbody else after
@@ -181,3 +198,16 @@ class _Liveness:
         # Any statement of the body may raise: what a handler needs is live throughout.
         body = self.block(node.body, orelse | handlers)
         return body | handlers
+
+
+_VISITS = {  # statement class -> its rule; the rest are simple statements
+    gast.FunctionDef: _Liveness.visit_FunctionDef,
+    gast.AsyncFunctionDef: _Liveness.visit_AsyncFunctionDef,
+    gast.Return: _Liveness.visit_Return,
+    gast.Raise: _Liveness.visit_Raise,
+    gast.If: _Liveness.visit_If,
+    gast.While: _Liveness.visit_While,
+    gast.For: _Liveness.visit_For,
+    gast.With: _Liveness.visit_With,
+    gast.Try: _Liveness.visit_Try,
+}
