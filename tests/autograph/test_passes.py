@@ -187,8 +187,13 @@ def _parsed(source):
     return fn
 
 
+def _namer(fn):
+    """A namer that avoids the names of the parsed function ``fn`` (it has no code object)."""
+    return Namer({n.id for n in walk.nodes(fn) if isinstance(n, gast.Name)})
+
+
 def _context(fn):
-    return Context(Namer.for_function(fn), transpiler._resolver(_context), "<test>")
+    return Context(_namer(fn), transpiler._resolver(_context), "<test>")
 
 
 REWRITERS = {  # name -> rewriter of a function, given the context and the function
@@ -463,7 +468,7 @@ def test_definedness_finds_the_declared_names_activity_finds(source):
 def test_the_passes_make_no_reference_cycles(source):
     def passes():
         fn = _parsed(source)
-        ctx = Context(Namer.for_function(fn), lambda node: (False, None), "<test>")
+        ctx = Context(_namer(fn), lambda node: (False, None), "<test>")
         for converter in (break_statements, continue_statements, return_statements, lists):
             fn = converter.transform(fn, ctx)
         for converter in (call_trees, logical_expressions):
