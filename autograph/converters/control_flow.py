@@ -25,14 +25,12 @@ from autograph.converters.base import (
     StatementConverter,
     ag_attribute,
     declarations,
-    expression,
     function_def,
     name,
     statements,
 )
 from autograph.pyct import anno, walk
 from autograph.pyct.analysis.activity import Activity
-from autograph.pyct.origin import set_origin
 
 
 class _ControlFlowConverter(StatementConverter):
@@ -207,20 +205,14 @@ class _ControlFlowConverter(StatementConverter):
             params = [item]
             body = statements("target = item", node, target=node.target, item=item) + body
         body_def = self._function(loop_body, body, symbols, modified, node, params)
-        extra_test = gast.Constant(value=None, kind=None)
-        if flags:
-            extra_test = _logical(_not_any(flags, node), self.ctx)
-        args = [node.iter, extra_test, name(loop_body)] + _state_args(symbols)
+        args = [node.iter, name(loop_body)] + _state_args(symbols)
         call = self._call("for_stmt", node, args, symbols)
+        # Set by a break or return, a flag stops the loop before its next iteration. One the
+        # body never sets (a return in the loop's else clause) is False all along.
+        stop_on = [f for f in flags if f in modified]
+        if stop_on:
+            call.value.keywords.insert(0, gast.keyword(arg="stop_on", value=_names_tuple(stop_on)))
         return [body_def] + before + [call] + orelse
-
-
-def _not_any(flags, node):
-    """``lambda: not flag1 and not flag2``: a for loop's extra test."""
-    tests = [gast.UnaryOp(op=gast.Not(), operand=name(f)) for f in flags]
-    test = tests[0] if len(tests) == 1 else gast.BoolOp(op=gast.And(), values=tests)
-    set_origin(test, node.lineno)
-    return expression("lambda: test", node, test=test)
 
 
 def _undefined(sym, node):
@@ -229,12 +221,6 @@ def _undefined(sym, node):
 
 def _text(value):
     return gast.Constant(value=value, kind=None)
-
-
-def _logical(node, ctx):
-    from autograph.converters import logical_expressions
-
-    return logical_expressions._LogicalConverter(ctx).visit(node)
 
 
 def _state_args(symbols):

@@ -406,14 +406,16 @@ def _list_dtype(items):
 # --- for ---------------------------------------------------------------------------------------
 
 
-def for_stmt(iterable, extra_test, loop_body, names=(), unsupported=None):
-    """Runs ``for item in iterable: loop_body(item)`` while ``extra_test()`` holds.
+def for_stmt(iterable, loop_body, names=(), stop_on=(), unsupported=None):
+    """Runs ``for item in iterable: loop_body(item)`` until one of the flags ``stop_on`` is set.
 
     Over a symbolic tensor (``rt.range(n)`` in a graph, or any tensor) the loop
     is staged as an rt.while_loop over its first dimension; over anything
     else it runs as Python, unrolled when building a graph. ``names`` are the
-    variables the loop carries (see ``State``).
+    variables the loop carries (see ``State``); ``stop_on`` are those of them
+    that a ``break`` or a ``return`` in the loop sets.
     """
+    extra_test = _none_set(stop_on, loop_body) if stop_on else None
     if is_symbolic(iterable) or isinstance(iterable, _StagedIterable):
         _refuse_staging("`for` loop", unsupported)
         _staged_for(iterable, extra_test, loop_body, State(names, loop_body))
@@ -432,6 +434,26 @@ def for_stmt(iterable, extra_test, loop_body, names=(), unsupported=None):
             if not keep_going:
                 break
         loop_body(item)
+
+
+def _none_set(flags, loop_body):
+    """``not flag and not other_flag ...`` for the loop to test before each iteration.
+
+    The flags are read through the loop body's cells, as the loop's state is.
+    """
+    state = State(flags, loop_body)
+
+    def none_set():
+        keep_going = True
+        for flag in state.get():
+            if isinstance(flag, _SymbolicTensor):
+                not_set = rt.logical_not(flag)
+                keep_going = not_set if keep_going is True else rt.logical_and(keep_going, not_set)
+            elif flag:
+                return False
+        return keep_going
+
+    return none_set
 
 
 class _StagedIterable:

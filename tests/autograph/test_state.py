@@ -284,3 +284,37 @@ def test_a_variable_only_an_inner_statement_assigns_stays_a_local():
     out = _in_graph(_inner_local_only, 1, 3)
     assert out == _inner_local_only(1, 3)
     assert "tmp" not in globals()  # the operator never took it for a global
+
+
+def _returns_in_else(n):
+    x = 7
+    for i in rt.range(n):
+        x = x + i
+    else:
+        return x * 2
+    return -1
+
+
+def _breaks_and_returns(n, limit):
+    total = 0
+    for i in rt.range(n):
+        if total > limit:
+            break
+        if i == 7:
+            return -total
+        total += i
+    return total
+
+
+@pytest.mark.parametrize("n", [0, 3, 6])
+def test_a_return_in_the_else_clause_does_not_stop_the_loop(n):
+    """The flag the return sets is never set in the body: the loop does not test it."""
+    assert "stop_on" not in ag.to_code(_returns_in_else)
+    assert _in_graph(_returns_in_else, n) == _returns_in_else(n)
+
+
+@pytest.mark.parametrize("n, limit", [(0, 5), (5, 100), (12, 100), (12, 10), (12, 3)])
+def test_a_loop_stops_on_any_of_its_flags(n, limit):
+    assert "stop_on=('break_', 'do_return')" in ag.to_code(_breaks_and_returns)
+    assert _in_graph(_breaks_and_returns, n, limit) == _breaks_and_returns(n, limit)
+    assert ag.to_graph(_breaks_and_returns)(n, limit) == _breaks_and_returns(n, limit)
