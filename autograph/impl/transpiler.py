@@ -161,24 +161,21 @@ def _resolver(fn):
             with contextlib.suppress(ValueError):  # a cell not assigned yet
                 closure[var] = cell.cell_contents
 
+    scopes = (closure, fn.__globals__, vars(builtins))
+
     def resolve(node):
-        if isinstance(node, gast.Name):
-            for scope in (
-                closure,
-                fn.__globals__,
-                vars(builtins),
-            ):
-                value = scope.get(node.id, _MISSING)
-                if value is not _MISSING:
-                    return True, value
+        attributes = []
+        while isinstance(node, gast.Attribute):  # a.b.c: a first, then b and c of modules
+            attributes.append(node.attr)
+            node = node.value
+        if not isinstance(node, gast.Name):
             return False, None
-        if isinstance(node, gast.Attribute):
-            found, base = resolve(node.value)
-            if found and isinstance(base, types.ModuleType):
-                value = getattr(base, node.attr, _MISSING)
-                if value is not _MISSING:
-                    return True, value
-        return False, None
+        value = next((s[node.id] for s in scopes if node.id in s), _MISSING)
+        for attribute in reversed(attributes):
+            if not isinstance(value, types.ModuleType):
+                return False, None
+            value = getattr(value, attribute, _MISSING)
+        return value is not _MISSING, (None if value is _MISSING else value)
 
     return resolve
 

@@ -4,6 +4,7 @@ import gc
 import textwrap
 
 import gast
+import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -482,6 +483,22 @@ def test_the_passes_make_no_reference_cycles(source):
     gc.disable()
     try:
         passes()
+        assert gc.collect() == 0
+    finally:
+        gc.enable()
+
+
+def test_the_resolver_makes_no_reference_cycle():
+    """It used to call itself through its own closure: a cycle per conversion."""
+    gc.collect()
+    gc.disable()
+    try:
+        resolve = transpiler._resolver(_context)
+        chain = gast.parse("np.linalg.norm").body[0].value
+        assert resolve(chain) == (True, np.linalg.norm)
+        assert resolve(gast.parse("np.ndarray.shape").body[0].value) == (False, None)
+        assert resolve(gast.parse("no_such_name.x").body[0].value) == (False, None)
+        del resolve, chain
         assert gc.collect() == 0
     finally:
         gc.enable()
