@@ -54,7 +54,7 @@ class State:
 
     def get(self) -> tuple:
         """The variables' current values, in the order of ``names``."""
-        return tuple(self._read(name) for name in self.names)
+        return tuple([self._read(name) for name in self.names])
 
     def set(self, values):
         """Assigns ``values`` to the variables, in the order of ``names``."""
@@ -62,6 +62,12 @@ class State:
             self._write(name, value)
 
     def _read(self, name):
+        cell = self._cells.get(name)
+        if cell is not None:  # the common case, a plain variable: as directly as it goes
+            try:
+                return cell.cell_contents
+            except ValueError:
+                return Undefined(name)
         base, *attributes = name.split(".")
         value = self._base(base)
         for attribute in attributes:
