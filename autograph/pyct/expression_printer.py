@@ -4,7 +4,8 @@ Each printer returns text. The precedence a caller passes says how tightly the c
 around the expression binds; an expression that binds more loosely comes back in
 parentheses. The text is what ``ast.unparse`` prints for the same tree on Python
 3.11 and later. f-strings are left to ``ast.unparse`` itself: how they are quoted
-changes from one Python version to the next.
+changes from one Python version to the next. So are node types this printer does not
+know (they come with new Python versions).
 
 >>> import gast
 >>> expression_source(gast.parse("(a + b) * -c ** 2, d", mode="eval").body)
@@ -122,10 +123,6 @@ def _items(nodes):
     return ", ".join([_PRINTERS[type(node)](node, TEST) for node in nodes])
 
 
-def _parenthesized_if(condition, text):
-    return "(" + text + ")" if condition else text
-
-
 # Leaves
 
 
@@ -158,7 +155,14 @@ def _literal_items(values):
 
 
 def _print_with_ast_unparse(node, precedence):
-    # f-strings and node types added after this printer: atoms all of them.
+    """A node type added after this printer: ast.unparse prints it for a context like ours
+    at its loosest (an assignment's value); a tighter one gets parentheses to be safe."""
+    text = ast.unparse(gast.gast_to_ast(node))
+    return "(" + text + ")" if precedence > TEST else text
+
+
+def _formatted_string(node, precedence):
+    # How f-strings are quoted changes with each Python version: ast.unparse knows.
     return ast.unparse(gast.gast_to_ast(node))
 
 
@@ -200,7 +204,8 @@ def _boolean_operation(node, precedence):
         _PRINTERS[type(value)](value, min(own + position, ATOM))
         for position, value in enumerate(node.values, 1)
     ]
-    return _parenthesized_if(precedence > own, operator.join(operands))
+    text = operator.join(operands)
+    return "(" + text + ")" if precedence > own else text
 
 
 def _conditional(node, precedence):
@@ -229,26 +234,25 @@ def _lambda(node, precedence):
 def _named_expression(node, precedence):
     target, value = node.target, node.value
     text = _PRINTERS[type(target)](target, ATOM) + " := " + _PRINTERS[type(value)](value, ATOM)
-    return _parenthesized_if(precedence > NAMED_EXPR, text)
+    return "(" + text + ")" if precedence > NAMED_EXPR else text
 
 
 def _await(node, precedence):
     value = node.value
     text = "await " + _PRINTERS[type(value)](value, ATOM) if value else "await"
-    return _parenthesized_if(precedence > AWAIT, text)
+    return "(" + text + ")" if precedence > AWAIT else text
 
 
 def _yield(node, precedence):
     value = node.value
     text = "yield " + _PRINTERS[type(value)](value, ATOM) if value else "yield"
-    return _parenthesized_if(precedence > YIELD, text)
+    return "(" + text + ")" if precedence > YIELD else text
 
 
 def _yield_from(node, precedence):
     value = node.value
-    return _parenthesized_if(
-        precedence > YIELD, "yield from " + _PRINTERS[type(value)](value, ATOM)
-    )
+    text = "yield from " + _PRINTERS[type(value)](value, ATOM)
+    return "(" + text + ")" if precedence > YIELD else text
 
 
 # Access
@@ -454,12 +458,12 @@ def _match_as(node, precedence):
     if node.pattern is None:
         return node.name
     text = expression_source(node.pattern, BOR) + " as " + node.name
-    return _parenthesized_if(precedence > TEST, text)
+    return "(" + text + ")" if precedence > TEST else text
 
 
 def _match_or(node, precedence):
     text = " | ".join(_sources(node.patterns, BOR + 1))
-    return _parenthesized_if(precedence > BOR, text)
+    return "(" + text + ")" if precedence > BOR else text
 
 
 # Type parameters (Python 3.12 and later): def f[T: int, *Ts, **P]() and type X[T] = ...
@@ -513,6 +517,7 @@ _PRINTERS.update(
     {
         gast.Name: _name,
         gast.Constant: _constant,
+        gast.JoinedStr: _formatted_string,
         gast.BinOp: _binary_operation,
         gast.UnaryOp: _unary_operation,
         gast.Compare: _comparison,
@@ -541,16 +546,26 @@ _PRINTERS.update(
         gast.comprehension: lambda node, precedence: _generators([node]),
         gast.alias: _alias,
         gast.withitem: _with_item,
-        gast.MatchValue: _match_value,
-        gast.MatchSingleton: _match_singleton,
-        gast.MatchSequence: _match_sequence,
-        gast.MatchStar: _match_star,
-        gast.MatchMapping: _match_mapping,
-        gast.MatchClass: _match_class,
-        gast.MatchAs: _match_as,
-        gast.MatchOr: _match_or,
-        gast.TypeVar: _type_variable,
-        gast.TypeVarTuple: _type_variable_tuple,
-        gast.ParamSpec: _parameter_specification,
+    }
+)
+# Node types of later Python versions, which older versions of gast do not have.
+_PRINTERS.update(
+    {
+        getattr(gast, type_name): printer
+        for type_name, printer in {
+            "MatchValue": _match_value,
+            "MatchSingleton": _match_singleton,
+            "MatchSequence": _match_sequence,
+            "MatchStar": _match_star,
+            "MatchMapping": _match_mapping,
+            "MatchClass": _match_class,
+            "MatchAs": _match_as,
+            "MatchOr": _match_or,
+            "TypeVar": _type_variable,
+            "TypeVarTuple": _type_variable_tuple,
+            "ParamSpec": _parameter_specification,
+            "TemplateStr": _formatted_string,
+        }.items()
+        if hasattr(gast, type_name)
     }
 )

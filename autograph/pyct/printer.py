@@ -98,7 +98,7 @@ class _StatementPrinter:
     def annotated_assign(self, node):
         target = expression_source(node.target)
         if not node.simple and type(node.target) is gast.Name:
-            target = "(" + target + ")"  # (x): int annotates without making x a local
+            target = "(" + target + ")"  # (x): int is left out of __annotations__
         text = target + ": " + expression_source(node.annotation)
         if node.value:
             text += " = " + expression_source(node.value)
@@ -209,7 +209,7 @@ class _StatementPrinter:
 
     def try_(self, node):
         self.block("try", node.body)
-        star = "*" if type(node) is gast.TryStar else ""
+        star = "*" if type(node).__name__ == "TryStar" else ""  # older gast has no TryStar
         for handler in node.handlers:
             self.except_handler(handler, star)
         if node.orelse:
@@ -257,7 +257,6 @@ _STATEMENTS = {
     gast.Pass: _StatementPrinter.pass_,
     gast.Break: _StatementPrinter.break_,
     gast.Continue: _StatementPrinter.continue_,
-    gast.TypeAlias: _StatementPrinter.type_alias,
     gast.FunctionDef: _StatementPrinter.function,
     gast.AsyncFunctionDef: _StatementPrinter.function,
     gast.ClassDef: _StatementPrinter.class_,
@@ -268,9 +267,19 @@ _STATEMENTS = {
     gast.With: _StatementPrinter.with_,
     gast.AsyncWith: _StatementPrinter.with_,
     gast.Try: _StatementPrinter.try_,
-    gast.TryStar: _StatementPrinter.try_,
-    gast.Match: _StatementPrinter.match,
 }
+# Statements of later Python versions, which older versions of gast do not have.
+_STATEMENTS.update(
+    {
+        getattr(gast, type_name): printer
+        for type_name, printer in {
+            "TryStar": _StatementPrinter.try_,
+            "Match": _StatementPrinter.match,
+            "TypeAlias": _StatementPrinter.type_alias,
+        }.items()
+        if hasattr(gast, type_name)
+    }
+)
 
 
 def print_with_lines(node):
@@ -296,7 +305,7 @@ def print_with_lines(node):
         return expression_source(node.body), {}
     elif isinstance(node, gast.ExceptHandler):
         printer.except_handler(node)
-    elif isinstance(node, gast.match_case):
+    elif type(node).__name__ == "match_case":
         printer.match_case(node)
     else:
         return expression_source(node), {}
