@@ -1,14 +1,13 @@
-"""Random expression trees: printed with just the parentheses they need, as ``ast.unparse`` prints them.
+"""Expressions print with just the parentheses they need, as ``ast.unparse`` prints them.
 
-Trees nest every kind of expression in every other, so each precedence rule meets each
-context. A printed tree must parse back to itself (a missing parenthesis changes the tree,
-an extra one does not: so the text is also compared with ``ast.unparse``'s).
+Every kind of expression is put in every place an expression can stand, and random trees
+nest them deeper. A printed tree must parse back to itself (a missing parenthesis changes
+the tree, an extra one does not: so the text is also compared with ``ast.unparse``'s).
 """
 
 from __future__ import annotations
 
 import ast
-import math
 import sys
 
 import gast
@@ -17,149 +16,254 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from autograph.pyct.expression_printer import expression_source
+from autograph.pyct.printer import print_with_lines
 
-LOAD = gast.Load()
+# Python 3.10's ast.unparse prints tuples in parentheses; the printer prints them as 3.11+ does.
+UNPARSE_PRINTS_AS_THE_PRINTER = sys.version_info >= (3, 11)
+
+# One expression of each kind (and each operator).
+KINDS = [
+    "a",
+    "1",
+    "1.5",
+    "1j",
+    "...",
+    "None",
+    "'s'",
+    "f'{a}'",
+    *(
+        f"a {operator} b"
+        for operator in ["+", "-", "*", "@", "/", "//", "%", "**", "<<", ">>", "|", "^", "&"]
+    ),
+    *(f"{operator}a" for operator in ("not ", "-", "+", "~")),
+    "a and b",
+    "a or b",
+    "a and b or c",
+    *(f"a {operator} b" for operator in ("==", "<", "is not", "not in")),
+    "a < b < c",
+    "a if b else c",
+    "lambda: a",
+    "lambda a, *b: a",
+    "(x := a)",
+    "await a",
+    "(yield)",
+    "(yield a)",
+    "(yield from a)",
+    "a.b",
+    "a(b)",
+    "a[b]",
+    "a[b:c]",
+    "a[b, c]",
+    "(a, b)",
+    "(a,)",
+    "()",
+    "[a, *b]",
+    "{a}",
+    "{a: b, **c}",
+    "[a for x in b]",
+    "{a for x in b}",
+    "{a: b for x in c}",
+    "(a for x in b if c)",
+]
+
+# Every place an expression can stand: _ marks it.
+PLACES = [
+    *(f"_ {operator} c" for operator in ["+", "*", "|", "^", "&", "<<", "**"]),
+    *(f"c {operator} _" for operator in ["-", "/", "|", "^", "&", ">>", "**"]),
+    *(f"{operator}_" for operator in ("not ", "-", "~")),
+    "_ and c",
+    "c or _",
+    "c or d or e or f or g or h or i or j or _",
+    "_ < c",
+    "c in _",
+    "c < _ < d",
+    "_ if c else d",
+    "c if _ else d",
+    "c if d else _",
+    "lambda: _",
+    "lambda c=_: c",
+    "(x := _)",
+    "await _",
+    "(yield _)",
+    "(yield from _)",
+    "_.c",
+    "_(c)",
+    "c(_)",
+    "c(_, d)",
+    "c(*_)",
+    "c(k=_)",
+    "c(**_)",
+    "_[c]",
+    "c[_]",
+    "c[_, d]",
+    "c[_:]",
+    "c[:_:d]",
+    "(_, c)",
+    "(_,)",
+    "[_, c]",
+    "[*_]",
+    "{_}",
+    "{_: c}",
+    "{c: _}",
+    "{**_}",
+    "[_ for x in c]",
+    "[c for x in _]",
+    "[c for x in d if _]",
+    "{_: c for x in d}",
+    "f'{_}'",
+]
+
+# Every statement an expression can be part of.
+STATEMENTS = [
+    "_",
+    "x = _",
+    "x = y = _",
+    "x += _",
+    "x: _ = c",
+    "return _",
+    "del c[_]",
+    "assert _, _",
+    "raise _ from _",
+    "if _:\n    pass",
+    "while _:\n    pass",
+    "for x in _:\n    pass",
+    "with _ as x:\n    pass",
+    "@_\ndef f(c=_, *, d=_) -> _:\n    pass",
+    "class A(_, metaclass=_):\n    pass",
+]
 
 
-def name(identifier, ctx=LOAD):
-    return gast.Name(id=identifier, ctx=ctx, annotation=None, type_comment=None)
+def put(expression, template, mode):
+    """The tree of ``template`` with the expression in place of each ``_``."""
+    tree = gast.parse(template, mode=mode)
+    for node in gast.walk(tree):
+        for field, value in gast.iter_fields(node):
+            if isinstance(value, gast.Name) and value.id == "_":
+                setattr(node, field, gast.parse(expression, mode="eval").body)
+            elif isinstance(value, list):
+                value[:] = [
+                    gast.parse(expression, mode="eval").body
+                    if isinstance(item, gast.Name) and item.id == "_"
+                    else item
+                    for item in value
+                ]
+    return tree
 
 
-def constant(value):
-    return gast.Constant(value=value, kind=None)
+@pytest.mark.parametrize("place", PLACES)
+def test_each_kind_of_expression_prints_right_in_each_place(place):
+    for kind in KINDS:
+        expression = put(kind, place, "eval")
+        tree = gast.gast_to_ast(expression)
+        text = expression_source(expression.body)
+        assert ast.dump(ast.parse(text, mode="eval")) == ast.dump(tree), (kind, place)
+        if UNPARSE_PRINTS_AS_THE_PRINTER:
+            assert text == ast.unparse(tree), (kind, place)
 
 
-non_negative_floats = st.floats(min_value=0, allow_nan=False).filter(
-    lambda f: math.copysign(1, f) > 0
+@pytest.mark.parametrize("statement", STATEMENTS)
+def test_each_kind_of_expression_prints_right_in_each_statement(statement):
+    for kind in KINDS:
+        module = put(kind, "pass\n" + statement, "exec")  # pass: the string kind is no docstring
+        tree = gast.gast_to_ast(module)
+        text = print_with_lines(module)[0]
+        assert ast.dump(ast.parse(text)) == ast.dump(tree), (kind, statement)
+        if UNPARSE_PRINTS_AS_THE_PRINTER:
+            assert text == ast.unparse(tree), (kind, statement)
+
+
+# Random expressions, written with every parenthesis they could have: the printer must find
+# which ones they need. (As text, hypothesis shows a failing one as it reads.)
+LEAVES = st.one_of(
+    st.sampled_from(["a", "b", "None", "True", "...", "'s'", "b'b'", "1e999", "1j"]),
+    st.integers(0, 10**20).map(str),
+    st.floats(min_value=0, allow_nan=False, allow_infinity=False).map(repr),
 )
-constants = st.one_of(
-    st.integers(0, 10**20),
-    non_negative_floats,
-    non_negative_floats.map(lambda f: complex(0, f)),
-    st.text(max_size=3),
-    st.binary(max_size=2),
-    st.sampled_from([None, True, False, ...]),
-).map(constant)
-names = st.sampled_from("abc").map(name)
-targets = st.sampled_from("xyz").map(lambda identifier: name(identifier, gast.Store()))
+BINARY = ["+", "-", "*", "@", "/", "//", "%", "**", "<<", ">>", "|", "^", "&"]
+COMPARISONS = ["==", "!=", "<", "<=", ">", ">=", "is", "is not", "in", "not in"]
 
-BINARY = [gast.Add, gast.Sub, gast.Mult, gast.MatMult, gast.Div, gast.Mod, gast.FloorDiv]
-BINARY += [gast.Pow, gast.LShift, gast.RShift, gast.BitOr, gast.BitXor, gast.BitAnd]
-UNARY = [gast.Not, gast.Invert, gast.UAdd, gast.USub]
-COMPARISONS = [gast.Eq, gast.NotEq, gast.Lt, gast.LtE, gast.Gt, gast.GtE]
-COMPARISONS += [gast.Is, gast.IsNot, gast.In, gast.NotIn]
+
+def joined(parts):
+    return ", ".join(parts)
 
 
 def compound(children):
-    starred = children.map(lambda value: gast.Starred(value=value, ctx=LOAD))
-    elements = st.lists(children | starred, max_size=3)
-    keywords = st.builds(gast.keyword, arg=st.sampled_from(["k", None]), value=children)
-    slices = st.builds(
-        gast.Slice,
-        lower=st.none() | children,
-        upper=st.none() | children,
-        step=st.none() | children,
+    child = children.map(lambda source: "(" + source + ")")
+    positional = st.lists(child | child.map("*{}".format), max_size=2).map(joined)
+    keywords = st.lists(child.map("k={}".format) | child.map("**{}".format), max_size=2).map(joined)
+    arguments = st.builds(
+        lambda first, then: joined([part for part in (first, then) if part]), positional, keywords
     )
-    index = children | slices | st.lists(children | slices, min_size=1, max_size=3).map(tuple_)
-    index |= st.lists(children | starred, min_size=1, max_size=3).map(tuple_)
-    generator = st.builds(
-        gast.comprehension,
-        target=targets,
-        iter=children,
-        ifs=st.lists(children, max_size=2),
-        is_async=st.just(0),
+    part = st.none() | child
+    one_slice = st.builds(
+        lambda lower, upper, step: f"{lower or ''}:{upper or ''}" + (f":{step}" if step else ""),
+        part,
+        part,
+        part,
     )
-    return st.one_of(
-        st.builds(
-            gast.BinOp,
-            left=children,
-            op=st.sampled_from(BINARY).map(lambda op: op()),
-            right=children,
-        ),
-        st.builds(gast.UnaryOp, op=st.sampled_from(UNARY).map(lambda op: op()), operand=children),
-        st.builds(
-            gast.BoolOp,
-            op=st.sampled_from([gast.And(), gast.Or()]),
-            values=st.lists(children, min_size=2, max_size=4),
-        ),
-        st.builds(
-            comparison,
-            children,
-            st.lists(st.tuples(st.sampled_from(COMPARISONS), children), min_size=1, max_size=3),
-        ),
-        st.builds(gast.IfExp, test=children, body=children, orelse=children),
-        st.builds(lambda_, st.lists(st.sampled_from("pq"), max_size=2, unique=True), children),
-        st.builds(gast.NamedExpr, target=targets, value=children),
-        st.builds(gast.Attribute, value=children, attr=st.just("real"), ctx=st.just(LOAD)),
-        st.builds(gast.Call, func=children, args=elements, keywords=st.lists(keywords, max_size=2)),
-        st.builds(gast.Subscript, value=children, slice=index, ctx=st.just(LOAD)),
-        st.lists(children | starred, max_size=3).map(tuple_),
-        st.builds(gast.List, elts=elements, ctx=st.just(LOAD)),
-        st.builds(gast.Set, elts=st.lists(children | starred, min_size=1, max_size=3)),
-        st.lists(st.tuples(st.none() | children, children), max_size=3).map(dict_),
-        st.builds(
-            gast.ListComp, elt=children, generators=st.lists(generator, min_size=1, max_size=2)
-        ),
-        st.builds(
-            gast.GeneratorExp, elt=children, generators=st.lists(generator, min_size=1, max_size=2)
-        ),
-        st.builds(
-            gast.DictComp,
-            key=children,
-            value=children,
-            generators=st.lists(generator, min_size=1, max_size=1),
-        ),
-        st.builds(gast.Yield, value=st.none() | children),
-        st.builds(gast.YieldFrom, value=children),
-        st.builds(gast.Await, value=children),
+    index = (
+        child
+        | one_slice
+        | st.lists(child | one_slice, min_size=1, max_size=3).map(
+            lambda parts: ", ".join(parts) + ("," if len(parts) == 1 else "")
+        )
     )
-
-
-def tuple_(elements):
-    return gast.Tuple(elts=list(elements), ctx=LOAD)
-
-
-def dict_(items):
-    return gast.Dict(keys=[key for key, _ in items], values=[value for _, value in items])
-
-
-def comparison(left, operations):
-    return gast.Compare(
-        left=left, ops=[op() for op, _ in operations], comparators=[c for _, c in operations]
+    elements = st.lists(child | child.map("*{}".format), max_size=3)
+    generators = st.builds("for x in {}".format, child) | st.builds(
+        "for x in {} if {}".format, child, child
     )
-
-
-def lambda_(parameters, body):
-    arguments = gast.arguments(
-        args=[name(p, gast.Param()) for p in parameters],
-        posonlyargs=[],
-        vararg=None,
-        kwonlyargs=[],
-        kw_defaults=[],
-        kwarg=None,
-        defaults=[],
+    binary = st.builds("{} {} {}".format, child, st.sampled_from(BINARY), child)
+    operators = st.one_of(
+        binary,
+        st.builds("{}{}".format, st.sampled_from(["not ", "-", "+", "~"]), child),
+        st.builds(
+            lambda operator, values: operator.join(values),
+            st.sampled_from([" and ", " or "]),
+            st.lists(child, min_size=2, max_size=4),
+        ),
+        st.builds(
+            lambda first, rest: first + "".join(f" {op} {value}" for op, value in rest),
+            child,
+            st.lists(st.tuples(st.sampled_from(COMPARISONS), child), min_size=1, max_size=3),
+        ),
+        st.builds("{} if {} else {}".format, child, child, child),
     )
-    return gast.Lambda(args=arguments, body=body)
+    others = st.one_of(
+        st.builds("lambda {}: {}".format, st.sampled_from(["", "x", "x, *y"]), child),
+        st.builds("x := {}".format, child),
+        st.builds("yield {}".format, child)
+        | st.just("yield")
+        | st.builds("yield from {}".format, child),
+        st.builds("await {}".format, child),
+        st.builds("{}.real".format, child),
+        st.builds("{}({})".format, child, arguments),
+        st.builds("{}[{}]".format, child, index),
+        st.lists(child, max_size=3).map(
+            lambda parts: "(" + joined(parts) + ("," if len(parts) == 1 else "") + ")"
+        ),
+        elements.map(lambda parts: "[" + joined(parts) + "]"),
+        elements.filter(bool).map(lambda parts: "{" + joined(parts) + "}"),
+        st.lists(
+            st.builds("{}: {}".format, child, child) | child.map("**{}".format), max_size=3
+        ).map(lambda parts: "{" + joined(parts) + "}"),
+        st.builds("[{} {}]".format, child, generators),
+        st.builds("({} {})".format, child, generators),
+        st.builds("{{{}: {} {}}}".format, child, child, generators),
+    )
+    return st.one_of(binary, operators, others)  # mostly operators: their precedence is tested
 
 
-expressions = st.recursive(names | constants, compound, max_leaves=12)
+fully_parenthesized = st.recursive(LEAVES, compound, max_leaves=24).map("({})".format)
 
 
-def as_ast(node):
-    return gast.gast_to_ast(node)
-
-
-@settings(max_examples=400, deadline=None)
-@given(expressions)
-def test_a_printed_expression_parses_back_to_itself(node):
-    reference = ast.dump(as_ast(node))  # before printing: the printer must not change the tree
-    assert ast.dump(ast.parse(expression_source(node), mode="eval").body) == reference
-
-
-@pytest.mark.skipif(
-    sys.version_info < (3, 11), reason="ast.unparse of Python 3.10 prints tuples its own way"
-)
-@settings(max_examples=400, deadline=None)
-@given(expressions)
-def test_a_printed_expression_is_what_ast_unparse_prints(node):
-    assert expression_source(node) == ast.unparse(as_ast(node))
+# The repr of a recursive strategy, which hypothesis builds when it shrinks a failing
+# example, grows exponentially with its depth; an error stops it as soon as it is too long.
+@pytest.mark.filterwarnings("error::hypothesis.errors.HypothesisWarning")
+@settings(max_examples=300, deadline=None)
+@given(fully_parenthesized)
+def test_random_expressions_print_with_just_the_parentheses_they_need(source):
+    tree = ast.parse(source, mode="eval").body
+    text = expression_source(gast.parse(source, mode="eval").body)
+    assert ast.dump(ast.parse(text, mode="eval").body) == ast.dump(tree)
+    if UNPARSE_PRINTS_AS_THE_PRINTER:
+        assert text == ast.unparse(tree)
