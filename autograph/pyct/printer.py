@@ -155,8 +155,14 @@ class _StatementPrinter:
 
     def unknown(self, node):
         """A statement this printer does not know: ``ast.unparse`` prints it."""
-        for text in ast.unparse(gast.gast_to_ast(node)).split("\n"):
+        tree = gast.gast_to_ast(node)
+        depth = len(self.indent) // len(_INDENT)
+        for _ in range(depth):  # ast.unparse indents it, and only it knows where strings are
+            tree = ast.If(test=ast.Constant(value=True), body=[tree], orelse=[])
+        outer, self.indent = self.indent, ""
+        for text in ast.unparse(tree).split("\n")[depth:]:
             self.line(text)
+        self.indent = outer
 
     # Compound statements
 

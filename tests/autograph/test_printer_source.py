@@ -147,7 +147,11 @@ def test_node_types_the_printer_does_not_know_are_printed_by_ast_unparse(monkeyp
     # Python versions to come may add node types; ast.unparse of that version knows them.
     monkeypatch.delitem(printer._STATEMENTS, gast.With)
     monkeypatch.delitem(expression_printer._PRINTERS, gast.BinOp)
-    source = "with a:\n    pass\nx = f(a + b) * (c - d)"
+    source = (
+        'if a:\n    with b:\n        def f():\n            """One,\ntwo."""\nx = f(a + b) * (c - d)'
+    )
     text, lines = print_with_lines(gast.parse(source))
-    assert text == source
-    assert lines == {1: (1, None), 2: (1, None), 3: (3, None)}
+    assert text == (
+        'if a:\n    with b:\n\n        def f():\n            """One,\ntwo."""\nx = f(a + b) * (c - d)'
+    )
+    assert (lines[1], lines[2], lines[7]) == ((1, None), (2, None), (6, None))
