@@ -76,10 +76,9 @@ class _StatementPrinter:
         self.indent = outer
 
     def type_comment(self, node):
-        comment = (
-            self.type_ignores.get(getattr(node, "lineno", None)) if self.type_ignores else None
-        )
-        comment = comment or getattr(node, "type_comment", None)
+        comment = getattr(node, "type_comment", None)
+        if self.type_ignores:
+            comment = self.type_ignores.get(getattr(node, "lineno", None)) or comment
         return "" if comment is None else " # type: " + comment
 
     # Simple statements
