@@ -155,3 +155,19 @@ def test_node_types_the_printer_does_not_know_are_printed_by_ast_unparse(monkeyp
         'if a:\n    with b:\n\n        def f():\n            """One,\ntwo."""\nx = f(a + b) * (c - d)'
     )
     assert (lines[1], lines[2], lines[7]) == ((1, None), (2, None), (6, None))
+
+
+@unparse_prints_as_the_printer
+def test_type_comments_print_as_ast_unparse_prints_them():
+    source = (
+        "x = [] # type: list\n"
+        "for a in b: # type: int\n"
+        "    pass\n\n"
+        "def f(a): # type: (int) -> int\n"
+        "    return a\n"
+        "with c as d: # type: int\n"
+        "    pass\n"
+        "y = 1 # type: ignore[attr]"
+    )
+    tree = ast.parse(source, type_comments=True)
+    assert printed(tree) == ast.unparse(tree) == source
