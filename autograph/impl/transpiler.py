@@ -26,7 +26,7 @@ from autograph.converters import (
     unsupported,
     variables,
 )
-from autograph.converters.base import Context
+from autograph.converters.base import Context, function_def, name
 from autograph.impl import errors
 from autograph.pyct import loader, parser, printer
 from autograph.pyct.analysis import definedness, liveness
@@ -141,16 +141,10 @@ def _factory(fn_node, freevars):
     The function's own name is declared global in the factory: otherwise a
     recursive call would find the factory's local, not the user's global.
     """
-    factory = gast.parse(
-        "def create_converted(ag__):\n    global fn_name\n    pass\n    return fn_name"
-    ).body[0]
-    factory.args.args += [
-        gast.Name(id=v, ctx=gast.Param(), annotation=None, type_comment=None) for v in freevars
-    ]
-    declaration, _, ret = factory.body
-    declaration.names = [fn_node.name]
-    ret.value.id = fn_node.name
-    factory.body = ([] if fn_node.name in freevars else [declaration]) + [fn_node, ret]
+    fn_name = fn_node.name
+    declaration = [] if fn_name in freevars else [gast.Global(names=[fn_name])]
+    body = declaration + [fn_node, gast.Return(value=name(fn_name))]
+    factory = function_def("create_converted", ["ag__", *freevars], body, lineno=None)
     return gast.Module(body=[factory], type_ignores=[])
 
 
