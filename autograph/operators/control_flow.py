@@ -67,8 +67,25 @@ def if_stmt(cond, if_true, if_false=None, names=(), unsupported=None):
 
 
 def _staged_if(cond, if_true, if_false, state):
-    names = state.names
+    _restoring_on_error(state, _stage_if, cond, if_true, if_false, state)
+
+
+def _restoring_on_error(state, stage, *args):
+    """Runs ``stage(*args, initial)``; if it fails, the variables are left as they were before.
+
+    Tracing runs the user's branches and bodies, which write the variables (and
+    create attributes) as they go.
+    """
     initial = state.get()
+    try:
+        stage(*args, initial)
+    except BaseException:
+        state.set(initial)
+        raise
+
+
+def _stage_if(cond, if_true, if_false, state, initial):
+    names = state.names
 
     def branch(fn):
         def run():
@@ -266,16 +283,20 @@ def _staged_while(loop_test, loop_body, state, index=None):
     With an index, ``loop_test(i)`` and ``loop_body(i)`` take it. A loop that
     carries nothing still needs one variable: it counts its iterations.
     """
+    _restoring_on_error(state, _stage_while, loop_test, loop_body, state, index)
+
+
+def _stage_while(loop_test, loop_body, state, index, initial):
     uses_index = index is not None
     run_body = (lambda extra: loop_body(*extra)) if uses_index else (lambda extra: loop_body())
     names = state.names
-    values = list(state.get())
+    values = list(initial)
     standins, untouched = _standins(values, state, run_body, uses_index)
     carried = [i for i in range(len(values)) if i not in untouched]
     for i, (zeros, _) in standins.items():
         values[i] = zeros
-    initial = [_loop_value(names[i], values[i]) for i in carried]
-    extra = [index] if uses_index else ([] if initial else [rt.constant(0)])
+    first_values = [_loop_value(names[i], values[i]) for i in carried]
+    extra = [index] if uses_index else ([] if first_values else [rt.constant(0)])
     labels = ["<loop index>"] if uses_index else ["<iterations>"] if extra else []
     labels += [names[i] for i in carried]
     n = len(extra)
@@ -300,7 +321,7 @@ def _staged_while(loop_test, loop_body, state, index=None):
     invariants = None
     if standins:  # a stand-in's shape is the one the body gives, not the zeros' own
         invariants = [leaf.shape for v in extra for leaf in rt.nest.flatten(v)]
-        for i, v in zip(carried, initial):
+        for i, v in zip(carried, first_values):
             shapes = [
                 leaf.shape if isinstance(leaf, rt.Tensor) else rt.TensorShape(None)
                 for leaf in rt.nest.flatten(v)
@@ -309,7 +330,7 @@ def _staged_while(loop_test, loop_body, state, index=None):
     final = rt.while_loop(
         cond_fn,
         body_fn,
-        tuple(extra) + tuple(initial),
+        tuple(extra) + tuple(first_values),
         names=labels,
         shape_invariants=invariants,
     )
@@ -427,6 +448,7 @@ def for_stmt(iterable, loop_body, names=(), stop_on=(), unsupported=None):
             keep_going = extra_test()
             if is_symbolic(keep_going):
                 # A tensor-dependent `break` in a Python loop: the rest runs under an rt.cond.
+                _refuse_staging("`break` out of a Python loop", unsupported)
                 _staged_if(
                     keep_going, lambda item=item: loop_body(item), _nothing, State(names, loop_body)
                 )

@@ -72,7 +72,7 @@ class State:
         value = self._base(base)
         for attribute in attributes:
             if value is _MISSING or is_undefined(value):
-                break
+                return Undefined(name)  # named for the whole chain, as errors should name it
             value = getattr(value, attribute, _MISSING)
         return Undefined(name) if value is _MISSING else value
 

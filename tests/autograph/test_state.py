@@ -318,3 +318,89 @@ def test_a_loop_stops_on_any_of_its_flags(n, limit):
     assert "stop_on=('break_', 'do_return')" in ag.to_code(_breaks_and_returns)
     assert _in_graph(_breaks_and_returns, n, limit) == _breaks_and_returns(n, limit)
     assert ag.to_graph(_breaks_and_returns)(n, limit) == _breaks_and_returns(n, limit)
+
+
+class _Holder:
+    pass
+
+
+def _attribute_of_a_maybe_unassigned_object(x, flag):
+    if flag:
+        o = _Holder()
+    o.v = 0  # o may be unassigned here: the write becomes ag__.ld(o).v = 0
+    if x > 0:
+        o.v = x
+    return o.v
+
+
+@pytest.mark.parametrize("x", [-3, 5])
+def test_an_attribute_written_through_ag_ld_is_carried(x):
+    graph = rt.Graph()
+    with graph.as_default():
+        placeholder = rt.placeholder(rt.int32, [])
+        out = ag.to_graph(_attribute_of_a_maybe_unassigned_object)(placeholder, True)
+    expected = _attribute_of_a_maybe_unassigned_object(x, True)
+    assert rt.Session(graph).run(out, {placeholder: x}) == expected
+
+
+def _branches_disagree_on_a_new_attribute(n, box):
+    if n > 0:
+        box.val = 1
+    else:
+        box.val = "one"
+    return n
+
+
+def _loop_fails_after_creating_an_attribute(n, box):
+    i = 0
+    while i < n:
+        box.made = i
+        i = i + "a string"  # tracing the body fails: box.made is not known after it
+    return i
+
+
+@pytest.mark.parametrize(
+    "fn, error",
+    [
+        (_branches_disagree_on_a_new_attribute, TypeError),
+        (_loop_fails_after_creating_an_attribute, ValueError),
+    ],
+)
+def test_a_failed_staging_leaves_the_variables_as_they_were(fn, error):
+    box = _Box()
+    box.kept = 5
+    with rt.Graph().as_default(), pytest.raises(error):
+        ag.to_graph(fn)(rt.placeholder(rt.int32, []), box)
+    assert vars(box) == {"kept": 5}
+
+
+_GLOBAL_OF_A_BROKEN_LOOP = None
+
+
+def _tensor_break_out_of_a_list_loop_writing_a_global(x):
+    global _GLOBAL_OF_A_BROKEN_LOOP
+    for v in [1, 2, 3]:
+        _GLOBAL_OF_A_BROKEN_LOOP = v
+        if v > x:
+            break
+    return x
+
+
+def test_a_tensor_dependent_break_that_would_stage_a_global_is_refused():
+    with rt.Graph().as_default(), pytest.raises(NotImplementedError, match="global variable"):
+        ag.to_graph(_tensor_break_out_of_a_list_loop_writing_a_global)(rt.placeholder(rt.int32, []))
+    assert not isinstance(_GLOBAL_OF_A_BROKEN_LOOP, rt.Tensor)
+
+
+def test_an_attribute_of_an_undefined_base_reads_as_undefined_under_its_own_name():
+    def outer():
+        base = Undefined("base")
+
+        def assigns():
+            nonlocal base
+            base.value = 1
+
+        return State(("base.value",), assigns).get()[0]
+
+    value = outer()
+    assert isinstance(value, Undefined) and value.name == "base.value"
