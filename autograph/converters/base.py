@@ -244,25 +244,8 @@ def statements(template, origin_node, **replacements):
     return templates.replace(template, getattr(origin_node, "lineno", None), **replacements)
 
 
-def expression(template, origin_node, **replacements):
-    return templates.replace_as_expression(
-        template, getattr(origin_node, "lineno", None), **replacements
-    )
-
-
 def name(identifier, ctx=gast.Load):
     return gast.Name(id=identifier, ctx=ctx(), annotation=None, type_comment=None)
-
-
-def symbol_node(symbol, ctx=gast.Load):
-    """``"self.count"`` as an expression node."""
-    base, *attrs = symbol.split(".")
-    node = name(base, ctx if not attrs else gast.Load)
-    for i, attr in enumerate(attrs):
-        node = gast.Attribute(
-            value=node, attr=attr, ctx=(ctx if i == len(attrs) - 1 else gast.Load)()
-        )
-    return node
 
 
 def parameters(params):

@@ -245,6 +245,7 @@ def transform(node, ctx, activity=None):
     """Converts the control flow of ``node`` (a FunctionDef annotated by the analyses).
 
     ``activity`` (an ``Activity``) may be the analyses' own: this converter asks
-    it only what statements write, which no converter since has changed.
+    it what statements write as the user wrote them (a write ``ag__.ld(o).v = x``
+    that the variables converter made of ``o.v = x`` is still one of ``o.v``).
     """
     return _ControlFlowConverter(ctx, activity or Activity()).visit(node)

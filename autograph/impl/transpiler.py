@@ -97,8 +97,9 @@ def _convert(fn):
         logical_expressions,
     ):
         node = converter.transform(node, ctx)
-    # The analyses and the two converters after them ask about the same code (the variables
-    # converter wraps reads in ag__.ld, which changes no statement's writes).
+    # The analyses and the two converters after them ask about the code as the user wrote it.
+    # The variables converter wraps reads in ag__.ld: `o.v = x` may become `ag__.ld(o).v = x`,
+    # still the write of `o.v` that control flow must carry, as the analyses found.
     facts = Activity()
     liveness.analyze(node, facts)
     definedness.analyze(node, facts)

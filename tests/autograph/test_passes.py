@@ -27,13 +27,12 @@ from autograph.converters.base import (
     StatementConverter,
     ag_call,
     child_blocks,
-    expression,
     flag_assignment,
     negate,
     statements,
 )
 from autograph.impl import transpiler
-from autograph.pyct import anno, walk
+from autograph.pyct import anno, templates, walk
 from autograph.pyct.analysis import definedness, liveness
 from autograph.pyct.analysis.activity import Activity
 from autograph.pyct.naming import Namer
@@ -129,7 +128,7 @@ def test_ag_call_is_what_its_template_makes(origin_line, parsed_arg):
     origin = gast.parse("x = 1\n\ny = 2").body[1]
     origin.lineno = origin_line
     made = ag_call("not_", [arg()], origin)
-    templated = expression("ag__.not_(operand)", origin, operand=arg())
+    templated = templates.replace_as_expression("ag__.not_(operand)", origin.lineno, operand=arg())
     assert gast.dump(made) == gast.dump(templated)
     assert _lines(made) == _lines(templated)
 

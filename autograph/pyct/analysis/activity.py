@@ -72,10 +72,10 @@ class _Found:
 class Activity:
     """Reads and writes of code, each statement's found once from what it holds.
 
-    It remembers every statement it was asked about (and those they hold), so
-    one instance serves only while that code does not change: the analyses of
-    one conversion share one, and a converter that rewrites a statement in
-    place must ``forget`` it.
+    It remembers every statement it was asked about (and those they hold), and
+    answers about them as they were then: the analyses of one conversion, and
+    the converters after them, share one, and ask it about the code as the
+    user wrote it.
 
     >>> import gast
     >>> loop = gast.parse("while c:\\n    x = 1").body[0]
@@ -85,9 +85,6 @@ class Activity:
     >>> loop.body += gast.parse("y = 2").body
     >>> sorted(activity.writes(loop))  # as it was when first asked
     ['x']
-    >>> activity.forget(loop)
-    >>> sorted(activity.writes(loop))
-    ['x', 'y']
     """
 
     def __init__(self):
@@ -118,10 +115,6 @@ class Activity:
         found = _Found()
         self._collect(node, found)
         return found.declared
-
-    def forget(self, statement):
-        """Drops what was found about ``statement`` alone: its own code changed, not what it holds."""
-        self._facts.pop(id(statement), None)
 
     def _statement(self, node):
         known = self._facts.get(id(node))
