@@ -27,6 +27,7 @@ from autograph.converters.base import (
     declarations,
     function_def,
     name,
+    new_node,
     statements,
 )
 from autograph.pyct import anno, walk
@@ -128,14 +129,14 @@ class _ControlFlowConverter(StatementConverter):
         return function_def(fn_name, params, body, line)
 
     def _call(self, operator, node, args, symbols):
-        call = gast.Call(func=ag_attribute(operator), args=[], keywords=[])
+        call = new_node(gast.Call, func=ag_attribute(operator), args=[], keywords=[])
         call.args = args
         reason = self._unsupported(symbols)
         if reason:
             call.keywords = [
                 gast.keyword(arg="unsupported", value=gast.Constant(value=reason, kind=None))
             ]
-        stmt = gast.Expr(value=call)
+        stmt = new_node(gast.Expr, value=call)
         stmt.lineno = node.lineno
         return stmt
 
@@ -166,7 +167,7 @@ class _ControlFlowConverter(StatementConverter):
             args.append(name(if_false))
         if symbols:
             if if_false is None:
-                args.append(gast.Constant(value=None, kind=None))
+                args.append(_text(None))
             args.append(_names_tuple(symbols))
         call = self._call("if_stmt", node, args, symbols)
         return defs + before + [call]
@@ -220,7 +221,7 @@ def _undefined(sym, node):
 
 
 def _text(value):
-    return gast.Constant(value=value, kind=None)
+    return new_node(gast.Constant, value=value, kind=None)
 
 
 def _state_args(symbols):
@@ -229,7 +230,7 @@ def _state_args(symbols):
 
 
 def _names_tuple(symbols):
-    return gast.Tuple(elts=[gast.Constant(value=s, kind=None) for s in symbols], ctx=gast.Load())
+    return new_node(gast.Tuple, elts=[_text(s) for s in symbols], ctx=new_node(gast.Load))
 
 
 def _has_docstring(body):
