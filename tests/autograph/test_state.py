@@ -141,12 +141,13 @@ def test_an_attribute_of_an_undefined_base_is_left_alone():
 # --- converted functions ------------------------------------------------------------------------
 
 
-def _in_graph(fn, *args):
-    """Runs ``fn`` converted on placeholders fed with ``args`` (ints), in a TF1-style session."""
+def _in_graph(fn, *args, python_args=()):
+    """Runs ``fn`` converted on placeholders fed with ``args`` (ints), then ``python_args`` as
+    they are, in a TF1-style session."""
     graph = rt.Graph()
     with graph.as_default():
         placeholders = [rt.placeholder(rt.int32, []) for _ in args]
-        out = ag.to_graph(fn)(*placeholders)
+        out = ag.to_graph(fn)(*placeholders, *python_args)
     return rt.Session(graph).run(out, dict(zip(placeholders, args)))
 
 
@@ -196,14 +197,9 @@ def _staged_attributes(n, stats):
 
 @pytest.mark.parametrize("n", [0, 5, 10])
 def test_staged_statements_carry_attributes(n):
-    expected = _staged_attributes(n, _Stats())
-    graph = rt.Graph()
-    with graph.as_default():
-        placeholder = rt.placeholder(rt.int32, [])
-        stats = _Stats()
-        out = ag.to_graph(_staged_attributes)(placeholder, stats)
-    assert rt.Session(graph).run(out, {placeholder: n}) == expected
-    assert stats.total is out  # the attribute holds the loop's result, as Python's would
+    stats = _Stats()
+    assert _in_graph(_staged_attributes, n, python_args=[stats]) == _staged_attributes(n, _Stats())
+    assert isinstance(stats.total, rt.Tensor)  # the attribute holds the loop's result
 
 
 def _new_attribute(x, box):
@@ -216,11 +212,7 @@ def _new_attribute(x, box):
 
 @pytest.mark.parametrize("x", [-3, 4])
 def test_an_attribute_both_branches_create_is_staged(x):
-    graph = rt.Graph()
-    with graph.as_default():
-        placeholder = rt.placeholder(rt.int32, [])
-        out = ag.to_graph(_new_attribute)(placeholder, _Box())
-    assert rt.Session(graph).run(out, {placeholder: x}) == _new_attribute(x, _Box())
+    assert _in_graph(_new_attribute, x, python_args=[_Box()]) == _new_attribute(x, _Box())
 
 
 def _attribute_in_one_branch(x, box):
@@ -335,12 +327,8 @@ def _attribute_of_a_maybe_unassigned_object(x, flag):
 
 @pytest.mark.parametrize("x", [-3, 5])
 def test_an_attribute_written_through_ag_ld_is_carried(x):
-    graph = rt.Graph()
-    with graph.as_default():
-        placeholder = rt.placeholder(rt.int32, [])
-        out = ag.to_graph(_attribute_of_a_maybe_unassigned_object)(placeholder, True)
     expected = _attribute_of_a_maybe_unassigned_object(x, True)
-    assert rt.Session(graph).run(out, {placeholder: x}) == expected
+    assert _in_graph(_attribute_of_a_maybe_unassigned_object, x, python_args=[True]) == expected
 
 
 def _branches_disagree_on_a_new_attribute(n, box):
