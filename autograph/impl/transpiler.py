@@ -6,6 +6,7 @@ cells, so that it sees (and updates) exactly what the original would.
 """
 
 from __future__ import annotations
+import __future__
 
 import builtins
 import contextlib
@@ -34,6 +35,13 @@ from autograph.pyct.analysis.activity import Activity
 from autograph.pyct.naming import Namer
 
 _MISSING = object()
+# The compiler flags of the __future__ features a module may choose, as its functions' code
+# objects keep them (nested_scopes is no choice: its flag is the one of nested functions).
+_FUTURE_FLAGS = sum(
+    getattr(__future__, f).compiler_flag
+    for f in __future__.all_feature_names
+    if f != "nested_scopes"
+)
 
 
 class ConvertedCode:
@@ -108,7 +116,9 @@ def _convert(fn):
     _strip_evaluated_parts(node)
     factory = _factory(node, fn.__code__.co_freevars)
     text, line_map = printer.print_with_lines(factory)
-    namespace, path = loader.load_source(text + "\n", fn.__name__.replace("<", "").replace(">", ""))
+    file_name = fn.__name__.replace("<", "").replace(">", "")
+    future_flags = fn.__code__.co_flags & _FUTURE_FLAGS
+    namespace, path = loader.load_source(text + "\n", file_name, future_flags)
     errors.register(path, filename, line_map)
     instance = namespace["create_converted"](operators, *[None] * len(fn.__code__.co_freevars))
     return ConvertedCode(instance.__code__, node, path)

@@ -18,14 +18,15 @@ def _generated_dir():
     return _directory
 
 
-def load_source(source, name):
+def load_source(source, name, future_flags=0):
     """Executes ``source`` (code we generated, never read from elsewhere) from a new file.
 
-    Returns the file's namespace and its path.
+    ``future_flags``: the ``__future__`` features the code is compiled with (those
+    of the user's module), not this module's. Returns the file's namespace and its path.
     """
     fd, path = tempfile.mkstemp(prefix=f"{name}_", suffix=".py", dir=_generated_dir())
     with os.fdopen(fd, "w") as f:
         f.write(source)
     namespace = {"__file__": path, "__name__": f"autograph_generated_{name}"}
-    exec(compile(source, path, "exec"), namespace)
+    exec(compile(source, path, "exec", flags=future_flags, dont_inherit=True), namespace)
     return namespace, path

@@ -646,3 +646,38 @@ def test_helper_with_a_loop_called_twice():
 
 def test_helper_is_converted_once_per_function():
     assert ag.converted_call(helper_loop) is ag.converted_call(helper_loop)
+
+
+# --- __future__ features ---------------------------------------------------------------------
+
+_ANNOTATED_SOURCE = """
+def outer(x):
+    def inner(y: int) -> int:
+        return y
+    if x > 0:
+        x = inner(x)
+    return x, inner
+"""
+
+
+def _load_module(tmp_path, name, source):
+    import importlib.util
+
+    path = tmp_path / f"{name}.py"
+    path.write_text(source)
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize("future", [False, True])
+def test_converted_code_has_the_future_features_of_the_users_module(tmp_path, future):
+    """Not those of the module that loads it (autograph's own use `from __future__ import annotations`)."""
+    header = "from __future__ import annotations\n" if future else ""
+    module = _load_module(tmp_path, f"annotated_{future}", header + _ANNOTATED_SOURCE)
+    value, inner = ag.to_graph(module.outer)(3)
+    _, original_inner = module.outer(3)
+    assert value == 3
+    assert inner.__annotations__ == original_inner.__annotations__
+    assert inner.__annotations__["y"] == ("int" if future else int)
