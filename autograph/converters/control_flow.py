@@ -128,17 +128,14 @@ class _ControlFlowConverter(StatementConverter):
         body = declarations(globals_, nonlocals, line) + (body or [gast.Pass(lineno=line)])
         return function_def(fn_name, params, body, line)
 
-    def _call(self, operator, node, args, symbols):
-        call = new_node(gast.Call, func=ag_attribute(operator), args=[], keywords=[])
-        call.args = args
+    def _call(self, operator, node, args, symbols, **keywords):
+        """``ag__.operator(args, keywords)``, told why staging is refused if it must be."""
         reason = self._unsupported(symbols)
         if reason:
-            call.keywords = [
-                gast.keyword(arg="unsupported", value=gast.Constant(value=reason, kind=None))
-            ]
-        stmt = new_node(gast.Expr, value=call)
-        stmt.lineno = node.lineno
-        return stmt
+            keywords["unsupported"] = _text(reason)
+        keywords = [gast.keyword(arg=k, value=v) for k, v in keywords.items()]
+        call = new_node(gast.Call, func=ag_attribute(operator), args=args, keywords=keywords)
+        return new_node(gast.Expr, value=call, lineno=node.lineno)
 
     # --- statements -----------------------------------------------------------------------
     # Names are taken before the body is converted, so outer functions get the plain names.
@@ -207,12 +204,11 @@ class _ControlFlowConverter(StatementConverter):
             body = statements("target = item", node, target=node.target, item=item) + body
         body_def = self._function(loop_body, body, symbols, modified, node, params)
         args = [node.iter, name(loop_body)] + _state_args(symbols)
-        call = self._call("for_stmt", node, args, symbols)
         # Set by a break or return, a flag stops the loop before its next iteration. One the
         # body never sets (a return in the loop's else clause) is False all along.
         stop_on = [f for f in flags if f in modified]
-        if stop_on:
-            call.value.keywords.insert(0, gast.keyword(arg="stop_on", value=_names_tuple(stop_on)))
+        keywords = {"stop_on": _names_tuple(stop_on)} if stop_on else {}
+        call = self._call("for_stmt", node, args, symbols, **keywords)
         return [body_def] + before + [call] + orelse
 
 
