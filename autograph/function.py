@@ -30,11 +30,11 @@ import weakref
 import numpy as np
 
 import runtime as rt
-from runtime import context
-from runtime.compile import compile_function
-from runtime.optimize import optimize
-from runtime.tracing import set_outputs, trace
-from runtime.variables import observe_creation
+from runtime.core import context
+from runtime.execution.compile import compile_function
+from runtime.execution.optimize import optimize
+from runtime.execution.tracing import set_outputs, trace
+from runtime.state.variables import observe_creation
 
 _eager = {"on": False}
 

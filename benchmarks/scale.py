@@ -12,8 +12,8 @@ import tracemalloc
 import numpy as np
 
 import runtime as rt
-from runtime.compile import compile_function
-from runtime.tracing import trace
+from runtime.execution.compile import compile_function
+from runtime.execution.tracing import trace
 
 
 def chain(n_ops):

@@ -5,10 +5,10 @@
 <rt.Tensor: shape=(), dtype=int32, numpy=7>
 """
 
-from runtime import debugging, errors, nest, nn, random, saved_model, strings
-from runtime.context import executing_eagerly
-from runtime.control_flow import cond, control_dependencies, group, no_op, while_loop
-from runtime.dtypes import (
+from runtime import debugging, errors, nn, random, saved_model, strings
+from runtime.core import nest
+from runtime.core.context import executing_eagerly
+from runtime.core.dtypes import (
     DType,
     as_dtype,
     float16,
@@ -23,23 +23,20 @@ from runtime.dtypes import (
     uint8,
     variant,
 )
-from runtime.dtypes import bool_ as bool
-from runtime.graph import FuncGraph, Graph, Operation, get_default_graph, name_scope
-from runtime.module import Module
+from runtime.core.dtypes import bool_ as bool
+from runtime.core.graph import FuncGraph, Graph, Operation, get_default_graph, name_scope
+from runtime.core.tensor import EagerTensor, SymbolicTensor, Tensor
+from runtime.core.tensor_shape import TensorShape
+from runtime.core.tensor_spec import TensorSpec
+from runtime.execution.session import Session
 from runtime.ops import eager_operators  # installs the fast operators of eager tensors
 from runtime.ops.array_ops import (
-    cast,
     concat,
-    constant,
-    convert_to_tensor,
     expand_dims,
     fill,
-    gather,
     identity,
     ones,
     ones_like,
-    placeholder,
-    range,
     rank,
     reshape,
     shape,
@@ -52,6 +49,9 @@ from runtime.ops.array_ops import (
     zeros,
     zeros_like,
 )
+from runtime.ops.constant_ops import cast, constant, convert_to_tensor, placeholder, range
+from runtime.ops.control_flow_ops import cond, control_dependencies, group, no_op, while_loop
+from runtime.ops.indexing_ops import gather
 from runtime.ops.logging_ops import (
     Assert,
     print,
@@ -98,11 +98,9 @@ from runtime.ops.math_ops import (
     subtract,
     tanh,
 )
-from runtime.session import Session
-from runtime.tensor import EagerTensor, SymbolicTensor, Tensor
-from runtime.tensor_array import TensorArray
-from runtime.tensor_shape import TensorShape
-from runtime.tensor_spec import TensorSpec
-from runtime.variables import Variable
+from runtime.ops.tensor_array_ops import TensorArray
+from runtime.state.module import Module
+from runtime.state.variables import Variable
+from runtime.views import dot, text  # noqa: F401 (each registers its view of graphs)
 
 __all__ = [name for name in dir() if not name.startswith("_")]

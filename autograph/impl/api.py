@@ -20,6 +20,7 @@ import types
 import warnings
 import weakref
 
+from autograph import operators
 from autograph.converters.call_trees import is_left_alone
 from autograph.impl import errors, transpiler
 from autograph.pyct.parser import ConversionError
@@ -73,7 +74,7 @@ def to_graph(fn):
     converted = _instances.get(function)
     if converted is None:
         converted = _with_user_errors(
-            transpiler.instantiate(transpiler.convert(function), function)
+            transpiler.instantiate(transpiler.convert(function), function, _AG_NAMESPACE)
         )
         converted.__autograph_original__ = function
         _instances[function] = converted
@@ -138,3 +139,14 @@ def converted_call(fn):
     except ConversionError as e:
         warnings.warn(f"AutoGraph could not convert {fn!r} and runs it as it is: {e}", stacklevel=2)
         return fn
+
+
+def _ag_namespace():
+    """``ag__`` as converted code sees it: the operators, and ``call`` (``converted_call``)."""
+    namespace = types.ModuleType("ag__", operators.__doc__)
+    public = {k: v for k, v in vars(operators).items() if not k.startswith("_")}
+    namespace.__dict__.update(public, call=converted_call)
+    return namespace
+
+
+_AG_NAMESPACE = _ag_namespace()

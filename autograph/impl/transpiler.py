@@ -15,7 +15,6 @@ import types
 
 import gast
 
-from autograph import operators
 from autograph.converters import (
     break_statements,
     call_trees,
@@ -120,7 +119,8 @@ def _convert(fn):
     future_flags = fn.__code__.co_flags & _FUTURE_FLAGS
     namespace, path = loader.load_source(text + "\n", file_name, future_flags)
     errors.register(path, filename, line_map)
-    instance = namespace["create_converted"](operators, *[None] * len(fn.__code__.co_freevars))
+    # Only the code object is kept: the cells given here are never read.
+    instance = namespace["create_converted"](None, *[None] * len(fn.__code__.co_freevars))
     return ConvertedCode(instance.__code__, node, path)
 
 
@@ -185,11 +185,14 @@ def _resolver(fn):
     return resolve
 
 
-def instantiate(converted: ConvertedCode, fn):
-    """A function running ``converted`` with ``fn``'s globals, closure cells and defaults."""
+def instantiate(converted: ConvertedCode, fn, ag_namespace):
+    """A function running ``converted`` with ``fn``'s globals, closure cells and defaults.
+
+    ``ag_namespace`` is what the converted code calls ``ag__``.
+    """
     original_cells = dict(zip(fn.__code__.co_freevars, fn.__closure__ or ()))
     cells = tuple(
-        types.CellType(operators) if var == "ag__" else original_cells[var]
+        types.CellType(ag_namespace) if var == "ag__" else original_cells[var]
         for var in converted.code.co_freevars
     )
     new = types.FunctionType(converted.code, fn.__globals__, fn.__name__, fn.__defaults__, cells)

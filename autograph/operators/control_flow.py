@@ -26,9 +26,9 @@ import numpy as np
 import runtime as rt
 from autograph.operators.state import State
 from autograph.operators.variables import UndefinedReturnValue, is_undefined
-from runtime.control_flow import build_cond
-from runtime.ops.array_ops import constant_value
-from runtime.tracing import set_outputs, trace
+from runtime.execution.tracing import set_outputs, trace
+from runtime.ops.constant_ops import constant_value
+from runtime.ops.control_flow_ops import build_cond
 
 _SymbolicTensor = rt.SymbolicTensor
 

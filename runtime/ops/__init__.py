@@ -1,1 +1,1 @@
-"""Op definitions, one module per kind of op; ``registry`` holds the table and ``bind``."""
+"""The op table's rows, one module per kind of op, and ``registry.bind``, which runs or records them."""

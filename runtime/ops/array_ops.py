@@ -1,4 +1,4 @@
-"""Creating, converting, reshaping and indexing tensors."""
+"""Shapes and layouts of tensors: filling, reshaping, joining, splitting, selecting."""
 
 from __future__ import annotations
 
@@ -6,178 +6,24 @@ import builtins
 
 import numpy as np
 
-from runtime import context, dtypes, errors
-from runtime.dtypes import DType
-from runtime.ops.registry import (
-    OpDef,
-    bind,
-    bind1,
-    unary_spec,
+from runtime import errors
+from runtime.core import dtypes
+from runtime.core.op_def import OpDef
+from runtime.core.tensor import Tensor
+from runtime.core.tensor_shape import TensorShape, broadcast_shapes
+from runtime.ops.constant_ops import (
+    constant,
+    convert_pair,
+    convert_to_tensor,
+    list_operands,
+    shape_from_tensor,
+    static_int,
+    static_ints,
 )
-from runtime.tensor import EagerTensor, SymbolicTensor, Tensor, to_numpy
-from runtime.tensor_shape import TensorShape, as_shape, broadcast_shapes
-
-# --- constants and conversion -------------------------------------------------------------
+from runtime.ops.registry import bind, bind1, unary_spec
 
 
-def _const_kernel(value, dtype):
-    return value
-
-
-CONST = OpDef(
-    "Const", _const_kernel, infer=lambda i, a: [(a["dtype"], TensorShape(np.shape(a["value"])))]
-)
-
-
-def constant_in_graph(graph, value, dtype: DType, name="Const"):
-    """A Const op in ``graph`` holding ``value`` (already numpy, of ``dtype``)."""
-    specs = [(dtype, TensorShape(np.shape(value)))]
-    return graph.create_op(CONST, [], {"value": value, "dtype": dtype}, name, specs).outputs[0]
-
-
-def _make_constant(value, dtype, name):
-    if isinstance(value, np.ndarray):
-        value = value.copy()  # a tensor never changes, even if the caller's array does
-    graph = context.building_graph()
-    if graph is None:
-        return EagerTensor(value, dtype)
-    return constant_in_graph(graph, value, dtype, name or "Const")
-
-
-def constant(value, dtype=None, shape=None, name=None) -> Tensor:
-    """A tensor holding ``value``: ``int`` -> int32, ``float`` -> float32, ``str`` -> string.
-
-    >>> constant([[1, 2], [3, 4]]).shape
-    TensorShape([2, 2])
-    >>> constant(0.5, shape=[2])
-    <rt.Tensor: shape=(2,), dtype=float32, numpy=array([0.5, 0.5], dtype=float32)>
-    """
-    if isinstance(value, Tensor):
-        value = value.numpy()
-    dtype = dtypes.as_dtype(dtype) if dtype is not None else None
-    arr = to_numpy(value, dtype)
-    if dtype is None:
-        dtype = dtypes.as_dtype(arr.dtype)
-    if shape is not None:
-        shape = tuple(as_shape(shape).as_list())
-        if int(np.prod(shape)) == np.size(arr):
-            arr = np.reshape(arr, shape)
-        elif np.size(arr) == 1:
-            arr = np.full(shape, np.reshape(arr, ()), dtype=arr.dtype)
-        else:
-            raise TypeError(
-                f"Expected a value with {int(np.prod(shape))} elements for shape {list(shape)}, "
-                f"got {np.size(arr)}"
-            )
-        arr = arr[()] if arr.ndim == 0 else arr
-    return _make_constant(arr, dtype, name)
-
-
-def convert_to_tensor(value, dtype=None, name=None, dtype_hint=None) -> Tensor:
-    """``value`` as a tensor: tensors pass through, variables are read, the rest becomes a constant.
-
-    A requested ``dtype`` is never silently changed: a tensor or array of
-    another dtype raises TypeError naming both.
-
-    >>> convert_to_tensor(3, dtype=dtypes.float32)
-    <rt.Tensor: shape=(), dtype=float32, numpy=3.0>
-    """
-    if isinstance(value, Tensor):
-        if dtype is not None and value.dtype is not dtypes.as_dtype(dtype):
-            raise TypeError(
-                f"Tensor conversion requested dtype {dtypes.as_dtype(dtype).name} for a tensor "
-                f"of dtype {value.dtype.name}"
-            )
-        return value
-    to_tensor = getattr(value, "_as_tensor", None)
-    if to_tensor is not None:
-        return convert_to_tensor(to_tensor(), dtype, name)
-    if dtype is None and dtype_hint is not None:
-        try:
-            return convert_to_tensor(value, dtype_hint, name)
-        except (TypeError, ValueError):
-            pass
-    dtype = dtypes.as_dtype(dtype) if dtype is not None else None
-    arr = to_numpy(value, dtype, cast_numpy=False)
-    return _make_constant(arr, dtype or dtypes.as_dtype(arr.dtype), name)
-
-
-def constant_value(t):
-    """The value of ``t`` if it is known without running a graph, else None."""
-    if isinstance(t, EagerTensor):
-        return t._value
-    if not isinstance(t, SymbolicTensor):
-        return None
-    op = t.op
-    if op.type == "Const":
-        return op.attrs["value"]
-    if op.type == "Shape" and op.inputs[0].shape.is_fully_defined():
-        return np.array(op.inputs[0].shape.as_list(), dtype=op.attrs["out_type"].as_numpy_dtype)
-    if op.type == "Pack":
-        values = [constant_value(x) for x in op.inputs]
-        if all(v is not None for v in values):
-            return np.stack(values, axis=op.attrs["axis"])
-    if op.type == "Cast":
-        v = constant_value(op.inputs[0])
-        return None if v is None else np.asarray(v).astype(op.attrs["dtype"].as_numpy_dtype)
-    return None
-
-
-def static_int(value, what):
-    """An int argument (an axis, a count) that may be given as a tensor of known value."""
-    if isinstance(value, Tensor):
-        known = constant_value(value)
-        if known is None or np.ndim(known) != 0:
-            raise TypeError(
-                f"{what} must be an integer known when the graph is built, got {value!r}"
-            )
-        value = known
-    return int(value)
-
-
-def static_ints(values, what):
-    """A tuple of ints (axes, a permutation): a list, an int, or a tensor of known value."""
-    if values is None:
-        return None
-    if isinstance(values, Tensor):
-        known = constant_value(values)
-        if known is None:
-            raise TypeError(f"{what} must be known when the graph is built, got {values!r}")
-        values = known
-    if np.ndim(values) == 0:
-        return (static_int(values, what),)
-    return tuple(static_int(v, what) for v in np.reshape(values, -1).tolist())
-
-
-def _list_operands(values, op_name):
-    """A list of tensors; Python values take the dtype of the first tensor among them."""
-    values = list(values)
-    if not values:
-        raise ValueError(f"{op_name} needs at least one input tensor")
-    first = next((v for v in values if _is_tensor_like(v)), None)
-    if first is None:
-        return [convert_to_tensor(v) for v in values]
-    dtype = convert_to_tensor(first).dtype
-    return [
-        convert_to_tensor(v) if _is_tensor_like(v) else convert_to_tensor(v, dtype) for v in values
-    ]
-
-
-def _is_tensor_like(v):
-    return isinstance(v, Tensor) or hasattr(v, "_as_tensor")
-
-
-def shape_from_tensor(t) -> TensorShape:
-    """The shape a 1-D shape tensor stands for, as far as it is known statically."""
-    value = constant_value(t)
-    if value is not None:
-        return TensorShape([None if d < 0 else int(d) for d in np.reshape(value, -1)])
-    if t.shape.rank == 1 and t.shape[0] is not None:
-        return TensorShape([None] * t.shape[0])
-    return TensorShape(None)
-
-
-def _shape_operand(shape, name="shape"):
+def shape_operand(shape, name="shape"):
     """A shape argument (list, TensorShape or tensor) as an int32 1-D tensor."""
     if isinstance(shape, TensorShape):
         shape = shape.as_list()
@@ -186,41 +32,6 @@ def _shape_operand(shape, name="shape"):
     if isinstance(shape, (list, tuple)) and any(isinstance(d, Tensor) for d in shape):
         return stack([convert_to_tensor(d, dtypes.int32) for d in shape])
     return convert_to_tensor(np.asarray(shape, dtype=np.int32).reshape(-1), name=name)
-
-
-# --- placeholders ---------------------------------------------------------------------------
-
-
-def _placeholder_kernel(dtype, shape):
-    raise errors.InvalidArgumentError("A placeholder must be fed a value")
-
-
-PLACEHOLDER = OpDef(
-    "Placeholder", _placeholder_kernel, infer=lambda i, a: [(a["dtype"], a["shape"])], pure=False
-)
-
-
-def placeholder_in_graph(graph, dtype, shape, name="Placeholder"):
-    attrs = {"dtype": dtype, "shape": as_shape(shape)}
-    return graph.create_op(PLACEHOLDER, [], attrs, name, [(dtype, attrs["shape"])]).outputs[0]
-
-
-def placeholder(dtype, shape=None, name=None):
-    """A graph input whose value is given at run time (``Session.run(feed_dict=...)``).
-
-    >>> import runtime as rt
-    >>> with rt.Graph().as_default():
-    ...     x = rt.placeholder(rt.float32, shape=[None, 3], name="x")
-    >>> x
-    <rt.Tensor 'x:0' shape=(None, 3) dtype=float32>
-    """
-    graph = context.building_graph()
-    if graph is None:
-        raise RuntimeError(
-            "rt.placeholder() is not compatible with eager execution: create it inside "
-            "`with rt.Graph().as_default():`."
-        )
-    return placeholder_in_graph(graph, dtypes.as_dtype(dtype), shape, name or "Placeholder")
 
 
 # --- filling ---------------------------------------------------------------------------------
@@ -243,7 +54,7 @@ def fill(dims, value, name=None):
     array([7, 7], dtype=int32)
     """
     value = convert_to_tensor(value)
-    return bind1(FILL, [_shape_operand(dims), value], name=name or "Fill")
+    return bind1(FILL, [shape_operand(dims), value], name=name or "Fill")
 
 
 def zeros(shape, dtype=dtypes.float32, name=None):
@@ -297,80 +108,7 @@ def ones_like(input, dtype=None, name=None):
     return bind1(ONES_LIKE, [input], {"dtype": dtype}, name or "ones_like")
 
 
-_RANGE_ORDER = [dtypes.int32, dtypes.int64, dtypes.float32, dtypes.float64]
-
-
-def _range_infer(inputs, attrs):
-    start, limit, delta = (constant_value(t) for t in inputs)
-    for t in inputs:
-        if t.shape.rank not in (0, None):
-            raise ValueError(f"range() takes scalars, got a tensor of shape {t.shape}")
-    if start is not None and limit is not None and delta is not None:
-        if delta == 0:
-            raise ValueError("range(): delta must not be 0")
-        n = int(np.ceil((limit - start) / delta))
-        return [(inputs[0].dtype, TensorShape([max(n, 0)]))]
-    return [(inputs[0].dtype, TensorShape([None]))]
-
-
-def _range_kernel(start, limit, delta):
-    if delta == 0:
-        raise errors.InvalidArgumentError("range(): delta must not be 0")
-    return np.arange(start, limit, delta, dtype=np.result_type(start))
-
-
-RANGE = OpDef("Range", _range_kernel, infer=_range_infer)
-
-
-def range(start, limit=None, delta=1, dtype=None, name=None):
-    """Numbers from ``start`` up to (not including) ``limit``, by ``delta``.
-
-    >>> range(5).numpy()
-    array([0, 1, 2, 3, 4], dtype=int32)
-    >>> range(1.0, 2.0, 0.5).numpy()
-    array([1. , 1.5], dtype=float32)
-    """
-    if limit is None:
-        start, limit = 0, start
-    args = [start, limit, delta]
-    if dtype is None:
-        found = [a.dtype if isinstance(a, Tensor) else convert_to_tensor(a).dtype for a in args]
-        dtype = max(found, key=lambda d: _RANGE_ORDER.index(d) if d in _RANGE_ORDER else 0)
-    dtype = dtypes.as_dtype(dtype)
-    tensors = [a if isinstance(a, Tensor) and a.dtype is dtype else cast(a, dtype) for a in args]
-    return bind1(RANGE, tensors, name=name or "range")
-
-
-# --- dtype and shape -------------------------------------------------------------------------
-
-
-def _cast_infer(inputs, attrs):
-    x, target = inputs[0], attrs["dtype"]
-    if (x.dtype is dtypes.string) != (target is dtypes.string):
-        raise TypeError(f"Cannot cast a {x.dtype.name} tensor to {target.name}")
-    return [(target, x.shape)]
-
-
-def _cast_kernel(x, dtype):
-    return x.astype(dtype.as_numpy_dtype)
-
-
-CAST = OpDef("Cast", _cast_kernel, infer=_cast_infer)
-
-
-def cast(x, dtype, name=None):
-    """``x`` converted to ``dtype`` (floats to ints truncate toward zero).
-
-    >>> cast(constant([1.7, -1.7]), dtypes.int32).numpy()
-    array([ 1, -1], dtype=int32)
-    """
-    dtype = dtypes.as_dtype(dtype)
-    if not isinstance(x, Tensor) and not hasattr(x, "_as_tensor"):
-        x = constant(x)
-    x = convert_to_tensor(x)
-    if x.dtype is dtype:
-        return x
-    return bind1(CAST, [x], {"dtype": dtype}, name or "Cast")
+# --- shape ------------------------------------------------------------------------------------
 
 
 SHAPE = OpDef(
@@ -437,12 +175,10 @@ RESHAPE = OpDef("Reshape", lambda x, shape: np.reshape(x, tuple(shape)), infer=_
 def reshape(tensor, shape, name=None):
     """``tensor`` with a new shape of the same size; one dim may be ``-1``.
 
-    >>> reshape(range(6), [2, -1]).shape
+    >>> reshape(constant([0, 1, 2, 3, 4, 5]), [2, -1]).shape
     TensorShape([2, 3])
     """
-    return bind1(
-        RESHAPE, [convert_to_tensor(tensor), _shape_operand(shape)], name=name or "Reshape"
-    )
+    return bind1(RESHAPE, [convert_to_tensor(tensor), shape_operand(shape)], name=name or "Reshape")
 
 
 def _transpose_infer(inputs, attrs):
@@ -475,7 +211,7 @@ def _same_dtype(op_type, tensors):
             )
 
 
-def _normalize_axis(axis, rank, what):
+def normalize_axis(axis, rank, what):
     if rank is None:
         return axis
     if not -rank <= axis < rank:
@@ -493,7 +229,7 @@ def _concat_infer(inputs, attrs):
     rank = ranks.pop()
     if rank == 0:
         raise ValueError("concat: cannot concatenate scalars; use stack")
-    axis = _normalize_axis(attrs["axis"], rank, "concat")
+    axis = normalize_axis(attrs["axis"], rank, "concat")
     dims = [None] * rank
     total = 0
     for t in inputs:
@@ -527,7 +263,7 @@ def concat(values, axis, name=None):
     >>> concat([[1, 2], [3]], 0).numpy()
     array([1, 2, 3], dtype=int32)
     """
-    values = _list_operands(values, "concat")
+    values = list_operands(values, "concat")
     return bind1(CONCAT, values, {"axis": static_int(axis, "concat: axis")}, name or "concat")
 
 
@@ -540,7 +276,7 @@ def _pack_infer(inputs, attrs):
         shape = shape.merge_with(t.shape)
     if shape.rank is None:
         return [(inputs[0].dtype, TensorShape(None))]
-    axis = _normalize_axis(attrs["axis"], shape.rank + 1, "stack")
+    axis = normalize_axis(attrs["axis"], shape.rank + 1, "stack")
     dims = shape.as_list()
     dims.insert(axis, len(inputs))
     return [(inputs[0].dtype, TensorShape(dims))]
@@ -562,14 +298,14 @@ def stack(values, axis=0, name=None):
     """
     if hasattr(values, "stack") and hasattr(values, "flow"):
         return values.stack(name=name)
-    values = _list_operands(values, "stack")
+    values = list_operands(values, "stack")
     return bind1(PACK, values, {"axis": static_int(axis, "stack: axis")}, name or "stack")
 
 
 def _unpack_infer(inputs, attrs):
     x = inputs[0]
     dims = x.shape.as_list()
-    axis = _normalize_axis(attrs["axis"], len(dims), "unstack")
+    axis = normalize_axis(attrs["axis"], len(dims), "unstack")
     del dims[axis]
     return [(x.dtype, TensorShape(dims))] * attrs["num"]
 
@@ -596,7 +332,7 @@ def unstack(value, num=None, axis=0, name=None):
     if value.shape.rank is None:
         raise ValueError("unstack: the input's rank must be known")
     if num is None:
-        num = value.shape[_normalize_axis(axis, value.shape.rank, "unstack")]
+        num = value.shape[normalize_axis(axis, value.shape.rank, "unstack")]
         if num is None:
             raise ValueError(f"unstack: cannot infer num from shape {value.shape}; pass num=")
     return list(bind(UNPACK, [value], {"num": int(num), "axis": int(axis)}, name or "unstack"))
@@ -607,7 +343,7 @@ def _expand_dims_infer(inputs, attrs):
     if x.shape.rank is None:
         return [(x.dtype, TensorShape(None))]
     dims = x.shape.as_list()
-    axis = _normalize_axis(attrs["axis"], len(dims) + 1, "expand_dims")
+    axis = normalize_axis(attrs["axis"], len(dims) + 1, "expand_dims")
     dims.insert(axis, 1)
     return [(x.dtype, TensorShape(dims))]
 
@@ -634,7 +370,7 @@ def _squeeze_infer(inputs, attrs):
         if None in dims:
             return [(x.dtype, TensorShape(None))]
         return [(x.dtype, TensorShape([d for d in dims if d != 1]))]
-    axes = {_normalize_axis(a, len(dims), "squeeze") for a in axis}
+    axes = {normalize_axis(a, len(dims), "squeeze") for a in axis}
     for a in axes:
         if dims[a] not in (1, None):
             raise ValueError(f"squeeze: cannot squeeze dimension {a} of size {dims[a]}")
@@ -691,165 +427,5 @@ def where(condition, x=None, y=None, name=None):
         return bind1(WHERE, [condition], name=name or "Where")
     if x is None or y is None:
         raise ValueError("where: give both x and y, or neither")
-    x, y = _pair(x, y)
+    x, y = convert_pair(x, y)
     return bind1(SELECT, [condition, x, y], name=name or "where")
-
-
-def _pair(x, y):
-    """Two operands as tensors, a Python value taking the other's dtype.
-
-    Two tensors are returned as they are: the op's own check reports a dtype
-    mismatch, naming the op and both dtypes.
-    """
-    x_is = isinstance(x, Tensor) or hasattr(x, "_as_tensor")
-    y_is = isinstance(y, Tensor) or hasattr(y, "_as_tensor")
-    if x_is and y_is:
-        return convert_to_tensor(x), convert_to_tensor(y)
-    if x_is:
-        x = convert_to_tensor(x)
-        return x, convert_to_tensor(y, dtype=x.dtype)
-    if y_is:
-        y = convert_to_tensor(y)
-        return convert_to_tensor(x, dtype=y.dtype), y
-    return convert_to_tensor(x), convert_to_tensor(y)
-
-
-def _gather_infer(inputs, attrs):
-    params, indices = inputs
-    if not indices.dtype.is_integer:
-        raise TypeError(f"gather: indices must be integers, got {indices.dtype.name}")
-    if params.shape.rank is None or indices.shape.rank is None:
-        return [(params.dtype, TensorShape(None))]
-    dims = params.shape.as_list()
-    axis = _normalize_axis(attrs["axis"], len(dims), "gather")
-    return [(params.dtype, TensorShape(dims[:axis] + indices.shape.as_list() + dims[axis + 1 :]))]
-
-
-def _gather_kernel(params, indices, axis):
-    n = np.shape(params)[axis]
-    if np.size(indices) and (np.min(indices) < 0 or np.max(indices) >= n):
-        bad = np.asarray(indices)[(np.asarray(indices) < 0) | (np.asarray(indices) >= n)].flat[0]
-        raise errors.InvalidArgumentError(f"gather: index {bad} is not in [0, {n})")
-    return np.take(params, indices, axis=axis)
-
-
-GATHER = OpDef("GatherV2", _gather_kernel, infer=_gather_infer, default_name="GatherV2")
-
-
-def gather(params, indices, axis=0, name=None):
-    """Slices of ``params`` along ``axis`` picked by ``indices``.
-
-    >>> gather([10, 20, 30], [2, 0]).numpy()
-    array([30, 10], dtype=int32)
-    """
-    return bind1(
-        GATHER,
-        [convert_to_tensor(params), convert_to_tensor(indices)],
-        {"axis": static_int(axis, "axis")},
-        name or "GatherV2",
-    )
-
-
-# --- indexing --------------------------------------------------------------------------------
-# An index is stored as a spec: a tuple of ints, slices, None and Ellipsis, where
-# ("t", k) stands for the k-th extra input tensor (a dynamic index or bound).
-
-
-def _index_spec(key):
-    if not isinstance(key, tuple):
-        key = (key,)
-    spec, tensors = [], []
-
-    def part(v):
-        if v is None or isinstance(v, int):
-            return v
-        if isinstance(v, Tensor) or hasattr(v, "_as_tensor"):
-            t = convert_to_tensor(v)
-            if not t.dtype.is_integer or t.shape.rank not in (0, None):
-                raise TypeError(
-                    f"Tensor indices must be integer scalars, got {t.dtype.name} {t.shape}"
-                )
-            tensors.append(t)
-            return ("t", len(tensors) - 1)
-        if hasattr(v, "__index__"):
-            return v.__index__()
-        raise TypeError(
-            f"Only integers, slices, None, Ellipsis and integer tensors are valid indices, got {v!r}"
-        )
-
-    for k in key:
-        if k is Ellipsis or k is None:
-            spec.append(k)
-        elif isinstance(k, slice):
-            spec.append(slice(part(k.start), part(k.stop), part(k.step)))
-        else:
-            spec.append(part(k))
-    if spec.count(Ellipsis) > 1:
-        raise IndexError("An index can only have a single ellipsis ('...')")
-    return tuple(spec), tensors
-
-
-def _resolve(v, dynamic):
-    if isinstance(v, tuple):
-        return int(dynamic[v[1]])
-    return v
-
-
-def _slice_kernel(x, *dynamic, spec):
-    key = tuple(
-        slice(_resolve(k.start, dynamic), _resolve(k.stop, dynamic), _resolve(k.step, dynamic))
-        if isinstance(k, slice)
-        else _resolve(k, dynamic)
-        for k in spec
-    )
-    return x[key]
-
-
-def _slice_infer(inputs, attrs):
-    x, spec = inputs[0], attrs["spec"]
-    if x.shape.rank is None:
-        return [(x.dtype, TensorShape(None))]
-    dims = x.shape.as_list()
-    consumed = sum(1 for k in spec if k is not None and k is not Ellipsis)
-    if consumed > len(dims):
-        raise IndexError(f"Too many indices for a tensor of rank {len(dims)}")
-    out, d = [], 0
-    for k in spec:
-        if k is Ellipsis:
-            n = len(dims) - consumed
-            out.extend(dims[d : d + n])
-            d += n
-        elif k is None:
-            out.append(1)
-        elif isinstance(k, slice):
-            dim = dims[d]
-            d += 1
-            if dim is None or any(isinstance(b, tuple) for b in (k.start, k.stop, k.step)):
-                out.append(None)
-            else:
-                if k.step == 0:
-                    raise ValueError("slice step cannot be zero")
-                out.append(len(builtins.range(*k.indices(dim))))
-        else:
-            dim = dims[d]
-            d += 1
-            if isinstance(k, int) and dim is not None and not -dim <= k < dim:
-                raise IndexError(
-                    f"index {k} is out of bounds for dimension {d - 1} with size {dim}"
-                )
-    out.extend(dims[d:])
-    return [(x.dtype, TensorShape(out))]
-
-
-STRIDED_SLICE = OpDef(
-    "StridedSlice", _slice_kernel, infer=_slice_infer, default_name="strided_slice"
-)
-
-
-def slice_tensor(tensor, key):
-    """``tensor[key]``: ints, slices, ``None``, ``...`` and integer scalar tensors."""
-    spec, dynamic = _index_spec(key)
-    return bind1(STRIDED_SLICE, [tensor, *dynamic], {"spec": spec}, "strided_slice")
-
-
-Tensor.__getitem__ = slice_tensor

@@ -22,9 +22,9 @@ import operator
 
 import numpy as np
 
-from runtime import context, dtypes, floating_point
+from runtime.core import context, dtypes, floating_point
+from runtime.core.tensor import EagerTensor
 from runtime.ops import math_ops
-from runtime.tensor import EagerTensor
 
 _ALL = set(dtypes._BY_NAME.values())
 _NUMERIC = frozenset(d for d in _ALL if d.is_numeric)

@@ -7,11 +7,13 @@ import sys
 
 import numpy as np
 
-from runtime import dtypes, errors
-from runtime.formatting import format_value
-from runtime.ops.array_ops import convert_to_tensor
-from runtime.ops.registry import BOOL, OpDef, bind_op, check_dtype, no_outputs
-from runtime.tensor import Tensor
+from runtime import errors
+from runtime.core import dtypes
+from runtime.core.op_def import OpDef
+from runtime.core.tensor import Tensor
+from runtime.ops.constant_ops import convert_to_tensor
+from runtime.ops.registry import BOOL, bind_op, check_dtype, no_outputs
+from runtime.views.formatting import format_value
 
 
 def _print_kernel(*values, template, sep, end, stream, summarize):

@@ -15,11 +15,13 @@ import builtins
 
 import numpy as np
 
-from runtime import dtypes, errors
-from runtime.ops.array_ops import _pair, cast, convert_to_tensor, static_int, static_ints
-from runtime.ops.registry import ANY, BOOL, FLOATING, NUMERIC, OpDef, bind1, check_dtype, unary_spec
-from runtime.tensor import Tensor
-from runtime.tensor_shape import TensorShape, broadcast_shapes
+from runtime import errors
+from runtime.core import dtypes
+from runtime.core.op_def import OpDef
+from runtime.core.tensor import Tensor
+from runtime.core.tensor_shape import TensorShape, broadcast_shapes
+from runtime.ops.constant_ops import cast, convert_pair, convert_to_tensor, static_int, static_ints
+from runtime.ops.registry import ANY, BOOL, FLOATING, NUMERIC, bind1, check_dtype, unary_spec
 
 
 def _object_result(fn):
@@ -101,14 +103,14 @@ def add(x, y, name=None):
     >>> add([1, 2], 3).numpy()
     array([4, 5], dtype=int32)
     """
-    x, y = _pair(x, y)
+    x, y = convert_pair(x, y)
     op = STRING_ADD if x.dtype is dtypes.string else ADD
     return bind1(op, [x, y], name=name or "add")
 
 
 def _binary_fn(op, default_name, doc):
     def fn(x, y, name=None):
-        x, y = _pair(x, y)
+        x, y = convert_pair(x, y)
         return bind1(op, [x, y], name=name or default_name)
 
     fn.__name__ = default_name
@@ -174,7 +176,7 @@ def divide(x, y, name=None):
     >>> divide(7, 2).numpy()
     np.float64(3.5)
     """
-    x, y = _pair(x, y)
+    x, y = convert_pair(x, y)
     if x.dtype.is_integer and x.dtype is y.dtype:
         target = dtypes.float64 if x.dtype in (dtypes.int32, dtypes.int64) else dtypes.float32
         x, y = cast(x, target), cast(y, target)
@@ -324,7 +326,7 @@ def matmul(a, b, transpose_a=False, transpose_b=False, name=None):
     >>> matmul([[1, 2]], [[3], [4]]).numpy()
     array([[11]], dtype=int32)
     """
-    a, b = _pair(a, b)
+    a, b = convert_pair(a, b)
     attrs = {"transpose_a": bool(transpose_a), "transpose_b": bool(transpose_b)}
     return bind1(MATMUL, [a, b], attrs, name or "MatMul")
 
@@ -520,7 +522,7 @@ def _ne(a, b):
 
 def _logical(op_name, fn):
     def operator(a, b):
-        a, b = _pair(a, b)
+        a, b = convert_pair(a, b)
         if a.dtype is not dtypes.bool_:
             raise TypeError(
                 f"Operator {op_name} is only defined on bool tensors, not {a.dtype.name}"

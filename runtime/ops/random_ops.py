@@ -15,9 +15,11 @@ import itertools
 
 import numpy as np
 
-from runtime import context, dtypes
-from runtime.ops.array_ops import _shape_operand, shape_from_tensor
-from runtime.ops.registry import OpDef, bind1
+from runtime.core import context, dtypes
+from runtime.core.op_def import OpDef
+from runtime.ops.array_ops import shape_operand
+from runtime.ops.constant_ops import shape_from_tensor
+from runtime.ops.registry import bind1
 
 _DEFAULT_GLOBAL_SEED = 87654321
 _global_seed = None
@@ -124,7 +126,7 @@ def normal(shape, mean=0.0, stddev=1.0, dtype=dtypes.float32, seed=None, name=No
         "dtype": dtype,
         "state": RandomState(seed),
     }
-    return bind1(RANDOM_NORMAL, [_shape_operand(shape)], attrs, name or "random_normal")
+    return bind1(RANDOM_NORMAL, [shape_operand(shape)], attrs, name or "random_normal")
 
 
 def uniform(shape, minval=0, maxval=None, dtype=dtypes.float32, seed=None, name=None):
@@ -141,4 +143,4 @@ def uniform(shape, minval=0, maxval=None, dtype=dtypes.float32, seed=None, name=
             raise ValueError("uniform(): maxval must be given for integer dtypes")
         maxval = 1
     attrs = {"minval": minval, "maxval": maxval, "dtype": dtype, "state": RandomState(seed)}
-    return bind1(RANDOM_UNIFORM, [_shape_operand(shape)], attrs, name or "random_uniform")
+    return bind1(RANDOM_UNIFORM, [shape_operand(shape)], attrs, name or "random_uniform")

@@ -1,9 +1,10 @@
-"""The op table and ``bind``: the one place where an op either runs now or joins a graph.
+"""``bind``: the one place where an op either runs now or joins a graph.
 
-Every op is an ``OpDef`` row: a type name, a numpy kernel, a rule that infers
-output dtypes and shapes (and rejects bad inputs), and flags. Eager mode runs
-the kernel at once; graph mode records an ``Operation``. Because both go
-through ``infer``, eager and graph code fail with the same errors.
+Every op is an ``OpDef`` row (``runtime.core.op_def``): a type name, a numpy
+kernel, a rule that infers output dtypes and shapes (and rejects bad inputs),
+and flags. Eager mode runs the kernel at once; graph mode records an
+``Operation``. Because both go through ``infer``, eager and graph code fail
+with the same errors.
 
 >>> import numpy as np
 >>> from runtime.ops.math_ops import NEG
@@ -15,37 +16,10 @@ through ``infer``, eager and graph code fail with the same errors.
 
 from __future__ import annotations
 
-from runtime import context, dtypes, errors, floating_point
-from runtime.tensor import EagerTensor
-
-OPS = {}
-
-
-class OpDef:
-    """One row of the op table.
-
-    kernel(*input_values, **attrs) returns the output value, a tuple of them for
-    several outputs, or None for none. ``stateful`` ops have effects (printing,
-    assigning, drawing random numbers): function graphs always run them, in
-    program order. ``pure`` ops give equal outputs for equal inputs, so they may
-    be folded or merged by optimisations; reading a variable is not pure.
-    """
-
-    __slots__ = ("type", "kernel", "infer", "stateful", "pure", "default_name")
-
-    def __init__(self, type, kernel, infer, stateful=False, pure=None, default_name=None):
-        self.type = type
-        self.kernel = kernel
-        self.infer = infer
-        self.stateful = stateful
-        self.pure = (not stateful) if pure is None else pure
-        self.default_name = default_name or type
-        if type in OPS:
-            raise ValueError(f"op type {type!r} is defined twice")
-        OPS[type] = self
-
-    def __repr__(self):
-        return f"OpDef({self.type!r})"
+from runtime import errors
+from runtime.core import context, dtypes, floating_point
+from runtime.core.op_def import OpDef
+from runtime.core.tensor import EagerTensor
 
 
 def bind(opdef: OpDef, inputs, attrs=None, name=None):

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from runtime import dtypes
-from runtime.ops.array_ops import convert_to_tensor
-from runtime.ops.registry import OpDef, bind1, check_dtype
-from runtime.tensor_shape import TensorShape, broadcast_shapes
+from runtime.core import dtypes
+from runtime.core.op_def import OpDef
+from runtime.core.tensor_shape import TensorShape, broadcast_shapes
+from runtime.ops.constant_ops import convert_to_tensor
+from runtime.ops.registry import bind1, check_dtype
 
 _IS_STRING = lambda d: d is dtypes.string  # noqa: E731
 

@@ -15,7 +15,7 @@ import numpy as np
 from hypothesis import given, settings
 
 import runtime as rt
-from runtime.compile import compile_graph
+from runtime.execution.compile import compile_graph
 
 _INT_LEAVES = st.sampled_from(["x", "y", "z", -3, 0, 2, 7])
 _COMPARISONS = st.sampled_from(["<", "<=", ">", ">=", "==", "!="])

@@ -8,8 +8,8 @@ import pytest
 
 import autograph as ag
 import runtime as rt
-from runtime.dot import graph_to_dot, quote
-from runtime.ops.registry import OPS
+from runtime.core.op_def import OPS
+from runtime.views.dot import graph_to_dot, quote
 
 _ID = r'"((?:[^"\\]|\\.)*)"'
 _NODE = re.compile(rf"^\s*{_ID} \[(.*)\];$")

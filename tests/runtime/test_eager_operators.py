@@ -17,8 +17,8 @@ import pytest
 from hypothesis import given, settings
 
 import runtime as rt
+from runtime.core.tensor import EagerTensor
 from runtime.ops import math_ops
-from runtime.tensor import EagerTensor
 
 BINARY = [
     "add",

@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 import runtime as rt
-from runtime.compile import compile_function
-from runtime.tracing import trace
+from runtime.execution.compile import compile_function
+from runtime.execution.tracing import trace
 
 
 def run(graph, *args):

@@ -14,10 +14,10 @@ import pytest
 
 import autograph as ag
 import runtime as rt
-import runtime.optimize as opt
-from runtime.compile import compile_function
+import runtime.execution.optimize as opt
+from runtime.execution.compile import compile_function
+from runtime.execution.tracing import trace
 from runtime.ops.math_ops import MUL
-from runtime.tracing import trace
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "autograph"))
 GALLERY = importlib.import_module("gallery").GALLERY

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import runtime as rt
-from runtime.compile import compile_graph
+from runtime.execution.compile import compile_graph
 
 Pair = collections.namedtuple("Pair", ["first", "second"])
 

@@ -10,7 +10,7 @@ pytest.importorskip("tensorboard")
 from tensorboard.backend.event_processing.event_file_loader import EventFileLoader  # noqa: E402
 from tensorboard.compat.proto import graph_pb2  # noqa: E402
 
-from runtime import tensorboard  # noqa: E402
+from runtime.views import tensorboard  # noqa: E402
 
 
 class DemoModule(rt.Module):

@@ -40,8 +40,8 @@ from __future__ import annotations
 
 import re
 
-from runtime.graph import FuncGraph
-from runtime.printing import _attr_text, tensor_ref, type_text
+from runtime.core.graph import FuncGraph, register_view
+from runtime.views.text import _attr_text, tensor_ref, type_text
 
 _FONT = "Helvetica"
 _STYLES = {
@@ -267,3 +267,6 @@ def _scope_tree(ops):
 
 
 __all__ = ["graph_to_dot", "quote"]
+
+
+register_view("dot", graph_to_dot)

@@ -19,13 +19,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from runtime import context, dtypes, errors
-from runtime.graph import current_name_scope
-from runtime.ops.array_ops import constant_value, convert_to_tensor
+from runtime import errors
+from runtime.core import context, dtypes
+from runtime.core.graph import current_name_scope
+from runtime.core.op_def import OpDef
+from runtime.core.tensor import EagerTensor, Tensor, to_numpy
+from runtime.core.tensor_shape import TensorShape
+from runtime.ops.constant_ops import constant_value, convert_to_tensor
 from runtime.ops.math_ops import install_operators
-from runtime.ops.registry import OpDef, bind1
-from runtime.tensor import EagerTensor, Tensor, to_numpy
-from runtime.tensor_shape import TensorShape
+from runtime.ops.registry import bind1
 
 
 def _handle_kernel(variable):
@@ -37,11 +39,17 @@ VAR_HANDLE = OpDef(
 )
 
 
-def var_handle_op(graph, variable):
-    """The op through which ``graph`` reads and writes ``variable`` (named after it)."""
-    name = variable._base_name
-    specs = [(dtypes.resource, TensorShape([]))]
-    return graph.create_op(VAR_HANDLE, [], {"variable": variable}, name, specs).outputs[0]
+def handle_in_graph(graph, variable):
+    """The handle through which ``graph`` reads and writes ``variable``: one op per variable
+    per graph, named after the variable."""
+    handle = graph.variable_handles.get(id(variable))
+    if handle is None:
+        # A handle waits on nothing, and is named after the variable, whatever scope is open.
+        with graph.at_top_level():
+            specs = [(dtypes.resource, TensorShape([]))]
+            op = graph.create_op(VAR_HANDLE, [], {"variable": variable}, variable._base_name, specs)
+        handle = graph.variable_handles[id(variable)] = op.outputs[0]
+    return handle
 
 
 def _read_kernel(handle, variable):
@@ -118,8 +126,8 @@ class Variable:
             self._base_name = current_name_scope() + base
         else:
             # In a graph the handle op takes the unique, scoped name; the variable is named after it.
-            self._base_name = graph._name_stack + base
-            self._base_name = graph.variable_handle(self).op.name
+            self._base_name = current_name_scope() + base
+            self._base_name = handle_in_graph(graph, self).op.name
         self.name = self._base_name + ":0"
 
     @property
@@ -131,14 +139,14 @@ class Variable:
         graph = context.building_graph()
         if graph is None:
             raise ValueError("Variable.handle is only defined while building a graph.")
-        return graph.variable_handle(self)
+        return handle_in_graph(graph, self)
 
     def read_value(self) -> Tensor:
         """The current value: eagerly a tensor holding it, in a graph an op that reads it when run."""
         graph = context.building_graph()
         if graph is None:
             return EagerTensor(self._value, self.dtype)
-        return bind1(READ, [graph.variable_handle(self)], {"variable": self}, "ReadVariableOp")
+        return bind1(READ, [handle_in_graph(graph, self)], {"variable": self}, "ReadVariableOp")
 
     value = read_value
     _as_tensor = read_value
@@ -157,7 +165,7 @@ class Variable:
         if graph is None:
             opdef.kernel(self, value._value, self)
             return self
-        return bind1(opdef, [graph.variable_handle(self), value], {"variable": self}, opdef.type)
+        return bind1(opdef, [handle_in_graph(graph, self), value], {"variable": self}, opdef.type)
 
     def assign(self, value, read_value=True):
         """Sets the value. Eagerly returns the variable; in a graph, the op's output (the new value)."""
@@ -195,7 +203,7 @@ class Variable:
 
     def __repr__(self):
         value = EagerTensor(self._value, self.dtype)
-        from runtime.tensor import _numpy_text
+        from runtime.core.tensor import _numpy_text
 
         return (
             f"<rt.Variable '{self.name}' shape={self._shape} dtype={self.dtype.name}, "

@@ -19,7 +19,7 @@ inputs and outputs (their count and order) as they were.
 included) before and after each; ``options`` switches passes off.
 
 >>> import runtime as rt
->>> from runtime.tracing import trace
+>>> from runtime.execution.tracing import trace
 >>> def f(x):
 ...     scale = rt.constant(2) + 1           # folded: the Const 3
 ...     unused = x * 100                     # dropped: nothing needs it
@@ -45,11 +45,10 @@ import warnings
 
 import numpy as np
 
-from runtime import nest
-from runtime.compile import ops_to_run
-from runtime.graph import FuncGraph, Graph, Operation
-from runtime.ops.array_ops import constant_in_graph
-from runtime.tensor import SymbolicTensor
+from runtime.core import nest
+from runtime.core.graph import FuncGraph, Graph, Operation, constant_in_graph
+from runtime.core.tensor import SymbolicTensor
+from runtime.execution.compile import ops_to_run
 
 MAX_FOLDED_ELEMENTS = 1_000_000
 """Constant folding leaves an op alone when its result would hold more elements than this."""
@@ -122,7 +121,7 @@ class _Copy:
         specs = [(t.dtype, t.shape) for t in op.outputs]
         new = self.graph.create_op(op.opdef, inputs, attrs, op.name, specs, control_inputs=controls)
         if op.type == "VarHandleOp":
-            self.graph._variable_handles[id(op.attrs["variable"])] = new.outputs[0]
+            self.graph.variable_handles[id(op.attrs["variable"])] = new.outputs[0]
         return new
 
     def _finish(self):
@@ -166,7 +165,7 @@ def copy_graph(graph) -> FuncGraph:
     """An op-for-op copy of ``graph`` (sub-graphs copied too).
 
     >>> import runtime as rt
-    >>> from runtime.tracing import trace
+    >>> from runtime.execution.tracing import trace
     >>> g = trace(lambda x: x + 1, [rt.TensorSpec([], rt.int32)], "f")
     >>> c = copy_graph(g)
     >>> c is g, str(c) == str(g), [t.name for t in c.outputs]

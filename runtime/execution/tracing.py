@@ -8,9 +8,9 @@
 
 from __future__ import annotations
 
-from runtime import context, nest
-from runtime.graph import FuncGraph, Operation
-from runtime.ops.array_ops import convert_to_tensor
+from runtime.core import context, nest
+from runtime.core.graph import FuncGraph, Operation
+from runtime.ops.constant_ops import convert_to_tensor
 
 
 def trace(fn, args_template, name, outer_graph=None, arg_names=None, shapes=None, convert=True):

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from runtime.formatting import format_value
+from runtime.core.graph import register_view
+from runtime.views.formatting import format_value
 
 # Attributes the line already shows some other way.
 _HIDDEN_ATTRS = {
@@ -81,3 +82,6 @@ def graph_to_text(graph, indent=0) -> str:
         if subgraphs:
             lines.append(pad + "}")
     return "\n".join(lines)
+
+
+register_view("text", graph_to_text)

@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from runtime import dtypes, errors
-from runtime.dtypes import DType
-from runtime.tensor_shape import TensorShape
+from runtime import errors
+from runtime.core import dtypes
+from runtime.core.dtypes import DType
+from runtime.core.tensor_shape import TensorShape
 
 
 class Tensor:

@@ -20,13 +20,15 @@ from __future__ import annotations
 
 import contextlib
 
-from runtime import context, dtypes, nest
-from runtime.graph import Operation
-from runtime.ops.array_ops import convert_to_tensor, identity
-from runtime.ops.registry import OpDef, bind_op, no_outputs
-from runtime.tensor import EagerTensor, SymbolicTensor, Tensor
-from runtime.tensor_shape import TensorShape, as_shape
-from runtime.tracing import trace
+from runtime.core import context, dtypes, nest
+from runtime.core.graph import Operation
+from runtime.core.op_def import OpDef
+from runtime.core.tensor import EagerTensor, SymbolicTensor, Tensor
+from runtime.core.tensor_shape import TensorShape, as_shape
+from runtime.execution.tracing import trace
+from runtime.ops.array_ops import identity
+from runtime.ops.constant_ops import convert_to_tensor
+from runtime.ops.registry import bind_op, no_outputs
 
 
 def _run_subgraph_kernel(*args, **attrs):

@@ -14,7 +14,7 @@ from __future__ import annotations
 import os
 import time
 
-from runtime.graph import Graph
+from runtime.core.graph import Graph
 
 _DTYPES = {  # TensorFlow's DataType enum
     "float32": 1, "float64": 2, "int32": 3, "uint8": 4, "int16": 5, "int8": 6, "string": 7,

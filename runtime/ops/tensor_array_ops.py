@@ -17,10 +17,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from runtime import dtypes, errors
-from runtime.ops.array_ops import constant_value, convert_to_tensor
-from runtime.ops.registry import OpDef, bind1
-from runtime.tensor_shape import TensorShape, as_shape
+from runtime import errors
+from runtime.core import dtypes
+from runtime.core.op_def import OpDef
+from runtime.core.tensor_shape import TensorShape, as_shape
+from runtime.ops.constant_ops import constant_value, convert_to_tensor
+from runtime.ops.registry import bind1
 
 _FLOW = (dtypes.variant, TensorShape([]))
 

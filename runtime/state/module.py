@@ -18,8 +18,8 @@ from __future__ import annotations
 
 import re
 
-from runtime.graph import name_scope
-from runtime.variables import Variable
+from runtime.core.graph import name_scope
+from runtime.state.variables import Variable
 
 _OWN_ATTRIBUTES = {"_name", "_scope_name"}
 

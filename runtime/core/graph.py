@@ -18,8 +18,13 @@ from __future__ import annotations
 import contextlib
 import re
 
-from runtime import context, errors
-from runtime.tensor import EagerTensor, SymbolicTensor, Tensor
+import numpy as np
+
+from runtime import errors
+from runtime.core import context
+from runtime.core.op_def import OpDef
+from runtime.core.tensor import EagerTensor, SymbolicTensor, Tensor
+from runtime.core.tensor_shape import TensorShape, as_shape
 
 _VALID_NAME = re.compile(r"^[A-Za-z0-9.][A-Za-z0-9_.\-/>]*$")
 
@@ -80,7 +85,7 @@ class Graph:
         self._name_counters = {}
         self._name_stack = ""
         self._control_stack = []
-        self._variable_handles = {}
+        self.variable_handles = {}  # id(variable) -> its handle op's output (runtime.state.variables)
         self.is_stateful = False
         self.outer_graph = None
         self.version = 0  # bumped on every change, so compiled programs know when they are stale
@@ -131,9 +136,7 @@ class Graph:
     def prepare_input(self, t: Tensor) -> Tensor:
         """The tensor an op in this graph reads for ``t``: itself, a constant, or a capture."""
         if isinstance(t, EagerTensor):
-            from runtime.ops import array_ops
-
-            return array_ops.constant_in_graph(self, t._value, t.dtype)
+            return constant_in_graph(self, t._value, t.dtype)
         if t.graph is self:
             return t
         return self.capture(t)
@@ -143,22 +146,6 @@ class Graph:
             f"Tensor {t.name!r} belongs to another graph than the one being built "
             f"({self.graph_name!r}); an op's inputs must come from the same graph."
         )
-
-    def variable_handle(self, variable):
-        """This graph's handle op for ``variable`` (one per variable per graph)."""
-        handle = self._variable_handles.get(id(variable))
-        if handle is None:
-            from runtime.variables import var_handle_op
-
-            saved = self._control_stack, self._name_stack
-            # A handle waits on nothing, and is named after the variable, whatever scope is open.
-            self._control_stack, self._name_stack = [], ""
-            try:
-                handle = var_handle_op(self, variable)
-            finally:
-                self._control_stack, self._name_stack = saved
-            self._variable_handles[id(variable)] = handle
-        return handle
 
     @contextlib.contextmanager
     def name_scope(self, name):
@@ -171,6 +158,27 @@ class Graph:
             self._name_stack = self.unique_name(name) + "/"
         try:
             yield self._name_stack
+        finally:
+            self._name_stack = saved
+
+    @contextlib.contextmanager
+    def no_control_dependencies(self):
+        """Ops created inside wait on nothing, whatever ``control_dependencies`` blocks are open."""
+        saved = self._control_stack
+        self._control_stack = []
+        try:
+            yield
+        finally:
+            self._control_stack = saved
+
+    @contextlib.contextmanager
+    def at_top_level(self):
+        """Ops created inside wait on nothing and are named outside every open name scope."""
+        saved = self._name_stack
+        self._name_stack = ""
+        try:
+            with self.no_control_dependencies():
+                yield
         finally:
             self._name_stack = saved
 
@@ -215,15 +223,12 @@ class Graph:
         raise TypeError(f"Cannot interpret {obj!r} as a tensor or operation of this graph.")
 
     def __str__(self):
-        from runtime.printing import graph_to_text
-
-        return graph_to_text(self)
+        """One op a line (``runtime.views.text``)."""
+        return _VIEWS["text"](self)
 
     def to_dot(self):
-        """The graph in Graphviz's DOT language (see ``runtime.dot``)."""
-        from runtime.dot import graph_to_dot
-
-        return graph_to_dot(self)
+        """The graph in Graphviz's DOT language (``runtime.views.dot``)."""
+        return _VIEWS["dot"](self)
 
     def __repr__(self):
         return f"<rt.Graph {self.graph_name!r} with {len(self._ops)} ops>"
@@ -247,8 +252,6 @@ class FuncGraph(Graph):
         self._capture_map = {}
 
     def add_input(self, dtype, shape, name="input"):
-        from runtime.ops.array_ops import placeholder_in_graph
-
         t = placeholder_in_graph(self, dtype, shape, name)
         self.inputs.append(t)
         return t
@@ -267,8 +270,9 @@ class FuncGraph(Graph):
             # A function's constant is copied, not captured: the sub-graph's own optimisations
             # (folding, x + 0) then see it, and running it passes one input fewer. The value is
             # shared. Not in a Session's graph, where a feed may replace the constant.
-            with _no_control_deps(self):
-                inner = _constant_in_graph(self, t.op.attrs["value"], t.dtype, t.op.name)
+            with self.no_control_dependencies():
+                name = t.op.name.replace("/", "_")
+                inner = constant_in_graph(self, t.op.attrs["value"], t.dtype, name)
             self._capture_map[id(t)] = inner
             return inner
         if outer is not t.graph:
@@ -276,7 +280,7 @@ class FuncGraph(Graph):
             inner = self._capture_map.get(id(t))
             if inner is not None:
                 return inner
-        with _no_control_deps(self):
+        with self.no_control_dependencies():
             inner = self.add_input(t.dtype, t.shape, name=t.op.name.replace("/", "_") + "_capture")
         self.captures.append((t, inner))
         self._capture_map[id(t)] = inner
@@ -287,20 +291,50 @@ class FuncGraph(Graph):
         return [outer for outer, _ in self.captures]
 
 
-def _constant_in_graph(graph, value, dtype, name):
-    from runtime.ops.array_ops import constant_in_graph  # the op table imports this module
+# --- the two ops a graph makes by itself -----------------------------------------------------
+# A Const for an eager value an op is given, and a Placeholder for each input and capture
+# of a function graph. Their rows live here, with the graph that needs them.
 
-    return constant_in_graph(graph, value, dtype, name.replace("/", "_"))
+
+def _const_kernel(value, dtype):
+    return value
 
 
-@contextlib.contextmanager
-def _no_control_deps(graph):
-    saved = graph._control_stack
-    graph._control_stack = []
-    try:
-        yield
-    finally:
-        graph._control_stack = saved
+CONST = OpDef(
+    "Const", _const_kernel, infer=lambda i, a: [(a["dtype"], TensorShape(np.shape(a["value"])))]
+)
+
+
+def constant_in_graph(graph, value, dtype, name="Const"):
+    """A Const op in ``graph`` holding ``value`` (already numpy, of ``dtype``)."""
+    specs = [(dtype, TensorShape(np.shape(value)))]
+    return graph.create_op(CONST, [], {"value": value, "dtype": dtype}, name, specs).outputs[0]
+
+
+def _placeholder_kernel(dtype, shape):
+    raise errors.InvalidArgumentError("A placeholder must be fed a value")
+
+
+PLACEHOLDER = OpDef(
+    "Placeholder", _placeholder_kernel, infer=lambda i, a: [(a["dtype"], a["shape"])], pure=False
+)
+
+
+def placeholder_in_graph(graph, dtype, shape, name="Placeholder"):
+    """A Placeholder op in ``graph``: an input whose value is given when the graph runs."""
+    attrs = {"dtype": dtype, "shape": as_shape(shape)}
+    return graph.create_op(PLACEHOLDER, [], attrs, name, [(dtype, attrs["shape"])]).outputs[0]
+
+
+# --- views ------------------------------------------------------------------------------------
+# How a graph prints itself. The views depend on the graph, never the reverse: each module of
+# runtime/views registers its function here when it is imported (``import runtime`` does).
+_VIEWS = {}
+
+
+def register_view(kind, graph_to_view):
+    """Makes ``graph_to_view(graph)`` the ``kind`` view of every graph (``"text"``, ``"dot"``)."""
+    _VIEWS[kind] = graph_to_view
 
 
 class name_scope:  # noqa: N801 (TensorFlow's name)

@@ -34,7 +34,8 @@ import re
 
 import numpy as np
 
-from runtime import errors, floating_point
+from runtime import errors
+from runtime.core import floating_point
 
 _program_ids = itertools.count()
 

@@ -18,11 +18,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from runtime import nest
-from runtime.compile import compile_graph
-from runtime.graph import Graph, Operation, get_default_graph
-from runtime.ops.array_ops import constant_value
-from runtime.tensor import EagerTensor, SymbolicTensor, Tensor, to_numpy
+from runtime.core import nest
+from runtime.core.graph import Graph, Operation, get_default_graph
+from runtime.core.tensor import EagerTensor, SymbolicTensor, Tensor, to_numpy
+from runtime.execution.compile import compile_graph
+from runtime.ops.constant_ops import constant_value
 
 
 class Session:

@@ -10,8 +10,8 @@ TensorSpec(shape=(None, 2), dtype=rt.float32, name=None)
 
 from __future__ import annotations
 
-from runtime import dtypes
-from runtime.tensor_shape import as_shape
+from runtime.core import dtypes
+from runtime.core.tensor_shape import as_shape
 
 
 class TensorSpec:

@@ -1,0 +1,1 @@
+"""The data the rest is built on: dtypes, shapes, tensors, specs, op rows, graphs, nesting."""

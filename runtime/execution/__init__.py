@@ -1,0 +1,1 @@
+"""Running graphs: tracing Python into graphs, optimising them, compiling them to Python, sessions."""

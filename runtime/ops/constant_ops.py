@@ -1,0 +1,273 @@
+"""Making tensors: constants and conversion, casts, placeholders and ranges."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from runtime import errors
+from runtime.core import context, dtypes
+from runtime.core.graph import constant_in_graph, placeholder_in_graph
+from runtime.core.op_def import OpDef
+from runtime.core.tensor import EagerTensor, SymbolicTensor, Tensor, to_numpy
+from runtime.core.tensor_shape import TensorShape, as_shape
+from runtime.ops.registry import bind1
+
+# --- constants and conversion -------------------------------------------------------------
+
+
+def _make_constant(value, dtype, name):
+    if isinstance(value, np.ndarray):
+        value = value.copy()  # a tensor never changes, even if the caller's array does
+    graph = context.building_graph()
+    if graph is None:
+        return EagerTensor(value, dtype)
+    return constant_in_graph(graph, value, dtype, name or "Const")
+
+
+def constant(value, dtype=None, shape=None, name=None) -> Tensor:
+    """A tensor holding ``value``: ``int`` -> int32, ``float`` -> float32, ``str`` -> string.
+
+    >>> constant([[1, 2], [3, 4]]).shape
+    TensorShape([2, 2])
+    >>> constant(0.5, shape=[2])
+    <rt.Tensor: shape=(2,), dtype=float32, numpy=array([0.5, 0.5], dtype=float32)>
+    """
+    if isinstance(value, Tensor):
+        value = value.numpy()
+    dtype = dtypes.as_dtype(dtype) if dtype is not None else None
+    arr = to_numpy(value, dtype)
+    if dtype is None:
+        dtype = dtypes.as_dtype(arr.dtype)
+    if shape is not None:
+        shape = tuple(as_shape(shape).as_list())
+        if int(np.prod(shape)) == np.size(arr):
+            arr = np.reshape(arr, shape)
+        elif np.size(arr) == 1:
+            arr = np.full(shape, np.reshape(arr, ()), dtype=arr.dtype)
+        else:
+            raise TypeError(
+                f"Expected a value with {int(np.prod(shape))} elements for shape {list(shape)}, "
+                f"got {np.size(arr)}"
+            )
+        arr = arr[()] if arr.ndim == 0 else arr
+    return _make_constant(arr, dtype, name)
+
+
+def convert_to_tensor(value, dtype=None, name=None, dtype_hint=None) -> Tensor:
+    """``value`` as a tensor: tensors pass through, variables are read, the rest becomes a constant.
+
+    A requested ``dtype`` is never silently changed: a tensor or array of
+    another dtype raises TypeError naming both.
+
+    >>> convert_to_tensor(3, dtype=dtypes.float32)
+    <rt.Tensor: shape=(), dtype=float32, numpy=3.0>
+    """
+    if isinstance(value, Tensor):
+        if dtype is not None and value.dtype is not dtypes.as_dtype(dtype):
+            raise TypeError(
+                f"Tensor conversion requested dtype {dtypes.as_dtype(dtype).name} for a tensor "
+                f"of dtype {value.dtype.name}"
+            )
+        return value
+    to_tensor = getattr(value, "_as_tensor", None)
+    if to_tensor is not None:
+        return convert_to_tensor(to_tensor(), dtype, name)
+    if dtype is None and dtype_hint is not None:
+        try:
+            return convert_to_tensor(value, dtype_hint, name)
+        except (TypeError, ValueError):
+            pass
+    dtype = dtypes.as_dtype(dtype) if dtype is not None else None
+    arr = to_numpy(value, dtype, cast_numpy=False)
+    return _make_constant(arr, dtype or dtypes.as_dtype(arr.dtype), name)
+
+
+def constant_value(t):
+    """The value of ``t`` if it is known without running a graph, else None."""
+    if isinstance(t, EagerTensor):
+        return t._value
+    if not isinstance(t, SymbolicTensor):
+        return None
+    op = t.op
+    if op.type == "Const":
+        return op.attrs["value"]
+    if op.type == "Shape" and op.inputs[0].shape.is_fully_defined():
+        return np.array(op.inputs[0].shape.as_list(), dtype=op.attrs["out_type"].as_numpy_dtype)
+    if op.type == "Pack":
+        values = [constant_value(x) for x in op.inputs]
+        if all(v is not None for v in values):
+            return np.stack(values, axis=op.attrs["axis"])
+    if op.type == "Cast":
+        v = constant_value(op.inputs[0])
+        return None if v is None else np.asarray(v).astype(op.attrs["dtype"].as_numpy_dtype)
+    return None
+
+
+def static_int(value, what):
+    """An int argument (an axis, a count) that may be given as a tensor of known value."""
+    if isinstance(value, Tensor):
+        known = constant_value(value)
+        if known is None or np.ndim(known) != 0:
+            raise TypeError(
+                f"{what} must be an integer known when the graph is built, got {value!r}"
+            )
+        value = known
+    return int(value)
+
+
+def static_ints(values, what):
+    """A tuple of ints (axes, a permutation): a list, an int, or a tensor of known value."""
+    if values is None:
+        return None
+    if isinstance(values, Tensor):
+        known = constant_value(values)
+        if known is None:
+            raise TypeError(f"{what} must be known when the graph is built, got {values!r}")
+        values = known
+    if np.ndim(values) == 0:
+        return (static_int(values, what),)
+    return tuple(static_int(v, what) for v in np.reshape(values, -1).tolist())
+
+
+def list_operands(values, op_name):
+    """A list of tensors; Python values take the dtype of the first tensor among them."""
+    values = list(values)
+    if not values:
+        raise ValueError(f"{op_name} needs at least one input tensor")
+    first = next((v for v in values if is_tensor_like(v)), None)
+    if first is None:
+        return [convert_to_tensor(v) for v in values]
+    dtype = convert_to_tensor(first).dtype
+    return [
+        convert_to_tensor(v) if is_tensor_like(v) else convert_to_tensor(v, dtype) for v in values
+    ]
+
+
+def is_tensor_like(v):
+    return isinstance(v, Tensor) or hasattr(v, "_as_tensor")
+
+
+def shape_from_tensor(t) -> TensorShape:
+    """The shape a 1-D shape tensor stands for, as far as it is known statically."""
+    value = constant_value(t)
+    if value is not None:
+        return TensorShape([None if d < 0 else int(d) for d in np.reshape(value, -1)])
+    if t.shape.rank == 1 and t.shape[0] is not None:
+        return TensorShape([None] * t.shape[0])
+    return TensorShape(None)
+
+
+# --- placeholders ---------------------------------------------------------------------------
+
+
+def placeholder(dtype, shape=None, name=None):
+    """A graph input whose value is given at run time (``Session.run(feed_dict=...)``).
+
+    >>> import runtime as rt
+    >>> with rt.Graph().as_default():
+    ...     x = rt.placeholder(rt.float32, shape=[None, 3], name="x")
+    >>> x
+    <rt.Tensor 'x:0' shape=(None, 3) dtype=float32>
+    """
+    graph = context.building_graph()
+    if graph is None:
+        raise RuntimeError(
+            "rt.placeholder() is not compatible with eager execution: create it inside "
+            "`with rt.Graph().as_default():`."
+        )
+    return placeholder_in_graph(graph, dtypes.as_dtype(dtype), shape, name or "Placeholder")
+
+
+# --- dtype and shape -------------------------------------------------------------------------
+
+
+def _cast_infer(inputs, attrs):
+    x, target = inputs[0], attrs["dtype"]
+    if (x.dtype is dtypes.string) != (target is dtypes.string):
+        raise TypeError(f"Cannot cast a {x.dtype.name} tensor to {target.name}")
+    return [(target, x.shape)]
+
+
+def _cast_kernel(x, dtype):
+    return x.astype(dtype.as_numpy_dtype)
+
+
+CAST = OpDef("Cast", _cast_kernel, infer=_cast_infer)
+
+
+def cast(x, dtype, name=None):
+    """``x`` converted to ``dtype`` (floats to ints truncate toward zero).
+
+    >>> cast(constant([1.7, -1.7]), dtypes.int32).numpy()
+    array([ 1, -1], dtype=int32)
+    """
+    dtype = dtypes.as_dtype(dtype)
+    if not isinstance(x, Tensor) and not hasattr(x, "_as_tensor"):
+        x = constant(x)
+    x = convert_to_tensor(x)
+    if x.dtype is dtype:
+        return x
+    return bind1(CAST, [x], {"dtype": dtype}, name or "Cast")
+
+
+_RANGE_ORDER = [dtypes.int32, dtypes.int64, dtypes.float32, dtypes.float64]
+
+
+def _range_infer(inputs, attrs):
+    start, limit, delta = (constant_value(t) for t in inputs)
+    for t in inputs:
+        if t.shape.rank not in (0, None):
+            raise ValueError(f"range() takes scalars, got a tensor of shape {t.shape}")
+    if start is not None and limit is not None and delta is not None:
+        if delta == 0:
+            raise ValueError("range(): delta must not be 0")
+        n = int(np.ceil((limit - start) / delta))
+        return [(inputs[0].dtype, TensorShape([max(n, 0)]))]
+    return [(inputs[0].dtype, TensorShape([None]))]
+
+
+def _range_kernel(start, limit, delta):
+    if delta == 0:
+        raise errors.InvalidArgumentError("range(): delta must not be 0")
+    return np.arange(start, limit, delta, dtype=np.result_type(start))
+
+
+RANGE = OpDef("Range", _range_kernel, infer=_range_infer)
+
+
+def range(start, limit=None, delta=1, dtype=None, name=None):
+    """Numbers from ``start`` up to (not including) ``limit``, by ``delta``.
+
+    >>> range(5).numpy()
+    array([0, 1, 2, 3, 4], dtype=int32)
+    >>> range(1.0, 2.0, 0.5).numpy()
+    array([1. , 1.5], dtype=float32)
+    """
+    if limit is None:
+        start, limit = 0, start
+    args = [start, limit, delta]
+    if dtype is None:
+        found = [a.dtype if isinstance(a, Tensor) else convert_to_tensor(a).dtype for a in args]
+        dtype = max(found, key=lambda d: _RANGE_ORDER.index(d) if d in _RANGE_ORDER else 0)
+    dtype = dtypes.as_dtype(dtype)
+    tensors = [a if isinstance(a, Tensor) and a.dtype is dtype else cast(a, dtype) for a in args]
+    return bind1(RANGE, tensors, name=name or "range")
+
+
+def convert_pair(x, y):
+    """Two operands as tensors, a Python value taking the other's dtype.
+
+    Two tensors are returned as they are: the op's own check reports a dtype
+    mismatch, naming the op and both dtypes.
+    """
+    x_is = isinstance(x, Tensor) or hasattr(x, "_as_tensor")
+    y_is = isinstance(y, Tensor) or hasattr(y, "_as_tensor")
+    if x_is and y_is:
+        return convert_to_tensor(x), convert_to_tensor(y)
+    if x_is:
+        x = convert_to_tensor(x)
+        return x, convert_to_tensor(y, dtype=x.dtype)
+    if y_is:
+        y = convert_to_tensor(y)
+        return convert_to_tensor(x, dtype=y.dtype), y
+    return convert_to_tensor(x), convert_to_tensor(y)

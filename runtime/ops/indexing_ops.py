@@ -1,0 +1,156 @@
+"""Indexing tensors: ``gather``, and ``x[...]`` with ints, slices, ``None``, ``...`` and tensors."""
+
+from __future__ import annotations
+
+import builtins
+
+import numpy as np
+
+from runtime import errors
+from runtime.core.op_def import OpDef
+from runtime.core.tensor import Tensor
+from runtime.core.tensor_shape import TensorShape
+from runtime.ops.array_ops import normalize_axis
+from runtime.ops.constant_ops import convert_to_tensor, static_int
+from runtime.ops.registry import bind1
+
+
+def _gather_infer(inputs, attrs):
+    params, indices = inputs
+    if not indices.dtype.is_integer:
+        raise TypeError(f"gather: indices must be integers, got {indices.dtype.name}")
+    if params.shape.rank is None or indices.shape.rank is None:
+        return [(params.dtype, TensorShape(None))]
+    dims = params.shape.as_list()
+    axis = normalize_axis(attrs["axis"], len(dims), "gather")
+    return [(params.dtype, TensorShape(dims[:axis] + indices.shape.as_list() + dims[axis + 1 :]))]
+
+
+def _gather_kernel(params, indices, axis):
+    n = np.shape(params)[axis]
+    if np.size(indices) and (np.min(indices) < 0 or np.max(indices) >= n):
+        bad = np.asarray(indices)[(np.asarray(indices) < 0) | (np.asarray(indices) >= n)].flat[0]
+        raise errors.InvalidArgumentError(f"gather: index {bad} is not in [0, {n})")
+    return np.take(params, indices, axis=axis)
+
+
+GATHER = OpDef("GatherV2", _gather_kernel, infer=_gather_infer, default_name="GatherV2")
+
+
+def gather(params, indices, axis=0, name=None):
+    """Slices of ``params`` along ``axis`` picked by ``indices``.
+
+    >>> gather([10, 20, 30], [2, 0]).numpy()
+    array([30, 10], dtype=int32)
+    """
+    return bind1(
+        GATHER,
+        [convert_to_tensor(params), convert_to_tensor(indices)],
+        {"axis": static_int(axis, "axis")},
+        name or "GatherV2",
+    )
+
+
+# --- indexing --------------------------------------------------------------------------------
+# An index is stored as a spec: a tuple of ints, slices, None and Ellipsis, where
+# ("t", k) stands for the k-th extra input tensor (a dynamic index or bound).
+
+
+def _index_spec(key):
+    if not isinstance(key, tuple):
+        key = (key,)
+    spec, tensors = [], []
+
+    def part(v):
+        if v is None or isinstance(v, int):
+            return v
+        if isinstance(v, Tensor) or hasattr(v, "_as_tensor"):
+            t = convert_to_tensor(v)
+            if not t.dtype.is_integer or t.shape.rank not in (0, None):
+                raise TypeError(
+                    f"Tensor indices must be integer scalars, got {t.dtype.name} {t.shape}"
+                )
+            tensors.append(t)
+            return ("t", len(tensors) - 1)
+        if hasattr(v, "__index__"):
+            return v.__index__()
+        raise TypeError(
+            f"Only integers, slices, None, Ellipsis and integer tensors are valid indices, got {v!r}"
+        )
+
+    for k in key:
+        if k is Ellipsis or k is None:
+            spec.append(k)
+        elif isinstance(k, slice):
+            spec.append(slice(part(k.start), part(k.stop), part(k.step)))
+        else:
+            spec.append(part(k))
+    if spec.count(Ellipsis) > 1:
+        raise IndexError("An index can only have a single ellipsis ('...')")
+    return tuple(spec), tensors
+
+
+def _resolve(v, dynamic):
+    if isinstance(v, tuple):
+        return int(dynamic[v[1]])
+    return v
+
+
+def _slice_kernel(x, *dynamic, spec):
+    key = tuple(
+        slice(_resolve(k.start, dynamic), _resolve(k.stop, dynamic), _resolve(k.step, dynamic))
+        if isinstance(k, slice)
+        else _resolve(k, dynamic)
+        for k in spec
+    )
+    return x[key]
+
+
+def _slice_infer(inputs, attrs):
+    x, spec = inputs[0], attrs["spec"]
+    if x.shape.rank is None:
+        return [(x.dtype, TensorShape(None))]
+    dims = x.shape.as_list()
+    consumed = sum(1 for k in spec if k is not None and k is not Ellipsis)
+    if consumed > len(dims):
+        raise IndexError(f"Too many indices for a tensor of rank {len(dims)}")
+    out, d = [], 0
+    for k in spec:
+        if k is Ellipsis:
+            n = len(dims) - consumed
+            out.extend(dims[d : d + n])
+            d += n
+        elif k is None:
+            out.append(1)
+        elif isinstance(k, slice):
+            dim = dims[d]
+            d += 1
+            if dim is None or any(isinstance(b, tuple) for b in (k.start, k.stop, k.step)):
+                out.append(None)
+            else:
+                if k.step == 0:
+                    raise ValueError("slice step cannot be zero")
+                out.append(len(builtins.range(*k.indices(dim))))
+        else:
+            dim = dims[d]
+            d += 1
+            if isinstance(k, int) and dim is not None and not -dim <= k < dim:
+                raise IndexError(
+                    f"index {k} is out of bounds for dimension {d - 1} with size {dim}"
+                )
+    out.extend(dims[d:])
+    return [(x.dtype, TensorShape(out))]
+
+
+STRIDED_SLICE = OpDef(
+    "StridedSlice", _slice_kernel, infer=_slice_infer, default_name="strided_slice"
+)
+
+
+def slice_tensor(tensor, key):
+    """``tensor[key]``: ints, slices, ``None``, ``...`` and integer scalar tensors."""
+    spec, dynamic = _index_spec(key)
+    return bind1(STRIDED_SLICE, [tensor, *dynamic], {"spec": spec}, "strided_slice")
+
+
+Tensor.__getitem__ = slice_tensor

@@ -1,0 +1,1 @@
+"""Saved models: writing a module's functions and variables, and loading them without code."""

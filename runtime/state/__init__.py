@@ -1,0 +1,1 @@
+"""State that outlives one run: variables, and modules that collect them."""
