@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from gallery import GALLERY
 
 import autograph as ag
 import runtime as rt
+from tests.autograph.gallery import GALLERY
 
 
 def _label(fn, args):

@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 
 from autograph.pyct import gast_conversion
 
-PROJECT = Path(__file__).resolve().parents[2]
+PROJECT = Path(__file__).resolve().parents[3]
 STDLIB = Path(sysconfig.get_paths()["stdlib"])
 
 

@@ -4,10 +4,7 @@ Every test checks two things: the op counts move as the pass promises, and the
 optimised graph computes exactly what the traced graph computes.
 """
 
-import importlib
-import sys
 import warnings
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -18,9 +15,7 @@ import runtime.execution.optimize as opt
 from runtime.execution.compile import compile_function
 from runtime.execution.tracing import trace
 from runtime.ops.math_ops import MUL
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "autograph"))
-GALLERY = importlib.import_module("gallery").GALLERY
+from tests.autograph.gallery import GALLERY
 
 INT = rt.TensorSpec([], rt.int32)
 FLOAT = rt.TensorSpec([], rt.float32)

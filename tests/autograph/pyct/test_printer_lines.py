@@ -13,10 +13,10 @@ import sys
 
 import gast
 import pytest
-from printer_snippets import SNIPPETS
 
 from autograph.pyct import anno
 from autograph.pyct.printer import print_with_lines
+from tests.autograph.pyct.printer_snippets import SNIPPETS
 
 SOURCE = '''
 @decorator

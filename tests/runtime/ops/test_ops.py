@@ -17,7 +17,9 @@ import hypothesis.strategies as st
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
-from op_harness import (
+
+import runtime as rt
+from tests.runtime.ops.op_harness import (
     assert_static_shape,
     assert_value,
     build_graph,
@@ -26,8 +28,6 @@ from op_harness import (
     run_graph,
     strings,
 )
-
-import runtime as rt
 
 InvalidArgument = rt.errors.InvalidArgumentError
 

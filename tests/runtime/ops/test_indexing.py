@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from op_harness import build_graph, check_op, run_graph, strings
 
 import runtime as rt
+from tests.runtime.ops.op_harness import build_graph, check_op, run_graph, strings
 
 M = np.arange(12, dtype=np.int32).reshape(3, 4)
 T = np.arange(24, dtype=np.float32).reshape(2, 3, 4) - 10

@@ -16,12 +16,12 @@ import sys
 
 import gast
 import pytest
-from printer_snippets import SNIPPETS
 
 from autograph.pyct import expression_printer, printer
 from autograph.pyct.printer import print_with_lines, to_source
+from tests.autograph.pyct.printer_snippets import SNIPPETS
 
-ROOT = pathlib.Path(__file__).resolve().parents[2]
+ROOT = pathlib.Path(__file__).resolve().parents[3]
 PROJECT_FILES = sorted(
     path.relative_to(ROOT)
     for folder in ("autograph", "runtime", "tests", "examples", "benchmarks")
