@@ -22,7 +22,7 @@ import numpy as np
 
 from runtime import errors
 from runtime.core import context
-from runtime.core.op_def import OpDef
+from runtime.core.op_def import NO_INPUTS, OpDef
 from runtime.core.tensor import EagerTensor, SymbolicTensor, Tensor
 from runtime.core.tensor_shape import TensorShape, as_shape
 
@@ -131,6 +131,8 @@ class Graph:
         self._ops_by_name[name] = op
         self.is_stateful = self.is_stateful or op.stateful
         self.version += 1
+        for tape in context.recording_tapes():  # GradientTapes record graph ops here
+            tape.record_graph_op(op)
         return op
 
     def prepare_input(self, t: Tensor) -> Tensor:
@@ -301,7 +303,10 @@ def _const_kernel(value, dtype):
 
 
 CONST = OpDef(
-    "Const", _const_kernel, infer=lambda i, a: [(a["dtype"], TensorShape(np.shape(a["value"])))]
+    "Const",
+    _const_kernel,
+    infer=lambda i, a: [(a["dtype"], TensorShape(np.shape(a["value"])))],
+    gradient=NO_INPUTS,
 )
 
 
@@ -316,7 +321,11 @@ def _placeholder_kernel(dtype, shape):
 
 
 PLACEHOLDER = OpDef(
-    "Placeholder", _placeholder_kernel, infer=lambda i, a: [(a["dtype"], a["shape"])], pure=False
+    "Placeholder",
+    _placeholder_kernel,
+    infer=lambda i, a: [(a["dtype"], a["shape"])],
+    pure=False,
+    gradient=NO_INPUTS,
 )
 
 

@@ -22,10 +22,11 @@ import contextlib
 
 from runtime.core import context, dtypes, nest
 from runtime.core.graph import Operation
-from runtime.core.op_def import OpDef
+from runtime.core.op_def import NO_INPUTS, OpDef
 from runtime.core.tensor import EagerTensor, SymbolicTensor, Tensor
 from runtime.core.tensor_shape import TensorShape, as_shape
-from runtime.execution.tracing import trace
+from runtime.execution.tracing import trace, unify_captures
+from runtime.gradients.control_flow import if_gradient, while_gradient
 from runtime.ops.array_ops import identity
 from runtime.ops.constant_ops import convert_to_tensor
 from runtime.ops.registry import bind_op, no_outputs
@@ -35,8 +36,10 @@ def _run_subgraph_kernel(*args, **attrs):
     raise NotImplementedError("If and While ops run through the compiler (runtime.compile)")
 
 
-IF = OpDef("If", _run_subgraph_kernel, no_outputs, default_name="cond")
-WHILE = OpDef("While", _run_subgraph_kernel, no_outputs, default_name="while")
+IF = OpDef("If", _run_subgraph_kernel, no_outputs, default_name="cond", gradient=if_gradient)
+WHILE = OpDef(
+    "While", _run_subgraph_kernel, no_outputs, default_name="while", gradient=while_gradient
+)
 
 
 # --- cond --------------------------------------------------------------------------------------
@@ -97,7 +100,7 @@ def build_cond(pred, true_graph, false_graph, labels=None, name=None):
                 "false_fn."
             )
         shapes.append(a.shape.most_specific_compatible_shape(b.shape))
-    captures = _unify_captures([true_graph, false_graph])
+    captures = unify_captures([true_graph, false_graph])
     inputs = [graph.prepare_input(pred), *captures]
     specs = [(t.dtype, s) for t, s in zip(true_graph.outputs, shapes)]
     attrs = {"then_graph": true_graph, "else_graph": false_graph}
@@ -129,22 +132,6 @@ def _check_same_structure(true_out, false_out):
             f"structure of return values.\n\ntrue_fn output: {nest.describe(true_out)}\n"
             f"false_fn output: {nest.describe(false_out)}\n\nError details:\n{e}"
         ) from None
-
-
-def _unify_captures(graphs):
-    """Gives every sub-graph one placeholder per outer tensor any of them captured, in one order."""
-    order, seen = [], set()
-    for g in graphs:
-        for outer, _ in g.captures:
-            if id(outer) not in seen:
-                seen.add(id(outer))
-                order.append(outer)
-    for g in graphs:
-        explicit = g.inputs[: len(g.inputs) - len(g.captures)]
-        for outer in order:
-            g.capture(outer)
-        g.inputs = explicit + [g._capture_map[id(outer)] for outer in order]
-    return order
 
 
 def _pack_outputs(structure, outputs):
@@ -311,7 +298,7 @@ def _graph_while(graph, cond, body, loop_vars, flat, invariants, labels, maximum
     body_out = nest.flatten(body_graph.structured_outputs)
     for label, before, after, inv in zip(labels, flat, body_out, invariants):
         _check_loop_var(label, before, after, inv)
-    captures = _unify_captures([cond_graph, body_graph])
+    captures = unify_captures([cond_graph, body_graph])
     inputs = [graph.prepare_input(t) for t in flat] + captures
     if maximum_iterations is not None:
         inputs.append(graph.prepare_input(maximum_iterations))
@@ -358,7 +345,7 @@ def control_dependencies(control_inputs):
     return graph.control_dependencies(ops)
 
 
-NO_OP = OpDef("NoOp", lambda: None, no_outputs)
+NO_OP = OpDef("NoOp", lambda: None, no_outputs, gradient=NO_INPUTS)
 
 
 def no_op(name=None):

@@ -53,7 +53,7 @@ def _fast(fn, allowed, slow, swapped=False, comparison=False, nonzero_divisor=Fa
 
     def method(a, b):
         dtype = a.dtype
-        if dtype not in allowed or state.graphs:
+        if dtype not in allowed or state.graphs or state.tapes:  # a tape records through bind
             return slow(a, b)
         kind = type(b)
         if kind is eager:

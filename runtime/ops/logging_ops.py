@@ -9,7 +9,7 @@ import numpy as np
 
 from runtime import errors
 from runtime.core import dtypes
-from runtime.core.op_def import OpDef
+from runtime.core.op_def import EFFECT_ONLY, OpDef
 from runtime.core.tensor import Tensor
 from runtime.ops.constant_ops import convert_to_tensor
 from runtime.ops.registry import BOOL, bind_op, check_dtype, no_outputs
@@ -41,7 +41,14 @@ def _tensor_text(value, summarize, alone):
     return format_value(value, summarize)
 
 
-PRINT = OpDef("PrintV2", _print_kernel, no_outputs, stateful=True, default_name="PrintV2")
+PRINT = OpDef(
+    "PrintV2",
+    _print_kernel,
+    no_outputs,
+    stateful=True,
+    default_name="PrintV2",
+    gradient=EFFECT_ONLY,
+)
 
 
 def print(*inputs, sep=" ", end="\n", output_stream=None, summarize=3, name=None):  # noqa: A001
@@ -139,7 +146,7 @@ def _assert_infer(inputs, attrs):
     return []
 
 
-ASSERT = OpDef("Assert", _assert_kernel, _assert_infer, stateful=True)
+ASSERT = OpDef("Assert", _assert_kernel, _assert_infer, stateful=True, gradient=EFFECT_ONLY)
 
 
 def Assert(condition, data, summarize=3, name=None):  # noqa: N802
@@ -165,11 +172,11 @@ def assert_equal(x, y, message="", summarize=3, name=None):
     ...
     runtime.errors.InvalidArgumentError: assertion failed: [mismatch] [Condition x == y did not hold element-wise:] [x = ] [1 2] [y = ] [1 3]
     """
-    from runtime.ops import math_ops
+    from runtime.ops import math_ops, reduction_ops
 
     x = convert_to_tensor(x)
     y = convert_to_tensor(y, dtype=x.dtype)
-    condition = math_ops.reduce_all(math_ops.equal(x, y))
+    condition = reduction_ops.reduce_all(math_ops.equal(x, y))
     x_label = f"x ({x.name}) = " if _symbolic(x) else "x = "
     y_label = f"y ({y.name}) = " if _symbolic(y) else "y = "
     data = ([message] if message else []) + [

@@ -16,7 +16,7 @@ import itertools
 import numpy as np
 
 from runtime.core import context, dtypes
-from runtime.core.op_def import OpDef
+from runtime.core.op_def import NotDifferentiable, OpDef
 from runtime.ops.array_ops import shape_operand
 from runtime.ops.constant_ops import shape_from_tensor
 from runtime.ops.registry import bind1
@@ -96,12 +96,14 @@ def _float_infer(op_type):
     return infer
 
 
+_RANDOM = NotDifferentiable("it draws random numbers")
 RANDOM_NORMAL = OpDef(
     "RandomStandardNormal",
     _normal_kernel,
     _float_infer("RandomStandardNormal"),
     stateful=True,
     default_name="random_normal",
+    gradient=_RANDOM,
 )
 RANDOM_UNIFORM = OpDef(
     "RandomUniform",
@@ -109,6 +111,7 @@ RANDOM_UNIFORM = OpDef(
     _float_infer("RandomUniform"),
     stateful=True,
     default_name="random_uniform",
+    gradient=_RANDOM,
 )
 
 

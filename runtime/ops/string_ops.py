@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from runtime.core import dtypes
-from runtime.core.op_def import OpDef
+from runtime.core.op_def import STRINGS, OpDef
 from runtime.core.tensor_shape import TensorShape, broadcast_shapes
 from runtime.ops.constant_ops import convert_to_tensor
 from runtime.ops.registry import bind1, check_dtype
@@ -31,7 +31,7 @@ def _join_kernel(*values, separator):
     return out
 
 
-STRING_JOIN = OpDef("StringJoin", _join_kernel, _join_infer)
+STRING_JOIN = OpDef("StringJoin", _join_kernel, _join_infer, gradient=STRINGS)
 
 
 def join(inputs, separator="", name=None):
@@ -58,7 +58,7 @@ def _length_infer(inputs, attrs):
     return [(dtypes.int32, inputs[0].shape)]
 
 
-STRING_LENGTH = OpDef("StringLength", _length_kernel, _length_infer)
+STRING_LENGTH = OpDef("StringLength", _length_kernel, _length_infer, gradient=STRINGS)
 
 
 def length(input, unit="BYTE", name=None):
@@ -95,7 +95,7 @@ def _as_string_infer(inputs, attrs):
     return [(dtypes.string, inputs[0].shape)]
 
 
-AS_STRING = OpDef("AsString", _as_string_kernel, _as_string_infer)
+AS_STRING = OpDef("AsString", _as_string_kernel, _as_string_infer, gradient=STRINGS)
 
 
 def as_string(input, precision=-1, shortest=False, name=None):

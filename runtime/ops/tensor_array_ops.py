@@ -19,9 +19,17 @@ import numpy as np
 
 from runtime import errors
 from runtime.core import dtypes
-from runtime.core.op_def import OpDef
+from runtime.core.op_def import INTEGER_OUTPUT, NotDifferentiable, OpDef
 from runtime.core.tensor_shape import TensorShape, as_shape
+from runtime.ops.array_ops import shape_of
 from runtime.ops.constant_ops import constant_value, convert_to_tensor
+from runtime.ops.list_gradient_ops import (
+    grad_list_drop,
+    grad_list_element,
+    grad_list_from_tensor,
+    grad_list_get,
+    grad_list_stack,
+)
 from runtime.ops.registry import bind1
 
 _FLOW = (dtypes.variant, TensorShape([]))
@@ -100,18 +108,64 @@ def _stack_spec(inputs, attrs):
     ]
 
 
-RESERVE = OpDef("TensorListReserve", _reserve_kernel, lambda i, a: [_FLOW], pure=False)
-WRITE = OpDef("TensorListSetItem", _write_kernel, lambda i, a: [_FLOW], pure=False)
-READ = OpDef("TensorListGetItem", _read_kernel, _element_spec, pure=False)
-STACK = OpDef("TensorListStack", _stack_kernel, _stack_spec, pure=False)
+# --- gradients ------------------------------------------------------------------------------------
+# The gradient of a flow is a gradient list (runtime.ops.list_gradient_ops): the gradient of each
+# element by index. The rules read only the ops' dense inputs and indices, never the array itself.
+
+
+def _write_gradient(op, grads):
+    _, index, value = op.inputs
+    value_grad = None
+    if value.dtype.is_floating:
+        value_grad = grad_list_get(grads, index, shape_of(value), value.dtype)
+    # The value this write replaced got no further: its gradient is dropped.
+    return grad_list_drop(grads, index), None, value_grad
+
+
+def _stack_gradient(op, grad):
+    return (grad_list_from_tensor(grad),)
+
+
+def _from_tensor_gradient(op, grads):
+    value = op.inputs[0]
+    return (grad_list_stack(grads, shape_of(value), value.dtype),)
+
+
+RESERVE = OpDef(
+    "TensorListReserve",
+    _reserve_kernel,
+    lambda i, a: [_FLOW],
+    pure=False,
+    gradient=NotDifferentiable("its only input is an integer size"),
+)
+WRITE = OpDef(
+    "TensorListSetItem",
+    _write_kernel,
+    lambda i, a: [_FLOW],
+    pure=False,
+    gradient=_write_gradient,
+)
+READ = OpDef(
+    "TensorListGetItem",
+    _read_kernel,
+    _element_spec,
+    pure=False,
+    gradient=lambda op, grad: (grad_list_element(op.inputs[1], grad), None),
+)
+STACK = OpDef("TensorListStack", _stack_kernel, _stack_spec, pure=False, gradient=_stack_gradient)
 LENGTH = OpDef(
     "TensorListLength",
     lambda items: np.int32(len(items)),
     lambda i, a: [(dtypes.int32, TensorShape([]))],
     pure=False,
+    gradient=INTEGER_OUTPUT,
 )
 FROM_TENSOR = OpDef(
-    "TensorListFromTensor", lambda value: list(value), lambda i, a: [_FLOW], pure=False
+    "TensorListFromTensor",
+    lambda value: list(value),
+    lambda i, a: [_FLOW],
+    pure=False,
+    gradient=_from_tensor_gradient,
 )
 
 
