@@ -175,9 +175,7 @@ def if_gradient(op, *grads):
         branch = op.attrs[key]
         grad_graph = _GradientGraph(f"{branch.graph_name}_grad", graph, branch, resolve)
         with grad_graph.as_default():
-            output_grads = [
-                grad_graph.add_input(grads[i].dtype, grads[i].shape, "grad") for i in live
-            ]
+            output_grads = [grad_graph.prepare_input(grads[i]) for i in live]  # captured
             targets = [branch.outputs[i] for i in live]
             in_grads = backward(branch.get_operations(), targets, output_grads, branch.inputs)
         branch_graphs.append(grad_graph)

@@ -18,7 +18,8 @@ def as_source_key(source, graph):
             return _Unreachable()
         if graph is None:
             return source
-        return graph.variable_handles.get(id(source)) or _Unreachable()
+        handle = graph.variable_handles.get(id(source))
+        return _Unreachable() if handle is None else handle
     if isinstance(source, Tensor):
         return source if is_trainable(source.dtype) else _Unreachable()
     raise TypeError(
