@@ -7,7 +7,7 @@ iteration, last iteration first.
 
 Both differentiate a sub-graph whose tensors live inside the forward op. A
 rule that reads such a tensor (``exp``'s reads its output) is given it as the
-gradient graph captures it (``_GradientGraph``):
+gradient graph captures it (``GradientGraph``):
 
 - an input of the sub-graph that the op captured from outside (loop
   invariant) comes from outside again; a constant is copied;
@@ -52,7 +52,7 @@ from runtime.ops.list_gradient_ops import (
 from runtime.ops.math_ops import add, greater_equal, subtract
 
 
-class _GradientGraph(FuncGraph):
+class GradientGraph(FuncGraph):
     """A graph built while differentiating ``forward`` (a branch or a loop body).
 
     Gradient rules of ``forward``'s ops read its tensors; ``resolve(t)`` gives
@@ -73,7 +73,7 @@ class _GradientGraph(FuncGraph):
             return inner
         if t.graph is self.forward:
             inner = self._resolve(self, t)
-        elif not _encloses(self, t.graph):
+        elif not _encloses(self, t.graph) and self.outer_graph is not None:
             inner = super().capture(self.outer_graph.capture(t))
         else:
             return super().capture(t)
@@ -83,12 +83,8 @@ class _GradientGraph(FuncGraph):
     def capture_from_around(self, t, shape):
         """``t`` of a graph around this one (or reachable from it), as known to have ``shape``."""
         inner = super().capture(t if _encloses(self, t.graph) else self.outer_graph.capture(t))
-        if inner.op.type == "Placeholder":
-            inner.set_shape(
-                inner.shape.merge_with(shape)
-                if inner.shape.is_compatible_with(shape)
-                else inner.shape
-            )
+        if inner.op.type == "Placeholder" and inner.shape.is_compatible_with(shape):
+            inner.set_shape(shape)
         return inner
 
     def copy_constant(self, t):
@@ -173,7 +169,7 @@ def if_gradient(op, *grads):
     resolve = _cond_resolver(op)
     for key in ("then_graph", "else_graph"):
         branch = op.attrs[key]
-        grad_graph = _GradientGraph(f"{branch.graph_name}_grad", graph, branch, resolve)
+        grad_graph = GradientGraph(f"{branch.graph_name}_grad", graph, branch, resolve)
         with grad_graph.as_default():
             output_grads = [grad_graph.prepare_input(grads[i]) for i in live]  # captured
             targets = [branch.outputs[i] for i in live]
@@ -262,7 +258,7 @@ def while_gradient(op, *grads):
         (n + s, g) for s, g in enumerate(grads[n + 1 :]) if g is not None
     ]  # second order: gradients of what the loop stacked
     iterations = _iterations(op)
-    grad_body = _GradientGraph(f"{body.graph_name}_grad", graph, body, _while_resolver(op))
+    grad_body = GradientGraph(f"{body.graph_name}_grad", graph, body, _while_resolver(op))
     with grad_body.as_default():
         grad_body.iteration = grad_body.add_input(dtypes.int32, TensorShape([]), "iteration")
         carried_grads = [

@@ -146,6 +146,15 @@ class GradientTape:
         self._ops.append(Recorded(READ, (variable,), {"variable": variable}, (value,)))
         self._watched[id(value)] = value
 
+    def watches_call(self, inputs, variables):
+        """Whether a call of a function on ``inputs``, reading ``variables``, is recorded."""
+        if self._graph is not None:
+            return False
+        watched = self._watched
+        return any(id(t) in watched for t in inputs) or any(
+            id(v) in watched or (self._watch_accessed_variables and v.trainable) for v in variables
+        )
+
     def record_call(self, opdef, inputs, attrs, outputs, variables):
         """Records a call of a traced function (``outputs`` from ``inputs`` and ``variables``)."""
         if self._graph is not None:

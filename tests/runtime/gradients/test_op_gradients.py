@@ -14,11 +14,13 @@ import pytest
 
 import runtime as rt
 from runtime.core.op_def import OPS, NotDifferentiable
+from runtime.execution.tracing import trace
 from runtime.ops import (
     array_ops,
     broadcast_ops,
     constant_ops,
     control_flow_ops,
+    function_ops,
     indexing_ops,
     list_gradient_ops,
     math_ops,
@@ -277,6 +279,14 @@ case(
     [r(2)],
     [[None]],
 )
+
+
+# --- calls of traced functions ----------------------------------------------------------------------
+
+_CALLED = function_ops.GraphFunction(
+    trace(lambda x, y: rt.sin(x) * y, [rt.TensorSpec([None], rt.float64)] * 2, "called")
+)
+case(function_ops.CALL, lambda x, y: _CALLED([x, y])[0], [r(3), r(3)], [[None], [None]])
 
 
 # --- the table is held to account ----------------------------------------------------------------
