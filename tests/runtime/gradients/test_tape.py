@@ -208,9 +208,8 @@ def test_stop_recording_leaves_ops_out():
 
 
 def test_watching_something_else_is_an_error():
-    with rt.GradientTape() as tape:
-        with pytest.raises(ValueError, match="not a tensor or a variable"):
-            tape.watch(3.0)
+    with rt.GradientTape() as tape, pytest.raises(ValueError, match="not a tensor or a variable"):
+        tape.watch(3.0)
 
 
 def test_gradients_through_control_flow_run_eagerly_as_python():
