@@ -23,6 +23,8 @@ from __future__ import annotations
 
 from runtime.core import dtypes
 from runtime.core.op_def import NotDifferentiable
+from runtime.ops.array_ops import ones_like
+from runtime.ops.broadcast_ops import ones
 from runtime.ops.list_gradient_ops import grad_list_add
 from runtime.ops.math_ops import add_n
 
@@ -130,6 +132,14 @@ def _total(grads, t):
     if len(parts) > 1:
         parts[:] = [aggregate(parts)]
     return parts[0]
+
+
+def seed(target):
+    """The gradient a target starts with: ones. A constant when its shape is known, so that
+    a graph's optimiser folds what the first rules compute from it (a mean's 1/n)."""
+    if target.shape.is_fully_defined():
+        return ones(target.shape.as_list(), target.dtype)
+    return ones_like(target)
 
 
 def aggregate(parts):

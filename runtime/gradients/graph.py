@@ -17,9 +17,8 @@ import contextlib
 from runtime.core import context, nest
 from runtime.core.graph import name_scope
 from runtime.core.tensor import SymbolicTensor
-from runtime.gradients.backprop import backward, is_trainable
+from runtime.gradients.backprop import backward, is_trainable, seed
 from runtime.gradients.sources import as_source_key
-from runtime.ops.array_ops import ones_like
 from runtime.ops.constant_ops import convert_to_tensor
 
 
@@ -47,7 +46,7 @@ def gradients(ys, xs, grad_ys=None, name="gradients"):
         name_scope(name),
     ):
         pairs = [
-            (y, ones_like(y) if w is None else convert_to_tensor(w, y.dtype))
+            (y, seed(y) if w is None else convert_to_tensor(w, y.dtype))
             for y, w in zip(ys, weights)
             if is_trainable(y.dtype)
         ]

@@ -21,9 +21,9 @@ import contextlib
 
 from runtime.core import context, dtypes, nest
 from runtime.core.tensor import Tensor
-from runtime.gradients.backprop import Recorded, backward, is_trainable
+from runtime.gradients.backprop import Recorded, backward, is_trainable, seed
 from runtime.gradients.sources import as_source_key, zeros_for_source
-from runtime.ops.array_ops import ones_like, reshape, stack
+from runtime.ops.array_ops import reshape, stack
 from runtime.ops.constant_ops import convert_to_tensor
 from runtime.state.variables import READ, Variable, handle_in_graph
 
@@ -226,7 +226,7 @@ class GradientTape:
             )
         with self._in_graph():
             pairs = [
-                (t, ones_like(t) if w is None else convert_to_tensor(w, t.dtype))
+                (t, seed(t) if w is None else convert_to_tensor(w, t.dtype))
                 for t, w in zip(targets, weights)
                 if is_trainable(t.dtype)
             ]

@@ -89,7 +89,7 @@ def _broadcast_to_infer(inputs, attrs):
 
 BROADCAST_TO = OpDef(
     "BroadcastTo",
-    lambda x, shape: np.broadcast_to(x, tuple(shape)),
+    lambda x, shape: np.broadcast_to(x, tuple(shape.tolist())),
     infer=_broadcast_to_infer,
     gradient=lambda op, g: (sum_to_shape(g, shape_of(op.inputs[0])), None),
 )
@@ -108,14 +108,18 @@ def broadcast_to(input, shape, name=None):
     return bind1(BROADCAST_TO, [input, shape_operand(shape)], name=name or "BroadcastTo")
 
 
-def _sum_to_shape_kernel(grad, shape):
-    shape = tuple(int(d) for d in shape)
-    lead = np.ndim(grad) - len(shape)
-    dims = np.shape(grad)
+def _summed_axes(dims, shape):
+    """The axes of a tensor of ``dims`` that summing it to ``shape`` adds up (kept as size 1)."""
+    lead = len(dims) - len(shape)
     stretched = [lead + i for i, d in enumerate(shape) if d == 1 and dims[lead + i] != 1]
-    axes = tuple(builtins.range(lead)) + tuple(stretched)
-    total = np.sum(grad, axis=axes, keepdims=True, dtype=grad.dtype) if axes else grad
-    return np.reshape(total, shape)
+    return (*builtins.range(lead), *stretched)
+
+
+def _sum_to_shape_kernel(grad, shape, axes):
+    shape = shape.tolist()
+    if axes is None:  # not known when the graph was built: found from the value
+        axes = _summed_axes(np.shape(grad), shape)
+    return np.add.reduce(grad, axis=axes, keepdims=True, dtype=grad.dtype).reshape(shape)
 
 
 SUM_TO_SHAPE = OpDef(
@@ -128,12 +132,18 @@ SUM_TO_SHAPE = OpDef(
 
 def sum_to_shape(input, shape, name=None):
     """``input`` summed over the axes that broadcasting ``shape`` to ``input``'s shape adds or
-    stretches: the adjoint of ``broadcast_to`` (the axes are found when it runs).
+    stretches: the adjoint of ``broadcast_to``. The axes are worked out when the graph is built
+    if the static shapes tell them, else when it runs (for unknown dims).
 
     >>> sum_to_shape(constant([[1, 2], [3, 4]]), [1, 2]).numpy()
     array([[4, 6]], dtype=int32)
     """
-    return bind1(SUM_TO_SHAPE, [input, shape_operand(shape)], name=name or "SumToShape")
+    input = convert_to_tensor(input)
+    axes = None
+    if isinstance(shape, list) and input.shape.rank is not None:
+        axes = _summed_axes(input.shape.as_list(), shape)
+    shape = shape_operand(shape)
+    return bind1(SUM_TO_SHAPE, [input, shape], {"axes": axes}, name=name or "SumToShape")
 
 
 def unbroadcast(grad, x, others=()):

@@ -386,9 +386,9 @@ def _matmul_infer(inputs, attrs):
 
 def _matmul_kernel(a, b, transpose_a, transpose_b):
     if transpose_a:
-        a = np.swapaxes(a, -1, -2)
+        a = a.mT  # the last two axes swapped: a view
     if transpose_b:
-        b = np.swapaxes(b, -1, -2)
+        b = b.mT
     return np.matmul(a, b)
 
 

@@ -36,7 +36,7 @@ def _relu_grad_infer(inputs, attrs):
 
 RELU_GRAD = OpDef(
     "ReluGrad",
-    lambda g, y: np.where(y > 0, g, np.zeros((), g.dtype)),
+    lambda g, y: g * (y > 0),  # as TensorFlow's ReluGrad: 0 where y <= 0 (g * False)
     _relu_grad_infer,
     # Linear in g; y only picks where it passes, so y's own gradient is zero almost everywhere.
     gradient=lambda op, gg: (relu_grad(gg, op.inputs[1]), None),

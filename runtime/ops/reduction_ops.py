@@ -67,6 +67,8 @@ def _mean_kernel(x, axis, keepdims):
             raise errors.InvalidArgumentError("reduce_mean of an empty integer tensor")
         # Integer mean truncates toward zero, like TensorFlow's.
         return (np.sign(total) * (np.abs(total) // count)).astype(x.dtype)
+    if x.dtype.kind == "f" and x.dtype.itemsize >= 4 and np.size(x):
+        return np.mean(x, axis=axis, keepdims=keepdims)  # summed in x's own dtype
     if np.size(x) == 0:  # the mean of nothing is nan, without numpy's warning
         empty_sum = np.sum(x, axis=axis, keepdims=keepdims)
         return np.full(np.shape(empty_sum), np.nan, dtype=x.dtype)[()]
