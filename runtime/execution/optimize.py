@@ -119,7 +119,9 @@ class _Copy:
             for key, value in op.attrs.items()
         }
         specs = [(t.dtype, t.shape) for t in op.outputs]
-        new = self.graph.create_op(op.opdef, inputs, attrs, op.name, specs, control_inputs=controls)
+        new = self.graph.create_op(
+            op.opdef, inputs, attrs, op.name, specs, control_inputs=controls, source=op._source
+        )
         if op.type == "VarHandleOp":
             self.graph.variable_handles[id(op.attrs["variable"])] = new.outputs[0]
         return new
