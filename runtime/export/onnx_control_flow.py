@@ -60,9 +60,7 @@ def _while(b, op, inputs):
             raise b.unsupported("a variable's handle cannot be a loop variable in ONNX")
     assigned = b.assigned_variables([cond_graph, body_graph])
     (first_test,) = b.emit(cond_graph, initial + captured, label=f"{op.name}/cond/")
-    carried_types = [b.type_of(t) for t in op.outputs] + [
-        b.type_of_variable(v) for v in assigned
-    ]
+    carried_types = [b.type_of(t) for t in op.outputs] + [b.type_of_variable(v) for v in assigned]
 
     body = b.child("body")
     body.add_input("iteration", ValueType(dtypes.int64, _SCALAR))

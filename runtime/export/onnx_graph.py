@@ -29,7 +29,6 @@ import numpy as np
 from runtime import errors
 from runtime.core import dtypes
 from runtime.core.graph import Graph
-from runtime.core.tensor_shape import TensorShape
 from runtime.execution.compile import ops_to_run
 from runtime.export.onnx_ops import DROPPED, LOWERINGS, UNEXPORTABLE
 from runtime.export.onnx_sequences import FlowTypes
@@ -105,7 +104,7 @@ class ModelParts:
 def unimplemented(op, reason) -> errors.UnimplementedError:
     """The error for an op that cannot be exported, naming it and the user's line that made it."""
     where = op.source
-    made = f"\n  The op was made at {where}" if where else ""
+    made = f" The op was made at {where}." if where else ""
     return errors.UnimplementedError(
         f"Cannot export op {op.name!r} ({op.type}) to ONNX: {reason}.{made}", op
     )
@@ -137,9 +136,12 @@ class Scope:
         for placeholder, name in zip(graph.inputs, bindings):
             self._tensors[id(placeholder)] = name
         fed = {id(t) for t in graph.inputs}
+        # What the outputs need, and every op with an effect the model keeps (an assignment),
+        # as the runtime runs function graphs; not what only a dropped op (a print) needs.
+        effects = [op for op in graph.get_operations() if op.stateful and op.opdef not in DROPPED]
         saved_prefix, self.prefix = self.prefix, self.prefix + label
         try:
-            for op in ops_to_run(graph, graph.outputs, fed, run_all_stateful=True):
+            for op in ops_to_run(graph, [*graph.outputs, *effects], fed, run_all_stateful=False):
                 self.lower(op)
         finally:
             self.prefix = saved_prefix
@@ -265,7 +267,9 @@ class Scope:
         for value, kind in outputs:
             out = self.parts.value_name(f"{self.prefix}output")
             self.nodes.append(
-                self.parts.helper.make_node("Identity", [value], [out], name=self.parts.node_name(out))
+                self.parts.helper.make_node(
+                    "Identity", [value], [out], name=self.parts.node_name(out)
+                )
             )
             names.append(self.parts.value_info(out, kind))
         return self.parts.helper.make_graph(

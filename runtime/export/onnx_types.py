@@ -69,4 +69,6 @@ def work_dtype(dtype, supported):
     for wider in _WIDER[start:]:
         if wider in supported:
             return wider
-    raise ValueError(f"no type to compute {dtype.name} in among {sorted(d.name for d in supported)}")
+    raise ValueError(
+        f"no type to compute {dtype.name} in among {sorted(d.name for d in supported)}"
+    )

@@ -32,11 +32,15 @@ def run_model(sess, args, specs):
     for model_input, arg, spec in zip(sess.get_inputs(), args, specs):
         value = np.asarray(arg.numpy() if isinstance(arg, rt.Tensor) else arg)
         if spec.dtype is rt.string:  # onnxruntime takes str, the runtime holds bytes
-            value = np.vectorize(bytes.decode, otypes=[object])(value) if value.size else value
+            value = np.vectorize(_text, otypes=[object])(value) if value.size else value
         else:
             value = value.astype(spec.dtype.as_numpy_dtype)
         feeds[model_input.name] = value
     return [_bytes(v) for v in sess.run(None, feeds)]
+
+
+def _text(item):
+    return item.decode() if isinstance(item, bytes) else str(item)
 
 
 def _bytes(value):

@@ -73,6 +73,7 @@ def _value(a, dtype):
         return strings(a)
     return np.asarray(a).astype(dtype.as_numpy_dtype)
 
+
 _VECTOR = [[3, -7, 0, 5], [-1, 2, 9, -4]]
 
 
@@ -234,7 +235,7 @@ def arg_extremes(x):
     [spec([None], rt.string), spec([], rt.string)],
     (["a", "bc", ""], "!"),
 )
-def strings(x, y):
+def string_concat(x, y):
     return x + y, rt.strings.join([x, y, x], separator="--"), rt.strings.join([y])
 
 
@@ -373,7 +374,7 @@ def slicing(x, k):
         x[k:],
         x[:k, 1],
         x[::-1, k],
-        x[:, 0:4:k * k + 1],
+        x[:, 0 : 4 : k * k + 1],
         x[None],
     )
 
