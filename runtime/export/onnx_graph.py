@@ -119,7 +119,8 @@ class Scope:
         self.nodes = []
         self.inputs = []
         self.value_infos = []
-        self._declared = set()
+        self._made = set()  # the values this graph's nodes make
+        self._declared = set()  # those whose type is declared
         self._tensors = {}  # id(runtime tensor) -> its ONNX name (or a Handle)
         # id(variable) -> the ONNX name of its current value; a copy of the enclosing scope's
         self._variables = dict(parent._variables) if parent is not None else {}
@@ -170,8 +171,9 @@ class Scope:
                 self.declare(name, kind)
 
     def declare(self, name, kind):
-        """Records the type of a value this graph computes (once per name)."""
-        if name not in self._declared:
+        """Records the type of a value this graph's nodes make (once per name; an input's,
+        an initializer's or an enclosing graph's value is declared where it is made)."""
+        if name in self._made and name not in self._declared:
             self._declared.add(name)
             self.value_infos.append(self.parts.value_info(name, kind))
 
@@ -188,6 +190,7 @@ class Scope:
         name = self.parts.node_name(f"{base}/{op_type}" if self._op_named else base)
         self._op_named = True
         results = [self.parts.value_name(f"{name}:{i}") for i in range(outputs)]
+        self._made.update(results)
         self.nodes.append(
             self.parts.helper.make_node(op_type, list(inputs), results, name=name, **attributes)
         )
@@ -254,7 +257,6 @@ class Scope:
         """A formal input of this (sub-)graph."""
         name = self.parts.value_name(self.prefix + base)
         self.inputs.append(self.parts.value_info(name, kind))
-        self._declared.add(name)
         return name
 
     def graph_proto(self, name, outputs):
@@ -263,7 +265,7 @@ class Scope:
         Each output is a new value made here (an Identity where needed): an output
         may not be a value of an enclosing graph, nor appear twice.
         """
-        names = []
+        declared = []
         for value, kind in outputs:
             out = self.parts.value_name(f"{self.prefix}output")
             self.nodes.append(
@@ -271,9 +273,9 @@ class Scope:
                     "Identity", [value], [out], name=self.parts.node_name(out)
                 )
             )
-            names.append(self.parts.value_info(out, kind))
+            declared.append(self.parts.value_info(out, kind))
         return self.parts.helper.make_graph(
-            self.nodes, name, self.inputs, names, value_info=self.value_infos
+            self.nodes, name, self.inputs, declared, value_info=self.value_infos
         )
 
     # --- facts about runtime tensors ------------------------------------------------------
@@ -295,10 +297,6 @@ class Scope:
     def flow_element(self, flow):
         """The element dtype and shape of the TensorArray whose flow is ``flow``."""
         return self.parts.flow_types.element(flow)
-
-    def bind(self, tensor, name):
-        """Makes ``name`` the ONNX value of runtime ``tensor`` in this scope."""
-        self._tensors[id(tensor)] = name
 
 
 __all__ = ["ModelParts", "Scope", "unimplemented"]
