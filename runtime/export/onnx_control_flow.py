@@ -7,8 +7,9 @@ bound to the enclosing graph's names.
 ``Loop(M, cond, v...)`` runs ``cond, v... = body(iteration, cond, v...)`` while
 ``iteration < M and cond``. The runtime's loop tests before each iteration,
 ``cond(v)`` then ``v = body(v)``, and ``maximum_iterations`` before the test.
-So the test runs once in the enclosing graph on the initial values, and again
-at the end of each body on the new ones; ``maximum_iterations`` becomes ``M``.
+So the test runs once in the enclosing graph on the initial values
+(``while/test/...``), and again at the end of each body on the new ones
+(``while/body/test/...``); ``maximum_iterations`` becomes ``M``.
 A loop whose test is false at once runs its body zero times, as it should.
 
 A variable that a branch or the loop assigns leaves it as an extra output of
@@ -59,7 +60,7 @@ def _while(b, op, inputs):
         if not isinstance(name, str):
             raise b.unsupported("a variable's handle cannot be a loop variable in ONNX")
     assigned = b.assigned_variables([cond_graph, body_graph])
-    (first_test,) = b.emit(cond_graph, initial + captured, label=f"{op.name}/cond/")
+    (first_test,) = b.emit(cond_graph, initial + captured, label=f"{op.name}/test/")
     carried_types = [b.type_of(t) for t in op.outputs] + [b.type_of_variable(v) for v in assigned]
 
     body = b.child("body")
@@ -69,7 +70,7 @@ def _while(b, op, inputs):
     for variable, name in zip(assigned, carried[n:]):
         body.assign_variable(variable, name)
     new_values = body.emit(body_graph, carried[:n] + captured)
-    (test,) = body.emit(cond_graph, new_values + captured, label="cond/")
+    (test,) = body.emit(cond_graph, new_values + captured, label="test/")
     new_values += [body.read_variable(v) for v in assigned]
     graph = body.graph_proto(
         f"{op.name}_body", [(test, _BOOL), *zip(new_values, carried_types, strict=True)]

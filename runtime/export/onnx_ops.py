@@ -38,6 +38,8 @@ from runtime.state import variables
 
 # --- computing in a type onnxruntime supports ---------------------------------------------------
 
+_ALL = frozenset(types.ONNX_TYPES)
+
 
 def _computed(b, op_type, inputs, dtype, supported, result_dtype=None, **attributes):
     """``op_type`` on ``inputs`` of ``dtype``, cast to a wider type if onnxruntime lacks it.
@@ -136,8 +138,6 @@ def _as_string(b, op, inputs):
         "export the number and format it where the model runs"
     )
 
-
-_ALL = frozenset(types.ONNX_TYPES)
 
 # --- reductions -------------------------------------------------------------------------------------
 

@@ -15,7 +15,7 @@ from runtime.core import dtypes
 from runtime.core.tensor_shape import TensorShape
 
 OPSET = 21
-"""The ONNX operator set exported models use (onnxruntime runs it since version 1.20)."""
+"""The ONNX operator set exported models use (onnxruntime 1.20 and later run it)."""
 
 ONNX_TYPES = {  # ONNX's TensorProto.DataType numbers, fixed by the ONNX standard
     dtypes.float32: 1, dtypes.uint8: 2, dtypes.int8: 3, dtypes.int16: 5, dtypes.int32: 6,
