@@ -372,11 +372,10 @@ def test_every_simple_lowered_op_has_a_case_here():
     # Control flow, TensorArrays, variables and random ops have their own test files.
     from runtime.core.graph import CONST, PLACEHOLDER
     from runtime.export.onnx_control_flow import CONTROL_FLOW_LOWERINGS
+    from runtime.export.onnx_gradients import GRADIENT_LOWERINGS  # test_onnx_gradients.py
     from runtime.export.onnx_sequences import SEQUENCE_LOWERINGS
     from runtime.ops import random_ops
     from runtime.state import variables
-
-    from runtime.export.onnx_gradients import GRADIENT_LOWERINGS  # test_onnx_gradients.py
 
     elsewhere = (
         set(CONTROL_FLOW_LOWERINGS)
