@@ -38,6 +38,7 @@ from runtime.core import context, dtypes
 from runtime.core.graph import FuncGraph, constant_in_graph
 from runtime.core.tensor import SymbolicTensor
 from runtime.core.tensor_shape import TensorShape
+from runtime.core.tensor_spec import TensorSpec
 from runtime.execution.tracing import trace, unify_captures
 from runtime.gradients.backprop import backward, is_trainable
 from runtime.ops.array_ops import zeros_like
@@ -294,7 +295,10 @@ def while_gradient(op, *grads):
     grad_body.inputs = explicit + [inner for _, inner in grad_body.captures]
     specs = [(t.dtype, t.shape) for t in explicit]
     cond_graph = trace(
-        lambda i, *rest: greater_equal(i, 0), [_spec(t) for t in explicit], "while_grad_cond", graph
+        lambda i, *rest: greater_equal(i, 0),
+        [TensorSpec(t.shape, t.dtype) for t in explicit],
+        "while_grad_cond",
+        graph,
     )
     outer = unify_captures([cond_graph, grad_body])
     initial = [subtract(iterations, 1)]
@@ -314,8 +318,3 @@ def while_gradient(op, *grads):
     for j, out in zip(summed, grad_op.outputs[1 + len(carried) :]):
         result[j] = out
     return result
-
-
-class _spec:  # noqa: N801 (a light TensorSpec: what trace needs of a template)
-    def __init__(self, t):
-        self.dtype, self.shape = t.dtype, t.shape
