@@ -201,6 +201,8 @@ class GradientTape:
         self._use()
         flat_sources = nest.flatten(sources)
         grads = self._gradients(target, flat_sources, output_gradients)
+        if not self._persistent:
+            self._ops, self._watched = [], {}  # it cannot be used again: let the values go
         if unconnected_gradients == "zero":
             grads = [zeros_for_source(s) if g is None else g for s, g in zip(flat_sources, grads)]
         return nest.pack_sequence_as(sources, grads)
