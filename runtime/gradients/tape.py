@@ -25,7 +25,7 @@ from runtime.gradients.backprop import Recorded, backward, is_trainable, seed
 from runtime.gradients.sources import as_source_key, zeros_for_source
 from runtime.ops.array_ops import reshape, stack
 from runtime.ops.constant_ops import convert_to_tensor
-from runtime.state.variables import READ, VAR_HANDLE, Variable, handle_in_graph
+from runtime.state.variables import READ, Variable, handle_in_graph, variable_of
 
 _UNCONNECTED = ("none", "zero")
 
@@ -174,7 +174,7 @@ class GradientTape:
             if id(t) in watched:
                 recorded = True
             elif t.dtype is dtypes.resource and self._watch_accessed_variables:
-                variable = t.op.attrs["variable"] if t.op.opdef is VAR_HANDLE else None
+                variable = variable_of(t)
                 if variable is not None and variable.trainable:
                     self._watch_variable(variable)  # a variable read (or captured) under the tape
                     recorded = True

@@ -65,6 +65,18 @@ def handle_in_graph(graph, variable):
     return handle
 
 
+def variable_of(handle):
+    """The variable a resource tensor is the handle of (through the captures of sub-graphs),
+    or None when it is not a variable's handle."""
+    t = handle
+    while t.op.opdef is not VAR_HANDLE:
+        outer = next((o for o, inner in getattr(t.graph, "captures", ()) if inner is t), None)
+        if outer is None:
+            return None
+        t = outer
+    return t.op.attrs["variable"]
+
+
 def _outermost(graph):
     while graph.outer_graph is not None:
         graph = graph.outer_graph
