@@ -320,6 +320,7 @@ def _stage_while(loop_test, loop_body, state, index, options, initial):
         run_body(loop_values[:n])
         now = state.get()
         out = [_loop_value(names[i], now[i], after=True) for i in carried]
+        loop_options.check_invariants(options, initial, carried, names, out)
         return tuple(v + 1 for v in loop_values[:n]) + tuple(out)
 
     invariants = None

@@ -29,14 +29,7 @@ def shape_invariants(options, invariants, initial, carried, extra, first_values)
     applies to the carried variable whose value before the loop is ``value``
     (the same object); pairs naming anything else do nothing, as in TensorFlow.
     """
-    pairs = (options or {}).get("shape_invariants")
-    if not pairs:
-        return invariants
-    by_position = {}
-    for value, shape in pairs:
-        for position, i in enumerate(carried):
-            if initial[i] is value:
-                by_position[position] = shape
+    by_position = _by_position(options, initial, carried)
     if not by_position:
         return invariants
     if invariants is None:
@@ -51,6 +44,33 @@ def shape_invariants(options, invariants, initial, carried, extra, first_values)
             invariants[start : start + len(leaves)] = shapes
         start += len(leaves)
     return invariants
+
+
+def check_invariants(options, initial, carried, names, values_after):
+    """Raises if a carried variable leaves an iteration outside the shape invariant given for it.
+
+    ``values_after`` are the carried variables after one iteration, in the order of
+    ``carried``. TensorFlow's words: the variable's name, its shape, the invariant.
+    """
+    for position, shape in _by_position(options, initial, carried).items():
+        value = values_after[position]
+        for leaf, invariant in zip(rt.nest.flatten(value), _shapes_for(value, shape)):
+            if isinstance(leaf, rt.Tensor) and not leaf.shape.is_subtype_of(invariant):
+                raise ValueError(
+                    f"'{names[carried[position]]}' has shape {leaf.shape} after one iteration, "
+                    f"which does not conform with the shape invariant {invariant}."
+                )
+
+
+def _by_position(options, initial, carried):
+    """{position among ``carried``: the shape (structure) the directive gives it}."""
+    pairs = (options or {}).get("shape_invariants")
+    found = {}
+    for value, shape in pairs or ():
+        for position, i in enumerate(carried):
+            if initial[i] is value:
+                found[position] = shape
+    return found
 
 
 def _leaf_shape(leaf):

@@ -325,9 +325,9 @@ def _check_named_loop_var(label, before, after, invariant):
     if invariant == before.shape:
         raise ValueError(
             f"{label} has shape {before.shape} before the loop, but shape {after.shape} after "
-            "one iteration. Use ag.experimental.set_loop_options to set shape invariants: as "
-            f"the first statement of the loop, set_loop_options(shape_invariants=[({label[1:-1]}, "
-            "rt.TensorShape([...]))]) with None for the dims that vary."
+            "one iteration. Use ag.experimental.set_loop_options to set shape invariants: make "
+            "set_loop_options(shape_invariants=[(variable, rt.TensorShape([...]))]) the first "
+            "statement of the loop, with None for the dims that vary."
         )
     raise ValueError(
         f"{label} has shape {after.shape} after one iteration, which does not conform with the "

@@ -117,11 +117,15 @@ def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None
         dtype = (tensors[0] if tensors else convert_to_tensor(given[0])).dtype
     else:
         dtype = dtypes.float32
-    on = convert_to_tensor(1 if on_value is None else on_value, dtype)
-    off = convert_to_tensor(0 if off_value is None else off_value, dtype)
+    on = convert_to_tensor(_one_or_zero(dtype, 1) if on_value is None else on_value, dtype)
+    off = convert_to_tensor(_one_or_zero(dtype, 0) if off_value is None else off_value, dtype)
     depth = convert_to_tensor(depth, dtypes.int32)
     attrs = {"axis": -1 if axis is None else static_int(axis, "one_hot: axis")}
     return bind1(ONE_HOT, [indices, depth, on, off], attrs, name or "one_hot")
+
+
+def _one_or_zero(dtype, value):
+    return bool(value) if dtype is dtypes.bool_ else value
 
 
 def _index_spec(key):

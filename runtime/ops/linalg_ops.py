@@ -85,6 +85,10 @@ def _parse_equation(equation, count):
     if arrow:
         output = _labels(rhs, equation)
         known = {label for term in terms for label in term}
+        if "..." in known and "..." not in output:
+            raise ValueError(
+                f"einsum: the output of {equation!r} must keep the ellipsis of its inputs"
+            )
         for label in output:
             if label not in known:
                 raise ValueError(
