@@ -110,8 +110,9 @@ def pad(tensor, paddings, mode="CONSTANT", constant_values=0, name=None):
     paddings = convert_to_tensor(paddings, dtype_hint=dtypes.int32)
     kind = str(mode).upper()
     if kind == "CONSTANT":
-        if tensor.dtype is dtypes.string and constant_values == 0:
-            constant_values = b""  # strings are padded with empty strings by default
+        default = type(constant_values) is int and constant_values == 0
+        if default and tensor.dtype in (dtypes.string, dtypes.bool_):
+            constant_values = b"" if tensor.dtype is dtypes.string else False  # their zero
         value = convert_to_tensor(constant_values, dtype_hint=tensor.dtype)
         return bind1(PAD, [tensor, paddings, value], name=name or "Pad")
     if kind not in ("REFLECT", "SYMMETRIC"):

@@ -70,6 +70,11 @@ def test_pad_of_unknown_dims():
     )
 
 
+def test_pad_of_bools_pads_with_false():
+    flags = np.array([True, True])
+    check_op(lambda x: rt.pad(x, [[1, 1]]), [flags], np.array([False, True, True, False]), rt.bool)
+
+
 def test_pad_of_strings_pads_with_empty_strings():
     words = strings(["a", "b"])
     check_op(lambda x: rt.pad(x, [[1, 0]]), [words], strings(["", "a", "b"]), rt.string)
