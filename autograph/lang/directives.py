@@ -20,14 +20,9 @@ from __future__ import annotations
 
 import runtime as rt
 
-UNSPECIFIED = object()  # an option not given: the loop's default
-
 
 def set_loop_options(
-    parallel_iterations=UNSPECIFIED,
-    swap_memory=UNSPECIFIED,
-    maximum_iterations=UNSPECIFIED,
-    shape_invariants=UNSPECIFIED,
+    parallel_iterations=None, swap_memory=None, maximum_iterations=None, shape_invariants=None
 ):
     """Options for the staged loop whose body this call begins (it must be the first statement).
 
@@ -42,13 +37,13 @@ def set_loop_options(
     A loop that runs as Python (over a Python list, or while its test is a
     Python value) ignores the options, as in TensorFlow.
     """
-    if parallel_iterations is not UNSPECIFIED and (
+    if parallel_iterations is not None and (
         not isinstance(parallel_iterations, int) or parallel_iterations < 1
     ):
         raise ValueError(
             f"set_loop_options: parallel_iterations must be a positive int, got {parallel_iterations!r}"
         )
-    if shape_invariants is not UNSPECIFIED:
+    if shape_invariants is not None:
         for pair in shape_invariants:
             if not (isinstance(pair, (tuple, list)) and len(pair) == 2):
                 raise ValueError(
@@ -57,7 +52,7 @@ def set_loop_options(
                 )
 
 
-def set_element_type(entity, dtype, shape=UNSPECIFIED):
+def set_element_type(entity, dtype, shape=None):
     """Declares the dtype (and shape) of the elements of the list ``entity``.
 
     ``ag.stack`` of that list in the same function then knows what to make
@@ -66,5 +61,5 @@ def set_element_type(entity, dtype, shape=UNSPECIFIED):
     """
     del entity
     rt.as_dtype(dtype)
-    if shape is not UNSPECIFIED and shape is not None:
+    if shape is not None:
         rt.TensorShape(shape)
