@@ -16,6 +16,7 @@ from runtime.ops.constant_ops import (
     convert_pair,
     convert_to_tensor,
     list_operands,
+    register_sequence_packer,
     shape_from_tensor,
     static_int,
     static_ints,
@@ -300,6 +301,37 @@ def stack(values, axis=0, name=None):
         return values.stack(name=name)
     values = list_operands(values, "stack")
     return bind1(PACK, values, {"axis": static_int(axis, "stack: axis")}, name or "stack")
+
+
+def _pack_sequence(value, dtype=None, name=None):
+    """A (nested) list holding tensors as one tensor: TensorFlow's autopacking.
+
+    Python numbers in it take the dtype of its first tensor, unless ``dtype`` is given.
+    """
+    dtype = dtype if dtype is not None else _first_dtype(value)
+
+    def part(item):
+        if isinstance(item, (list, tuple)):
+            return bind1(PACK, [part(x) for x in item], {"axis": 0}, "packed")
+        return convert_to_tensor(item, dtype)
+
+    if not value:
+        raise ValueError("Cannot pack an empty list holding tensors")
+    return bind1(PACK, [part(x) for x in value], {"axis": 0}, name or "packed")
+
+
+def _first_dtype(value):
+    for item in value:
+        if isinstance(item, (list, tuple)):
+            found = _first_dtype(item)
+            if found is not None:
+                return found
+        elif isinstance(item, Tensor) or hasattr(item, "_as_tensor"):
+            return convert_to_tensor(item).dtype
+    return None
+
+
+register_sequence_packer(_pack_sequence)
 
 
 def _unpack_infer(inputs, attrs):

@@ -34,6 +34,13 @@ def constant(value, dtype=None, shape=None, name=None) -> Tensor:
     """
     if isinstance(value, Tensor):
         value = value.numpy()
+    if holds_tensors(value):
+        if shape is not None:
+            raise TypeError(
+                "constant: a list holding symbolic tensors is packed into one tensor, which has "
+                "its own shape; reshape it with rt.reshape instead of passing shape."
+            )
+        return convert_to_tensor(value, dtype, name)
     dtype = dtypes.as_dtype(dtype) if dtype is not None else None
     arr = to_numpy(value, dtype)
     if dtype is None:
@@ -72,6 +79,8 @@ def convert_to_tensor(value, dtype=None, name=None, dtype_hint=None) -> Tensor:
     to_tensor = getattr(value, "_as_tensor", None)
     if to_tensor is not None:
         return convert_to_tensor(to_tensor(), dtype, name)
+    if holds_tensors(value):
+        return _sequence_packer[0](value, dtype, name)
     if dtype is None and dtype_hint is not None:
         try:
             return convert_to_tensor(value, dtype_hint, name)
@@ -80,6 +89,32 @@ def convert_to_tensor(value, dtype=None, name=None, dtype_hint=None) -> Tensor:
     dtype = dtypes.as_dtype(dtype) if dtype is not None else None
     arr = to_numpy(value, dtype, cast_numpy=False)
     return _make_constant(arr, dtype or dtypes.as_dtype(arr.dtype), name)
+
+
+# --- lists holding tensors -----------------------------------------------------------------
+#
+# A list or tuple with symbolic tensors in it, where one tensor is expected (``rt.concat((v,
+# [i]), 0)``), is packed into one tensor by Pack ops, as TensorFlow's autopacking does: the
+# packer is registered by ``array_ops``, where the Pack row lives.
+
+_sequence_packer = []
+
+
+def register_sequence_packer(pack):
+    """``pack(value, dtype, name)`` makes one tensor of a list holding tensors; set once."""
+    _sequence_packer[:] = [pack]
+
+
+def holds_tensors(value) -> bool:
+    """Whether ``value`` is a (nested) list or tuple with a symbolic tensor or a variable in it.
+
+    Eager tensors alone do not count: their values make a constant directly.
+    """
+    if not isinstance(value, (list, tuple)):
+        return False
+    return any(
+        isinstance(v, SymbolicTensor) or hasattr(v, "_as_tensor") or holds_tensors(v) for v in value
+    )
 
 
 def constant_value(t):
