@@ -29,7 +29,8 @@ directory is executed or unpickled, and any damage raises ``SavedModelError``.
 """
 
 from runtime.saving.format import SavedModelError
-from runtime.saving.reader import LoadedFunction, LoadedObject, load, show
+from runtime.saving.loaded import LoadedFunction, LoadedObject
+from runtime.saving.reader import load, show
 from runtime.saving.writer import save
 
 __all__ = ["save", "load", "show", "SavedModelError", "LoadedObject", "LoadedFunction"]

@@ -27,7 +27,12 @@ from runtime.core.op_def import OpDef
 from runtime.core.tensor import EagerTensor, SymbolicTensor, Tensor
 from runtime.core.tensor_shape import TensorShape, as_shape
 
-_VALID_NAME = re.compile(r"^[A-Za-z0-9.][A-Za-z0-9_.\-/>]*$")
+_VALID_NAME = re.compile(r"[A-Za-z0-9.][A-Za-z0-9_.\-/>]*")  # fullmatch: "$" allows a "\n"
+
+
+def is_valid_op_name(name) -> bool:
+    """Whether ``name`` may name an op: ASCII letters, digits and ``_.-/>``, as in TensorFlow."""
+    return type(name) is str and _VALID_NAME.fullmatch(name) is not None
 
 
 class Operation:
@@ -121,7 +126,7 @@ class Graph:
         """Adds an op. Its control inputs are those of the open ``control_dependencies``
         blocks, or ``control_inputs`` when given (a copy of an op keeps the original's)."""
         name = self.unique_name(name)
-        if not _VALID_NAME.match(name):
+        if not _VALID_NAME.fullmatch(name):
             raise ValueError(f"{name!r} is not a valid op name")
         if attrs.keys() != opdef.attrs.keys():
             raise ValueError(

@@ -447,7 +447,9 @@ class _Emitter:
         linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
         code = compile(source, filename, "exec")
         namespace = dict(self.namespace)
-        exec(code, namespace)  # made here, with no text of the graph in it: see the module docstring
+        exec(
+            code, namespace
+        )  # made here, with no text of the graph in it: see the module docstring
         return Program(source, namespace[name], self.line_ops, filename, dict(self.namespace))
 
 

@@ -101,7 +101,7 @@ def _is_bound(v, n_dynamic):
     """A slice bound or an index of a spec: an int, or ("t", k) for the k-th extra input."""
     if type(v) is tuple:
         return len(v) == 2 and v[0] == "t" and kinds.is_int(v[1]) and 0 <= v[1] < n_dynamic
-    return kinds.is_int(v)
+    return type(v) is int
 
 
 def _is_spec(spec, n_dynamic=1 << 16):
@@ -139,8 +139,10 @@ def _slice_kernel(x, *dynamic, spec):
 
 def _slice_infer(inputs, attrs):
     x, spec = inputs[0], attrs["spec"]
-    if not _is_spec(spec, len(inputs) - 1) or spec.count(Ellipsis) > 1:
-        raise IndexError("the index refers to tensors the op is not given, or has two '...'")
+    if not _is_spec(spec, len(inputs) - 1):
+        raise IndexError(f"the index refers to tensors beyond the op's {len(inputs) - 1}")
+    if spec.count(Ellipsis) > 1:
+        raise IndexError("An index can only have a single ellipsis ('...')")
     for t in inputs[1:]:
         if not t.dtype.is_integer or t.shape.rank not in (0, None):
             raise TypeError(f"Tensor indices must be integer scalars, got {t.dtype.name} {t.shape}")
