@@ -34,6 +34,7 @@ class ModelChanged(Exception):
 
 
 def new_arrays_name():
+    """A fresh name for a save's arrays file: no other save, earlier or concurrent, has it."""
     return f"arrays-{secrets.token_hex(8)}.npz"
 
 
@@ -72,7 +73,8 @@ def _locked(path):
 
 def _commit(path, directory, arrays_name, arrays_bytes, description_text):
     arrays_path = os.path.join(path, arrays_name)
-    temporary = os.path.join(path, f".saved_model-{arrays_name[7:23]}.json.tmp")
+    generation = ARRAYS_FILE.fullmatch(arrays_name).group(1)
+    temporary = os.path.join(path, f".saved_model-{generation}.json.tmp")
     try:
         _write_new_file(arrays_path, arrays_bytes)
         _write_new_file(temporary, description_text.encode("ascii"))

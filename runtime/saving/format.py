@@ -26,7 +26,7 @@ VERSION = 1
 DESCRIPTION_FILE = "saved_model.json"
 # The arrays file of one save: a fresh generation name each time, so a save never
 # overwrites the file the committed description names.
-ARRAYS_FILE = re.compile(r"arrays-[0-9a-f]{16}\.npz")
+ARRAYS_FILE = re.compile(r"arrays-([0-9a-f]{16})\.npz")
 
 MAX_DESCRIPTION_BYTES = 64 << 20
 MAX_ARRAYS_BYTES = 4 << 30

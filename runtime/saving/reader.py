@@ -189,7 +189,7 @@ class _Reader:
             expect(description.get("format") == FORMAT, f"this is not a {FORMAT} directory")
             version = description.get("version")
             expect(
-                version == VERSION,
+                type(version) is int and version == VERSION,
                 f"format version {version!r:.20} is not supported (this is {VERSION}): "
                 "save the model again with this version",
             )
@@ -311,10 +311,9 @@ class _Reader:
             )
             setattr(loaded, name, table[key])
         self.where = "'signatures'"
-        names = expect_list(description["signatures"], "it")
-        expect(len(set(map(repr, names))) == len(names), "a signature is listed twice")
-        for name in names:
+        for name in expect_list(description["signatures"], "it"):
             expect(type(name) is str and name in functions, f"{name!r:.100} is not a function")
+            expect(name not in loaded.signatures, f"{name!r} is listed twice")
             loaded.signatures[name] = functions[name]
         loaded.variables = tuple(self.variables.values())
         loaded.trainable_variables = tuple(v for v in loaded.variables if v.trainable)

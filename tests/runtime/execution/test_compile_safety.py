@@ -12,6 +12,7 @@ import ast
 import contextlib
 import os
 import re
+import tempfile
 
 import numpy as np
 import pytest
@@ -24,7 +25,7 @@ from runtime.core.op_def import OPS
 from runtime.core.tensor_shape import TensorShape
 from runtime.execution.compile import compile_function, compile_graph
 
-CANARY = os.path.join(os.path.dirname(os.path.abspath(__file__)), "compile_canary.txt")
+CANARY = os.path.join(tempfile.gettempdir(), "rt_compile_canary")
 _CODE = f"open({CANARY!r}, 'w').close()"
 PAYLOADS = [
     f"k\n{_CODE}\ndef _z():\n    #",  # a new line out of a comment

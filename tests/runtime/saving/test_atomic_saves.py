@@ -116,7 +116,7 @@ KILLED = MODEL + textwrap.dedent(
 CONCURRENT = MODEL + textwrap.dedent(
     """
     path, stop = sys.argv[1], sys.argv[2]
-    SAVERS, SAVES, READERS = 4, 8, 2
+    SAVERS, SAVES, READERS = 4, 12, 2
 
 
     def child(work):
