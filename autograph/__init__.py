@@ -12,6 +12,8 @@
 4.0
 """
 
+import os as _os
+
 from autograph.function import (
     ConcreteFunction,
     Function,
@@ -22,3 +24,7 @@ from autograph.function import (
 )
 from autograph.impl.api import converted_call, do_not_convert, to_code, to_graph
 from autograph.pyct.parser import ConversionError
+from runtime.core import source as _source
+
+# Ops made by this package's code are said to come from the user's code that called it.
+_source.register_library_path(_os.path.dirname(__file__))

@@ -392,7 +392,8 @@ _ARRAY_TYPES = (np.ndarray, np.generic)
 
 
 def _is_tensor_leaf(value):
-    return isinstance(value, (rt.Tensor, rt.TensorSpec, np.ndarray))
+    # numpy arrays and numeric numpy scalars are tensors, as in TensorFlow: by dtype and shape.
+    return isinstance(value, (rt.Tensor, rt.TensorSpec, np.ndarray, np.number, np.bool_))
 
 
 def _is_op(value):
@@ -402,7 +403,7 @@ def _is_op(value):
 def _spec(value):
     if isinstance(value, rt.TensorSpec):
         return value
-    if isinstance(value, np.ndarray):
+    if isinstance(value, (np.ndarray, np.generic)):
         return rt.TensorSpec(value.shape, rt.as_dtype(value.dtype))
     return rt.TensorSpec(value.shape, value.dtype)
 
@@ -410,7 +411,7 @@ def _spec(value):
 def _as_value(leaf):
     if isinstance(leaf, rt.TensorSpec):
         raise TypeError("A TensorSpec describes an argument; call the function with a tensor")
-    if isinstance(leaf, np.ndarray):
+    if isinstance(leaf, (np.ndarray, np.generic)):
         return rt.convert_to_tensor(leaf)._value
     return leaf._value
 

@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import linecache
 
+from runtime.core import source
+
 _maps = {}  # generated file -> (user file, {generated line: user line}, or a callable making it)
 
 
@@ -50,6 +52,21 @@ def user_frames(tb):
                 frames.append((user_file, line, user_function or code.co_name))
         tb = tb.tb_next
     return _dedupe(frames)
+
+
+def _user_location(filename, lineno):
+    """The user's (file, line, function) for a line of converted code, for ``rt`` ops' sources."""
+    if filename not in _maps:
+        return None
+    user_file, line_map = _line_map(filename)
+    entry = line_map.get(lineno)
+    if entry is None:
+        return None
+    line, user_function = entry
+    return user_file, line, user_function or "<converted>"
+
+
+source.register_translator(_user_location)
 
 
 def _dedupe(frames):

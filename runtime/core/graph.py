@@ -24,6 +24,7 @@ from runtime import errors
 from runtime.core import context
 from runtime.core.attr_kinds import DTYPE, SHAPE, TENSOR_VALUE, AttrKind
 from runtime.core.op_def import OpDef
+from runtime.core.source import caller_frame, locate
 from runtime.core.tensor import EagerTensor, SymbolicTensor, Tensor
 from runtime.core.tensor_shape import TensorShape, as_shape
 
@@ -49,9 +50,10 @@ class Operation:
         "control_inputs",
         "stateful",
         "_subgraphs",
+        "_source",
     )
 
-    def __init__(self, graph, name, opdef, inputs, attrs, control_inputs, output_specs):
+    def __init__(self, graph, name, opdef, inputs, attrs, control_inputs, output_specs, source):
         self.graph = graph
         self.name = name
         self.type = opdef.type
@@ -65,6 +67,12 @@ class Operation:
         self._subgraphs = [v for v in attrs.values() if isinstance(v, Graph)] if attrs else []
         # An op is stateful when its kernel has effects, or when a sub-graph it runs has one.
         self.stateful = opdef.stateful or any(g.is_stateful for g in self._subgraphs)
+        self._source = source
+
+    @property
+    def source(self):
+        """The user's ``SourceLocation`` (file, line, function) that made this op, or None."""
+        return locate(self._source)
 
     def get_attr(self, name):
         return self.attrs[name]
@@ -122,9 +130,13 @@ class Graph:
             self._name_counters[key] = i + 1
         return candidate
 
-    def create_op(self, opdef, inputs, attrs, name, output_specs, control_inputs=None) -> Operation:
+    def create_op(
+        self, opdef, inputs, attrs, name, output_specs, control_inputs=None, source=None
+    ) -> Operation:
         """Adds an op. Its control inputs are those of the open ``control_dependencies``
-        blocks, or ``control_inputs`` when given (a copy of an op keeps the original's)."""
+        blocks, or ``control_inputs`` when given (a copy of an op keeps the original's).
+        ``source`` is where the user made it (a copy keeps the original's): by default,
+        the caller's first frame outside library code."""
         name = self.unique_name(name)
         if not _VALID_NAME.fullmatch(name):
             raise ValueError(f"{name!r} is not a valid op name")
@@ -137,7 +149,9 @@ class Graph:
             control_inputs = []
             for frame in self._control_stack:
                 control_inputs.extend(op for op in frame if op not in control_inputs)
-        op = Operation(self, name, opdef, inputs, attrs, control_inputs, output_specs)
+        if source is None:
+            source = caller_frame()
+        op = Operation(self, name, opdef, inputs, attrs, control_inputs, output_specs, source)
         self._ops.append(op)
         self._ops_by_name[name] = op
         self.is_stateful = self.is_stateful or op.stateful

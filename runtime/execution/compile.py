@@ -67,13 +67,13 @@ class Program:
             op = e.op or self._failing_op(e.__traceback__)
             if op is None:
                 raise
-            raise type(e)(f"{e.message}\n\t [[node {op.name} ({op.type})]]", op) from e
+            raise type(e)(f"{e.message}\n\t [[{_describe(op)}]]", op) from e
         except Exception as e:
             op = self._failing_op(e.__traceback__)
             if op is None:
                 raise
             raise errors.InvalidArgumentError(
-                f"{type(e).__name__}: {e}\n\t [[node {op.name} ({op.type})]]", op
+                f"{type(e).__name__}: {e}\n\t [[{_describe(op)}]]", op
             ) from e
         finally:
             floating_point.restore(token)
@@ -91,6 +91,12 @@ class Program:
 
     def __repr__(self):
         return f"<rt.compile.Program {self._filename}>"
+
+
+def _describe(op):
+    """``node add (Add) defined at File "model.py", line 3, in f``: the op and its user's line."""
+    where = op.source
+    return f"node {op.name} ({op.type})" + (f" defined at {where}" if where else "")
 
 
 def ops_to_run(graph, targets, fed_ids, run_all_stateful):

@@ -119,7 +119,9 @@ class _Copy:
             for key, value in op.attrs.items()
         }
         specs = [(t.dtype, t.shape) for t in op.outputs]
-        new = self.graph.create_op(op.opdef, inputs, attrs, op.name, specs, control_inputs=controls)
+        new = self.graph.create_op(
+            op.opdef, inputs, attrs, op.name, specs, control_inputs=controls, source=op._source
+        )
         if op.type == "VarHandleOp":
             self.graph.variable_handles[id(op.attrs["variable"])] = new.outputs[0]
         return new
@@ -481,7 +483,7 @@ def _dce_rule(graph):
 def dead_code_elimination(graph) -> FuncGraph:
     """Drops ops that neither the outputs nor any stateful op need.
 
-    Keeps exactly what a function graph runs (``runtime.compile.ops_to_run``):
+    Keeps exactly what a function graph runs (``runtime.execution.compile.ops_to_run``):
     every stateful op, what it needs, and the inputs' placeholders, even unused.
     """
     if not _has_dead_ops(graph):

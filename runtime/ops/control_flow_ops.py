@@ -33,7 +33,9 @@ from runtime.ops.registry import bind, bind_op, no_outputs
 
 
 def _run_subgraph_kernel(*args, **attrs):
-    raise NotImplementedError("If and While ops run through the compiler (runtime.compile)")
+    raise NotImplementedError(
+        "If and While ops run through the compiler (runtime.execution.compile)"
+    )
 
 
 def _check_arguments(what, graph, args):
