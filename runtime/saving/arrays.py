@@ -26,6 +26,7 @@ import numpy as np
 
 from runtime.core import dtypes
 from runtime.saving.format import (
+    ArraysFileError,
     Damage,
     SavedModelError,
     expect,
@@ -103,7 +104,7 @@ class ArraysReader:
         try:
             self._archive = zipfile.ZipFile(file)
         except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, ValueError, EOFError) as e:
-            raise SavedModelError(f"{name}: not a readable zip file ({e})") from None
+            raise ArraysFileError(f"{name}: not a readable zip file ({e})") from None
 
     def read(self, reference, what="an array"):
         """The array ``reference`` (``{"key", "dtype", "shape"}``) names, checked against it."""
@@ -130,7 +131,7 @@ class ArraysReader:
         return strings.reshape(dims)
 
     def _damage(self, problem):
-        return SavedModelError(f"{self.name}: {problem}")
+        return ArraysFileError(f"{self.name}: {problem}")
 
     def _member(self, key, dtype, dims):
         name = key + ".npy"

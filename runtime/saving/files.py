@@ -116,26 +116,25 @@ def _sync_directory(path):
             os.close(fd)
 
 
-def open_regular_file(path, limit, what):
+def open_regular_file(path, limit, what, error=SavedModelError):
     """``path`` opened for reading, checked to be a regular file of at most ``limit`` bytes.
 
     Returns ``(file, size)``. Opening does not block (a FIFO is refused, not
-    waited on). FileNotFoundError propagates; other failures are SavedModelError.
+    waited on). FileNotFoundError propagates; other failures raise ``error``, a
+    SavedModelError class.
     """
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
     except FileNotFoundError:
         raise
     except OSError as e:
-        raise SavedModelError(f"{path}: cannot open {what}: {e}") from e
+        raise error(f"{path}: cannot open {what}: {e}") from e
     try:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
-            raise SavedModelError(f"{path}: {what} is not a regular file")
+            raise error(f"{path}: {what} is not a regular file")
         if info.st_size > limit:
-            raise SavedModelError(
-                f"{path}: {what} has {info.st_size} bytes, over the limit of {limit} bytes"
-            )
+            raise error(f"{path}: {what} has {info.st_size} bytes, over the limit of {limit} bytes")
         return os.fdopen(fd, "rb"), info.st_size
     except BaseException:
         os.close(fd)

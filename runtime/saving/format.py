@@ -39,6 +39,10 @@ class SavedModelError(ValueError):
     """A saved directory that cannot be written, or that is damaged, truncated or foreign."""
 
 
+class ArraysFileError(SavedModelError):
+    """A SavedModelError about the arrays file: its size, its SHA-256 or a member."""
+
+
 class Damage(Exception):
     """A problem found in one file; the reader turns it into a SavedModelError naming the file."""
 

@@ -32,6 +32,7 @@ from runtime.saving.format import (
     MAX_DESCRIPTION_BYTES,
     MAX_GRAPH_DEPTH,
     VERSION,
+    ArraysFileError,
     Damage,
     SavedModelError,
     checksum,
@@ -104,10 +105,13 @@ def show(path):
 def _damage(raw, description):
     """What is wrong with the description as a whole (its checksum, its layout), or None."""
     content = {k: v for k, v in description.items() if k != "checksum"}
-    if checksum(content) != description["checksum"]:
-        return "its checksum does not match its content: the file is damaged"
-    if describe(description).encode("ascii") != raw:  # so no change of spelling goes unseen
-        return "it is not laid out as a save writes it: the file is damaged"
+    try:
+        if checksum(content) != description["checksum"]:
+            return "its checksum does not match its content: the file is damaged"
+        if describe(description).encode("ascii") != raw:  # so no change of spelling goes unseen
+            return "it is not laid out as a save writes it: the file is damaged"
+    except (ValueError, RecursionError) as e:
+        return f"it cannot be checked: {e}"
     return None
 
 
@@ -224,8 +228,8 @@ class _Reader:
         try:
             with self._checked_arrays(raw, reference) as opened:
                 yield opened
-        except SavedModelError as e:
-            if self.damage is None or not str(e).startswith(os.path.join(self.path, "arrays")):
+        except ArraysFileError as e:
+            if self.damage is None:
                 raise
             raise SavedModelError(f"{self.description_path}: {self.damage}") from e
 
@@ -241,21 +245,23 @@ class _Reader:
             self.where = "the description"
         path = os.path.join(self.path, name)
         try:
-            file, actual = open_regular_file(path, MAX_ARRAYS_BYTES, "the arrays file")
+            file, actual = open_regular_file(
+                path, MAX_ARRAYS_BYTES, "the arrays file", ArraysFileError
+            )
         except FileNotFoundError:
             if self._description_bytes() != raw:
                 raise ModelChanged() from None  # a save replaced it: read the new one
-            raise SavedModelError(f"{path}: the arrays file is missing") from None
+            raise ArraysFileError(f"{path}: the arrays file is missing") from None
         with file:
             if actual != size:
-                raise SavedModelError(
+                raise ArraysFileError(
                     f"{path}: the arrays file has {actual} bytes, but the description says {size}"
                 )
             sha = hashlib.sha256()
             for chunk in iter(lambda: file.read(1 << 20), b""):
                 sha.update(chunk)
             if sha.hexdigest() != digest:
-                raise SavedModelError(f"{path}: the arrays file is damaged (its SHA-256 differs)")
+                raise ArraysFileError(f"{path}: the arrays file is damaged (its SHA-256 differs)")
             file.seek(0)
             yield file, path
 
