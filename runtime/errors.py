@@ -16,3 +16,7 @@ class InvalidArgumentError(OpError):
 
 class OperatorNotAllowedInGraphError(TypeError):
     """A symbolic tensor was used where Python needs a concrete value (``bool``, iteration)."""
+
+
+class UnimplementedError(OpError):
+    """An operation has no implementation where it was asked to run or be exported (ONNX, XLA)."""
