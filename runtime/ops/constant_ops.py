@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from runtime import errors
+from runtime.core import attr_kinds as kinds
 from runtime.core import context, dtypes
 from runtime.core.graph import constant_in_graph, placeholder_in_graph
 from runtime.core.op_def import OpDef
@@ -218,7 +219,8 @@ def placeholder(dtype, shape=None, name=None):
 
 def _cast_infer(inputs, attrs):
     x, target = inputs[0], attrs["dtype"]
-    if (x.dtype is dtypes.string) != (target is dtypes.string):
+    strings = (x.dtype is dtypes.string) != (target is dtypes.string)
+    if strings or x.dtype.is_opaque or target.is_opaque:
         raise TypeError(f"Cannot cast a {x.dtype.name} tensor to {target.name}")
     return [(target, x.shape)]
 
@@ -227,7 +229,7 @@ def _cast_kernel(x, dtype):
     return x.astype(dtype.as_numpy_dtype)
 
 
-CAST = OpDef("Cast", _cast_kernel, infer=_cast_infer)
+CAST = OpDef("Cast", _cast_kernel, infer=_cast_infer, attrs={"dtype": kinds.DTYPE})
 
 
 def cast(x, dtype, name=None):

@@ -21,15 +21,16 @@ from __future__ import annotations
 import contextlib
 
 from runtime import errors
+from runtime.core import attr_kinds as kinds
 from runtime.core import context, dtypes, nest
-from runtime.core.graph import Operation
+from runtime.core.graph import FUNC_GRAPH, Operation
 from runtime.core.op_def import OpDef
 from runtime.core.tensor import EagerTensor, SymbolicTensor, Tensor
 from runtime.core.tensor_shape import TensorShape, as_shape
 from runtime.execution.tracing import trace
 from runtime.ops.array_ops import identity
 from runtime.ops.constant_ops import convert_to_tensor
-from runtime.ops.registry import bind_op, no_outputs
+from runtime.ops.registry import bind, bind_op, no_outputs
 
 
 def _run_subgraph_kernel(*args, **attrs):
@@ -38,8 +39,94 @@ def _run_subgraph_kernel(*args, **attrs):
     )
 
 
-IF = OpDef("If", _run_subgraph_kernel, no_outputs, default_name="cond")
-WHILE = OpDef("While", _run_subgraph_kernel, no_outputs, default_name="while")
+def _check_arguments(what, graph, args):
+    """``graph`` (a branch, a loop's test or body) takes ``args``: as many, of the same types."""
+    if len(graph.inputs) != len(args):
+        raise ValueError(f"{what} takes {len(graph.inputs)} inputs but is given {len(args)}")
+    for i, (placeholder, arg) in enumerate(zip(graph.inputs, args)):
+        if placeholder.op.type != "Placeholder":
+            raise ValueError(f"{what}: its input {i} is not a placeholder")
+        if placeholder.dtype is not arg.dtype or not placeholder.shape.is_compatible_with(
+            arg.shape
+        ):
+            raise TypeError(
+                f"{what}: input {i} is {placeholder.dtype.name} {placeholder.shape} but is "
+                f"given {arg.dtype.name} {arg.shape}"
+            )
+
+
+def _if_infer(inputs, attrs):
+    """An If's outputs are its branches' outputs: the same dtypes, the shape both allow."""
+    pred, args = inputs[0], inputs[1:]
+    if pred.dtype is not dtypes.bool_ or pred.shape.rank not in (0, None):
+        raise TypeError(
+            f"cond: pred must be a scalar bool tensor, got {pred.dtype.name} {pred.shape}"
+        )
+    then_graph, else_graph = attrs["then_graph"], attrs["else_graph"]
+    _check_arguments("cond: the true branch", then_graph, args)
+    _check_arguments("cond: the false branch", else_graph, args)
+    if len(then_graph.outputs) != len(else_graph.outputs):
+        raise ValueError("rt.cond: the branches return different numbers of values")
+    specs = []
+    for i, (a, b) in enumerate(zip(then_graph.outputs, else_graph.outputs)):
+        if a.dtype is not b.dtype:
+            raise TypeError(
+                f"rt.cond: output {i} is {a.dtype.name} in one branch, {b.dtype.name} in the other"
+            )
+        specs.append((a.dtype, a.shape.most_specific_compatible_shape(b.shape)))
+    return specs
+
+
+def _while_infer(inputs, attrs):
+    """A While's outputs are its loop variables, each of the shape its body's input allows."""
+    n, cond_graph, body_graph = attrs["num_loop_vars"], attrs["cond_graph"], attrs["body_graph"]
+    if attrs["has_maximum_iterations"]:
+        limit, inputs = inputs[-1], inputs[:-1]
+        if limit.dtype is not dtypes.int32 or limit.shape.rank not in (0, None):
+            raise TypeError(
+                f"while_loop: maximum_iterations must be an int32 scalar, got {limit.dtype.name}"
+            )
+    if not 0 < n <= len(inputs):
+        raise ValueError(f"while_loop: {n} loop variables, but the op has {len(inputs)} inputs")
+    _check_arguments("while_loop: cond", cond_graph, inputs)
+    _check_arguments("while_loop: body", body_graph, inputs)
+    pred = cond_graph.outputs
+    if len(pred) != 1 or pred[0].dtype is not dtypes.bool_ or pred[0].shape.rank not in (0, None):
+        raise TypeError("while_loop: cond must return a scalar bool tensor")
+    if len(body_graph.outputs) != n:
+        raise ValueError(
+            f"while_loop: body returns {len(body_graph.outputs)} values for {n} loop variables"
+        )
+    specs = []
+    for i, (before, after) in enumerate(zip(body_graph.inputs, body_graph.outputs)):
+        if after.dtype is not before.dtype or not after.shape.is_subtype_of(before.shape):
+            raise TypeError(
+                f"while_loop: loop variable {i} is {before.dtype.name} {before.shape} but the "
+                f"body makes it {after.dtype.name} {after.shape}"
+            )
+        specs.append((before.dtype, before.shape))
+    return specs
+
+
+IF = OpDef(
+    "If",
+    _run_subgraph_kernel,
+    _if_infer,
+    default_name="cond",
+    attrs={"then_graph": FUNC_GRAPH, "else_graph": FUNC_GRAPH},
+)
+WHILE = OpDef(
+    "While",
+    _run_subgraph_kernel,
+    _while_infer,
+    default_name="while",
+    attrs={
+        "cond_graph": FUNC_GRAPH,
+        "body_graph": FUNC_GRAPH,
+        "num_loop_vars": kinds.INT,
+        "has_maximum_iterations": kinds.BOOL,
+    },
+)
 
 
 # --- cond --------------------------------------------------------------------------------------
@@ -87,12 +174,10 @@ def build_cond(pred, true_graph, false_graph, labels=None, name=None):
     The branches' ``outputs`` must match in number and dtype; ``labels`` name
     the outputs in errors (AutoGraph passes variable names).
     """
-    graph = context.building_graph()
     named = labels is not None
     labels = labels or [str(i) for i in range(len(true_graph.outputs))]
     if len(true_graph.outputs) != len(false_graph.outputs):
         raise ValueError("rt.cond: the branches return different numbers of values")
-    shapes = []
     for label, a, b in zip(labels, true_graph.outputs, false_graph.outputs):
         if a.dtype is not b.dtype and named:  # AutoGraph's `if`: TensorFlow's words for it
             raise TypeError(
@@ -106,12 +191,9 @@ def build_cond(pred, true_graph, false_graph, labels=None, name=None):
                 f"values: output {label} is {a.dtype.name} from true_fn but {b.dtype.name} from "
                 "false_fn."
             )
-        shapes.append(a.shape.most_specific_compatible_shape(b.shape))
     captures = _unify_captures([true_graph, false_graph])
-    inputs = [graph.prepare_input(pred), *captures]
-    specs = [(t.dtype, s) for t, s in zip(true_graph.outputs, shapes)]
     attrs = {"then_graph": true_graph, "else_graph": false_graph}
-    return list(graph.create_op(IF, inputs, attrs, name or "cond", specs).outputs)
+    return list(bind(IF, [pred, *captures], attrs, name or "cond"))
 
 
 def _ops_as_tensors(result, pred):
@@ -382,10 +464,9 @@ def _graph_while(
         "num_loop_vars": len(flat),
         "has_maximum_iterations": maximum_iterations is not None,
     }
-    specs = [(t.dtype, inv) for t, inv in zip(flat, invariants)]
-    op = graph.create_op(WHILE, inputs, attrs, name or "while", specs)
+    outputs = bind(WHILE, inputs, attrs, name or "while")
     # TensorArrays come back with what the body learned about their elements.
-    return nest.pack_sequence_as(body_graph.structured_outputs, list(op.outputs))
+    return nest.pack_sequence_as(body_graph.structured_outputs, list(outputs))
 
 
 # --- ordering -------------------------------------------------------------------------------------

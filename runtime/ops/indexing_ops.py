@@ -8,6 +8,7 @@ import builtins
 import numpy as np
 
 from runtime import errors
+from runtime.core import attr_kinds as kinds
 from runtime.core import dtypes
 from runtime.core.op_def import OpDef
 from runtime.core.tensor import Tensor
@@ -36,7 +37,13 @@ def _gather_kernel(params, indices, axis):
     return np.take(params, indices, axis=axis)
 
 
-GATHER = OpDef("GatherV2", _gather_kernel, infer=_gather_infer, default_name="GatherV2")
+GATHER = OpDef(
+    "GatherV2",
+    _gather_kernel,
+    infer=_gather_infer,
+    default_name="GatherV2",
+    attrs={"axis": kinds.INT},
+)
 
 
 def gather(params, indices, axis=0, name=None):
@@ -90,7 +97,7 @@ def _one_hot_kernel(indices, depth, on, off, axis):
     return out if axis == -1 else np.moveaxis(out, -1, axis)
 
 
-ONE_HOT = OpDef("OneHot", _one_hot_kernel, infer=_one_hot_infer)
+ONE_HOT = OpDef("OneHot", _one_hot_kernel, infer=_one_hot_infer, attrs={"axis": kinds.INT})
 
 
 def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None, name=None):
@@ -162,6 +169,30 @@ def _index_spec(key):
     return tuple(spec), tensors
 
 
+def _is_bound(v, n_dynamic):
+    """A slice bound or an index of a spec: an int, or ("t", k) for the k-th extra input."""
+    if type(v) is tuple:
+        return len(v) == 2 and v[0] == "t" and kinds.is_int(v[1]) and 0 <= v[1] < n_dynamic
+    return type(v) is int
+
+
+def _is_spec(spec, n_dynamic=1 << 16):
+    """What ``_index_spec`` makes: a tuple of ints, slices, None, ``...`` and tensor indices."""
+    return type(spec) is tuple and all(
+        k is None
+        or k is Ellipsis
+        or _is_bound(k, n_dynamic)
+        or (
+            type(k) is slice
+            and all(b is None or _is_bound(b, n_dynamic) for b in (k.start, k.stop, k.step))
+        )
+        for k in spec
+    )
+
+
+INDEX_SPEC = kinds.AttrKind("an index spec", _is_spec)
+
+
 def _resolve(v, dynamic):
     if isinstance(v, tuple):
         return int(dynamic[v[1]])
@@ -180,6 +211,13 @@ def _slice_kernel(x, *dynamic, spec):
 
 def _slice_infer(inputs, attrs):
     x, spec = inputs[0], attrs["spec"]
+    if not _is_spec(spec, len(inputs) - 1):
+        raise IndexError(f"the index refers to tensors beyond the op's {len(inputs) - 1}")
+    if spec.count(Ellipsis) > 1:
+        raise IndexError("An index can only have a single ellipsis ('...')")
+    for t in inputs[1:]:
+        if not t.dtype.is_integer or t.shape.rank not in (0, None):
+            raise TypeError(f"Tensor indices must be integer scalars, got {t.dtype.name} {t.shape}")
     if x.shape.rank is None:
         return [(x.dtype, TensorShape(None))]
     dims = x.shape.as_list()
@@ -215,7 +253,11 @@ def _slice_infer(inputs, attrs):
 
 
 STRIDED_SLICE = OpDef(
-    "StridedSlice", _slice_kernel, infer=_slice_infer, default_name="strided_slice"
+    "StridedSlice",
+    _slice_kernel,
+    infer=_slice_infer,
+    default_name="strided_slice",
+    attrs={"spec": INDEX_SPEC},
 )
 
 

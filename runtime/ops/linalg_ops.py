@@ -13,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from runtime import errors
+from runtime.core import attr_kinds as kinds
 from runtime.core import dtypes
 from runtime.core.op_def import OpDef
 from runtime.core.tensor_shape import TensorShape, broadcast_shapes
@@ -44,7 +45,13 @@ def _eye_kernel(num_rows, num_columns, dtype, batch_shape):
     return np.broadcast_to(matrix, (*batch_shape, *matrix.shape)).copy()
 
 
-EYE = OpDef("Eye", _eye_kernel, _eye_infer)
+_BATCH_SHAPE = kinds.AttrKind(
+    "a tuple of ints >= 0",
+    lambda value: type(value) is tuple and all(kinds.is_int(d) and d >= 0 for d in value),
+)
+EYE = OpDef(
+    "Eye", _eye_kernel, _eye_infer, attrs={"dtype": kinds.DTYPE, "batch_shape": _BATCH_SHAPE}
+)
 
 
 def eye(num_rows, num_columns=None, batch_shape=None, dtype=dtypes.float32, name=None):
@@ -169,7 +176,7 @@ def _einsum_kernel(*operands, equation):
     return out.astype(operands[0].dtype, copy=False) if isinstance(out, np.ndarray) else out
 
 
-EINSUM = OpDef("Einsum", _einsum_kernel, _einsum_infer)
+EINSUM = OpDef("Einsum", _einsum_kernel, _einsum_infer, attrs={"equation": kinds.STR})
 
 
 def einsum(equation, *inputs, name=None):

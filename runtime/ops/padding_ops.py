@@ -14,6 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from runtime import errors
+from runtime.core import attr_kinds as kinds
 from runtime.core import dtypes
 from runtime.core.op_def import OpDef
 from runtime.core.tensor_shape import TensorShape
@@ -90,7 +91,12 @@ def _mirror_pad_kernel(x, paddings, mode):
 
 
 PAD = OpDef("PadV2", _pad_kernel, _pad_infer, default_name="Pad")
-MIRROR_PAD = OpDef("MirrorPad", _mirror_pad_kernel, _mirror_pad_infer)
+MIRROR_PAD = OpDef(
+    "MirrorPad",
+    _mirror_pad_kernel,
+    _mirror_pad_infer,
+    attrs={"mode": kinds.one_of("REFLECT", "SYMMETRIC")},
+)
 
 
 def pad(tensor, paddings, mode="CONSTANT", constant_values=0, name=None):

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from runtime.core import attr_kinds as kinds
 from runtime.core.op_def import OpDef
 from runtime.ops.array_ops import normalize_axis
 from runtime.ops.constant_ops import convert_to_tensor, static_int
@@ -37,7 +38,12 @@ def _cumsum_kernel(x, axis, exclusive, reverse):
     return np.flip(out, axis) if reverse else out
 
 
-CUMSUM = OpDef("Cumsum", _cumsum_kernel, _cumsum_infer)
+CUMSUM = OpDef(
+    "Cumsum",
+    _cumsum_kernel,
+    _cumsum_infer,
+    attrs={"axis": kinds.INT, "exclusive": kinds.BOOL, "reverse": kinds.BOOL},
+)
 
 
 def cumsum(x, axis=0, exclusive=False, reverse=False, name=None):
