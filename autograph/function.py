@@ -45,6 +45,11 @@ def run_functions_eagerly(flag):
     _eager["on"] = bool(flag)
 
 
+def experimental_run_functions_eagerly(flag):
+    """The older spelling of ``run_functions_eagerly``, as TensorFlow 2.0 had it."""
+    run_functions_eagerly(flag)
+
+
 def functions_run_eagerly() -> bool:
     return _eager["on"]
 
@@ -154,6 +159,11 @@ class Function:
         return self._concrete_function(self._as_signature(arguments))
 
     def _traceable(self):
+        if inspect.isgeneratorfunction(self.python_function):
+            raise NotImplementedError(
+                f"{self.__name__} is a generator function (it uses `yield`): generators are not "
+                "supported in a graph, as in TensorFlow; return a list or a tensor instead."
+            )
         if not self.autograph:
             return self.python_function
         from autograph.impl.api import to_graph

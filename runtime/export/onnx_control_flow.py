@@ -51,7 +51,7 @@ def _if(b, op, inputs):
 
 
 def _while(b, op, inputs):
-    if op.attrs.get("stacked") is not None:
+    if op.attrs["stacked"] is not None:
         raise b.unsupported(
             "a differentiated while_loop stacks values in Python lists, which have no ONNX form"
         )

@@ -51,6 +51,7 @@ from runtime.ops.list_gradient_ops import (
     stack_get,
 )
 from runtime.ops.math_ops import add, greater_equal, subtract
+from runtime.ops.registry import bind
 
 
 class GradientGraph(FuncGraph):
@@ -113,12 +114,14 @@ def _zeros_for(t, like=None):
     return zeros_like(t)
 
 
-def _new_output(op, dtype, shape):
-    """Adds an output to ``op`` (a forward If or While growing for its gradient)."""
-    out = SymbolicTensor(op, len(op.outputs), dtype, shape)
-    op.outputs = (*op.outputs, out)
+def _grow(op):
+    """Gives ``op`` (a forward If or While whose sub-graphs or ``stacked`` just grew for its
+    gradient) the outputs its row's infer now makes; returns the last. The infer is the one
+    truth about an op's outputs: a saved model is checked against it when it is loaded."""
+    for dtype, shape in op.opdef.infer(op.inputs, op.attrs)[len(op.outputs) :]:
+        op.outputs = (*op.outputs, SymbolicTensor(op, len(op.outputs), dtype, shape))
     op.graph.version += 1
-    return out
+    return op.outputs[-1]
 
 
 # --- cond -----------------------------------------------------------------------------------------
@@ -143,7 +146,7 @@ def _exposed(op, branch, t):
         dummy = _dummy_like(t)
     branch.outputs.append(t)
     other.outputs.append(dummy)
-    return _new_output(op, t.dtype, t.shape.most_specific_compatible_shape(dummy.shape))
+    return _grow(op)
 
 
 def _cond_resolver(op):
@@ -192,15 +195,10 @@ def if_gradient(op, *grads):
             grad_graph.outputs = [grad_graph.prepare_input(g) for g in outputs]
     then_grad, else_grad = branch_graphs
     outer = unify_captures(branch_graphs)
-    specs = [
-        (a.dtype, a.shape.most_specific_compatible_shape(b.shape))
-        for a, b in zip(then_grad.outputs, else_grad.outputs)
-    ]
-    inputs = [graph.prepare_input(op.inputs[0]), *outer]
     attrs = {"then_graph": then_grad, "else_graph": else_grad}
-    grad_op = graph.create_op(op.opdef, inputs, attrs, "cond_grad", specs)
+    grad_outputs = bind(op.opdef, [op.inputs[0], *outer], attrs, "cond_grad")
     result = [None] * len(op.inputs)
-    for out, j in zip(grad_op.outputs, kept):
+    for out, j in zip(grad_outputs, kept):
         result[1 + j] = out
     return result
 
@@ -211,9 +209,9 @@ def if_gradient(op, *grads):
 def _iterations(op):
     """The forward While's count of iterations, the first output it grows when differentiated."""
     n = op.attrs["num_loop_vars"]
-    if op.attrs.get("stacked") is None:
+    if op.attrs["stacked"] is None:
         op.attrs["stacked"] = 0
-        _new_output(op, dtypes.int32, TensorShape([]))
+        _grow(op)
     return op.outputs[n]
 
 
@@ -227,7 +225,7 @@ def _stacked(op, t):
             return op.outputs[n + 1 + s]
     body.outputs.append(t)
     op.attrs["stacked"] += 1
-    return _new_output(op, dtypes.variant, TensorShape([]))
+    return _grow(op)
 
 
 def _while_resolver(op):
@@ -293,7 +291,6 @@ def while_gradient(op, *grads):
         grad_body.outputs = [grad_body.prepare_input(t) for t in outputs]
     explicit = [grad_body.iteration, *carried_grads, *totals]
     grad_body.inputs = explicit + [inner for _, inner in grad_body.captures]
-    specs = [(t.dtype, t.shape) for t in explicit]
     cond_graph = trace(
         lambda i, *rest: greater_equal(i, 0),
         [TensorSpec(t.shape, t.dtype) for t in explicit],
@@ -304,17 +301,18 @@ def while_gradient(op, *grads):
     initial = [subtract(iterations, 1)]
     initial += [grads[k] if grads[k] is not None else _zeros_for(op.outputs[k]) for k in carried]
     initial += [_zeros_for(op.inputs[j], in_grads[j]) for j in summed]
-    inputs = [graph.prepare_input(convert_to_tensor(t)) for t in initial] + list(outer)
+    inputs = [convert_to_tensor(t) for t in initial] + list(outer)
     attrs = {
         "cond_graph": cond_graph,
         "body_graph": grad_body,
         "num_loop_vars": len(explicit),
         "has_maximum_iterations": False,
+        "stacked": None,  # until this loop is differentiated in turn
     }
-    grad_op = graph.create_op(op.opdef, inputs, attrs, "while_grad", specs)
+    grad_outputs = bind(op.opdef, inputs, attrs, "while_grad")
     result = [None] * len(op.inputs)
-    for k, out in zip(carried, grad_op.outputs[1:]):
+    for k, out in zip(carried, grad_outputs[1:]):
         result[k] = out
-    for j, out in zip(summed, grad_op.outputs[1 + len(carried) :]):
+    for j, out in zip(summed, grad_outputs[1 + len(carried) :]):
         result[j] = out
     return result

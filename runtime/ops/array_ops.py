@@ -10,6 +10,7 @@ import builtins
 import numpy as np
 
 from runtime import errors
+from runtime.core import attr_kinds as kinds
 from runtime.core import dtypes
 from runtime.core.op_def import SHAPE_ONLY, NotDifferentiable, OpDef
 from runtime.core.tensor import Tensor
@@ -18,6 +19,7 @@ from runtime.ops.constant_ops import (
     constant_value,
     convert_to_tensor,
     list_operands,
+    register_sequence_packer,
     shape_from_tensor,
     static_int,
     static_ints,
@@ -61,17 +63,28 @@ def _like_infer(op_type):
     def infer(inputs, attrs):
         if op_type == "OnesLike" and attrs["dtype"] is dtypes.string:
             raise TypeError("ones_like() has no meaning for strings")
+        if attrs["dtype"].is_opaque:
+            raise TypeError(f"{op_type} cannot make {attrs['dtype'].name} values")
         return [(attrs["dtype"], inputs[0].shape)]
 
     return infer
 
 
+_LIKE_ATTRS = {"dtype": kinds.DTYPE}
 _CONSTANT_VALUE = NotDifferentiable("its value does not depend on the input's values")
 ZEROS_LIKE = OpDef(
-    "ZerosLike", _like_kernel(0), infer=_like_infer("ZerosLike"), gradient=_CONSTANT_VALUE
+    "ZerosLike",
+    _like_kernel(0),
+    _like_infer("ZerosLike"),
+    attrs=_LIKE_ATTRS,
+    gradient=_CONSTANT_VALUE,
 )
 ONES_LIKE = OpDef(
-    "OnesLike", _like_kernel(1), infer=_like_infer("OnesLike"), gradient=_CONSTANT_VALUE
+    "OnesLike",
+    _like_kernel(1),
+    _like_infer("OnesLike"),
+    attrs=_LIKE_ATTRS,
+    gradient=_CONSTANT_VALUE,
 )
 
 
@@ -92,10 +105,17 @@ def ones_like(input, dtype=None, name=None):
 # --- shape ------------------------------------------------------------------------------------
 
 
+def _index_type(dtype):
+    if dtype not in (dtypes.int32, dtypes.int64):
+        raise TypeError(f"out_type must be int32 or int64, got {dtype.name}")
+    return dtype
+
+
 SHAPE = OpDef(
     "Shape",
     lambda x, out_type: np.array(np.shape(x), dtype=out_type.as_numpy_dtype),
-    infer=lambda i, a: [(a["out_type"], TensorShape([i[0].shape.rank]))],
+    infer=lambda i, a: [(_index_type(a["out_type"]), TensorShape([i[0].shape.rank]))],
+    attrs={"out_type": kinds.DTYPE},
     gradient=SHAPE_ONLY,
 )
 
@@ -113,7 +133,8 @@ def shape(input, out_type=dtypes.int32, name=None):
 SIZE = OpDef(
     "Size",
     lambda x, out_type: out_type.as_numpy_dtype(np.size(x)),
-    infer=lambda i, a: [(a["out_type"], TensorShape([]))],
+    infer=lambda i, a: [(_index_type(a["out_type"]), TensorShape([]))],
+    attrs={"out_type": kinds.DTYPE},
     gradient=SHAPE_ONLY,
 )
 RANK = OpDef(
@@ -198,6 +219,7 @@ TRANSPOSE = OpDef(
     "Transpose",
     lambda x, perm: np.transpose(x, perm),
     infer=_transpose_infer,
+    attrs={"perm": kinds.AXES},
     gradient=_transpose_gradient,
 )
 
@@ -268,6 +290,7 @@ CONCAT = OpDef(
     lambda *xs, axis: np.concatenate(xs, axis=axis),
     infer=_concat_infer,
     default_name="concat",
+    attrs={"axis": kinds.INT},
     gradient=_concat_gradient,
 )
 
@@ -302,6 +325,7 @@ PACK = OpDef(
     lambda *xs, axis: np.stack(xs, axis=axis),
     infer=_pack_infer,
     default_name="stack",
+    attrs={"axis": kinds.INT},
     gradient=lambda op, g: unstack(g, num=len(op.inputs), axis=op.attrs["axis"]),
 )
 
@@ -321,12 +345,48 @@ def stack(values, axis=0, name=None):
     return bind1(PACK, values, {"axis": static_int(axis, "stack: axis")}, name or "stack")
 
 
+def _pack_sequence(value, dtype=None, name=None):
+    """A (nested) list holding tensors as one tensor: TensorFlow's autopacking.
+
+    Python numbers in it take the dtype of its first tensor, unless ``dtype`` is given.
+    """
+    dtype = dtype if dtype is not None else _first_dtype(value)
+
+    def part(item):
+        if isinstance(item, (list, tuple)):
+            return bind1(PACK, [part(x) for x in item], {"axis": 0}, "packed")
+        return convert_to_tensor(item, dtype)
+
+    if not value:
+        raise ValueError("Cannot pack an empty list holding tensors")
+    return bind1(PACK, [part(x) for x in value], {"axis": 0}, name or "packed")
+
+
+def _first_dtype(value):
+    for item in value:
+        if isinstance(item, (list, tuple)):
+            found = _first_dtype(item)
+            if found is not None:
+                return found
+        elif isinstance(item, Tensor) or hasattr(item, "_as_tensor"):
+            return convert_to_tensor(item).dtype
+    return None
+
+
+register_sequence_packer(_pack_sequence)
+
+
 def _unpack_infer(inputs, attrs):
     x = inputs[0]
     dims = x.shape.as_list()
     axis = normalize_axis(attrs["axis"], len(dims), "unstack")
+    num = attrs["num"]
+    if not 0 <= num <= (_MAX_UNSTACK if dims[axis] is None else dims[axis]) or (
+        dims[axis] is not None and num != dims[axis]
+    ):
+        raise ValueError(f"unstack: cannot split dimension {axis} of shape {x.shape} into {num}")
     del dims[axis]
-    return [(x.dtype, TensorShape(dims))] * attrs["num"]
+    return [(x.dtype, TensorShape(dims))] * num
 
 
 def _unpack_kernel(x, num, axis):
@@ -335,6 +395,9 @@ def _unpack_kernel(x, num, axis):
             f"unstack: expected {num} along axis {axis}, got {np.shape(x)[axis]}"
         )
     return tuple(np.moveaxis(x, axis, 0))
+
+
+_MAX_UNSTACK = 1 << 16  # outputs of one op, where the dimension is not known before it runs
 
 
 def _dense(grads, outputs):
@@ -347,6 +410,7 @@ UNPACK = OpDef(
     _unpack_kernel,
     infer=_unpack_infer,
     default_name="unstack",
+    attrs={"num": kinds.INT, "axis": kinds.INT},
     gradient=lambda op, *grads: (stack(_dense(grads, op.outputs), axis=op.attrs["axis"]),),
 )
 
@@ -382,6 +446,7 @@ EXPAND_DIMS = OpDef(
     "ExpandDims",
     lambda x, axis: np.expand_dims(x, axis),
     infer=_expand_dims_infer,
+    attrs={"axis": kinds.INT},
     gradient=lambda op, g: (_as_input_shape(op, g),),
 )
 
@@ -416,6 +481,7 @@ SQUEEZE = OpDef(
     "Squeeze",
     lambda x, axis: np.squeeze(x, axis),
     infer=_squeeze_infer,
+    attrs={"axis": kinds.AXES},
     gradient=lambda op, g: (_as_input_shape(op, g),),
 )
 
@@ -463,6 +529,11 @@ def stop_gradient(input, name=None):
 
 def _split_infer(inputs, attrs):
     x, sizes = inputs
+    num = attrs["num"]
+    if not sizes.dtype.is_integer or sizes.shape.rank not in (1, None):
+        raise TypeError(f"split: sizes must be a 1-D integer tensor, got {sizes.dtype.name}")
+    if not 0 < num <= _MAX_UNSTACK or sizes.shape.as_list() not in ([num], [None], None):
+        raise ValueError(f"split: {num} pieces for sizes of shape {sizes.shape}")
     values = constant_value(sizes)
     if x.shape.rank is None:
         return [(x.dtype, TensorShape(None))] * attrs["num"]
@@ -491,6 +562,7 @@ SPLIT = OpDef(
     _split_kernel,
     infer=_split_infer,
     default_name="split",
+    attrs={"axis": kinds.INT, "num": kinds.INT},
     gradient=lambda op, *grads: (concat(_dense(grads, op.outputs), op.attrs["axis"]), None),
 )
 

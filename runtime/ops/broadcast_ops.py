@@ -16,12 +16,13 @@ import builtins
 
 import numpy as np
 
+from runtime.core import attr_kinds as kinds
 from runtime.core import dtypes
 from runtime.core.op_def import INTEGER_OUTPUT, OpDef
 from runtime.core.tensor_shape import TensorShape, broadcast_shapes
 from runtime.ops.array_ops import shape_of, shape_operand, zeros_like
 from runtime.ops.constant_ops import constant, convert_pair, convert_to_tensor, shape_from_tensor
-from runtime.ops.registry import bind1
+from runtime.ops.registry import NUMERIC, bind1, check_dtype
 
 # --- filling ---------------------------------------------------------------------------------
 
@@ -122,10 +123,22 @@ def _sum_to_shape_kernel(grad, shape, axes):
     return np.add.reduce(grad, axis=axes, keepdims=True, dtype=grad.dtype).reshape(shape)
 
 
+def _sum_to_shape_infer(inputs, attrs):
+    x, shape, axes = inputs[0], inputs[1], attrs["axes"]
+    check_dtype("SumToShape", x, NUMERIC)
+    if not shape.dtype.is_integer or shape.shape.rank not in (1, None):
+        raise TypeError(f"sum_to_shape: shape must be a 1-D integer tensor, got {shape.dtype.name}")
+    rank = x.shape.rank
+    if axes is not None and rank is not None and not all(0 <= a < rank for a in axes):
+        raise ValueError(f"sum_to_shape: axes {axes} are out of range for shape {x.shape}")
+    return [(x.dtype, shape_from_tensor(shape))]
+
+
 SUM_TO_SHAPE = OpDef(
     "SumToShape",
     _sum_to_shape_kernel,
-    infer=lambda inputs, attrs: [(inputs[0].dtype, shape_from_tensor(inputs[1]))],
+    infer=_sum_to_shape_infer,
+    attrs={"axes": kinds.AXES},
     gradient=lambda op, g: (broadcast_to(g, shape_of(op.inputs[0])), None),
 )
 

@@ -28,6 +28,7 @@ in TensorFlow:
 
 from __future__ import annotations
 
+from runtime.core import attr_kinds as kinds
 from runtime.core import context, dtypes
 from runtime.core.op_def import OpDef
 from runtime.core.tensor import EagerTensor
@@ -45,13 +46,26 @@ def _call_kernel(*values, function, depth):
 
 
 def _call_infer(inputs, attrs):
-    function = attrs["function"]
-    return [(t.dtype, t.shape) for t in function.forward_outputs(attrs["depth"])]
+    function, depth = attrs["function"], attrs["depth"]
+    if not 1 <= depth <= _MAX_ORDER:
+        raise ValueError(f"PartitionedCall: depth must be in [1, {_MAX_ORDER}], got {depth}")
+    params = function.graph.inputs
+    if len(params) != len(inputs):
+        raise ValueError(f"{function.name} takes {len(params)} inputs but is given {len(inputs)}")
+    for i, (param, arg) in enumerate(zip(params, inputs)):
+        if param.dtype is not arg.dtype or not param.shape.is_compatible_with(arg.shape):
+            raise TypeError(
+                f"{function.name}: input {i} is {param.dtype.name} {param.shape} but is given "
+                f"{arg.dtype.name} {arg.shape}"
+            )
+    return [(t.dtype, t.shape) for t in function.forward_outputs(depth)]
 
 
 def _call_gradient(op, *grads):
     return op.attrs["function"].call_gradient(op, grads)
 
+
+_MAX_ORDER = 16  # orders of gradients a call is ready for: more is a damaged file, not a model
 
 # The outputs of a call: the function's, then the intermediates its gradients read.
 CALL = OpDef(
@@ -60,6 +74,12 @@ CALL = OpDef(
     _call_infer,
     stateful=True,  # the function may print, assign or draw random numbers
     default_name="PartitionedCall",
+    attrs={
+        "function": kinds.AttrKind(
+            "a graph function", lambda value: isinstance(value, GraphFunction)
+        ),
+        "depth": kinds.INT,
+    },
     gradient=_call_gradient,
 )
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 import numpy as np
 
 from runtime import errors
+from runtime.core import attr_kinds as kinds
 from runtime.core import dtypes
 from runtime.core.op_def import NO_INPUTS, OpDef
 from runtime.core.tensor_shape import TensorShape
@@ -31,12 +32,30 @@ from runtime.ops.registry import bind1
 _LIST = (dtypes.variant, TensorShape([]))
 
 
+def _checked(op_type, lists, indices, spec):
+    """``spec``, for an op whose inputs ``lists`` are lists (variant) and ``indices`` int32."""
+
+    def infer(inputs, attrs):
+        for i in lists:
+            if inputs[i].dtype is not dtypes.variant:
+                raise TypeError(f"{op_type}: input {i} must be a list (variant)")
+        for i in indices:
+            if inputs[i].dtype is not dtypes.int32 or inputs[i].shape.rank not in (0, None):
+                raise TypeError(f"{op_type}: input {i} must be an int32 scalar index")
+        return spec(inputs, attrs)
+
+    return infer
+
+
 def _list_spec(inputs, attrs):
     return [_LIST]
 
 
 def _element_spec(inputs, attrs):
     return [(attrs["element_dtype"], shape_from_tensor(inputs[-1]))]
+
+
+_ELEMENT_DTYPE = {"element_dtype": kinds.DTYPE}
 
 
 # --- stacks: what a forward loop recorded, one entry per iteration ------------------------------
@@ -60,7 +79,12 @@ def _stack_get_gradient(op, grad):
 
 
 STACK_GET = OpDef(
-    "StackGet", _stack_get_kernel, _stack_get_spec, pure=False, gradient=_stack_get_gradient
+    "StackGet",
+    _stack_get_kernel,
+    _checked("StackGet", [0], [1], _stack_get_spec),
+    pure=False,
+    attrs={"element_dtype": kinds.DTYPE, "element_shape": kinds.SHAPE},
+    gradient=_stack_get_gradient,
 )
 
 
@@ -125,7 +149,7 @@ GRAD_LIST_EMPTY = OpDef(
 GRAD_LIST_ELEMENT = OpDef(
     "GradientListElement",
     _element_kernel,
-    _list_spec,
+    _checked("GradientListElement", [], [0], _list_spec),
     pure=False,
     gradient=lambda op, g: (
         None,
@@ -140,27 +164,33 @@ GRAD_LIST_FROM_TENSOR = OpDef(
     gradient=lambda op, g: (grad_list_stack(g, shape_of(op.inputs[0]), op.inputs[0].dtype),),
 )
 GRAD_LIST_ADD = OpDef(
-    "GradientListAdd", _add_kernel, _list_spec, pure=False, gradient=lambda op, g: (g, g)
+    "GradientListAdd",
+    _add_kernel,
+    _checked("GradientListAdd", [0, 1], [], _list_spec),
+    pure=False,
+    gradient=lambda op, g: (g, g),
 )
 GRAD_LIST_GET = OpDef(
     "GradientListGet",
     _get_kernel,
-    _element_spec,
+    _checked("GradientListGet", [0], [1], _element_spec),
     pure=False,
+    attrs=_ELEMENT_DTYPE,
     gradient=lambda op, g: (grad_list_element(op.inputs[1], g), None, None),
 )
 GRAD_LIST_DROP = OpDef(
     "GradientListDrop",
     _drop_kernel,
-    _list_spec,
+    _checked("GradientListDrop", [0], [1], _list_spec),
     pure=False,
     gradient=lambda op, g: (grad_list_drop(g, op.inputs[1]), None),
 )
 GRAD_LIST_STACK = OpDef(
     "GradientListStack",
     _stack_kernel,
-    _element_spec,
+    _checked("GradientListStack", [0], [], _element_spec),
     pure=False,
+    attrs=_ELEMENT_DTYPE,
     gradient=lambda op, g: (grad_list_from_tensor(g), None),
 )
 

@@ -16,6 +16,7 @@ import functools
 import numpy as np
 
 from runtime import errors
+from runtime.core import attr_kinds as kinds
 from runtime.core import dtypes
 from runtime.core.op_def import BOOL_OUTPUT, STRINGS, NotDifferentiable, OpDef
 from runtime.core.tensor import Tensor
@@ -415,7 +416,13 @@ def _sum_batch(grad, x):
     return unbroadcast(grad, x)
 
 
-MATMUL = OpDef("MatMul", _matmul_kernel, _matmul_infer, gradient=_matmul_gradient)
+MATMUL = OpDef(
+    "MatMul",
+    _matmul_kernel,
+    _matmul_infer,
+    attrs={"transpose_a": kinds.BOOL, "transpose_b": kinds.BOOL},
+    gradient=_matmul_gradient,
+)
 
 
 def matmul(a, b, transpose_a=False, transpose_b=False, name=None):

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from runtime.core import attr_kinds as kinds
 from runtime.core.op_def import OpDef
 from runtime.ops.constant_ops import convert_to_tensor, static_int
 from runtime.ops.math_ops import multiply, subtract
@@ -88,7 +89,13 @@ def _softmax_gradient(op, g):
     return (multiply(subtract(g, reduce_sum(multiply(g, y), axis, keepdims=True)), y),)
 
 
-SOFTMAX = OpDef("Softmax", _softmax_kernel, _softmax_infer, gradient=_softmax_gradient)
+SOFTMAX = OpDef(
+    "Softmax",
+    _softmax_kernel,
+    _softmax_infer,
+    attrs={"axis": kinds.INT},
+    gradient=_softmax_gradient,
+)
 
 
 def softmax(logits, axis=-1, name=None):

@@ -12,6 +12,7 @@ import builtins
 import numpy as np
 
 from runtime import errors
+from runtime.core import attr_kinds as kinds
 from runtime.core import dtypes
 from runtime.core.op_def import BOOL_OUTPUT, INTEGER_OUTPUT, OpDef
 from runtime.core.tensor_shape import TensorShape
@@ -163,6 +164,7 @@ def _reduction(op_type, kernel, allowed, default_name, doc, gradient):
         kernel,
         _reduce_infer(op_type, allowed),
         default_name=default_name,
+        attrs={"axis": kinds.AXES, "keepdims": kinds.BOOL},
         gradient=gradient,
     )
 
@@ -225,6 +227,8 @@ def _arg_infer(op_type):
     def infer(inputs, attrs):
         x = inputs[0]
         check_dtype(op_type, x, NUMERIC)
+        if not attrs["output_type"].is_integer:
+            raise TypeError(f"{op_type}: output_type must be an integer dtype")
         if x.shape.rank is None:
             return [(attrs["output_type"], TensorShape(None))]
         dims = x.shape.as_list()
@@ -247,8 +251,21 @@ def _arg_kernel(reducer):
     return kernel
 
 
-ARG_MAX = OpDef("ArgMax", _arg_kernel(np.argmax), _arg_infer("ArgMax"), gradient=INTEGER_OUTPUT)
-ARG_MIN = OpDef("ArgMin", _arg_kernel(np.argmin), _arg_infer("ArgMin"), gradient=INTEGER_OUTPUT)
+_ARG_ATTRS = {"axis": kinds.INT, "output_type": kinds.DTYPE}
+ARG_MAX = OpDef(
+    "ArgMax",
+    _arg_kernel(np.argmax),
+    _arg_infer("ArgMax"),
+    attrs=_ARG_ATTRS,
+    gradient=INTEGER_OUTPUT,
+)
+ARG_MIN = OpDef(
+    "ArgMin",
+    _arg_kernel(np.argmin),
+    _arg_infer("ArgMin"),
+    attrs=_ARG_ATTRS,
+    gradient=INTEGER_OUTPUT,
+)
 
 
 def _arg_attrs(axis, output_type):

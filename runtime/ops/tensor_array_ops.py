@@ -18,6 +18,7 @@ from __future__ import annotations
 import numpy as np
 
 from runtime import errors
+from runtime.core import attr_kinds as kinds
 from runtime.core import dtypes
 from runtime.core.op_def import INTEGER_OUTPUT, NotDifferentiable, OpDef
 from runtime.core.tensor_shape import TensorShape, as_shape
@@ -108,6 +109,17 @@ def _stack_spec(inputs, attrs):
     ]
 
 
+def _on_flow(spec):
+    """``spec`` for an op whose first input is an array's flow, which it checks is one."""
+
+    def infer(inputs, attrs):
+        if inputs[0].dtype is not dtypes.variant:
+            raise TypeError(f"a TensorArray op needs a flow (variant), got {inputs[0].dtype.name}")
+        return spec(inputs, attrs)
+
+    return infer
+
+
 # --- gradients ------------------------------------------------------------------------------------
 # The gradient of a flow is a gradient list (runtime.ops.list_gradient_ops): the gradient of each
 # element by index. The rules read only the ops' dense inputs and indices, never the array itself.
@@ -131,32 +143,44 @@ def _from_tensor_gradient(op, grads):
     return (grad_list_stack(grads, shape_of(value), value.dtype),)
 
 
+_ELEMENT = {"element_dtype": kinds.DTYPE, "element_shape": kinds.DIMS}
+_GROWS = {"dynamic_size": kinds.BOOL}
 RESERVE = OpDef(
     "TensorListReserve",
     _reserve_kernel,
     lambda i, a: [_FLOW],
     pure=False,
+    attrs=_GROWS,
     gradient=NotDifferentiable("its only input is an integer size"),
 )
 WRITE = OpDef(
     "TensorListSetItem",
     _write_kernel,
-    lambda i, a: [_FLOW],
+    _on_flow(lambda i, a: [_FLOW]),
     pure=False,
+    attrs=_GROWS,
     gradient=_write_gradient,
 )
 READ = OpDef(
     "TensorListGetItem",
     _read_kernel,
-    _element_spec,
+    _on_flow(_element_spec),
     pure=False,
+    attrs=_ELEMENT,
     gradient=lambda op, grad: (grad_list_element(op.inputs[1], grad), None),
 )
-STACK = OpDef("TensorListStack", _stack_kernel, _stack_spec, pure=False, gradient=_stack_gradient)
+STACK = OpDef(
+    "TensorListStack",
+    _stack_kernel,
+    _on_flow(_stack_spec),
+    pure=False,
+    attrs={**_ELEMENT, "static_size": kinds.OPTIONAL_INT},
+    gradient=_stack_gradient,
+)
 LENGTH = OpDef(
     "TensorListLength",
     lambda items: np.int32(len(items)),
-    lambda i, a: [(dtypes.int32, TensorShape([]))],
+    _on_flow(lambda i, a: [(dtypes.int32, TensorShape([]))]),
     pure=False,
     gradient=INTEGER_OUTPUT,
 )

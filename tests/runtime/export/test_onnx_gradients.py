@@ -112,3 +112,44 @@ def test_a_differentiated_loop_does_not_export(tmp_path):
 
     with pytest.raises(rt.errors.UnimplementedError, match="stacks values"):
         rt.onnx.export(loop_gradient.get_concrete_function(spec([])), str(tmp_path / "m.onnx"))
+
+
+def _gradient_of(f):
+    def gradient(*xs):
+        with rt.GradientTape() as tape:
+            tape.watch(xs)
+            y = f(*xs)
+        return tape.gradient(y, list(xs))
+
+    gradient.__name__ = f.__name__
+    return gradient
+
+
+@_gradient_of
+def einsums(square, batch, y):
+    diagonal = rt.einsum("ii->i", square) * rt.einsum("ij->j", y)
+    return rt.reduce_sum(diagonal) + rt.reduce_sum(rt.einsum("...ij,jk->...ik", batch, y))
+
+
+@_gradient_of
+def pads_and_tiles(x, y):
+    framed = rt.pad(x, [[1, 0], [0, 2]], constant_values=-1.0)
+    mirrored = rt.pad(x, [[1, 1], [2, 0]], mode="REFLECT") * 3.0
+    return rt.reduce_sum(framed) + rt.reduce_sum(mirrored) + rt.reduce_sum(rt.tile(y, [2, 2]) ** 2)
+
+
+@_gradient_of
+def clipped_sums(x, low, on):
+    running = rt.cumsum(x, axis=1, exclusive=True, reverse=True)
+    return rt.clip_by_value(running, low, 0.5) * rt.one_hot([1, 0], 3, on_value=on)
+
+
+def test_the_gradients_of_the_api_ops_export(tmp_path):
+    x = np.array([[0.5, -1.0, 2.0], [1.5, 0.25, -0.5], [1.0, 2.0, 3.0]], np.float32)
+    y = np.array([[0.75, -2.0, 1.0], [0.5, 1.0, -1.5], [2.0, 0.0, 1.0]], np.float32)
+    signature = [spec([3, 3]), spec([2, 3, 3]), spec([3, 3])]
+    check_export(einsums, signature, [(x, np.stack([x, y]), y)], tmp_path / "e.onnx")
+    check_export(pads_and_tiles, [spec([3, 3]), spec([None, 3])], [(x, y)], tmp_path / "p.onnx")
+    signature = [spec([2, 3]), spec([3]), spec([])]
+    low, on = np.array([-0.5, 0.0, -2.0], np.float32), np.float32(1.5)
+    check_export(clipped_sums, signature, [(x[:2], low, on)], tmp_path / "c.onnx")

@@ -18,14 +18,18 @@ from runtime.execution.tracing import trace
 from runtime.ops import (
     array_ops,
     broadcast_ops,
+    clip_ops,
     constant_ops,
     control_flow_ops,
     function_ops,
     indexing_ops,
+    linalg_ops,
     list_gradient_ops,
     math_ops,
     nn_ops,
+    padding_ops,
     reduction_ops,
+    scan_ops,
     tensor_array_ops,
 )
 from runtime.state import variables
@@ -210,6 +214,83 @@ case(
     lambda g: indexing_ops.STRIDED_SLICE.gradient(_slice_op(), g)[0],
     [r(2)],
 )
+
+# --- padding, tiling, clipping, running sums, one-hot, einsum --------------------------------------
+
+case(padding_ops.PAD, lambda x: rt.pad(x, [[1, 0], [2, 1]]), [r(2, 3)], [[None, None]])
+case(
+    padding_ops.PAD,
+    lambda x, v, p: rt.pad(x, p, constant_values=v),
+    [r(2, 3), r(), np.array([[0, 2], [1, 1]], np.int64)],
+    [[None, 3], [], [2, 2]],
+    label="PadV2 value and unknown paddings",
+)
+for mode, pads in [("REFLECT", [[2, 1], [1, 2]]), ("SYMMETRIC", [[3, 0], [2, 3]])]:
+    case(
+        padding_ops.MIRROR_PAD,
+        lambda x, mode=mode, pads=pads: rt.pad(x, pads, mode=mode),
+        [r(4, 3)],
+        [[None, 3]],
+        label=f"MirrorPad {mode}",
+    )
+    case(
+        padding_ops.MIRROR_PAD,
+        lambda x, p, mode=mode: rt.pad(x, p, mode=mode),
+        [r(4, 3), np.array(pads, np.int32)],
+        [[4, None], [2, 2]],
+        label=f"MirrorPad {mode} unknown paddings",
+    )
+case(padding_ops.TILE, lambda x: rt.tile(x, [2, 3]), [r(2, 3)], [[None, 3]])
+case(
+    padding_ops.TILE,
+    lambda x, m: rt.tile(x, m),
+    [r(1, 2, 2), np.array([3, 1, 2], np.int32)],
+    [[None, 2, None], [3]],
+    label="Tile unknown multiples",
+)
+case(
+    clip_ops.CLIP_BY_VALUE,
+    rt.clip_by_value,
+    [r(3, 4), r(4, low=-1.0, high=-0.2), r(low=0.2, high=1.0)],
+    [[None, 4], [4], []],
+)
+case(
+    clip_ops.CLIP_BY_VALUE,
+    rt.clip_by_value,
+    [r(2, 3), r(2, 3, low=-1.5, high=-0.5), r(2, 3, low=0.5, high=1.5)],
+    label="ClipByValue bounds of t's shape",
+)
+for exclusive in (False, True):
+    for reverse in (False, True):
+        case(
+            scan_ops.CUMSUM,
+            lambda x, e=exclusive, v=reverse: rt.cumsum(x, axis=1, exclusive=e, reverse=v),
+            [r(2, 4)],
+            [[None, None]],
+            label=f"Cumsum exclusive={exclusive} reverse={reverse}",
+        )
+case(
+    indexing_ops.ONE_HOT,
+    lambda i, on, off: rt.one_hot(i, 4, on_value=on, off_value=off, axis=0),
+    [np.array([[0, 3], [5, 1]], np.int32), r(), r()],
+    [[None, 2], [], []],
+)
+for equation, shapes in [
+    ("ij,jk->ik", [(2, 3), (3, 4)]),
+    ("ij,j", [(2, 3), (3,)]),
+    ("ii->i", [(3, 3)]),
+    ("iij,j->", [(2, 2, 3), (3,)]),
+    ("ij,kl->ik", [(2, 3), (4, 2)]),
+    ("...ij,...jk->...ik", [(2, 1, 2, 3), (4, 3, 2)]),
+    ("i...j,j->...i", [(2, 3, 1, 2), (2,)]),
+]:
+    case(
+        linalg_ops.EINSUM,
+        lambda *xs, equation=equation: rt.einsum(equation, *xs),
+        [r(*s) for s in shapes],
+        [[None] * len(s) for s in shapes],
+        label=f"Einsum {equation}",
+    )
 
 # --- TensorArrays --------------------------------------------------------------------------------
 
