@@ -34,6 +34,7 @@ from runtime.core import context
 from runtime.execution.compile import compile_function
 from runtime.execution.optimize import optimize
 from runtime.execution.tracing import set_outputs, trace
+from runtime.ops.function_ops import GraphFunction
 from runtime.state.variables import observe_creation
 
 _eager = {"on": False}
@@ -141,6 +142,8 @@ class Function:
         call_key = None if kwargs else _call_key(args)
         concrete = self._by_call.get(call_key)
         if concrete is not None:
+            if context.recording_tapes():  # a tape sees the call as one differentiable op
+                return concrete._call_recorded(list(args))
             return concrete._call_flat([a._value for a in args])
         arguments = self._arguments(args, kwargs)
         concrete = self._concrete_function(self._as_signature(arguments))
@@ -311,6 +314,7 @@ class ConcreteFunction:
         self._arguments = [(n, _describe_value(v)) for n, v in self._traced]
         optimized, self.optimization_report = optimize(graph)
         self._program = compile_function(optimized)
+        self._graph_function = None  # made when a tape first watches a call
         self.structured_input_signature = (tuple(_to_specs(v) for _, v in self._traced), {})
 
     def __call__(self, *args, **kwargs):
@@ -320,21 +324,23 @@ class ConcreteFunction:
             bound = self._signature.bind_partial(*args, **kwargs)
         except TypeError as e:
             raise TypeError(f"ConcreteFunction {self.name}: {e}") from None
-        values = []
+        tensors = []
         for name, traced in self._traced:
             if name in bound.arguments:
-                self._collect(name, traced, bound.arguments[name], values)
+                self._collect(name, traced, bound.arguments[name], tensors)
             elif _tensor_leaves([(name, traced)]):
                 raise TypeError(f"ConcreteFunction {self.name}: missing argument '{name}'")
             # an omitted Python argument is the one traced
-        return self._call_flat(values)
+        if context.recording_tapes():
+            return self._call_recorded(tensors)
+        return self._call_flat([t._value for t in tensors])
 
     def _collect(self, name, traced, given, values):
         if isinstance(traced, rt.TensorSpec):
             if not isinstance(given, rt.Tensor):
                 given = rt.convert_to_tensor(given, dtype=traced.dtype)
             traced.check_argument(self.name, name, given, source="the concrete function")
-            values.append(given._value)
+            values.append(given)
         elif isinstance(traced, (list, tuple)):
             if not isinstance(given, (list, tuple)) or len(given) != len(traced):
                 raise TypeError(
@@ -358,6 +364,9 @@ class ConcreteFunction:
             )
 
     def _call_arguments(self, arguments):
+        if context.recording_tapes():
+            leaves = _tensor_leaves(arguments)
+            return self._call_recorded([_as_tensor(x) for x in leaves])
         values = [_as_value(leaf) for leaf in _tensor_leaves(arguments)]
         return self._call_flat(values)
 
@@ -365,10 +374,22 @@ class ConcreteFunction:
         results = self._program(*values)
         if self._returns_one_tensor:
             return rt.EagerTensor(results[0], self.outputs[0].dtype)
-        tensors = iter(rt.EagerTensor(v, t.dtype) for v, t in zip(results, self.outputs))
+        return self._structured([rt.EagerTensor(v, t.dtype) for v, t in zip(results, self.outputs)])
+
+    def _structured(self, tensors):
+        if self._returns_one_tensor:
+            return tensors[0]
+        tensors = iter(tensors)
         return rt.nest.map_structure(
             lambda x: None if x is None or _is_op(x) else next(tensors), self.structured_outputs
         )
+
+    def _call_recorded(self, tensors):
+        """A call under a recording GradientTape: one op the tape can differentiate
+        (``runtime.ops.function_ops``: the backward function is built from this graph)."""
+        if self._graph_function is None:
+            self._graph_function = GraphFunction(self.graph, self._program, self.name)
+        return self._structured(self._graph_function(tensors))
 
     def __str__(self):
         lines = [
@@ -416,6 +437,13 @@ def _spec(value):
     if isinstance(value, (np.ndarray, np.generic)):
         return rt.TensorSpec(value.shape, rt.as_dtype(value.dtype))
     return rt.TensorSpec(value.shape, value.dtype)
+
+
+def _as_tensor(leaf):
+    """A tensor argument as an eager tensor: itself (what a tape may watch), or converted."""
+    if isinstance(leaf, rt.EagerTensor):
+        return leaf
+    return rt.EagerTensor(_as_value(leaf), _spec(leaf).dtype)
 
 
 def _as_value(leaf):

@@ -10,7 +10,7 @@ import numpy as np
 from runtime import errors
 from runtime.core import attr_kinds as kinds
 from runtime.core import dtypes
-from runtime.core.op_def import OpDef
+from runtime.core.op_def import EFFECT_ONLY, OpDef
 from runtime.core.tensor import Tensor
 from runtime.ops.constant_ops import convert_to_tensor
 from runtime.ops.registry import BOOL, bind_op, check_dtype
@@ -97,6 +97,7 @@ PRINT = OpDef(
         ),
         "summarize": kinds.OPTIONAL_INT,
     },
+    gradient=EFFECT_ONLY,
 )
 
 
@@ -196,7 +197,12 @@ def _assert_infer(inputs, attrs):
 
 
 ASSERT = OpDef(
-    "Assert", _assert_kernel, _assert_infer, stateful=True, attrs={"summarize": kinds.OPTIONAL_INT}
+    "Assert",
+    _assert_kernel,
+    _assert_infer,
+    stateful=True,
+    attrs={"summarize": kinds.OPTIONAL_INT},
+    gradient=EFFECT_ONLY,
 )
 
 
@@ -223,11 +229,11 @@ def assert_equal(x, y, message="", summarize=3, name=None):
     ...
     runtime.errors.InvalidArgumentError: assertion failed: [mismatch] [Condition x == y did not hold element-wise:] [x = ] [1 2] [y = ] [1 3]
     """
-    from runtime.ops import math_ops
+    from runtime.ops import math_ops, reduction_ops
 
     x = convert_to_tensor(x)
     y = convert_to_tensor(y, dtype=x.dtype)
-    condition = math_ops.reduce_all(math_ops.equal(x, y))
+    condition = reduction_ops.reduce_all(math_ops.equal(x, y))
     x_label = f"x ({x.name}) = " if _symbolic(x) else "x = "
     y_label = f"y ({y.name}) = " if _symbolic(y) else "y = "
     data = ([message] if message else []) + [
