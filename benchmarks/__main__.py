@@ -1,8 +1,10 @@
 """Run every benchmark and print the ratio table: ``python -m benchmarks``.
 
 Our graph and our eager mode are timed against hand-written numpy on the same
-workload, in the same run, so the ratios hold across machines. Options:
-``--quick`` (fewer repetitions), ``--json FILE`` (write the results).
+workload, in the same run, so the ratios hold across machines. Each time is
+the median of rounds taken in turn; ``spread`` says how far a workload's
+rounds spread (the noise of that run). Options: ``--quick`` (fewer
+repetitions), ``--json FILE`` (write the results).
 """
 
 from __future__ import annotations
@@ -10,57 +12,32 @@ from __future__ import annotations
 import argparse
 import json
 import platform
+import statistics
 import sys
-import time
 
 import numpy as np
 
 from benchmarks import conversion, first_call, scale, workloads
-
-
-def _calls_per_round(fn, args, seconds):
-    """How many calls of ``fn(*args)`` take about ``seconds`` (at least 3)."""
-    fn(*args)
-    calls, start = 0, time.perf_counter()
-    while time.perf_counter() - start < seconds or calls < 3:
-        fn(*args)
-        calls += 1
-    return calls
-
-
-def best_times(candidates, min_seconds=0.2, repeat=7):
-    """The best per-call time of each ``(fn, args)``, over ``repeat`` rounds taken in turn.
-
-    The rounds alternate between the candidates, so a slow spell of the
-    machine hits them all alike and the ratios between them hold.
-    """
-    counts = [_calls_per_round(fn, args, min_seconds / repeat) for fn, args in candidates]
-    best = [float("inf")] * len(candidates)
-    for _ in range(repeat):
-        for k, ((fn, args), calls) in enumerate(zip(candidates, counts)):
-            start = time.perf_counter()
-            for _ in range(calls):
-                fn(*args)
-            best[k] = min(best[k], (time.perf_counter() - start) / calls)
-    return best
+from benchmarks.timing import round_times, spread
 
 
 def _value(x):
     return x.numpy() if hasattr(x, "numpy") else np.asarray(x)
 
 
-def run(quick=False):
+def run(quick=False, only=None):
     min_seconds = 0.05 if quick else 0.3
     rows = []
     for name, (fn, numpy_fn, args, numpy_args) in workloads.workloads().items():
+        if only is not None and only not in name:
+            continue
         graph, eager = workloads.graph_version(fn), workloads.eager_version(fn)
         expected = numpy_fn(*numpy_args)
         for label, result in (("graph", graph(*args)), ("eager", eager(*args))):
             if not np.allclose(_value(result), expected, rtol=1e-4):
                 raise AssertionError(f"{name}: {label} gives {_value(result)}, numpy {expected}")
-        t_numpy, t_graph, t_eager = best_times(
-            [(numpy_fn, numpy_args), (graph, args), (eager, args)], min_seconds
-        )
+        rounds = round_times([(numpy_fn, numpy_args), (graph, args), (eager, args)], min_seconds)
+        t_numpy, t_graph, t_eager = (statistics.median(r) for r in rounds)
         rows.append(
             {
                 "workload": name,
@@ -69,8 +46,11 @@ def run(quick=False):
                 "eager_s": t_eager,
                 "graph_ratio": t_graph / t_numpy,
                 "eager_ratio": t_eager / t_numpy,
+                "spread": max(spread(r) for r in rounds),
             }
         )
+    if only is not None:
+        return rows, {}, None
     singles = {
         "first call of a small function (s)": first_call.first_call_seconds(
             rounds=10 if quick else 30
@@ -89,26 +69,30 @@ def print_table(rows, singles, scaling):
     )
     print()
     print(
-        f"{'workload':36} {'numpy':>10} {'graph':>10} {'eager':>10} {'graph/np':>9} {'eager/np':>9}"
+        f"{'workload':40} {'numpy':>10} {'graph':>10} {'eager':>10} {'graph/np':>9} "
+        f"{'eager/np':>9} {'spread':>7}"
     )
     for r in rows:
         print(
-            f"{r['workload']:36} {r['numpy_s'] * 1e6:8.1f}us {r['graph_s'] * 1e6:8.1f}us "
-            f"{r['eager_s'] * 1e6:8.1f}us {r['graph_ratio']:8.2f}x {r['eager_ratio']:8.2f}x"
+            f"{r['workload']:40} {r['numpy_s'] * 1e6:8.1f}us {r['graph_s'] * 1e6:8.1f}us "
+            f"{r['eager_s'] * 1e6:8.1f}us {r['graph_ratio']:8.2f}x {r['eager_ratio']:8.2f}x "
+            f"{r['spread']:6.0%}"
         )
     print()
     for name, seconds in singles.items():
         print(f"{name:44} {seconds * 1e3:8.2f} ms")
-    print()
-    scale.print_results(scaling)
+    if scaling is not None:
+        print()
+        scale.print_results(scaling)
 
 
 def main(argv=None):
     parser = argparse.ArgumentParser(prog="python -m benchmarks")
     parser.add_argument("--quick", action="store_true", help="fewer repetitions")
     parser.add_argument("--json", help="also write the results to this file")
+    parser.add_argument("--only", help="only the workloads whose name holds this text")
     options = parser.parse_args(argv)
-    rows, singles, scaling = run(options.quick)
+    rows, singles, scaling = run(options.quick, options.only)
     print_table(rows, singles, scaling)
     if options.json:
         with open(options.json, "w") as f:
