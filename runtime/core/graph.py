@@ -23,6 +23,7 @@ import numpy as np
 from runtime import errors
 from runtime.core import context
 from runtime.core.attr_kinds import DTYPE, SHAPE, TENSOR_VALUE, AttrKind
+from runtime.core.forms import constant_form
 from runtime.core.op_def import NO_INPUTS, OpDef
 from runtime.core.source import caller_frame, locate
 from runtime.core.tensor import EagerTensor, SymbolicTensor, Tensor
@@ -344,6 +345,7 @@ CONST = OpDef(
     _const_infer,
     attrs={"value": TENSOR_VALUE, "dtype": DTYPE},
     gradient=NO_INPUTS,
+    python_form=constant_form,
 )
 
 
