@@ -60,7 +60,8 @@ def entry_function(program, input_specs, output_dtypes, structure=None):
         namespace[name] = value
         return name
 
-    names = {key: fresh(f"entry_{key}") for key in ("entry", "args", "token", "error", "described")}
+    names = {key: fresh(f"entry_{key}") for key in ("args", "token", "error", "described")}
+    names["entry"] = fresh("entry")
     tensors = [fresh(f"{arg}_tensor") for arg in arg_names]
     tensor_type, new = bind("EagerTensor", EagerTensor), bind("new", object.__new__)
     miss = bind("miss", MISS)
@@ -73,8 +74,11 @@ def entry_function(program, input_specs, output_dtypes, structure=None):
             f"        return {miss}\n"
             f"    {arg} = {tensor}._value\n"
         )
+    # A result written as an expression (a scalar used once) is computed inside the try.
+    values = [r if r.isidentifier() else fresh("entry_value") for r in results]
+    computed = [f"        {v} = {r}" for v, r in zip(values, results) if v != r]
     wrap, outs = "", []
-    for value, dtype in zip(results, output_dtypes):
+    for value, dtype in zip(values, output_dtypes):
         out = fresh("entry_result")
         # A tensor made field by field (EagerTensor's three slots): no __init__ frame.
         wrap += f"    {out} = {new}({tensor_type})\n"
@@ -102,7 +106,7 @@ def entry_function(program, input_specs, output_dtypes, structure=None):
         describe=bind("describe", describe_error),
         filename=bind("filename", filename),
         line_ops=bind("line_ops", line_ops),
-        body="\n".join("    " + line for line in body_lines) or "        pass",
+        body="\n".join(["    " + line for line in body_lines] + computed) or "        pass",
         wrap=wrap,
     )
     # Line k of the program (its body starts on line 2) is here where the body starts, + k - 2.
