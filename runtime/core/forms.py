@@ -194,12 +194,18 @@ def operator_form(symbol, ufunc, in_test=None, dtypes=_numeric_or_bool):
     """``python_form`` of an elementwise op whose kernel is ``ufunc``, Python's ``symbol`` on
     numpy values, for inputs whose dtype ``dtypes`` accepts (strings keep their kernels)."""
 
+    made = {}  # arity -> the Form: forms are never changed, so ops share them
+
     def python_form(op):
         if not op.inputs or not dtypes(op.inputs[0].dtype):
             return None
-        inputs = [Input(k) for k in range(len(op.inputs))]
-        test = Operator(in_test, *inputs) if in_test is not None else None
-        return Form(Operator(symbol, *inputs), inlinable=True, in_test=test, ufunc=ufunc)
+        form = made.get(len(op.inputs))
+        if form is None:
+            inputs = [Input(k) for k in range(len(op.inputs))]
+            test = Operator(in_test, *inputs) if in_test is not None else None
+            form = Form(Operator(symbol, *inputs), inlinable=True, in_test=test, ufunc=ufunc)
+            made[len(op.inputs)] = form
+        return form
 
     return python_form
 
@@ -230,18 +236,25 @@ def ufunc_call_form(ufunc, hint):
     """``python_form`` of an op whose kernel is ``ufunc`` called on its inputs, for numeric or
     bool inputs: a call that the compiler may point at a dead temporary."""
 
+    made = {}  # arity -> the Form
+
     def python_form(op):
         if not op.inputs or not _numeric_or_bool(op.inputs[0].dtype):
             return None
-        call = Call(Bound(ufunc, hint, shared=True), *[Input(k) for k in range(len(op.inputs))])
-        return Form(call, ufunc=ufunc)
+        form = made.get(len(op.inputs))
+        if form is None:
+            inputs = [Input(k) for k in range(len(op.inputs))]
+            form = made[len(op.inputs)] = Form(
+                Call(Bound(ufunc, hint, shared=True), *inputs), ufunc=ufunc
+            )
+        return form
 
     return python_form
 
 
 def alias_form(op):
     """``python_form`` of an op whose output is its first input (Identity, StopGradient)."""
-    return Form(Input(0))
+    return _FIRST_INPUT
 
 
 def constant_form(op):
@@ -268,3 +281,6 @@ def handle_form(op):
 def _base_name(op):
     """``add_3`` -> ``add``: the compiler numbers names itself."""
     return re.sub(r"_\d+$", "", op.name).lower()
+
+
+_FIRST_INPUT = Form(Input(0))

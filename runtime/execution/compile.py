@@ -38,6 +38,7 @@ import linecache
 
 from runtime import errors
 from runtime.core import floating_point
+from runtime.core.gc_pause import no_cyclic_gc
 from runtime.execution.emitter import Emitter, identifier
 from runtime.execution.schedule import missing_feed_error, ops_to_run
 
@@ -124,6 +125,11 @@ def compile_graph(
     ``states`` (a dict) gives the program its own copy of each op's run-time
     state (a random generator), keyed by op: a Session's programs share one.
     """
+    with no_cyclic_gc():
+        return _compile(graph, inputs, outputs, run_all_stateful, name, states)
+
+
+def _compile(graph, inputs, outputs, run_all_stateful, name, states):
     emitter = Emitter(states)
     name = emitter.fresh(name)  # so no value of the graph can take the function's name
     env = {}

@@ -169,23 +169,24 @@ class Emitter:
         ``~``/``&``/``|``. Only inlinable forms on scalars are inlined: they cannot
         raise, so deferring one to its consumer's line changes nothing.
         """
-        consumers = {}
+        only_use = {}  # id(tensor) -> (consumer, position) of its one use, or _MANY
         for op in ops:
             for position, t in enumerate(op.inputs):
-                consumers.setdefault(id(t), []).append((op, position))
+                key = id(t)
+                only_use[key] = _MANY if key in only_use else (op, position)
         for t in outputs:
-            consumers.setdefault(id(t), []).append((None, "output"))
+            only_use[id(t)] = _MANY if id(t) in only_use else (None, "output")
         for t in tests:
-            consumers.setdefault(id(t), []).append((None, "test"))
+            only_use[id(t)] = _MANY if id(t) in only_use else (None, "test")
         forms = self._forms
         for op in reversed(ops):  # a consumer is decided before the values it reads
             form = forms[id(op)]
-            if len(op.outputs) != 1 or not _inlinable(op, form):
+            if form is None or not form.inlinable or len(op.outputs) != 1 or not _scalar_op(op):
                 continue
-            uses = consumers.get(id(op.outputs[0]), ())
-            if len(uses) != 1:
+            use = only_use.get(id(op.outputs[0]), _MANY)
+            if use is _MANY:
                 continue
-            consumer, position = uses[0]
+            consumer, position = use
             if consumer is None:
                 in_test = position == "test"
             elif consumer.opdef is IF and position == 0:
@@ -219,7 +220,11 @@ class Emitter:
         if form is None:
             call = self.kernel_call(op, [env[id(t)] for t in op.inputs])
         else:
-            operands = [self._operand(t, env) for t in op.inputs]
+            precedence, size = self._precedence, 1
+            operands = []
+            for t in op.inputs:
+                operands.append((env[id(t)], precedence.get(id(t), ATOM)))
+                size += self._inlined_size.get(id(t), 0)
             target = self._reused.get(id(op))
             if target is not None:  # into a dead temporary: ufunc(args, out=that input)
                 ufunc = Bound(form.ufunc, f"np_{form.ufunc.__name__}", shared=True)
@@ -228,15 +233,14 @@ class Emitter:
                 )
             else:
                 expression = form.in_test if mode == "test" else form.expression
-                call, precedence = render(expression, operands, self.bind)
-                size = 1 + sum(self._inlined_size.get(id(t), 0) for t in op.inputs)
+                call, own = render(expression, operands, self.bind)
                 if (
                     mode is not None
                     and size <= _MAX_INLINED_OPS
                     and len(call) <= _MAX_INLINED_CHARS
                 ):
                     env[id(out)] = call
-                    self._precedence[id(out)] = precedence
+                    precedence[id(out)] = own
                     self._inlined_size[id(out)] = size
                     return
         if not op.outputs:
@@ -337,11 +341,9 @@ def _writes_operands(form):
     return form is not None and type(form.expression) not in (Input, Bound)
 
 
-def _inlinable(op, form) -> bool:
-    """A pure form that cannot fail on scalars, on scalars (no broadcasting to hide)."""
-    return (
-        form is not None
-        and form.inlinable
-        and op.outputs[0].shape.rank == 0
-        and all(t.shape.rank == 0 for t in op.inputs)
-    )
+_MANY = object()  # a value used more than once
+
+
+def _scalar_op(op) -> bool:
+    """Scalars in and out: an inlinable form cannot fail on them (no broadcasting to hide)."""
+    return op.outputs[0].shape.rank == 0 and all(t.shape.rank == 0 for t in op.inputs)

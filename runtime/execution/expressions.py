@@ -45,7 +45,10 @@ def render(node, operands, bind):
     if kind is Bound:
         return bind(node), ATOM
     if kind is Operator:
-        parts = [render(o, operands, bind) for o in node.operands]
+        parts = [
+            operands[o.index] if type(o) is Input else render(o, operands, bind)
+            for o in node.operands
+        ]
         return operator_text(node.symbol, parts)
     if kind is Call:
         function = bind(node.function)

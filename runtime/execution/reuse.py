@@ -42,6 +42,13 @@ def plan(ops, forms, inlined, results):
     ``forms`` maps each op's id to its Form (or None), ``inlined`` holds the ids
     of values written into their consumer, ``results`` the block's results.
     """
+    elementwise = [
+        op
+        for op in ops
+        if len(op.outputs) == 1 and _elementwise(forms.get(id(op))) and _large(op.outputs[0])
+    ]
+    if not elementwise:
+        return {}
     kept = {id(t) for t in results}
     readers = {}  # id(tensor) -> the ops of this block reading it, in order
     for op in ops:
@@ -52,12 +59,8 @@ def plan(ops, forms, inlined, results):
         if _elementwise(forms.get(id(op))) and len(op.outputs) == 1:
             fresh.add(id(op.outputs[0]))
     chosen = {}
-    for op in ops:
-        if not (_elementwise(forms.get(id(op))) and len(op.outputs) == 1):
-            continue
+    for op in elementwise:
         out = op.outputs[0]
-        if not _large(out):
-            continue
         for k, t in enumerate(op.inputs):
             if id(t) not in fresh or id(t) in kept or id(t) in inlined:
                 continue

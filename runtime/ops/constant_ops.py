@@ -8,7 +8,7 @@ from runtime import errors
 from runtime.core import attr_kinds as kinds
 from runtime.core import context, dtypes
 from runtime.core.forms import Bound, Call, Form, Input
-from runtime.core.graph import constant_in_graph, placeholder_in_graph
+from runtime.core.graph import constant_in_graph, placeholder_in_graph, scalar_constant
 from runtime.core.op_def import NotDifferentiable, OpDef
 from runtime.core.tensor import EagerTensor, SymbolicTensor, Tensor, to_numpy
 from runtime.core.tensor_shape import TensorShape, as_shape
@@ -90,7 +90,11 @@ def convert_to_tensor(value, dtype=None, name=None, dtype_hint=None) -> Tensor:
             pass
     dtype = dtypes.as_dtype(dtype) if dtype is not None else None
     arr = to_numpy(value, dtype, cast_numpy=False)
-    return _make_constant(arr, dtype or dtypes.as_dtype(arr.dtype), name)
+    dtype = dtype or dtypes.as_dtype(arr.dtype)
+    graph = context.building_graph()
+    if graph is not None and name is None and isinstance(value, (int, float)):
+        return scalar_constant(graph, arr, dtype)  # a Python number: one Const per value
+    return _make_constant(arr, dtype, name)
 
 
 # --- lists holding tensors -----------------------------------------------------------------
