@@ -1,16 +1,23 @@
-"""Timing calls side by side: per-call times of several functions, their rounds in turn."""
+"""Timing calls side by side: per-call times of several functions, their rounds in turn.
+
+Times are the CPU time of this process (``time.process_time``): the workloads run
+on one thread, so on a shared machine the time spent waiting for a core, which
+would otherwise swamp the differences measured, does not count.
+"""
 
 from __future__ import annotations
 
 import statistics
 import time
 
+clock = time.process_time
+
 
 def _calls_per_round(fn, args, seconds):
     """How many calls of ``fn(*args)`` take about ``seconds`` (at least 3)."""
     fn(*args)
-    calls, start = 0, time.perf_counter()
-    while time.perf_counter() - start < seconds or calls < 3:
+    calls, start = 0, clock()
+    while clock() - start < seconds or calls < 3:
         fn(*args)
         calls += 1
     return calls
@@ -26,10 +33,10 @@ def round_times(candidates, min_seconds=0.2, repeat=7):
     rounds = [[] for _ in candidates]
     for _ in range(repeat):
         for k, ((fn, args), calls) in enumerate(zip(candidates, counts)):
-            start = time.perf_counter()
+            start = clock()
             for _ in range(calls):
                 fn(*args)
-            rounds[k].append((time.perf_counter() - start) / calls)
+            rounds[k].append((clock() - start) / calls)
     return rounds
 
 

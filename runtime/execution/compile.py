@@ -40,7 +40,7 @@ from runtime import errors
 from runtime.core import floating_point
 from runtime.core.gc_pause import no_cyclic_gc
 from runtime.execution.emitter import Emitter, identifier
-from runtime.execution.schedule import missing_feed_error, ops_to_run
+from runtime.execution.schedule import function_ops, missing_feed_error, ops_to_run
 
 __all__ = ["Program", "compile_graph", "compile_function", "ops_to_run", "missing_feed_error"]
 
@@ -139,7 +139,10 @@ def _compile(graph, inputs, outputs, run_all_stateful, name, states):
         env[id(t)] = arg
         arg_names.append(arg)
     emitter.emit(0, f"def {name}({', '.join(arg_names)}):")
-    ops = ops_to_run(graph, outputs, set(env), run_all_stateful)
+    if run_all_stateful and _whole_function(graph, inputs, outputs):
+        ops = function_ops(graph)
+    else:
+        ops = ops_to_run(graph, outputs, set(env), run_all_stateful)
     for op in ops:
         if op.type == "Placeholder" and not all(id(t) in env for t in op.outputs):
             raise missing_feed_error(op)
@@ -152,6 +155,18 @@ def _compile(graph, inputs, outputs, run_all_stateful, name, states):
     function = load(source, emitter.namespace, filename)[name]
     return Program(
         source, function, emitter.line_ops, filename, emitter.namespace, body, emitter.namer
+    )
+
+
+def _whole_function(graph, inputs, outputs):
+    """Whether ``inputs`` and ``outputs`` are those of ``graph``, a function graph."""
+    own_inputs, own_outputs = getattr(graph, "inputs", None), getattr(graph, "outputs", None)
+    return (
+        own_inputs is not None
+        and len(inputs) == len(own_inputs)
+        and len(outputs) == len(own_outputs)
+        and all(a is b for a, b in zip(inputs, own_inputs))
+        and all(a is b for a, b in zip(outputs, own_outputs))
     )
 
 

@@ -26,7 +26,7 @@ from runtime.core.forms import Bound, Call, Input
 from runtime.core.graph import PLACEHOLDER
 from runtime.execution import reuse
 from runtime.execution.expressions import ATOM, operator_text, render
-from runtime.execution.schedule import missing_feed_error, ops_to_run
+from runtime.execution.schedule import function_ops, missing_feed_error
 from runtime.ops.control_flow_ops import IF, WHILE
 
 _NOT_NAME_CHARACTER = re.compile(r"[^A-Za-z0-9_]")
@@ -257,7 +257,7 @@ class Emitter:
         Each output is ``(text, precedence)``. ``is_test``: the one output is a while loop's test.
         """
         env = {id(ph): expr for ph, expr in zip(graph.inputs, input_exprs)}
-        ops = ops_to_run(graph, graph.outputs, set(env), run_all_stateful=True)
+        ops = function_ops(graph)
         outputs, tests = ((), graph.outputs) if is_test else (graph.outputs, ())
         self.emit_ops(ops, env, indent, outputs, tests)
         return [self._operand(t, env) for t in graph.outputs]

@@ -48,7 +48,7 @@ import numpy as np
 from runtime.core.gc_pause import no_cyclic_gc
 from runtime.core.graph import CONST, PLACEHOLDER, FuncGraph, Graph, constant_in_graph
 from runtime.execution.graph_copy import DROP, transform
-from runtime.execution.schedule import ops_to_run
+from runtime.execution.schedule import function_ops
 from runtime.ops import math_ops
 
 MAX_FOLDED_ELEMENTS = 1_000_000
@@ -354,8 +354,7 @@ def _has_duplicates(graph) -> bool:
 
 def _kept(graph):
     """The ids of the ops a function graph runs, and of its inputs' placeholders."""
-    fed = {id(t) for t in graph.inputs}
-    keep = {id(op) for op in ops_to_run(graph, graph.outputs, fed, run_all_stateful=True)}
+    keep = {id(op) for op in function_ops(graph)}
     keep.update(id(t.op) for t in graph.inputs)
     return keep
 

@@ -29,6 +29,21 @@ def ops_to_run(graph, targets, fed_ids, run_all_stateful):
     return [op for op in graph._ops if id(op) in needed]
 
 
+def function_ops(graph):
+    """``ops_to_run`` for a function graph: from its inputs to its outputs, stateful ops all in.
+
+    Kept on the graph until it changes (its version, its inputs or outputs): optimising
+    a graph and compiling it both need this, and the sub-graphs of its loops too.
+    """
+    key = (graph.version, [id(t) for t in graph.inputs], [id(t) for t in graph.outputs])
+    cached = getattr(graph, "_function_ops", None)
+    if cached is not None and cached[0] == key:
+        return cached[1]
+    ops = ops_to_run(graph, graph.outputs, {id(t) for t in graph.inputs}, run_all_stateful=True)
+    graph._function_ops = (key, ops)
+    return ops
+
+
 def missing_feed_error(op):
     shape = op.attrs["shape"]
     dims = ",".join("?" if d is None else str(d) for d in shape.as_tuple() or ())
