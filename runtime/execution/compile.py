@@ -116,7 +116,15 @@ def _describe(op):
 
 
 def compile_graph(
-    graph, inputs, outputs, run_all_stateful=False, name="graph_fn", states=None
+    graph,
+    inputs,
+    outputs,
+    run_all_stateful=False,
+    name="graph_fn",
+    states=None,
+    *,
+    specialize=True,
+    reuse=True,
 ) -> Program:
     """Compiles the part of ``graph`` that computes ``outputs`` from ``inputs``.
 
@@ -124,13 +132,16 @@ def compile_graph(
     naming the placeholder when one is needed but not among ``inputs``.
     ``states`` (a dict) gives the program its own copy of each op's run-time
     state (a random generator), keyed by op: a Session's programs share one.
+    ``specialize=False`` writes every op as its kernel's call, ignoring the
+    rows' forms; ``reuse=False`` never writes into a dead temporary. Both are
+    there to check that the program computes the same with and without them.
     """
+    emitter = Emitter(states, specialize=specialize, reuse=reuse)
     with no_cyclic_gc():
-        return _compile(graph, inputs, outputs, run_all_stateful, name, states)
+        return _compile(emitter, graph, inputs, outputs, run_all_stateful, name)
 
 
-def _compile(graph, inputs, outputs, run_all_stateful, name, states):
-    emitter = Emitter(states)
+def _compile(emitter, graph, inputs, outputs, run_all_stateful, name):
     name = emitter.fresh(name)  # so no value of the graph can take the function's name
     env = {}
     arg_names = []

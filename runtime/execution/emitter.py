@@ -78,8 +78,10 @@ class Namer:
 class Emitter:
     """Lines of one generated module, the globals they read, and the op each line runs."""
 
-    def __init__(self, states=None):
+    def __init__(self, states=None, specialize=True, reuse=True):
         self.states = states
+        self.specialize = specialize  # write the rows' forms (else every op is a kernel call)
+        self.reuse = reuse and specialize  # write into dead temporaries
         self.lines = []
         self.namespace = {}
         self.line_ops = {}
@@ -154,10 +156,11 @@ class Emitter:
                 raise ValueError(
                     f"op {op.name!r} ({op.type}) has attributes its row does not declare"
                 )
-            python_form = op.opdef.python_form
+            python_form = op.opdef.python_form if self.specialize else None
             forms[id(op)] = python_form(op) if python_form is not None else None
         self._plan_inlining(ops, outputs, tests)
-        self._reused.update(reuse.plan(ops, forms, self._inlined, [*outputs, *tests]))
+        if self.reuse:
+            self._reused.update(reuse.plan(ops, forms, self._inlined, [*outputs, *tests]))
         for op in ops:
             self.emit_op(op, env, indent)
 
