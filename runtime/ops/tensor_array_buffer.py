@@ -30,6 +30,8 @@ from runtime import errors
 
 _ZERO = np.int32(0)  # indices are int32 scalars: compared with int32, the comparison is cheap
 _ONE = np.int32(1)
+# The formats whose items a memoryview can assign (not float16's "e" nor complex ones).
+_MEMORYVIEW_WRITES = frozenset("?bBhHiIlLqQnNfd")
 
 
 class ElementBuffer:
@@ -63,10 +65,8 @@ class ElementBuffer:
         self.scalar = self.cells = None
         if not shared and values.ndim == 1:
             self.scalar = values.dtype.type  # an element's numpy type: np.int32
-            try:
-                self.cells = memoryview(values)  # its item assignment costs half an array's
-            except (NotImplementedError, ValueError, TypeError):  # float16, complex
-                self.cells = values
+            cells = memoryview(values)  # its item assignment costs half an array's
+            self.cells = cells if cells.format in _MEMORYVIEW_WRITES else values
 
     # --- writing ------------------------------------------------------------------------------
 
