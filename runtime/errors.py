@@ -16,3 +16,7 @@ class InvalidArgumentError(OpError):
 
 class OperatorNotAllowedInGraphError(TypeError):
     """A symbolic tensor was used where Python needs a concrete value (``bool``, iteration)."""
+
+
+class UnimplementedError(OpError):
+    """An operation has no implementation for the target it was asked to run on (XLA, ONNX)."""

@@ -57,13 +57,13 @@ class Program:
             op = e.op or self._failing_op(e.__traceback__)
             if op is None:
                 raise
-            raise type(e)(f"{e.message}\n\t [[{_describe(op)}]]", op) from e
+            raise type(e)(f"{e.message}\n\t [[{describe_op(op)}]]", op) from e
         except Exception as e:
             op = self._failing_op(e.__traceback__)
             if op is None:
                 raise
             raise errors.InvalidArgumentError(
-                f"{type(e).__name__}: {e}\n\t [[{_describe(op)}]]", op
+                f"{type(e).__name__}: {e}\n\t [[{describe_op(op)}]]", op
             ) from e
         finally:
             floating_point.restore(token)
@@ -83,7 +83,7 @@ class Program:
         return f"<rt.compile.Program {self._filename}>"
 
 
-def _describe(op):
+def describe_op(op):
     """``node add (Add) defined at File "model.py", line 3, in f``: the op and its user's line."""
     where = op.source
     return f"node {op.name} ({op.type})" + (f" defined at {where}" if where else "")
@@ -125,7 +125,7 @@ def missing_feed_error(op):
 
 
 def compile_graph(
-    graph, inputs, outputs, run_all_stateful=False, name="graph_fn", states=None
+    graph, inputs, outputs, run_all_stateful=False, name="graph_fn", states=None, kernels=None
 ) -> Program:
     """Compiles the part of ``graph`` that computes ``outputs`` from ``inputs``.
 
@@ -133,8 +133,10 @@ def compile_graph(
     naming the placeholder when one is needed but not among ``inputs``.
     ``states`` (a dict) gives the program its own copy of each op's run-time
     state (a random generator), keyed by op: a Session's programs share one.
+    ``kernels`` (op -> kernel) runs those ops with another kernel than their
+    row's: ``runtime.xla.observe`` watches a run that way.
     """
-    emitter = _Emitter(states)
+    emitter = _Emitter(states, kernels)
     name = emitter.fresh(name)  # so no value of the graph can take the function's name
     env = {}
     arg_names = []
@@ -181,8 +183,9 @@ def _tuple_text(names):
 
 
 class _Emitter:
-    def __init__(self, states=None):
+    def __init__(self, states=None, kernels=None):
         self.states = states
+        self.kernels = kernels or {}
         self.lines = []
         self.namespace = {}
         self.line_ops = {}
@@ -239,6 +242,9 @@ class _Emitter:
             if state is None:
                 state = self.states[id(op)] = attrs["state"].fresh()
             attrs["state"] = state
+        replaced = self.kernels.get(op)
+        if replaced is not None:
+            return self.bind_global(op.type, functools.partial(replaced, **attrs)), ""
         if not attrs:
             name = self._kernels.get(op.type)
             if name is None:
@@ -271,7 +277,7 @@ class _Emitter:
         for t in tests:
             consumers.setdefault(id(t), []).append((None, "test"))
         for op in reversed(ops):  # a consumer is decided before the values it reads
-            if len(op.outputs) != 1 or not _inlinable(op):
+            if len(op.outputs) != 1 or not _inlinable(op) or op in self.kernels:
                 continue
             uses = consumers.get(id(op.outputs[0]), ())
             if len(uses) != 1:
@@ -310,7 +316,7 @@ class _Emitter:
             self.emit_call(op, env, indent)
 
     def emit_call(self, op, env, indent):
-        form = _operator(op)
+        form = None if op in self.kernels else _operator(op)
         mode = self._inlined.get(id(op.outputs[0])) if op.outputs else None
         if mode == "test":
             form = ("unary" if op.type == "LogicalNot" else "binary", _TEST_OPERATORS[op.type])

@@ -1,0 +1,253 @@
+"""A function graph compiled by XLA, called as the default executor's ``Program`` is.
+
+``XlaProgram(graph)(*input_values)`` returns the output values as numpy, like
+``runtime.execution.compile.Program``. Inside, the graph is lowered to one JAX
+function (``runtime.xla.lower``) and compiled once by ``jax.jit``; a call
+
+1. passes the inputs, the current value of each variable the graph uses, and
+   the program's random key;
+2. gets back the outputs, the new value of each variable the graph assigns,
+   the next random key and, if something may fail at run time, the error code;
+3. writes what the callbacks printed, in order, writes the variables back, and
+   raises the first failure the way the default executor raises it.
+
+Values XLA needs when compiling but the graph computes (``runtime.xla.observe``)
+are observed on a first run; a later call that computes others observes again,
+and its program, compiled for those, is kept beside the first.
+
+>>> import numpy as np
+>>> import runtime as rt
+>>> from runtime.execution.tracing import trace
+>>> g = trace(lambda x: rt.reduce_sum(x * x), [rt.TensorSpec([3], rt.float32)], "f")
+>>> XlaProgram(g)(np.array([1, 2, 3], np.float32))
+(np.float32(14.0),)
+"""
+
+from __future__ import annotations
+
+import contextlib
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from runtime import errors
+from runtime.core import dtypes
+from runtime.execution.compile import describe_op
+from runtime.ops.logging_ops import write_text
+from runtime.state.variables import VAR_HANDLE
+from runtime.xla import lowerings
+from runtime.xla.effects import is_static
+from runtime.xla.lower import Host, Lowering, Specialization
+from runtime.xla.observe import observe
+from runtime.xla.state import DETAIL, ERROR, KEY, NeedsObservation, State
+from runtime.xla.tensor_lists import TensorList
+
+_WIDE = (dtypes.int64, dtypes.float64)
+
+
+class XlaProgram:
+    """A FuncGraph compiled by XLA; call it with the values of the graph's inputs."""
+
+    def __init__(self, graph):
+        self.graph = graph
+        ops = list(_all_ops(graph))
+        self.variables = list({id(v): v for v in _variables(ops)}.values())
+        self.keyed = any(op.opdef in lowerings.KEYED for op in ops)
+        # JAX computes in 32 bits unless told otherwise: a graph with 64-bit values runs with
+        # 64-bit types on (for its own calls only), so int64 stays int64.
+        self.wide = any(t.dtype in _WIDE for op in ops for t in (*op.inputs, *op.outputs))
+        self.key = _initial_key(ops) if self.keyed else None
+        self._compiled = {}
+        self._current = self._compile(Specialization())
+
+    def __call__(self, *values):
+        with self._types():
+            try:
+                return self._current.run(values)
+            except (NeedsObservation, _Respecialize):
+                pass
+            return self._observe_then_run(values)
+
+    def _types(self):
+        return jax.enable_x64(True) if self.wide else contextlib.nullcontext()
+
+    def _compile(self, specialization):
+        key = specialization.key()
+        compiled = self._compiled.get(key)
+        if compiled is None:
+            compiled = self._compiled[key] = _Compiled(self, specialization)
+        return compiled
+
+    def _observe_then_run(self, values):
+        observation = observe(self.graph, values, self.variables)
+        if observation.varies:
+            _changing(observation.varies[0])
+        specialization = Specialization(
+            observation.values, observation.capacities, observed=True
+        )
+        self._current = self._compile(specialization)
+        try:
+            return self._current.run(values)
+        except _Respecialize as e:
+            _changing(e.check.op)
+
+    def __str__(self):
+        return f"<rt.xla.XlaProgram {self.graph.graph_name!r}>"
+
+
+def _changing(op):
+    raise errors.UnimplementedError(
+        f"{op.type}: XLA needs this shape or size when compiling, and it changes while the "
+        "function runs (from one run of the op to the next, or not as it was observed). Run the "
+        f"function without jit_compile, or make the size a constant.\n\t [[{describe_op(op)}]]",
+        op,
+    )
+
+
+class _Respecialize(Exception):  # noqa: N818 (a signal, not an error)
+    def __init__(self, check):
+        super().__init__(check.message)
+        self.check = check
+
+
+class _Layout:
+    """Where each result of a traced program is: filled in while tracing."""
+
+    def __init__(self):
+        self.outputs = []  # ("static", value) | ("result", index) | ("list", buffer index, n)
+        self.written = []  # (variable, result index)
+        self.key = self.error = self.detail = None
+        self.prints = False
+
+    @property
+    def plain(self):
+        """Only outputs, all computed: the call needs nothing around the jitted function."""
+        return not (self.written or self.prints) and self.key is self.error is None and all(
+            kind == "result" for kind, *_ in self.outputs
+        )
+
+
+class _Compiled:
+    """The program compiled for one specialization."""
+
+    def __init__(self, program, specialization):
+        self.program = program
+        self.host = Host(specialization)
+        self.layout = None
+        self.jitted = jax.jit(self._trace)
+
+    def _trace(self, *args):
+        program, host = self.program, self.host
+        n_in, n_var = len(program.graph.inputs), len(program.variables)
+        inputs, old = args[:n_in], args[n_in : n_in + n_var]
+        state = State(zip(program.variables, old))
+        if program.keyed:
+            state[KEY] = args[-1]
+        host.callbacks = 0
+        outputs = Lowering(host, state).run(program.graph, list(inputs))
+        layout, results = _Layout(), []
+        for value, tensor in zip(outputs, program.graph.outputs):
+            if isinstance(value, TensorList):
+                length = value.length
+                if value.dynamic:
+                    results.append(length)
+                    length = ("result", len(results) - 1)
+                layout.outputs.append(("list", len(results), length))
+                results.append(value.buffer)
+            elif is_static(value) or tensor.dtype.is_string or tensor.dtype.is_opaque:
+                layout.outputs.append(("static", value))
+            else:
+                layout.outputs.append(("result", len(results)))
+                results.append(value)
+        for variable, before in zip(program.variables, old):
+            after = state[variable]
+            if after is not before:
+                layout.written.append((variable, len(results)))
+                results.append(jnp.asarray(after, variable.dtype.as_numpy_dtype))
+        if program.keyed:
+            layout.key = len(results)
+            results.append(state[KEY])
+        if ERROR in state:
+            layout.error = len(results)
+            results.append(jnp.asarray(state[ERROR], jnp.int32))
+            if DETAIL in state:
+                layout.detail = len(results)
+                results.append(state[DETAIL])
+        layout.prints = host.callbacks > 0
+        self.layout = layout
+        return tuple(results)
+
+    def run(self, values):
+        layout = self.layout
+        if layout is not None and layout.plain:
+            return tuple(map(_numpy, self.jitted(*values)))
+        program, host = self.program, self.host
+        args = list(values)
+        args.extend(v._value for v in program.variables)
+        if program.keyed:
+            args.append(program.key)
+        host.printed_text, host.assert_messages = [], {}
+        results = self.jitted(*args)
+        layout = self.layout
+        code = 0 if layout.error is None else int(np.asarray(results[layout.error]))
+        check = host.checks[code - 1] if code else None
+        if check is not None and check.respecialize:
+            raise _Respecialize(check)
+        if layout.prints:
+            jax.block_until_ready(results)
+            jax.effects_barrier()
+            for stream, text in host.printed_text:
+                write_text(stream, text)
+        for variable, index in layout.written:
+            variable._value = _numpy(results[index])
+        if layout.key is not None:
+            program.key = results[layout.key]
+        if check is not None:
+            raise self._error(check, code, results)
+        return tuple(_output(entry, results) for entry in layout.outputs)
+
+    def _error(self, check, code, results):
+        if check.message is None:
+            message = self.host.assert_messages.get(code, "assertion failed")
+        else:
+            detail = [0, 0] if self.layout.detail is None else results[self.layout.detail]
+            message = check.message.format(*np.asarray(detail).tolist())
+        return check.error_type(f"{message}\n\t [[{describe_op(check.op)}]]", check.op)
+
+
+def _numpy(value):
+    array = np.asarray(value)
+    return array[()] if array.ndim == 0 else array
+
+
+def _output(entry, results):
+    kind = entry[0]
+    if kind == "result":
+        return _numpy(results[entry[1]])
+    if kind == "static":
+        return entry[1]
+    buffer, length = entry[1], entry[2]  # a TensorArray: the default executor's list of values
+    if isinstance(length, tuple):
+        length = int(np.asarray(results[length[1]]))
+    items = [] if results[buffer] is None else list(np.asarray(results[buffer]))
+    return [_numpy(v) for v in items[:length]]
+
+
+def _all_ops(graph):
+    for op in graph.get_operations():
+        yield op
+        for sub in op.subgraphs():
+            yield from _all_ops(sub)
+
+
+def _variables(ops):
+    return [op.attrs["variable"] for op in ops if op.opdef is VAR_HANDLE]
+
+
+def _initial_key(ops):
+    """A key from the random ops' seeds (``rt.random.set_seed``), or fresh entropy without."""
+    seeds = [op.attrs["state"].entropy for op in ops if op.opdef in lowerings.KEYED]
+    material = None if any(s is None for s in seeds) else [int(x) for s in seeds for x in s]
+    words = np.random.SeedSequence(material).generate_state(2, np.uint32)
+    return jnp.asarray(words, dtype=jnp.uint32)
