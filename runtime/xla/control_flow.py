@@ -85,11 +85,44 @@ def _traced(ctx, before, fn):
 def lower_if(ctx, pred, *args, then_graph, else_graph):
     if isinstance(pred, (np.ndarray, np.generic)):  # known when compiling: one branch, inline
         return ctx.run(then_graph if pred else else_graph, list(args))
+    if _cheap(then_graph) and _cheap(else_graph):
+        selected = _select(ctx, pred, then_graph, else_graph, list(args))
+        if selected is not None:
+            return selected
     branches = [
         lambda: ctx.run(then_graph, list(args)),
         lambda: ctx.run(else_graph, list(args)),
     ]
     return conditional(ctx, ctx.op, pred, branches, ctx.op.outputs)
+
+
+_CHEAP_OPS = 8
+
+
+def _cheap(graph):
+    """A branch of a few pure ops on scalars: computing it always costs less than branching."""
+    ops = graph.get_operations()
+    return len(ops) <= _CHEAP_OPS and all(
+        op.outputs
+        and not op.stateful
+        and not op.subgraphs()
+        and all(t.shape.rank == 0 and not t.dtype.is_opaque for t in op.outputs)
+        for op in ops
+    )
+
+
+def _select(ctx, pred, then_graph, else_graph, args):
+    """Both cheap branches computed, and their results selected by ``pred`` (XLA keeps a cond
+    of two constants a branch). None when a branch may fail at run time: then it is a cond,
+    so that only the branch taken can fail."""
+    before = ctx.state
+    results = []
+    for graph in (then_graph, else_graph):
+        outputs, inner = _traced(ctx, before, lambda g=graph: ctx.run(g, args))
+        if inner.changed_from(before):
+            return None  # what was traced is pure: XLA drops it
+        results.append(_values(outputs, ctx.op.outputs, {}))
+    return [jnp.where(pred, a, b) for a, b in zip(*results)]
 
 
 def conditional(ctx, key, pred, branches, tensors):
@@ -155,6 +188,7 @@ class _Loop:
         if learned["rotate"]:
             return self._rotated(init, learned)
         base, carry = ctx.state, list(learned["carry"])
+        counters = self._counters(loop_vars)
 
         def test(c):
             values, carried, count = c
@@ -166,13 +200,15 @@ class _Loop:
 
         def body(c):
             values, carried, count = c
+            for k, (lowest, highest) in counters.items():
+                ctx.bound(values[k], lowest, highest)
             before = base.fork(dict(zip(carry, carried)))
             outputs, inner = _traced(ctx, before, lambda: self._body(values))
             self._learn_from(values, outputs, inner.changed_from(before), carry)
-            return outputs, [ctx.carry_value(inner, k) for k in carry], count + 1
+            return outputs, [ctx.carry_value(inner, k) for k in carry], self._next(count)
 
         carried = [ctx.carry_value(base, k) for k in carry]
-        values, carried, _ = lax.while_loop(test, body, (init, carried, jnp.int32(0)))
+        values, carried, _ = lax.while_loop(test, body, (init, carried, self._first_count()))
         for k, v in zip(carry, carried):
             ctx.state[k] = v
         return list(values)
@@ -204,14 +240,44 @@ class _Loop:
 
             (outputs, pred), inner = _traced(ctx, before, iteration)
             self._learn_from(values, outputs, inner.changed_from(before), carry)
-            return outputs, [ctx.carry_value(inner, k) for k in carry], count + 1, pred
+            return outputs, [ctx.carry_value(inner, k) for k in carry], self._next(count), pred
 
         carried = [ctx.carry_value(base, k) for k in carry]
-        init_state = (init, carried, jnp.int32(0), jnp.bool_(True))
+        init_state = (init, carried, self._first_count(), jnp.bool_(True))
         values, carried, _, _ = lax.while_loop(lambda c: c[3], body, init_state)
         for k, v in zip(carry, carried):
             ctx.state[k] = v
         return list(values)
+
+    def _counters(self, init):
+        """The loop's counters and the range each keeps to in the body: ``{k: (low, high)}``.
+
+        A counter starts at a known integer, goes up by a positive constant each
+        iteration, and the test says ``counter < bound`` (``<=``), alone or in an
+        ``and``, with a bound that is known (or itself has a known range). In the
+        body it is then within [start, bound - 1]: index checks on it go away.
+        """
+        found = {}
+        cond, body = self.cond_graph, self.body_graph
+        outer = {id(t): v for t, v in zip(cond.inputs[len(init) :], self.captures)}
+        for k, start in enumerate(init):
+            known = self.ctx.bounds(start) if not isinstance(start, TensorList) else None
+            if known is None or known[0] != known[1]:
+                continue
+            start = known[0]
+            if not _steps_up(body.outputs[k], body.inputs[k]):
+                continue
+            highest = _highest_under(cond.outputs[0], cond.inputs[k], outer, self.ctx)
+            if highest is not None and highest >= start:
+                found[k] = (start, highest)
+        return found
+
+    def _first_count(self):
+        """The iteration count starts at 0 where there is a limit to count to, else is None."""
+        return None if self.limit is None else jnp.int32(0)
+
+    def _next(self, count):
+        return None if count is None else count + 1
 
     def _checked_test(self, values, count):
         """The test, run only while under the iteration limit (its effects too), until a failure."""
@@ -252,3 +318,40 @@ class _Loop:
         allocations = _new_allocations(values, outputs)
         if new or allocations:
             raise Redo(carry=new, allocate=allocations)
+
+
+def _steps_up(output, counter):
+    """``output`` is ``counter + c`` for a constant ``c > 0``."""
+    op = output.op
+    if op.type != "Add":
+        return False
+    a, b = op.inputs
+    step = b if a is counter else a if b is counter else None
+    return (
+        step is not None
+        and step.op.type == "Const"
+        and np.ndim(step.op.attrs["value"]) == 0
+        and step.op.attrs["value"] > 0
+    )
+
+
+def _highest_under(pred, counter, outer, ctx):
+    """The largest value ``counter`` has when ``pred`` holds, from a ``counter < bound`` (or
+    ``<=``) it requires; None when it says nothing of the kind."""
+    op = pred.op
+    if op.type == "LogicalAnd":
+        found = [_highest_under(t, counter, outer, ctx) for t in op.inputs]
+        found = [h for h in found if h is not None]
+        return min(found) if found else None
+    if op.type not in ("Less", "LessEqual") or op.inputs[0] is not counter:
+        return None
+    bound = op.inputs[1]
+    if bound.op.type == "Const":
+        highest = np.asarray(bound.op.attrs["value"])
+        highest = int(highest) if highest.ndim == 0 else None
+    else:
+        known = ctx.bounds(outer[id(bound)]) if id(bound) in outer else None
+        highest = None if known is None else known[1]
+    if highest is None:
+        return None
+    return highest - 1 if op.type == "Less" else highest

@@ -53,8 +53,9 @@ class Host:
     """What a lowered program shares with the Python side: the checks it makes, what it learned,
     the values it was compiled for, and what its callbacks report while it runs."""
 
-    def __init__(self, specialization=None):
+    def __init__(self, specialization=None, graph=None):
         self.checks = []
+        self.input_positions = {id(t): i for i, t in enumerate(graph.inputs)} if graph else {}
         self._codes = {}
         self.learned = {}  # op -> what tracing its branches or body taught (control_flow)
         self.plans = {}  # graph -> the ops it runs, in order
@@ -83,21 +84,34 @@ class Specialization:
     """Values XLA needs when compiling that the graph knows only at run time, as observed.
 
     ``values``: (op, input position) -> the numpy value; ``capacities``: op (a
-    dynamic TensorArray's reserve) -> its largest size. ``observed`` says the
-    program was observed running: an op still missing is one that did not run,
-    and any value serves it (a check catches it if it runs after all).
+    dynamic TensorArray's reserve) -> its largest size; ``inputs``: the
+    program's inputs compiled in (position -> value), as ``jax.jit``'s
+    ``static_argnums`` are. ``observed`` says the program was observed running:
+    an op still missing is one that did not run, and any value serves it (a
+    check catches it if it runs after all).
     """
 
-    def __init__(self, values=None, capacities=None, observed=False):
+    def __init__(self, values=None, capacities=None, observed=False, inputs=None):
         self.values = dict(values or {})
         self.capacities = dict(capacities or {})
         self.observed = observed
+        self.inputs = dict(inputs or {})
+
+    def with_inputs(self, inputs):
+        return Specialization(self.values, self.capacities, self.observed, inputs)
 
     def key(self):
         values = tuple(
-            sorted((id(op), p, v.dtype.str, v.tobytes()) for (op, p), v in self.values.items())
+            sorted((id(op), p, _bytes(v)) for (op, p), v in self.values.items())
         )
-        return values, tuple(sorted((id(op), c) for op, c in self.capacities.items()))
+        capacities = tuple(sorted((id(op), c) for op, c in self.capacities.items()))
+        inputs = tuple(sorted((i, _bytes(v)) for i, v in self.inputs.items()))
+        return values, capacities, inputs, self.observed
+
+
+def _bytes(value):
+    value = np.asarray(value)
+    return value.dtype.str, value.shape, value.tobytes()
 
 
 class Lowering:
@@ -111,6 +125,7 @@ class Lowering:
         self.learned = host.learned
         self.state = state if state is not None else State()
         self.op = None
+        self._bounds = {}  # id(traced value) -> (value, lowest, highest): a loop's counters
 
     # --- walking a graph ----------------------------------------------------------------------
 
@@ -226,6 +241,9 @@ class Lowering:
     def _speculate(self, op, position, value):
         """A value known only at run time, where XLA needs it when compiling: the observed one,
         checked each time the op runs."""
+        input_index = self.host.input_positions.get(id(op.inputs[position]))
+        if input_index is not None:
+            raise NeedsObservation(op, input_index)  # not compiled in yet: compile it in
         specialization = self.host.specialization
         known = specialization.values.get((op, position))
         if known is None:
@@ -251,6 +269,27 @@ class Lowering:
         return capacity
 
     # --- what rules may ask for ---------------------------------------------------------------
+
+    def bound(self, value, lowest, highest):
+        """Notes that the integer ``value`` (traced) is within [lowest, highest] where it is used."""
+        self._bounds[id(value)] = (value, lowest, highest)
+
+    def bounds(self, value):
+        """``(lowest, highest)`` known for an integer scalar, or None: a check it makes certain
+        to pass is left out of the program."""
+        if is_static(value):
+            if np.ndim(value) or np.asarray(value).dtype.kind not in "iu":
+                return None
+            return int(value), int(value)
+        known = self._bounds.get(id(value))
+        if known is None or known[0] is not value:
+            return None
+        return known[1], known[2]
+
+    def within(self, index, lowest, highest):
+        """Whether ``index`` is known to be within [lowest, highest] (so needs no check)."""
+        known = self.bounds(index)
+        return known is not None and lowest <= known[0] and known[1] <= highest
 
     def unimplemented(self, reason):
         """Raises UnimplementedError naming the op being lowered and the user's line."""
@@ -290,10 +329,10 @@ class Lowering:
         first = failed if error is None else jnp.logical_and(error == 0, failed)
         self.state[ERROR] = jnp.where(first, code, 0 if error is None else error).astype(jnp.int32)
         if detail is not None:
-            details = detail if isinstance(detail, tuple) else (detail,)
-            details = jnp.stack([jnp.asarray(d, jnp.int32) for d in details] + [jnp.int32(0)])[:2]
-            old = self.state.get(DETAIL, jnp.zeros(2, jnp.int32))
-            self.state[DETAIL] = jnp.where(first, details, old)
+            old = list(self.state.get(DETAIL, (jnp.int32(0), jnp.int32(0))))
+            for i, d in enumerate(detail if isinstance(detail, tuple) else (detail,)):
+                old[i] = jnp.where(first, jnp.asarray(d, jnp.int32), old[i])
+            self.state[DETAIL] = tuple(old)
         return code, first
 
     def callback(self, fn, *args):
@@ -329,7 +368,7 @@ class Lowering:
         """The value of state entry ``key`` as an array a ``lax`` loop or cond can carry."""
         value = state.get(key)
         if value is None:
-            return jnp.zeros(2, jnp.int32) if key == DETAIL else jnp.int32(0)
+            return (jnp.int32(0), jnp.int32(0)) if key == DETAIL else jnp.int32(0)
         if isinstance(value, (int, np.ndarray, np.generic)):
             return jnp.asarray(value, dtype=getattr(value, "dtype", jnp.int32))
         return value

@@ -333,6 +333,8 @@ def _index(ctx, i, size, axis):
     """An index known only at run time is checked as numpy checks it; XLA would clamp it."""
     if isinstance(i, (int, np.integer)):
         return int(i)  # numpy's own indexing checks it, when compiling
+    if ctx.within(i, -size, size - 1):
+        return i
     out_of_range = (i < -size) | (i >= size)
     ctx.check(
         out_of_range,

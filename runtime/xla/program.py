@@ -58,19 +58,41 @@ class XlaProgram:
         # 64-bit types on (for its own calls only), so int64 stays int64.
         self.wide = any(t.dtype in _WIDE for op in ops for t in (*op.inputs, *op.outputs))
         self.key = _initial_key(ops) if self.keyed else None
-        self._compiled = {}
-        self._current = self._compile(Specialization())
+        self._compiled = {}  # Specialization.key() -> _Compiled
+        self._base = Specialization()  # what is observed: the same for every input value
+        self._static = []  # positions of the inputs compiled in, by value
+        self._by_inputs = {}  # the static inputs' values -> _Compiled
+        self._current = self._compile(self._base)
 
     def __call__(self, *values):
-        with self._types():
-            try:
-                return self._current.run(values)
-            except (NeedsObservation, _Respecialize):
-                pass
+        if self.wide:
+            with jax.enable_x64(True):
+                return self._call(values)
+        return self._call(values)
+
+    def _call(self, values):
+        compiled = self._current
+        if self._static:
+            compiled = self._by_inputs.get(self._input_key(values)) or self._for_inputs(values)
+        try:
+            return compiled.run(values)
+        except NeedsObservation as e:
+            if e.input_index is None:
+                return self._observe_then_run(values)
+            self._static = sorted({*self._static, e.input_index})
+            return self._call(values)
+        except _Respecialize:
             return self._observe_then_run(values)
 
-    def _types(self):
-        return jax.enable_x64(True) if self.wide else contextlib.nullcontext()
+    def _input_key(self, values):
+        return tuple(values[i].tobytes() for i in self._static)
+
+    def _for_inputs(self, values):
+        """The program compiled for these values of the static inputs (and what is observed)."""
+        inputs = {i: np.array(values[i]) for i in self._static}
+        compiled = self._compile(self._base.with_inputs(inputs))
+        self._by_inputs[self._input_key(values)] = compiled
+        return compiled
 
     def _compile(self, specialization):
         key = specialization.key()
@@ -83,12 +105,22 @@ class XlaProgram:
         observation = observe(self.graph, values, self.variables)
         if observation.varies:
             _changing(observation.varies[0])
-        specialization = Specialization(
-            observation.values, observation.capacities, observed=True
-        )
-        self._current = self._compile(specialization)
+        positions = {id(t): i for i, t in enumerate(self.graph.inputs)}
+        static, observed = set(self._static), {}
+        for (op, p), value in observation.values.items():
+            index = positions.get(id(op.inputs[p]))
+            if index is None:
+                observed[(op, p)] = value
+            else:
+                static.add(index)
+        self._base = Specialization(observed, observation.capacities, observed=True)
+        self._static, self._by_inputs = sorted(static), {}
+        if self._static:
+            compiled = self._for_inputs(values)
+        else:
+            compiled = self._current = self._compile(self._base)
         try:
-            return self._current.run(values)
+            return compiled.run(values)
         except _Respecialize as e:
             _changing(e.check.op)
 
@@ -133,14 +165,19 @@ class _Compiled:
 
     def __init__(self, program, specialization):
         self.program = program
-        self.host = Host(specialization)
+        self.host = Host(specialization, program.graph)
+        self.static = specialization.inputs
+        self.dynamic = [i for i in range(len(program.graph.inputs)) if i not in self.static]
         self.layout = None
+        self.plain = False
         self.jitted = jax.jit(self._trace)
 
     def _trace(self, *args):
         program, host = self.program, self.host
-        n_in, n_var = len(program.graph.inputs), len(program.variables)
-        inputs, old = args[:n_in], args[n_in : n_in + n_var]
+        n_in, n_var = len(self.dynamic), len(program.variables)
+        inputs, old = dict(self.static), args[n_in : n_in + n_var]
+        inputs.update(zip(self.dynamic, args[:n_in]))
+        inputs = [inputs[i] for i in range(len(program.graph.inputs))]
         state = State(zip(program.variables, old))
         if program.keyed:
             state[KEY] = args[-1]
@@ -175,15 +212,16 @@ class _Compiled:
                 layout.detail = len(results)
                 results.append(state[DETAIL])
         layout.prints = host.callbacks > 0
-        self.layout = layout
+        self.layout, self.plain = layout, layout.plain
         return tuple(results)
 
     def run(self, values):
-        layout = self.layout
-        if layout is not None and layout.plain:
+        if self.plain:  # the common call: nothing around the jitted function
+            if self.static:
+                values = [values[i] for i in self.dynamic]
             return tuple(map(_numpy, self.jitted(*values)))
         program, host = self.program, self.host
-        args = list(values)
+        args = [values[i] for i in self.dynamic] if self.static else list(values)
         args.extend(v._value for v in program.variables)
         if program.keyed:
             args.append(program.key)

@@ -80,9 +80,12 @@ class NeedsObservation(Exception):  # noqa: N818 (a signal, not an error)
     """A value XLA needs when compiling (a shape, a TensorArray's size) is known only at run time.
 
     The program learns it by running the call on the default executor once
-    (``runtime.xla.observe``), then compiles for that value.
+    (``runtime.xla.observe``), then compiles for that value. When the value is
+    an input of the program (``input_index``), no run is needed: the program is
+    compiled for each value of that input it is called with.
     """
 
-    def __init__(self, op):
+    def __init__(self, op, input_index=None):
         super().__init__(op.name)
         self.op = op
+        self.input_index = input_index

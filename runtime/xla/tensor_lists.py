@@ -80,6 +80,10 @@ def lower_write(ctx, lst, index, value, dynamic_size):
         raise errors.InvalidArgumentError(
             f"TensorArray: cannot stack elements of shapes {sorted({lst.element_spec()[1], value.shape})}"
         )
+    if ctx.within(index, 0, lst.capacity - 1):  # a loop's counter below the size: no checks
+        buffer = lax.dynamic_update_index_in_dim(lst.buffer, value, index, 0)
+        length = jnp.maximum(lst.length, index + 1) if lst.dynamic else lst.length
+        return TensorList(buffer, length, lst.capacity, lst.dynamic)
     ctx.check(index < 0, "TensorArray: cannot write to negative index {0}", detail=index)
     length = lst.length
     if lst.dynamic:
@@ -102,11 +106,12 @@ def lower_write(ctx, lst, index, value, dynamic_size):
 
 
 def lower_read(ctx, lst, index, element_dtype, element_shape):
-    ctx.check(
-        (index < 0) | (index >= lst.length),
-        "TensorArray: read index {0} out of range [0, {1})",
-        detail=(index, lst.length),
-    )
+    if lst.dynamic or not ctx.within(index, 0, lst.length - 1):
+        ctx.check(
+            (index < 0) | (index >= lst.length),
+            "TensorArray: read index {0} out of range [0, {1})",
+            detail=(index, lst.length),
+        )
     if lst.buffer is None:
         return _never_written(lst, element_dtype, element_shape)[0]
     return lax.dynamic_index_in_dim(lst.buffer, index, 0, keepdims=False)
