@@ -185,7 +185,7 @@ class _Loop:
     def lower(self, loop_vars, learned):
         ctx = self.ctx
         init = _values(loop_vars, self.tensors, learned["allocate"])
-        if learned["rotate"]:
+        if learned["rotate"] or self.cond_graph.is_stateful:  # a test that prints or asserts
             return self._rotated(init, learned)
         base, carry = ctx.state, list(learned["carry"])
         counters = self._counters(loop_vars)

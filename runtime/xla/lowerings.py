@@ -209,7 +209,8 @@ def _extreme(fn, largest):
 def _mean(ctx, x, axis, keepdims):
     if jnp.issubdtype(x.dtype, jnp.integer):
         # Summed as wide as XLA allows here: int64 when the program runs with 64-bit types on.
-        total = jnp.sum(x, axis=axis, keepdims=keepdims, dtype=jnp.result_type(np.int64))
+        wide = jax.dtypes.canonicalize_dtype(np.int64)
+        total = jnp.sum(x, axis=axis, keepdims=keepdims, dtype=wide)
         count = x.size // max(total.size, 1)
         if count == 0:
             raise errors.InvalidArgumentError("reduce_mean of an empty integer tensor")

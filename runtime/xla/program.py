@@ -222,7 +222,7 @@ class _Compiled:
             return tuple(map(_numpy, self.jitted(*values)))
         program, host = self.program, self.host
         args = [values[i] for i in self.dynamic] if self.static else list(values)
-        args.extend(v._value for v in program.variables)
+        args.extend(_device_or_numpy(v) for v in program.variables)
         if program.keyed:
             args.append(program.key)
         host.printed_text, host.assert_messages = [], {}
@@ -238,7 +238,7 @@ class _Compiled:
             for stream, text in host.printed_text:
                 write_text(stream, text)
         for variable, index in layout.written:
-            variable._value = _numpy(results[index])
+            variable._set_device_value(results[index])
         if layout.key is not None:
             program.key = results[layout.key]
         if check is not None:
@@ -252,6 +252,12 @@ class _Compiled:
             detail = [0, 0] if self.layout.detail is None else results[self.layout.detail]
             message = check.message.format(*np.asarray(detail).tolist())
         return check.error_type(f"{message}\n\t [[{describe_op(check.op)}]]", check.op)
+
+
+def _device_or_numpy(variable):
+    """What a call passes for a variable: the array a compiled program left, else numpy."""
+    device = variable._device_value
+    return device if device is not None else variable._numpy_value
 
 
 def _numpy(value):

@@ -81,7 +81,7 @@ def lower_write(ctx, lst, index, value, dynamic_size):
             f"TensorArray: cannot stack elements of shapes {sorted({lst.element_spec()[1], value.shape})}"
         )
     if ctx.within(index, 0, lst.capacity - 1):  # a loop's counter below the size: no checks
-        buffer = lax.dynamic_update_index_in_dim(lst.buffer, value, index, 0)
+        buffer = _written(lst.buffer, value, index)
         length = jnp.maximum(lst.length, index + 1) if lst.dynamic else lst.length
         return TensorList(buffer, length, lst.capacity, lst.dynamic)
     ctx.check(index < 0, "TensorArray: cannot write to negative index {0}", detail=index)
@@ -101,8 +101,13 @@ def lower_write(ctx, lst, index, value, dynamic_size):
             + str(lst.capacity),
             detail=index,
         )
-    buffer = lax.dynamic_update_index_in_dim(lst.buffer, value, index, 0)
-    return TensorList(buffer, length, lst.capacity, lst.dynamic)
+    return TensorList(_written(lst.buffer, value, index), length, lst.capacity, lst.dynamic)
+
+
+def _written(buffer, value, index):
+    if buffer.shape[0] == 0:  # no room at all: the write's check fails the call
+        return buffer
+    return lax.dynamic_update_index_in_dim(buffer, value, index, 0)
 
 
 def lower_read(ctx, lst, index, element_dtype, element_shape):
@@ -113,7 +118,13 @@ def lower_read(ctx, lst, index, element_dtype, element_shape):
             detail=(index, lst.length),
         )
     if lst.buffer is None:
-        return _never_written(lst, element_dtype, element_shape)[0]
+        if element_shape is None or None in element_shape:
+            raise errors.InvalidArgumentError(
+                "TensorArray: element 0 was never written and its shape is unknown"
+            )
+        return np.zeros(element_shape, element_dtype.as_numpy_dtype)
+    if lst.buffer.shape[0] == 0:  # nothing to read: the check fails the call
+        return jnp.zeros(lst.buffer.shape[1:], lst.buffer.dtype)
     return lax.dynamic_index_in_dim(lst.buffer, index, 0, keepdims=False)
 
 
