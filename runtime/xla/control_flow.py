@@ -163,9 +163,7 @@ def conditional(ctx, key, pred, branches, tensors):
 # --- while ---------------------------------------------------------------------------------------
 
 
-def lower_while(
-    ctx, *inputs, cond_graph, body_graph, num_loop_vars, has_maximum_iterations
-):
+def lower_while(ctx, *inputs, cond_graph, body_graph, num_loop_vars, has_maximum_iterations):
     op, n = ctx.op, num_loop_vars
     limit = inputs[-1] if has_maximum_iterations else None
     captures = list(inputs[n : len(inputs) - (1 if has_maximum_iterations else 0)])

@@ -101,9 +101,7 @@ class Specialization:
         return Specialization(self.values, self.capacities, self.observed, inputs)
 
     def key(self):
-        values = tuple(
-            sorted((id(op), p, _bytes(v)) for (op, p), v in self.values.items())
-        )
+        values = tuple(sorted((id(op), p, _bytes(v)) for (op, p), v in self.values.items()))
         capacities = tuple(sorted((id(op), c) for op, c in self.capacities.items()))
         inputs = tuple(sorted((i, _bytes(v)) for i, v in self.inputs.items()))
         return values, capacities, inputs, self.observed

@@ -143,9 +143,7 @@ def _nonzero_divisor(what):
 
 def _pow(ctx, x, y):
     if jnp.issubdtype(x.dtype, jnp.integer):
-        ctx.check(
-            _any(y < 0), "ValueError: Integers to negative integer powers are not allowed."
-        )
+        ctx.check(_any(y < 0), "ValueError: Integers to negative integer powers are not allowed.")
         y = jnp.maximum(y, jnp.zeros((), y.dtype))  # XLA's pow needs a non-negative exponent
     return jnp.power(x, y)
 

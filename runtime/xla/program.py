@@ -25,8 +25,6 @@ and its program, compiled for those, is kept beside the first.
 
 from __future__ import annotations
 
-import contextlib
-
 import jax
 import jax.numpy as jnp
 import numpy as np
@@ -155,8 +153,10 @@ class _Layout:
     @property
     def plain(self):
         """Only outputs, all computed: the call needs nothing around the jitted function."""
-        return not (self.written or self.prints) and self.key is self.error is None and all(
-            kind == "result" for kind, *_ in self.outputs
+        return (
+            not (self.written or self.prints)
+            and self.key is self.error is None
+            and all(kind == "result" for kind, *_ in self.outputs)
         )
 
 

@@ -73,7 +73,9 @@ def test_printing_matches_the_default_executor():
 
     x = np.array([1.5, -2.0, 1e-8, 3.0, 7.25], np.float32)
     _, printed = both_ways(fn, [x, np.int32(3)])
-    assert printed.startswith("start [1.5 -2 ... 3 7.25] {'n': 3, 'pair': ([1.5 -2 ... 3 7.25], 1)}")
+    assert printed.startswith(
+        "start [1.5 -2 ... 3 7.25] {'n': 3, 'pair': ([1.5 -2 ... 3 7.25], 1)}"
+    )
     assert printed.endswith("alone\n")
 
 

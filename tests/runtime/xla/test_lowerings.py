@@ -20,31 +20,31 @@ from tests.runtime.xla.xla_harness import assert_same_results, traced  # noqa: E
 
 F = np.array([[-2.5, -1.0, 0.0], [0.5, 1.0, 3.0]], np.float32)
 P = np.array([[0.5, 1.0, 2.0], [3.0, 4.5, 9.0]], np.float32)
-I = np.array([[-3, -1, 0], [1, 2, 7]], np.int32)
+K = np.array([[-3, -1, 0], [1, 2, 7]], np.int32)
 J = np.array([[2, -3, 1], [4, 5, -2]], np.int32)
 B = np.array([[True, False, True], [False, False, True]])
 C = np.array([[False, False, True], [True, False, True]])
 V = np.arange(6, dtype=np.float32) - 2.5
 
 CASES = {
-    "add": (lambda x, y: x + y, [I, J]),
+    "add": (lambda x, y: x + y, [K, J]),
     "sub": (lambda x, y: x - y, [F, P]),
-    "mul": (lambda x, y: x * y, [I, J]),
+    "mul": (lambda x, y: x * y, [K, J]),
     "truediv": (lambda x, y: x / y, [F, P]),
-    "int truediv": (lambda x, y: x / y, [I, J]),
-    "floordiv int": (lambda x, y: x // y, [I, J]),
+    "int truediv": (lambda x, y: x / y, [K, J]),
+    "floordiv int": (lambda x, y: x // y, [K, J]),
     "floordiv float": (lambda x, y: x // y, [F, P]),
-    "mod int": (lambda x, y: x % y, [I, J]),
+    "mod int": (lambda x, y: x % y, [K, J]),
     "mod float": (lambda x, y: x % y, [F, P]),
-    "pow int": (lambda x, y: x ** rt.abs(y), [I, J]),
+    "pow int": (lambda x, y: x ** rt.abs(y), [K, J]),
     "pow float": (lambda x, y: x**y, [P, F]),
     "maximum": (rt.maximum, [F, P]),
-    "minimum": (rt.minimum, [I, J]),
-    "comparisons": (lambda x, y: (x < y, x <= y, x > y, x >= y, x == y, x != y), [I, J]),
+    "minimum": (rt.minimum, [K, J]),
+    "comparisons": (lambda x, y: (x < y, x <= y, x > y, x >= y, x == y, x != y), [K, J]),
     "logic": (lambda a, b: (a & b, a | b, a ^ b, ~a), [B, C]),
     "bool equal": (lambda a, b: (rt.equal(a, b), rt.not_equal(a, b)), [B, C]),
     "unary numeric": (lambda x: (-x, rt.abs(x), rt.sign(x), rt.square(x), rt.nn.relu(x)), [F]),
-    "unary int": (lambda x: (-x, rt.abs(x), rt.sign(x), rt.square(x), rt.nn.relu(x)), [I]),
+    "unary int": (lambda x: (-x, rt.abs(x), rt.sign(x), rt.square(x), rt.nn.relu(x)), [K]),
     "unary floating": (
         lambda x: (rt.sqrt(x), rt.exp(x), rt.log(x), rt.sin(x), rt.cos(x), rt.tanh(x)),
         [P],
@@ -52,7 +52,7 @@ CASES = {
     "sigmoid": (rt.sigmoid, [F]),
     "softmax": (lambda x: rt.nn.softmax(x, axis=0), [F]),
     "matmul": (lambda a, b: rt.matmul(a, b, transpose_b=True), [F, P]),
-    "matmul int": (lambda a, b: rt.matmul(a, b, transpose_a=True), [I, J]),
+    "matmul int": (lambda a, b: rt.matmul(a, b, transpose_a=True), [K, J]),
     "reductions": (
         lambda x: (
             rt.reduce_sum(x, axis=1),
@@ -65,29 +65,29 @@ CASES = {
     ),
     "int reductions": (
         lambda x: (rt.reduce_sum(x), rt.reduce_mean(x, axis=1), rt.reduce_max(x)),
-        [I],
+        [K],
     ),
     "half mean": (lambda x: rt.reduce_mean(rt.cast(x, rt.float16)), [F]),
     "empty max": (lambda x: (rt.reduce_max(x[:0]), rt.reduce_mean(x[:0])), [V]),
     "bool reductions": (lambda b: (rt.reduce_all(b, axis=0), rt.reduce_any(b)), [B]),
     "argmax": (lambda x: (rt.argmax(x, axis=1), rt.argmin(x, output_type=rt.int32)), [F]),
     "cast": (lambda x: (rt.cast(x, rt.int32), rt.cast(x, rt.bool), rt.cast(x, rt.float16)), [F]),
-    "range": (lambda x: rt.range(2, 11, 3) + rt.cast(rt.reduce_sum(x), rt.int32), [I]),
-    "fill": (lambda x: rt.fill(rt.shape(x), 7) + x, [I]),
+    "range": (lambda x: rt.range(2, 11, 3) + rt.cast(rt.reduce_sum(x), rt.int32), [K]),
+    "fill": (lambda x: rt.fill(rt.shape(x), 7) + x, [K]),
     "zeros and ones like": (lambda x: (rt.zeros_like(x), rt.ones_like(x, dtype=rt.int32)), [F]),
     "shape size rank": (lambda x: (rt.shape(x), rt.size(x), rt.rank(x)), [F]),
     "reshape": (lambda x: rt.reshape(x, [3, -1]), [F]),
     "transpose": (lambda x: rt.transpose(x), [F]),
     "concat": (lambda x, y: rt.concat([x, y], axis=1), [F, P]),
-    "stack": (lambda x, y: rt.stack([x, y], axis=1), [I, J]),
+    "stack": (lambda x, y: rt.stack([x, y], axis=1), [K, J]),
     "unstack": (lambda x: tuple(rt.unstack(x, axis=1)), [F]),
     "expand and squeeze": (lambda x: rt.squeeze(rt.expand_dims(x, 1), axis=[1]), [F]),
-    "identity": (rt.identity, [I]),
+    "identity": (rt.identity, [K]),
     "where": (lambda c, x, y: rt.where(c, x, y), [B, F, P]),
     "gather": (lambda x, i: rt.gather(x, i, axis=1), [F, np.array([2, 0, 2], np.int32)]),
     "slices": (lambda x: (x[1], x[:, 1:], x[..., None], x[::-1, 0]), [F]),
     "tensor index": (lambda x, i: (x[i], x[-i, 2]), [F, np.int32(1)]),
-    "const": (lambda x: x + rt.constant([[1], [2]]), [I]),
+    "const": (lambda x: x + rt.constant([[1], [2]]), [K]),
 }
 
 
@@ -151,7 +151,5 @@ def test_the_cases_use_every_lowered_op():
 
 
 def test_unknown_placeholder_dims_take_the_call_shapes():
-    result = assert_same_results(
-        lambda x: rt.reduce_sum(x * 2.0, axis=0), [F], shapes=[[None, 3]]
-    )
+    result = assert_same_results(lambda x: rt.reduce_sum(x * 2.0, axis=0), [F], shapes=[[None, 3]])
     assert result[0].shape == (3,)

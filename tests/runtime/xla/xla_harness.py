@@ -22,7 +22,9 @@ RTOL = {np.dtype(np.float16): 2e-3, np.dtype(np.float32): 2e-5, np.dtype(np.floa
 def traced(fn, args, shapes=None):
     """``fn`` traced into a FuncGraph on placeholders for ``args`` (or ``shapes``)."""
     specs = [
-        rt.TensorSpec(np.shape(a) if shapes is None else shapes[i], rt.as_dtype(np.asarray(a).dtype))
+        rt.TensorSpec(
+            np.shape(a) if shapes is None else shapes[i], rt.as_dtype(np.asarray(a).dtype)
+        )
         for i, a in enumerate(args)
     ]
     return trace(fn, specs, "f")
