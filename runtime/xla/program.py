@@ -63,10 +63,23 @@ class XlaProgram:
         self._current = self._compile(self._base)
 
     def __call__(self, *values):
-        if self.wide:
-            with jax.enable_x64(True):
-                return self._call(values)
-        return self._call(values)
+        try:
+            compiled = self._current
+            if self._static:
+                compiled = self._by_inputs.get(self._input_key(values))
+            if compiled is not None and compiled.plain and not self.wide:  # the common call
+                if compiled.static:
+                    values = [values[i] for i in compiled.dynamic]
+                return tuple([_numpy(r) for r in compiled.jitted(*values)])
+            if self.wide:
+                with jax.enable_x64(True):
+                    return self._call(values)
+            return self._call(values)
+        except errors.OpError as e:
+            if not getattr(e, "__notes__", None):
+                raise
+            # Raised while JAX traced the program: JAX's note about its own frames is noise here.
+            raise type(e)(e.message, e.op) from None
 
     def _call(self, values):
         compiled = self._current
@@ -83,7 +96,10 @@ class XlaProgram:
             return self._observe_then_run(values)
 
     def _input_key(self, values):
-        return tuple(values[i].tobytes() for i in self._static)
+        if len(self._static) == 1:  # usually a size: a numpy scalar is its own key, and fast
+            value = values[self._static[0]]
+            return value if isinstance(value, np.generic) else value.tobytes()
+        return tuple([values[i].tobytes() for i in self._static])
 
     def _for_inputs(self, values):
         """The program compiled for these values of the static inputs (and what is observed)."""
