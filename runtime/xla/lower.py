@@ -53,12 +53,14 @@ class Host:
     """What a lowered program shares with the Python side: the checks it makes, what it learned,
     the values it was compiled for, and what its callbacks report while it runs."""
 
-    def __init__(self, specialization=None, graph=None):
+    def __init__(self, specialization=None, graph=None, learned=None, plans=None):
         self.checks = []
         self.input_positions = {id(t): i for i, t in enumerate(graph.inputs)} if graph else {}
         self._codes = {}
-        self.learned = {}  # op -> what tracing its branches or body taught (control_flow)
-        self.plans = {}  # graph -> the ops it runs, in order
+        # op -> what tracing its branches or body taught (control_flow); graph -> its ops in
+        # order. Both hold for every specialization of a program: they may be shared.
+        self.learned = {} if learned is None else learned
+        self.plans = {} if plans is None else plans
         self.specialization = specialization or Specialization()
         self.printed_text = []
         self.assert_messages = {}

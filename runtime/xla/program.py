@@ -56,6 +56,7 @@ class XlaProgram:
         # 64-bit types on (for its own calls only), so int64 stays int64.
         self.wide = any(t.dtype in _WIDE for op in ops for t in (*op.inputs, *op.outputs))
         self.key = _initial_key(ops) if self.keyed else None
+        self.learned, self.plans = {}, {}  # shared by the programs of every specialization
         self._compiled = {}  # Specialization.key() -> _Compiled
         self._base = Specialization()  # what is observed: the same for every input value
         self._static = []  # positions of the inputs compiled in, by value
@@ -64,13 +65,11 @@ class XlaProgram:
 
     def __call__(self, *values):
         try:
-            compiled = self._current
-            if self._static:
-                compiled = self._by_inputs.get(self._input_key(values))
-            if compiled is not None and compiled.plain and not self.wide:  # the common call
-                if compiled.static:
-                    values = [values[i] for i in compiled.dynamic]
-                return tuple([_numpy(r) for r in compiled.jitted(*values)])
+            compiled = (
+                self._by_inputs.get(self._input_key(values)) if self._static else self._current
+            )
+            if compiled is not None and compiled.fast is not None:  # the common call
+                return compiled.fast(values)
             if self.wide:
                 with jax.enable_x64(True):
                     return self._call(values)
@@ -181,11 +180,12 @@ class _Compiled:
 
     def __init__(self, program, specialization):
         self.program = program
-        self.host = Host(specialization, program.graph)
+        self.host = Host(specialization, program.graph, program.learned, program.plans)
         self.static = specialization.inputs
         self.dynamic = [i for i in range(len(program.graph.inputs)) if i not in self.static]
         self.layout = None
         self.plain = False
+        self.fast = None  # once traced, for a plain program that needs no 64-bit types: the call
         self.jitted = jax.jit(self._trace)
 
     def _trace(self, *args):
@@ -229,6 +229,8 @@ class _Compiled:
                 results.append(state[DETAIL])
         layout.prints = host.callbacks > 0
         self.layout, self.plain = layout, layout.plain
+        if self.plain and not program.wide:
+            self.fast = _fast_call(self.jitted, self.dynamic if self.static else None)
         return tuple(results)
 
     def run(self, values):
@@ -270,6 +272,16 @@ class _Compiled:
         return check.error_type(f"{message}\n\t [[{describe_op(check.op)}]]", check.op)
 
 
+def _fast_call(jitted, dynamic):
+    """The call of a plain program: the jitted function on the inputs not compiled in, and
+    its results as numpy."""
+    if dynamic is None:
+        return lambda values: tuple(map(_numpy, jitted(*values)))
+    if not dynamic:
+        return lambda values: tuple(map(_numpy, jitted()))
+    return lambda values: tuple(map(_numpy, jitted(*[values[i] for i in dynamic])))
+
+
 def _device_or_numpy(variable):
     """What a call passes for a variable: the array a compiled program left, else numpy."""
     device = variable._device_value
@@ -278,7 +290,7 @@ def _device_or_numpy(variable):
 
 def _numpy(value):
     array = np.asarray(value)
-    return array[()] if array.ndim == 0 else array
+    return array if array.ndim else array[()]
 
 
 def _output(entry, results):
