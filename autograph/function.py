@@ -46,6 +46,11 @@ def run_functions_eagerly(flag):
     _eager["on"] = bool(flag)
 
 
+def experimental_run_functions_eagerly(flag):
+    """The older spelling of ``run_functions_eagerly``, as TensorFlow 2.0 had it."""
+    run_functions_eagerly(flag)
+
+
 def functions_run_eagerly() -> bool:
     return _eager["on"]
 
@@ -161,6 +166,11 @@ class Function:
         return self._concrete_function(self._as_signature(arguments))
 
     def _traceable(self):
+        if inspect.isgeneratorfunction(self.python_function):
+            raise NotImplementedError(
+                f"{self.__name__} is a generator function (it uses `yield`): generators are not "
+                "supported in a graph, as in TensorFlow; return a list or a tensor instead."
+            )
         if not self.autograph:
             return self.python_function
         from autograph.impl.api import to_graph
@@ -403,7 +413,8 @@ _ARRAY_TYPES = (np.ndarray, np.generic)
 
 
 def _is_tensor_leaf(value):
-    return isinstance(value, (rt.Tensor, rt.TensorSpec, np.ndarray))
+    # numpy arrays and numeric numpy scalars are tensors, as in TensorFlow: by dtype and shape.
+    return isinstance(value, (rt.Tensor, rt.TensorSpec, np.ndarray, np.number, np.bool_))
 
 
 def _is_op(value):
@@ -413,7 +424,7 @@ def _is_op(value):
 def _spec(value):
     if isinstance(value, rt.TensorSpec):
         return value
-    if isinstance(value, np.ndarray):
+    if isinstance(value, (np.ndarray, np.generic)):
         return rt.TensorSpec(value.shape, rt.as_dtype(value.dtype))
     return rt.TensorSpec(value.shape, value.dtype)
 
@@ -421,7 +432,7 @@ def _spec(value):
 def _as_value(leaf):
     if isinstance(leaf, rt.TensorSpec):
         raise TypeError("A TensorSpec describes an argument; call the function with a tensor")
-    if isinstance(leaf, np.ndarray):
+    if isinstance(leaf, (np.ndarray, np.generic)):
         return rt.convert_to_tensor(leaf)._value
     return leaf._value
 

@@ -5,7 +5,7 @@
 <rt.Tensor: shape=(), dtype=int32, numpy=7>
 """
 
-from runtime import debugging, errors, nn, random, saved_model, strings
+from runtime import compat, debugging, errors, nn, onnx, random, saved_model, strings
 from runtime.core import nest
 from runtime.core.context import executing_eagerly
 from runtime.core.dtypes import (
@@ -49,9 +49,11 @@ from runtime.ops.array_ops import (
     zeros,
     zeros_like,
 )
+from runtime.ops.clip_ops import clip_by_value
 from runtime.ops.constant_ops import cast, constant, convert_to_tensor, placeholder, range
 from runtime.ops.control_flow_ops import cond, control_dependencies, group, no_op, while_loop
-from runtime.ops.indexing_ops import gather
+from runtime.ops.indexing_ops import gather, one_hot
+from runtime.ops.linalg_ops import einsum, eye
 from runtime.ops.logging_ops import (
     Assert,
     print,
@@ -98,9 +100,13 @@ from runtime.ops.math_ops import (
     subtract,
     tanh,
 )
+from runtime.ops.padding_ops import pad, tile
+from runtime.ops.scan_ops import cumsum
 from runtime.ops.tensor_array_ops import TensorArray
 from runtime.state.module import Module
 from runtime.state.variables import Variable
 from runtime.views import dot, text  # noqa: F401 (each registers its view of graphs)
+
+newaxis = None  # x[:, rt.newaxis] adds a dimension of size 1, as x[:, None] does
 
 __all__ = [name for name in dir() if not name.startswith("_")]

@@ -19,4 +19,13 @@ class OperatorNotAllowedInGraphError(TypeError):
 
 
 class UnimplementedError(OpError):
-    """An operation has no implementation for the target it was asked to run on (XLA, ONNX)."""
+    """An operation has no implementation where it was asked to run or be exported (ONNX, XLA)."""
+
+
+class NestedStructureError(TypeError, ValueError):
+    """Two values that must have the same nested structure (a loop variable before and after
+    an iteration, a variable in both branches of an ``if``) do not.
+
+    A ``TypeError``, as TensorFlow's AutoGraph raises it, and a ``ValueError``, as
+    ``rt.nest.assert_same_structure``, ``rt.cond`` and ``rt.while_loop`` raise it.
+    """

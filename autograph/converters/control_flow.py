@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import gast
 
+from autograph.converters import directives
 from autograph.converters.base import (
     StatementConverter,
     ag_attribute,
@@ -184,7 +185,7 @@ class _ControlFlowConverter(StatementConverter):
             self._function(loop_body, body, symbols, body_writes, node),
         ]
         args = [name(loop_test), name(loop_body)] + _state_args(symbols)
-        call = self._call("while_stmt", node, args, symbols)
+        call = self._call("while_stmt", node, args, symbols, **_loop_options(node))
         return defs + before + [call] + orelse
 
     def visit_For(self, node):
@@ -208,8 +209,14 @@ class _ControlFlowConverter(StatementConverter):
         # body never sets (a return in the loop's else clause) is False all along.
         stop_on = [f for f in flags if f in modified]
         keywords = {"stop_on": _names_tuple(stop_on)} if stop_on else {}
-        call = self._call("for_stmt", node, args, symbols, **keywords)
+        call = self._call("for_stmt", node, args, symbols, **keywords, **_loop_options(node))
         return [body_def] + before + [call] + orelse
+
+
+def _loop_options(node):
+    """``options=`` of a loop whose body begins with ``set_loop_options`` (``directives``)."""
+    options = directives.options_dict(node)
+    return {"options": options} if options is not None else {}
 
 
 def _undefined(sym, node):

@@ -16,10 +16,12 @@ import types
 import gast
 
 from autograph.converters import (
+    asserts,
     break_statements,
     call_trees,
     continue_statements,
     control_flow,
+    directives,
     lists,
     logical_expressions,
     return_statements,
@@ -96,10 +98,12 @@ def _convert(fn):
     filename = fn.__code__.co_filename
     ctx = Context(Namer.for_function(fn), _resolver(fn), filename)
     for converter in (
+        directives,
         break_statements,
         continue_statements,
         return_statements,
         lists,
+        asserts,
         call_trees,
         logical_expressions,
     ):

@@ -24,6 +24,7 @@ import threading
 import numpy as np
 
 import runtime as rt
+from autograph.operators import loop_options
 from autograph.operators.state import State
 from autograph.operators.variables import UndefinedReturnValue, is_undefined
 from runtime.execution.tracing import set_outputs, trace
@@ -189,12 +190,14 @@ _probing = _Probing()
 
 
 def _check_branch_values(name, a, b):
-    for value, this, other, other_value in ((a, "true", "false", b), (b, "false", "true", a)):
+    # TensorFlow's words first ("main" and "else" branch), then what to do.
+    for value, this, other, other_value in ((a, "main", "else", b), (b, "else", "main", a)):
         if is_undefined(value) and not is_undefined(other_value):
             if isinstance(value, UndefinedReturnValue):
                 raise ValueError(
-                    f"The function returns a value in the {other} branch of a tensor-dependent `if` "
-                    f"but not in the {this} branch: every branch must return a value (or none must)."
+                    f"the {this} branch must also have a return statement: the function returns "
+                    f"a value in the {other} branch of a tensor-dependent `if`, and every branch "
+                    "must return a value (or none must)."
                 )
             raise ValueError(
                 f"'{name}' must also be initialized in the {this} branch: it is assigned in the "
@@ -209,11 +212,12 @@ def _check_branch_values(name, a, b):
     try:
         rt.nest.assert_same_structure(a, b)
     except ValueError:
-        raise ValueError(
-            f"'{name}' has a different structure in each branch of a tensor-dependent `if` "
-            f"({rt.nest.describe(a)} and {rt.nest.describe(b)}); a graph needs the same on both paths."
+        raise rt.errors.NestedStructureError(
+            f"'{name}' must have the same nested structure in the main and else branches: it is "
+            f"{rt.nest.describe(a)} in one and {rt.nest.describe(b)} in the other, and a graph "
+            "needs the same on both paths of a tensor-dependent `if`."
         ) from None
-    for value, which in ((a, "true"), (b, "false")):
+    for value, which in ((a, "main"), (b, "else")):
         for leaf in rt.nest.flatten(value):
             if not _stageable(leaf):
                 raise TypeError(
@@ -244,18 +248,18 @@ def _stageable(value):
 # --- while -------------------------------------------------------------------------------------
 
 
-def while_stmt(loop_test, loop_body, names=(), unsupported=None):
+def while_stmt(loop_test, loop_body, names=(), unsupported=None, options=None):
     """Runs ``while loop_test(): loop_body()``; a symbolic test stages the loop as rt.while_loop.
 
     A loop that starts with Python values and whose test turns symbolic
     after some iterations is staged from that iteration on. ``names`` are the
-    variables the loop carries (see ``State``).
+    variables the loop carries (see ``State``); ``options`` those of ``set_loop_options``.
     """
     test = _first_test(loop_test, names, loop_body)
     while True:
         if isinstance(test, _SymbolicTensor):  # is_symbolic, without a call per iteration
             _refuse_staging("`while` loop", unsupported)
-            _staged_while(loop_test, loop_body, State(names, loop_test, loop_body))
+            _staged_while(loop_test, loop_body, State(names, loop_test, loop_body), options=options)
             return
         if not test:
             return
@@ -277,16 +281,16 @@ def _first_test(loop_test, names, loop_body):
     return test
 
 
-def _staged_while(loop_test, loop_body, state, index=None):
+def _staged_while(loop_test, loop_body, state, index=None, options=None):
     """Stages the loop as rt.while_loop over the state (and an ``index``, for ``for`` loops).
 
     With an index, ``loop_test(i)`` and ``loop_body(i)`` take it. A loop that
     carries nothing still needs one variable: it counts its iterations.
     """
-    _restoring_on_error(state, _stage_while, loop_test, loop_body, state, index)
+    _restoring_on_error(state, _stage_while, loop_test, loop_body, state, index, options)
 
 
-def _stage_while(loop_test, loop_body, state, index, initial):
+def _stage_while(loop_test, loop_body, state, index, options, initial):
     uses_index = index is not None
     run_body = (lambda extra: loop_body(*extra)) if uses_index else (lambda extra: loop_body())
     names = state.names
@@ -316,6 +320,7 @@ def _stage_while(loop_test, loop_body, state, index, initial):
         run_body(loop_values[:n])
         now = state.get()
         out = [_loop_value(names[i], now[i], after=True) for i in carried]
+        loop_options.check_invariants(options, initial, carried, names, out)
         return tuple(v + 1 for v in loop_values[:n]) + tuple(out)
 
     invariants = None
@@ -327,12 +332,16 @@ def _stage_while(loop_test, loop_body, state, index, initial):
                 for leaf in rt.nest.flatten(v)
             ]
             invariants += standins[i][1] if i in standins else shapes
+    invariants = loop_options.shape_invariants(
+        options, invariants, initial, carried, extra, first_values
+    )
     final = rt.while_loop(
         cond_fn,
         body_fn,
         tuple(extra) + tuple(first_values),
         names=labels,
         shape_invariants=invariants,
+        maximum_iterations=loop_options.maximum_iterations(options),
     )
     set_carried(final[n:])
 
@@ -394,8 +403,8 @@ def _loop_value(name, value, after=False):
         if after:
             raise ValueError(f"'{name}' is undefined after an iteration of a tensor-dependent loop")
         raise ValueError(
-            f"'{name}' is used in a tensor-dependent loop but is not defined before it: a graph "
-            "loop may run zero times, so give it a value before the loop."
+            f"'{name}' must be defined before the loop: it is used in a tensor-dependent loop, "
+            "which a graph may run zero times, so give it a value before the loop."
         )
     if value is None:
         raise ValueError(
@@ -427,19 +436,19 @@ def _list_dtype(items):
 # --- for ---------------------------------------------------------------------------------------
 
 
-def for_stmt(iterable, loop_body, names=(), stop_on=(), unsupported=None):
+def for_stmt(iterable, loop_body, names=(), stop_on=(), unsupported=None, options=None):
     """Runs ``for item in iterable: loop_body(item)`` until one of the flags ``stop_on`` is set.
 
     Over a symbolic tensor (``rt.range(n)`` in a graph, or any tensor) the loop
     is staged as an rt.while_loop over its first dimension; over anything
     else it runs as Python, unrolled when building a graph. ``names`` are the
     variables the loop carries (see ``State``); ``stop_on`` are those of them
-    that a ``break`` or a ``return`` in the loop sets.
+    that a ``break`` or a ``return`` in the loop sets; ``options`` those of ``set_loop_options``.
     """
     extra_test = _none_set(stop_on, loop_body) if stop_on else None
     if is_symbolic(iterable) or isinstance(iterable, _StagedIterable):
         _refuse_staging("`for` loop", unsupported)
-        _staged_for(iterable, extra_test, loop_body, State(names, loop_body))
+        _staged_for(iterable, extra_test, loop_body, State(names, loop_body), options)
         return
     if isinstance(iterable, rt.Tensor) and iterable.shape.rank == 0:
         raise TypeError("Cannot iterate over a scalar tensor")
@@ -538,7 +547,7 @@ def _is_constant(t, number):
     return value is not None and np.ndim(value) == 0 and value == number
 
 
-def _staged_for(iterable, extra_test, loop_body, state):
+def _staged_for(iterable, extra_test, loop_body, state, options=None):
     parts = _range_parts(iterable)
     if parts is not None:
         length, item = parts
@@ -556,4 +565,4 @@ def _staged_for(iterable, extra_test, loop_body, state):
         keep_going = extra_test()
         return rt.logical_and(more, _as_condition(keep_going))
 
-    _staged_while(test, lambda i: loop_body(item(i)), state, index=rt.constant(0))
+    _staged_while(test, lambda i: loop_body(item(i)), state, index=rt.constant(0), options=options)

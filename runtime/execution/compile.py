@@ -21,12 +21,17 @@ def graph_fn(x):
     return (cond,)
 
 A scalar value used once is written into the expression that uses it, as above.
+
+No text from the graph reaches the source: names are made here from a safe
+alphabet (ASCII letters, digits and ``_``), constants and attributes are bound
+as values of the function's globals under such names, and an index's ints are
+written by the compiler from checked ints. So a graph, whatever its names and
+attributes hold (one loaded from an untrusted file, say), cannot add code.
 """
 
 from __future__ import annotations
 
 import builtins
-import functools
 import itertools
 import keyword
 import linecache
@@ -41,10 +46,15 @@ _program_ids = itertools.count()
 
 
 class Program:
-    """A compiled graph: call it with the input values; it returns a tuple of output values."""
+    """A compiled graph: call it with the input values; it returns a tuple of output values.
 
-    def __init__(self, source, fn, line_ops, filename):
+    ``source`` is its text; ``bound_values`` maps the names the source uses for
+    constants, attributes, variables and kernels to the values they stand for.
+    """
+
+    def __init__(self, source, fn, line_ops, filename, bound_values):
         self.source = source
+        self.bound_values = bound_values
         self._fn = fn
         self._line_ops = line_ops
         self._filename = filename
@@ -171,8 +181,14 @@ def compile_function(func_graph) -> Program:
     return program
 
 
+_NOT_NAME_CHARACTER = re.compile(r"[^A-Za-z0-9_]")
+_MAX_NAME_LENGTH = 40
+
+
 def _identifier(text):
-    name = re.sub(r"\W", "_", text).strip("_") or "v"
+    """A name made from ``text`` with ASCII letters, digits and ``_`` only (Unicode names could
+    merge under Python's NFKC normalisation); never starting with ``_``, never a keyword."""
+    name = _NOT_NAME_CHARACTER.sub("_", str(text)).strip("_")[:_MAX_NAME_LENGTH] or "v"
     if name[0].isdigit():
         name = "v_" + name
     return name + "_" if keyword.iskeyword(name) else name
@@ -235,24 +251,31 @@ class _Emitter:
             name = self._kernels[key] = self.bind_global(dtype.name, dtype.as_numpy_dtype)
         return name
 
-    def kernel_name(self, op):
-        attrs = dict(op.attrs)
-        if self.states is not None and "state" in attrs:
-            state = self.states.get(id(op))
-            if state is None:
-                state = self.states[id(op)] = attrs["state"].fresh()
-            attrs["state"] = state
+    def kernel_call(self, op, arguments):
+        """``Kernel(arguments, attr=value_name, ...)``: each attribute is bound as a global.
+
+        The keywords are the names the op's row declares, never text of the graph.
+        """
+        declared = op.opdef.attrs
+        if op.attrs.keys() != declared.keys():
+            raise ValueError(f"op {op.name!r} ({op.type}) has attributes its row does not declare")
         replaced = self.kernels.get(op)
-        if replaced is not None:
-            return self.bind_global(op.type, functools.partial(replaced, **attrs)), ""
-        if not attrs:
-            name = self._kernels.get(op.type)
+        if replaced is not None:  # runtime.xla.observe watching a run
+            name = self.bind_global(op.type, replaced)
+        else:
+            name = self._kernels.get(op.opdef)
             if name is None:
-                name = self._kernels[op.type] = self.bind_global(op.type, op.opdef.kernel)
-            return name, ""
-        kernel = functools.partial(op.opdef.kernel, **attrs)
-        note = ", ".join(f"{k}={_short(v)}" for k, v in attrs.items())
-        return self.bind_global(op.type, kernel), f"  # {note}"
+                name = self._kernels[op.opdef] = self.bind_global(op.type, op.opdef.kernel)
+        keywords = []
+        for key in declared:
+            value = op.attrs[key]
+            if key == "state" and self.states is not None:
+                state = self.states.get(id(op))
+                if state is None:
+                    state = self.states[id(op)] = value.fresh()
+                value = state
+            keywords.append(f"{key}={self.bind_global(key, value)}")
+        return f"{name}({', '.join([*arguments, *keywords])})"
 
     def emit_ops(self, ops, env, indent, outputs=(), tests=()):
         """Emits ``ops``, a block whose results are ``outputs`` and ``tests`` (an if/while test)."""
@@ -322,9 +345,10 @@ class _Emitter:
             form = ("unary" if op.type == "LogicalNot" else "binary", _TEST_OPERATORS[op.type])
         elif form is not None and form[0] == "cast":
             form = ("call", self.numpy_type_name(form[1]))
+        elif form is not None and form[0] == "subscript":
+            form = ("subscript", self.subscript_parts(form[1]))
         if form is not None:
             call, precedence = _expression(form, [self._operand(t, env) for t in op.inputs])
-            note = ""
             size = 1 + sum(self._inlined_size.get(id(t), 0) for t in op.inputs)
             if mode is not None and size <= _MAX_INLINED_OPS and len(call) <= _MAX_INLINED_CHARS:
                 env[id(op.outputs[0])] = call
@@ -332,16 +356,44 @@ class _Emitter:
                 self._inlined_size[id(op.outputs[0])] = size
                 return
         else:
-            kernel, note = self.kernel_name(op)
-            call = f"{kernel}({', '.join(env[id(t)] for t in op.inputs)})"
+            call = self.kernel_call(op, [env[id(t)] for t in op.inputs])
         if not op.outputs:
-            self.emit(indent, call + note, op)
+            self.emit(indent, call, op)
             return
         names = [self.value_name(t) for t in op.outputs]
         for t, n in zip(op.outputs, names):
             env[id(t)] = n
         target = names[0] if len(names) == 1 else ", ".join(names)
-        self.emit(indent, f"{target} = {call}{note}", op)
+        self.emit(indent, f"{target} = {call}", op)
+
+    def subscript_parts(self, spec):
+        """An index spec as the parts of a subscript: text, or ("input", k) for input k + 1.
+
+        An int is written as its digits, by the compiler; anything else the spec
+        holds is bound as a global.
+        """
+
+        def bound(v):
+            if v is None:
+                return ""
+            if type(v) is tuple:
+                return ("input", v[1])
+            if type(v) is int and abs(v) < _LITERAL_INT_LIMIT:
+                return str(v)
+            return self.bind_global("index", v)
+
+        parts = []
+        for k in spec:
+            if k is Ellipsis:
+                parts.append(["..."])
+            elif k is None:
+                parts.append(["None"])
+            elif type(k) is slice:
+                part = [bound(k.start), ":", bound(k.stop)]
+                parts.append(part + ([":", bound(k.step)] if k.step is not None else []))
+            else:
+                parts.append([bound(k)])
+        return parts
 
     def emit_subgraph(self, graph, input_exprs, indent, is_test=False):
         """Inlines ``graph`` with its inputs bound to ``input_exprs``; returns its outputs.
@@ -408,8 +460,10 @@ class _Emitter:
         linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
         code = compile(source, filename, "exec")
         namespace = dict(self.namespace)
-        exec(code, namespace)  # the source is generated here from the graph, never read from a file
-        return Program(source, namespace[name], self.line_ops, filename)
+        exec(
+            code, namespace
+        )  # made here, with no text of the graph in it: see the module docstring
+        return Program(source, namespace[name], self.line_ops, filename, dict(self.namespace))
 
 
 # Ops whose kernel is a numpy ufunc with an operator of the same meaning: on numpy values
@@ -440,36 +494,28 @@ _MAX_INLINED_OPS = 6
 _MAX_INLINED_CHARS = 80
 
 
-def _subscript(spec):
-    """``x[...]`` for an index spec: ints, slices, None, ``...``, and ("t", k) for input k+1."""
+# An int of an index is written as digits below this; a larger one is bound as a global.
+_LITERAL_INT_LIMIT = 1 << 63
 
-    def part(v):
-        if isinstance(v, tuple):
-            return "{" + str(v[1] + 1) + "}"
-        return "" if v is None else repr(v)
 
-    parts = []
-    for k in spec:
-        if k is Ellipsis:
-            parts.append("...")
-        elif k is None:
-            parts.append("None")
-        elif isinstance(k, slice):
-            text = f"{part(k.start)}:{part(k.stop)}"
-            parts.append(text + (f":{part(k.step)}" if k.step is not None else ""))
-        else:
-            parts.append(part(k))
-    return "{0}[" + ", ".join(parts) + ("," if len(parts) == 1 and parts[0] == "..." else "") + "]"
+def _subscript_text(base, parts, dynamic):
+    """``base[...]`` from ``subscript_parts``, with ``dynamic`` the texts of the index inputs."""
+    items = [
+        "".join(dynamic[piece[1]] if type(piece) is tuple else piece for piece in part)
+        for part in parts
+    ]
+    trailing = "," if items == ["..."] else ""  # x[...,] is x[(...,)], as the kernel indexes
+    return f"{base}[{', '.join(items)}{trailing}]"
 
 
 def _operator(op):
     """How ``op`` prints as a Python operator, where one means exactly what its kernel does.
 
-    ``("binary", "+")``, ``("unary", "-")``, ``("call", "abs")``, ``("subscript", template)``,
+    ``("binary", "+")``, ``("unary", "-")``, ``("call", "abs")``, ``("subscript", spec)``,
     ``("cast", dtype)``, or None for a kernel call.
     """
     if op.type == "StridedSlice":
-        return "subscript", _subscript(op.attrs["spec"])  # numpy indexing is what the kernel does
+        return "subscript", op.attrs["spec"]  # numpy indexing is what the kernel does
     if op.type == "Cast" and op.inputs[0].shape.rank == 0:
         # On a scalar, numpy's type is the cast: np.float32(x) is x.astype(np.float32).
         source, target = op.inputs[0].dtype, op.attrs["dtype"]
@@ -526,7 +572,7 @@ def _expression(form, operands):
     kind, symbol = form
     if kind == "subscript":
         base = _wrap(operands[0], operands[0][1] < _ATOM)
-        return symbol.format(base, *(text for text, _ in operands[1:])), _ATOM
+        return _subscript_text(base, symbol, [text for text, _ in operands[1:]]), _ATOM
     if kind == "call":
         return f"{symbol}({operands[0][0]})", _ATOM
     if kind == "unary":
@@ -540,8 +586,3 @@ def _expression(form, operands):
     left_text = _wrap(left, left[1] < precedence or (left_tight and left[1] == precedence))
     right_text = _wrap(right, right[1] <= precedence)
     return f"{left_text} {symbol} {right_text}", precedence
-
-
-def _short(value):
-    text = repr(value)
-    return text if len(text) <= 40 else text[:37] + "..."

@@ -483,7 +483,7 @@ def _dce_rule(graph):
 def dead_code_elimination(graph) -> FuncGraph:
     """Drops ops that neither the outputs nor any stateful op need.
 
-    Keeps exactly what a function graph runs (``runtime.compile.ops_to_run``):
+    Keeps exactly what a function graph runs (``runtime.execution.compile.ops_to_run``):
     every stateful op, what it needs, and the inputs' placeholders, even unused.
     """
     if not _has_dead_ops(graph):

@@ -7,6 +7,7 @@ import builtins
 import numpy as np
 
 from runtime import errors
+from runtime.core import attr_kinds as kinds
 from runtime.core import dtypes
 from runtime.core.op_def import OpDef
 from runtime.core.tensor import Tensor
@@ -16,6 +17,7 @@ from runtime.ops.constant_ops import (
     convert_pair,
     convert_to_tensor,
     list_operands,
+    register_sequence_packer,
     shape_from_tensor,
     static_int,
     static_ints,
@@ -85,13 +87,16 @@ def _like_infer(op_type):
     def infer(inputs, attrs):
         if op_type == "OnesLike" and attrs["dtype"] is dtypes.string:
             raise TypeError("ones_like() has no meaning for strings")
+        if attrs["dtype"].is_opaque:
+            raise TypeError(f"{op_type} cannot make {attrs['dtype'].name} values")
         return [(attrs["dtype"], inputs[0].shape)]
 
     return infer
 
 
-ZEROS_LIKE = OpDef("ZerosLike", _like_kernel(0), infer=_like_infer("ZerosLike"))
-ONES_LIKE = OpDef("OnesLike", _like_kernel(1), infer=_like_infer("OnesLike"))
+_LIKE_ATTRS = {"dtype": kinds.DTYPE}
+ZEROS_LIKE = OpDef("ZerosLike", _like_kernel(0), _like_infer("ZerosLike"), attrs=_LIKE_ATTRS)
+ONES_LIKE = OpDef("OnesLike", _like_kernel(1), _like_infer("OnesLike"), attrs=_LIKE_ATTRS)
 
 
 def zeros_like(input, dtype=None, name=None):
@@ -111,10 +116,17 @@ def ones_like(input, dtype=None, name=None):
 # --- shape ------------------------------------------------------------------------------------
 
 
+def _index_type(dtype):
+    if dtype not in (dtypes.int32, dtypes.int64):
+        raise TypeError(f"out_type must be int32 or int64, got {dtype.name}")
+    return dtype
+
+
 SHAPE = OpDef(
     "Shape",
     lambda x, out_type: np.array(np.shape(x), dtype=out_type.as_numpy_dtype),
-    infer=lambda i, a: [(a["out_type"], TensorShape([i[0].shape.rank]))],
+    infer=lambda i, a: [(_index_type(a["out_type"]), TensorShape([i[0].shape.rank]))],
+    attrs={"out_type": kinds.DTYPE},
 )
 
 
@@ -131,7 +143,8 @@ def shape(input, out_type=dtypes.int32, name=None):
 SIZE = OpDef(
     "Size",
     lambda x, out_type: out_type.as_numpy_dtype(np.size(x)),
-    infer=lambda i, a: [(a["out_type"], TensorShape([]))],
+    infer=lambda i, a: [(_index_type(a["out_type"]), TensorShape([]))],
+    attrs={"out_type": kinds.DTYPE},
 )
 RANK = OpDef(
     "Rank", lambda x: np.int32(np.ndim(x)), infer=lambda i, a: [(dtypes.int32, TensorShape([]))]
@@ -193,7 +206,12 @@ def _transpose_infer(inputs, attrs):
     return [(x.dtype, TensorShape([dims[p] for p in perm]))]
 
 
-TRANSPOSE = OpDef("Transpose", lambda x, perm: np.transpose(x, perm), infer=_transpose_infer)
+TRANSPOSE = OpDef(
+    "Transpose",
+    lambda x, perm: np.transpose(x, perm),
+    infer=_transpose_infer,
+    attrs={"perm": kinds.AXES},
+)
 
 
 def transpose(a, perm=None, name=None):
@@ -254,6 +272,7 @@ CONCAT = OpDef(
     lambda *xs, axis: np.concatenate(xs, axis=axis),
     infer=_concat_infer,
     default_name="concat",
+    attrs={"axis": kinds.INT},
 )
 
 
@@ -283,7 +302,11 @@ def _pack_infer(inputs, attrs):
 
 
 PACK = OpDef(
-    "Pack", lambda *xs, axis: np.stack(xs, axis=axis), infer=_pack_infer, default_name="stack"
+    "Pack",
+    lambda *xs, axis: np.stack(xs, axis=axis),
+    infer=_pack_infer,
+    default_name="stack",
+    attrs={"axis": kinds.INT},
 )
 
 
@@ -302,12 +325,48 @@ def stack(values, axis=0, name=None):
     return bind1(PACK, values, {"axis": static_int(axis, "stack: axis")}, name or "stack")
 
 
+def _pack_sequence(value, dtype=None, name=None):
+    """A (nested) list holding tensors as one tensor: TensorFlow's autopacking.
+
+    Python numbers in it take the dtype of its first tensor, unless ``dtype`` is given.
+    """
+    dtype = dtype if dtype is not None else _first_dtype(value)
+
+    def part(item):
+        if isinstance(item, (list, tuple)):
+            return bind1(PACK, [part(x) for x in item], {"axis": 0}, "packed")
+        return convert_to_tensor(item, dtype)
+
+    if not value:
+        raise ValueError("Cannot pack an empty list holding tensors")
+    return bind1(PACK, [part(x) for x in value], {"axis": 0}, name or "packed")
+
+
+def _first_dtype(value):
+    for item in value:
+        if isinstance(item, (list, tuple)):
+            found = _first_dtype(item)
+            if found is not None:
+                return found
+        elif isinstance(item, Tensor) or hasattr(item, "_as_tensor"):
+            return convert_to_tensor(item).dtype
+    return None
+
+
+register_sequence_packer(_pack_sequence)
+
+
 def _unpack_infer(inputs, attrs):
     x = inputs[0]
     dims = x.shape.as_list()
     axis = normalize_axis(attrs["axis"], len(dims), "unstack")
+    num = attrs["num"]
+    if not 0 <= num <= (_MAX_UNSTACK if dims[axis] is None else dims[axis]) or (
+        dims[axis] is not None and num != dims[axis]
+    ):
+        raise ValueError(f"unstack: cannot split dimension {axis} of shape {x.shape} into {num}")
     del dims[axis]
-    return [(x.dtype, TensorShape(dims))] * attrs["num"]
+    return [(x.dtype, TensorShape(dims))] * num
 
 
 def _unpack_kernel(x, num, axis):
@@ -318,7 +377,14 @@ def _unpack_kernel(x, num, axis):
     return tuple(np.moveaxis(x, axis, 0))
 
 
-UNPACK = OpDef("Unpack", _unpack_kernel, infer=_unpack_infer, default_name="unstack")
+_MAX_UNSTACK = 1 << 16  # outputs of one op, where the dimension is not known before it runs
+UNPACK = OpDef(
+    "Unpack",
+    _unpack_kernel,
+    infer=_unpack_infer,
+    default_name="unstack",
+    attrs={"num": kinds.INT, "axis": kinds.INT},
+)
 
 
 def unstack(value, num=None, axis=0, name=None):
@@ -348,7 +414,12 @@ def _expand_dims_infer(inputs, attrs):
     return [(x.dtype, TensorShape(dims))]
 
 
-EXPAND_DIMS = OpDef("ExpandDims", lambda x, axis: np.expand_dims(x, axis), infer=_expand_dims_infer)
+EXPAND_DIMS = OpDef(
+    "ExpandDims",
+    lambda x, axis: np.expand_dims(x, axis),
+    infer=_expand_dims_infer,
+    attrs={"axis": kinds.INT},
+)
 
 
 def expand_dims(input, axis, name=None):
@@ -377,7 +448,12 @@ def _squeeze_infer(inputs, attrs):
     return [(x.dtype, TensorShape([d for i, d in enumerate(dims) if i not in axes]))]
 
 
-SQUEEZE = OpDef("Squeeze", lambda x, axis: np.squeeze(x, axis), infer=_squeeze_infer)
+SQUEEZE = OpDef(
+    "Squeeze",
+    lambda x, axis: np.squeeze(x, axis),
+    infer=_squeeze_infer,
+    attrs={"axis": kinds.AXES},
+)
 
 
 def squeeze(input, axis=None, name=None):

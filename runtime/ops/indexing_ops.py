@@ -1,4 +1,5 @@
-"""Indexing tensors: ``gather``, and ``x[...]`` with ints, slices, ``None``, ``...`` and tensors."""
+"""Indexing tensors: ``gather``, ``one_hot``, and ``x[...]`` with ints, slices, ``None``, ``...``
+and tensors."""
 
 from __future__ import annotations
 
@@ -7,11 +8,13 @@ import builtins
 import numpy as np
 
 from runtime import errors
+from runtime.core import attr_kinds as kinds
+from runtime.core import dtypes
 from runtime.core.op_def import OpDef
 from runtime.core.tensor import Tensor
 from runtime.core.tensor_shape import TensorShape
 from runtime.ops.array_ops import normalize_axis
-from runtime.ops.constant_ops import convert_to_tensor, static_int
+from runtime.ops.constant_ops import constant_value, convert_to_tensor, static_int
 from runtime.ops.registry import bind1
 
 
@@ -34,7 +37,13 @@ def _gather_kernel(params, indices, axis):
     return np.take(params, indices, axis=axis)
 
 
-GATHER = OpDef("GatherV2", _gather_kernel, infer=_gather_infer, default_name="GatherV2")
+GATHER = OpDef(
+    "GatherV2",
+    _gather_kernel,
+    infer=_gather_infer,
+    default_name="GatherV2",
+    attrs={"axis": kinds.INT},
+)
 
 
 def gather(params, indices, axis=0, name=None):
@@ -54,6 +63,76 @@ def gather(params, indices, axis=0, name=None):
 # --- indexing --------------------------------------------------------------------------------
 # An index is stored as a spec: a tuple of ints, slices, None and Ellipsis, where
 # ("t", k) stands for the k-th extra input tensor (a dynamic index or bound).
+
+
+def _one_hot_infer(inputs, attrs):
+    indices, depth, on, off = inputs
+    if indices.dtype not in (dtypes.uint8, dtypes.int32, dtypes.int64):
+        raise TypeError(f"one_hot: indices must be uint8, int32 or int64, got {indices.dtype.name}")
+    if not depth.dtype.is_integer or depth.shape.rank not in (0, None):
+        raise TypeError(f"one_hot: depth must be an integer scalar, got {depth.dtype.name}")
+    if on.dtype is not off.dtype:
+        raise TypeError(f"one_hot: on_value is {on.dtype.name} but off_value is {off.dtype.name}")
+    for what, t in (("on_value", on), ("off_value", off)):
+        if t.shape.rank not in (0, None):
+            raise ValueError(f"one_hot: {what} must be a scalar, got shape {t.shape}")
+    known = constant_value(depth)
+    if known is not None and known < 0:
+        raise ValueError(f"one_hot: depth must be >= 0, got {known}")
+    if indices.shape.rank is None:
+        return [(on.dtype, TensorShape(None))]
+    dims = indices.shape.as_list()
+    axis = attrs["axis"]
+    if not -1 <= axis <= len(dims):
+        raise ValueError(f"one_hot: axis must be in [-1, {len(dims)}], got {axis}")
+    dims.insert(len(dims) if axis == -1 else axis, None if known is None else int(known))
+    return [(on.dtype, TensorShape(dims))]
+
+
+def _one_hot_kernel(indices, depth, on, off, axis):
+    if depth < 0:
+        raise errors.InvalidArgumentError(f"one_hot: depth must be >= 0, got {depth}")
+    hot = np.expand_dims(indices, -1) == np.arange(int(depth))  # out of range: no hot entry
+    out = np.where(hot, on, off).astype(np.asarray(on).dtype)
+    return out if axis == -1 else np.moveaxis(out, -1, axis)
+
+
+ONE_HOT = OpDef("OneHot", _one_hot_kernel, infer=_one_hot_infer, attrs={"axis": kinds.INT})
+
+
+def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None, name=None):
+    """Each index as a vector of ``depth`` values: ``on_value`` at the index, ``off_value``
+    elsewhere (an index out of ``[0, depth)`` gives only ``off_value``).
+
+    The new dim goes at ``axis`` (last by default). The dtype is that of
+    ``on_value``/``off_value`` when given, else ``dtype`` (float32 by default).
+
+    >>> one_hot([0, 2, 5], 3).numpy()
+    array([[1., 0., 0.],
+           [0., 0., 1.],
+           [0., 0., 0.]], dtype=float32)
+    >>> one_hot([1, 0], 2, on_value=5, off_value=-1, axis=0).numpy()
+    array([[-1,  5],
+           [ 5, -1]], dtype=int32)
+    """
+    indices = convert_to_tensor(indices)
+    given = [v for v in (on_value, off_value) if v is not None]
+    if dtype is not None:
+        dtype = dtypes.as_dtype(dtype)
+    elif given:  # a tensor's dtype first, else a Python value's default one
+        tensors = [v for v in given if isinstance(v, Tensor)]
+        dtype = (tensors[0] if tensors else convert_to_tensor(given[0])).dtype
+    else:
+        dtype = dtypes.float32
+    on = convert_to_tensor(_one_or_zero(dtype, 1) if on_value is None else on_value, dtype)
+    off = convert_to_tensor(_one_or_zero(dtype, 0) if off_value is None else off_value, dtype)
+    depth = convert_to_tensor(depth, dtypes.int32)
+    attrs = {"axis": -1 if axis is None else static_int(axis, "one_hot: axis")}
+    return bind1(ONE_HOT, [indices, depth, on, off], attrs, name or "one_hot")
+
+
+def _one_or_zero(dtype, value):
+    return bool(value) if dtype is dtypes.bool_ else value
 
 
 def _index_spec(key):
@@ -90,6 +169,30 @@ def _index_spec(key):
     return tuple(spec), tensors
 
 
+def _is_bound(v, n_dynamic):
+    """A slice bound or an index of a spec: an int, or ("t", k) for the k-th extra input."""
+    if type(v) is tuple:
+        return len(v) == 2 and v[0] == "t" and kinds.is_int(v[1]) and 0 <= v[1] < n_dynamic
+    return type(v) is int
+
+
+def _is_spec(spec, n_dynamic=1 << 16):
+    """What ``_index_spec`` makes: a tuple of ints, slices, None, ``...`` and tensor indices."""
+    return type(spec) is tuple and all(
+        k is None
+        or k is Ellipsis
+        or _is_bound(k, n_dynamic)
+        or (
+            type(k) is slice
+            and all(b is None or _is_bound(b, n_dynamic) for b in (k.start, k.stop, k.step))
+        )
+        for k in spec
+    )
+
+
+INDEX_SPEC = kinds.AttrKind("an index spec", _is_spec)
+
+
 def _resolve(v, dynamic):
     if isinstance(v, tuple):
         return int(dynamic[v[1]])
@@ -108,6 +211,13 @@ def _slice_kernel(x, *dynamic, spec):
 
 def _slice_infer(inputs, attrs):
     x, spec = inputs[0], attrs["spec"]
+    if not _is_spec(spec, len(inputs) - 1):
+        raise IndexError(f"the index refers to tensors beyond the op's {len(inputs) - 1}")
+    if spec.count(Ellipsis) > 1:
+        raise IndexError("An index can only have a single ellipsis ('...')")
+    for t in inputs[1:]:
+        if not t.dtype.is_integer or t.shape.rank not in (0, None):
+            raise TypeError(f"Tensor indices must be integer scalars, got {t.dtype.name} {t.shape}")
     if x.shape.rank is None:
         return [(x.dtype, TensorShape(None))]
     dims = x.shape.as_list()
@@ -143,7 +253,11 @@ def _slice_infer(inputs, attrs):
 
 
 STRIDED_SLICE = OpDef(
-    "StridedSlice", _slice_kernel, infer=_slice_infer, default_name="strided_slice"
+    "StridedSlice",
+    _slice_kernel,
+    infer=_slice_infer,
+    default_name="strided_slice",
+    attrs={"spec": INDEX_SPEC},
 )
 
 

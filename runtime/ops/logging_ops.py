@@ -8,11 +8,12 @@ import sys
 import numpy as np
 
 from runtime import errors
+from runtime.core import attr_kinds as kinds
 from runtime.core import dtypes
 from runtime.core.op_def import OpDef
 from runtime.core.tensor import Tensor
 from runtime.ops.constant_ops import convert_to_tensor
-from runtime.ops.registry import BOOL, bind_op, check_dtype, no_outputs
+from runtime.ops.registry import BOOL, bind_op, check_dtype
 from runtime.views.formatting import format_value
 
 
@@ -51,7 +52,62 @@ def _tensor_text(value, summarize, alone):
     return format_value(value, summarize)
 
 
-PRINT = OpDef("PrintV2", _print_kernel, no_outputs, stateful=True, default_name="PrintV2")
+def _is_template(template) -> bool:
+    """``print``'s plan: ("text", str), ("tensor", input index) and ("format", (text, slots))."""
+    return type(template) is tuple and all(
+        type(item) is tuple and len(item) == 2 and _is_template_item(*item) for item in template
+    )
+
+
+def _is_template_item(kind, item):
+    if kind == "text":
+        return type(item) is str
+    if kind == "tensor":
+        return kinds.is_int(item)
+    return (
+        kind == "format"
+        and type(item) is tuple
+        and len(item) == 2
+        and type(item[0]) is str
+        and type(item[1]) is tuple
+        and all(
+            type(slot) is tuple
+            and len(slot) == 2
+            and type(slot[0]) is str
+            and kinds.is_int(slot[1])
+            for slot in item[1]
+        )
+    )
+
+
+def _print_infer(inputs, attrs):
+    used = []
+    for kind, item in attrs["template"]:
+        if kind == "tensor":
+            used.append(item)
+        elif kind == "format":
+            used.extend(index for _, index in item[1])
+    if sorted(used) != list(range(len(inputs))):
+        raise ValueError("print: its template does not use each of its inputs once")
+    return []
+
+
+PRINT = OpDef(
+    "PrintV2",
+    _print_kernel,
+    _print_infer,
+    stateful=True,
+    default_name="PrintV2",
+    attrs={
+        "template": kinds.AttrKind("a print template", _is_template),
+        "sep": kinds.STR,
+        "end": kinds.STR,
+        "stream": kinds.AttrKind(
+            "None or a stream", lambda v: v is None or callable(getattr(v, "write", None))
+        ),
+        "summarize": kinds.OPTIONAL_INT,
+    },
+)
 
 
 def print(*inputs, sep=" ", end="\n", output_stream=None, summarize=3, name=None):  # noqa: A001
@@ -149,7 +205,9 @@ def _assert_infer(inputs, attrs):
     return []
 
 
-ASSERT = OpDef("Assert", _assert_kernel, _assert_infer, stateful=True)
+ASSERT = OpDef(
+    "Assert", _assert_kernel, _assert_infer, stateful=True, attrs={"summarize": kinds.OPTIONAL_INT}
+)
 
 
 def Assert(condition, data, summarize=3, name=None):  # noqa: N802

@@ -16,6 +16,7 @@ import builtins
 import numpy as np
 
 from runtime import errors
+from runtime.core import attr_kinds as kinds
 from runtime.core import dtypes
 from runtime.core.op_def import OpDef
 from runtime.core.tensor import Tensor
@@ -265,7 +266,7 @@ def _softmax_infer(inputs, attrs):
     return unary_spec(inputs, attrs)
 
 
-SOFTMAX = OpDef("Softmax", _softmax_kernel, _softmax_infer)
+SOFTMAX = OpDef("Softmax", _softmax_kernel, _softmax_infer, attrs={"axis": kinds.INT})
 
 
 def softmax(logits, axis=-1, name=None):
@@ -317,7 +318,12 @@ def _matmul_kernel(a, b, transpose_a, transpose_b):
     return np.matmul(a, b)
 
 
-MATMUL = OpDef("MatMul", _matmul_kernel, _matmul_infer)
+MATMUL = OpDef(
+    "MatMul",
+    _matmul_kernel,
+    _matmul_infer,
+    attrs={"transpose_a": kinds.BOOL, "transpose_b": kinds.BOOL},
+)
 
 
 def matmul(a, b, transpose_a=False, transpose_b=False, name=None):
@@ -411,7 +417,13 @@ def _bool_reduce(reducer):
 
 
 def _reduction(op_type, kernel, allowed, default_name, doc):
-    op = OpDef(op_type, kernel, _reduce_infer(op_type, allowed), default_name=default_name)
+    op = OpDef(
+        op_type,
+        kernel,
+        _reduce_infer(op_type, allowed),
+        default_name=default_name,
+        attrs={"axis": kinds.AXES, "keepdims": kinds.BOOL},
+    )
 
     def fn(input_tensor, axis=None, keepdims=False, name=None):
         attrs = {"axis": _axes(axis), "keepdims": bool(keepdims)}
@@ -451,6 +463,8 @@ def _arg_infer(op_type):
     def infer(inputs, attrs):
         x = inputs[0]
         check_dtype(op_type, x, NUMERIC)
+        if not attrs["output_type"].is_integer:
+            raise TypeError(f"{op_type}: output_type must be an integer dtype")
         if x.shape.rank is None:
             return [(attrs["output_type"], TensorShape(None))]
         dims = x.shape.as_list()
@@ -473,8 +487,9 @@ def _arg_kernel(reducer):
     return kernel
 
 
-ARG_MAX = OpDef("ArgMax", _arg_kernel(np.argmax), _arg_infer("ArgMax"))
-ARG_MIN = OpDef("ArgMin", _arg_kernel(np.argmin), _arg_infer("ArgMin"))
+_ARG_ATTRS = {"axis": kinds.INT, "output_type": kinds.DTYPE}
+ARG_MAX = OpDef("ArgMax", _arg_kernel(np.argmax), _arg_infer("ArgMax"), attrs=_ARG_ATTRS)
+ARG_MIN = OpDef("ArgMin", _arg_kernel(np.argmin), _arg_infer("ArgMin"), attrs=_ARG_ATTRS)
 
 
 def argmax(input, axis=None, output_type=dtypes.int64, name=None):

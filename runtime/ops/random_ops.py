@@ -15,6 +15,7 @@ import itertools
 
 import numpy as np
 
+from runtime.core import attr_kinds as kinds
 from runtime.core import context, dtypes
 from runtime.core.op_def import OpDef
 from runtime.ops.array_ops import shape_operand
@@ -67,6 +68,10 @@ class RandomState:
         return f"RandomState(seed={self.seed})"
 
 
+# The kind of the attribute holding a random op's generator.
+RANDOM_STATE = kinds.AttrKind("a random state", lambda value: isinstance(value, RandomState))
+
+
 def _random_infer(inputs, attrs):
     return [(attrs["dtype"], shape_from_tensor(inputs[0]))]
 
@@ -102,6 +107,7 @@ RANDOM_NORMAL = OpDef(
     _float_infer("RandomStandardNormal"),
     stateful=True,
     default_name="random_normal",
+    attrs={"mean": kinds.FLOAT, "stddev": kinds.FLOAT, "dtype": kinds.DTYPE, "state": RANDOM_STATE},
 )
 RANDOM_UNIFORM = OpDef(
     "RandomUniform",
@@ -109,6 +115,12 @@ RANDOM_UNIFORM = OpDef(
     _float_infer("RandomUniform"),
     stateful=True,
     default_name="random_uniform",
+    attrs={
+        "minval": kinds.NUMBER,
+        "maxval": kinds.NUMBER,
+        "dtype": kinds.DTYPE,
+        "state": RANDOM_STATE,
+    },
 )
 
 
@@ -142,5 +154,7 @@ def uniform(shape, minval=0, maxval=None, dtype=dtypes.float32, seed=None, name=
         if dtype.is_integer:
             raise ValueError("uniform(): maxval must be given for integer dtypes")
         maxval = 1
+    number = int if dtype.is_integer else float
+    minval, maxval = number(minval), number(maxval)
     attrs = {"minval": minval, "maxval": maxval, "dtype": dtype, "state": RandomState(seed)}
     return bind1(RANDOM_UNIFORM, [shape_operand(shape)], attrs, name or "random_uniform")

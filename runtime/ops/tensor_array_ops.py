@@ -18,6 +18,7 @@ from __future__ import annotations
 import numpy as np
 
 from runtime import errors
+from runtime.core import attr_kinds as kinds
 from runtime.core import dtypes
 from runtime.core.op_def import OpDef
 from runtime.core.tensor_shape import TensorShape, as_shape
@@ -100,14 +101,37 @@ def _stack_spec(inputs, attrs):
     ]
 
 
-RESERVE = OpDef("TensorListReserve", _reserve_kernel, lambda i, a: [_FLOW], pure=False)
-WRITE = OpDef("TensorListSetItem", _write_kernel, lambda i, a: [_FLOW], pure=False)
-READ = OpDef("TensorListGetItem", _read_kernel, _element_spec, pure=False)
-STACK = OpDef("TensorListStack", _stack_kernel, _stack_spec, pure=False)
+def _on_flow(spec):
+    """``spec`` for an op whose first input is an array's flow, which it checks is one."""
+
+    def infer(inputs, attrs):
+        if inputs[0].dtype is not dtypes.variant:
+            raise TypeError(f"a TensorArray op needs a flow (variant), got {inputs[0].dtype.name}")
+        return spec(inputs, attrs)
+
+    return infer
+
+
+_ELEMENT = {"element_dtype": kinds.DTYPE, "element_shape": kinds.DIMS}
+_GROWS = {"dynamic_size": kinds.BOOL}
+RESERVE = OpDef(
+    "TensorListReserve", _reserve_kernel, lambda i, a: [_FLOW], pure=False, attrs=_GROWS
+)
+WRITE = OpDef(
+    "TensorListSetItem", _write_kernel, _on_flow(lambda i, a: [_FLOW]), pure=False, attrs=_GROWS
+)
+READ = OpDef("TensorListGetItem", _read_kernel, _on_flow(_element_spec), pure=False, attrs=_ELEMENT)
+STACK = OpDef(
+    "TensorListStack",
+    _stack_kernel,
+    _on_flow(_stack_spec),
+    pure=False,
+    attrs={**_ELEMENT, "static_size": kinds.OPTIONAL_INT},
+)
 LENGTH = OpDef(
     "TensorListLength",
     lambda items: np.int32(len(items)),
-    lambda i, a: [(dtypes.int32, TensorShape([]))],
+    _on_flow(lambda i, a: [(dtypes.int32, TensorShape([]))]),
     pure=False,
 )
 FROM_TENSOR = OpDef(

@@ -21,6 +21,7 @@ import numpy as np
 
 from runtime import errors
 from runtime.core import context, dtypes
+from runtime.core.attr_kinds import AttrKind
 from runtime.core.graph import current_name_scope
 from runtime.core.op_def import OpDef
 from runtime.core.tensor import EagerTensor, Tensor, to_numpy
@@ -34,8 +35,14 @@ def _handle_kernel(variable):
     return variable
 
 
+# The kind of the attribute naming the variable an op reads or writes.
+_VARIABLE = {"variable": AttrKind("a Variable", lambda value: isinstance(value, Variable))}
 VAR_HANDLE = OpDef(
-    "VarHandleOp", _handle_kernel, lambda i, a: [(dtypes.resource, TensorShape([]))], pure=False
+    "VarHandleOp",
+    _handle_kernel,
+    lambda i, a: [(dtypes.resource, TensorShape([]))],
+    pure=False,
+    attrs=_VARIABLE,
 )
 
 
@@ -58,10 +65,28 @@ def _read_kernel(handle, variable):
 
 def _var_spec(inputs, attrs):
     variable = attrs["variable"]
+    if inputs[0].dtype is not dtypes.resource:
+        raise TypeError(
+            f"reading or writing a variable needs its handle, got {inputs[0].dtype.name}"
+        )
+    if len(inputs) > 1 and not (
+        inputs[1].dtype is variable.dtype and variable.shape.is_compatible_with(inputs[1].shape)
+    ):
+        raise TypeError(
+            f"Cannot write a {inputs[1].dtype.name} value of shape {inputs[1].shape} to "
+            f"variable {variable.name!r} ({variable.dtype.name}, shape {variable.shape})"
+        )
     return [(variable.dtype, variable.shape)]
 
 
-READ = OpDef("ReadVariableOp", _read_kernel, _var_spec, pure=False, default_name="ReadVariableOp")
+READ = OpDef(
+    "ReadVariableOp",
+    _read_kernel,
+    _var_spec,
+    pure=False,
+    default_name="ReadVariableOp",
+    attrs=_VARIABLE,
+)
 
 
 def _assigner(combine):
@@ -78,9 +103,15 @@ def _assigner(combine):
     return kernel
 
 
-ASSIGN = OpDef("AssignVariableOp", _assigner(lambda old, new: new), _var_spec, stateful=True)
-ASSIGN_ADD = OpDef("AssignAddVariableOp", _assigner(np.add), _var_spec, stateful=True)
-ASSIGN_SUB = OpDef("AssignSubVariableOp", _assigner(np.subtract), _var_spec, stateful=True)
+ASSIGN = OpDef(
+    "AssignVariableOp", _assigner(lambda old, new: new), _var_spec, stateful=True, attrs=_VARIABLE
+)
+ASSIGN_ADD = OpDef(
+    "AssignAddVariableOp", _assigner(np.add), _var_spec, stateful=True, attrs=_VARIABLE
+)
+ASSIGN_SUB = OpDef(
+    "AssignSubVariableOp", _assigner(np.subtract), _var_spec, stateful=True, attrs=_VARIABLE
+)
 
 
 _creation_observers = []

@@ -115,6 +115,36 @@ def test_python_ints_and_strings_retrace_per_value():
     assert pick.tracing_count == 3
 
 
+def test_equal_python_values_of_different_types_trace_separately():
+    # 1 == 1.0 == True, but each traces its own graph, as in TensorFlow: a graph traced for
+    # True would return a bool for 1.
+    @ag.function
+    def echo(v):
+        return rt.constant(v)
+
+    results = [echo(v) for v in (True, 1, 1.0, True, 1)]
+    assert [(r.dtype, r.numpy().item()) for r in results] == [
+        (rt.bool, True),
+        (rt.int32, 1),
+        (rt.float32, 1.0),
+        (rt.bool, True),
+        (rt.int32, 1),
+    ]
+    assert echo.tracing_count == 3
+
+
+def test_numpy_scalars_are_tensors_of_their_dtype():
+    @ag.function
+    def double(v):
+        return v * 2
+
+    assert double(np.int32(3)).numpy() == 6
+    assert double(np.int32(4)).numpy() == 8
+    assert double.tracing_count == 1  # a numpy scalar is a tensor: its value does not retrace
+    assert double(np.float64(1.5)).dtype == rt.float64
+    assert double(1).dtype == rt.int32 and double.tracing_count == 3
+
+
 def test_keyword_positional_and_default_calls_share_a_trace():
     @ag.function
     def scale(x, factor=2):

@@ -1,6 +1,6 @@
 """Compiled programs: scalar expressions written inline must mean what the graph means.
 
-``runtime.compile`` writes a scalar used once into the expression that uses it,
+``runtime.execution.compile`` writes a scalar used once into the expression that uses it,
 with only the parentheses Python needs, and uses ``not``/``and``/``or`` for
 bools tested by ``if``/``while``. Hypothesis builds random expression graphs;
 each compiled program must agree with running the same ops eagerly.

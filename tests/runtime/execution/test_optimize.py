@@ -1,4 +1,4 @@
-"""Graph optimisation passes (runtime.optimize): each pass alone, then all of them on the gallery.
+"""Graph optimisation passes (runtime.execution.optimize): each pass alone, then all of them on the gallery.
 
 Every test checks two things: the op counts move as the pass promises, and the
 optimised graph computes exactly what the traced graph computes.

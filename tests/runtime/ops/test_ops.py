@@ -1198,7 +1198,7 @@ def test_matmul_errors():
 
 # --- reductions -------------------------------------------------------------------------------
 
-AXES = [None, 0, 1, -1, [0, 2], (2, 1), []]
+AXES = [None, 0, 1, -1, -3, [0, 2], [-3, 2], (2, 1), []]  # -3 is -rank: the first axis
 
 
 def _np_axis(axis):
@@ -1250,6 +1250,14 @@ def test_bool_reductions(name, axis, keepdims):
     expected = np.asarray(np_fn(value, axis=_np_axis(axis), keepdims=keepdims))
     fn = getattr(rt, name)
     check_op(lambda x: fn(x, axis=axis, keepdims=keepdims), [value], expected, rt.bool)
+
+
+@pytest.mark.parametrize("axis", [3, -4, [0, 3]], ids=repr)
+@pytest.mark.parametrize("name", sorted(REDUCTIONS))
+def test_reduction_axes_out_of_range_are_value_errors(name, axis):
+    fn = getattr(rt, name)
+    with pytest.raises(ValueError, match=f"axis {axis if isinstance(axis, int) else 3} is out"):
+        fn(rt.constant(X3), axis=axis)
 
 
 def test_integer_mean_truncates_toward_zero():
