@@ -31,12 +31,16 @@ from runtime import errors
 from runtime.core import graph as graph_rows
 from runtime.ops import (
     array_ops,
+    clip_ops,
     constant_ops,
     control_flow_ops,
     indexing_ops,
+    linalg_ops,
     logging_ops,
     math_ops,
+    padding_ops,
     random_ops,
+    scan_ops,
     string_ops,
     tensor_array_ops,
 )
@@ -355,6 +359,89 @@ def _slice_rule(ctx, x, *dynamic, spec):
 
 LOWERINGS[indexing_ops.GATHER] = _gather
 LOWERINGS[indexing_ops.STRIDED_SLICE] = _slice_rule
+
+
+def _one_hot(ctx, indices, depth, on, off, axis):
+    hot = jnp.expand_dims(indices, -1) == jnp.arange(int(depth))  # out of range: no hot entry
+    out = jnp.where(hot, on, off).astype(jnp.asarray(on).dtype)
+    return out if axis == -1 else jnp.moveaxis(out, -1, axis)
+
+
+LOWERINGS[indexing_ops.ONE_HOT] = _one_hot
+STATIC_OPERANDS[indexing_ops.ONE_HOT] = (1,)
+
+# --- clipping, padding, tiling, running sums, matrices --------------------------------------------
+
+
+def _clip(ctx, t, low, high):
+    out_shape = np.broadcast_shapes(jnp.shape(t), jnp.shape(low), jnp.shape(high))
+    if out_shape != jnp.shape(t):
+        raise errors.InvalidArgumentError(
+            f"clip_by_value: the bounds (shapes {jnp.shape(low)} and {jnp.shape(high)}) must not "
+            f"change the shape of t ({jnp.shape(t)})"
+        )
+    return jnp.minimum(jnp.maximum(t, low), high)
+
+
+def _pairs(paddings):
+    if np.any(np.asarray(paddings) < 0):
+        raise errors.InvalidArgumentError("pad: paddings must not be negative")
+    return [tuple(int(p) for p in pair) for pair in np.asarray(paddings)]
+
+
+def _mirror_pad(ctx, x, paddings, mode):
+    pairs = _pairs(paddings)
+    limit = 1 if mode == "REFLECT" else 0  # a reflection leaves the edge out, a symmetric copy not
+    for dim, (before, after) in zip(jnp.shape(x), pairs):
+        if max(before, after) > dim - limit:
+            raise errors.InvalidArgumentError(
+                f"pad: {mode} paddings {before} and {after} must be at most {dim - limit} "
+                f"for a dimension of size {dim}"
+            )
+    return jnp.pad(x, pairs, mode=mode.lower())
+
+
+def _tile(ctx, x, multiples):
+    if np.any(np.asarray(multiples) < 0):
+        raise errors.InvalidArgumentError(f"tile: multiples must not be negative: {multiples}")
+    if len(multiples) != jnp.ndim(x):
+        raise errors.InvalidArgumentError(
+            f"tile: {len(multiples)} multiples for a tensor of rank {jnp.ndim(x)}"
+        )
+    return jnp.tile(x, tuple(int(m) for m in multiples))
+
+
+def _cumsum(ctx, x, axis, exclusive, reverse):
+    if reverse:
+        x = jnp.flip(x, axis)
+    out = jnp.cumsum(x, axis=axis, dtype=x.dtype)
+    if exclusive and out.shape[axis]:  # each sum leaves its own element out: shift, from zero
+        zero = jnp.zeros_like(lax.slice_in_dim(out, 0, 1, axis=axis))
+        out = jnp.concatenate([zero, lax.slice_in_dim(out, 0, -1, axis=axis)], axis=axis)
+    return jnp.flip(out, axis) if reverse else out
+
+
+def _einsum(ctx, *operands, equation):
+    out = jnp.einsum(equation, *operands, precision=lax.Precision.HIGHEST)
+    return out.astype(operands[0].dtype)
+
+
+LOWERINGS[clip_ops.CLIP_BY_VALUE] = _clip
+LOWERINGS[padding_ops.PAD] = lambda ctx, x, paddings, value: jnp.pad(
+    x, _pairs(paddings), constant_values=value
+)
+STATIC_OPERANDS[padding_ops.PAD] = (1,)
+LOWERINGS[padding_ops.MIRROR_PAD] = _mirror_pad
+STATIC_OPERANDS[padding_ops.MIRROR_PAD] = (1,)
+LOWERINGS[padding_ops.TILE] = _tile
+STATIC_OPERANDS[padding_ops.TILE] = (1,)
+LOWERINGS[scan_ops.CUMSUM] = _cumsum
+# Its sizes are static operands: by the time the rule runs its kernel computes it, once.
+LOWERINGS[linalg_ops.EYE] = lambda ctx, rows, columns, **attrs: linalg_ops.EYE.kernel(
+    rows, columns, **attrs
+)
+STATIC_OPERANDS[linalg_ops.EYE] = (0, 1)
+LOWERINGS[linalg_ops.EINSUM] = _einsum
 
 # --- strings: no XLA form ----------------------------------------------------------------------
 

@@ -88,6 +88,34 @@ CASES = {
     "slices": (lambda x: (x[1], x[:, 1:], x[..., None], x[::-1, 0]), [F]),
     "tensor index": (lambda x, i: (x[i], x[-i, 2]), [F, np.int32(1)]),
     "const": (lambda x: x + rt.constant([[1], [2]]), [K]),
+    "one hot": (lambda i: (rt.one_hot(i, 4), rt.one_hot(i, 3, 5, -1, axis=0)), [J]),
+    "clip": (lambda x, lo: rt.clip_by_value(x, lo, 1.5), [F, np.float32(-1.0)]),
+    "pad": (lambda x, v: rt.pad(x, [[1, 0], [0, 2]], constant_values=v), [F, np.float32(9)]),
+    "mirror pad": (
+        lambda x: (
+            rt.pad(x, [[1, 1], [2, 0]], "REFLECT"),
+            rt.pad(x, [[2, 0], [0, 1]], "SYMMETRIC"),
+        ),
+        [F],
+    ),
+    "tile": (lambda x: rt.tile(x, [2, 3]), [K]),
+    "cumsum": (
+        lambda x: (
+            rt.cumsum(x, axis=1),
+            rt.cumsum(x, exclusive=True),
+            rt.cumsum(x, axis=1, exclusive=True, reverse=True),
+        ),
+        [K],
+    ),
+    "eye": (lambda x: rt.eye(2, 3, dtype=rt.float32) + x[:, :3][:2], [F]),
+    "einsum": (
+        lambda a, b: (
+            rt.einsum("ij,kj->ik", a, b),
+            rt.einsum("ij->j", a),
+            rt.einsum("ii->i", a[:, :2]),
+        ),
+        [F, P],
+    ),
 }
 
 
