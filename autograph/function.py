@@ -32,10 +32,10 @@ import numpy as np
 import runtime as rt
 from runtime import xla
 from runtime.core import context
-from runtime.core.extras import require
 from runtime.execution.compile import compile_function
 from runtime.execution.optimize import optimize
 from runtime.execution.tracing import set_outputs, trace
+from runtime.extras import require
 from runtime.state.variables import observe_creation
 
 _eager = {"on": False}

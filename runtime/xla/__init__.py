@@ -13,7 +13,7 @@ which extra to install when it is missing.
 
 from __future__ import annotations
 
-from runtime.core.extras import require
+from runtime.extras import require
 
 
 def compile_function(func_graph):
