@@ -122,7 +122,7 @@ def _select(ctx, pred, then_graph, else_graph, args):
         if inner.changed_from(before):
             return None  # what was traced is pure: XLA drops it
         results.append(_values(outputs, ctx.op.outputs, {}))
-    return [jnp.where(pred, a, b) for a, b in zip(*results)]
+    return [lax.select(pred, a, b) for a, b in zip(*results)]
 
 
 def conditional(ctx, key, pred, branches, tensors):
