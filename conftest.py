@@ -2,9 +2,10 @@
 
 The JAX lowering (``runtime/xla``, ``docs/xla.md``) needs the extra ``jax``; its tests
 under ``tests/`` skip themselves (``pytest.importorskip``), and its modules' and page's
-examples are not collected.
+examples (and the tests' helper module) are not collected.
 """
 
 import importlib.util
 
-collect_ignore_glob = [] if importlib.util.find_spec("jax") else ["runtime/xla/*", "docs/xla.md"]
+_NEED_JAX = ["runtime/xla/*", "docs/xla.md", "tests/runtime/xla/xla_harness.py"]
+collect_ignore_glob = [] if importlib.util.find_spec("jax") else _NEED_JAX
