@@ -329,7 +329,7 @@ class _Emitter:
         elif kind == "Placeholder":
             if id(op.outputs[0]) not in env:
                 raise missing_feed_error(op)
-        elif kind == "Identity":
+        elif kind == "Identity" or kind == "StopGradient":
             env[id(op.outputs[0])] = env[id(op.inputs[0])]
         elif kind == "If":
             self.emit_if(op, env, indent)
@@ -424,16 +424,23 @@ class _Emitter:
             env[id(t)] = n
 
     def emit_while(self, op, env, indent):
+        """A native ``while``. A loop being differentiated (attr ``stacked``) also counts its
+        iterations and appends the body's extra outputs to lists: its extra outputs."""
         n = op.attrs["num_loop_vars"]
         cond_graph, body_graph = op.attrs["cond_graph"], op.attrs["body_graph"]
         inputs = [env[id(t)] for t in op.inputs]
         has_max = op.attrs["has_maximum_iterations"]
+        stacked = op.attrs["stacked"]
         captured = inputs[n:-1] if has_max else inputs[n:]
-        loop_vars = [self.value_name(t) for t in op.outputs]
+        loop_vars = [self.value_name(t) for t in op.outputs[:n]]
         self.emit(indent, f"{_tuple_text(loop_vars)} = {_tuple_text(inputs[:n])}", op)
-        if has_max:
+        counts = has_max or stacked is not None
+        if counts:
             counter = self.fresh(f"{self._base(op)}_iterations")
             self.emit(indent, f"{counter} = 0", op)
+        stacks = [self.value_name(t) for t in op.outputs[n + 1 :]] if stacked is not None else []
+        for stack in stacks:
+            self.emit(indent, f"{stack} = []", op)
         self.emit(indent, "while True:", op)
         header = len(self.lines) - 1
         if has_max:
@@ -448,11 +455,21 @@ class _Emitter:
         results = [
             text for text, _ in self.emit_subgraph(body_graph, loop_vars + captured, indent + 1)
         ]
-        self.emit(indent + 1, f"{_tuple_text(loop_vars)} = {_tuple_text(results)}", op)
-        if has_max:
+        for stack, value in zip(stacks, results[n:]):
+            self.emit(indent + 1, f"{stack}.append({value})", op)
+        self.emit(indent + 1, f"{_tuple_text(loop_vars)} = {_tuple_text(results[:n])}", op)
+        if counts:
             self.emit(indent + 1, f"{counter} += 1", op)
         for t, name in zip(op.outputs, loop_vars):
             env[id(t)] = name
+        if stacked is not None:
+            iterations = self.value_name(op.outputs[n])
+            self.emit(
+                indent, f"{iterations} = {self.numpy_type_name(op.outputs[n].dtype)}({counter})"
+            )
+            env[id(op.outputs[n])] = iterations
+            for t, stack in zip(op.outputs[n + 1 :], stacks):
+                env[id(t)] = stack
 
     def build(self, name) -> Program:
         source = "\n".join(self.lines) + "\n"
