@@ -143,8 +143,7 @@ def compile_graph(
     naming the placeholder when one is needed but not among ``inputs``.
     ``states`` (a dict) gives the program its own copy of each op's run-time
     state (a random generator), keyed by op: a Session's programs share one.
-    ``kernels`` (op -> kernel) runs those ops with another kernel than their
-    row's: ``runtime.xla.observe`` watches a run that way.
+    ``kernels`` (op -> kernel) replaces those ops' kernels (``runtime.xla.observe`` watches so).
     """
     emitter = _Emitter(states, kernels)
     name = emitter.fresh(name)  # so no value of the graph can take the function's name
@@ -200,8 +199,7 @@ def _tuple_text(names):
 
 class _Emitter:
     def __init__(self, states=None, kernels=None):
-        self.states = states
-        self.kernels = kernels or {}
+        self.states, self.kernels = states, kernels or {}  # kernels: see compile_graph
         self.lines = []
         self.namespace = {}
         self.line_ops = {}
@@ -259,13 +257,10 @@ class _Emitter:
         declared = op.opdef.attrs
         if op.attrs.keys() != declared.keys():
             raise ValueError(f"op {op.name!r} ({op.type}) has attributes its row does not declare")
-        replaced = self.kernels.get(op)
-        if replaced is not None:  # runtime.xla.observe watching a run
-            name = self.bind_global(op.type, replaced)
-        else:
-            name = self._kernels.get(op.opdef)
-            if name is None:
-                name = self._kernels[op.opdef] = self.bind_global(op.type, op.opdef.kernel)
+        kernel = self.kernels.get(op, op.opdef.kernel)  # another one: xla.observe watching
+        name = self._kernels.get(kernel)
+        if name is None:
+            name = self._kernels[kernel] = self.bind_global(op.type, kernel)
         keywords = []
         for key in declared:
             value = op.attrs[key]

@@ -163,7 +163,21 @@ def conditional(ctx, key, pred, branches, tensors):
 # --- while ---------------------------------------------------------------------------------------
 
 
-def lower_while(ctx, *inputs, cond_graph, body_graph, num_loop_vars, has_maximum_iterations):
+def lower_call(ctx, *inputs, function, depth):
+    """A call of a traced function (a gradient's): its forward graph, inline."""
+    outputs = function.forward_outputs(depth)
+    graph = outputs[0].graph if outputs else function.graph
+    return ctx.run(graph, list(inputs), outputs)
+
+
+def lower_while(
+    ctx, *inputs, cond_graph, body_graph, num_loop_vars, has_maximum_iterations, stacked
+):
+    if stacked is not None:
+        ctx.unimplemented(
+            "a loop being differentiated stacks each iteration's values, which has no XLA "
+            "lowering yet"
+        )
     op, n = ctx.op, num_loop_vars
     limit = inputs[-1] if has_maximum_iterations else None
     captures = list(inputs[n : len(inputs) - (1 if has_maximum_iterations else 0)])

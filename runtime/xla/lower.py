@@ -129,19 +129,21 @@ class Lowering:
 
     # --- walking a graph ----------------------------------------------------------------------
 
-    def run(self, graph, values):
-        """The values of ``graph``'s outputs, its inputs being ``values``."""
+    def run(self, graph, values, outputs=None):
+        """The values of ``graph``'s outputs (or of ``outputs``), its inputs being ``values``."""
+        outputs = graph.outputs if outputs is None else outputs
         env = {id(t): v for t, v in zip(graph.inputs, values)}
-        for op in self._plan(graph, env):
-            outputs = self.lower_op(op, [env[id(t)] for t in op.inputs])
-            for t, v in zip(op.outputs, outputs):
+        for op in self._plan(graph, outputs, env):
+            results = self.lower_op(op, [env[id(t)] for t in op.inputs])
+            for t, v in zip(op.outputs, results):
                 env[id(t)] = v
-        return [env[id(t)] for t in graph.outputs]
+        return [env[id(t)] for t in outputs]
 
-    def _plan(self, graph, env):
-        plan = self.host.plans.get(graph)
+    def _plan(self, graph, outputs, env):
+        key = (graph, *map(id, outputs))
+        plan = self.host.plans.get(key)
         if plan is None:
-            plan = self.host.plans[graph] = ops_to_run(graph, graph.outputs, set(env), True)
+            plan = self.host.plans[key] = ops_to_run(graph, outputs, set(env), True)
             for op in plan:
                 if op.type == "Placeholder":
                     raise missing_feed_error(op)

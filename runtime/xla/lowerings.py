@@ -22,6 +22,8 @@ tracing, so string constants and shapes still work in a compiled function.
 
 from __future__ import annotations
 
+import functools
+
 import jax
 import jax.numpy as jnp
 import numpy as np
@@ -31,21 +33,26 @@ from runtime import errors
 from runtime.core import graph as graph_rows
 from runtime.ops import (
     array_ops,
+    broadcast_ops,
     clip_ops,
     constant_ops,
     control_flow_ops,
+    function_ops,
     indexing_ops,
     linalg_ops,
+    list_gradient_ops,
     logging_ops,
     math_ops,
+    nn_ops,
     padding_ops,
     random_ops,
+    reduction_ops,
     scan_ops,
     string_ops,
     tensor_array_ops,
 )
 from runtime.state import variables
-from runtime.xla import control_flow, effects, tensor_lists
+from runtime.xla import control_flow, effects, indexing, tensor_lists
 
 LOWERINGS = {}
 """OpDef -> ``rule(ctx, *values, **attrs)``."""
@@ -131,7 +138,7 @@ def _comparison(fn):
 LOWERINGS[math_ops.EQUAL] = _comparison(jnp.equal)
 LOWERINGS[math_ops.NOT_EQUAL] = _comparison(jnp.not_equal)
 LOWERINGS[math_ops.SIGMOID] = _plain(lambda x: 1 / (1 + jnp.exp(-x)))  # the kernel's formula
-LOWERINGS[math_ops.RELU] = _plain(lambda x: jnp.maximum(x, jnp.zeros((), x.dtype)))
+LOWERINGS[nn_ops.RELU] = _plain(lambda x: jnp.maximum(x, jnp.zeros((), x.dtype)))
 
 
 def _nonzero_divisor(what):
@@ -170,7 +177,7 @@ def _softmax(ctx, x, axis):
     return e / jnp.sum(e, axis=axis, keepdims=True)
 
 
-LOWERINGS[math_ops.SOFTMAX] = _softmax
+LOWERINGS[nn_ops.SOFTMAX] = _softmax
 
 
 def _matmul(ctx, a, b, transpose_a, transpose_b):
@@ -238,15 +245,15 @@ def _arg(fn):
     return rule
 
 
-LOWERINGS[math_ops.SUM] = _typed_reduction(jnp.sum)
-LOWERINGS[math_ops.PROD] = _typed_reduction(jnp.prod)
-LOWERINGS[math_ops.MEAN] = _mean
-LOWERINGS[math_ops.MAX] = _extreme(jnp.max, largest=True)
-LOWERINGS[math_ops.MIN] = _extreme(jnp.min, largest=False)
-LOWERINGS[math_ops.ALL] = _bool_reduction(jnp.all)
-LOWERINGS[math_ops.ANY_] = _bool_reduction(jnp.any)
-LOWERINGS[math_ops.ARG_MAX] = _arg(jnp.argmax)
-LOWERINGS[math_ops.ARG_MIN] = _arg(jnp.argmin)
+LOWERINGS[reduction_ops.SUM] = _typed_reduction(jnp.sum)
+LOWERINGS[reduction_ops.PROD] = _typed_reduction(jnp.prod)
+LOWERINGS[reduction_ops.MEAN] = _mean
+LOWERINGS[reduction_ops.MAX] = _extreme(jnp.max, largest=True)
+LOWERINGS[reduction_ops.MIN] = _extreme(jnp.min, largest=False)
+LOWERINGS[reduction_ops.ALL] = _bool_reduction(jnp.all)
+LOWERINGS[reduction_ops.ANY] = _bool_reduction(jnp.any)
+LOWERINGS[reduction_ops.ARG_MAX] = _arg(jnp.argmax)
+LOWERINGS[reduction_ops.ARG_MIN] = _arg(jnp.argmin)
 
 # --- shapes and layouts --------------------------------------------------------------------------
 
@@ -273,8 +280,8 @@ def _unpack(ctx, x, num, axis):
     return tuple(moved[i] for i in range(num))
 
 
-LOWERINGS[array_ops.FILL] = lambda ctx, dims, value: jnp.full(tuple(dims), value, value.dtype)
-STATIC_OPERANDS[array_ops.FILL] = (0,)
+LOWERINGS[broadcast_ops.FILL] = lambda ctx, dims, value: jnp.full(tuple(dims), value, value.dtype)
+STATIC_OPERANDS[broadcast_ops.FILL] = (0,)
 LOWERINGS[array_ops.ZEROS_LIKE] = _like(0)
 LOWERINGS[array_ops.ONES_LIKE] = _like(1)
 LOWERINGS[array_ops.SHAPE] = _shape_of
@@ -289,85 +296,53 @@ LOWERINGS[array_ops.UNPACK] = _unpack
 LOWERINGS[array_ops.EXPAND_DIMS] = lambda ctx, x, axis: jnp.expand_dims(x, axis)
 LOWERINGS[array_ops.SQUEEZE] = lambda ctx, x, axis: jnp.squeeze(x, axis)
 LOWERINGS[array_ops.IDENTITY] = lambda ctx, x: x
-LOWERINGS[array_ops.SELECT] = _plain(jnp.where)
-UNLOWERABLE[array_ops.WHERE] = "its result's shape depends on the values of its input"
+LOWERINGS[broadcast_ops.SELECT] = _plain(jnp.where)
+UNLOWERABLE[broadcast_ops.WHERE] = "its result's shape depends on the values of its input"
 
-# --- indexing ------------------------------------------------------------------------------------
-
-
-def _gather(ctx, params, indices, axis):
-    n = params.shape[axis]
-    bad = (indices < 0) | (indices >= n)
-    first_bad = jnp.ravel(indices)[jnp.argmax(jnp.ravel(bad))] if np.size(indices) else 0
-    ctx.check(_any(bad), f"gather: index {{0}} is not in [0, {n})", detail=first_bad)
-    return jnp.take(params, indices, axis=axis, mode="clip")
+LOWERINGS[array_ops.STOP_GRADIENT] = lambda ctx, x: x
 
 
-def _strided_slice(ctx, x, *dynamic, spec):
-    """``x[spec]``: the static parts index as numpy does; a tensor index is checked, then taken."""
-    x, key, dim = jnp.asarray(x), [], 0
-    consumed = sum(1 for k in spec if k is not None and k is not Ellipsis)
-    for k in spec:
-        if k is Ellipsis:
-            key.append(k)
-            dim += x.ndim - consumed
-        elif k is None:
-            key.append(k)
-        elif isinstance(k, slice):
-            bounds = [_bound(ctx, b, dynamic) for b in (k.start, k.stop, k.step)]
-            key.append(slice(*bounds))
-            dim += 1
-        else:
-            key.append(_index(ctx, _bound(ctx, k, dynamic), x.shape[dim], dim))
-            dim += 1
-    return x[tuple(key)]
+def _split(ctx, x, sizes, axis, num):
+    sizes = np.reshape(sizes, -1)
+    if len(sizes) != num or int(np.sum(sizes)) != jnp.shape(x)[axis]:
+        raise errors.InvalidArgumentError(
+            f"split: sizes {sizes.tolist()} do not add up to dimension {axis} of size "
+            f"{jnp.shape(x)[axis]}"
+        )
+    return tuple(jnp.split(x, np.cumsum(sizes)[:-1].tolist(), axis=axis))
 
 
-def _bound(ctx, part, dynamic):
-    if not isinstance(part, tuple):
-        return part
-    value = dynamic[part[1]]
-    if isinstance(value, (np.ndarray, np.generic)):
-        return int(value)
-    return value
+def _sum_to_shape(ctx, grad, shape, axes):
+    shape = [int(d) for d in np.reshape(shape, -1)]
+    if axes is None:  # not known when the graph was built; the shapes are known now
+        dims = jnp.shape(grad)
+        lead = len(dims) - len(shape)
+        stretched = [lead + i for i, d in enumerate(shape) if d == 1 and dims[lead + i] != 1]
+        axes = (*range(lead), *stretched)
+    total = jnp.sum(grad, axis=tuple(axes), keepdims=True, dtype=grad.dtype)
+    return jnp.reshape(total, shape)
 
 
-def _index(ctx, i, size, axis):
-    """An index known only at run time is checked as numpy checks it; XLA would clamp it."""
-    if isinstance(i, (int, np.integer)):
-        return int(i)  # numpy's own indexing checks it, when compiling
-    if ctx.within(i, -size, size - 1):
-        return i
-    out_of_range = (i < -size) | (i >= size)
-    ctx.check(
-        out_of_range,
-        f"IndexError: index {{0}} is out of bounds for axis {axis} with size {size}",
-        detail=i,
-    )
-    return i
+LOWERINGS[array_ops.SPLIT] = _split
+STATIC_OPERANDS[array_ops.SPLIT] = (1,)
+LOWERINGS[broadcast_ops.BROADCAST_TO] = lambda ctx, x, shape: jnp.broadcast_to(
+    x, tuple(int(d) for d in np.reshape(shape, -1))
+)
+STATIC_OPERANDS[broadcast_ops.BROADCAST_TO] = (1,)
+LOWERINGS[broadcast_ops.SUM_TO_SHAPE] = _sum_to_shape
+STATIC_OPERANDS[broadcast_ops.SUM_TO_SHAPE] = (1,)
+LOWERINGS[math_ops.ADD_N] = lambda ctx, *xs: functools.reduce(jnp.add, xs)
+LOWERINGS[nn_ops.RELU_GRAD] = lambda ctx, g, y: jnp.where(y > 0, g, jnp.zeros((), g.dtype))
 
+# --- indexing (runtime/xla/indexing.py) --------------------------------------------------------
 
-def _slice_rule(ctx, x, *dynamic, spec):
-    for k in spec:
-        if isinstance(k, slice) and any(
-            isinstance(b, tuple) and not isinstance(dynamic[b[1]], (np.ndarray, np.generic))
-            for b in (k.start, k.stop, k.step)
-        ):
-            ctx.unimplemented("a slice whose bounds are known only at run time has no fixed shape")
-    return _strided_slice(ctx, x, *dynamic, spec=spec)
-
-
-LOWERINGS[indexing_ops.GATHER] = _gather
-LOWERINGS[indexing_ops.STRIDED_SLICE] = _slice_rule
-
-
-def _one_hot(ctx, indices, depth, on, off, axis):
-    hot = jnp.expand_dims(indices, -1) == jnp.arange(int(depth))  # out of range: no hot entry
-    out = jnp.where(hot, on, off).astype(jnp.asarray(on).dtype)
-    return out if axis == -1 else jnp.moveaxis(out, -1, axis)
-
-
-LOWERINGS[indexing_ops.ONE_HOT] = _one_hot
+LOWERINGS[indexing_ops.GATHER] = indexing.lower_gather
+LOWERINGS[indexing_ops.STRIDED_SLICE] = indexing.lower_strided_slice
+LOWERINGS[indexing_ops.STRIDED_SLICE_GRAD] = indexing.lower_strided_slice_grad
+STATIC_OPERANDS[indexing_ops.STRIDED_SLICE_GRAD] = (0,)
+LOWERINGS[indexing_ops.UNSORTED_SEGMENT_SUM] = indexing.lower_segment_sum
+STATIC_OPERANDS[indexing_ops.UNSORTED_SEGMENT_SUM] = (2,)
+LOWERINGS[indexing_ops.ONE_HOT] = indexing.lower_one_hot
 STATIC_OPERANDS[indexing_ops.ONE_HOT] = (1,)
 
 # --- clipping, padding, tiling, running sums, matrices --------------------------------------------
@@ -471,6 +446,22 @@ KEYED = frozenset({random_ops.RANDOM_NORMAL, random_ops.RANDOM_UNIFORM})
 LOWERINGS[control_flow_ops.IF] = control_flow.lower_if
 LOWERINGS[control_flow_ops.WHILE] = control_flow.lower_while
 LOWERINGS[control_flow_ops.NO_OP] = lambda ctx: None
+LOWERINGS[function_ops.CALL] = control_flow.lower_call
+
+# A loop's gradient stacks what each iteration computed, and a TensorArray's gradient is a
+# sparse list of gradients: Python lists and dicts to the default executor, no XLA form yet.
+_GRADIENT_LISTS = "the gradient of a while loop or a TensorArray (its stacks and gradient lists)"
+for _op in (
+    list_gradient_ops.STACK_GET,
+    list_gradient_ops.GRAD_LIST_EMPTY,
+    list_gradient_ops.GRAD_LIST_ELEMENT,
+    list_gradient_ops.GRAD_LIST_FROM_TENSOR,
+    list_gradient_ops.GRAD_LIST_ADD,
+    list_gradient_ops.GRAD_LIST_GET,
+    list_gradient_ops.GRAD_LIST_DROP,
+    list_gradient_ops.GRAD_LIST_STACK,
+):
+    UNLOWERABLE[_op] = f"{_GRADIENT_LISTS} has no XLA lowering yet"
 
 LOWERINGS[tensor_array_ops.RESERVE] = tensor_lists.lower_reserve
 STATIC_OPERANDS[tensor_array_ops.RESERVE] = (0,)

@@ -79,10 +79,15 @@ def observe(graph, values, variables):
 
 
 def _all_ops(graph):
+    """The ops of ``graph`` and of the graphs its ops run (branches, loop bodies, calls)."""
     for op in graph.get_operations():
         yield op
         for sub in op.subgraphs():
             yield from _all_ops(sub)
+        function = op.attrs.get("function")
+        if function is not None and hasattr(function, "forward_outputs"):
+            outputs = function.forward_outputs(op.attrs["depth"])
+            yield from _all_ops(outputs[0].graph if outputs else function.graph)
 
 
 def _silent(*values, **attrs):

@@ -124,3 +124,47 @@ def test_an_error_names_the_users_line():
         safe_div(rt.constant(7), rt.constant(0))
     assert "Integer division by zero" in str(info.value)
     assert "test_jit_compile.py" in str(info.value) and "in safe_div" in str(info.value)
+
+
+def _training_step(w, b):
+    def step(x, y):
+        with rt.GradientTape() as tape:
+            hidden = rt.nn.relu(rt.matmul(x, w) + b)
+            loss = rt.reduce_mean(rt.square(rt.reduce_sum(hidden, axis=1) - y))
+        grad_w, grad_b = tape.gradient(loss, [w, b])
+        w.assign_sub(0.05 * grad_w)
+        b.assign_sub(0.05 * grad_b)
+        return loss
+
+    return step
+
+
+def test_a_training_step_runs_on_xla_as_on_the_default_executor():
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal((8, 3)).astype(np.float32)
+    y = rng.standard_normal(8).astype(np.float32)
+    w0 = rng.standard_normal((3, 4)).astype(np.float32)
+    runs = {}
+    for jit in (False, True):
+        w, b = rt.Variable(w0), rt.Variable(np.full(4, 0.1, np.float32))
+        step = ag.function(_training_step(w, b), jit_compile=jit)
+        losses = [float(step(rt.constant(x), rt.constant(y))) for _ in range(5)]
+        runs[jit] = losses, w.numpy(), b.numpy()
+    np.testing.assert_allclose(runs[True][0], runs[False][0], rtol=1e-5)
+    assert runs[True][0][-1] < runs[True][0][0]  # it learns
+    np.testing.assert_allclose(runs[True][1], runs[False][1], rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(runs[True][2], runs[False][2], rtol=1e-5, atol=1e-6)
+
+
+def test_the_gradient_of_a_loop_is_unimplemented_on_xla_naming_the_line():
+    @ag.function(jit_compile=True)
+    def loop_gradient(x):
+        with rt.GradientTape() as tape:
+            tape.watch(x)
+            y = x
+            for _ in rt.range(3):
+                y = y * x
+        return tape.gradient(y, x)
+
+    with pytest.raises(rt.errors.UnimplementedError, match="no XLA lowering yet"):
+        loop_gradient(rt.constant(2.0))

@@ -15,6 +15,13 @@ pytest.importorskip("jax")
 
 import runtime as rt  # noqa: E402
 from runtime.core.op_def import OPS  # noqa: E402
+from runtime.execution.tracing import trace  # noqa: E402
+from runtime.ops.array_ops import split  # noqa: E402
+from runtime.ops.broadcast_ops import broadcast_to, sum_to_shape  # noqa: E402
+from runtime.ops.function_ops import GraphFunction  # noqa: E402
+from runtime.ops.indexing_ops import unsorted_segment_sum  # noqa: E402
+from runtime.ops.math_ops import add_n  # noqa: E402
+from runtime.ops.nn_ops import relu_grad  # noqa: E402
 from runtime.xla.lowerings import LOWERINGS, STATIC_OPERANDS, UNLOWERABLE  # noqa: E402
 from tests.runtime.xla.xla_harness import assert_same_results, traced  # noqa: E402
 
@@ -25,6 +32,19 @@ J = np.array([[2, -3, 1], [4, 5, -2]], np.int32)
 B = np.array([[True, False, True], [False, False, True]])
 C = np.array([[False, False, True], [True, False, True]])
 V = np.arange(6, dtype=np.float32) - 2.5
+
+
+def _gradients_of_slices(x, i):
+    with rt.GradientTape() as tape:
+        tape.watch(x)
+        y = rt.reduce_sum(x[i] * x[i, 1:2]) + rt.reduce_sum(rt.gather(x, [0, 0], axis=1))
+    return tape.gradient(y, x)
+
+
+def _call_of_a_function(x):
+    square = GraphFunction(trace(lambda v: v * v + 1.0, [rt.TensorSpec([2, 3])], "square"))
+    return square([x])[0]
+
 
 CASES = {
     "add": (lambda x, y: x + y, [K, J]),
@@ -116,6 +136,20 @@ CASES = {
         ),
         [F, P],
     ),
+    "gradient ops": (
+        lambda x, g: (
+            add_n([x, x, x]),
+            broadcast_to(x[0], [4, 3]),
+            sum_to_shape(x, [1, 3]),
+            relu_grad(g, x),
+            tuple(split(x, [1, 2], axis=1)),
+            rt.stop_gradient(x),
+            unsorted_segment_sum(x, rt.constant([1, -1]), 3),
+        ),
+        [F, P],
+    ),
+    "gradients through slices and gathers": (_gradients_of_slices, [F, np.int32(1)]),
+    "a call of a traced function": (_call_of_a_function, [P]),
 }
 
 
