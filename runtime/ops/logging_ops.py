@@ -18,6 +18,11 @@ from runtime.views.formatting import format_value
 
 
 def _print_kernel(*values, template, sep, end, stream, summarize):
+    write_text(stream, print_text(values, template, sep, end, summarize))
+
+
+def print_text(values, template, sep, end, summarize):
+    """What a PrintV2 op with these attributes writes for these values (numpy)."""
     parts = []
     for kind, item in template:
         if kind == "text":
@@ -29,8 +34,13 @@ def _print_kernel(*values, template, sep, end, stream, summarize):
             for token, index in slots:
                 text = text.replace(token, format_value(values[index], summarize))
             parts.append(text)
+    return sep.join(parts) + end
+
+
+def write_text(stream, text):
+    """Writes a print's text to its stream (None: ``sys.stdout`` as it is now) and flushes it."""
     out = stream if stream is not None else sys.stdout
-    out.write(sep.join(parts) + end)
+    out.write(text)
     flush = getattr(out, "flush", None)
     if flush is not None:
         flush()
