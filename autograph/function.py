@@ -29,11 +29,14 @@ import weakref
 
 import runtime as rt
 from autograph import signatures
+from autograph.input_signature import apply_signature
+from runtime import xla
 from runtime.core import context
 from runtime.execution.compile import compile_function
 from runtime.execution.entry import MISS, entry_function
 from runtime.execution.optimize import optimize
 from runtime.execution.tracing import set_outputs, trace
+from runtime.extras import require
 from runtime.ops.function_ops import GraphFunction
 from runtime.state.variables import observe_creation
 
@@ -61,21 +64,27 @@ class RetracingWarning(UserWarning):
 _RETRACING_WARN_AT = 5
 
 
-def function(fn=None, input_signature=None, autograph=True, reduce_retracing=False):
+def function(
+    fn=None, input_signature=None, autograph=True, reduce_retracing=False, jit_compile=False
+):
     """Makes ``fn`` a Function: traced into a graph once per call signature, then run as a graph.
 
-    Usable as ``@ag.function`` or ``@ag.function(input_signature=[...])``.
+    Usable as ``@ag.function`` or ``@ag.function(input_signature=[...])``. With
+    ``jit_compile=True`` each graph is lowered to JAX and compiled by XLA
+    (docs/xla.md); that needs the optional extra ``jax``, and raises ImportError
+    naming it when JAX is missing.
     """
+    if jit_compile:
+        require("jax", "jax", "jit_compile=True")
     if fn is None:
         return functools.partial(
             function,
             input_signature=input_signature,
             autograph=autograph,
             reduce_retracing=reduce_retracing,
+            jit_compile=jit_compile,
         )
-    return Function(
-        fn, input_signature=input_signature, autograph=autograph, reduce_retracing=reduce_retracing
-    )
+    return Function(fn, input_signature, autograph, reduce_retracing, jit_compile=jit_compile)
 
 
 class Function:
@@ -87,12 +96,13 @@ class Function:
         input_signature=None,
         autograph=True,
         reduce_retracing=False,
-        _bound_to=None,
+        jit_compile=False,
     ):
         self.python_function = python_function
         self.input_signature = None if input_signature is None else tuple(input_signature)
         self.autograph = autograph
         self.reduce_retracing = reduce_retracing
+        self.jit_compile = bool(jit_compile)
         self.tracing_count = 0
         self._concrete = {}
         self._by_call = {}  # (dtype, shape) of each positional eager tensor -> ConcreteFunction
@@ -127,6 +137,7 @@ class Function:
             self.input_signature,
             self.autograph,
             self.reduce_retracing,
+            self.jit_compile,
         )
 
     # --- calling --------------------------------------------------------------------------
@@ -203,9 +214,7 @@ class Function:
         arguments = list(bound.arguments.items())
         if self.input_signature is None:
             return arguments
-        return signatures.apply_signature(
-            self.__name__, arguments, self.input_signature, specs_allowed
-        )
+        return apply_signature(self.__name__, arguments, self.input_signature, specs_allowed)
 
     def _as_signature(self, arguments):
         """What the graph is traced for: the input_signature's specs when there is one."""
@@ -284,7 +293,7 @@ class Function:
                 if x is not None and not signatures.is_op(x)
             ],
         )
-        return ConcreteFunction(graph, self.__name__, arguments, self._signature)
+        return ConcreteFunction(graph, self.__name__, arguments, self._signature, self.jit_compile)
 
     def _rebuild(self, arguments, placeholders):
         values = {name: signatures.replace_leaves(value, placeholders) for name, value in arguments}
@@ -315,7 +324,7 @@ class Function:
 class ConcreteFunction:
     """One traced graph of a Function: callable with tensors, printable, walkable (``.graph``)."""
 
-    def __init__(self, graph, name, arguments, signature):
+    def __init__(self, graph, name, arguments, signature, jit_compile=False):
         self.graph = graph
         self.name = name
         self.inputs = list(graph.inputs)
@@ -331,7 +340,8 @@ class ConcreteFunction:
         self.input_shapes = [t.shape for t in self.inputs[:n_leaves]]
         self._arguments = [(n, signatures.describe_value(v)) for n, v in self._traced]
         optimized, self.optimization_report = optimize(graph)
-        self._program = compile_function(optimized)
+        # The optimised graph runs on numpy, or lowered to JAX and compiled by XLA.
+        self._program = (xla.compile_function if jit_compile else compile_function)(optimized)
         self._graph_function = None  # made when a tape first watches a call
         self.structured_input_signature = (
             tuple(signatures.to_specs(v) for _, v in self._traced),

@@ -2,8 +2,8 @@
 
 A call's signature is made of its tensors' dtypes and shapes and its Python
 values (by value), element by element in lists, tuples and dicts; other
-objects count by identity. An ``input_signature`` checks and converts the
-arguments it covers.
+objects count by identity. (An ``input_signature`` is checked by
+``autograph.input_signature``.)
 
 >>> import runtime as rt
 >>> signature_key([("x", rt.constant([1.0, 2.0])), ("n", 3)])
@@ -163,46 +163,3 @@ def to_specs(value):
     if isinstance(value, (list, tuple)) and not hasattr(value, "_fields"):
         return type(value)(to_specs(v) for v in value)
     return value
-
-
-# --- input_signature --------------------------------------------------------------------------
-
-
-def apply_signature(fn_name, arguments, signature, specs_allowed):
-    if len(arguments) < len(signature):
-        raise TypeError(
-            f"{fn_name}: input_signature has {len(signature)} entries but the function "
-            f"takes {len(arguments)} arguments"
-        )
-    checked = []
-    for (name, value), spec in zip(arguments, signature):
-        checked.append((name, fit(fn_name, name, value, spec, specs_allowed)))
-    extra = arguments[len(signature) :]
-    if extra:
-        raise TypeError(
-            f"{fn_name}: argument '{extra[0][0]}' is not covered by the input_signature"
-        )
-    return checked
-
-
-def fit(fn_name, name, value, spec, specs_allowed):
-    """``value`` as a tensor matching ``spec``, or TypeError/ValueError naming the argument."""
-    if isinstance(spec, (list, tuple)):
-        if not isinstance(value, (list, tuple)) or len(value) != len(spec):
-            raise TypeError(
-                f"{fn_name}: argument '{name}' must be a sequence of {len(spec)} "
-                f"matching {spec}, got {value!r}"
-            )
-        return type(value)(fit(fn_name, name, v, s, specs_allowed) for v, s in zip(value, spec))
-    if isinstance(value, rt.TensorSpec) and specs_allowed or isinstance(value, rt.Tensor):
-        tensor_like = value
-    else:
-        try:
-            tensor_like = rt.convert_to_tensor(value, dtype=spec.dtype)
-        except (TypeError, ValueError) as e:
-            raise TypeError(
-                f"{fn_name}: argument '{name}' ({value!r}) does not fit the "
-                f"input_signature {spec}: {e}"
-            ) from None
-    spec.check_argument(fn_name, name, tensor_like)
-    return tensor_like

@@ -3,13 +3,16 @@
 Our graph and our eager mode are timed against hand-written numpy on the same
 workload, in the same run, so the ratios hold across machines. Each time is
 the median of rounds taken in turn; ``spread`` says how far a workload's
-rounds spread (the noise of that run). Options: ``--quick`` (fewer
-repetitions), ``--json FILE`` (write the results).
+rounds spread (the noise of that run). With JAX installed, ``jit_compile=True``
+is timed against hand-written ``jax.jit`` too (``benchmarks.xla``). Options:
+``--quick`` (fewer repetitions), ``--json FILE`` (write the results),
+``--only TEXT`` (only the workloads whose name holds it).
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import platform
 import statistics
@@ -62,6 +65,15 @@ def run(quick=False, only=None):
     return rows, singles, scale.run(quick)
 
 
+def run_xla(quick=False):
+    """The ``jit_compile=True`` rows, or None without JAX (the optional extra)."""
+    if importlib.util.find_spec("jax") is None:
+        return None
+    from benchmarks import xla
+
+    return xla.run(quick)
+
+
 def print_table(rows, singles, scaling):
     print(
         f"machine: {platform.machine()}, {platform.processor() or 'cpu'}, "
@@ -94,9 +106,16 @@ def main(argv=None):
     options = parser.parse_args(argv)
     rows, singles, scaling = run(options.quick, options.only)
     print_table(rows, singles, scaling)
+    xla_rows = run_xla(options.quick) if options.only is None else None
+    if xla_rows is not None:
+        from benchmarks import xla
+
+        print()
+        xla.print_table(xla_rows)
     if options.json:
+        results = {"workloads": rows, "single": singles, "scale": scaling, "xla": xla_rows}
         with open(options.json, "w") as f:
-            json.dump({"workloads": rows, "single": singles, "scale": scaling}, f, indent=1)
+            json.dump(results, f, indent=1)
     return 0
 
 

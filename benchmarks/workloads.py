@@ -138,7 +138,27 @@ def tiny_numpy(x):
     return x * x + 2
 
 
+WX = (_RNG.standard_normal((32, 64)) / 8).astype(np.float32)
+WH = (_RNG.standard_normal((64, 64)) / 8).astype(np.float32)
+BH = np.zeros(64, np.float32)
+
+
+def rnn(xs):
+    h = rt.zeros([xs.shape[1], 64])
+    for t in rt.range(xs.shape[0]):
+        h = rt.tanh(rt.matmul(xs[t], WX) + rt.matmul(h, WH) + BH)
+    return h
+
+
+def rnn_numpy(xs):
+    h = np.zeros((xs.shape[1], 64), np.float32)
+    for t in range(xs.shape[0]):
+        h = np.tanh(xs[t] @ WX + h @ WH + BH)
+    return h
+
+
 IMAGES = _RNG.uniform(size=(60, 28, 28)).astype(np.float32)
+SEQUENCE = _RNG.standard_normal((50, 16, 32)).astype(np.float32)
 VECTOR = _RNG.standard_normal(1000).astype(np.float32)
 BIG_VECTOR = _RNG.standard_normal(1_000_000).astype(np.float32)
 SMALL_VECTOR = _RNG.standard_normal(100).astype(np.float32)
@@ -163,6 +183,7 @@ def workloads():
         "dense model forward (batch 1)": (dense, dense_numpy, (rt.constant(IMAGES[:1]),), (IMAGES[:1],)),
         "vector loop, 100 steps over 10^6": (vector_loop, vector_loop_numpy,
                                              (rt.constant(BIG_VECTOR), rt.constant(100)), (BIG_VECTOR, 100)),
+        "RNN loop, 50 steps (16x32 -> 64)": (rnn, rnn_numpy, (rt.constant(SEQUENCE),), (SEQUENCE,)),
     }  # fmt: skip
 
 
@@ -172,3 +193,7 @@ def graph_version(fn):
 
 def eager_version(fn):
     return ag.to_graph(fn)
+
+
+def jit_version(fn):
+    return ag.function(fn, jit_compile=True)

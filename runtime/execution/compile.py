@@ -42,7 +42,14 @@ from runtime.core.gc_pause import no_cyclic_gc
 from runtime.execution.emitter import Emitter, identifier
 from runtime.execution.schedule import function_ops, missing_feed_error, ops_to_run
 
-__all__ = ["Program", "compile_graph", "compile_function", "ops_to_run", "missing_feed_error"]
+__all__ = [
+    "Program",
+    "compile_graph",
+    "compile_function",
+    "describe_op",
+    "ops_to_run",
+    "missing_feed_error",
+]
 
 _program_ids = itertools.count()
 
@@ -91,12 +98,12 @@ def describe_error(error, filename, line_ops):
         op = error.op or _failing_op(error.__traceback__, filename, line_ops)
         if op is None:
             return None
-        return type(error)(f"{error.message}\n\t [[{_describe(op)}]]", op)
+        return type(error)(f"{error.message}\n\t [[{describe_op(op)}]]", op)
     op = _failing_op(error.__traceback__, filename, line_ops)
     if op is None:
         return None
     return errors.InvalidArgumentError(
-        f"{type(error).__name__}: {error}\n\t [[{_describe(op)}]]", op
+        f"{type(error).__name__}: {error}\n\t [[{describe_op(op)}]]", op
     )
 
 
@@ -109,7 +116,7 @@ def _failing_op(tb, filename, line_ops):
     return op
 
 
-def _describe(op):
+def describe_op(op):
     """``node add (Add) defined at File "model.py", line 3, in f``: the op and its user's line."""
     where = op.source
     return f"node {op.name} ({op.type})" + (f" defined at {where}" if where else "")
@@ -122,6 +129,7 @@ def compile_graph(
     run_all_stateful=False,
     name="graph_fn",
     states=None,
+    kernels=None,
     *,
     specialize=True,
     reuse=True,
@@ -132,11 +140,12 @@ def compile_graph(
     naming the placeholder when one is needed but not among ``inputs``.
     ``states`` (a dict) gives the program its own copy of each op's run-time
     state (a random generator), keyed by op: a Session's programs share one.
-    ``specialize=False`` writes every op as its kernel's call, ignoring the
+    ``kernels`` (op -> kernel) replaces those ops' kernels, and writes those ops
+    as calls of them (``runtime.xla.observe`` watches so). ``specialize=False`` writes every op as its kernel's call, ignoring the
     rows' forms; ``reuse=False`` never writes into a dead temporary. Both are
     there to check that the program computes the same with and without them.
     """
-    emitter = Emitter(states, specialize=specialize, reuse=reuse)
+    emitter = Emitter(states, kernels, specialize=specialize, reuse=reuse)
     with no_cyclic_gc():
         return _compile(emitter, graph, inputs, outputs, run_all_stateful, name)
 

@@ -78,8 +78,9 @@ class Namer:
 class Emitter:
     """Lines of one generated module, the globals they read, and the op each line runs."""
 
-    def __init__(self, states=None, specialize=True, reuse=True):
+    def __init__(self, states=None, kernels=None, specialize=True, reuse=True):
         self.states = states
+        self.kernels = kernels or {}  # op -> the kernel that replaces its row's (a call, no form)
         self.specialize = specialize  # write the rows' forms (else every op is a kernel call)
         self.reuse = reuse and specialize  # write into dead temporaries
         self.lines = []
@@ -134,7 +135,8 @@ class Emitter:
 
         The keywords are the names the op's row declares, never text of the graph.
         """
-        name = self.bind(Bound(op.opdef.kernel, op.type, shared=True))
+        kernel = self.kernels.get(op, op.opdef.kernel)
+        name = self.bind(Bound(kernel, op.type, shared=True))
         keywords = []
         for key in op.opdef.attrs:
             value = op.attrs[key]
@@ -156,7 +158,9 @@ class Emitter:
                 raise ValueError(
                     f"op {op.name!r} ({op.type}) has attributes its row does not declare"
                 )
-            python_form = op.opdef.python_form if self.specialize else None
+            python_form = op.opdef.python_form
+            if not self.specialize or op in self.kernels:
+                python_form = None
             forms[id(op)] = python_form(op) if python_form is not None else None
         self._plan_inlining(ops, outputs, tests)
         if self.reuse:
