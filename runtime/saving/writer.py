@@ -43,7 +43,10 @@ def save(obj, path, signatures=None):
         SavedModelError: nothing to save, a value that cannot be saved, or a
             directory that cannot be written.
     """
-    functions = _functions_to_save(obj, signatures)
+    offered = _offered_functions(obj)
+    if signatures is None and "serving_default" in offered:
+        signatures = {"serving_default": offered["serving_default"]}
+    functions = _functions_to_save(obj, signatures, offered)
     if not functions:
         raise SavedModelError(
             "Nothing to save: give signatures=, or functions with an input_signature as attributes"
@@ -116,7 +119,15 @@ def _concrete(fn, name):
     raise SavedModelError(f"Cannot save {name!r}: {fn!r} is not a traced function")
 
 
-def _functions_to_save(obj, signatures):
+def _offered_functions(obj):
+    """Functions an object traces itself to be saved: a Keras model offers its ``__call__``
+    and, unless other signatures are given, ``serving_default``, as TensorFlow saves one."""
+    offer = getattr(obj, "_saved_model_functions", None)
+    offered = offer() if callable(offer) else {}
+    return {name: offered[name] for name in offered if name in ("__call__", "serving_default")}
+
+
+def _functions_to_save(obj, signatures, offered):
     functions = {}
     if signatures is not None:
         items = (
@@ -131,7 +142,8 @@ def _functions_to_save(obj, signatures):
     for name, value in _attributes(obj):
         if hasattr(value, "get_concrete_function") and getattr(value, "input_signature", None):
             functions.setdefault(name, value.get_concrete_function())
-    return functions
+    functions.setdefault("__call__", offered.get("__call__"))
+    return {name: fn for name, fn in functions.items() if fn is not None}
 
 
 class _Writer:
