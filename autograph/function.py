@@ -30,10 +30,13 @@ import weakref
 import numpy as np
 
 import runtime as rt
+from autograph.input_signature import apply_signature
+from runtime import xla
 from runtime.core import context
 from runtime.execution.compile import compile_function
 from runtime.execution.optimize import optimize
 from runtime.execution.tracing import set_outputs, trace
+from runtime.extras import require
 from runtime.ops.function_ops import GraphFunction
 from runtime.state.variables import observe_creation
 
@@ -61,21 +64,27 @@ class RetracingWarning(UserWarning):
 _RETRACING_WARN_AT = 5
 
 
-def function(fn=None, input_signature=None, autograph=True, reduce_retracing=False):
+def function(
+    fn=None, input_signature=None, autograph=True, reduce_retracing=False, jit_compile=False
+):
     """Makes ``fn`` a Function: traced into a graph once per call signature, then run as a graph.
 
-    Usable as ``@ag.function`` or ``@ag.function(input_signature=[...])``.
+    Usable as ``@ag.function`` or ``@ag.function(input_signature=[...])``. With
+    ``jit_compile=True`` each graph is lowered to JAX and compiled by XLA
+    (docs/xla.md); that needs the optional extra ``jax``, and raises ImportError
+    naming it when JAX is missing.
     """
+    if jit_compile:
+        require("jax", "jax", "jit_compile=True")
     if fn is None:
         return functools.partial(
             function,
             input_signature=input_signature,
             autograph=autograph,
             reduce_retracing=reduce_retracing,
+            jit_compile=jit_compile,
         )
-    return Function(
-        fn, input_signature=input_signature, autograph=autograph, reduce_retracing=reduce_retracing
-    )
+    return Function(fn, input_signature, autograph, reduce_retracing, jit_compile=jit_compile)
 
 
 class Function:
@@ -87,12 +96,13 @@ class Function:
         input_signature=None,
         autograph=True,
         reduce_retracing=False,
-        _bound_to=None,
+        jit_compile=False,
     ):
         self.python_function = python_function
         self.input_signature = None if input_signature is None else tuple(input_signature)
         self.autograph = autograph
         self.reduce_retracing = reduce_retracing
+        self.jit_compile = bool(jit_compile)
         self.tracing_count = 0
         self._concrete = {}
         self._by_call = {}  # (dtype, shape) of each positional eager tensor -> ConcreteFunction
@@ -125,6 +135,7 @@ class Function:
             self.input_signature,
             self.autograph,
             self.reduce_retracing,
+            self.jit_compile,
         )
 
     # --- calling --------------------------------------------------------------------------
@@ -191,7 +202,7 @@ class Function:
         arguments = list(bound.arguments.items())
         if self.input_signature is None:
             return arguments
-        return _apply_signature(self.__name__, arguments, self.input_signature, specs_allowed)
+        return apply_signature(self.__name__, arguments, self.input_signature, specs_allowed)
 
     def _as_signature(self, arguments):
         """What the graph is traced for: the input_signature's specs when there is one."""
@@ -270,7 +281,7 @@ class Function:
                 if x is not None and not _is_op(x)
             ],
         )
-        return ConcreteFunction(graph, self.__name__, arguments, self._signature)
+        return ConcreteFunction(graph, self.__name__, arguments, self._signature, self.jit_compile)
 
     def _rebuild(self, arguments, placeholders):
         values = {name: _replace_leaves(value, placeholders) for name, value in arguments}
@@ -297,7 +308,7 @@ class Function:
 class ConcreteFunction:
     """One traced graph of a Function: callable with tensors, printable, walkable (``.graph``)."""
 
-    def __init__(self, graph, name, arguments, signature):
+    def __init__(self, graph, name, arguments, signature, jit_compile=False):
         self.graph = graph
         self.name = name
         self.inputs = list(graph.inputs)
@@ -313,7 +324,8 @@ class ConcreteFunction:
         self.input_shapes = [t.shape for t in self.inputs[:n_leaves]]
         self._arguments = [(n, _describe_value(v)) for n, v in self._traced]
         optimized, self.optimization_report = optimize(graph)
-        self._program = compile_function(optimized)
+        # The optimised graph runs on numpy, or lowered to JAX and compiled by XLA.
+        self._program = (xla.compile_function if jit_compile else compile_function)(optimized)
         self._graph_function = None  # made when a tape first watches a call
         self.structured_input_signature = (tuple(_to_specs(v) for _, v in self._traced), {})
 
@@ -555,46 +567,3 @@ def _to_specs(value):
     if isinstance(value, (list, tuple)) and not hasattr(value, "_fields"):
         return type(value)(_to_specs(v) for v in value)
     return value
-
-
-# --- input_signature --------------------------------------------------------------------------
-
-
-def _apply_signature(fn_name, arguments, signature, specs_allowed):
-    if len(arguments) < len(signature):
-        raise TypeError(
-            f"{fn_name}: input_signature has {len(signature)} entries but the function "
-            f"takes {len(arguments)} arguments"
-        )
-    checked = []
-    for (name, value), spec in zip(arguments, signature):
-        checked.append((name, _fit(fn_name, name, value, spec, specs_allowed)))
-    extra = arguments[len(signature) :]
-    if extra:
-        raise TypeError(
-            f"{fn_name}: argument '{extra[0][0]}' is not covered by the input_signature"
-        )
-    return checked
-
-
-def _fit(fn_name, name, value, spec, specs_allowed):
-    """``value`` as a tensor matching ``spec``, or TypeError/ValueError naming the argument."""
-    if isinstance(spec, (list, tuple)):
-        if not isinstance(value, (list, tuple)) or len(value) != len(spec):
-            raise TypeError(
-                f"{fn_name}: argument '{name}' must be a sequence of {len(spec)} "
-                f"matching {spec}, got {value!r}"
-            )
-        return type(value)(_fit(fn_name, name, v, s, specs_allowed) for v, s in zip(value, spec))
-    if isinstance(value, rt.TensorSpec) and specs_allowed or isinstance(value, rt.Tensor):
-        tensor_like = value
-    else:
-        try:
-            tensor_like = rt.convert_to_tensor(value, dtype=spec.dtype)
-        except (TypeError, ValueError) as e:
-            raise TypeError(
-                f"{fn_name}: argument '{name}' ({value!r}) does not fit the "
-                f"input_signature {spec}: {e}"
-            ) from None
-    spec.check_argument(fn_name, name, tensor_like)
-    return tensor_like

@@ -130,7 +130,27 @@ def tensor_array_squares_numpy(n):
     return np.stack(squares)
 
 
+WX = (_RNG.standard_normal((32, 64)) / 8).astype(np.float32)
+WH = (_RNG.standard_normal((64, 64)) / 8).astype(np.float32)
+BH = np.zeros(64, np.float32)
+
+
+def rnn(xs):
+    h = rt.zeros([xs.shape[1], 64])
+    for t in rt.range(xs.shape[0]):
+        h = rt.tanh(rt.matmul(xs[t], WX) + rt.matmul(h, WH) + BH)
+    return h
+
+
+def rnn_numpy(xs):
+    h = np.zeros((xs.shape[1], 64), np.float32)
+    for t in range(xs.shape[0]):
+        h = np.tanh(xs[t] @ WX + h @ WH + BH)
+    return h
+
+
 IMAGES = _RNG.uniform(size=(60, 28, 28)).astype(np.float32)
+SEQUENCE = _RNG.standard_normal((50, 16, 32)).astype(np.float32)
 VECTOR = _RNG.standard_normal(1000).astype(np.float32)
 TARGETS = _RNG.standard_normal((60, 10)).astype(np.float32)
 
@@ -148,6 +168,7 @@ def workloads():
                                              (IMAGES, TARGETS)),
         "while_loop with a TensorArray": (tensor_array_squares, tensor_array_squares_numpy,
                                           (rt.constant(200),), (200,)),
+        "RNN loop, 50 steps (16x32 -> 64)": (rnn, rnn_numpy, (rt.constant(SEQUENCE),), (SEQUENCE,)),
     }  # fmt: skip
 
 
@@ -157,3 +178,7 @@ def graph_version(fn):
 
 def eager_version(fn):
     return ag.to_graph(fn)
+
+
+def jit_version(fn):
+    return ag.function(fn, jit_compile=True)

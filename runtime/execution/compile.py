@@ -67,13 +67,13 @@ class Program:
             op = e.op or self._failing_op(e.__traceback__)
             if op is None:
                 raise
-            raise type(e)(f"{e.message}\n\t [[{_describe(op)}]]", op) from e
+            raise type(e)(f"{e.message}\n\t [[{describe_op(op)}]]", op) from e
         except Exception as e:
             op = self._failing_op(e.__traceback__)
             if op is None:
                 raise
             raise errors.InvalidArgumentError(
-                f"{type(e).__name__}: {e}\n\t [[{_describe(op)}]]", op
+                f"{type(e).__name__}: {e}\n\t [[{describe_op(op)}]]", op
             ) from e
         finally:
             floating_point.restore(token)
@@ -93,7 +93,7 @@ class Program:
         return f"<rt.compile.Program {self._filename}>"
 
 
-def _describe(op):
+def describe_op(op):
     """``node add (Add) defined at File "model.py", line 3, in f``: the op and its user's line."""
     where = op.source
     return f"node {op.name} ({op.type})" + (f" defined at {where}" if where else "")
@@ -135,7 +135,7 @@ def missing_feed_error(op):
 
 
 def compile_graph(
-    graph, inputs, outputs, run_all_stateful=False, name="graph_fn", states=None
+    graph, inputs, outputs, run_all_stateful=False, name="graph_fn", states=None, kernels=None
 ) -> Program:
     """Compiles the part of ``graph`` that computes ``outputs`` from ``inputs``.
 
@@ -143,8 +143,9 @@ def compile_graph(
     naming the placeholder when one is needed but not among ``inputs``.
     ``states`` (a dict) gives the program its own copy of each op's run-time
     state (a random generator), keyed by op: a Session's programs share one.
+    ``kernels`` (op -> kernel) replaces those ops' kernels (``runtime.xla.observe`` watches so).
     """
-    emitter = _Emitter(states)
+    emitter = _Emitter(states, kernels)
     name = emitter.fresh(name)  # so no value of the graph can take the function's name
     env = {}
     arg_names = []
@@ -197,8 +198,8 @@ def _tuple_text(names):
 
 
 class _Emitter:
-    def __init__(self, states=None):
-        self.states = states
+    def __init__(self, states=None, kernels=None):
+        self.states, self.kernels = states, kernels or {}  # kernels: see compile_graph
         self.lines = []
         self.namespace = {}
         self.line_ops = {}
@@ -256,9 +257,10 @@ class _Emitter:
         declared = op.opdef.attrs
         if op.attrs.keys() != declared.keys():
             raise ValueError(f"op {op.name!r} ({op.type}) has attributes its row does not declare")
-        name = self._kernels.get(op.opdef)
+        kernel = self.kernels.get(op, op.opdef.kernel)  # another one: xla.observe watching
+        name = self._kernels.get(kernel)
         if name is None:
-            name = self._kernels[op.opdef] = self.bind_global(op.type, op.opdef.kernel)
+            name = self._kernels[kernel] = self.bind_global(op.type, kernel)
         keywords = []
         for key in declared:
             value = op.attrs[key]
@@ -293,7 +295,7 @@ class _Emitter:
         for t in tests:
             consumers.setdefault(id(t), []).append((None, "test"))
         for op in reversed(ops):  # a consumer is decided before the values it reads
-            if len(op.outputs) != 1 or not _inlinable(op):
+            if len(op.outputs) != 1 or not _inlinable(op) or op in self.kernels:
                 continue
             uses = consumers.get(id(op.outputs[0]), ())
             if len(uses) != 1:
@@ -332,7 +334,7 @@ class _Emitter:
             self.emit_call(op, env, indent)
 
     def emit_call(self, op, env, indent):
-        form = _operator(op)
+        form = None if op in self.kernels else _operator(op)
         mode = self._inlined.get(id(op.outputs[0])) if op.outputs else None
         if mode == "test":
             form = ("unary" if op.type == "LogicalNot" else "binary", _TEST_OPERATORS[op.type])

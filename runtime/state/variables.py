@@ -210,6 +210,26 @@ class Variable:
             handle_in_graph(graph, self)
         self.name = self._base_name + ":0"
 
+    # The value is numpy. A compiled program (jit_compile) leaves its result on its device
+    # instead, and numpy is made from it only when something else reads it.
+    _numpy_value = None
+    _device_value = None
+
+    @property
+    def _value(self):
+        if self._numpy_value is None and self._device_value is not None:
+            value = np.asarray(self._device_value)
+            self._numpy_value = value[()] if value.ndim == 0 else value
+        return self._numpy_value
+
+    @_value.setter
+    def _value(self, value):
+        self._numpy_value, self._device_value = value, None
+
+    def _set_device_value(self, array):
+        """The value is now ``array``, a JAX array left where a compiled program made it."""
+        self._numpy_value, self._device_value = None, array
+
     @property
     def shape(self) -> TensorShape:
         return self._shape
