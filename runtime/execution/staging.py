@@ -56,7 +56,9 @@ def function(python_function, name):
     ``TracedFunction``. Either has ``get_concrete_function(*specs)``, ``tracing_count``
     and is called with tensors."""
     make = _hooks["function"]
-    return make(python_function, name) if make is not None else TracedFunction(python_function, name)
+    return (
+        make(python_function, name) if make is not None else TracedFunction(python_function, name)
+    )
 
 
 def converted(fn):
@@ -112,7 +114,8 @@ class TracedGraph:
 
     def accepts(self, specs):
         return len(specs) == len(self._specs) and all(
-            s.dtype is t.dtype and s.shape.is_subtype_of(t.shape) for s, t in zip(specs, self._specs)
+            s.dtype is t.dtype and s.shape.is_subtype_of(t.shape)
+            for s, t in zip(specs, self._specs)
         )
 
     def __call__(self, *tensors):

@@ -36,13 +36,14 @@ class Recorded:
     ``attrs``. An input may be a Variable (a read of it).
     """
 
-    __slots__ = ("opdef", "inputs", "attrs", "outputs")
+    __slots__ = ("opdef", "inputs", "attrs", "outputs", "skip_input_indices")
 
     def __init__(self, opdef, inputs, attrs, outputs):
         self.opdef = opdef
         self.inputs = tuple(inputs)
         self.attrs = attrs
         self.outputs = tuple(outputs)
+        self.skip_input_indices = ()  # set by ``backward``: see ``op_def.skipped_inputs``
 
     @property
     def type(self):
@@ -85,6 +86,10 @@ def backward(ops, targets, target_grads, sources):
         output_grads = [_total(grads, t) for t in op.outputs]
         if all(g is None for g in output_grads):
             continue
+        if type(op) is Recorded:
+            op.skip_input_indices = tuple(
+                i for i, t in enumerate(op.inputs) if id(t) not in reached
+            )
         input_grads = _apply_rule(op, output_grads)
         for t, g in zip(op.inputs, input_grads):
             if g is not None and id(t) in reached:

@@ -10,12 +10,12 @@
 >>> model.summary()
 Model: "sequential"
 _________________________________________________________________
-Layer (type)                 Output Shape              Param #   
-dense (Dense)                (None, 4)                 44        
+Layer (type)                 Output Shape              Param #
+dense (Dense)                (None, 4)                 44
 _________________________________________________________________
-dense_1 (Dense)              (None, 2)                 10        
+dense_1 (Dense)              (None, 2)                 10
 _________________________________________________________________
-dense_2 (Dense)              (None, 1)                 3         
+dense_2 (Dense)              (None, 1)                 3
 Total params: 57
 Trainable params: 57
 Non-trainable params: 0

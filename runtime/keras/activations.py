@@ -47,8 +47,7 @@ def get(identifier):
     if isinstance(identifier, str) and identifier in _BY_NAME:
         return _BY_NAME[identifier]
     raise ValueError(
-        f"Unknown activation function: {identifier!r}. Use one of {sorted(_BY_NAME)} or a "
-        "callable."
+        f"Unknown activation function: {identifier!r}. Use one of {sorted(_BY_NAME)} or a callable."
     )
 
 

@@ -22,15 +22,15 @@ from runtime.keras import backend
 from runtime.ops.array_ops import expand_dims, size, squeeze, stop_gradient
 from runtime.ops.clip_ops import clip_by_value
 from runtime.ops.constant_ops import cast, convert_to_tensor
-from runtime.ops.indexing_ops import one_hot
 from runtime.ops.math_ops import abs as abs_
 from runtime.ops.math_ops import exp, log, maximum, square
+from runtime.ops.nn_ops import sparse_softmax_cross_entropy_with_logits
 from runtime.ops.reduction_ops import reduce_max, reduce_mean, reduce_sum
 
 # --- each example's loss -------------------------------------------------------------------------
 
 
-def _as_pair(y_true, y_pred):
+def align(y_true, y_pred):
     """The two as tensors of one dtype, ``y_true`` given a last axis of 1 when ``y_pred`` has
     one more axis of size 1 (labels ``(n,)`` against predictions ``(n, 1)``), as Keras does."""
     y_pred = convert_to_tensor(y_pred)
@@ -38,21 +38,21 @@ def _as_pair(y_true, y_pred):
     if y_true.dtype is not y_pred.dtype:
         y_true = cast(y_true, y_pred.dtype)
     true_rank, pred_rank = y_true.shape.rank, y_pred.shape.rank
-    if true_rank is not None and pred_rank is not None and pred_rank == true_rank + 1:
-        if y_pred.shape[-1] == 1:
-            y_true = expand_dims(y_true, -1)
+    one_column_more = true_rank is not None and pred_rank == true_rank + 1
+    if one_column_more and y_pred.shape[-1] == 1:
+        y_true = expand_dims(y_true, -1)
     return y_true, y_pred
 
 
 def mean_squared_error(y_true, y_pred):
     """``mean((y_true - y_pred) ** 2, axis=-1)``."""
-    y_true, y_pred = _as_pair(y_true, y_pred)
+    y_true, y_pred = align(y_true, y_pred)
     return reduce_mean(square(y_pred - y_true), axis=-1)
 
 
 def mean_absolute_error(y_true, y_pred):
     """``mean(abs(y_true - y_pred), axis=-1)``."""
-    y_true, y_pred = _as_pair(y_true, y_pred)
+    y_true, y_pred = align(y_true, y_pred)
     return reduce_mean(abs_(y_pred - y_true), axis=-1)
 
 
@@ -64,7 +64,7 @@ def _clipped(p):
 def binary_crossentropy(y_true, y_pred, from_logits=False):
     """``-mean(y log p + (1 - y) log(1 - p), axis=-1)``, ``p`` clipped; from logits ``x``:
     ``mean(max(x, 0) - x y + log(1 + exp(-|x|)), axis=-1)``."""
-    y_true, y_pred = _as_pair(y_true, y_pred)
+    y_true, y_pred = align(y_true, y_pred)
     if from_logits:
         x = y_pred
         losses = maximum(x, 0.0) - x * y_true + log(1.0 + exp(-abs_(x)))
@@ -93,7 +93,7 @@ def _log_probabilities(y_pred, from_logits):
 
 def categorical_crossentropy(y_true, y_pred, from_logits=False):
     """``-sum(y_true * log p, axis=-1)``: ``y_true`` one-hot (or a distribution)."""
-    y_true, y_pred = _as_pair(y_true, y_pred)
+    y_true, y_pred = align(y_true, y_pred)
     return -reduce_sum(y_true * _log_probabilities(y_pred, from_logits), axis=-1)
 
 
@@ -104,17 +104,11 @@ def sparse_categorical_crossentropy(y_true, y_pred, from_logits=False):
     labels = convert_to_tensor(y_true)
     if labels.shape.rank is not None and labels.shape.rank == y_pred.shape.rank:
         labels = squeeze(labels, axis=-1)
-    labels = cast(labels, dtypes.int32)
-    depth = y_pred.shape[-1]
-    if depth is None:
-        raise ValueError(
-            f"sparse_categorical_crossentropy needs the number of classes: y_pred has shape "
-            f"{y_pred.shape}"
-        )
-    picked = one_hot(labels, depth, dtype=y_pred.dtype)
-    # Keras clips the probabilities, then normalises them (a softmax of their logarithms).
+    if not labels.dtype.is_integer:
+        labels = cast(labels, dtypes.int32)
+    # Keras clips probabilities, then takes them as logits of their logarithms (renormalised).
     logits = y_pred if from_logits else log(_clipped(y_pred))
-    return -reduce_sum(picked * _log_softmax(logits), axis=-1)
+    return sparse_softmax_cross_entropy_with_logits(labels, logits)
 
 
 # --- loss objects ----------------------------------------------------------------------------
@@ -201,7 +195,9 @@ def get(identifier):
         return identifier
     if isinstance(identifier, str):
         if identifier not in _BY_NAME:
-            raise ValueError(f"Unknown loss function: {identifier!r}. Use one of {sorted(_BY_NAME)}.")
+            raise ValueError(
+                f"Unknown loss function: {identifier!r}. Use one of {sorted(_BY_NAME)}."
+            )
         return _BY_NAME[identifier]()
     if callable(identifier):
         return LossFunctionWrapper(identifier)

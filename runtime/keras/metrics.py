@@ -28,7 +28,7 @@ mean_absolute_error = mae = losses.mean_absolute_error
 
 def binary_accuracy(y_true, y_pred, threshold=0.5):
     """The fraction of each example's outputs on the right side of ``threshold``."""
-    y_true, y_pred = losses._as_pair(y_true, y_pred)
+    y_true, y_pred = losses.align(y_true, y_pred)
     predicted = cast(greater(y_pred, threshold), y_pred.dtype)
     return reduce_mean(cast(equal(y_true, predicted), dtypes.float32), axis=-1)
 

@@ -102,7 +102,7 @@ class Optimizer:
             names = [getattr(v, "name", repr(v)) for _, v in pairs]
             raise ValueError(f"No gradients provided for any variable: {names}.")
         lr = self.learning_rate.read_value()
-        step = cast(self.iterations.read_value() + 1, dtypes.float32)
+        step = self.iterations.read_value() + 1  # this update's number, from 1
         for grad, variable in given:
             if not isinstance(variable, Variable):
                 raise TypeError(f"apply_gradients needs variables, got {variable!r}")
@@ -111,6 +111,7 @@ class Optimizer:
         return self.iterations.assign_add(1)
 
     def _update(self, grad, variable, slots, lr, step):
+        """Updates ``variable`` (and its ``slots``) with assign ops; ``step`` is int64."""
         raise NotImplementedError
 
     def minimize(self, loss, var_list, tape=None):

@@ -71,6 +71,10 @@ def ones(shape, dtype=dtypes.float32, name=None):
 # --- broadcast_to and its adjoint ---------------------------------------------------------------
 
 
+def _broadcast_to_kernel(x, shape):
+    return x if np.shape(x) == shape else np.broadcast_to(x, shape)
+
+
 def _broadcast_to_infer(inputs, attrs):
     x, target = inputs[0], shape_from_tensor(inputs[1])
     if target.rank is None or x.shape.rank is None:
@@ -90,7 +94,7 @@ def _broadcast_to_infer(inputs, attrs):
 
 BROADCAST_TO = OpDef(
     "BroadcastTo",
-    lambda x, shape: np.broadcast_to(x, tuple(shape.tolist())),
+    lambda x, shape: _broadcast_to_kernel(x, tuple(shape.tolist())),
     infer=_broadcast_to_infer,
     gradient=lambda op, g: (sum_to_shape(g, shape_of(op.inputs[0])), None),
 )
@@ -117,7 +121,9 @@ def _summed_axes(dims, shape):
 
 
 def _sum_to_shape_kernel(grad, shape, axes):
-    shape = shape.tolist()
+    shape = tuple(shape.tolist())
+    if np.shape(grad) == shape:
+        return grad  # nothing was broadcast: the common case when the graph could not tell
     if axes is None:  # not known when the graph was built: found from the value
         axes = _summed_axes(np.shape(grad), shape)
     return np.add.reduce(grad, axis=axes, keepdims=True, dtype=grad.dtype).reshape(shape)

@@ -54,6 +54,16 @@ class _CallContext(threading.local):
 _call_context = _CallContext()
 _accepts_training = {}  # a Layer subclass -> whether its call takes a training argument
 
+# Bumped whenever a layer's attributes, weights or trainable setting change: what a layer
+# finds through its attributes (its weights, its layers) is cached until then, so a training
+# step asking for model.trainable_variables does not walk the model every time.
+_structure = {"version": 0}
+
+
+def structure_changed():
+    """Forgets what layers found through their attributes (a list of layers was changed)."""
+    _structure["version"] += 1
+
 
 class Layer(Module):
     """The base of Keras layers and models (``tf.keras.layers.Layer``).
@@ -79,6 +89,20 @@ class Layer(Module):
             input_shape = (kwargs.get("batch_size"), *kwargs["input_shape"])
         self._batch_input_shape = None if input_shape is None else tuple(input_shape)
 
+    def __setattr__(self, name, value):
+        _structure["version"] += 1
+        object.__setattr__(self, name, value)
+
+    def _cached(self, key, compute):
+        """``compute()``, remembered until the structure of layers changes."""
+        version, found = self.__dict__.get("_tracking", (None, None))
+        if version != _structure["version"]:
+            found = {}
+            object.__setattr__(self, "_tracking", (_structure["version"], found))
+        if key not in found:
+            found[key] = compute()
+        return list(found[key])
+
     # --- weights ----------------------------------------------------------------------------
 
     def add_weight(
@@ -103,6 +127,7 @@ class Layer(Module):
                 name=name or "Variable",
             )
         self._own_weights.append(variable)
+        structure_changed()
         return variable
 
     @property
@@ -117,23 +142,29 @@ class Layer(Module):
 
     @property
     def trainable_weights(self):
-        if not self._trainable:
-            return []
-        own = [v for v in self._own_variables() if v.trainable]
-        return _unique(own + [v for layer in self._sublayers() for v in layer.trainable_weights])
+        return self._cached("trainable", self._find_trainable_weights)
 
     @property
     def non_trainable_weights(self):
-        if not self._trainable:
-            return self._all_weights()
-        own = [v for v in self._own_variables() if not v.trainable]
-        children = [v for layer in self._sublayers() for v in layer.non_trainable_weights]
-        return _unique(own + children)
+        return self._cached("non_trainable", self._find_non_trainable_weights)
 
     @property
     def weights(self):
         """Trainable weights first, then the others (a frozen layer's go last), as in Keras."""
         return _unique(self.trainable_weights + self.non_trainable_weights)
+
+    def _find_trainable_weights(self):
+        if not self._trainable:
+            return []
+        own = [v for v in self._own_variables() if v.trainable]
+        return _unique(own + [v for layer in self._sublayers() for v in layer.trainable_weights])
+
+    def _find_non_trainable_weights(self):
+        if not self._trainable:
+            return self._all_weights()
+        own = [v for v in self._own_variables() if not v.trainable]
+        children = [v for layer in self._sublayers() for v in layer.non_trainable_weights]
+        return _unique(own + children)
 
     trainable_variables = trainable_weights
     non_trainable_variables = non_trainable_weights
@@ -168,7 +199,7 @@ class Layer(Module):
             variable.assign(value)
 
     def _own_variables(self):
-        return _unique(self._own_weights + _tracked(vars(self).values(), Variable))
+        return _unique(self._own_weights + _tracked(self._attribute_values(), Variable))
 
     def _all_weights(self):
         return _unique(
@@ -177,7 +208,10 @@ class Layer(Module):
 
     def _sublayers(self):
         """The layers held in attributes (through lists, tuples, dicts), in assignment order."""
-        return _tracked(vars(self).values(), Layer)
+        return self._cached("layers", lambda: _tracked(self._attribute_values(), Layer))
+
+    def _attribute_values(self):
+        return [value for key, value in vars(self).items() if key != "_tracking"]
 
     def _flatten_layers(self, include_self=True):
         """This layer and every layer inside it, depth first."""

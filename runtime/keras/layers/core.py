@@ -126,7 +126,8 @@ class Dropout(Layer):
     def _drop(self, inputs):
         noise_shape = self.noise_shape if self.noise_shape is not None else shape_of(inputs)
         keep = uniform(noise_shape, dtype=inputs.dtype, seed=self.seed) >= self.rate
-        return inputs * cast(keep, inputs.dtype) * (1.0 / (1.0 - self.rate))
+        # The mask is scaled, not the inputs: their gradient is then one product.
+        return inputs * (cast(keep, inputs.dtype) * (1.0 / (1.0 - self.rate)))
 
     def compute_output_shape(self, input_shape):
         return TensorShape(input_shape)

@@ -75,7 +75,9 @@ class Model(Layer):
         for layer in self.layers:
             if layer.name == name:
                 return layer
-        raise ValueError(f"No such layer: {name}. Existing layers are: {[l.name for l in self.layers]}.")
+        raise ValueError(
+            f"No such layer: {name}. Existing layers are: {[x.name for x in self.layers]}."
+        )
 
     # --- building ----------------------------------------------------------------------------
 

@@ -12,7 +12,7 @@
 from __future__ import annotations
 
 from runtime.core.tensor_shape import TensorShape
-from runtime.keras.layers.base import Layer
+from runtime.keras.layers.base import Layer, structure_changed
 from runtime.keras.models.model import Model
 
 
@@ -48,6 +48,7 @@ class Sequential(Model):
                 "argument to pass a unique name."
             )
         self._layers.append(layer)
+        structure_changed()
         if len(self._layers) == 1 and layer._batch_input_shape is not None:
             self.build(layer._batch_input_shape)
         elif self.built and self._build_input_shape is not None:
@@ -58,6 +59,7 @@ class Sequential(Model):
         if not self._layers:
             raise TypeError("There are no layers in the model.")
         self._layers.pop()
+        structure_changed()
 
     def build(self, input_shape=None):
         """Builds every layer in turn, each on the output shape of the one before."""
