@@ -35,8 +35,9 @@ from runtime.execution import staging as _staging
 _source.register_library_path(_os.path.dirname(__file__))
 
 
-def _staged(python_function, name):
-    staged = function(python_function, autograph=False)  # what it calls goes through ag__.call
+def _staged(python_function, name, input_signature):
+    # What the staged function calls goes through ag__.call: user code is converted.
+    staged = function(python_function, input_signature=input_signature, autograph=False)
     staged.__name__ = name
     return staged
 

@@ -9,9 +9,10 @@ dependency runs one way (docs/architecture.md). So autograph, when imported,
 registers its two entry points here (``register``), as it registers its
 translator of source lines with ``runtime.core.source``:
 
-- ``function(python_function, name)``: ``ag.function(python_function,
-  autograph=False)``, a traced, cached function (the staged code is the
-  runtime's own; what it calls is converted through ``converted``);
+- ``function(python_function, name, input_signature)``: ``ag.function(
+  python_function, input_signature=..., autograph=False)``, a traced, cached
+  function (the staged code is the runtime's own; what it calls is converted
+  through ``converted``), which ``ag.run_functions_eagerly`` runs as Python;
 - ``converted(fn)``: ``fn`` as converted code calls it (user code converted,
   library code as it is).
 
@@ -20,10 +21,10 @@ tracing (``runtime.execution.tracing``), optimisation and compilation, one graph
 per input signature, with the Python code traced as written (no conversion).
 
 >>> import runtime as rt
->>> double = TracedFunction(lambda x: x * 2, "double")
+>>> double = TracedFunction(lambda x: x * 2, "double", [rt.TensorSpec([None])])
 >>> double(rt.constant([1.0, 2.0]))
 <rt.Tensor: shape=(2,), dtype=float32, numpy=array([2., 4.], dtype=float32)>
->>> _ = double(rt.constant([3.0, 4.0])); double.tracing_count
+>>> _ = double(rt.constant([3.0, 4.0, 5.0])); double.tracing_count
 1
 """
 
@@ -33,7 +34,6 @@ import inspect
 
 from runtime.core import nest
 from runtime.core.tensor import EagerTensor
-from runtime.core.tensor_spec import TensorSpec
 from runtime.execution.compile import compile_function
 from runtime.execution.optimize import optimize
 from runtime.execution.tracing import trace
@@ -51,14 +51,12 @@ def register(function, converted):
     _hooks["converted"] = converted
 
 
-def function(python_function, name):
-    """``python_function`` staged: an ``ag.function`` when autograph is loaded, else a
-    ``TracedFunction``. Either has ``get_concrete_function(*specs)``, ``tracing_count``
-    and is called with tensors."""
-    make = _hooks["function"]
-    return (
-        make(python_function, name) if make is not None else TracedFunction(python_function, name)
-    )
+def function(python_function, name, input_signature):
+    """``python_function`` staged for arguments fitting ``input_signature`` (TensorSpecs, dims
+    may be None): an ``ag.function`` when autograph is loaded, else a ``TracedFunction``.
+    Either is called with tensors, and has ``get_concrete_function()`` and ``tracing_count``."""
+    make = _hooks["function"] or TracedFunction
+    return make(python_function, name, list(input_signature))
 
 
 def converted(fn):
@@ -74,31 +72,35 @@ def do_not_convert(fn):
 
 
 class TracedFunction:
-    """A Python function of tensors traced into a graph once per input signature (dtypes and
-    shapes, ``None`` dims matching any size), then run as a compiled graph."""
+    """A Python function of tensors traced into one graph for its ``input_signature`` (``None``
+    dims match any size) at the first call, then run as that compiled graph."""
 
-    def __init__(self, python_function, name):
+    def __init__(self, python_function, name, input_signature):
         self.python_function = python_function
         self.__name__ = name
+        self.input_signature = list(input_signature)
         self.tracing_count = 0
-        self._traced = []  # TracedGraph, newest first
-        self._arg_names = _argument_names(python_function)
+        self._traced = None
 
-    def get_concrete_function(self, *specs):
-        specs = [s if isinstance(s, TensorSpec) else TensorSpec(s.shape, s.dtype) for s in specs]
-        for traced in self._traced:
-            if traced.accepts(specs):
-                return traced
-        self.tracing_count += 1
-        names = self._arg_names if len(self._arg_names or ()) == len(specs) else None
-        graph = trace(self.python_function, specs, self.__name__, arg_names=names)
-        traced = TracedGraph(graph, self.__name__, specs)
-        self._traced.insert(0, traced)
-        return traced
+    def get_concrete_function(self):
+        if self._traced is None:
+            self.tracing_count += 1
+            names = _argument_names(self.python_function)
+            names = names if len(names or ()) == len(self.input_signature) else None
+            graph = trace(
+                self.python_function, self.input_signature, self.__name__, arg_names=names
+            )
+            self._traced = TracedGraph(graph, self.__name__, self.input_signature)
+        return self._traced
 
     def __call__(self, *args):
-        tensors = [convert_to_tensor(a) for a in args]
-        return self.get_concrete_function(*tensors)(*tensors)
+        tensors = [convert_to_tensor(a, dtype=s.dtype) for a, s in zip(args, self.input_signature)]
+        if len(tensors) != len(args) or not self.get_concrete_function().accepts(tensors):
+            raise TypeError(
+                f"{self.__name__}: arguments {[(t.dtype.name, t.shape) for t in tensors]} do not "
+                f"fit its input_signature {self.input_signature}"
+            )
+        return self._traced(*tensors)
 
 
 class TracedGraph:

@@ -44,8 +44,8 @@ def save(obj, path, signatures=None):
             directory that cannot be written.
     """
     offered = _offered_functions(obj)
-    if signatures is None and "serving_default" in offered:
-        signatures = {"serving_default": offered["serving_default"]}
+    if signatures is None and offered is not None and "serving_default" in offered:
+        signatures = {"serving_default": offered.pop("serving_default")}
     functions = _functions_to_save(obj, signatures, offered)
     if not functions:
         raise SavedModelError(
@@ -120,11 +120,12 @@ def _concrete(fn, name):
 
 
 def _offered_functions(obj):
-    """Functions an object traces itself to be saved: a Keras model offers its ``__call__``
-    and, unless other signatures are given, ``serving_default``, as TensorFlow saves one."""
+    """The functions an object chooses to save (name -> concrete function), or None for those
+    found in its attributes. A Keras model offers its ``__call__`` and, unless other
+    signatures are given, ``serving_default``, as TensorFlow saves one, and the functions
+    its class defines, not the training steps it keeps."""
     offer = getattr(obj, "_saved_model_functions", None)
-    offered = offer() if callable(offer) else {}
-    return {name: offered[name] for name in offered if name in ("__call__", "serving_default")}
+    return dict(offer()) if callable(offer) else None
 
 
 def _functions_to_save(obj, signatures, offered):
@@ -139,11 +140,14 @@ def _functions_to_save(obj, signatures, offered):
             if not is_saveable_name(name):
                 raise SavedModelError(f"Cannot save a signature named {name!r}: use printable text")
             functions[name] = _concrete(fn, name)
+    if offered is not None:
+        for name, fn in offered.items():
+            functions.setdefault(name, fn)
+        return functions
     for name, value in _attributes(obj):
         if hasattr(value, "get_concrete_function") and getattr(value, "input_signature", None):
             functions.setdefault(name, value.get_concrete_function())
-    functions.setdefault("__call__", offered.get("__call__"))
-    return {name: fn for name, fn in functions.items() if fn is not None}
+    return functions
 
 
 class _Writer:

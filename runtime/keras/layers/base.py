@@ -272,13 +272,18 @@ class Layer(Module):
             if isinstance(x, Variable):
                 x = x.read_value()
             elif not isinstance(x, Tensor):
-                x = convert_to_tensor(x, dtype=self._dtype if _is_float(x) else None)
+                array = np.asarray(x)
+                if array.dtype.kind == "f":
+                    array = array.astype(self._dtype.as_numpy_dtype, copy=False)
+                x = convert_to_tensor(array)
             if x.dtype.is_floating and x.dtype is not self._dtype:
                 x = cast(x, self._dtype)
             return x
 
         if isinstance(inputs, Tensor):
             return inputs if inputs.dtype is self._dtype else cast_one(inputs)
+        if isinstance(inputs, (list, tuple)) and not _holds_arrays(inputs):
+            return cast_one(inputs)  # nested lists of numbers: one tensor
         return nest.map_structure(cast_one, inputs)
 
     def _call_takes_training(self):
@@ -299,8 +304,10 @@ class Layer(Module):
 staging.do_not_convert(Layer.__call__)
 
 
-def _is_float(value):
-    return np.asarray(value).dtype.kind == "f"
+def _holds_arrays(value):
+    if isinstance(value, (list, tuple)):
+        return any(_holds_arrays(v) for v in value)
+    return isinstance(value, (Tensor, Variable, np.ndarray))
 
 
 def _as_tuple_shape(shape):

@@ -53,6 +53,7 @@ class Model(Layer):
         self.compiled_metrics = []
         self.run_eagerly = False
         self.train_function = self.test_function = self.predict_function = None
+        self._staged_steps = {}  # (kind, input signature) -> staged step, until compile
         self.stop_training = False
         self.history = None
         self._is_compiled = False
@@ -127,6 +128,7 @@ class Model(Layer):
         self.compiled_metrics = list(metrics)
         self.run_eagerly = bool(run_eagerly)
         self.train_function = self.test_function = self.predict_function = None
+        self._staged_steps = {}
         self._is_compiled = True
 
     @property
@@ -185,15 +187,20 @@ class Model(Layer):
         save(self, filepath, signatures=signatures)
 
     def _saved_model_functions(self):
-        """What ``rt.saved_model.save`` saves of a built model besides its variables: its
-        ``__call__`` in inference mode, traced for the shape it was built with (any batch
-        size), also as the ``serving_default`` signature unless others are given."""
-        if not self.built or self._build_input_shape is None:
-            return {}
+        """What ``rt.saved_model.save`` saves of a model besides its variables: the
+        ``ag.function`` methods with an input_signature its class defines, and once built,
+        its ``__call__`` in inference mode, traced for the shape it was built with (any batch
+        size), also as the ``serving_default`` signature unless others are given. Not the
+        training steps ``fit`` keeps."""
+        functions = {}
+        for cls in type(self).__mro__[: type(self).__mro__.index(Model)]:
+            for name in vars(cls):
+                fn = getattr(self, name) if not name.startswith("_") else None
+                if hasattr(fn, "get_concrete_function") and getattr(fn, "input_signature", None):
+                    functions.setdefault(name, fn.get_concrete_function())
         shape = self._build_input_shape
-        if not isinstance(shape, TensorShape) or not shape.rank:  # nested inputs, or a scalar
-            return {}
-        spec = TensorSpec([None, *shape.as_list()[1:]], self._dtype)
-        serve = staging.function(lambda inputs: self(inputs, training=False), name=self.name)
-        concrete = serve.get_concrete_function(spec)
-        return {"__call__": concrete, "serving_default": concrete}
+        if self.built and isinstance(shape, TensorShape) and shape.rank:  # one input tensor
+            spec = TensorSpec([None, *shape.as_list()[1:]], self._dtype)
+            serve = staging.function(lambda inputs: self(inputs, training=False), self.name, [spec])
+            functions["__call__"] = functions["serving_default"] = serve.get_concrete_function()
+        return functions

@@ -75,7 +75,10 @@ class Sequential(Model):
         self.built = True
 
     def _maybe_build(self, input_shape):
-        # Built at its first call: each layer builds itself when called.
+        # Built at its first call: each layer builds itself when called. The model is for any
+        # batch size, as Keras infers it.
+        if isinstance(input_shape, TensorShape) and input_shape.rank:
+            input_shape = TensorShape([None, *input_shape.as_list()[1:]])
         self._build_input_shape = input_shape
         self.built = True
 

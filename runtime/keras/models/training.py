@@ -70,10 +70,10 @@ def _batch_logs(model, loss, y, y_pred):
 class StepRunner:
     """Calls a step on numpy batches and gives its result.
 
-    With ``model.run_eagerly`` the step is called as Python. Otherwise the
-    model's staged function of that kind (``model.train_function``...) is
-    traced at the first call for these arrays' dtypes and shapes, the batch
-    size left open.
+    With ``model.run_eagerly`` the step is called as Python. Otherwise it is the
+    model's staged function of that kind (``model.train_function``...) for these
+    arrays' dtypes and shapes, the batch size left open: traced at its first
+    call, and kept on the model until ``compile``.
     """
 
     def __init__(self, model, kind, step, arrays):
@@ -81,20 +81,18 @@ class StepRunner:
         python_step = functools.partial(step, model)
         if model.run_eagerly:
             self._call = python_step
-            self._specs = None
             return
-        attribute = f"{kind}_function"
-        staged = getattr(model, attribute, None)
+        specs = [TensorSpec((None, *a.shape[1:]), d) for a, d in zip(arrays, self._dtypes)]
+        key = (kind, tuple((s.dtype, s.shape.as_tuple()) for s in specs))
+        staged = model._staged_steps.get(key)
         if staged is None:
-            staged = staging.function(python_step, name=attribute)
-            setattr(model, attribute, staged)
+            staged = model._staged_steps[key] = staging.function(
+                python_step, f"{kind}_function", specs
+            )
+        setattr(model, f"{kind}_function", staged)
         self._call = staged
-        self._specs = [TensorSpec((None, *a.shape[1:]), d) for a, d in zip(arrays, self._dtypes)]
 
     def __call__(self, *batch):
-        if self._specs is not None:
-            self._call.get_concrete_function(*self._specs)  # traced here, at the first batch
-            self._specs = None
         return self._call(*[EagerTensor(b, d) for b, d in zip(batch, self._dtypes)])
 
 
