@@ -146,12 +146,12 @@ def test_accuracy_is_resolved_from_the_shapes_as_keras_does():
 def test_metric_values_against_numpy():
     m = keras.metrics
     np.testing.assert_array_equal(
-        m.sparse_categorical_accuracy(LABELS, LOGITS).numpy(), LABELS == LOGITS.argmax(-1)
+        m.sparse_categorical_accuracy(LABELS, LOGITS).numpy(), LOGITS.argmax(-1) == LABELS
     )
     np.testing.assert_array_equal(
-        m.categorical_accuracy(ONE_HOT, PROBS).numpy(), LABELS == PROBS.argmax(-1)
+        m.categorical_accuracy(ONE_HOT, PROBS).numpy(), PROBS.argmax(-1) == LABELS
     )
-    expected_binary = (TARGETS == (PROBS > 0.5)).mean(axis=-1)
+    expected_binary = ((PROBS > 0.5) == TARGETS).mean(axis=-1)
     np.testing.assert_allclose(m.binary_accuracy(TARGETS, PROBS).numpy(), expected_binary)
     np.testing.assert_allclose(
         m.mae(TARGETS, LOGITS).numpy(), np.abs(TARGETS - LOGITS).mean(-1), rtol=1e-6
