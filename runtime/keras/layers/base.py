@@ -89,6 +89,12 @@ class Layer(Module):
             input_shape = (kwargs.get("batch_size"), *kwargs["input_shape"])
         self._batch_input_shape = None if input_shape is None else tuple(input_shape)
 
+    @property
+    def name_scope(self):
+        """``with layer.name_scope:`` as for any Module; ``layer.name_scope()`` is the name,
+        as TensorFlow 2.0's Keras layers gave it (seed 003)."""
+        return _LayerNameScope(self._scope_name, self.name)
+
     def __setattr__(self, name, value):
         _structure["version"] += 1
         object.__setattr__(self, name, value)
@@ -302,6 +308,15 @@ class Layer(Module):
 
 # Library code that stages itself: autograph calls the layer as it is, and converts its call.
 staging.do_not_convert(Layer.__call__)
+
+
+class _LayerNameScope(name_scope):
+    def __init__(self, scope_name, layer_name):
+        super().__init__(scope_name)
+        self._layer_name = layer_name
+
+    def __call__(self):
+        return self._layer_name
 
 
 def _holds_arrays(value):
