@@ -62,7 +62,7 @@ def test_dense_computes_the_activation_of_x_times_kernel_plus_bias():
 def test_dense_on_a_rank_3_input_applies_to_the_last_axis():
     layer = keras.layers.Dense(2, use_bias=False)
     x = np.arange(12, dtype=np.float32).reshape(2, 3, 2)
-    np.testing.assert_allclose(layer(x).numpy(), x @ layer.kernel.numpy(), rtol=1e-6)
+    np.testing.assert_allclose(layer(x).numpy(), x @ layer.kernel.numpy(), rtol=1e-6, atol=1e-6)
     assert layer.compute_output_shape((None, 3, 2)) == (None, 3, 2)
 
 

@@ -19,68 +19,6 @@ def fresh_names():
     keras.backend.clear_session()
 
 
-def seed_003_model():
-    """Seed 003: three Dense layers on inputs of 10 features."""
-    model = keras.models.Sequential()
-    model.add(keras.layers.Dense(4, input_shape=(10,)))
-    model.add(keras.layers.Dense(2))
-    model.add(keras.layers.Dense(1))
-    return model
-
-
-SEED_SUMMARY = """\
-Model: "sequential"
-_________________________________________________________________
-Layer (type)                 Output Shape              Param #   
-dense (Dense)                (None, 4)                 44        
-_________________________________________________________________
-dense_1 (Dense)              (None, 2)                 10        
-_________________________________________________________________
-dense_2 (Dense)              (None, 1)                 3         
-Total params: 57
-Trainable params: 57
-Non-trainable params: 0
-_________________________________________________________________
-"""  # noqa: W291 (Keras pads each row to 65 characters)
-
-
-def test_seed_003_sequential_summary_is_the_seeds_text(capsys):
-    model = seed_003_model()
-    model.summary()
-    assert capsys.readouterr().out == SEED_SUMMARY
-    assert [layer.count_params() for layer in model.layers] == [44, 10, 3]
-    assert model.count_params() == 57
-
-
-def test_seed_003_freezing_layer_0_leaves_4_of_6_variables_trainable():
-    model = seed_003_model()
-    assert len(model.variables) == 6
-    assert [v.name for v in model.variables[:2]] == ["dense/kernel:0", "dense/bias:0"]
-    model.layers[0].trainable = False
-    assert model.layers[0].trainable is False
-    assert [v.name for v in model.trainable_variables] == [
-        "dense_1/kernel:0",
-        "dense_1/bias:0",
-        "dense_2/kernel:0",
-        "dense_2/bias:0",
-    ]
-    lines = []
-    model.summary(print_fn=lines.append)
-    assert lines[-4:-1] == [
-        "Total params: 57",
-        "Trainable params: 13",
-        "Non-trainable params: 44",
-    ]
-
-
-def test_seed_003_names_layers_submodules():
-    model = seed_003_model()
-    assert model.name == "sequential"
-    assert [layer.name for layer in model.layers] == ["dense", "dense_1", "dense_2"]
-    assert list(model.submodules) == model.layers
-    assert keras.Sequential().name == "sequential_1"
-
-
 def test_a_sequential_model_without_an_input_shape_builds_at_its_first_call():
     model = keras.Sequential([keras.layers.Dense(3), keras.layers.Dense(1)])
     assert not model.built and model.variables == []

@@ -146,46 +146,6 @@ def test_fit_prints_the_epoch_and_a_bar_of_batches_with_loss_and_metrics(capsys)
     assert re.match(r"^1/1 \[={30}\] - \d+s \d+\w+/step - loss: ", capsys.readouterr().out)
 
 
-def test_seed_001_run_eagerly_runs_python_on_every_batch_and_graph_mode_only_when_tracing(capsys):
-    class EagerLayer(keras.layers.Layer):
-        def call(self, inputs):
-            print("Currently running eagerly")
-            return inputs
-
-    class SequentialModel(keras.Model):
-        def __init__(self):
-            super().__init__()
-            self.flatten = keras.layers.Flatten(input_shape=(28, 28))
-            self.dense_1 = keras.layers.Dense(128, activation="relu")
-            self.dropout = keras.layers.Dropout(0.2)
-            self.dense_2 = keras.layers.Dense(10)
-            self.eager = EagerLayer()
-
-        def call(self, x):
-            x = self.flatten(x)
-            x = self.dense_1(x)
-            x = self.dropout(x)
-            x = self.dense_2(x)
-            return self.eager(x)
-
-    model = SequentialModel()
-    input_data, labels = rt.random.uniform([60, 28, 28]), rt.random.uniform([60])
-    loss_fn = keras.losses.SparseCategoricalCrossentropy(from_logits=True)
-    model.compile(run_eagerly=False, loss=loss_fn)
-    model.fit(input_data, labels, epochs=3, verbose=0)
-    assert capsys.readouterr().out.count("Currently running eagerly") == 2  # the two traces
-    model.compile(run_eagerly=True, loss=loss_fn)
-    model.fit(input_data, labels, epochs=1, verbose=0)
-    assert capsys.readouterr().out.count("Currently running eagerly") == 2  # two batches
-    ag.run_functions_eagerly(True)
-    try:
-        model.compile(loss=loss_fn)
-        model.fit(input_data, labels, epochs=1, verbose=0)
-    finally:
-        ag.run_functions_eagerly(False)
-    assert capsys.readouterr().out.count("Currently running eagerly") == 2
-
-
 def test_training_true_reaches_the_dropout_inside_a_call_that_does_not_name_it():
     class Noisy(keras.Model):
         def __init__(self):
