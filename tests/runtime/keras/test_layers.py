@@ -55,7 +55,7 @@ def test_dense_computes_the_activation_of_x_times_kernel_plus_bias():
     layer = keras.layers.Dense(2, activation="tanh", bias_initializer="ones")
     out = layer(X).numpy()
     kernel, bias = layer.kernel.numpy(), layer.bias.numpy()
-    np.testing.assert_allclose(out, np.tanh(X @ kernel + bias), rtol=1e-6)
+    np.testing.assert_allclose(out, np.tanh(X @ kernel + bias), rtol=1e-6, atol=1e-6)
     assert bias.tolist() == [1.0, 1.0]
 
 
@@ -145,7 +145,7 @@ def test_add_weight_inside_a_traced_function_makes_the_weight_eagerly_once():
     layer = keras.layers.Dense(2)
     call = ag.function(layer)
     out = call(rt.constant(X))
-    np.testing.assert_allclose(out.numpy(), layer(X).numpy(), rtol=1e-6)
+    np.testing.assert_allclose(out.numpy(), layer(X).numpy(), rtol=1e-6, atol=1e-6)
     assert [v.name for v in layer.weights] == ["dense/kernel:0", "dense/bias:0"]
     # the graph names its ops after the layer
     concrete = call.get_concrete_function(rt.TensorSpec([None, 3]))
@@ -180,7 +180,7 @@ def test_dropout_in_a_graph_draws_a_new_mask_on_every_run():
     x = rt.ones([200])
     a, b = train(x).numpy(), train(x).numpy()
     assert not np.array_equal(a != 0, b != 0)
-    np.testing.assert_allclose(a[a != 0], 1 / 0.7, rtol=1e-6)
+    np.testing.assert_allclose(a[a != 0], 1 / 0.7, rtol=1e-6, atol=1e-6)
 
 
 def test_dropout_takes_a_training_tensor():
@@ -246,7 +246,9 @@ def test_activation_layers_by_name_and_function():
         "linear": x.numpy(),
     }
     for name, want in expected.items():
-        np.testing.assert_allclose(keras.layers.Activation(name)(x).numpy(), want, rtol=1e-6)
+        np.testing.assert_allclose(
+            keras.layers.Activation(name)(x).numpy(), want, rtol=1e-6, atol=1e-6
+        )
     np.testing.assert_allclose(keras.layers.Activation(rt.abs)(x).numpy(), np.abs(x.numpy()))
 
 
@@ -270,7 +272,7 @@ def test_get_and_set_weights_round_trip():
     layer(X)
     values = [np.full((3, 2), 0.5, np.float32), np.array([1.0, -1.0], np.float32)]
     layer.set_weights(values)
-    np.testing.assert_allclose(layer(X).numpy(), X @ values[0] + values[1], rtol=1e-6)
+    np.testing.assert_allclose(layer(X).numpy(), X @ values[0] + values[1], rtol=1e-6, atol=1e-6)
     assert [w.tolist() for w in layer.get_weights()] == [v.tolist() for v in values]
     with pytest.raises(ValueError, match="expects 2 weights"):
         layer.set_weights(values[:1])
