@@ -8,9 +8,10 @@ left open (one graph serves the last, smaller batch too) and then run as a
 graph. A step returns one vector, the batch's loss and metrics, which the loop
 averages over the examples seen, as Keras does.
 
-The loop itself does little per batch: the data is shuffled once per epoch,
-batches are numpy views wrapped as tensors without copying, the staged function
-is called directly, and the progress bar draws only on a terminal.
+The loop itself does little per batch: a shuffled batch is gathered from the data
+by the epoch's permutation (unshuffled, it is a numpy view), wrapped as a tensor
+without copying, the staged function is called directly, and the progress bar
+draws only on a terminal.
 """
 
 from __future__ import annotations
@@ -160,11 +161,10 @@ def fit(model, x, y, batch_size, epochs, verbose, callbacks, validation_split, v
         if verbose:
             print(f"Epoch {epoch + 1}/{epochs}")
         callback_list.on_epoch_begin(epoch)
-        xs, ys = x, y
-        if generator is not None:
-            order = generator.permutation(n)
-            xs, ys = x[order], y[order]
-        logs, bar = _run_epoch(runner, xs, ys, batch_size, names, verbose, callback_list, steps)
+        order = generator.permutation(n) if generator is not None else None
+        logs, bar = _run_epoch(
+            runner, x, y, order, batch_size, names, verbose, callback_list, steps
+        )
         if validation_data is not None:
             val = _evaluate_arrays(model, *validation_data, batch_size, verbose=0)
             logs.update({f"val_{name}": value for name, value in val.items()})
@@ -178,9 +178,10 @@ def fit(model, x, y, batch_size, epochs, verbose, callbacks, validation_split, v
     return history
 
 
-def _run_epoch(runner, xs, ys, batch_size, names, verbose, callback_list, steps):
-    """Runs the step over the batches; returns the epoch's logs and its progress bar."""
-    n = len(xs)
+def _run_epoch(runner, x, y, order, batch_size, names, verbose, callback_list, steps):
+    """Runs the step over the batches (the examples in ``order``, or as they are: then each
+    batch is a view); returns the epoch's logs and its progress bar."""
+    n = len(x)
     totals = np.zeros(len(names))
     seen = 0
     bar = Progbar(steps, verbose) if verbose else None
@@ -193,7 +194,11 @@ def _run_epoch(runner, xs, ys, batch_size, names, verbose, callback_list, steps)
         if batch_hooks:
             callback_list.on_batch_begin(step)
         stop = min(start + batch_size, n)
-        values = runner(xs[start:stop], ys[start:stop])._value
+        if order is None:
+            values = runner(x[start:stop], y[start:stop])._value
+        else:  # gathered batch by batch: cheaper than reordering the whole data each epoch
+            picked = order[start:stop]
+            values = runner(x[picked], y[picked])._value
         totals += values * (stop - start)
         seen += stop - start
         if bar is not None:
@@ -218,7 +223,7 @@ def _evaluate_arrays(model, x, y, batch_size, verbose):
     runner = StepRunner(model, "test", test_step, [x, y])
     steps = math.ceil(len(x) / batch_size)
     logs, bar = _run_epoch(
-        runner, x, y, batch_size, model.metrics_names, verbose, _NO_CALLBACKS, steps
+        runner, x, y, None, batch_size, model.metrics_names, verbose, _NO_CALLBACKS, steps
     )
     if bar is not None:
         bar.update(steps, logs, finalize=True)
