@@ -17,7 +17,7 @@ import runtime as rt
 # An identity layer with an eager side effect
 class EagerLayer(rt.keras.layers.Layer):
     def __init__(self, **kwargs):
-        super(EagerLayer, self).__init__(**kwargs)
+        super().__init__(**kwargs)
         # Do some kind of initialization here
 
     def call(self, inputs):
@@ -28,7 +28,7 @@ class EagerLayer(rt.keras.layers.Layer):
 # A new model that classifies images, with the custom layer
 class SequentialModel(rt.keras.Model):
     def __init__(self):
-        super(SequentialModel, self).__init__()
+        super().__init__()
         self.flatten = rt.keras.layers.Flatten(input_shape=(28, 28))
         self.dense_1 = rt.keras.layers.Dense(128, activation="relu")
         self.dropout = rt.keras.layers.Dropout(0.2)

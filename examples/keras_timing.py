@@ -15,7 +15,7 @@ import runtime as rt
 # A model that classifies images
 class SequentialModel(rt.keras.Model):
     def __init__(self, **kwargs):
-        super(SequentialModel, self).__init__(**kwargs)
+        super().__init__(**kwargs)
         self.flatten = rt.keras.layers.Flatten(input_shape=(28, 28))
         self.dense_1 = rt.keras.layers.Dense(128, activation="relu")
         self.dropout = rt.keras.layers.Dropout(0.2)

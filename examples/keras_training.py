@@ -56,4 +56,6 @@ model.summary()
 path = tempfile.mkdtemp(prefix="quadrants_")
 rt.saved_model.save(model, path)
 loaded = rt.saved_model.load(path)
-print("saved model predicts the same:", np.array_equal(loaded(x_test).numpy(), model.predict(x_test)))
+print(
+    "saved model predicts the same:", np.array_equal(loaded(x_test).numpy(), model.predict(x_test))
+)

@@ -21,10 +21,12 @@ carry gradients: an integer, boolean or string tensor gets None.
 
 from __future__ import annotations
 
+import numpy as np
+
 from runtime.core import dtypes
 from runtime.core.op_def import NotDifferentiable
 from runtime.ops.array_ops import ones_like
-from runtime.ops.broadcast_ops import ones
+from runtime.ops.constant_ops import constant
 from runtime.ops.list_gradient_ops import grad_list_add
 from runtime.ops.math_ops import add_n
 
@@ -72,9 +74,11 @@ def backward(ops, targets, target_grads, sources):
     reached = {id(s) for s in sources}
     on_path = []
     for op in ops:
-        if any(id(t) in reached for t in op.inputs):
-            on_path.append(op)
-            reached.update(id(t) for t in op.outputs if is_trainable(t.dtype))
+        for t in op.inputs:
+            if id(t) in reached:
+                on_path.append(op)
+                reached.update(id(t) for t in op.outputs if is_trainable(t.dtype))
+                break
     grads = {}
     for t, g in zip(targets, target_grads):
         if id(t) in reached and g is not None:
@@ -143,7 +147,7 @@ def seed(target):
     """The gradient a target starts with: ones. A constant when its shape is known, so that
     a graph's optimiser folds what the first rules compute from it (a mean's 1/n)."""
     if target.shape.is_fully_defined():
-        return ones(target.shape.as_list(), target.dtype)
+        return constant(np.ones(target.shape.as_list(), target.dtype.as_numpy_dtype))
     return ones_like(target)
 
 

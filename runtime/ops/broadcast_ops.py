@@ -13,6 +13,7 @@ array([2., 2., 2.], dtype=float32)
 from __future__ import annotations
 
 import builtins
+import math
 
 import numpy as np
 
@@ -72,7 +73,11 @@ def ones(shape, dtype=dtypes.float32, name=None):
 
 
 def _broadcast_to_kernel(x, shape):
-    return x if np.shape(x) == shape else np.broadcast_to(x, shape)
+    if np.shape(x) == shape:
+        return x
+    if np.ndim(x) == 0 and math.prod(shape) <= 4096:
+        return np.full(shape, x)  # a small fill is several times cheaper than a broadcast view
+    return np.broadcast_to(x, shape)
 
 
 def _broadcast_to_infer(inputs, attrs):

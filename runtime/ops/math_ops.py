@@ -379,6 +379,9 @@ def _matmul_infer(inputs, attrs):
     if a.shape.rank < 2 or b.shape.rank < 2:
         raise ValueError(f"MatMul needs tensors of rank >= 2, got shapes {a.shape} and {b.shape}")
     da, db = a.shape.as_list(), b.shape.as_list()
+    # Two matrices whose inner dims agree, the common case, eagerly on every call: (m, n).
+    if len(da) == 2 and len(db) == 2 and da[not attrs["transpose_a"]] == db[attrs["transpose_b"]]:
+        return [(a.dtype, TensorShape([da[attrs["transpose_a"]], db[not attrs["transpose_b"]]]))]
     if attrs["transpose_a"]:
         da[-2:] = da[-1], da[-2]
     if attrs["transpose_b"]:

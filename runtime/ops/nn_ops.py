@@ -119,26 +119,23 @@ def softmax(logits, axis=-1, name=None):
 # --- sparse softmax cross-entropy ----------------------------------------------------------------
 
 
-def _log_softmax(logits):
-    shifted = logits - np.max(logits, axis=-1, keepdims=True)
-    return shifted - np.log(np.sum(np.exp(shifted), axis=-1, keepdims=True))
-
-
 def _sparse_xent_kernel(logits, labels):
     depth = np.shape(logits)[-1]
-    labels = np.asarray(labels)
-    outside = (labels < 0) | (labels >= depth)
-    if np.any(outside):
-        bad = np.asarray(labels[outside]).reshape(-1)[0]
+    flat_labels = np.reshape(labels, -1)
+    if flat_labels.size and (flat_labels.min() < 0 or flat_labels.max() >= depth):
+        bad = flat_labels[(flat_labels < 0) | (flat_labels >= depth)][0]
         raise errors.InvalidArgumentError(
             f"Received a label value of {bad} which is outside the valid range of [0, {depth})"
         )
-    log_probs = _log_softmax(logits)
-    index = labels[..., None].astype(np.intp)
-    picked = np.take_along_axis(log_probs, index, axis=-1)
-    backprop = np.exp(log_probs)  # softmax, minus 1 at the label: the loss's gradient
-    np.put_along_axis(backprop, index, np.exp(picked) - 1, axis=-1)
-    return -picked[..., 0], backprop
+    flat = np.reshape(logits, (-1, depth))
+    shifted = flat - flat.max(axis=1, keepdims=True)  # exp cannot overflow
+    exp = np.exp(shifted)
+    sums = exp.sum(axis=1, keepdims=True)
+    rows = np.arange(len(flat))
+    loss = np.log(sums[:, 0]) - shifted[rows, flat_labels]
+    backprop = exp / sums  # softmax, minus 1 at the label: the loss's gradient
+    backprop[rows, flat_labels] -= 1
+    return loss.reshape(np.shape(labels)), backprop.reshape(np.shape(logits))
 
 
 def _sparse_xent_infer(inputs, attrs):

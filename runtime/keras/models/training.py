@@ -5,8 +5,8 @@ on eager tensors with ``run_eagerly``; otherwise it is staged
 (``runtime.execution.staging``: an ``ag.function`` when autograph is loaded),
 traced at the first batch for the data's dtypes and shapes with the batch size
 left open (one graph serves the last, smaller batch too) and then run as a
-graph. A step returns one vector, the batch's loss and metrics, which the loop
-averages over the examples seen, as Keras does.
+graph. A step returns one value, the batch's loss (or a vector: the loss, then the
+metrics), which the loop averages over the examples seen, as Keras does.
 
 The loop itself does little per batch: a shuffled batch is gathered from the data
 by the epoch's permutation (unshuffled, it is a numpy view), wrapped as a tensor
@@ -65,7 +65,8 @@ def _batch_logs(model, loss, y, y_pred):
     for metric in model.compiled_metrics:
         per_example = metrics_module.resolve(metric, y, y_pred)(y, y_pred)
         values.append(reduce_mean(cast(per_example, dtypes.float32)))
-    return stack([cast(v, dtypes.float32) if v.dtype is not dtypes.float32 else v for v in values])
+    values = [cast(v, dtypes.float32) if v.dtype is not dtypes.float32 else v for v in values]
+    return values[0] if len(values) == 1 else stack(values)  # the loss alone: a scalar
 
 
 class StepRunner:
