@@ -101,17 +101,21 @@ class Optimizer:
         if not given:
             names = [getattr(v, "name", repr(v)) for _, v in pairs]
             raise ValueError(f"No gradients provided for any variable: {names}.")
-        lr = self.learning_rate.read_value()
-        step = self.iterations.read_value() + 1  # this update's number, from 1
+        rate = self._rate(self.learning_rate.read_value())
         for grad, variable in given:
             if not isinstance(variable, Variable):
                 raise TypeError(f"apply_gradients needs variables, got {variable!r}")
             grad = convert_to_tensor(grad, dtype=variable.dtype)
-            self._update(grad, variable, self._slots_of(variable), cast(lr, variable.dtype), step)
+            self._update(grad, variable, self._slots_of(variable), cast(rate, variable.dtype))
         return self.iterations.assign_add(1)
 
-    def _update(self, grad, variable, slots, lr, step):
-        """Updates ``variable`` (and its ``slots``) with assign ops; ``step`` is int64."""
+    def _rate(self, lr):
+        """The rate this update applies to every variable: the learning rate (Adam corrects
+        it for the step), computed once per update."""
+        return lr
+
+    def _update(self, grad, variable, slots, lr):
+        """Updates ``variable`` (and its ``slots``) with assign ops, at rate ``lr``."""
         raise NotImplementedError
 
     def minimize(self, loss, var_list, tape=None):
@@ -143,7 +147,7 @@ class SGD(Optimizer):
         self.nesterov = bool(nesterov)
         self.slot_names = ("momentum",) if self.momentum else ()
 
-    def _update(self, grad, variable, slots, lr, step):
+    def _update(self, grad, variable, slots, lr):
         if not self.momentum:
             variable.assign_sub(lr * grad)
             return
@@ -171,10 +175,12 @@ class Adam(Optimizer):
         self.amsgrad = bool(amsgrad)
         self.slot_names = ("m", "v", "vhat") if amsgrad else ("m", "v")
 
-    def _update(self, grad, variable, slots, lr, step):
+    def _rate(self, lr):
+        step = cast(self.iterations.read_value() + 1, lr.dtype)  # this update's number, from 1
+        return lr * sqrt(1.0 - pow(self.beta_2, step)) / (1.0 - pow(self.beta_1, step))
+
+    def _update(self, grad, variable, slots, lr_t):
         b1, b2 = self.beta_1, self.beta_2
-        step = cast(step, variable.dtype)
-        lr_t = lr * sqrt(1.0 - pow(b2, step)) / (1.0 - pow(b1, step))
         m = slots["m"].assign(b1 * slots["m"] + (1.0 - b1) * grad)
         v = slots["v"].assign(b2 * slots["v"] + (1.0 - b2) * square(grad))
         if self.amsgrad:
@@ -201,7 +207,7 @@ class RMSprop(Optimizer):
             ("rms",) + (("momentum",) if momentum else ()) + (("mg",) if centered else ())
         )
 
-    def _update(self, grad, variable, slots, lr, step):
+    def _update(self, grad, variable, slots, lr):
         rho = self.rho
         ms = slots["rms"].assign(rho * slots["rms"] + (1.0 - rho) * square(grad))
         if self.centered:

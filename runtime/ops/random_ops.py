@@ -106,7 +106,7 @@ def _uniform_kernel(shape, minval, maxval, dtype, state):
     draw = state.generator.random(tuple(shape))
     if (minval, maxval) != (0, 1):  # [0, 1) needs no scaling: the same numbers, two passes fewer
         draw = draw * (maxval - minval) + minval
-    return draw.astype(dtype.as_numpy_dtype)
+    return draw.astype(dtype.as_numpy_dtype, copy=False)
 
 
 def _float_infer(op_type):

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 
+from runtime.core import dtypes
 from runtime.core.tensor import Tensor
 from runtime.core.tensor_shape import TensorShape
 from runtime.keras import activations
@@ -125,7 +126,8 @@ class Dropout(Layer):
 
     def _drop(self, inputs):
         noise_shape = self.noise_shape if self.noise_shape is not None else shape_of(inputs)
-        keep = uniform(noise_shape, dtype=inputs.dtype, seed=self.seed) >= self.rate
+        # Drawn in float64, the generator's own precision: no conversion before the comparison.
+        keep = uniform(noise_shape, dtype=dtypes.float64, seed=self.seed) >= self.rate
         # The mask is scaled, not the inputs: their gradient is then one product.
         return inputs * (cast(keep, inputs.dtype) * (1.0 / (1.0 - self.rate)))
 
