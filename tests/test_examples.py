@@ -27,7 +27,7 @@ EXAMPLES = ROOT / "examples"
 # A line of a printed float matrix: tf.print's "[[1.5 -0.2 ...]" / " [0.3 ...]" or
 # numpy's repr "array([[ 1.5, -0.2, ...]," / "       [ 0.3, ...]".
 _MATRIX_LINE = re.compile(r"^\s*(?:array\()?\[+ *-?\d")
-_NUMBER = re.compile(r" *-?\d+(?:\.\d*)?(?:e[+-]?\d+)? *")
+_NUMBER = re.compile(r"(?<![A-Za-z_\d.]) *-?\d+(?:\.\d*)?(?:e[+-]?\d+)? *")  # not a dtype's bits
 
 
 # Keras' progress lines: "2/2 [====] - 0s 2ms/step - loss: 1.8311", "8/8 - 0s - loss: ...".
@@ -269,22 +269,22 @@ array([[ F, F, F, F],
 array([[ F, F],
        [ F, F],
        [ F, F],
-       [ F, F]], dtype=float F)>,
+       [ F, F]], dtype=float32)>,
  <rt.Variable 'dense_1/bias:0' shape=(2,) dtype=float32, numpy=array([0., 0.], dtype=float32)>,
  <rt.Variable 'dense_2/kernel:0' shape=(2, 1) dtype=float32, numpy=
 array([[ F],
-       [ F]], dtype=float F)>,
+       [ F]], dtype=float32)>,
  <rt.Variable 'dense_2/bias:0' shape=(1,) dtype=float32, numpy=array([0.], dtype=float32)>]
 [ F, F, F, F]
 [<rt.Variable 'dense_1/kernel:0' shape=(4, 2) dtype=float32, numpy=
 array([[ F, F],
        [ F, F],
        [ F, F],
-       [ F, F]], dtype=float F)>,
+       [ F, F]], dtype=float32)>,
  <rt.Variable 'dense_1/bias:0' shape=(2,) dtype=float32, numpy=array([0., 0.], dtype=float32)>,
  <rt.Variable 'dense_2/kernel:0' shape=(2, 1) dtype=float32, numpy=
 array([[ F],
-       [ F]], dtype=float F)>,
+       [ F]], dtype=float32)>,
  <rt.Variable 'dense_2/bias:0' shape=(1,) dtype=float32, numpy=array([0.], dtype=float32)>]
 False
 (<rt.keras.layers.Dense 'dense'>, <rt.keras.layers.Dense 'dense_1'>, <rt.keras.layers.Dense 'dense_2'>)
