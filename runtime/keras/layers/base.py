@@ -303,7 +303,12 @@ class Layer(Module):
         return takes
 
     def __repr__(self):
-        return f"<rt.keras.layers.{type(self).__name__} {self.name!r}>"
+        cls = type(self)
+        if cls.__module__.startswith("runtime.keras."):  # ours: where the public API has it
+            where = "rt.keras." + cls.__module__.split(".")[2]
+        else:  # the user's: where they defined it
+            where = cls.__module__
+        return f"<{where}.{cls.__qualname__} {self.name!r}>"
 
 
 # Library code that stages itself: autograph calls the layer as it is, and converts its call.

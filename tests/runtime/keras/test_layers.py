@@ -26,6 +26,17 @@ def test_layers_and_models_are_modules():
     assert keras.models.Model is keras.Model and keras.models.Sequential is keras.Sequential
 
 
+def test_a_layer_shows_its_class_where_it_is_defined_and_its_name():
+    class Head(keras.Model):
+        def call(self, x):
+            return x
+
+    assert repr(keras.layers.Dense(1)) == "<rt.keras.layers.Dense 'dense'>"
+    assert repr(keras.Sequential()) == "<rt.keras.models.Sequential 'sequential'>"
+    expected = f"<{__name__}.test_a_layer_shows_its_class_where_it_is_defined_and_its_name"
+    assert repr(Head()) == expected + ".<locals>.Head 'head'>"
+
+
 def test_names_count_per_class_from_the_second_and_restart_with_clear_session():
     names = [keras.layers.Dense(1).name, keras.layers.Dense(1).name, keras.layers.Dropout(0.1).name]
     assert names == ["dense", "dense_1", "dropout"]
