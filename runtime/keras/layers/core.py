@@ -71,6 +71,14 @@ class Dense(Layer):
             )
 
     def call(self, inputs):
+        expected = self.kernel.shape[0]
+        received = inputs.shape[-1] if inputs.shape.rank else None
+        if received is not None and received != expected:  # Keras' InputSpec check, worded so
+            raise ValueError(
+                f'Input 0 of layer "{self.name}" is incompatible with the layer: expected axis -1 '
+                f"of input shape to have value {expected}, but received input with shape "
+                f"{tuple(inputs.shape.as_list())}"
+            )
         if inputs.shape.rank == 2:
             outputs = matmul(inputs, self.kernel)
         else:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 
@@ -276,6 +278,20 @@ def test_bad_arguments_are_refused_with_what_was_received():
         ag.function(keras.layers.Dense(1)).get_concrete_function(rt.TensorSpec([2, None]))
     with pytest.raises(ValueError, match="isn't built"):
         keras.layers.Dense(1).count_params()
+
+
+def test_a_built_dense_layer_refuses_inputs_of_another_width_in_keras_words():
+    model = keras.Sequential([keras.layers.Dense(2, input_shape=(3,))])
+    message = (
+        'Input 0 of layer "dense" is incompatible with the layer: expected axis -1 of input '
+        "shape to have value 3, but received input with shape {}"
+    )
+    with pytest.raises(ValueError, match=re.escape(message.format("(2, 5)"))):
+        model(np.ones((2, 5), np.float32))
+    model.compile(optimizer="sgd", loss="mse")
+    with pytest.raises(ValueError, match=re.escape(message.format("(None, 4)"))):
+        model.fit(np.ones((8, 4), np.float32), np.zeros((8, 2), np.float32), verbose=0)
+    assert int(model.optimizer.iterations.numpy()) == 0  # nothing half-done
 
 
 def test_get_and_set_weights_round_trip():
