@@ -20,7 +20,7 @@ import sys
 
 import numpy as np
 
-from benchmarks import conversion, first_call, scale, workloads
+from benchmarks import conversion, first_call, keras, scale, workloads
 from benchmarks.timing import round_times, spread
 
 
@@ -52,9 +52,12 @@ def run(quick=False, only=None):
                 "spread": max(spread(r) for r in rounds),
             }
         )
+    if only is None or only in KERAS_STEP:
+        rows.append(_keras_step_row(min_seconds))
     if only is not None:
         return rows, {}, None
     singles = {
+        "fit overhead per batch, beyond the step (s)": keras.fit_overhead_per_batch(),
         "first call of a small function (s)": first_call.first_call_seconds(
             rounds=10 if quick else 30
         ),
@@ -72,6 +75,26 @@ def run_xla(quick=False):
     from benchmarks import xla
 
     return xla.run(quick)
+
+
+KERAS_STEP = "seed MLP training step (SGD)"
+
+
+def _keras_step_row(min_seconds):
+    """The seed's MLP training step: checked against numpy (without dropout) inside
+    ``step_workload``, then timed with dropout, three ways."""
+    candidates = keras.step_workload()
+    rounds = round_times(list(candidates), min_seconds)
+    t_numpy, t_graph, t_eager = (statistics.median(r) for r in rounds)
+    return {
+        "workload": KERAS_STEP,
+        "numpy_s": t_numpy,
+        "graph_s": t_graph,
+        "eager_s": t_eager,
+        "graph_ratio": t_graph / t_numpy,
+        "eager_ratio": t_eager / t_numpy,
+        "spread": max(spread(r) for r in rounds),
+    }
 
 
 def print_table(rows, singles, scaling):
@@ -92,7 +115,10 @@ def print_table(rows, singles, scaling):
         )
     print()
     for name, seconds in singles.items():
-        print(f"{name:44} {seconds * 1e3:8.2f} ms")
+        if seconds < 1e-3:
+            print(f"{name:44} {seconds * 1e6:8.1f} us")
+        else:
+            print(f"{name:44} {seconds * 1e3:8.2f} ms")
     if scaling is not None:
         print()
         scale.print_results(scaling)

@@ -24,6 +24,7 @@ Operator('+', Input(0), Input(1))
 
 from __future__ import annotations
 
+import builtins
 import re
 
 BINARY_SYMBOLS = frozenset(
@@ -250,6 +251,30 @@ def ufunc_call_form(ufunc, hint):
         return form
 
     return python_form
+
+
+def builtin_call_form(name, ufunc):
+    """``python_form`` of an op written as Python's builtin ``name`` (``abs``): on numpy values
+    of a numeric or bool dtype, the builtin calls ``ufunc``."""
+    form = Form(
+        Call(Bound(getattr(builtins, name), name, shared=True), Input(0)),
+        inlinable=True,
+        ufunc=ufunc,
+    )
+
+    def python_form(op):
+        return form if _numeric_or_bool(op.inputs[0].dtype) else None
+
+    return python_form
+
+
+def matmul_form(op):
+    """``a @ b``, with ``.mT`` (a view with the last two axes swapped) for a transposed operand."""
+    ta, tb = op.attrs["transpose_a"], op.attrs["transpose_b"]
+    if type(ta) is not bool or type(tb) is not bool or not op.inputs[0].dtype.is_numeric:
+        return None
+    a, b = (Attribute(Input(k), "mT") if t else Input(k) for k, t in enumerate((ta, tb)))
+    return Form(Operator("@", a, b))
 
 
 def alias_form(op):
