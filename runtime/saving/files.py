@@ -143,7 +143,10 @@ def open_regular_file(path, limit, what, error=SavedModelError):
 
 def read_limited(file, limit, path, what):
     """All of ``file``, refusing more than ``limit`` bytes (it may have grown since opened)."""
-    data = file.read(limit + 1)
+    try:
+        data = file.read(limit + 1)
+    except OSError as e:
+        raise SavedModelError(f"{path}: cannot read {what}: {e}") from e
     if len(data) > limit:
         raise SavedModelError(f"{path}: {what} grew over the limit of {limit} bytes")
     return data

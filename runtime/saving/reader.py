@@ -153,8 +153,11 @@ class _Reader:
         # Checked now, reported after the checks of the content (whose messages say more),
         # or as the cause when the arrays file does not match what the description says.
         self.damage = _damage(raw, description)
-        with self._open_arrays(raw, description["arrays"]) as (arrays_file, arrays_path):
-            self.arrays = ArraysReader(arrays_file, arrays_path)
+        with self._open_arrays(raw, description["arrays"]) as (arrays_file, arrays_path, size):
+            # Each array reference has a "key" and names one member (two for strings): a zip
+            # directory listing more members is refused before any of them costs memory.
+            max_members = 2 * raw.count(b'"key"')
+            self.arrays = ArraysReader(arrays_file, arrays_path, size, max_members)
             with self._in_description():
                 self.variables = {}
                 for entry in expect_list(description["variables"], "'variables'"):
@@ -166,6 +169,7 @@ class _Reader:
                     graphs[name] = self._function(entry)
                 self.where = "the description"
                 expect(self.damage is None, self.damage)
+            self.arrays.check_all_read()
         functions = {}
         for name, (graph, arguments) in graphs.items():
             try:
@@ -217,7 +221,9 @@ class _Reader:
                 f"{self.path} is not a saved model of this project: {DESCRIPTION_FILE} is missing"
             ) from None
         with file:
-            return read_limited(file, MAX_DESCRIPTION_BYTES, self.description_path, "it")
+            return read_limited(
+                file, MAX_DESCRIPTION_BYTES, self.description_path, "the description"
+            )
 
     @contextlib.contextmanager
     def _open_arrays(self, raw, reference):
@@ -258,12 +264,14 @@ class _Reader:
                     f"{path}: the arrays file has {actual} bytes, but the description says {size}"
                 )
             sha = hashlib.sha256()
-            for chunk in iter(lambda: file.read(1 << 20), b""):
-                sha.update(chunk)
+            try:
+                for chunk in iter(lambda: file.read(1 << 20), b""):
+                    sha.update(chunk)
+            except OSError as e:
+                raise ArraysFileError(f"{path}: cannot read the arrays file: {e}") from e
             if sha.hexdigest() != digest:
                 raise ArraysFileError(f"{path}: the arrays file is damaged (its SHA-256 differs)")
-            file.seek(0)
-            yield file, path
+            yield file, path, actual
 
     # --- the parts of the description ---------------------------------------------------------
 
@@ -277,7 +285,7 @@ class _Reader:
         expect(type(key) is str and _VARIABLE_KEY.fullmatch(key), "its key is damaged")
         expect(key not in self.variables, f"its key {key!r} is used twice")
         expect(type(entry["trainable"]) is bool, "'trainable' must be true or false")
-        value = self.arrays.read(entry["value"], self.where)
+        value = self.arrays.read(entry["value"], "its value")
         dtype = read_dtype(entry["value"]["dtype"])
         variable = Variable(value, dtype=dtype, trainable=entry["trainable"])
         variable.name = name
@@ -421,7 +429,7 @@ class _Reader:
         return self.variables[key]
 
     def array(self, reference):
-        return self.arrays.read(reference, self.where)
+        return self.arrays.read(reference, "the array")
 
     def attr(self, data, depth):
         return decode_attr(data, self, depth)

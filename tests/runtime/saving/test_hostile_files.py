@@ -221,24 +221,33 @@ def _set_declared_size(archive_bytes, member, size):
     return bytes(data)
 
 
-def test_npz_members_are_read_only_when_named_and_within_their_declared_size(model):
+def test_npz_members_are_named_by_the_description_and_store_what_they_declare(model):
     path, _ = model
     document = description(path)
     with open(arrays_path(path), "rb") as f:
         original = f.read()
     bomb = 3 << 29  # 1.5 GiB declared
 
-    # An extra member, never named: a load must not read it (reading would fail on the lie).
+    # An extra member, never named: refused, without reading it (reading would fail on the lie).
     buffer = io.BytesIO(original)
     with zipfile.ZipFile(buffer, "a") as archive:
         archive.writestr("bomb.npy", b"x" * 100)
     write_signed(path, document, arrays=_set_declared_size(buffer.getvalue(), "bomb.npy", bomb))
-    assert rt.saved_model.load(path).scale.numpy() == 2.0
+    with pytest.raises(SavedModelError, match="'bomb.npy' declares 1610612736 bytes but stores"):
+        rt.saved_model.load(path)
+    write_signed(path, document, arrays=buffer.getvalue())
+    with pytest.raises(SavedModelError, match="'bomb.npy' is not named by the description"):
+        rt.saved_model.load(path)
 
     # A named member declaring more than its dtype and shape allow: refused, naming the limit.
     key = document["variables"][0]["value"]["key"] + ".npy"
-    write_signed(path, document, arrays=_set_declared_size(original, key, bomb))
-    with pytest.raises(SavedModelError, match=f"'{key}' declares {bomb} bytes, over the limit"):
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(io.BytesIO(original)) as source, zipfile.ZipFile(buffer, "w") as archive:
+        for info in source.infolist():
+            data = source.read(info)
+            archive.writestr(info, data + b"\0" * 8192 if info.filename == key else data)
+    write_signed(path, document, arrays=buffer.getvalue())
+    with pytest.raises(SavedModelError, match=f"'{key}' declares 8324 bytes, over the limit"):
         rt.saved_model.load(path)
 
 
