@@ -33,6 +33,9 @@ MAX_ARRAYS_BYTES = 4 << 30
 MAX_ELEMENTS = 1 << 28  # a constant or variable claiming more than this is damage, not data
 MAX_NAME_LENGTH = 1000
 MAX_GRAPH_DEPTH = 64
+# Calls of functions whose graphs call functions, and so on: checking a call builds backward
+# functions, one more order of derivatives for each level.
+MAX_CALL_NESTING = 3
 
 
 class SavedModelError(ValueError):

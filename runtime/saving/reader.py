@@ -21,6 +21,7 @@ import re
 
 from runtime.core.graph import FuncGraph, is_valid_op_name
 from runtime.core.op_def import OPS
+from runtime.ops.function_ops import CALL, GraphFunction
 from runtime.saving.arrays import ArraysReader
 from runtime.saving.attributes import decode_attr
 from runtime.saving.files import ModelChanged, open_regular_file, read_limited
@@ -29,6 +30,7 @@ from runtime.saving.format import (
     DESCRIPTION_FILE,
     FORMAT,
     MAX_ARRAYS_BYTES,
+    MAX_CALL_NESTING,
     MAX_DESCRIPTION_BYTES,
     MAX_GRAPH_DEPTH,
     VERSION,
@@ -139,6 +141,7 @@ class _Reader:
         self.path = path
         self.description_path = os.path.join(path, DESCRIPTION_FILE)
         self.where = "the description"
+        self._call_nesting = 0
 
     @contextlib.contextmanager
     def _in_description(self):
@@ -339,6 +342,23 @@ class _Reader:
         """A sub-graph in an attribute (of an If or While op): checked like a function's."""
         return self._graph(data, "sub_graph", depth)
 
+    def function(self, data, depth):
+        """A called function (of a PartitionedCall op), nested at most MAX_CALL_NESTING deep.
+
+        Checking a call builds the backward function of what it calls, whose
+        size grows with each order of derivative; calls nested n deep ask for
+        derivatives of order n, so the nesting is bounded.
+        """
+        self._call_nesting += 1
+        try:
+            expect(
+                self._call_nesting <= MAX_CALL_NESTING,
+                f"called functions are nested over {MAX_CALL_NESTING} deep",
+            )
+            return GraphFunction(self._graph(data, "function", depth))
+        finally:
+            self._call_nesting -= 1
+
     def _graph(self, data, name, depth):
         expect(depth <= MAX_GRAPH_DEPTH, f"sub-graphs are nested over {MAX_GRAPH_DEPTH} deep")
         expect_object(data, "a graph", keys=("ops", "inputs", "outputs"))
@@ -385,6 +405,9 @@ class _Reader:
         for c in controls:
             expect(type(c) is str and c in ops, f"no op {c!r:.100} comes before")
         attrs = self._attrs(opdef, expect_object(data["attrs"], "its attributes"), depth)
+        # In a graph a call is ready for one order of gradients; more is an edit, each order
+        # a backward function built when the call is checked.
+        expect(opdef is not CALL or attrs["depth"] == 1, "a call in a graph must have depth 1")
         specs = [self._spec(s) for s in expect_list(data["outputs"], "its outputs")]
         try:
             inferred = opdef.infer(inputs, attrs)  # the graph must make sense, not just parse

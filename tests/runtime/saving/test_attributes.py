@@ -55,6 +55,9 @@ class _Reading:
     def graph(self, index, depth):
         return self.tables.graphs[index]
 
+    def function(self, index, depth):
+        return GraphFunction(self.graph(index, depth))
+
     def variable(self, key):
         return self.tables.variables[int(key[1:])]
 
