@@ -43,6 +43,8 @@ def save_files(path, arrays_name, arrays_bytes, description_text):
 
     Raises SavedModelError, never a bare OSError, when the directory cannot be written.
     """
+    if "\0" in os.fsdecode(path):
+        raise SavedModelError(f"Cannot save to {path!r}: a path cannot hold a NUL character")
     created = False
     try:
         if os.path.lexists(path) and not os.path.isdir(path):

@@ -323,6 +323,7 @@ class _Reader:
             ((kind, key),) = entry.items()
             table = {"variable": self.variables, "function": functions}.get(kind)
             expect(table is not None, f"attribute {name!r}: unknown kind {kind!r:.40}")
+            expect(name != "__call__" or kind == "function", "'__call__' must be a function")
             expect(
                 type(key) is str and key in table, f"attribute {name!r}: {key!r:.100} is unknown"
             )

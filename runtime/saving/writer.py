@@ -52,7 +52,7 @@ def save(obj, path, signatures=None):
     described = {name: writer.function(cf) for name, cf in functions.items()}
     attributes = {}
     for name, value in _attributes(obj):
-        if isinstance(value, Variable):
+        if isinstance(value, Variable) and name != "__call__":  # calls look at the class only
             attributes[_attribute_name(name)] = {"variable": writer.variable(value)}
         elif name in functions:
             attributes[_attribute_name(name)] = {"function": name}
@@ -112,8 +112,18 @@ def _concrete(fn, name):
                 f"Cannot save {name!r}: give the function an input_signature, or pass a concrete "
                 "function (fn.get_concrete_function(...))"
             )
-        return fn.get_concrete_function()
+        return _traced(fn, name)
     raise SavedModelError(f"Cannot save {name!r}: {fn!r} is not a traced function")
+
+
+def _traced(fn, name):
+    """``fn``'s concrete function; tracing it compiles its graph, which may fail."""
+    try:
+        return fn.get_concrete_function()
+    except SyntaxError as e:  # only compiling makes Python source while tracing
+        raise SavedModelError(
+            f"Cannot save {name!r}: its graph does not compile to Python: {e}"
+        ) from e
 
 
 def _functions_to_save(obj, signatures):
@@ -130,7 +140,7 @@ def _functions_to_save(obj, signatures):
             functions[name] = _concrete(fn, name)
     for name, value in _attributes(obj):
         if hasattr(value, "get_concrete_function") and getattr(value, "input_signature", None):
-            functions.setdefault(name, value.get_concrete_function())
+            functions.setdefault(name, _traced(value, name))
     return functions
 
 

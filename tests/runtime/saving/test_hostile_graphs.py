@@ -2,9 +2,13 @@
 
 Each is refused at load with a SavedModelError naming the description and the
 problem: print templates whose slots multiply the output, an attribute binding
-``__call__`` to a variable, a graph the compiler cannot compile.
+``__call__`` to a variable, a graph the compiler cannot compile. Also the
+compiler's side: an empty index compiles, and loaded programs' sources leave
+linecache when the programs are collected.
 """
 
+import gc
+import linecache
 import os
 
 import numpy as np
@@ -80,3 +84,67 @@ def test_a_tensor_whose_text_holds_a_slot_token_is_printed_as_it_is():
     values = (np.array(second.encode(), dtype=object), np.arange(1000))
     text = print_text(values, template, " ", "", summarize=3)
     assert text == '["\x00slot1\x00", [0 1 2 ... 997 998 999]]'
+
+
+def test_call_bound_to_a_variable_is_refused(model):
+    document = description(model)
+    document["attributes"]["__call__"] = {"variable": document["variables"][0]["key"]}
+    write_signed(model, document)
+    assert _load_error(model).endswith("'attributes': '__call__' must be a function")
+
+
+def test_an_empty_index_compiles_saves_and_loads(tmp_path):
+    @ag.function(input_signature=[rt.TensorSpec([2], rt.float32)], autograph=False)
+    def whole(x):
+        return x[()] * 2.0
+
+    x = np.array([1.5, -2.0], np.float32)
+    np.testing.assert_array_equal(whole(x).numpy(), x[()] * 2.0)
+    path = str(tmp_path / "whole")
+    rt.saved_model.save(rt.Module(), path, signatures=whole)
+    np.testing.assert_array_equal(rt.saved_model.load(path).signatures["serving_default"](x), x * 2)
+
+
+def _compile_fails(monkeypatch):
+    """Python's compiler refuses every program the graph compiler makes (as it refuses more
+    than 20 nested blocks)."""
+    import runtime.execution.compile as compile_module
+
+    def refuse(source, filename, mode):
+        raise SyntaxError("too many statically nested blocks", (filename, 3, 1, "", 3, 1))
+
+    monkeypatch.setattr(compile_module, "compile", refuse, raising=False)
+
+
+def test_a_graph_that_does_not_compile_is_a_saved_model_error_at_save_and_at_load(
+    tmp_path, monkeypatch
+):
+    path = str(tmp_path / "model")
+    rt.saved_model.save(Printing(), path)
+    with monkeypatch.context() as patch:
+        _compile_fails(patch)
+        message = _load_error(path)
+        assert "function 'run' does not compile: too many statically nested blocks" in message
+
+        @ag.function(input_signature=[rt.TensorSpec([], rt.float32)], autograph=False)
+        def double(x):
+            return x * 2.0
+
+        with pytest.raises(SavedModelError, match="Cannot save 'serving_default': its graph does "):
+            rt.saved_model.save(rt.Module(), str(tmp_path / "other"), signatures=double)
+    assert not os.path.exists(tmp_path / "other")
+
+
+def test_a_path_holding_a_nul_is_a_saved_model_error(tmp_path):
+    with pytest.raises(SavedModelError, match="a path cannot hold a NUL character"):
+        rt.saved_model.save(Printing(), str(tmp_path / "a\0b"))
+
+
+def test_the_sources_of_loaded_functions_leave_linecache_with_them(model):
+    before = {name for name in linecache.cache if name.startswith("<rt-graph-")}
+    loaded = rt.saved_model.load(model)
+    added = {name for name in linecache.cache if name.startswith("<rt-graph-")} - before
+    assert added and all(linecache.getlines(name) for name in added)
+    del loaded
+    gc.collect()
+    assert not added & set(linecache.cache)
