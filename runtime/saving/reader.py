@@ -32,6 +32,7 @@ from runtime.saving.format import (
     MAX_ARRAYS_BYTES,
     MAX_CALL_NESTING,
     MAX_DESCRIPTION_BYTES,
+    MAX_DESCRIPTION_VALUES,
     MAX_GRAPH_DEPTH,
     VERSION,
     ArraysFileError,
@@ -45,6 +46,7 @@ from runtime.saving.format import (
     expect_object,
     expect_str,
     is_saveable_name,
+    json_values_bound,
     read_dtype,
     read_shape,
     shape_text,
@@ -191,6 +193,12 @@ class _Reader:
         if not os.path.isdir(self.path):
             raise SavedModelError(f"{self.path} is not a directory holding a saved model")
         raw = self._description_bytes()
+        values = json_values_bound(raw)
+        if values > MAX_DESCRIPTION_VALUES:  # parsing them would take ~50 bytes of memory each
+            raise SavedModelError(
+                f"{self.description_path}: the description holds up to {values} JSON values, "
+                f"over the limit of {MAX_DESCRIPTION_VALUES} values"
+            )
         try:
             description = json.loads(raw.decode("utf-8"))
         except (UnicodeDecodeError, ValueError, RecursionError) as e:

@@ -11,12 +11,15 @@ from runtime.saving.arrays import ArraysWriter
 from runtime.saving.attributes import encode_attr
 from runtime.saving.format import (
     FORMAT,
+    MAX_DESCRIPTION_BYTES,
+    MAX_DESCRIPTION_VALUES,
     VERSION,
     SavedModelError,
     checksum,
     describe,
     encode_structure,
     is_saveable_name,
+    json_values_bound,
     shape_json,
 )
 from runtime.state.variables import Variable
@@ -74,7 +77,23 @@ def save(obj, path, signatures=None):
         },
     }
     description["checksum"] = checksum(description)
-    files.save_files(path, arrays_name, arrays, describe(description))
+    text = describe(description)
+    _check_loadable_size(text.encode(), path)  # before anything is touched
+    files.save_files(path, arrays_name, arrays, text)
+
+
+def _check_loadable_size(text, path):
+    """Refuses a description that load would refuse for its size."""
+    if len(text) > MAX_DESCRIPTION_BYTES:
+        raise SavedModelError(
+            f"Cannot save to {path}: the description would have {len(text)} bytes, "
+            f"over the limit of {MAX_DESCRIPTION_BYTES} bytes that loading allows"
+        )
+    if json_values_bound(text) > MAX_DESCRIPTION_VALUES:
+        raise SavedModelError(
+            f"Cannot save to {path}: the description would hold over "
+            f"{MAX_DESCRIPTION_VALUES} JSON values, the limit that loading allows"
+        )
 
 
 def _attribute_name(name):
@@ -139,7 +158,10 @@ def _functions_to_save(obj, signatures):
                 raise SavedModelError(f"Cannot save a signature named {name!r}: use printable text")
             functions[name] = _concrete(fn, name)
     for name, value in _attributes(obj):
-        if hasattr(value, "get_concrete_function") and getattr(value, "input_signature", None):
+        if (
+            hasattr(value, "get_concrete_function")
+            and getattr(value, "input_signature", None) is not None
+        ):
             functions.setdefault(name, _traced(value, name))
     return functions
 
