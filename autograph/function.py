@@ -198,11 +198,13 @@ class Function:
             bound = self._signature.bind(*args, **kwargs)
         except TypeError as e:
             raise TypeError(f"{self.__name__}(): {e}") from None
+        given = set(bound.arguments)
         bound.apply_defaults()
         arguments = list(bound.arguments.items())
         if self.input_signature is None:
             return arguments
-        return apply_signature(self.__name__, arguments, self.input_signature, specs_allowed)
+        signature = self.input_signature
+        return apply_signature(self.__name__, arguments, signature, specs_allowed, given)
 
     def _as_signature(self, arguments):
         """What the graph is traced for: the input_signature's specs when there is one."""

@@ -17,7 +17,7 @@ import sys
 
 import numpy as np
 
-from benchmarks import conversion, first_call, scale, workloads
+from benchmarks import conversion, first_call, keras, scale, workloads
 from benchmarks.timing import best_times
 
 
@@ -47,7 +47,9 @@ def run(quick=False):
                 "eager_ratio": t_eager / t_numpy,
             }
         )
+    rows.append(_keras_step_row(min_seconds))
     singles = {
+        "fit overhead per batch, beyond the step (s)": keras.fit_overhead_per_batch(),
         "first call of a small function (s)": first_call.first_call_seconds(
             rounds=10 if quick else 30
         ),
@@ -67,6 +69,21 @@ def run_xla(quick=False):
     return xla.run(quick)
 
 
+def _keras_step_row(min_seconds):
+    """The seed's MLP training step: checked against numpy (without dropout) inside
+    ``step_workload``, then timed with dropout, three ways."""
+    candidates = keras.step_workload()
+    t_numpy, t_graph, t_eager = best_times(list(candidates), min_seconds)
+    return {
+        "workload": "seed MLP training step (SGD)",
+        "numpy_s": t_numpy,
+        "graph_s": t_graph,
+        "eager_s": t_eager,
+        "graph_ratio": t_graph / t_numpy,
+        "eager_ratio": t_eager / t_numpy,
+    }
+
+
 def print_table(rows, singles, scaling):
     print(
         f"machine: {platform.machine()}, {platform.processor() or 'cpu'}, "
@@ -83,7 +100,10 @@ def print_table(rows, singles, scaling):
         )
     print()
     for name, seconds in singles.items():
-        print(f"{name:44} {seconds * 1e3:8.2f} ms")
+        if seconds < 1e-3:
+            print(f"{name:44} {seconds * 1e6:8.1f} us")
+        else:
+            print(f"{name:44} {seconds * 1e3:8.2f} ms")
     print()
     scale.print_results(scaling)
 
