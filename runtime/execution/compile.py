@@ -34,13 +34,13 @@ attributes hold (one loaded from an untrusted file, say), cannot add code.
 from __future__ import annotations
 
 import itertools
-import linecache
 
 from runtime import errors
 from runtime.core import floating_point
 from runtime.core.gc_pause import no_cyclic_gc
 from runtime.execution.emitter import Emitter, identifier
 from runtime.execution.schedule import function_ops, missing_feed_error, ops_to_run
+from runtime.execution.sources import register_source
 
 __all__ = [
     "Program",
@@ -172,7 +172,7 @@ def _compile(emitter, graph, inputs, outputs, run_all_stateful, name):
     emitter.emit(1, f"return ({', '.join(results)}{',' if len(results) == 1 else ''})")
     source = "\n".join(emitter.lines) + "\n"
     filename = new_filename()
-    function = load(source, emitter.namespace, filename)[name]
+    function = load(source, emitter.namespace, filename, name)
     return Program(
         source, function, emitter.line_ops, filename, emitter.namespace, body, emitter.namer
     )
@@ -210,9 +210,12 @@ def new_filename():
     return f"<rt-graph-{next(_program_ids)}>"
 
 
-def load(source, globals_, filename):
-    """Runs ``source`` (made here, with no text of the graph in it) in a copy of ``globals_``."""
-    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
+def load(source, globals_, filename, name):
+    """Runs ``source`` (made here, with no text of the graph in it) in a copy of ``globals_``
+    and returns its function ``name``, whose lines linecache holds (for tracebacks) while it
+    lives."""
     namespace = dict(globals_)
     exec(compile(source, filename, "exec"), namespace)
-    return namespace
+    function = namespace[name]
+    register_source(filename, source, function)
+    return function

@@ -112,4 +112,4 @@ def entry_function(program, input_specs, output_dtypes, structure=None):
     # Line k of the program (its body starts on line 2) is here where the body starts, + k - 2.
     first = source.splitlines().index("    try:") + 2
     line_ops.update({first + line - 2: op for line, op in body_line_ops.items()})
-    return load(source, namespace, filename)[names["entry"]]
+    return load(source, namespace, filename, names["entry"])

@@ -112,4 +112,4 @@ def _subscript_text(base, spec, operands, bind):
         else:
             items.append(part(k))
     trailing = "," if items == ["..."] else ""  # x[...,] is x[(...,)], as the kernel indexes
-    return f"{base}[{', '.join(items)}{trailing}]"
+    return f"{base}[{', '.join(items)}{trailing}]" if items else f"{base}[()]"  # not x[]
