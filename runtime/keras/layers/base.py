@@ -73,6 +73,8 @@ class Layer(Module):
     layer builds it the first time (in the layer's name scope: ``dense/kernel:0``).
     """
 
+    _base_class_name = "Layer"  # what a subclass that forgot super().__init__() is told
+
     def __init__(self, trainable=True, name=None, dtype=None, **kwargs):
         unknown = set(kwargs) - _LAYER_KEYWORDS
         if unknown:
@@ -96,6 +98,11 @@ class Layer(Module):
         return _LayerNameScope(self._scope_name, self.name)
 
     def __setattr__(self, name, value):
+        if "_own_weights" not in self.__dict__ and isinstance(value, (Layer, Variable)):
+            raise RuntimeError(
+                f"It looks like you are subclassing `{self._base_class_name}` and you forgot to call "
+                "`super().__init__()`. Always start with this line."
+            )
         _structure["version"] += 1
         object.__setattr__(self, name, value)
 

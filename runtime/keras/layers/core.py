@@ -55,6 +55,8 @@ class Dense(Layer):
         self.bias_initializer = bias_initializer
 
     def build(self, input_shape):
+        if input_shape is not None and len(input_shape) < 2:
+            self._refuse_rank(input_shape)
         last_dim = input_shape[-1] if input_shape else None
         if last_dim is None:
             raise ValueError(
@@ -71,8 +73,12 @@ class Dense(Layer):
             )
 
     def call(self, inputs):
+        if inputs.shape.rank is not None and inputs.shape.rank < 2:
+            self._refuse_rank(tuple(inputs.shape.as_list()))
+        if inputs.dtype is not self.kernel.dtype:  # Keras' Dense casts any input, ints too
+            inputs = cast(inputs, self.kernel.dtype)
         expected = self.kernel.shape[0]
-        received = inputs.shape[-1] if inputs.shape.rank else None
+        received = inputs.shape[-1]
         if received is not None and received != expected:  # Keras' InputSpec check, worded so
             raise ValueError(
                 f'Input 0 of layer "{self.name}" is incompatible with the layer: expected axis -1 '
@@ -89,6 +95,12 @@ class Dense(Layer):
 
     def compute_output_shape(self, input_shape):
         return TensorShape([*tuple(input_shape)[:-1], self.units])
+
+    def _refuse_rank(self, shape):  # Keras' InputSpec(min_ndim=2), worded so
+        raise ValueError(
+            f'Input 0 of layer "{self.name}" is incompatible with the layer: expected min_ndim=2, '
+            f"found ndim={len(shape)}. Full shape received: {tuple(shape)}"
+        )
 
 
 class Flatten(Layer):
