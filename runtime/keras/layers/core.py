@@ -16,7 +16,7 @@ import math
 from runtime.core import dtypes
 from runtime.core.tensor import Tensor
 from runtime.core.tensor_shape import TensorShape
-from runtime.keras import activations
+from runtime.keras import activations, initializers
 from runtime.keras.layers.base import Layer
 from runtime.ops.array_ops import reshape, shape_of
 from runtime.ops.constant_ops import cast
@@ -51,8 +51,8 @@ class Dense(Layer):
         self.units = units
         self.activation = activations.get(activation)
         self.use_bias = use_bias
-        self.kernel_initializer = kernel_initializer
-        self.bias_initializer = bias_initializer
+        self.kernel_initializer = initializers.get(kernel_initializer)  # refused now, as in Keras
+        self.bias_initializer = initializers.get(bias_initializer)
 
     def build(self, input_shape):
         if input_shape is not None and len(input_shape) < 2:

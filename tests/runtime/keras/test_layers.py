@@ -347,3 +347,12 @@ def test_a_dense_layer_refused_a_vector_at_its_first_call_is_left_unbuilt():
         layer(np.ones(3, np.float32))
     assert layer.weights == []
     assert layer(np.ones((1, 5), np.float32)).shape == (1, 2)  # and builds for a real batch
+
+
+def test_an_unknown_initializer_is_refused_when_the_layer_is_made_not_half_way_through_build():
+    with pytest.raises(ValueError, match="Unknown initializer: 'zeroes'"):
+        keras.layers.Dense(2, bias_initializer="zeroes")
+    with pytest.raises(ValueError, match="Unknown initializer: 'glorot'"):
+        keras.layers.Dense(2, kernel_initializer="glorot")
+    layer = keras.layers.Dense(2, kernel_initializer=keras.initializers.Constant(0.5))
+    np.testing.assert_allclose(layer(X).numpy(), X.sum(1, keepdims=True) * [0.5, 0.5], rtol=1e-6)
