@@ -12,6 +12,7 @@ array([[0., 0., 0.]], dtype=float32)
 from __future__ import annotations
 
 import math
+import numbers
 
 from runtime.core import dtypes
 from runtime.core.tensor import Tensor
@@ -43,12 +44,12 @@ class Dense(Layer):
         **kwargs,
     ):
         super().__init__(**kwargs)
-        if not isinstance(units, int) or isinstance(units, bool) or units <= 0:
+        if not isinstance(units, numbers.Integral) or isinstance(units, bool) or units <= 0:
             raise ValueError(
                 "Received an invalid value for `units`, expected a positive integer. "
                 f"Received: units={units!r}"
             )
-        self.units = units
+        self.units = int(units)  # numpy's ints too, as Keras takes them
         self.activation = activations.get(activation)
         self.use_bias = use_bias
         self.kernel_initializer = initializers.get(kernel_initializer)  # refused now, as in Keras
@@ -128,7 +129,7 @@ class Dropout(Layer):
 
     def __init__(self, rate, noise_shape=None, seed=None, **kwargs):
         super().__init__(**kwargs)
-        if isinstance(rate, bool) or not isinstance(rate, (int, float)) or not 0 <= rate < 1:
+        if isinstance(rate, bool) or not isinstance(rate, numbers.Real) or not 0 <= rate < 1:
             raise ValueError(
                 "Invalid value received for argument `rate`. Expected a float value between 0 "
                 f"and 1. Received: rate={rate!r}"

@@ -356,3 +356,14 @@ def test_an_unknown_initializer_is_refused_when_the_layer_is_made_not_half_way_t
         keras.layers.Dense(2, kernel_initializer="glorot")
     layer = keras.layers.Dense(2, kernel_initializer=keras.initializers.Constant(0.5))
     np.testing.assert_allclose(layer(X).numpy(), X.sum(1, keepdims=True) * [0.5, 0.5], rtol=1e-6)
+
+
+def test_numpy_numbers_are_accepted_for_units_and_rate():
+    n_classes = np.int64(3)  # as from labels.max() + 1
+    layer = keras.layers.Dense(n_classes)
+    assert layer(X).shape == (2, 3) and type(layer.units) is int
+    dropout = keras.layers.Dropout(np.float32(0.25))
+    assert dropout.rate == 0.25
+    assert dropout(np.ones((1, 4000), np.float32), training=True).numpy().max() == np.float32(4 / 3)
+    with pytest.raises(ValueError, match="Received: units=2.5"):
+        keras.layers.Dense(2.5)
