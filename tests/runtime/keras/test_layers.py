@@ -367,3 +367,21 @@ def test_numpy_numbers_are_accepted_for_units_and_rate():
     assert dropout(np.ones((1, 4000), np.float32), training=True).numpy().max() == np.float32(4 / 3)
     with pytest.raises(ValueError, match="Received: units=2.5"):
         keras.layers.Dense(2.5)
+
+
+def test_training_can_be_passed_by_position_as_keras_allows():
+    class Model(keras.Model):
+        def __init__(self):
+            super().__init__()
+            self.dropout = keras.layers.Dropout(0.5)
+
+        def call(self, x, training=None):
+            return self.dropout(x, training)  # positional, as many tutorials write it
+
+    model, x = Model(), np.ones((1, 1000), np.float32)
+    assert (model(x, True).numpy() == 0).any()
+    assert not (model(x, False).numpy() == 0).any() and not (model(x).numpy() == 0).any()
+    assert (keras.layers.Dropout(0.5)(x, True).numpy() == 0).any()
+    traced = ag.function(lambda x, t: model(x, t))
+    assert (traced(x, rt.constant(True)).numpy() == 0).any()
+    assert not (traced(x, rt.constant(False)).numpy() == 0).any()
