@@ -15,17 +15,18 @@ chain (``runtime.execution.emitter``). The source is what runs, and what
 ...     x = rt.placeholder(rt.float32, [], name="x")
 ...     y = rt.cond(x > 0, lambda: x * 2.0, lambda: -x)
 >>> print(compile_graph(g, [x], [y]))
-def graph_fn(x):
-    if x > const:
-        cond = x * const_1
+def graph_fn(placeholder):
+    if placeholder > const:
+        if_ = placeholder * const_1
     else:
-        cond = -x
-    return (cond,)
+        if_ = -placeholder
+    return (if_,)
 
 A scalar value used once is written into the expression that uses it, as above.
 
-No text from the graph reaches the source: names are made here from a safe
-alphabet (ASCII letters, digits and ``_``), constants and attributes are bound
+No text from the graph reaches the source: names are made here from the type
+of each op's row and a number (``mul_1``), never from the graph's names; the
+function is ``graph_function`` whatever the graph is called; constants and attributes are bound
 as values of the function's globals under such names, and an index's ints are
 written by the compiler from checked ints. So a graph, whatever its names and
 attributes hold (one loaded from an untrusted file, say), cannot add code.
