@@ -28,6 +28,7 @@ from autograph.impl.api import converted_call, do_not_convert, to_code, to_graph
 from autograph.lang.directives import set_element_type, set_loop_options
 from autograph.lang.special_functions import stack, trace
 from autograph.pyct.parser import ConversionError
+from runtime._version import __version__
 from runtime.core import source as _source
 
 # Ops made by this package's code are said to come from the user's code that called it.

@@ -6,6 +6,7 @@
 """
 
 from runtime import compat, debugging, errors, nn, onnx, random, saved_model, strings
+from runtime._version import __version__
 from runtime.core import nest
 from runtime.core.context import executing_eagerly
 from runtime.core.dtypes import (
