@@ -30,6 +30,14 @@ from autograph.lang.special_functions import stack, trace
 from autograph.pyct.parser import ConversionError
 from runtime._version import __version__
 from runtime.core import source as _source
+from runtime.core import tracebacks as _tracebacks
+from runtime.core.tracebacks import (
+    disable_traceback_filtering,
+    enable_traceback_filtering,
+    is_traceback_filtering_enabled,
+)
 
-# Ops made by this package's code are said to come from the user's code that called it.
+# Ops made by this package's code are said to come from the user's code that called it,
+# and tracebacks leave its frames out.
 _source.register_library_path(_os.path.dirname(__file__))
+_tracebacks.register_hidden_path(_os.path.dirname(__file__))

@@ -24,13 +24,12 @@ from __future__ import annotations
 import functools
 import inspect
 import types
-import warnings
 import weakref
 
 import numpy as np
 
 import runtime as rt
-from runtime.core import context
+from runtime.core import context, source, tracebacks
 from runtime.execution.compile import compile_function
 from runtime.execution.optimize import optimize
 from runtime.execution.tracing import set_outputs, trace
@@ -129,31 +128,39 @@ class Function:
     # --- calling --------------------------------------------------------------------------
 
     def __call__(self, *args, **kwargs):
-        if _eager["on"]:
-            return self.python_function(*args, **kwargs)
-        if context.building_graph() is not None:  # inside another graph: inline
-            arguments = self._arguments(args, kwargs)  # checks the input_signature
-            bound = self._signature.bind_partial()
-            bound.arguments.update(arguments)
-            return self._traceable()(*bound.args, **bound.kwargs)
-        # The common call, eager tensors by position, skips binding and signature keys: the
-        # graph chosen the first time is the one the full path would choose again.
-        call_key = None if kwargs else _call_key(args)
-        concrete = self._by_call.get(call_key)
-        if concrete is not None:
-            return concrete._call_flat([a._value for a in args])
-        arguments = self._arguments(args, kwargs)
-        concrete = self._concrete_function(self._as_signature(arguments))
-        if call_key is not None and len(_tensor_leaves(arguments)) == len(args):
-            self._by_call[call_key] = concrete  # no tensor defaults: the args are all the inputs
-        return concrete._call_arguments(arguments)
+        try:
+            if _eager["on"]:
+                return self.python_function(*args, **kwargs)
+            if context.building_graph() is not None:  # inside another graph: inline
+                arguments = self._arguments(args, kwargs)  # checks the input_signature
+                bound = self._signature.bind_partial()
+                bound.arguments.update(arguments)
+                return self._traceable()(*bound.args, **bound.kwargs)
+            # The common call, eager tensors by position, skips binding and signature keys: the
+            # graph chosen the first time is the one the full path would choose again.
+            call_key = None if kwargs else _call_key(args)
+            concrete = self._by_call.get(call_key)
+            if concrete is not None:
+                return concrete._call_flat([a._value for a in args])
+            arguments = self._arguments(args, kwargs)
+            concrete = self._concrete_function(self._as_signature(arguments))
+            if call_key is not None and len(_tensor_leaves(arguments)) == len(args):
+                self._by_call[call_key] = concrete  # no tensor defaults: the args are all inputs
+            return concrete._call_arguments(arguments)
+        except Exception as error:
+            tracebacks.filter_traceback(error)  # the user's frames only, unless switched off
+            raise
 
     def get_concrete_function(self, *args, **kwargs):
         """The ConcreteFunction for these arguments (tensors or TensorSpecs), traced if needed."""
-        if not args and not kwargs and self.input_signature is not None:
-            args = self.input_signature
-        arguments = self._arguments(args, kwargs, specs_allowed=True)
-        return self._concrete_function(self._as_signature(arguments))
+        try:
+            if not args and not kwargs and self.input_signature is not None:
+                args = self.input_signature
+            arguments = self._arguments(args, kwargs, specs_allowed=True)
+            return self._concrete_function(self._as_signature(arguments))
+        except Exception as error:
+            tracebacks.filter_traceback(error)  # the user's frames only, unless switched off
+            raise
 
     def _traceable(self):
         if inspect.isgeneratorfunction(self.python_function):
@@ -170,10 +177,7 @@ class Function:
             return to_graph(self.python_function)
         except ConversionError as e:
             # As TensorFlow does: trace it unconverted (fine unless it branches on tensors).
-            warnings.warn(
-                f"AutoGraph could not convert {self.__name__} and traces it as it is: {e}",
-                stacklevel=3,
-            )
+            source.warn(f"AutoGraph could not convert {self.__name__} and traces it as it is: {e}")
             return self.python_function
 
     # --- signatures -----------------------------------------------------------------------
@@ -279,12 +283,11 @@ class Function:
         reason = _describe_change(self._last_arguments, arguments) if self._last_arguments else ""
         if self.tracing_count + 1 >= _RETRACING_WARN_AT and not self._warned:
             self._warned = True
-            warnings.warn(
+            source.warn(
                 f"{self.__name__} was traced {self.tracing_count + 1} times. Each new signature "
                 f"traces a new graph, which is expensive; this time {reason}. Pass tensors rather "
                 "than Python values, give an input_signature, or use reduce_retracing=True.",
                 RetracingWarning,
-                stacklevel=4,
             )
 
     def __repr__(self):
@@ -317,17 +320,21 @@ class ConcreteFunction:
         """Runs the graph on arguments bound as the Python function binds them; tensors must fit
         their placeholders, and Python values must be the ones traced."""
         try:
-            bound = self._signature.bind_partial(*args, **kwargs)
-        except TypeError as e:
-            raise TypeError(f"ConcreteFunction {self.name}: {e}") from None
-        values = []
-        for name, traced in self._traced:
-            if name in bound.arguments:
-                self._collect(name, traced, bound.arguments[name], values)
-            elif _tensor_leaves([(name, traced)]):
-                raise TypeError(f"ConcreteFunction {self.name}: missing argument '{name}'")
-            # an omitted Python argument is the one traced
-        return self._call_flat(values)
+            try:
+                bound = self._signature.bind_partial(*args, **kwargs)
+            except TypeError as e:
+                raise TypeError(f"ConcreteFunction {self.name}: {e}") from None
+            values = []
+            for name, traced in self._traced:
+                if name in bound.arguments:
+                    self._collect(name, traced, bound.arguments[name], values)
+                elif _tensor_leaves([(name, traced)]):
+                    raise TypeError(f"ConcreteFunction {self.name}: missing argument '{name}'")
+                # an omitted Python argument is the one traced
+            return self._call_flat(values)
+        except Exception as error:
+            tracebacks.filter_traceback(error)  # the user's frames only, unless switched off
+            raise
 
     def _collect(self, name, traced, given, values):
         if isinstance(traced, rt.TensorSpec):

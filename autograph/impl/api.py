@@ -17,7 +17,6 @@ import functools
 import inspect
 import threading
 import types
-import warnings
 import weakref
 
 from autograph import operators
@@ -25,6 +24,7 @@ from autograph.converters.call_trees import is_left_alone
 from autograph.impl import errors, transpiler
 from autograph.operators.py_builtins import override_of
 from autograph.pyct.parser import ConversionError
+from runtime.core import source, tracebacks
 
 _instances = weakref.WeakKeyDictionary()  # original function -> converted function
 _depth = threading.local()
@@ -119,7 +119,9 @@ def _with_user_errors(converted):
         except Exception as e:
             if depth:
                 raise
-            raise errors.with_user_frames(e) from e.__cause__
+            errors.add_user_frames(e)
+            tracebacks.filter_traceback(e)  # the user's frames only, unless switched off
+            raise
         finally:
             _depth.value = depth
 
@@ -149,7 +151,7 @@ def converted_call(fn):
     try:
         return to_graph(fn)
     except ConversionError as e:
-        warnings.warn(f"AutoGraph could not convert {fn!r} and runs it as it is: {e}", stacklevel=2)
+        source.warn(f"AutoGraph could not convert {fn!r} and runs it as it is: {e}")
         return fn
 
 

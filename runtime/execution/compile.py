@@ -40,7 +40,7 @@ import re
 import numpy as np
 
 from runtime import errors
-from runtime.core import floating_point
+from runtime.core import floating_point, tracebacks
 
 _program_ids = itertools.count()
 
@@ -449,7 +449,7 @@ class _Emitter:
 
     def build(self, name) -> Program:
         source = "\n".join(self.lines) + "\n"
-        filename = f"<rt-graph-{next(_program_ids)}>"
+        filename = f"{tracebacks.COMPILED_GRAPH_FILES}{next(_program_ids)}>"
         linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
         code = compile(source, filename, "exec")
         namespace = dict(self.namespace)

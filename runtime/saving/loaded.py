@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from runtime.core import nest
+from runtime.core import nest, tracebacks
 from runtime.core.tensor import EagerTensor, Tensor
 from runtime.core.tensor_spec import TensorSpec
 from runtime.execution.compile import compile_function
@@ -40,6 +40,13 @@ class LoadedFunction:
         self._program = compile_function(graph)
 
     def __call__(self, *args, **kwargs):
+        try:
+            return self._call(args, kwargs)
+        except Exception as error:
+            tracebacks.filter_traceback(error)  # the user's frames only, unless switched off
+            raise
+
+    def _call(self, args, kwargs):
         if len(args) > len(self.arguments):
             raise TypeError(f"{self.name} takes {len(self.arguments)} arguments, got {len(args)}")
         values = dict(zip(self.arguments, args))

@@ -1,0 +1,132 @@
+"""Tracebacks without the library's own frames, as TensorFlow filters its own.
+
+An error that leaves a public entry point (calling an ``ag.function``, a concrete
+or loaded function, a converted function, ``Session.run``) for the user's code
+loses the frames of ``runtime/``, ``autograph/`` and converted code from its
+traceback: what is left is the user's own frames and the message, which for
+converted code ends with the user's lines ("in user code:"). Exceptions it
+chains (``__cause__``, ``__context__``) are filtered alike, and one raised
+wholly inside the library is left out. Each entry point does::
+
+    try:
+        ...
+    except Exception as error:
+        tracebacks.filter_traceback(error)
+        raise
+
+A bare ``raise`` keeps the traceback the error holds, so on Python 3.11 and
+later not even the entry point's frame is left; Python 3.10 restores the
+traceback a bare ``raise`` was caught with, so there ``filter_traceback``
+raises the error itself, and two frames of the library are left.
+
+``rt.debugging.disable_traceback_filtering()`` shows every frame again, as
+``tf.debugging.disable_traceback_filtering()`` does.
+
+>>> import runtime as rt
+>>> rt.debugging.is_traceback_filtering_enabled()
+True
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import types
+
+_RUNTIME_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
+COMPILED_GRAPH_FILES = "<rt-graph-"  # how the file names of compiled graphs' programs start
+_hidden = [_RUNTIME_DIR, COMPILED_GRAPH_FILES]
+_hidden_prefixes = tuple(_hidden)
+_library = list(_hidden)  # hidden paths that hold the library's own code (not converted code)
+_library_prefixes = tuple(_library)
+_enabled = True
+
+
+def enable_traceback_filtering():
+    """Leaves the library's frames out of the tracebacks of errors raised to user code (the default)."""
+    global _enabled
+    _enabled = True
+
+
+def disable_traceback_filtering():
+    """Shows every frame in tracebacks, the library's included (for debugging the library)."""
+    global _enabled
+    _enabled = False
+
+
+def is_traceback_filtering_enabled() -> bool:
+    """Whether tracebacks leave out the library's frames."""
+    return _enabled
+
+
+def register_hidden_path(path, library=True):
+    """Frames of files under ``path`` are left out of filtered tracebacks.
+
+    ``library=False`` for generated code (converted functions): its frames are
+    hidden, but an exception raised there is still the user's, never left out.
+    """
+    global _hidden_prefixes, _library_prefixes
+    prefix = os.path.join(os.path.abspath(path), "")
+    _hidden.append(prefix)
+    _hidden_prefixes = tuple(_hidden)
+    if library:
+        _library.append(prefix)
+        _library_prefixes = tuple(_library)
+
+
+def is_hidden(filename) -> bool:
+    """Whether frames of ``filename`` are library or generated code."""
+    return filename.startswith(_hidden_prefixes)
+
+
+def filter_traceback(error: BaseException) -> None:
+    """Leaves the library's frames out of the traceback of ``error``, caught by an entry point
+    that raises it again with a bare ``raise``.
+
+    Only when filtering is on and the entry point (the frame of the traceback's
+    first entry) was called from user code: one called by the library leaves the
+    error whole for the outermost one.
+    """
+    tb = error.__traceback__
+    if not _enabled or tb is None:
+        return
+    caller = tb.tb_frame.f_back
+    if caller is not None and is_hidden(caller.f_code.co_filename):
+        return
+    _filter_chain(error, set())
+    if sys.version_info < (3, 11):
+        raise error
+
+
+def _filter_chain(error, seen):
+    while error is not None and id(error) not in seen:
+        seen.add(id(error))
+        error.__traceback__ = _without_hidden_frames(error.__traceback__)
+        for chained in ("__cause__", "__context__"):
+            inner = getattr(error, chained)
+            if inner is not None and _wholly_library(inner.__traceback__):
+                setattr(error, chained, None)  # the library's own detail, not the user's
+        _filter_chain(error.__context__, seen)
+        error = error.__cause__
+
+
+def _wholly_library(tb) -> bool:
+    if tb is None:
+        return False
+    while tb is not None:
+        if not tb.tb_frame.f_code.co_filename.startswith(_library_prefixes):
+            return False
+        tb = tb.tb_next
+    return True
+
+
+def _without_hidden_frames(tb):
+    kept = []
+    while tb is not None:
+        if not is_hidden(tb.tb_frame.f_code.co_filename):
+            kept.append(tb)
+        tb = tb.tb_next
+    rebuilt = None
+    for entry in reversed(kept):
+        rebuilt = types.TracebackType(rebuilt, entry.tb_frame, entry.tb_lasti, entry.tb_lineno)
+    return rebuilt
