@@ -23,12 +23,14 @@ from __future__ import annotations
 
 import functools
 import inspect
+import operator
 import types
 import weakref
 
 import numpy as np
 
 import runtime as rt
+from autograph.impl.input_signature import fit_arguments, validated
 from runtime.core import context, source, tracebacks
 from runtime.execution.compile import compile_function
 from runtime.execution.optimize import optimize
@@ -57,6 +59,11 @@ class RetracingWarning(UserWarning):
 
 
 _RETRACING_WARN_AT = 5
+_POSITIONAL_ONLY, _POSITIONAL_OR_KEYWORD, _KEYWORD_ONLY = (
+    inspect.Parameter.POSITIONAL_ONLY,
+    inspect.Parameter.POSITIONAL_OR_KEYWORD,
+    inspect.Parameter.KEYWORD_ONLY,
+)
 
 
 def function(fn=None, input_signature=None, autograph=True, reduce_retracing=False):
@@ -88,7 +95,7 @@ class Function:
         _bound_to=None,
     ):
         self.python_function = python_function
-        self.input_signature = None if input_signature is None else tuple(input_signature)
+        self.input_signature = validated(python_function, input_signature)
         self.autograph = autograph
         self.reduce_retracing = reduce_retracing
         self.tracing_count = 0
@@ -100,6 +107,12 @@ class Function:
         self._warned = False
         self._instances = weakref.WeakKeyDictionary()
         self._signature = inspect.signature(python_function)
+        self._defaults = _defaults_of(python_function)
+        # A call that gives every positional parameter leaves no default to fill in: the fast
+        # path may then keep its graph, whatever happens to the function's defaults later.
+        kinds = [p.kind for p in self._signature.parameters.values()]
+        self._positional = sum(k in (_POSITIONAL_ONLY, _POSITIONAL_OR_KEYWORD) for k in kinds)
+        self._positional += _KEYWORD_ONLY in kinds  # then never: they are given by keyword
         functools.update_wrapper(self, python_function, updated=())
         if not hasattr(self, "__name__"):  # a callable object
             self.__name__ = type(python_function).__name__
@@ -144,8 +157,12 @@ class Function:
                 return concrete._call_flat([a._value for a in args])
             arguments = self._arguments(args, kwargs)
             concrete = self._concrete_function(self._as_signature(arguments))
-            if call_key is not None and len(_tensor_leaves(arguments)) == len(args):
-                self._by_call[call_key] = concrete  # no tensor defaults: the args are all inputs
+            if (
+                call_key is not None
+                and len(args) >= self._positional  # no defaults filled in
+                and len(_tensor_leaves(arguments)) == len(args)
+            ):
+                self._by_call[call_key] = concrete  # the args are all the inputs
             return concrete._call_arguments(arguments)
         except Exception as error:
             tracebacks.filter_traceback(error)  # the user's frames only, unless switched off
@@ -184,6 +201,9 @@ class Function:
 
     def _arguments(self, args, kwargs, specs_allowed=False):
         """The call's arguments as [(name, value)], checked against input_signature."""
+        defaults = _defaults_of(self.python_function)
+        if any(map(operator.is_not, defaults, self._defaults)):  # assigned since the last call
+            self._signature, self._defaults = inspect.signature(self.python_function), defaults
         try:
             bound = self._signature.bind(*args, **kwargs)
         except TypeError as e:
@@ -192,7 +212,7 @@ class Function:
         arguments = list(bound.arguments.items())
         if self.input_signature is None:
             return arguments
-        return _apply_signature(self.__name__, arguments, self.input_signature, specs_allowed)
+        return fit_arguments(self.__name__, arguments, self.input_signature, specs_allowed)
 
     def _as_signature(self, arguments):
         """What the graph is traced for: the input_signature's specs when there is one."""
@@ -536,44 +556,6 @@ def _to_specs(value):
     return value
 
 
-# --- input_signature --------------------------------------------------------------------------
-
-
-def _apply_signature(fn_name, arguments, signature, specs_allowed):
-    if len(arguments) < len(signature):
-        raise TypeError(
-            f"{fn_name}: input_signature has {len(signature)} entries but the function "
-            f"takes {len(arguments)} arguments"
-        )
-    checked = []
-    for (name, value), spec in zip(arguments, signature):
-        checked.append((name, _fit(fn_name, name, value, spec, specs_allowed)))
-    extra = arguments[len(signature) :]
-    if extra:
-        raise TypeError(
-            f"{fn_name}: argument '{extra[0][0]}' is not covered by the input_signature"
-        )
-    return checked
-
-
-def _fit(fn_name, name, value, spec, specs_allowed):
-    """``value`` as a tensor matching ``spec``, or TypeError/ValueError naming the argument."""
-    if isinstance(spec, (list, tuple)):
-        if not isinstance(value, (list, tuple)) or len(value) != len(spec):
-            raise TypeError(
-                f"{fn_name}: argument '{name}' must be a sequence of {len(spec)} "
-                f"matching {spec}, got {value!r}"
-            )
-        return type(value)(_fit(fn_name, name, v, s, specs_allowed) for v, s in zip(value, spec))
-    if isinstance(value, rt.TensorSpec) and specs_allowed or isinstance(value, rt.Tensor):
-        tensor_like = value
-    else:
-        try:
-            tensor_like = rt.convert_to_tensor(value, dtype=spec.dtype)
-        except (TypeError, ValueError) as e:
-            raise TypeError(
-                f"{fn_name}: argument '{name}' ({value!r}) does not fit the "
-                f"input_signature {spec}: {e}"
-            ) from None
-    spec.check_argument(fn_name, name, tensor_like)
-    return tensor_like
+def _defaults_of(fn):
+    """The objects holding ``fn``'s defaults: assigning new ones replaces them."""
+    return getattr(fn, "__defaults__", None), getattr(fn, "__kwdefaults__", None)

@@ -75,7 +75,8 @@ def to_graph(fn):
     converted = _instances.get(function)
     if converted is None:
         converted = _with_user_errors(
-            transpiler.instantiate(transpiler.convert(function), function, _AG_NAMESPACE)
+            transpiler.instantiate(transpiler.convert(function), function, _AG_NAMESPACE),
+            function,
         )
         converted.__autograph_original__ = function
         _instances[function] = converted
@@ -109,9 +110,14 @@ def to_code(fn) -> str:
     return transpiler.convert(function).source
 
 
-def _with_user_errors(converted):
+def _with_user_errors(converted, original):
     @functools.wraps(converted)
     def run(*args, **kwargs):
+        # Defaults are read at the call, as Python does: the original's, assigned since or not.
+        if converted.__defaults__ is not original.__defaults__:
+            converted.__defaults__ = original.__defaults__
+        if converted.__kwdefaults__ is not original.__kwdefaults__:
+            converted.__kwdefaults__ = original.__kwdefaults__
         depth = getattr(_depth, "value", 0)
         _depth.value = depth + 1
         try:
