@@ -93,9 +93,14 @@ def filter_traceback(error: BaseException) -> None:
     caller = tb.tb_frame.f_back
     if caller is not None and is_hidden(caller.f_code.co_filename):
         return
-    _filter_chain(error, set())
+    strip_library_frames(error)
     if sys.version_info < (3, 11):
         raise error
+
+
+def strip_library_frames(error: BaseException) -> None:
+    """Leaves the library's frames out of the traceback of ``error`` and those it chains."""
+    _filter_chain(error, set())
 
 
 def _filter_chain(error, seen):
