@@ -411,6 +411,13 @@ class ConcreteFunction:
     def __repr__(self):
         return f"<ag.ConcreteFunction {self.name}>"
 
+    def _repr_svg_(self):
+        """A notebook shows the graph drawn, where Graphviz is installed (``rt.Graph``)."""
+        return self.graph._repr_svg_()
+
+    def _repr_pretty_(self, printer, cycle):
+        printer.text(repr(self) if cycle else f"{self}\n{self.graph}")
+
 
 # --- arguments as signatures ----------------------------------------------------------------
 

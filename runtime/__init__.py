@@ -106,7 +106,7 @@ from runtime.ops.scan_ops import cumsum
 from runtime.ops.tensor_array_ops import TensorArray
 from runtime.state.module import Module
 from runtime.state.variables import Variable
-from runtime.views import dot, text  # noqa: F401 (each registers its view of graphs)
+from runtime.views import dot, render, text  # noqa: F401 (each registers its view of graphs)
 
 newaxis = None  # x[:, rt.newaxis] adds a dimension of size 1, as x[:, None] does
 

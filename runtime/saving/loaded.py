@@ -79,3 +79,10 @@ class LoadedFunction:
 
     def __repr__(self):
         return f"<rt.saved_model.LoadedFunction {self.name}>"
+
+    def _repr_svg_(self):
+        """A notebook shows the graph drawn, where Graphviz is installed (``rt.Graph``)."""
+        return self.graph._repr_svg_()
+
+    def _repr_pretty_(self, printer, cycle):
+        printer.text(repr(self) if cycle else f"{self!r}\n{self.graph}")

@@ -18,6 +18,8 @@ from __future__ import annotations
 import shutil
 import subprocess
 
+from runtime.core.graph import register_view
+
 FORMATS = ("svg", "png", "pdf")
 
 
@@ -52,3 +54,6 @@ def svg(graph) -> str | None:
     except (GraphvizNotFound, GraphvizFailed):
         return None
     return picture[picture.find("<svg") :]  # a notebook embeds the <svg> element itself
+
+
+register_view("svg", svg)
