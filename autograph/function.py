@@ -32,6 +32,7 @@ import numpy as np
 import runtime as rt
 from autograph.impl.input_signature import fit_arguments, validated
 from runtime.core import context, source, tracebacks
+from runtime.execution import profiling
 from runtime.execution.compile import compile_function
 from runtime.execution.optimize import optimize
 from runtime.execution.tracing import set_outputs, trace
@@ -389,7 +390,11 @@ class ConcreteFunction:
         return self._call_flat(values)
 
     def _call_flat(self, values):
-        results = self._program(*values)
+        record = profiling.recorder  # set while rt.summary.trace_on is on
+        if record is None:
+            results = self._program(*values)
+        else:
+            results = record(self.name, self.graph, self._program, values)
         if self._returns_one_tensor:
             return rt.EagerTensor(results[0], self.outputs[0].dtype)
         tensors = iter(rt.EagerTensor(v, t.dtype) for v, t in zip(results, self.outputs))

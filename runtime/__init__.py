@@ -5,7 +5,17 @@
 <rt.Tensor: shape=(), dtype=int32, numpy=7>
 """
 
-from runtime import compat, debugging, errors, nn, onnx, random, saved_model, strings
+from runtime import (
+    compat,
+    debugging,
+    errors,
+    nn,
+    onnx,
+    random,
+    saved_model,
+    strings,
+    summary,
+)
 from runtime._version import __version__
 from runtime.core import nest
 from runtime.core.context import executing_eagerly

@@ -49,15 +49,18 @@ class Program:
     """A compiled graph: call it with the input values; it returns a tuple of output values.
 
     ``source`` is its text; ``bound_values`` maps the names the source uses for
-    constants, attributes, variables and kernels to the values they stand for.
+    constants, attributes, variables and kernels to the values they stand for;
+    ``line_ops`` maps a line of the source to the op it computes, and
+    ``filename`` is the source's file name (for tracebacks and profiling).
     """
 
     def __init__(self, source, fn, line_ops, filename, bound_values):
         self.source = source
         self.bound_values = bound_values
         self._fn = fn
-        self._line_ops = line_ops
-        self._filename = filename
+        self.line_ops = line_ops
+        self.filename = filename
+        self.graph = None  # the function graph it was compiled from (compile_function)
 
     def __call__(self, *args):
         token = floating_point.ignore()  # x/0 is inf and log(-1) is nan, as in TensorFlow
@@ -81,8 +84,8 @@ class Program:
     def _failing_op(self, tb):
         op = None
         while tb is not None:
-            if tb.tb_frame.f_code.co_filename == self._filename:
-                op = self._line_ops.get(tb.tb_lineno, op)
+            if tb.tb_frame.f_code.co_filename == self.filename:
+                op = self.line_ops.get(tb.tb_lineno, op)
             tb = tb.tb_next
         return op
 
@@ -90,7 +93,7 @@ class Program:
         return self.source.rstrip("\n")
 
     def __repr__(self):
-        return f"<rt.compile.Program {self._filename}>"
+        return f"<rt.compile.Program {self.filename}>"
 
 
 def _describe(op):
@@ -175,6 +178,7 @@ def compile_function(func_graph) -> Program:
         run_all_stateful=True,
         name=_identifier(func_graph.graph_name),
     )
+    program.graph = func_graph
     func_graph._program = (func_graph.version, program)
     return program
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from runtime.core import nest, tracebacks
 from runtime.core.tensor import EagerTensor, Tensor
 from runtime.core.tensor_spec import TensorSpec
+from runtime.execution import profiling
 from runtime.execution.compile import compile_function
 from runtime.ops.constant_ops import convert_to_tensor
 
@@ -60,7 +61,11 @@ class LoadedFunction:
         flat = [
             self._check(a, spec, values[a]) for a, spec in zip(self.arguments, self.input_signature)
         ]
-        results = self._program(*flat)
+        record = profiling.recorder  # set while rt.summary.trace_on is on
+        if record is None:
+            results = self._program(*flat)
+        else:
+            results = record(self.name, self.graph, self._program, flat)
         tensors = [EagerTensor(v, t.dtype) for v, t in zip(results, self.graph.outputs)]
         return nest.map_structure(
             lambda i: None if i is None else tensors[i], self.graph.structured_outputs

@@ -84,25 +84,23 @@ def _add_nodes(graph_def, graph, prefix):
 
 def run_metadata(graph_defs, timings=()):
     """A RunMetadata proto: ``graph_defs`` as the graphs of functions, and ``timings`` (``(node
-    name, start in seconds since the epoch, seconds it took)``) as the step stats TensorBoard's
-    Graphs tab colours nodes by ("Compute time")."""
-    config_pb2 = protos("config_pb2")
-    metadata = config_pb2.RunMetadata()
+    name, start in nanoseconds since the epoch, nanoseconds it took)``) as the step stats that
+    TensorBoard's Graphs tab colours nodes by ("Compute time")."""
+    metadata = protos("config_pb2").RunMetadata()
     for graph_def in graph_defs:
         metadata.function_graphs.add().pre_optimization_graph.CopyFrom(graph_def)
     if timings:
         device = metadata.step_stats.dev_stats.add(device=CPU)
-        for name, start, seconds in timings:
-            micros = max(1, round(seconds * 1e6))
+        for name, start, nanoseconds in timings:
+            micros = max(1, round(nanoseconds / 1000))
             device.node_stats.add(
                 node_name=name,
-                all_start_micros=round(start * 1e6),
-                op_start_rel_micros=0,
+                all_start_micros=start // 1000,
                 op_end_rel_micros=micros,
                 all_end_rel_micros=micros,
-                all_start_nanos=round(start * 1e9),
-                op_end_rel_nanos=round(seconds * 1e9),
-                all_end_rel_nanos=round(seconds * 1e9),
+                all_start_nanos=start,
+                op_end_rel_nanos=nanoseconds,
+                all_end_rel_nanos=nanoseconds,
             )
     return metadata
 
