@@ -1,4 +1,5 @@
-"""What loading gives back: an object of saved functions and variables, and those functions."""
+"""What loading gives back: an object of saved functions and variables, those functions, and
+its signatures (the same functions called as TensorFlow calls a signature)."""
 
 from __future__ import annotations
 
@@ -91,3 +92,47 @@ class LoadedFunction:
 
     def _repr_pretty_(self, printer, cycle):
         printer.text(repr(self) if cycle else f"{self!r}\n{self.graph}")
+
+
+class SignatureFunction:
+    """A function of ``loaded.signatures``: as in TensorFlow, it takes its inputs by name and
+    returns a dict of its outputs by name, ``{"output_0": ...}`` (or the keys of the dict the
+    function returned). ``loaded.NAME(x)`` calls the same function as the Python one did."""
+
+    def __init__(self, function: LoadedFunction):
+        self.function = function
+        self.name = function.name
+        self.graph = function.graph
+        self.arguments = function.arguments
+        self.input_signature = function.input_signature
+        self.output_names = output_names(function.graph.structured_outputs)
+
+    def __call__(self, *args, **kwargs):
+        try:
+            if args:
+                by_name = ", ".join(f"{a}=..." for a in self.arguments)
+                raise TypeError(
+                    f"The signature {self.name!r} takes its inputs by name, as TensorFlow's "
+                    f"signatures do: {self.name}({by_name}); got {len(args)} positional "
+                    f"argument{'s' if len(args) != 1 else ''}"
+                )
+            results = [t for t in nest.flatten(self.function(**kwargs)) if t is not None]
+            return dict(zip(self.output_names, results, strict=True))
+        except Exception as error:
+            tracebacks.filter_traceback(error)  # the user's frames only, unless switched off
+            raise
+
+    def __repr__(self):
+        return f"<rt.saved_model.SignatureFunction {self.name}>"
+
+
+def output_names(structured_outputs):
+    """The names a signature gives the outputs of a function returning ``structured_outputs``:
+    the keys of a dict of tensors, else ``output_0``, ``output_1``... in flattened order."""
+    if isinstance(structured_outputs, dict) and all(
+        isinstance(k, str) and not isinstance(v, (dict, list, tuple))
+        for k, v in structured_outputs.items()
+    ):
+        return [k for k in sorted(structured_outputs) if structured_outputs[k] is not None]
+    outputs = [t for t in nest.flatten(structured_outputs) if t is not None]
+    return [f"output_{i}" for i in range(len(outputs))]
