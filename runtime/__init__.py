@@ -40,7 +40,7 @@ from runtime.core.tensor import EagerTensor, SymbolicTensor, Tensor
 from runtime.core.tensor_shape import TensorShape
 from runtime.core.tensor_spec import TensorSpec
 from runtime.execution.session import Session
-from runtime.ops import eager_operators  # installs the fast operators of eager tensors
+from runtime.ops import eager_operators as _eager_operators  # installs fast operators
 from runtime.ops.array_ops import (
     concat,
     expand_dims,
@@ -116,7 +116,9 @@ from runtime.ops.scan_ops import cumsum
 from runtime.ops.tensor_array_ops import TensorArray
 from runtime.state.module import Module
 from runtime.state.variables import Variable
-from runtime.views import dot, render, text  # noqa: F401 (each registers its view of graphs)
+from runtime.views import dot as _dot  # noqa: F401 (each registers its view of graphs)
+from runtime.views import render as _render  # noqa: F401
+from runtime.views import text as _text  # noqa: F401
 
 newaxis = None  # x[:, rt.newaxis] adds a dimension of size 1, as x[:, None] does
 
