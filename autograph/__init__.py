@@ -15,15 +15,12 @@
 import os as _os
 
 from autograph import experimental, lang
-from autograph.function import (
-    ConcreteFunction,
-    Function,
-    RetracingWarning,
+from autograph.eager_switch import (
     experimental_run_functions_eagerly,
-    function,
     functions_run_eagerly,
     run_functions_eagerly,
 )
+from autograph.function import ConcreteFunction, Function, RetracingWarning, function
 from autograph.impl.api import converted_call, do_not_convert, to_code, to_graph
 from autograph.lang.directives import set_element_type, set_loop_options
 from autograph.lang.special_functions import stack, trace

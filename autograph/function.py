@@ -30,29 +30,17 @@ import weakref
 import numpy as np
 
 import runtime as rt
-from autograph.impl.input_signature import fit_arguments, validated
+from autograph.eager_switch import state as _eager
+from autograph.input_signature import apply_signature, defaults_of, positional_count, validated
+from runtime import xla
 from runtime.core import context, source, tracebacks
 from runtime.execution import profiling
 from runtime.execution.compile import compile_function
 from runtime.execution.optimize import optimize
 from runtime.execution.tracing import set_outputs, trace
+from runtime.extras import require
+from runtime.ops.function_ops import GraphFunction
 from runtime.state.variables import observe_creation
-
-_eager = {"on": False}
-
-
-def run_functions_eagerly(flag):
-    """When on, every Function calls its Python function directly, without tracing (for debugging)."""
-    _eager["on"] = bool(flag)
-
-
-def experimental_run_functions_eagerly(flag):
-    """The older spelling of ``run_functions_eagerly``, as TensorFlow 2.0 had it."""
-    run_functions_eagerly(flag)
-
-
-def functions_run_eagerly() -> bool:
-    return _eager["on"]
 
 
 class RetracingWarning(UserWarning):
@@ -60,28 +48,29 @@ class RetracingWarning(UserWarning):
 
 
 _RETRACING_WARN_AT = 5
-_POSITIONAL_ONLY, _POSITIONAL_OR_KEYWORD, _KEYWORD_ONLY = (
-    inspect.Parameter.POSITIONAL_ONLY,
-    inspect.Parameter.POSITIONAL_OR_KEYWORD,
-    inspect.Parameter.KEYWORD_ONLY,
-)
 
 
-def function(fn=None, input_signature=None, autograph=True, reduce_retracing=False):
+def function(
+    fn=None, input_signature=None, autograph=True, reduce_retracing=False, jit_compile=False
+):
     """Makes ``fn`` a Function: traced into a graph once per call signature, then run as a graph.
 
-    Usable as ``@ag.function`` or ``@ag.function(input_signature=[...])``.
+    Usable as ``@ag.function`` or ``@ag.function(input_signature=[...])``. With
+    ``jit_compile=True`` each graph is lowered to JAX and compiled by XLA
+    (docs/xla.md); that needs the optional extra ``jax``, and raises ImportError
+    naming it when JAX is missing.
     """
+    if jit_compile:
+        require("jax", "jax", "jit_compile=True")
     if fn is None:
         return functools.partial(
             function,
             input_signature=input_signature,
             autograph=autograph,
             reduce_retracing=reduce_retracing,
+            jit_compile=jit_compile,
         )
-    return Function(
-        fn, input_signature=input_signature, autograph=autograph, reduce_retracing=reduce_retracing
-    )
+    return Function(fn, input_signature, autograph, reduce_retracing, jit_compile=jit_compile)
 
 
 class Function:
@@ -93,12 +82,13 @@ class Function:
         input_signature=None,
         autograph=True,
         reduce_retracing=False,
-        _bound_to=None,
+        jit_compile=False,
     ):
         self.python_function = python_function
         self.input_signature = validated(python_function, input_signature)
         self.autograph = autograph
         self.reduce_retracing = reduce_retracing
+        self.jit_compile = bool(jit_compile)
         self.tracing_count = 0
         self._concrete = {}
         self._by_call = {}  # (dtype, shape) of each positional eager tensor -> ConcreteFunction
@@ -108,12 +98,10 @@ class Function:
         self._warned = False
         self._instances = weakref.WeakKeyDictionary()
         self._signature = inspect.signature(python_function)
-        self._defaults = _defaults_of(python_function)
-        # A call that gives every positional parameter leaves no default to fill in: the fast
-        # path may then keep its graph, whatever happens to the function's defaults later.
-        kinds = [p.kind for p in self._signature.parameters.values()]
-        self._positional = sum(k in (_POSITIONAL_ONLY, _POSITIONAL_OR_KEYWORD) for k in kinds)
-        self._positional += _KEYWORD_ONLY in kinds  # then never: they are given by keyword
+        self._defaults = defaults_of(python_function)
+        # A call giving this many positional arguments fills in no default: the fast path
+        # may keep its graph, whatever happens to the function's defaults later.
+        self._positional = positional_count(self._signature)
         functools.update_wrapper(self, python_function, updated=())
         if not hasattr(self, "__name__"):  # a callable object
             self.__name__ = type(python_function).__name__
@@ -137,6 +125,7 @@ class Function:
             self.input_signature,
             self.autograph,
             self.reduce_retracing,
+            self.jit_compile,
         )
 
     # --- calling --------------------------------------------------------------------------
@@ -155,6 +144,8 @@ class Function:
             call_key = None if kwargs else _call_key(args)
             concrete = self._by_call.get(call_key)
             if concrete is not None:
+                if context.recording_tapes():  # a tape sees the call as one differentiable op
+                    return concrete._call_recorded(list(args))
                 return concrete._call_flat([a._value for a in args])
             arguments = self._arguments(args, kwargs)
             concrete = self._concrete_function(self._as_signature(arguments))
@@ -202,7 +193,7 @@ class Function:
 
     def _arguments(self, args, kwargs, specs_allowed=False):
         """The call's arguments as [(name, value)], checked against input_signature."""
-        defaults = _defaults_of(self.python_function)
+        defaults = defaults_of(self.python_function)
         if any(map(operator.is_not, defaults, self._defaults)):  # assigned since the last call
             self._signature, self._defaults = inspect.signature(self.python_function), defaults
         try:
@@ -213,7 +204,7 @@ class Function:
         arguments = list(bound.arguments.items())
         if self.input_signature is None:
             return arguments
-        return fit_arguments(self.__name__, arguments, self.input_signature, specs_allowed)
+        return apply_signature(self.__name__, arguments, self.input_signature, specs_allowed)
 
     def _as_signature(self, arguments):
         """What the graph is traced for: the input_signature's specs when there is one."""
@@ -292,7 +283,7 @@ class Function:
                 if x is not None and not _is_op(x)
             ],
         )
-        return ConcreteFunction(graph, self.__name__, arguments, self._signature)
+        return ConcreteFunction(graph, self.__name__, arguments, self._signature, self.jit_compile)
 
     def _rebuild(self, arguments, placeholders):
         values = {name: _replace_leaves(value, placeholders) for name, value in arguments}
@@ -318,7 +309,7 @@ class Function:
 class ConcreteFunction:
     """One traced graph of a Function: callable with tensors, printable, walkable (``.graph``)."""
 
-    def __init__(self, graph, name, arguments, signature):
+    def __init__(self, graph, name, arguments, signature, jit_compile=False):
         self.graph = graph
         self.name = name
         self.inputs = list(graph.inputs)
@@ -334,7 +325,10 @@ class ConcreteFunction:
         self.input_shapes = [t.shape for t in self.inputs[:n_leaves]]
         self._arguments = [(n, _describe_value(v)) for n, v in self._traced]
         optimized, self.optimization_report = optimize(graph)
-        self._program = compile_function(optimized)
+        # The optimised graph runs on numpy, or lowered to JAX and compiled by XLA.
+        self._program = (xla.compile_function if jit_compile else compile_function)(optimized)
+        self._optimized = optimized  # the graph that runs (rt.summary names its ops' times)
+        self._graph_function = None  # made when a tape first watches a call
         self.structured_input_signature = (tuple(_to_specs(v) for _, v in self._traced), {})
 
     def __call__(self, *args, **kwargs):
@@ -345,14 +339,16 @@ class ConcreteFunction:
                 bound = self._signature.bind_partial(*args, **kwargs)
             except TypeError as e:
                 raise TypeError(f"ConcreteFunction {self.name}: {e}") from None
-            values = []
+            tensors = []
             for name, traced in self._traced:
                 if name in bound.arguments:
-                    self._collect(name, traced, bound.arguments[name], values)
+                    self._collect(name, traced, bound.arguments[name], tensors)
                 elif _tensor_leaves([(name, traced)]):
                     raise TypeError(f"ConcreteFunction {self.name}: missing argument '{name}'")
                 # an omitted Python argument is the one traced
-            return self._call_flat(values)
+            if context.recording_tapes():
+                return self._call_recorded(tensors)
+            return self._call_flat([t._value for t in tensors])
         except Exception as error:
             tracebacks.filter_traceback(error)  # the user's frames only, unless switched off
             raise
@@ -362,7 +358,7 @@ class ConcreteFunction:
             if not isinstance(given, rt.Tensor):
                 given = rt.convert_to_tensor(given, dtype=traced.dtype)
             traced.check_argument(self.name, name, given, source="the concrete function")
-            values.append(given._value)
+            values.append(given)
         elif isinstance(traced, (list, tuple)):
             if not isinstance(given, (list, tuple)) or len(given) != len(traced):
                 raise TypeError(
@@ -386,6 +382,9 @@ class ConcreteFunction:
             )
 
     def _call_arguments(self, arguments):
+        if context.recording_tapes():
+            leaves = _tensor_leaves(arguments)
+            return self._call_recorded([_as_tensor(x) for x in leaves])
         values = [_as_value(leaf) for leaf in _tensor_leaves(arguments)]
         return self._call_flat(values)
 
@@ -394,13 +393,25 @@ class ConcreteFunction:
         if record is None:
             results = self._program(*values)
         else:
-            results = record(self.name, self.graph, self._program, values)
+            results = record(self.name, self.graph, self._optimized, self._program, values)
         if self._returns_one_tensor:
             return rt.EagerTensor(results[0], self.outputs[0].dtype)
-        tensors = iter(rt.EagerTensor(v, t.dtype) for v, t in zip(results, self.outputs))
+        return self._structured([rt.EagerTensor(v, t.dtype) for v, t in zip(results, self.outputs)])
+
+    def _structured(self, tensors):
+        if self._returns_one_tensor:
+            return tensors[0]
+        tensors = iter(tensors)
         return rt.nest.map_structure(
             lambda x: None if x is None or _is_op(x) else next(tensors), self.structured_outputs
         )
+
+    def _call_recorded(self, tensors):
+        """A call under a recording GradientTape: one op the tape can differentiate
+        (``runtime.ops.function_ops``: the backward function is built from this graph)."""
+        if self._graph_function is None:
+            self._graph_function = GraphFunction(self.graph, self._program, self.name)
+        return self._structured(self._graph_function(tensors))
 
     def __str__(self):
         lines = [
@@ -455,6 +466,13 @@ def _spec(value):
     if isinstance(value, (np.ndarray, np.generic)):
         return rt.TensorSpec(value.shape, rt.as_dtype(value.dtype))
     return rt.TensorSpec(value.shape, value.dtype)
+
+
+def _as_tensor(leaf):
+    """A tensor argument as an eager tensor: itself (what a tape may watch), or converted."""
+    if isinstance(leaf, rt.EagerTensor):
+        return leaf
+    return rt.EagerTensor(_as_value(leaf), _spec(leaf).dtype)
 
 
 def _as_value(leaf):
@@ -566,8 +584,3 @@ def _to_specs(value):
     if isinstance(value, (list, tuple)) and not hasattr(value, "_fields"):
         return type(value)(_to_specs(v) for v in value)
     return value
-
-
-def _defaults_of(fn):
-    """The objects holding ``fn``'s defaults: assigning new ones replaces them."""
-    return getattr(fn, "__defaults__", None), getattr(fn, "__kwdefaults__", None)

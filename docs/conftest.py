@@ -2,7 +2,7 @@
 
 import importlib.util
 
-_NEEDS = {"export.md": ("onnx", "onnxruntime")}
+_NEEDS = {"export.md": ("onnx", "onnxruntime"), "xla.md": ("jax",)}
 
 collect_ignore = [
     page

@@ -40,13 +40,13 @@ from runtime.core.tensor import EagerTensor, SymbolicTensor, Tensor
 from runtime.core.tensor_shape import TensorShape
 from runtime.core.tensor_spec import TensorSpec
 from runtime.execution.session import Session
+from runtime.gradients.graph import gradients
+from runtime.gradients.tape import GradientTape
 from runtime.ops import eager_operators as _eager_operators  # installs fast operators
 from runtime.ops.array_ops import (
     concat,
     expand_dims,
-    fill,
     identity,
-    ones,
     ones_like,
     rank,
     reshape,
@@ -54,12 +54,12 @@ from runtime.ops.array_ops import (
     size,
     squeeze,
     stack,
+    stop_gradient,
     transpose,
     unstack,
-    where,
-    zeros,
     zeros_like,
 )
+from runtime.ops.broadcast_ops import fill, ones, where, zeros
 from runtime.ops.clip_ops import clip_by_value
 from runtime.ops.constant_ops import cast, constant, convert_to_tensor, placeholder, range
 from runtime.ops.control_flow_ops import cond, control_dependencies, group, no_op, while_loop
@@ -72,8 +72,6 @@ from runtime.ops.logging_ops import (
 from runtime.ops.math_ops import (
     abs,
     add,
-    argmax,
-    argmin,
     cos,
     divide,
     equal,
@@ -96,13 +94,6 @@ from runtime.ops.math_ops import (
     negative,
     not_equal,
     pow,
-    reduce_all,
-    reduce_any,
-    reduce_max,
-    reduce_mean,
-    reduce_min,
-    reduce_prod,
-    reduce_sum,
     sigmoid,
     sign,
     sin,
@@ -112,6 +103,17 @@ from runtime.ops.math_ops import (
     tanh,
 )
 from runtime.ops.padding_ops import pad, tile
+from runtime.ops.reduction_ops import (
+    argmax,
+    argmin,
+    reduce_all,
+    reduce_any,
+    reduce_max,
+    reduce_mean,
+    reduce_min,
+    reduce_prod,
+    reduce_sum,
+)
 from runtime.ops.scan_ops import cumsum
 from runtime.ops.tensor_array_ops import TensorArray
 from runtime.state.module import Module

@@ -23,7 +23,7 @@ import numpy as np
 from runtime import errors
 from runtime.core import context
 from runtime.core.attr_kinds import DTYPE, SHAPE, TENSOR_VALUE, AttrKind
-from runtime.core.op_def import OpDef
+from runtime.core.op_def import NO_INPUTS, OpDef
 from runtime.core.source import caller_frame, locate
 from runtime.core.tensor import EagerTensor, SymbolicTensor, Tensor
 from runtime.core.tensor_shape import TensorShape, as_shape
@@ -156,6 +156,8 @@ class Graph:
         self._ops_by_name[name] = op
         self.is_stateful = self.is_stateful or op.stateful
         self.version += 1
+        for tape in context.recording_tapes():  # GradientTapes record graph ops here
+            tape.record_graph_op(op)
         return op
 
     def prepare_input(self, t: Tensor) -> Tensor:
@@ -344,7 +346,13 @@ def _const_infer(inputs, attrs):
     return [(dtype, TensorShape(np.shape(value)))]
 
 
-CONST = OpDef("Const", _const_kernel, _const_infer, attrs={"value": TENSOR_VALUE, "dtype": DTYPE})
+CONST = OpDef(
+    "Const",
+    _const_kernel,
+    _const_infer,
+    attrs={"value": TENSOR_VALUE, "dtype": DTYPE},
+    gradient=NO_INPUTS,
+)
 
 
 def constant_in_graph(graph, value, dtype, name="Const"):
@@ -363,6 +371,7 @@ PLACEHOLDER = OpDef(
     infer=lambda i, a: [(a["dtype"], a["shape"])],
     pure=False,
     attrs={"dtype": DTYPE, "shape": SHAPE},
+    gradient=NO_INPUTS,
 )
 
 

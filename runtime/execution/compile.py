@@ -48,10 +48,8 @@ _program_ids = itertools.count()
 class Program:
     """A compiled graph: call it with the input values; it returns a tuple of output values.
 
-    ``source`` is its text; ``bound_values`` maps the names the source uses for
-    constants, attributes, variables and kernels to the values they stand for;
-    ``line_ops`` maps a line of the source to the op it computes, and
-    ``filename`` is the source's file name (for tracebacks and profiling).
+    ``source`` is its text (``filename`` its name); ``bound_values`` maps the names it uses
+    to the values they stand for; ``line_ops`` maps each line to the op it computes.
     """
 
     def __init__(self, source, fn, line_ops, filename, bound_values):
@@ -60,7 +58,6 @@ class Program:
         self._fn = fn
         self.line_ops = line_ops
         self.filename = filename
-        self.graph = None  # the function graph it was compiled from (compile_function)
 
     def __call__(self, *args):
         token = floating_point.ignore()  # x/0 is inf and log(-1) is nan, as in TensorFlow
@@ -70,13 +67,13 @@ class Program:
             op = e.op or self._failing_op(e.__traceback__)
             if op is None:
                 raise
-            raise type(e)(f"{e.message}\n\t [[{_describe(op)}]]", op) from e
+            raise type(e)(f"{e.message}\n\t [[{describe_op(op)}]]", op) from e
         except Exception as e:
             op = self._failing_op(e.__traceback__)
             if op is None:
                 raise
             raise errors.InvalidArgumentError(
-                f"{type(e).__name__}: {e}\n\t [[{_describe(op)}]]", op
+                f"{type(e).__name__}: {e}\n\t [[{describe_op(op)}]]", op
             ) from e
         finally:
             floating_point.restore(token)
@@ -96,7 +93,7 @@ class Program:
         return f"<rt.compile.Program {self.filename}>"
 
 
-def _describe(op):
+def describe_op(op):
     """``node add (Add) defined at File "model.py", line 3, in f``: the op and its user's line."""
     where = op.source
     return f"node {op.name} ({op.type})" + (f" defined at {where}" if where else "")
@@ -138,7 +135,7 @@ def missing_feed_error(op):
 
 
 def compile_graph(
-    graph, inputs, outputs, run_all_stateful=False, name="graph_fn", states=None
+    graph, inputs, outputs, run_all_stateful=False, name="graph_fn", states=None, kernels=None
 ) -> Program:
     """Compiles the part of ``graph`` that computes ``outputs`` from ``inputs``.
 
@@ -146,8 +143,9 @@ def compile_graph(
     naming the placeholder when one is needed but not among ``inputs``.
     ``states`` (a dict) gives the program its own copy of each op's run-time
     state (a random generator), keyed by op: a Session's programs share one.
+    ``kernels`` (op -> kernel) replaces those ops' kernels (``runtime.xla.observe`` watches so).
     """
-    emitter = _Emitter(states)
+    emitter = _Emitter(states, kernels)
     name = emitter.fresh(name)  # so no value of the graph can take the function's name
     env = {}
     arg_names = []
@@ -178,7 +176,6 @@ def compile_function(func_graph) -> Program:
         run_all_stateful=True,
         name=_identifier(func_graph.graph_name),
     )
-    program.graph = func_graph
     func_graph._program = (func_graph.version, program)
     return program
 
@@ -201,8 +198,8 @@ def _tuple_text(names):
 
 
 class _Emitter:
-    def __init__(self, states=None):
-        self.states = states
+    def __init__(self, states=None, kernels=None):
+        self.states, self.kernels = states, kernels or {}  # kernels: see compile_graph
         self.lines = []
         self.namespace = {}
         self.line_ops = {}
@@ -260,9 +257,10 @@ class _Emitter:
         declared = op.opdef.attrs
         if op.attrs.keys() != declared.keys():
             raise ValueError(f"op {op.name!r} ({op.type}) has attributes its row does not declare")
-        name = self._kernels.get(op.opdef)
+        kernel = self.kernels.get(op, op.opdef.kernel)  # another one: xla.observe watching
+        name = self._kernels.get(kernel)
         if name is None:
-            name = self._kernels[op.opdef] = self.bind_global(op.type, op.opdef.kernel)
+            name = self._kernels[kernel] = self.bind_global(op.type, kernel)
         keywords = []
         for key in declared:
             value = op.attrs[key]
@@ -297,7 +295,7 @@ class _Emitter:
         for t in tests:
             consumers.setdefault(id(t), []).append((None, "test"))
         for op in reversed(ops):  # a consumer is decided before the values it reads
-            if len(op.outputs) != 1 or not _inlinable(op):
+            if len(op.outputs) != 1 or not _inlinable(op) or op in self.kernels:
                 continue
             uses = consumers.get(id(op.outputs[0]), ())
             if len(uses) != 1:
@@ -326,7 +324,7 @@ class _Emitter:
         elif kind == "Placeholder":
             if id(op.outputs[0]) not in env:
                 raise missing_feed_error(op)
-        elif kind == "Identity":
+        elif kind == "Identity" or kind == "StopGradient":
             env[id(op.outputs[0])] = env[id(op.inputs[0])]
         elif kind == "If":
             self.emit_if(op, env, indent)
@@ -336,7 +334,7 @@ class _Emitter:
             self.emit_call(op, env, indent)
 
     def emit_call(self, op, env, indent):
-        form = _operator(op)
+        form = None if op in self.kernels else _operator(op)
         mode = self._inlined.get(id(op.outputs[0])) if op.outputs else None
         if mode == "test":
             form = ("unary" if op.type == "LogicalNot" else "binary", _TEST_OPERATORS[op.type])
@@ -421,16 +419,23 @@ class _Emitter:
             env[id(t)] = n
 
     def emit_while(self, op, env, indent):
+        """A native ``while``. A loop being differentiated (attr ``stacked``) also counts its
+        iterations and appends the body's extra outputs to lists: its extra outputs."""
         n = op.attrs["num_loop_vars"]
         cond_graph, body_graph = op.attrs["cond_graph"], op.attrs["body_graph"]
         inputs = [env[id(t)] for t in op.inputs]
         has_max = op.attrs["has_maximum_iterations"]
+        stacked = op.attrs["stacked"]
         captured = inputs[n:-1] if has_max else inputs[n:]
-        loop_vars = [self.value_name(t) for t in op.outputs]
+        loop_vars = [self.value_name(t) for t in op.outputs[:n]]
         self.emit(indent, f"{_tuple_text(loop_vars)} = {_tuple_text(inputs[:n])}", op)
-        if has_max:
+        counts = has_max or stacked is not None
+        if counts:
             counter = self.fresh(f"{self._base(op)}_iterations")
             self.emit(indent, f"{counter} = 0", op)
+        stacks = [self.value_name(t) for t in op.outputs[n + 1 :]] if stacked is not None else []
+        for stack in stacks:
+            self.emit(indent, f"{stack} = []", op)
         self.emit(indent, "while True:", op)
         header = len(self.lines) - 1
         if has_max:
@@ -445,11 +450,21 @@ class _Emitter:
         results = [
             text for text, _ in self.emit_subgraph(body_graph, loop_vars + captured, indent + 1)
         ]
-        self.emit(indent + 1, f"{_tuple_text(loop_vars)} = {_tuple_text(results)}", op)
-        if has_max:
+        for stack, value in zip(stacks, results[n:]):
+            self.emit(indent + 1, f"{stack}.append({value})", op)
+        self.emit(indent + 1, f"{_tuple_text(loop_vars)} = {_tuple_text(results[:n])}", op)
+        if counts:
             self.emit(indent + 1, f"{counter} += 1", op)
         for t, name in zip(op.outputs, loop_vars):
             env[id(t)] = name
+        if stacked is not None:
+            iterations = self.value_name(op.outputs[n])
+            self.emit(
+                indent, f"{iterations} = {self.numpy_type_name(op.outputs[n].dtype)}({counter})"
+            )
+            env[id(op.outputs[n])] = iterations
+            for t, stack in zip(op.outputs[n + 1 :], stacks):
+                env[id(t)] = stack
 
     def build(self, name) -> Program:
         source = "\n".join(self.lines) + "\n"

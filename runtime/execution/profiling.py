@@ -11,7 +11,8 @@ with each other, not for timing a program (``python -m benchmarks`` does that).
 
 ``recorder`` is where function calls are seen: None, or while a trace is on
 (``rt.summary.trace_on``) a callable that each call of a function graph goes
-through, ``recorder(name, graph, program, values) -> results``.
+through, ``recorder(name, graph, graph_run, program, values) -> results``: ``graph``
+is the function's graph as traced, ``graph_run`` the (optimised) one ``program`` runs.
 """
 
 from __future__ import annotations

@@ -51,6 +51,10 @@ def _if(b, op, inputs):
 
 
 def _while(b, op, inputs):
+    if op.attrs["stacked"] is not None:
+        raise b.unsupported(
+            "a differentiated while_loop stacks values in Python lists, which have no ONNX form"
+        )
     n = op.attrs["num_loop_vars"]
     has_maximum = op.attrs["has_maximum_iterations"]
     initial = inputs[:n]

@@ -28,12 +28,14 @@ from runtime.core.graph import CONST, PLACEHOLDER
 from runtime.export import onnx_types as types
 from runtime.export.onnx_api_ops import API_OPS_LOWERINGS
 from runtime.export.onnx_control_flow import CONTROL_FLOW_LOWERINGS
+from runtime.export.onnx_gradients import GRADIENT_LOWERINGS, UNEXPORTABLE_GRADIENT_OPS
 from runtime.export.onnx_indexing import INDEXING_LOWERINGS
 from runtime.export.onnx_sequences import SEQUENCE_LOWERINGS
 from runtime.export.onnx_types import Handle, work_dtype
 from runtime.ops import array_ops as array
-from runtime.ops import constant_ops, logging_ops, random_ops, string_ops
+from runtime.ops import broadcast_ops, constant_ops, logging_ops, nn_ops, random_ops, string_ops
 from runtime.ops import math_ops as math
+from runtime.ops import reduction_ops as reduction
 from runtime.ops.control_flow_ops import NO_OP
 from runtime.state import variables
 
@@ -417,8 +419,8 @@ LOWERINGS = {
     math.COS: _elementwise("Cos", types.FLOATS),
     math.TANH: _elementwise("Tanh", types.FLOATS),
     math.SIGMOID: _elementwise("Sigmoid", types.FLOATS),
-    math.RELU: _relu,
-    math.SOFTMAX: _softmax,
+    nn_ops.RELU: _relu,
+    nn_ops.SOFTMAX: _softmax,
     math.MATMUL: _matmul,
     # comparisons and logic
     math.LESS: _elementwise("Less"),
@@ -432,15 +434,15 @@ LOWERINGS = {
     math.LOGICAL_XOR: _elementwise("Xor", {dtypes.bool_}),
     math.LOGICAL_NOT: _elementwise("Not", {dtypes.bool_}),
     # reductions
-    math.SUM: _reduction("ReduceSum", types.MATMUL),
-    math.PROD: _reduction("ReduceProd", types.MATMUL),
-    math.MAX: _reduction("ReduceMax", types.REDUCE_MIN_MAX),
-    math.MIN: _reduction("ReduceMin", types.REDUCE_MIN_MAX),
-    math.ALL: _all,
-    math.ANY_: _any,
-    math.MEAN: _mean,
-    math.ARG_MAX: _arg_extreme("ArgMax"),
-    math.ARG_MIN: _arg_extreme("ArgMin"),
+    reduction.SUM: _reduction("ReduceSum", types.MATMUL),
+    reduction.PROD: _reduction("ReduceProd", types.MATMUL),
+    reduction.MAX: _reduction("ReduceMax", types.REDUCE_MIN_MAX),
+    reduction.MIN: _reduction("ReduceMin", types.REDUCE_MIN_MAX),
+    reduction.ALL: _all,
+    reduction.ANY: _any,
+    reduction.MEAN: _mean,
+    reduction.ARG_MAX: _arg_extreme("ArgMax"),
+    reduction.ARG_MIN: _arg_extreme("ArgMin"),
     # strings
     math.STRING_ADD: lambda b, op, inputs: [b.node1("StringConcat", inputs)],
     string_ops.STRING_JOIN: _string_join,
@@ -448,7 +450,7 @@ LOWERINGS = {
     # making and shaping tensors
     constant_ops.CAST: _cast,
     constant_ops.RANGE: _range,
-    array.FILL: _fill,
+    broadcast_ops.FILL: _fill,
     array.ZEROS_LIKE: _full_like(0),
     array.ONES_LIKE: _full_like(1),
     array.SHAPE: _shape,
@@ -462,8 +464,8 @@ LOWERINGS = {
     array.EXPAND_DIMS: _expand_dims,
     array.SQUEEZE: _squeeze,
     array.IDENTITY: _passthrough,
-    array.SELECT: _select,
-    array.WHERE: _where_indices,
+    broadcast_ops.SELECT: _select,
+    broadcast_ops.WHERE: _where_indices,
     # state and randomness
     variables.VAR_HANDLE: _handle,
     variables.READ: _read_variable,
@@ -476,6 +478,7 @@ LOWERINGS = {
     **API_OPS_LOWERINGS,
     **CONTROL_FLOW_LOWERINGS,
     **SEQUENCE_LOWERINGS,
+    **GRADIENT_LOWERINGS,
 }
 
 DROPPED = {
@@ -486,4 +489,5 @@ DROPPED = {
 
 UNEXPORTABLE = {
     string_ops.STRING_LENGTH: "ONNX has no operator giving the length of a string",
+    **UNEXPORTABLE_GRADIENT_OPS,
 }

@@ -111,7 +111,7 @@ class FlowTypes:
             cond, body = op.attrs["cond_graph"], op.attrs["body_graph"]
             for i, outer in enumerate(op.inputs[: len(cond.inputs)]):
                 self._join(outer, cond.inputs[i], body.inputs[i])
-            for i, out in enumerate(op.outputs):
+            for i, out in enumerate(op.outputs[: op.attrs["num_loop_vars"]]):  # not its stacks
                 self._join(out, op.inputs[i], body.outputs[i])
 
 

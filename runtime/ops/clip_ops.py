@@ -12,7 +12,10 @@ import numpy as np
 from runtime import errors
 from runtime.core.op_def import OpDef
 from runtime.core.tensor_shape import broadcast_shapes
+from runtime.ops.array_ops import zeros_like
+from runtime.ops.broadcast_ops import unbroadcast, where
 from runtime.ops.constant_ops import convert_to_tensor
+from runtime.ops.math_ops import greater, less, logical_or
 from runtime.ops.registry import NUMERIC, bind1, check_dtype
 
 
@@ -44,7 +47,20 @@ def _clip_kernel(t, low, high):
     return out
 
 
-CLIP_BY_VALUE = OpDef("ClipByValue", _clip_kernel, _clip_infer)
+def _clip_gradient(op, grad):
+    """Where ``t`` is within its bounds the gradient is ``t``'s; below them, the lower bound's;
+    above, the upper's (summed back to each bound's shape), as in TensorFlow."""
+    t, low, high = op.inputs
+    below, above = less(t, low), greater(t, high)
+    zeros = zeros_like(grad)
+    return (
+        where(logical_or(below, above), zeros, grad),
+        unbroadcast(where(below, grad, zeros), low, [t, high]),
+        unbroadcast(where(above, grad, zeros), high, [t, low]),
+    )
+
+
+CLIP_BY_VALUE = OpDef("ClipByValue", _clip_kernel, _clip_infer, gradient=_clip_gradient)
 
 
 def clip_by_value(t, clip_value_min, clip_value_max, name=None):

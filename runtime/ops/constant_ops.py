@@ -8,7 +8,7 @@ from runtime import errors
 from runtime.core import attr_kinds as kinds
 from runtime.core import context, dtypes
 from runtime.core.graph import constant_in_graph, placeholder_in_graph
-from runtime.core.op_def import OpDef
+from runtime.core.op_def import NotDifferentiable, OpDef
 from runtime.core.tensor import EagerTensor, SymbolicTensor, Tensor, to_numpy
 from runtime.core.tensor_shape import TensorShape, as_shape
 from runtime.ops.registry import bind1
@@ -229,7 +229,18 @@ def _cast_kernel(x, dtype):
     return x.astype(dtype.as_numpy_dtype)
 
 
-CAST = OpDef("Cast", _cast_kernel, infer=_cast_infer, attrs={"dtype": kinds.DTYPE})
+def _cast_gradient(op, grad):
+    source = op.inputs[0].dtype
+    return (cast(grad, source) if source.is_floating else None,)
+
+
+CAST = OpDef(
+    "Cast",
+    _cast_kernel,
+    infer=_cast_infer,
+    attrs={"dtype": kinds.DTYPE},
+    gradient=_cast_gradient,
+)
 
 
 def cast(x, dtype, name=None):
@@ -269,7 +280,12 @@ def _range_kernel(start, limit, delta):
     return np.arange(start, limit, delta, dtype=np.result_type(start))
 
 
-RANGE = OpDef("Range", _range_kernel, infer=_range_infer)
+RANGE = OpDef(
+    "Range",
+    _range_kernel,
+    infer=_range_infer,
+    gradient=NotDifferentiable("its values are an arithmetic sequence, as in TensorFlow"),
+)
 
 
 def range(start, limit=None, delta=1, dtype=None, name=None):

@@ -24,10 +24,11 @@ from runtime import errors
 from runtime.core import attr_kinds as kinds
 from runtime.core import context, dtypes, nest
 from runtime.core.graph import FUNC_GRAPH, Operation
-from runtime.core.op_def import OpDef
+from runtime.core.op_def import NO_INPUTS, OpDef
 from runtime.core.tensor import EagerTensor, SymbolicTensor, Tensor
 from runtime.core.tensor_shape import TensorShape, as_shape
-from runtime.execution.tracing import trace
+from runtime.execution.tracing import trace, unify_captures
+from runtime.gradients.control_flow import if_gradient, while_gradient
 from runtime.ops.array_ops import identity
 from runtime.ops.constant_ops import convert_to_tensor
 from runtime.ops.registry import bind, bind_op, no_outputs
@@ -78,8 +79,16 @@ def _if_infer(inputs, attrs):
 
 
 def _while_infer(inputs, attrs):
-    """A While's outputs are its loop variables, each of the shape its body's input allows."""
+    """A While's outputs are its loop variables, each of the shape its body's input allows.
+
+    A loop being differentiated (``stacked`` is not None: ``runtime.gradients``)
+    also returns its count of iterations, then one list (``variant``) per extra
+    output of its body, holding that output's value on every iteration.
+    """
     n, cond_graph, body_graph = attrs["num_loop_vars"], attrs["cond_graph"], attrs["body_graph"]
+    stacked = attrs["stacked"]
+    if stacked is not None and stacked < 0:
+        raise ValueError(f"while_loop: stacked must be None or >= 0, got {stacked}")
     if attrs["has_maximum_iterations"]:
         limit, inputs = inputs[-1], inputs[:-1]
         if limit.dtype is not dtypes.int32 or limit.shape.rank not in (0, None):
@@ -93,18 +102,22 @@ def _while_infer(inputs, attrs):
     pred = cond_graph.outputs
     if len(pred) != 1 or pred[0].dtype is not dtypes.bool_ or pred[0].shape.rank not in (0, None):
         raise TypeError("while_loop: cond must return a scalar bool tensor")
-    if len(body_graph.outputs) != n:
+    if len(body_graph.outputs) != n + (stacked or 0):
         raise ValueError(
             f"while_loop: body returns {len(body_graph.outputs)} values for {n} loop variables"
+            + ("" if stacked is None else f" and {stacked} stacked values")
         )
     specs = []
-    for i, (before, after) in enumerate(zip(body_graph.inputs, body_graph.outputs)):
+    for i, (before, after) in enumerate(zip(body_graph.inputs, body_graph.outputs[:n])):
         if after.dtype is not before.dtype or not after.shape.is_subtype_of(before.shape):
             raise TypeError(
                 f"while_loop: loop variable {i} is {before.dtype.name} {before.shape} but the "
                 f"body makes it {after.dtype.name} {after.shape}"
             )
         specs.append((before.dtype, before.shape))
+    if stacked is not None:
+        specs.append((dtypes.int32, TensorShape([])))
+        specs.extend([(dtypes.variant, TensorShape([]))] * stacked)
     return specs
 
 
@@ -114,6 +127,7 @@ IF = OpDef(
     _if_infer,
     default_name="cond",
     attrs={"then_graph": FUNC_GRAPH, "else_graph": FUNC_GRAPH},
+    gradient=if_gradient,
 )
 WHILE = OpDef(
     "While",
@@ -125,7 +139,9 @@ WHILE = OpDef(
         "body_graph": FUNC_GRAPH,
         "num_loop_vars": kinds.INT,
         "has_maximum_iterations": kinds.BOOL,
+        "stacked": kinds.OPTIONAL_INT,
     },
+    gradient=while_gradient,
 )
 
 
@@ -191,7 +207,7 @@ def build_cond(pred, true_graph, false_graph, labels=None, name=None):
                 f"values: output {label} is {a.dtype.name} from true_fn but {b.dtype.name} from "
                 "false_fn."
             )
-    captures = _unify_captures([true_graph, false_graph])
+    captures = unify_captures([true_graph, false_graph])
     attrs = {"then_graph": true_graph, "else_graph": false_graph}
     return list(bind(IF, [pred, *captures], attrs, name or "cond"))
 
@@ -221,22 +237,6 @@ def _check_same_structure(true_out, false_out):
             f"structure of return values.\n\ntrue_fn output: {nest.describe(true_out)}\n"
             f"false_fn output: {nest.describe(false_out)}\n\nError details:\n{e}"
         ) from None
-
-
-def _unify_captures(graphs):
-    """Gives every sub-graph one placeholder per outer tensor any of them captured, in one order."""
-    order, seen = [], set()
-    for g in graphs:
-        for outer, _ in g.captures:
-            if id(outer) not in seen:
-                seen.add(id(outer))
-                order.append(outer)
-    for g in graphs:
-        explicit = g.inputs[: len(g.inputs) - len(g.captures)]
-        for outer in order:
-            g.capture(outer)
-        g.inputs = explicit + [g._capture_map[id(outer)] for outer in order]
-    return order
 
 
 def _pack_outputs(structure, outputs):
@@ -454,7 +454,7 @@ def _graph_while(
     body_out = nest.flatten(body_graph.structured_outputs)
     for label, before, after, inv in zip(labels, flat, body_out, invariants):
         _check_loop_var(label, before, after, inv, names is not None)
-    captures = _unify_captures([cond_graph, body_graph])
+    captures = unify_captures([cond_graph, body_graph])
     inputs = [graph.prepare_input(t) for t in flat] + captures
     if maximum_iterations is not None:
         inputs.append(graph.prepare_input(maximum_iterations))
@@ -463,6 +463,7 @@ def _graph_while(
         "body_graph": body_graph,
         "num_loop_vars": len(flat),
         "has_maximum_iterations": maximum_iterations is not None,
+        "stacked": None,  # until the loop is differentiated
     }
     outputs = bind(WHILE, inputs, attrs, name or "while")
     # TensorArrays come back with what the body learned about their elements.
@@ -500,7 +501,7 @@ def control_dependencies(control_inputs):
     return graph.control_dependencies(ops)
 
 
-NO_OP = OpDef("NoOp", lambda: None, no_outputs)
+NO_OP = OpDef("NoOp", lambda: None, no_outputs, gradient=NO_INPUTS)
 
 
 def no_op(name=None):

@@ -1,5 +1,10 @@
 """Indexing tensors: ``gather``, ``one_hot``, and ``x[...]`` with ints, slices, ``None``, ``...``
-and tensors."""
+and tensors.
+
+Their gradients are dense: a gather's scatters the gradient back with
+``UnsortedSegmentSum`` (repeated indices add up), a slice's writes it into
+zeros of the input's shape with ``StridedSliceGrad``.
+"""
 
 from __future__ import annotations
 
@@ -13,9 +18,23 @@ from runtime.core import dtypes
 from runtime.core.op_def import OpDef
 from runtime.core.tensor import Tensor
 from runtime.core.tensor_shape import TensorShape
-from runtime.ops.array_ops import normalize_axis
-from runtime.ops.constant_ops import constant_value, convert_to_tensor, static_int
-from runtime.ops.registry import bind1
+from runtime.ops.array_ops import (
+    normalize_axis,
+    shape,
+    shape_of,
+    shape_operand,
+    transpose,
+    zeros_like,
+)
+from runtime.ops.broadcast_ops import where
+from runtime.ops.constant_ops import (
+    constant_value,
+    convert_to_tensor,
+    shape_from_tensor,
+    static_int,
+)
+from runtime.ops.reduction_ops import reduce_sum
+from runtime.ops.registry import NUMERIC, bind1, check_dtype
 
 
 def _gather_infer(inputs, attrs):
@@ -37,12 +56,35 @@ def _gather_kernel(params, indices, axis):
     return np.take(params, indices, axis=axis)
 
 
+def _gather_gradient(op, grad):
+    """The gradient scattered back to the rows gathered (added up where indices repeat)."""
+    params, indices = op.inputs
+    p_rank, i_rank = params.shape.rank, indices.shape.rank
+    if p_rank is None or i_rank is None:
+        raise ValueError(
+            f"The gradient of gather needs the ranks of params and indices, got {params.shape} "
+            f"and {indices.shape}"
+        )
+    axis = op.attrs["axis"] % p_rank
+    rows = params.shape[axis]
+    if rows is None:
+        rows = shape(params)[axis]
+    if axis == 0:
+        return unsorted_segment_sum(grad, indices, rows), None
+    # Gathered dims first, scatter them, then put the params axis back in its place.
+    g_rank = p_rank - 1 + i_rank
+    perm = [*range(axis, axis + i_rank), *range(axis), *range(axis + i_rank, g_rank)]
+    summed = unsorted_segment_sum(transpose(grad, perm), indices, rows)
+    return transpose(summed, [*range(1, axis + 1), 0, *range(axis + 1, p_rank)]), None
+
+
 GATHER = OpDef(
     "GatherV2",
     _gather_kernel,
     infer=_gather_infer,
     default_name="GatherV2",
     attrs={"axis": kinds.INT},
+    gradient=_gather_gradient,
 )
 
 
@@ -58,6 +100,50 @@ def gather(params, indices, axis=0, name=None):
         {"axis": static_int(axis, "axis")},
         name or "GatherV2",
     )
+
+
+# --- scatter-add: the adjoint of gather ---------------------------------------------------------
+
+
+def _segment_sum_kernel(data, segment_ids, num_segments):
+    n = int(num_segments)
+    ids = np.reshape(segment_ids, -1)
+    out = np.zeros((n, *np.shape(data)[np.ndim(segment_ids) :]), dtype=data.dtype)
+    rows = np.reshape(data, (ids.size, *out.shape[1:]))
+    kept = (ids >= 0) & (ids < n)  # as in TensorFlow, ids out of range are dropped
+    np.add.at(out, ids[kept], rows[kept])
+    return out
+
+
+def _segment_sum_infer(inputs, attrs):
+    data, ids, num = inputs
+    check_dtype("UnsortedSegmentSum", data, NUMERIC)
+    if not ids.dtype.is_integer:
+        raise TypeError(f"unsorted_segment_sum: segment_ids must be integers, got {ids.dtype.name}")
+    known = constant_value(num)
+    rows = None if known is None else int(known)
+    if data.shape.rank is None or ids.shape.rank is None:
+        return [(data.dtype, TensorShape(None))]
+    return [(data.dtype, TensorShape([rows, *data.shape.as_list()[ids.shape.rank :]]))]
+
+
+UNSORTED_SEGMENT_SUM = OpDef(
+    "UnsortedSegmentSum",
+    _segment_sum_kernel,
+    infer=_segment_sum_infer,
+    gradient=lambda op, grad: (gather(grad, op.inputs[1]), None, None),
+)
+
+
+def unsorted_segment_sum(data, segment_ids, num_segments, name=None):
+    """Rows of ``data`` added up by ``segment_ids`` into ``num_segments`` rows.
+
+    >>> unsorted_segment_sum(convert_to_tensor([1, 2, 3]), convert_to_tensor([0, 2, 0]), 3).numpy()
+    array([4, 0, 2], dtype=int32)
+    """
+    inputs = [convert_to_tensor(data), convert_to_tensor(segment_ids)]
+    inputs.append(convert_to_tensor(num_segments, dtypes.int32))
+    return bind1(UNSORTED_SEGMENT_SUM, inputs, name=name or "UnsortedSegmentSum")
 
 
 # --- indexing --------------------------------------------------------------------------------
@@ -97,7 +183,24 @@ def _one_hot_kernel(indices, depth, on, off, axis):
     return out if axis == -1 else np.moveaxis(out, -1, axis)
 
 
-ONE_HOT = OpDef("OneHot", _one_hot_kernel, infer=_one_hot_infer, attrs={"axis": kinds.INT})
+def _one_hot_gradient(op, grad):
+    """None for the indices and depth (integers); ``on_value`` gets the gradient summed where
+    the output is on, ``off_value`` where it is off."""
+    indices, depth, _, _ = op.inputs
+    on = bind1(
+        ONE_HOT, [indices, depth, convert_to_tensor(True), convert_to_tensor(False)], op.attrs
+    )
+    zeros = zeros_like(grad)
+    return None, None, reduce_sum(where(on, grad, zeros)), reduce_sum(where(on, zeros, grad))
+
+
+ONE_HOT = OpDef(
+    "OneHot",
+    _one_hot_kernel,
+    infer=_one_hot_infer,
+    attrs={"axis": kinds.INT},
+    gradient=_one_hot_gradient,
+)
 
 
 def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None, name=None):
@@ -199,14 +302,17 @@ def _resolve(v, dynamic):
     return v
 
 
-def _slice_kernel(x, *dynamic, spec):
-    key = tuple(
+def _key(spec, dynamic):
+    return tuple(
         slice(_resolve(k.start, dynamic), _resolve(k.stop, dynamic), _resolve(k.step, dynamic))
         if isinstance(k, slice)
         else _resolve(k, dynamic)
         for k in spec
     )
-    return x[key]
+
+
+def _slice_kernel(x, *dynamic, spec):
+    return x[_key(spec, dynamic)]
 
 
 def _slice_infer(inputs, attrs):
@@ -252,12 +358,50 @@ def _slice_infer(inputs, attrs):
     return [(x.dtype, TensorShape(out))]
 
 
+def _slice_gradient(op, grad):
+    x, *dynamic = op.inputs
+    inputs = [shape_operand(shape_of(x)), grad, *dynamic]
+    return (bind1(STRIDED_SLICE_GRAD, inputs, {"spec": op.attrs["spec"]}, "StridedSliceGrad"),) + (
+        None,
+    ) * len(dynamic)
+
+
 STRIDED_SLICE = OpDef(
     "StridedSlice",
     _slice_kernel,
     infer=_slice_infer,
     default_name="strided_slice",
     attrs={"spec": INDEX_SPEC},
+    gradient=_slice_gradient,
+)
+
+
+def _slice_grad_kernel(shape, grad, *dynamic, spec):
+    out = np.zeros(tuple(int(d) for d in shape), dtype=np.asarray(grad).dtype)
+    out[_key(spec, dynamic)] = grad
+    return out
+
+
+def _slice_grad_infer(inputs, attrs):
+    shape, grad, *dynamic = inputs
+    if not _is_spec(attrs["spec"], len(dynamic)):
+        raise IndexError(f"the index refers to tensors beyond the op's {len(dynamic)}")
+    return [(grad.dtype, shape_from_tensor(shape))]
+
+
+def _slice_of_gradient(op, grad):
+    _, _, *dynamic = op.inputs
+    sliced = bind1(STRIDED_SLICE, [grad, *dynamic], {"spec": op.attrs["spec"]}, "strided_slice")
+    return (None, sliced) + (None,) * len(dynamic)
+
+
+# ``x[key]``'s gradient: ``grad`` written at ``key`` into zeros of x's shape.
+STRIDED_SLICE_GRAD = OpDef(
+    "StridedSliceGrad",
+    _slice_grad_kernel,
+    infer=_slice_grad_infer,
+    attrs={"spec": INDEX_SPEC},
+    gradient=_slice_of_gradient,
 )
 
 

@@ -1,4 +1,5 @@
-"""Matrices: ``eye`` (identity matrices, batched) and ``einsum`` (Einstein summation).
+"""Matrices: ``eye`` (identity matrices, batched) and ``einsum`` (Einstein summation, whose
+gradients are einsums).
 
 >>> import runtime as rt
 >>> rt.eye(2, dtype=rt.int32).numpy()
@@ -10,14 +11,20 @@ array([3, 7], dtype=int32)
 
 from __future__ import annotations
 
+import string
+
 import numpy as np
 
 from runtime import errors
 from runtime.core import attr_kinds as kinds
 from runtime.core import dtypes
-from runtime.core.op_def import OpDef
+from runtime.core.op_def import NotDifferentiable, OpDef
 from runtime.core.tensor_shape import TensorShape, broadcast_shapes
+from runtime.ops.array_ops import concat, reshape, shape, shape_of, transpose
+from runtime.ops.broadcast_ops import ones, sum_to_shape
 from runtime.ops.constant_ops import constant_value, convert_to_tensor, static_ints
+from runtime.ops.indexing_ops import gather
+from runtime.ops.reduction_ops import reduce_sum
 from runtime.ops.registry import NUMERIC, bind1, check_dtype
 
 # --- eye ---------------------------------------------------------------------------------------
@@ -50,7 +57,12 @@ _BATCH_SHAPE = kinds.AttrKind(
     lambda value: type(value) is tuple and all(kinds.is_int(d) and d >= 0 for d in value),
 )
 EYE = OpDef(
-    "Eye", _eye_kernel, _eye_infer, attrs={"dtype": kinds.DTYPE, "batch_shape": _BATCH_SHAPE}
+    "Eye",
+    _eye_kernel,
+    _eye_infer,
+    attrs={"dtype": kinds.DTYPE, "batch_shape": _BATCH_SHAPE},
+    # As in TensorFlow, whose eye is built of ops on its sizes alone.
+    gradient=NotDifferentiable("its inputs are integer sizes"),
 )
 
 
@@ -176,7 +188,84 @@ def _einsum_kernel(*operands, equation):
     return out.astype(operands[0].dtype, copy=False) if isinstance(out, np.ndarray) else out
 
 
-EINSUM = OpDef("Einsum", _einsum_kernel, _einsum_infer, attrs={"equation": kinds.STR})
+def _einsum_gradient(op, grad):
+    """Each operand's gradient is an einsum too, as in TensorFlow: of the output's gradient
+    and the other operands, onto the operand's labels."""
+    terms, output = _parse_equation(op.attrs["equation"], len(op.inputs))
+    return tuple(
+        _operand_gradient(op.inputs, terms, output, k, grad) if t.dtype.is_floating else None
+        for k, t in enumerate(op.inputs)
+    )
+
+
+def _operand_gradient(inputs, terms, output, k, grad):
+    """The gradient of operand ``k``. A label repeated in its term (a diagonal) takes an
+    identity matrix with a fresh label; one only in its term (summed over) a vector of ones;
+    an ellipsis that broadcasting stretched is summed back."""
+    x, term = inputs[k], terms[k]
+    others = [(terms[j], inputs[j]) for j in range(len(inputs)) if j != k]
+    elsewhere = set(output).union(*(t for t, _ in others))
+    taken = elsewhere.union(term)
+    fresh = (c for c in string.ascii_letters if c not in taken)
+    operands, target, seen = [(output, grad), *others], [], set()
+    for position, label in enumerate(term):
+        if label in seen:
+            label_copy = next(fresh)
+            n = _dim(x, term, position)
+            operands.append(([label, label_copy], eye(n, n, dtype=x.dtype)))
+            label = label_copy
+        elif label != "..." and label not in elsewhere and term.count(label) == 1:
+            operands.append(([label], ones([_dim(x, term, position)], x.dtype)))
+        seen.add(label)
+        target.append(label)
+    if "..." not in output:
+        return _einsum_of(operands, target)
+    # The ellipsis first, so that summing it back to x's is summing leading and size-1 dims.
+    result = _einsum_of(operands, ["...", *(label for label in target if label != "...")])
+    x_shape = shape_of(x)
+    if "..." not in term:  # x had no part in the ellipsis: it is summed over
+        flat = [-1, *x_shape] if isinstance(x_shape, list) else concat([[-1], x_shape], 0)
+        return reduce_sum(reshape(result, flat), axis=0)
+    axes = None  # the axes of x in the order of result's, where they differ
+    if term[0] != "...":
+        if x.shape.rank is None:
+            raise ValueError(
+                "The gradient of einsum needs the rank of an operand whose ellipsis is not first"
+            )
+        at, count = term.index("..."), x.shape.rank - (len(term) - 1)
+        axes = [
+            *range(at, at + count),
+            *(a for a in range(x.shape.rank) if not at <= a < at + count),
+        ]
+        x_shape = [x_shape[a] for a in axes] if isinstance(x_shape, list) else gather(x_shape, axes)
+    # Broadcasting may have stretched x's ellipsis: summed back to x's dims.
+    if not isinstance(x_shape, list) or result.shape.as_tuple() != tuple(x_shape):
+        result = sum_to_shape(result, x_shape)
+    return result if axes is None else transpose(result, [axes.index(a) for a in range(len(axes))])
+
+
+def _einsum_of(operands, target):
+    """The einsum of ``operands`` (``(labels, tensor)`` pairs) onto the labels ``target``."""
+    equation = ",".join("".join(labels) for labels, _ in operands) + "->" + "".join(target)
+    return bind1(EINSUM, [t for _, t in operands], {"equation": equation}, "einsum")
+
+
+def _dim(x, term, position):
+    """The size of the dim of ``x`` that ``term[position]`` labels: an int, or a tensor."""
+    axis = position if "..." not in term[:position] else position - len(term)
+    rank = x.shape.rank
+    if rank is not None and x.shape.as_list()[axis] is not None:
+        return x.shape.as_list()[axis]
+    return shape(x)[axis]
+
+
+EINSUM = OpDef(
+    "Einsum",
+    _einsum_kernel,
+    _einsum_infer,
+    attrs={"equation": kinds.STR},
+    gradient=_einsum_gradient,
+)
 
 
 def einsum(equation, *inputs, name=None):

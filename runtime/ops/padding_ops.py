@@ -1,5 +1,5 @@
 """Growing a tensor along its dims: ``pad`` (a frame of a value, or of reflections) and ``tile``
-(repeated copies).
+(repeated copies), with their gradients: each copy's gradient goes back to its original.
 
 >>> import runtime as rt
 >>> rt.pad([[1, 2]], [[1, 0], [0, 1]]).numpy()
@@ -18,7 +18,10 @@ from runtime.core import attr_kinds as kinds
 from runtime.core import dtypes
 from runtime.core.op_def import OpDef
 from runtime.core.tensor_shape import TensorShape
-from runtime.ops.constant_ops import constant_value, convert_to_tensor
+from runtime.ops.array_ops import reshape, shape, shape_of, stack
+from runtime.ops.constant_ops import cast, constant_value, convert_to_tensor
+from runtime.ops.indexing_ops import slice_tensor
+from runtime.ops.reduction_ops import reduce_sum
 from runtime.ops.registry import bind1
 
 # --- pad ---------------------------------------------------------------------------------------
@@ -90,12 +93,81 @@ def _mirror_pad_kernel(x, paddings, mode):
     return np.pad(x, pairs, mode=mode.lower())
 
 
-PAD = OpDef("PadV2", _pad_kernel, _pad_infer, default_name="Pad")
+# --- the gradients of padding: each padded value is a copy, its gradient goes to the original --
+
+
+def _rank(what, x, operand):
+    """The rank of ``x``, from its shape or from ``operand`` (its paddings or multiples)."""
+    rank = x.shape.rank if x.shape.rank is not None else operand.shape.as_list()[0]
+    if rank is None:
+        raise ValueError(f"The gradient of {what} needs the rank of its input, got {x.shape}")
+    return rank
+
+
+def _padding_pairs(x, paddings, rank):
+    """``(before, after)`` of each dim: Python ints when the paddings are known, else tensors."""
+    known = constant_value(paddings)
+    if known is not None:
+        return [(int(b), int(a)) for b, a in np.reshape(known, (rank, 2))]
+    paddings = cast(paddings, dtypes.int32)
+    return [(paddings[d, 0], paddings[d, 1]) for d in range(rank)]
+
+
+def _dims(x, rank):
+    """Each dim of ``x``: a Python int when known, else an int32 scalar tensor."""
+    known = x.shape.as_list() if x.shape.rank is not None else [None] * rank
+    return [shape(x)[d] if n is None else n for d, n in enumerate(known)]
+
+
+def _along(t, axis, rank, part):
+    """``t[..., part, ...]`` with ``part`` (a slice) at ``axis``."""
+    return slice_tensor(t, (slice(None),) * axis + (part,) + (slice(None),) * (rank - axis - 1))
+
+
+def _pad_gradient(op, grad):
+    """``x``'s gradient is the middle of ``grad``; ``constant_values``' is the rest, summed.
+    (TensorFlow gives the latter none; it is the sum all the same.)"""
+    x, paddings, _ = op.inputs
+    rank = _rank("pad", x, paddings)
+    pairs = _padding_pairs(x, paddings, rank)
+    inner = slice_tensor(grad, tuple(slice(b, b + n) for (b, _), n in zip(pairs, _dims(x, rank))))
+    return inner, None, reduce_sum(grad) - reduce_sum(inner)
+
+
+def _mirror_pad_gradient(op, grad):
+    """Dim by dim: the middle of the gradient, plus each mirrored margin reversed and added
+    onto the values it copies (from the edge on, or from next to it for REFLECT)."""
+    x, paddings = op.inputs
+    rank = _rank("pad", x, paddings)
+    edge = 1 if op.attrs["mode"] == "REFLECT" else 0
+    backwards = slice(None, None, -1)
+    pairs = _padding_pairs(x, paddings, rank)
+    for axis, ((before, after), n) in enumerate(zip(pairs, _dims(x, rank))):
+        left = _along(_along(grad, axis, rank, slice(0, before)), axis, rank, backwards)
+        right = _along(_along(grad, axis, rank, slice(before + n, None)), axis, rank, backwards)
+        middle = _along(grad, axis, rank, slice(before, before + n))
+        left = pad(left, _one_dim(rank, axis, edge, n - edge - before))
+        right = pad(right, _one_dim(rank, axis, n - edge - after, edge))
+        grad = middle + left + right
+    return reshape(grad, shape_of(x)), None
+
+
+def _one_dim(rank, axis, before, after):
+    """Paddings of ``before`` and ``after`` at ``axis`` only (ints or int32 scalar tensors)."""
+    rows = [[0, 0] for _ in range(rank)]
+    rows[axis] = [before, after]
+    if all(isinstance(v, int) for v in (before, after)):
+        return rows
+    return stack([stack([convert_to_tensor(v, dtypes.int32) for v in row]) for row in rows])
+
+
+PAD = OpDef("PadV2", _pad_kernel, _pad_infer, default_name="Pad", gradient=_pad_gradient)
 MIRROR_PAD = OpDef(
     "MirrorPad",
     _mirror_pad_kernel,
     _mirror_pad_infer,
     attrs={"mode": kinds.one_of("REFLECT", "SYMMETRIC")},
+    gradient=_mirror_pad_gradient,
 )
 
 
@@ -165,7 +237,21 @@ def _tile_kernel(x, multiples):
     return np.tile(x, tuple(int(m) for m in multiples))
 
 
-TILE = OpDef("Tile", _tile_kernel, _tile_infer)
+def _tile_gradient(op, grad):
+    """The sum of the gradients of every copy: ``grad`` seen as ``[m0, d0, m1, d1, ...]``
+    (multiples and dims interleaved), summed over the multiples, as in TensorFlow."""
+    x, multiples = op.inputs
+    rank = _rank("tile", x, multiples)
+    known = constant_value(multiples)
+    if known is not None and x.shape.is_fully_defined():
+        split = [int(v) for pair in zip(known, x.shape.as_list()) for v in pair]
+    else:
+        split = reshape(stack([cast(multiples, dtypes.int32), shape(x)], axis=1), [-1])
+    summed = reduce_sum(reshape(grad, split), axis=list(range(0, 2 * rank, 2)))
+    return reshape(summed, shape_of(x)), None
+
+
+TILE = OpDef("Tile", _tile_kernel, _tile_infer, gradient=_tile_gradient)
 
 
 def tile(input, multiples, name=None):

@@ -17,7 +17,7 @@ import numpy as np
 
 from runtime.core import attr_kinds as kinds
 from runtime.core import context, dtypes
-from runtime.core.op_def import OpDef
+from runtime.core.op_def import NotDifferentiable, OpDef
 from runtime.ops.array_ops import shape_operand
 from runtime.ops.constant_ops import shape_from_tensor
 from runtime.ops.registry import bind1
@@ -101,6 +101,7 @@ def _float_infer(op_type):
     return infer
 
 
+_RANDOM = NotDifferentiable("it draws random numbers")
 RANDOM_NORMAL = OpDef(
     "RandomStandardNormal",
     _normal_kernel,
@@ -108,6 +109,7 @@ RANDOM_NORMAL = OpDef(
     stateful=True,
     default_name="random_normal",
     attrs={"mean": kinds.FLOAT, "stddev": kinds.FLOAT, "dtype": kinds.DTYPE, "state": RANDOM_STATE},
+    gradient=_RANDOM,
 )
 RANDOM_UNIFORM = OpDef(
     "RandomUniform",
@@ -121,6 +123,7 @@ RANDOM_UNIFORM = OpDef(
         "dtype": kinds.DTYPE,
         "state": RANDOM_STATE,
     },
+    gradient=_RANDOM,
 )
 
 

@@ -1,4 +1,4 @@
-"""Scans: ``cumsum``, running sums along an axis.
+"""Scans: ``cumsum``, running sums along an axis, and its gradient.
 
 >>> import runtime as rt
 >>> rt.cumsum([1, 2, 3]).numpy()
@@ -38,11 +38,19 @@ def _cumsum_kernel(x, axis, exclusive, reverse):
     return np.flip(out, axis) if reverse else out
 
 
+def _cumsum_gradient(op, grad):
+    """Each element counts in the sums after it (before it, reversed): so its gradient is the
+    running sum of the gradient in the other direction, as in TensorFlow."""
+    attrs = op.attrs
+    return (cumsum(grad, attrs["axis"], attrs["exclusive"], not attrs["reverse"]),)
+
+
 CUMSUM = OpDef(
     "Cumsum",
     _cumsum_kernel,
     _cumsum_infer,
     attrs={"axis": kinds.INT, "exclusive": kinds.BOOL, "reverse": kinds.BOOL},
+    gradient=_cumsum_gradient,
 )
 
 

@@ -6,7 +6,7 @@ import numpy as np
 
 from runtime.core import attr_kinds as kinds
 from runtime.core import dtypes
-from runtime.core.op_def import OpDef
+from runtime.core.op_def import STRINGS, OpDef
 from runtime.core.tensor_shape import TensorShape, broadcast_shapes
 from runtime.ops.constant_ops import convert_to_tensor
 from runtime.ops.registry import bind1, check_dtype
@@ -32,7 +32,9 @@ def _join_kernel(*values, separator):
     return out
 
 
-STRING_JOIN = OpDef("StringJoin", _join_kernel, _join_infer, attrs={"separator": kinds.BYTES})
+STRING_JOIN = OpDef(
+    "StringJoin", _join_kernel, _join_infer, attrs={"separator": kinds.BYTES}, gradient=STRINGS
+)
 
 
 def join(inputs, separator="", name=None):
@@ -60,7 +62,11 @@ def _length_infer(inputs, attrs):
 
 
 STRING_LENGTH = OpDef(
-    "StringLength", _length_kernel, _length_infer, attrs={"unit": kinds.one_of("BYTE", "UTF8_CHAR")}
+    "StringLength",
+    _length_kernel,
+    _length_infer,
+    attrs={"unit": kinds.one_of("BYTE", "UTF8_CHAR")},
+    gradient=STRINGS,
 )
 
 
@@ -106,6 +112,7 @@ AS_STRING = OpDef(
     _as_string_kernel,
     _as_string_infer,
     attrs={"precision": kinds.INT, "shortest": kinds.BOOL},
+    gradient=STRINGS,
 )
 
 

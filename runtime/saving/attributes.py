@@ -22,6 +22,7 @@ import numpy as np
 from runtime.core.dtypes import DType
 from runtime.core.graph import FuncGraph
 from runtime.core.tensor_shape import TensorShape
+from runtime.ops.function_ops import GraphFunction
 from runtime.ops.random_ops import RandomState
 from runtime.saving.format import (
     Damage,
@@ -111,6 +112,12 @@ ATTRIBUTE_TAGS = (
         lambda v: isinstance(v, FuncGraph),
         lambda v, writer: writer.graph(v),
         lambda content, reader, depth: reader.graph(content, depth + 1),
+    ),
+    AttrTag(
+        "function",  # a called function graph (PartitionedCall): compiled from its graph alone
+        lambda v: isinstance(v, GraphFunction),
+        lambda v, writer: writer.graph(v.graph),
+        lambda content, reader, depth: GraphFunction(reader.graph(content, depth + 1)),
     ),
     AttrTag(
         "variable",

@@ -66,7 +66,7 @@ class LoadedFunction:
         if record is None:
             results = self._program(*flat)
         else:
-            results = record(self.name, self.graph, self._program, flat)
+            results = record(self.name, self.graph, self.graph, self._program, flat)
         tensors = [EagerTensor(v, t.dtype) for v, t in zip(results, self.graph.outputs)]
         return nest.map_structure(
             lambda i: None if i is None else tensors[i], self.graph.structured_outputs

@@ -160,14 +160,14 @@ class _Trace:
         self.timings = []  # (id(graph), node name, start, nanoseconds)
         self.names = {}  # id(program) -> node names of the graph it runs
 
-    def record(self, name, graph, program, values):
+    def record(self, name, graph, graph_run, program, values):
         self.functions.setdefault(id(graph), [name, graph])
-        if not self.profiler or getattr(program, "line_ops", None) is None:
+        if not self.profiler or getattr(program, "line_ops", None) is None:  # XLA: no lines
             return program(*values)
         results, timings = profiling.timed_call(program, values)
         names = self.names.get(id(program))
-        if names is None:
-            names = self.names[id(program)] = tensorboard.node_names(program.graph or graph)
+        if names is None:  # the ops that ran are the optimised graph's, named as the graph's
+            names = self.names[id(program)] = tensorboard.node_names(graph_run)
         self.timings += [(id(graph), names[id(op)], start, ns) for op, start, ns in timings]
         return results
 

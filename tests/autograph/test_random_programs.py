@@ -8,6 +8,7 @@ import os
 import sys
 
 import numpy as np
+import pytest
 from hypothesis import HealthCheck, given, note, settings
 from hypothesis import strategies as st
 
@@ -277,3 +278,19 @@ def test_random_program(tmp_path, source, a, b):
 
     graph = _run_in_graph(converted, a, b)
     assert _same_number(graph, expected), ("graph", graph, expected)
+
+
+@settings(
+    max_examples=int(os.environ.get("AUTOGRAPH_RANDOM_PROGRAMS", 40)),
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(source=programs(), a=st.integers(-30, 60), b=st.integers(-30, 60))
+def test_random_program_with_jit_compile(tmp_path, source, a, b):
+    """The same programs compiled by XLA (``jit_compile=True``) give the same ints."""
+    pytest.importorskip("jax")  # the optional extra
+    note(source)
+    fn = _load(source, tmp_path)
+    expected = fn(a, b)
+    compiled = ag.function(fn, jit_compile=True)(rt.constant(a), rt.constant(b))
+    assert _same_number(compiled, expected), ("xla", compiled, expected)

@@ -139,13 +139,13 @@ def test_print_to_a_file_writes_when_the_graph_runs():
     assert stream.getvalue() == "x = 1\nx = 2\n"
 
 
-def test_print_of_a_numpy_array_prints_its_values_and_rt_print_its_repr():
+def test_print_of_a_numpy_array_prints_its_values_and_so_does_rt_print():
     # print(x) of a numpy argument: Python prints the array, the traced function the tensor
-    # it became, both [1 2 3]. rt.print of a numpy array pretty-prints it as Python does its
-    # repr, as tf.print does in the seeds ("array([[ 0.447...]])").
+    # it became, both [1 2 3]. rt.print prints a numpy array as a tensor, as TensorFlow does
+    # today (the seeds' older TensorFlow printed its repr, "array([[ 0.447...]])").
     assert_agree(lone_print, np.array([1, 2, 3]))
     assert python(lone_print, np.array([1, 2, 3])).stdout == "[1 2 3]\n"
-    assert python(lambda: rt.print(np.array([1, 2, 3]))).stdout == "array([1, 2, 3])\n"
+    assert python(lambda: rt.print(np.array([1, 2, 3]))).stdout == "[1 2 3]\n"
 
 
 def test_print_on_python_values_is_python_print():

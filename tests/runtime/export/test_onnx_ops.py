@@ -12,8 +12,9 @@ import pytest
 import runtime as rt
 from runtime.export.onnx_ops import LOWERINGS
 from runtime.ops import array_ops as array
-from runtime.ops import constant_ops, indexing_ops, string_ops
+from runtime.ops import broadcast_ops, constant_ops, indexing_ops, nn_ops, string_ops
 from runtime.ops import math_ops as math
+from runtime.ops import reduction_ops as reduction
 from tests.runtime.export.onnx_harness import check_export, spec
 from tests.runtime.ops.op_harness import strings
 
@@ -114,13 +115,13 @@ def transcendental(x):
     return rt.sqrt(x), rt.exp(x), rt.log(x), rt.sin(x), rt.cos(x), rt.tanh(x), rt.sigmoid(x)
 
 
-@case([math.RELU], lambda d: [spec([None], d)], ([-3, 0, 4],), dtypes=INTS[:4] + FLOATS)
+@case([nn_ops.RELU], lambda d: [spec([None], d)], ([-3, 0, 4],), dtypes=INTS[:4] + FLOATS)
 def relu(x):
     return rt.nn.relu(x)
 
 
 @case(
-    [math.SOFTMAX],
+    [nn_ops.SOFTMAX],
     lambda d: [spec([None, 3], d)],
     ([[1.0, 2.0, 3.0], [0.0, 0.0, 0.0]],),
     ([[100.0, -100.0, 0.0]],),
@@ -160,7 +161,7 @@ def logic(x, y):
 
 
 @case(
-    [math.SUM, math.PROD, math.MAX, math.MIN, math.MEAN],
+    [reduction.SUM, reduction.PROD, reduction.MAX, reduction.MIN, reduction.MEAN],
     lambda d: [spec([None, 3], d)],
     ([[1, -2, 3], [4, 0, -6]],),
     ([[7, 8, -9]],),
@@ -180,7 +181,7 @@ def reductions(x):
 
 
 @case(
-    [math.MAX, math.MIN, math.MEAN, math.SUM],
+    [reduction.MAX, reduction.MIN, reduction.MEAN, reduction.SUM],
     [spec([None], F32)],
     (np.zeros([0], np.float32),),
 )
@@ -189,7 +190,7 @@ def empty_reductions(x):
 
 
 @case(
-    [math.ALL, math.ANY_],
+    [reduction.ALL, reduction.ANY],
     [spec([None, 2], rt.bool)],
     ([[True, False], [True, True]],),
     (np.zeros([0, 2], bool),),
@@ -199,7 +200,7 @@ def bool_reductions(x):
 
 
 @case(
-    [math.ARG_MAX, math.ARG_MIN],
+    [reduction.ARG_MAX, reduction.ARG_MIN],
     lambda d: [spec([None, 3], d)],
     ([[1, 5, 5], [7, 0, 7]],),
     dtypes=INTS + FLOATS,
@@ -259,7 +260,7 @@ def ranges(n, step):
 
 
 @case(
-    [array.FILL, array.ZEROS_LIKE, array.ONES_LIKE, array.SHAPE, array.SIZE, array.RANK],
+    [broadcast_ops.FILL, array.ZEROS_LIKE, array.ONES_LIKE, array.SHAPE, array.SIZE, array.RANK],
     [spec([None, None], F32), spec([], I32)],
     ([[1.0, 2.0, 3.0]], 2),
     (np.zeros([0, 2], np.float32), 0),
@@ -315,7 +316,7 @@ def joining(x, y):
 
 
 @case(
-    [array.SELECT, array.WHERE],
+    [broadcast_ops.SELECT, broadcast_ops.WHERE],
     lambda d: [spec([None], rt.bool), spec([None], d), spec([None], d)],
     ([True, False, True], [1, 2, 3], [4, 5, 6]),
     dtypes=[I32, I16, U8, F32],
@@ -373,6 +374,7 @@ def test_every_simple_lowered_op_has_a_case_here():
     from runtime.core.graph import CONST, PLACEHOLDER
     from runtime.export.onnx_api_ops import API_OPS_LOWERINGS  # test_onnx_api_ops.py
     from runtime.export.onnx_control_flow import CONTROL_FLOW_LOWERINGS
+    from runtime.export.onnx_gradients import GRADIENT_LOWERINGS  # test_onnx_gradients.py
     from runtime.export.onnx_sequences import SEQUENCE_LOWERINGS
     from runtime.ops import random_ops
     from runtime.state import variables
@@ -380,6 +382,7 @@ def test_every_simple_lowered_op_has_a_case_here():
     elsewhere = (
         set(CONTROL_FLOW_LOWERINGS)
         | set(SEQUENCE_LOWERINGS)
+        | set(GRADIENT_LOWERINGS)
         | set(API_OPS_LOWERINGS)
         | {CONST, PLACEHOLDER, random_ops.RANDOM_NORMAL, random_ops.RANDOM_UNIFORM}
         | {variables.VAR_HANDLE, variables.READ}

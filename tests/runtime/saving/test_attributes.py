@@ -8,6 +8,8 @@ import pytest
 
 import runtime as rt
 from runtime.core.graph import FuncGraph
+from runtime.execution.tracing import trace
+from runtime.ops.function_ops import GraphFunction
 from runtime.ops.random_ops import RandomState
 from runtime.saving.arrays import ArraysReader, ArraysWriter
 from runtime.saving.attributes import ATTRIBUTE_TAGS, decode_attr, encode_attr
@@ -67,6 +69,7 @@ SAMPLES = {
     "dtype": [rt.float32, rt.string, rt.bool],
     "shape": [rt.TensorShape(None), rt.TensorShape([]), rt.TensorShape([None, 3])],
     "graph": [FuncGraph("branch")],
+    "function": [GraphFunction(trace(lambda x: x * 2.0, [rt.TensorSpec([], rt.float32)], "twice"))],
     "variable": [rt.Variable(1.0)],
     "random": [RandomState(None), RandomState(7)],
     "array": [
@@ -100,6 +103,8 @@ def test_every_tag_round_trips(tag, value):
         assert back.tolist() == value.tolist()
     elif isinstance(value, (FuncGraph, rt.Variable)):
         assert back is value
+    elif isinstance(value, GraphFunction):  # a new function, compiled from the graph read
+        assert back.graph is value.graph and back([rt.constant(1.5)])[0].numpy() == 3.0
     elif isinstance(value, RandomState):
         assert back.seed == value.seed
     else:

@@ -13,6 +13,12 @@ import numpy as np
 import autograph as ag
 import runtime as rt
 from runtime.core.op_def import OPS
+from runtime.execution.tracing import trace
+from runtime.ops import array_ops, broadcast_ops, list_gradient_ops, math_ops
+from runtime.ops.function_ops import GraphFunction
+
+# A traced function called as one op (PartitionedCall): saved with its graph.
+_CUBE = GraphFunction(trace(lambda x: x * x * x, [rt.TensorSpec([3], rt.float32)], "cube"))
 
 
 class EveryOp(rt.Module):
@@ -118,6 +124,38 @@ class EveryOp(rt.Module):
         ]
 
     @ag.function(
+        input_signature=[rt.TensorSpec([2, 3], rt.float32), rt.TensorSpec([None], rt.int32)],
+        autograph=False,
+    )
+    def gradients(self, x, ids):
+        """Gradients through every kind of op they are made of, loops and branches included."""
+        with rt.GradientTape() as tape:
+            tape.watch(x)
+            row = x[0]
+            parts = array_ops.split(x, [1, 1], 0)
+            wide = broadcast_ops.broadcast_to(parts[0], [2, 3])
+            looped = rt.while_loop(
+                lambda i, v: i < 3, lambda i, v: (i + 1, rt.sin(v) * v), (0, row)
+            )[1]
+            chosen = rt.cond(rt.reduce_sum(row) > 0.0, lambda: row * row, lambda: rt.exp(row))
+            array = rt.TensorArray(rt.float32, size=2).unstack(x)
+            array = array.write(1, array.read(0) * array.read(1))
+            terms = [
+                rt.gather(row, ids),
+                x[1:, ::2] * rt.stop_gradient(x[1:, ::2]),
+                rt.nn.relu(x) * wide,
+                looped * chosen,
+                array.stack(),
+                _CUBE([row])[0],
+            ]
+            loss = math_ops.add_n([rt.reduce_sum(t) for t in terms])
+        first = tape.gradient(loss, x)
+        items = list_gradient_ops.grad_list_add(
+            list_gradient_ops.grad_list_empty(), list_gradient_ops.grad_list_from_tensor(first)
+        )
+        return first, list_gradient_ops.grad_list_get(items, 1, [3], rt.float32)
+
+    @ag.function(
         input_signature=[rt.TensorSpec([None], rt.string), rt.TensorSpec([], rt.float32)],
         autograph=False,
     )
@@ -199,6 +237,9 @@ def test_every_op_of_the_table_saves_and_loads_with_the_same_results(tmp_path, c
 
     x = np.array([[1.5, -2.0, 0.0], [3.0, 0.25, -1.0]], np.float32)
     for original, copy in zip(module.numbers(x, 2, True), loaded.numbers(x, 2, True)):
+        _same(original.numpy(), copy.numpy())
+    ids = np.array([2, 0, 2], np.int32)
+    for original, copy in zip(module.gradients(x, ids), loaded.gradients(x, ids)):
         _same(original.numpy(), copy.numpy())
     words = np.array([b"a", b"\xc3\xa9t\xc3\xa9"], dtype=object)
     original, copy = module.strings(words, 2.5), loaded.strings(words, 2.5)

@@ -1,8 +1,13 @@
-"""``input_signature``: checked when a Function is made, and each call fitted to it.
+"""``input_signature``: checked when a Function is made, and a call's arguments against it;
+and what decides whether a call's arguments depend on the function's defaults.
 
 >>> import runtime as rt
->>> validated(print, [rt.TensorSpec([], rt.float32)])
-(TensorSpec(shape=(), dtype=rt.float32, name=None),)
+>>> apply_signature("f", [("x", 3.0)], [rt.TensorSpec([], rt.float32)], False)
+[('x', <rt.Tensor: shape=(), dtype=float32, numpy=3.0>)]
+>>> apply_signature("f", [("x", [1, 2])], [rt.TensorSpec([3], rt.int32)], False)
+Traceback (most recent call last):
+...
+ValueError: f: argument 'x' has shape (2,), which does not fit the input_signature's (3,)
 >>> validated(print, [3])
 Traceback (most recent call last):
     ...
@@ -10,6 +15,8 @@ TypeError: print: input_signature must be a list or tuple of rt.TensorSpec (nest
 """
 
 from __future__ import annotations
+
+import inspect
 
 import runtime as rt
 
@@ -39,23 +46,23 @@ def validated(fn, input_signature):
     return tuple(input_signature)
 
 
-def fit_arguments(fn_name, arguments, signature, specs_allowed):
-    """The call's ``[(name, value)]`` with each value fitted to its spec (see ``fit``)."""
+def apply_signature(fn_name, arguments, signature, specs_allowed):
+    """The arguments ``[(name, value)]`` as tensors fitting ``signature``, in order; TypeError or
+    ValueError naming the argument that does not fit."""
     if len(arguments) < len(signature):
         raise TypeError(
             f"{fn_name}: input_signature has {len(signature)} entries but the function "
             f"takes {len(arguments)} arguments"
         )
-    fitted = [
-        (name, fit(fn_name, name, value, spec, specs_allowed))
-        for (name, value), spec in zip(arguments, signature)
-    ]
+    checked = []
+    for (name, value), spec in zip(arguments, signature):
+        checked.append((name, fit(fn_name, name, value, spec, specs_allowed)))
     extra = arguments[len(signature) :]
     if extra:
         raise TypeError(
             f"{fn_name}: argument '{extra[0][0]}' is not covered by the input_signature"
         )
-    return fitted
+    return checked
 
 
 def fit(fn_name, name, value, spec, specs_allowed):
@@ -79,3 +86,17 @@ def fit(fn_name, name, value, spec, specs_allowed):
             ) from None
     spec.check_argument(fn_name, name, tensor_like)
     return tensor_like
+
+
+def defaults_of(fn):
+    """The objects holding ``fn``'s defaults: assigning new ones replaces them, and a Function
+    then reads them again, as Python reads defaults at each call."""
+    return getattr(fn, "__defaults__", None), getattr(fn, "__kwdefaults__", None)
+
+
+def positional_count(signature) -> int:
+    """How many positional arguments a call gives when it fills in no default; one more than
+    possible for a function with keyword-only parameters (those are given by keyword)."""
+    kinds = [p.kind for p in signature.parameters.values()]
+    positional = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+    return sum(k in positional for k in kinds) + (inspect.Parameter.KEYWORD_ONLY in kinds)
