@@ -25,7 +25,9 @@ def _value(x):
     return x.numpy() if hasattr(x, "numpy") else np.asarray(x)
 
 
-def run(quick=False):
+def run(quick=False, on_row=None):
+    """The workload rows (each given to ``on_row`` as soon as it is timed, so a reader sees
+    progress), the single timings in seconds, and the scale results."""
     min_seconds = 0.05 if quick else 0.3
     rows = []
     for name, (fn, numpy_fn, args, numpy_args) in workloads.workloads().items():
@@ -47,6 +49,8 @@ def run(quick=False):
                 "eager_ratio": t_eager / t_numpy,
             }
         )
+        if on_row is not None:
+            on_row(rows[-1])
     singles = {
         "first call of a small function (s)": first_call.first_call_seconds(
             rounds=10 if quick else 30
@@ -67,23 +71,38 @@ def run_xla(quick=False):
     return xla.run(quick)
 
 
-def print_table(rows, singles, scaling):
+def print_header():
     print(
         f"machine: {platform.machine()}, {platform.processor() or 'cpu'}, "
         f"Python {platform.python_version()}, numpy {np.__version__}"
     )
     print()
     print(
-        f"{'workload':36} {'numpy':>10} {'graph':>10} {'eager':>10} {'graph/np':>9} {'eager/np':>9}"
+        f"{'workload':36} {'numpy':>10} {'graph':>10} {'eager':>10} {'graph/np':>9} {'eager/np':>9}",
+        flush=True,
     )
+
+
+def print_row(r):
+    print(
+        f"{r['workload']:36} {r['numpy_s'] * 1e6:8.1f}us {r['graph_s'] * 1e6:8.1f}us "
+        f"{r['eager_s'] * 1e6:8.1f}us {r['graph_ratio']:8.2f}x {r['eager_ratio']:8.2f}x",
+        flush=True,
+    )
+
+
+def print_table(rows, singles, scaling):
+    """The whole table at once (``main`` prints its rows as they are timed)."""
+    print_header()
     for r in rows:
-        print(
-            f"{r['workload']:36} {r['numpy_s'] * 1e6:8.1f}us {r['graph_s'] * 1e6:8.1f}us "
-            f"{r['eager_s'] * 1e6:8.1f}us {r['graph_ratio']:8.2f}x {r['eager_ratio']:8.2f}x"
-        )
+        print_row(r)
+    print_rest(singles, scaling)
+
+
+def print_rest(singles, scaling):
     print()
-    for name, seconds in singles.items():
-        print(f"{name:44} {seconds * 1e3:8.2f} ms")
+    for name, seconds in singles.items():  # the names say "(s)": the JSON holds seconds
+        print(f"{name.removesuffix(' (s)'):44} {seconds * 1e3:8.2f} ms")
     print()
     scale.print_results(scaling)
 
@@ -93,8 +112,9 @@ def main(argv=None):
     parser.add_argument("--quick", action="store_true", help="fewer repetitions")
     parser.add_argument("--json", help="also write the results to this file")
     options = parser.parse_args(argv)
-    rows, singles, scaling = run(options.quick)
-    print_table(rows, singles, scaling)
+    print_header()
+    rows, singles, scaling = run(options.quick, on_row=print_row)
+    print_rest(singles, scaling)
     xla_rows = run_xla(options.quick)
     if xla_rows is not None:
         from benchmarks import xla
