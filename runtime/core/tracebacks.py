@@ -15,9 +15,9 @@ wholly inside the library is left out. Each entry point does::
         raise
 
 A bare ``raise`` keeps the traceback the error holds, so on Python 3.11 and
-later not even the entry point's frame is left; Python 3.10 restores the
-traceback a bare ``raise`` was caught with, so there ``filter_traceback``
-raises the error itself, and two frames of the library are left.
+later not even the entry point's frame is left. Python 3.10 restores the
+traceback a bare ``raise`` was caught with: there the entry point's frame stays,
+followed by the frames kept.
 
 ``rt.debugging.disable_traceback_filtering()`` shows every frame again, as
 ``tf.debugging.disable_traceback_filtering()`` does.
@@ -93,9 +93,11 @@ def filter_traceback(error: BaseException) -> None:
     caller = tb.tb_frame.f_back
     if caller is not None and is_hidden(caller.f_code.co_filename):
         return
-    strip_library_frames(error)
+    strip_library_frames(error)  # the entry point's own frame is the library's too: left out
     if sys.version_info < (3, 11):
-        raise error
+        # A bare raise restores the traceback as caught, whose first entry is the entry point's
+        # frame: that one frame stays, and what follows it is what was kept.
+        tb.tb_next = error.__traceback__
 
 
 def strip_library_frames(error: BaseException) -> None:

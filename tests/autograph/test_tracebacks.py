@@ -20,9 +20,8 @@ THIS_FILE = __file__
 LIBRARY_DIRS = tuple(
     os.path.join(os.path.dirname(os.path.abspath(m.__file__)), "") for m in (ag, rt)
 )
-# Python 3.10 restores a caught traceback on a bare `raise`: there the entry point re-raises
-# the error itself, and its own frame and filter_traceback's are left.
-ENTRY_FRAMES = 0 if sys.version_info >= (3, 11) else 2
+# Python 3.10 restores a caught traceback on a bare `raise`: the entry point's frame is left.
+ENTRY_FRAMES = 0 if sys.version_info >= (3, 11) else 1
 
 
 def frames_of(error):
