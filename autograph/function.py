@@ -41,6 +41,7 @@ from runtime.execution.tracing import set_outputs, trace
 from runtime.extras import require
 from runtime.ops.function_ops import GraphFunction
 from runtime.state.variables import observe_creation
+from runtime.views import render
 
 
 class RetracingWarning(UserWarning):
@@ -427,8 +428,11 @@ class ConcreteFunction:
     def __repr__(self):
         return f"<ag.ConcreteFunction {self.name}>"
 
+    def _repr_html_(self):
+        """A notebook shows the graph drawn, where Graphviz is installed, else its text."""
+        return render.html(self.graph, heading=str(self))
+
     def _repr_svg_(self):
-        """A notebook shows the graph drawn, where Graphviz is installed (``rt.Graph``)."""
         return self.graph._repr_svg_()
 
     def _repr_pretty_(self, printer, cycle):

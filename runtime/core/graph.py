@@ -260,9 +260,12 @@ class Graph:
     def __repr__(self):
         return f"<rt.Graph {self.graph_name!r} with {len(self._ops)} ops>"
 
-    def _repr_svg_(self):
+    def _repr_html_(self):
         """A notebook shows the graph drawn by Graphviz (``runtime.views.render``), when it is
-        installed; otherwise the text view, which ``_repr_pretty_`` gives."""
+        installed; otherwise its text view."""
+        return _VIEWS["html"](self)
+
+    def _repr_svg_(self):
         return _VIEWS["svg"](self)
 
     def _repr_pretty_(self, printer, cycle):

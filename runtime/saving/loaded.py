@@ -9,6 +9,7 @@ from runtime.core.tensor_spec import TensorSpec
 from runtime.execution import profiling
 from runtime.execution.compile import compile_function
 from runtime.ops.constant_ops import convert_to_tensor
+from runtime.views import render
 
 
 class LoadedObject:
@@ -86,8 +87,11 @@ class LoadedFunction:
     def __repr__(self):
         return f"<rt.saved_model.LoadedFunction {self.name}>"
 
+    def _repr_html_(self):
+        """A notebook shows the graph drawn, where Graphviz is installed, else its text."""
+        return render.html(self.graph, heading=repr(self))
+
     def _repr_svg_(self):
-        """A notebook shows the graph drawn, where Graphviz is installed (``rt.Graph``)."""
         return self.graph._repr_svg_()
 
     def _repr_pretty_(self, printer, cycle):

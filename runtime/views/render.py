@@ -2,7 +2,8 @@
 
 Graphviz is not a Python package, and not a dependency: where its ``dot``
 program is not on ``PATH``, ``render`` raises ``GraphvizNotFound`` saying how to
-install it, and ``svg`` gives None, so that a notebook shows the text view.
+install it, ``svg`` gives None, and ``html`` (what a notebook shows first) the
+text view instead of the picture.
 
 >>> import runtime as rt
 >>> g = rt.Graph()
@@ -15,6 +16,7 @@ True
 
 from __future__ import annotations
 
+import html as html_text
 import shutil
 import subprocess
 
@@ -56,4 +58,15 @@ def svg(graph) -> str | None:
     return picture[picture.find("<svg") :]  # a notebook embeds the <svg> element itself
 
 
+def html(graph, heading=None) -> str:
+    """The graph for a notebook: its SVG where Graphviz is installed, else its text view in a
+    ``<pre>`` block, after ``heading`` (by default its repr)."""
+    picture = svg(graph)
+    if picture is not None:
+        return picture
+    heading = repr(graph) if heading is None else heading
+    return f"<pre>{html_text.escape(heading)}\n{html_text.escape(str(graph))}</pre>"
+
+
 register_view("svg", svg)
+register_view("html", html)

@@ -1,5 +1,6 @@
 """What a notebook shows for graphs and concrete functions: a picture drawn by Graphviz when it
-is installed, the text view otherwise; and tensors formatted as TensorFlow formats them."""
+is installed (``_repr_html_``, ``_repr_svg_``), the text view otherwise (``_repr_html_``'s
+``<pre>``, ``_repr_pretty_``); and tensors formatted as TensorFlow formats them."""
 
 import os
 import shutil
@@ -49,6 +50,8 @@ def test_a_graph_is_drawn_as_an_inline_svg():
     for op in ("mul", "Sum", "return"):
         assert f">{op}</text>" in svg
     assert cf._repr_svg_() == svg
+    # A notebook shows HTML first: the same picture.
+    assert cf.graph._repr_html_() == cf._repr_html_() == svg
 
 
 def test_without_graphviz_a_notebook_shows_the_text_view(without_graphviz):
@@ -57,6 +60,10 @@ def test_without_graphviz_a_notebook_shows_the_text_view(without_graphviz):
     assert pretty(cf.graph) == f"{cf.graph!r}\n{cf.graph}"
     assert pretty(cf) == f"{cf}\n{cf.graph}"
     assert "mul: float32[?] = Mul(x, Const)" in pretty(cf)
+    html = cf._repr_html_()
+    assert html.startswith("<pre>ConcreteFunction scaled_sum(x)") and html.endswith("</pre>")
+    assert "mul: float32[?] = Mul(x, Const)" in html
+    assert cf.graph._repr_html_().startswith("<pre>&lt;rt.Graph &#x27;scaled_sum&#x27;")
 
 
 @needs_dot
@@ -66,6 +73,7 @@ def test_a_loaded_function_is_drawn_too(tmp_path):
     rt.saved_model.save(module, str(tmp_path))
     loaded = rt.saved_model.load(str(tmp_path))
     assert loaded.scaled_sum._repr_svg_().startswith("<svg")
+    assert loaded.scaled_sum._repr_html_().startswith("<svg")
     assert pretty(loaded.scaled_sum).startswith("<rt.saved_model.LoadedFunction scaled_sum>\n")
 
 
