@@ -31,7 +31,9 @@ def save(obj, path, signatures=None):
     Saved are the functions in ``signatures`` (a function traced with
     ``input_signature``, a concrete function, or a dict name -> function) and
     every ``ag.function`` attribute of ``obj`` that has an input_signature,
-    with the variables they use and those of ``obj``.
+    with the variables they use and those of ``obj``. Without ``signatures``,
+    a single such attribute is also the ``serving_default`` signature, as in
+    TensorFlow.
 
     Everything is checked before the directory is touched: a value that
     cannot be saved raises SavedModelError and changes nothing. The save then
@@ -43,6 +45,8 @@ def save(obj, path, signatures=None):
         SavedModelError: nothing to save, a value that cannot be saved, or a
             directory that cannot be written.
     """
+    if signatures is None:
+        signatures = _default_signature(obj)
     functions = _functions_to_save(obj, signatures)
     if not functions:
         raise SavedModelError(
@@ -95,6 +99,18 @@ def _attributes(obj):
             continue
 
 
+def _saveable_attributes(obj):
+    for name, value in _attributes(obj):
+        if hasattr(value, "get_concrete_function") and getattr(value, "input_signature", None):
+            yield name, value
+
+
+def _default_signature(obj):
+    """TensorFlow's rule: with no ``signatures``, the one function that could serve does."""
+    candidates = [value for _, value in _saveable_attributes(obj)]
+    return candidates[0] if len(candidates) == 1 else None
+
+
 def _signature_names(signatures):
     if signatures is None:
         return []
@@ -128,9 +144,8 @@ def _functions_to_save(obj, signatures):
             if not is_saveable_name(name):
                 raise SavedModelError(f"Cannot save a signature named {name!r}: use printable text")
             functions[name] = _concrete(fn, name)
-    for name, value in _attributes(obj):
-        if hasattr(value, "get_concrete_function") and getattr(value, "input_signature", None):
-            functions.setdefault(name, value.get_concrete_function())
+    for name, value in _saveable_attributes(obj):
+        functions.setdefault(name, value.get_concrete_function())
     return functions
 
 

@@ -122,3 +122,31 @@ def test_signature_outputs_are_named_by_the_returned_dict_or_by_position(tmp_pat
     assert {k: v.numpy() for k, v in t.items()} == {"output_0": 5.0, "output_1": 3.0}
     shown = rt.saved_model.show(str(tmp_path))
     assert "double: float32 shape ()" in shown and "output_1: float32 shape ()" in shown
+
+
+class _Adder(rt.Module):
+    @ag.function(input_signature=[rt.TensorSpec([], rt.float32, name="x")])
+    def add(self, x):
+        return x + x
+
+
+class _TwoServing(_Adder):
+    @ag.function(input_signature=[rt.TensorSpec([], rt.float32)])
+    def sub(self, x):
+        return x - 1.0
+
+
+def test_without_signatures_the_one_function_with_an_input_signature_serves(tmp_path):
+    # TensorFlow's saved_model.save example: the Adder is "servable with an input named x".
+    rt.saved_model.save(_Adder(), str(tmp_path))
+    loaded = rt.saved_model.load(str(tmp_path))
+    assert list(loaded.signatures) == ["serving_default"]
+    assert loaded.signatures["serving_default"](x=rt.constant(1.5))["output_0"].numpy() == 3.0
+    assert loaded.add(rt.constant(2.0)).numpy() == 4.0
+
+
+def test_without_signatures_two_candidates_make_no_default(tmp_path):
+    rt.saved_model.save(_TwoServing(), str(tmp_path))
+    loaded = rt.saved_model.load(str(tmp_path))
+    assert dict(loaded.signatures) == {}
+    assert loaded.sub(rt.constant(2.0)).numpy() == 1.0
