@@ -6,7 +6,9 @@ loses the frames of ``runtime/``, ``autograph/`` and converted code from its
 traceback: what is left is the user's own frames and the message, which for
 converted code ends with the user's lines ("in user code:"). Exceptions it
 chains (``__cause__``, ``__context__``) are filtered alike, and one raised
-wholly inside the library is left out. Each entry point does::
+wholly inside the library, or inside what the library called of the installed
+packages (numpy's error that a kernel's message already quotes), is left out.
+Each entry point does::
 
     try:
         ...
@@ -30,7 +32,9 @@ True
 from __future__ import annotations
 
 import os
+import site
 import sys
+import sysconfig
 import types
 
 _RUNTIME_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
@@ -40,6 +44,17 @@ _hidden_prefixes = tuple(_hidden)
 _library = list(_hidden)  # hidden paths that hold the library's own code (not converted code)
 _library_prefixes = tuple(_library)
 _enabled = True
+
+
+def _installed_packages():
+    """Where the standard library and installed packages (numpy, ...) live: not user code."""
+    paths = [sysconfig.get_paths().get(k) for k in ("stdlib", "platstdlib", "purelib", "platlib")]
+    paths += site.getsitepackages() if hasattr(site, "getsitepackages") else []
+    paths.append(site.getusersitepackages())
+    return tuple(os.path.join(os.path.abspath(p), "") for p in paths if p) + ("<frozen ",)
+
+
+_INSTALLED_PREFIXES = _installed_packages()
 
 
 def enable_traceback_filtering():
@@ -111,17 +126,20 @@ def _filter_chain(error, seen):
         error.__traceback__ = _without_hidden_frames(error.__traceback__)
         for chained in ("__cause__", "__context__"):
             inner = getattr(error, chained)
-            if inner is not None and _wholly_library(inner.__traceback__):
+            if inner is not None and _none_of_the_users(inner.__traceback__):
                 setattr(error, chained, None)  # the library's own detail, not the user's
         _filter_chain(error.__context__, seen)
         error = error.__cause__
 
 
-def _wholly_library(tb) -> bool:
-    if tb is None:
-        return False
+def _none_of_the_users(tb) -> bool:
+    """Whether a traceback runs wholly through the library (and what it called of the
+    installed packages): an error the user's code did not raise, only the library's detail."""
+    if tb is None or not tb.tb_frame.f_code.co_filename.startswith(_library_prefixes):
+        return False  # raised by the user's code, or by a package the user called
     while tb is not None:
-        if not tb.tb_frame.f_code.co_filename.startswith(_library_prefixes):
+        filename = tb.tb_frame.f_code.co_filename
+        if not filename.startswith(_library_prefixes + _INSTALLED_PREFIXES):
             return False
         tb = tb.tb_next
     return True

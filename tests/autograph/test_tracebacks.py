@@ -11,6 +11,7 @@ import sys
 import traceback
 import warnings
 
+import numpy as np
 import pytest
 
 import autograph as ag
@@ -186,6 +187,31 @@ def test_a_run_time_error_names_the_op_and_the_users_line_without_library_frames
     assert len(library_frames(error)) == ENTRY_FRAMES
     # The kernel's own exception, wholly inside the library, is not chained for the user.
     assert error.__cause__ is None and error.__context__ is None
+
+
+@ag.function(input_signature=[rt.TensorSpec([None], rt.float32)])
+def reshapes_to_five(a):
+    return rt.reshape(a, [5])  # MARK: reshape
+
+
+def test_numpys_error_inside_a_kernel_is_quoted_not_chained_with_numpys_frames():
+    with pytest.raises(rt.errors.InvalidArgumentError) as info:
+        reshapes_to_five(rt.constant([1.0, 2.0]))
+    error = info.value
+    numpy_dir = os.path.dirname(os.path.abspath(np.__file__))
+    line = line_of(reshapes_to_five.python_function, "# MARK: reshape")
+    assert str(error).startswith(f"ValueError: {numpy_reshape_message(2, 5)}")
+    assert f'defined at File "{THIS_FILE}", line {line}' in str(error)
+    printed = "".join(traceback.format_exception(error))
+    assert numpy_dir not in printed and "direct cause" not in printed
+    assert len(library_frames(error)) == ENTRY_FRAMES
+
+
+def numpy_reshape_message(size, to):
+    try:
+        np.zeros(size).reshape(to)
+    except ValueError as e:
+        return str(e)
 
 
 def test_session_run_errors_name_the_op_and_line_without_library_frames():
