@@ -101,7 +101,11 @@ class LoadedFunction:
 class SignatureFunction:
     """A function of ``loaded.signatures``: as in TensorFlow, it takes its inputs by name and
     returns a dict of its outputs by name, ``{"output_0": ...}`` (or the keys of the dict the
-    function returned). ``loaded.NAME(x)`` calls the same function as the Python one did."""
+    function returned). ``loaded.NAME(x)`` calls the same function as the Python one did.
+
+    As in TensorFlow, ``structured_input_signature`` is ``((), {name: TensorSpec})`` and
+    ``structured_outputs`` is ``{output name: TensorSpec}``: what to pass and what comes back.
+    """
 
     def __init__(self, function: LoadedFunction):
         self.function = function
@@ -110,6 +114,18 @@ class SignatureFunction:
         self.arguments = function.arguments
         self.input_signature = function.input_signature
         self.output_names = output_names(function.graph.structured_outputs)
+        indices = [i for i in nest.flatten(self.graph.structured_outputs) if i is not None]
+        self.structured_input_signature = (
+            (),
+            {
+                a: TensorSpec(s.shape, s.dtype, a)
+                for a, s in zip(self.arguments, self.input_signature)
+            },
+        )
+        self.structured_outputs = {
+            name: TensorSpec(self.graph.outputs[i].shape, self.graph.outputs[i].dtype, name)
+            for name, i in zip(self.output_names, indices, strict=True)
+        }
 
     def __call__(self, *args, **kwargs):
         try:

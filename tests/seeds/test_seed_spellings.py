@@ -150,3 +150,33 @@ def test_without_signatures_two_candidates_make_no_default(tmp_path):
     loaded = rt.saved_model.load(str(tmp_path))
     assert dict(loaded.signatures) == {}
     assert loaded.sub(rt.constant(2.0)).numpy() == 1.0
+
+
+def test_a_signature_describes_its_inputs_and_outputs_as_tensorflow_does(tmp_path):
+    @ag.function(input_signature=[rt.TensorSpec([None], rt.float32), rt.TensorSpec([], rt.int32)])
+    def scaled(x, k):
+        return {"scaled": x * rt.cast(k, rt.float32), "k": k}
+
+    @ag.function(input_signature=[rt.TensorSpec([2], rt.float32)])
+    def pair(x):
+        return x + 1.0, rt.reduce_sum(x)
+
+    rt.saved_model.save(rt.Module(), str(tmp_path), signatures={"s": scaled, "p": pair})
+    loaded = rt.saved_model.load(str(tmp_path))
+    s, p = loaded.signatures["s"], loaded.signatures["p"]
+    assert s.structured_input_signature == (
+        (),
+        {"x": rt.TensorSpec([None], rt.float32, "x"), "k": rt.TensorSpec([], rt.int32, "k")},
+    )
+    assert s.structured_outputs == {
+        "k": rt.TensorSpec([], rt.int32, "k"),
+        "scaled": rt.TensorSpec([None], rt.float32, "scaled"),
+    }
+    assert p.structured_outputs == {
+        "output_0": rt.TensorSpec([2], rt.float32, "output_0"),
+        "output_1": rt.TensorSpec([], rt.float32, "output_1"),
+    }
+    result = s(x=rt.constant([1.0, 2.0]), k=rt.constant(3))
+    assert set(result) == set(s.structured_outputs)
+    for name, spec in s.structured_outputs.items():
+        assert spec.is_compatible_with(result[name])
