@@ -321,7 +321,10 @@ class ConcreteFunction:
         # What was traced, with each tensor argument as the spec of its placeholder (a relaxed
         # shape when reduce_retracing generalised it).
         n_leaves = len(_tensor_leaves(arguments))
-        specs = iter(rt.TensorSpec(t.shape, t.dtype) for t in self.inputs[:n_leaves])
+        specs = iter(
+            rt.TensorSpec(t.shape, t.dtype, _spec_name(leaf))
+            for t, leaf in zip(self.inputs[:n_leaves], _tensor_leaves(arguments))
+        )
         self._traced = [(n, _replace_leaves(v, specs)) for n, v in arguments]
         self.input_shapes = [t.shape for t in self.inputs[:n_leaves]]
         self._arguments = [(n, _describe_value(v)) for n, v in self._traced]
@@ -512,9 +515,15 @@ def _tensor_leaves_named(arguments):
         leaves = []
         _walk(value, leaves.append)
         named += [
-            (name if len(leaves) == 1 else f"{name}_{i}", leaf) for i, leaf in enumerate(leaves)
+            (_spec_name(leaf) or (name if len(leaves) == 1 else f"{name}_{i}"), leaf)
+            for i, leaf in enumerate(leaves)
         ]
     return named
+
+
+def _spec_name(leaf):
+    """A TensorSpec's name names its placeholder and saved signature input, as in TensorFlow."""
+    return leaf.name if isinstance(leaf, rt.TensorSpec) else None
 
 
 def _replace_leaves(value, placeholders):

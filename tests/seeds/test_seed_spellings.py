@@ -180,3 +180,20 @@ def test_a_signature_describes_its_inputs_and_outputs_as_tensorflow_does(tmp_pat
     assert set(result) == set(s.structured_outputs)
     for name, spec in s.structured_outputs.items():
         assert spec.is_compatible_with(result[name])
+
+
+def test_a_tensor_spec_name_names_the_signature_input_as_in_tensorflow(tmp_path):
+    signature = [rt.TensorSpec([], rt.float32), rt.TensorSpec([], rt.float32, name="scale")]
+
+    @ag.function(input_signature=signature)
+    def times(x, k):
+        return x * k
+
+    concrete = times.get_concrete_function()
+    assert [t.name for t in concrete.inputs] == ["x:0", "scale:0"]
+    assert concrete.structured_input_signature == (tuple(signature), {})
+    assert concrete(2.0, 3.0).numpy() == 6.0  # called as the Python function is
+    rt.saved_model.save(rt.Module(), str(tmp_path), signatures={"serving_default": times})
+    serve = rt.saved_model.load(str(tmp_path)).signatures["serving_default"]
+    assert sorted(serve.structured_input_signature[1]) == ["scale", "x"]
+    assert serve(x=rt.constant(2.0), scale=rt.constant(4.0))["output_0"].numpy() == 8.0
