@@ -33,8 +33,20 @@ from runtime.core.tracebacks import (
     enable_traceback_filtering,
     is_traceback_filtering_enabled,
 )
+from runtime.execution import staging as _staging
 
 # Ops made by this package's code are said to come from the user's code that called it,
 # and tracebacks leave its frames out.
 _source.register_library_path(_os.path.dirname(__file__))
 _tracebacks.register_hidden_path(_os.path.dirname(__file__))
+
+
+def _staged(python_function, name, input_signature):
+    # What the staged function calls goes through ag__.call: user code is converted.
+    staged = function(python_function, input_signature=input_signature, autograph=False)
+    staged.__name__ = name
+    return staged
+
+
+# The runtime stages code of its own (Keras' training step) through these: runtime/execution/staging.py.
+_staging.register(function=_staged, converted=converted_call)

@@ -31,7 +31,13 @@ import numpy as np
 
 import runtime as rt
 from autograph.eager_switch import state as _eager
-from autograph.input_signature import apply_signature, defaults_of, positional_count, validated
+from autograph.input_signature import (
+    apply_signature,
+    defaults_of,
+    positional_count,
+    spec_name,
+    validated,
+)
 from runtime import xla
 from runtime.core import context, source, tracebacks
 from runtime.execution import profiling
@@ -201,11 +207,13 @@ class Function:
             bound = self._signature.bind(*args, **kwargs)
         except TypeError as e:
             raise TypeError(f"{self.__name__}(): {e}") from None
+        given = set(bound.arguments)
         bound.apply_defaults()
         arguments = list(bound.arguments.items())
         if self.input_signature is None:
             return arguments
-        return apply_signature(self.__name__, arguments, self.input_signature, specs_allowed)
+        signature = self.input_signature
+        return apply_signature(self.__name__, arguments, signature, specs_allowed, given)
 
     def _as_signature(self, arguments):
         """What the graph is traced for: the input_signature's specs when there is one."""
@@ -318,15 +326,14 @@ class ConcreteFunction:
         self.structured_outputs = graph.structured_outputs
         self._returns_one_tensor = isinstance(self.structured_outputs, rt.SymbolicTensor)
         self._signature = signature
-        # What was traced, with each tensor argument as the spec of its placeholder (a relaxed
-        # shape when reduce_retracing generalised it).
-        n_leaves = len(_tensor_leaves(arguments))
+        # What was traced: each tensor argument as its placeholder's spec (the shape relaxed
+        # when reduce_retracing generalised it; the name a TensorSpec gave kept).
+        leaves = _tensor_leaves(arguments)
         specs = iter(
-            rt.TensorSpec(t.shape, t.dtype, _spec_name(leaf))
-            for t, leaf in zip(self.inputs[:n_leaves], _tensor_leaves(arguments))
+            rt.TensorSpec(t.shape, t.dtype, spec_name(v)) for t, v in zip(self.inputs, leaves)
         )
         self._traced = [(n, _replace_leaves(v, specs)) for n, v in arguments]
-        self.input_shapes = [t.shape for t in self.inputs[:n_leaves]]
+        self.input_shapes = [t.shape for t in self.inputs[: len(leaves)]]
         self._arguments = [(n, _describe_value(v)) for n, v in self._traced]
         optimized, self.optimization_report = optimize(graph)
         # The optimised graph runs on numpy, or lowered to JAX and compiled by XLA.
@@ -515,15 +522,10 @@ def _tensor_leaves_named(arguments):
         leaves = []
         _walk(value, leaves.append)
         named += [
-            (_spec_name(leaf) or (name if len(leaves) == 1 else f"{name}_{i}"), leaf)
+            (spec_name(leaf) or (name if len(leaves) == 1 else f"{name}_{i}"), leaf)
             for i, leaf in enumerate(leaves)
         ]
     return named
-
-
-def _spec_name(leaf):
-    """A TensorSpec's name names its placeholder and saved signature input, as in TensorFlow."""
-    return leaf.name if isinstance(leaf, rt.TensorSpec) else None
 
 
 def _replace_leaves(value, placeholders):
@@ -553,10 +555,8 @@ def _encode(value, shapes=True):
     if isinstance(value, (list, tuple)):
         return (type(value).__name__, tuple(_encode(v, shapes) for v in value))
     if isinstance(value, dict):
-        return (
-            "dict",
-            tuple((repr(k), _encode(value[k], shapes)) for k in sorted(value, key=repr)),
-        )
+        items = tuple((repr(k), _encode(value[k], shapes)) for k in sorted(value, key=repr))
+        return ("dict", items)
     if isinstance(value, float):
         return ("python", "float", value.hex())  # nan == nan here, so nan does not always retrace
     if value is None or isinstance(value, (bool, int, str, bytes)):

@@ -17,7 +17,7 @@ import sys
 
 import numpy as np
 
-from benchmarks import conversion, first_call, scale, workloads
+from benchmarks import conversion, first_call, keras, scale, workloads
 from benchmarks.timing import best_times
 
 
@@ -51,7 +51,11 @@ def run(quick=False, on_row=None):
         )
         if on_row is not None:
             on_row(rows[-1])
+    rows.append(_keras_step_row(min_seconds))
+    if on_row is not None:
+        on_row(rows[-1])
     singles = {
+        "fit overhead per batch, beyond the step (s)": keras.fit_overhead_per_batch(),
         "first call of a small function (s)": first_call.first_call_seconds(
             rounds=10 if quick else 30
         ),
@@ -69,6 +73,21 @@ def run_xla(quick=False):
     from benchmarks import xla
 
     return xla.run(quick)
+
+
+def _keras_step_row(min_seconds):
+    """The seed's MLP training step: checked against numpy (without dropout) inside
+    ``step_workload``, then timed with dropout, three ways."""
+    candidates = keras.step_workload()
+    t_numpy, t_graph, t_eager = best_times(list(candidates), min_seconds)
+    return {
+        "workload": "seed MLP training step (SGD)",
+        "numpy_s": t_numpy,
+        "graph_s": t_graph,
+        "eager_s": t_eager,
+        "graph_ratio": t_graph / t_numpy,
+        "eager_ratio": t_eager / t_numpy,
+    }
 
 
 def print_header():
@@ -102,7 +121,11 @@ def print_table(rows, singles, scaling):
 def print_rest(singles, scaling):
     print()
     for name, seconds in singles.items():  # the names say "(s)": the JSON holds seconds
-        print(f"{name.removesuffix(' (s)'):44} {seconds * 1e3:8.2f} ms")
+        label = name.removesuffix(" (s)")
+        if seconds < 1e-3:
+            print(f"{label:44} {seconds * 1e6:8.1f} us")
+        else:
+            print(f"{label:44} {seconds * 1e3:8.2f} ms")
     print()
     scale.print_results(scaling)
 

@@ -9,6 +9,7 @@ from runtime import (
     compat,
     debugging,
     errors,
+    keras,
     nn,
     onnx,
     random,

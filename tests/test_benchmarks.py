@@ -25,13 +25,24 @@ def test_each_row_is_shown_as_soon_as_it_is_timed(monkeypatch, capsys):
 
         return timed
 
+    monkeypatch.setattr(bench.keras, "step_workload", lambda: [])
+    monkeypatch.setattr(bench.keras, "fit_overhead_per_batch", later("fit overhead", 1e-4))
     monkeypatch.setattr(bench.first_call, "first_call_seconds", later("first call", 0.0025))
     monkeypatch.setattr(bench.conversion, "time_conversion", later("conversion", 0.5))
     monkeypatch.setattr(bench.conversion, "load", lambda source: None)
     monkeypatch.setattr(bench.scale, "run", later("scale", None))
     rows, singles, _ = bench.run(quick=True, on_row=lambda r: events.append(r["workload"]))
-    assert events == ["double", "triple", "first call", "conversion", "scale"]
-    assert [r["graph_ratio"] for r in rows] == [2.0, 2.0]
+    keras_step = "seed MLP training step (SGD)"
+    assert events == [
+        "double",
+        "triple",
+        keras_step,
+        "fit overhead",
+        "first call",
+        "conversion",
+        "scale",
+    ]
+    assert [r["graph_ratio"] for r in rows] == [2.0, 2.0, 2.0]
     bench.print_row(rows[0])
     assert capsys.readouterr().out.split() == [
         "double",
@@ -48,6 +59,9 @@ def test_single_timings_are_labelled_in_the_unit_they_are_printed_in(monkeypatch
     bench.print_rest({"first call of a small function (s)": 0.0025}, None)
     (line,) = [x for x in capsys.readouterr().out.splitlines() if x.strip()]
     assert line.split() == ["first", "call", "of", "a", "small", "function", "2.50", "ms"]
+    bench.print_rest({"fit overhead per batch, beyond the step (s)": 4e-5}, None)
+    (line,) = [x for x in capsys.readouterr().out.splitlines() if x.strip()]
+    assert line.split()[-3:] == ["step", "40.0", "us"]
 
 
 def test_plot_without_matplotlib_says_what_to_install(tmp_path, monkeypatch, capsys):

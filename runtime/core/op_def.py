@@ -96,6 +96,13 @@ class NotDifferentiable:
         return f"NotDifferentiable({self.reason!r})"
 
 
+def skipped_inputs(op):
+    """The indices of ``op``'s inputs whose gradients nobody needs: an eager backward pass
+    tells a rule (``Recorded.skip_input_indices``) so that it need not compute them, as
+    TensorFlow's eager gradients do. In a graph, unused gradient ops are pruned instead."""
+    return getattr(op, "skip_input_indices", ())
+
+
 # The reasons most rows share.
 NO_INPUTS = NotDifferentiable("it has no inputs")
 BOOL_OUTPUT = NotDifferentiable("its output is bool")

@@ -75,7 +75,7 @@ class EagerTensor(Tensor):
             if isinstance(value, np.generic) or self.dtype.is_opaque:
                 self._shape = _SCALAR  # most eager values in scalar code: one shared shape
             else:
-                self._shape = TensorShape(np.shape(value))
+                self._shape = TensorShape.of_array(np.shape(value))
         return self._shape
 
     def numpy(self):

@@ -18,7 +18,7 @@ import numpy as np
 from runtime import errors
 from runtime.core import attr_kinds as kinds
 from runtime.core import dtypes
-from runtime.core.op_def import BOOL_OUTPUT, STRINGS, NotDifferentiable, OpDef
+from runtime.core.op_def import BOOL_OUTPUT, STRINGS, NotDifferentiable, OpDef, skipped_inputs
 from runtime.core.tensor import Tensor
 from runtime.core.tensor_shape import TensorShape, broadcast_shapes
 from runtime.ops.array_ops import zeros_like
@@ -67,43 +67,49 @@ def _binary(op_type, kernel, allowed, default_name, gradient, out_dtype=None):
 # --- the gradients of binary ops: each operand's, summed back over what broadcasting added ---
 
 
-def _binary_gradient(rule):
-    """A rule giving the (unbroadcast) gradients of x and y from ``rule(x, y, z, g)``."""
+def _binary_gradient(x_rule, y_rule):
+    """A rule giving the (unbroadcast) gradients of x and y, ``x_rule(x, y, z, g)`` and
+    ``y_rule(x, y, z, g)``; an operand whose gradient nobody needs gets None, uncomputed."""
 
     def gradient(op, g):
         x, y = op.inputs
-        gx, gy = rule(x, y, op.outputs[0], g)
-        return unbroadcast(gx, x, [y]), unbroadcast(gy, y, [x])
+        z, skip = op.outputs[0], skipped_inputs(op)
+        gx = None if 0 in skip else unbroadcast(x_rule(x, y, z, g), x, [y])
+        gy = None if 1 in skip else unbroadcast(y_rule(x, y, z, g), y, [x])
+        return gx, gy
 
     return gradient
 
 
-def _pow_gradient(x, y, z, g):
+def _pow_exponent_gradient(x, y, z, g):
     # d/dy x**y = x**y log(x), taken as 0 where x <= 0, as in TensorFlow.
     positive = greater(x, 0)
     log_x = where(positive, log(where(positive, x, add(zeros_like(x), 1))), zeros_like(x))
-    return multiply(g, multiply(y, pow(x, subtract(y, 1)))), multiply(g, multiply(z, log_x))
+    return multiply(g, multiply(z, log_x))
 
 
 def _extreme_gradient(chooses_x):
     """Maximum and minimum: the gradient goes to the operand chosen (x on ties)."""
-
-    def rule(x, y, z, g):
-        pick_x = chooses_x(x, y)
-        zeros = zeros_like(g)
-        return where(pick_x, g, zeros), where(pick_x, zeros, g)
-
-    return rule
+    return _binary_gradient(
+        lambda x, y, z, g: where(chooses_x(x, y), g, zeros_like(g)),
+        lambda x, y, z, g: where(chooses_x(x, y), zeros_like(g), g),
+    )
 
 
-_ADD = _binary_gradient(lambda x, y, z, g: (g, g))
-_SUB = _binary_gradient(lambda x, y, z, g: (g, negative(g)))
-_MUL = _binary_gradient(lambda x, y, z, g: (multiply(g, y), multiply(g, x)))
-_DIV = _binary_gradient(lambda x, y, z, g: (divide(g, y), negative(multiply(g, divide(z, y)))))
-_MOD = _binary_gradient(lambda x, y, z, g: (g, negative(multiply(g, floordiv(x, y)))))
-_POW = _binary_gradient(_pow_gradient)
-_MAX = _binary_gradient(_extreme_gradient(lambda x, y: greater_equal(x, y)))
-_MIN = _binary_gradient(_extreme_gradient(lambda x, y: less_equal(x, y)))
+_ADD = _binary_gradient(lambda x, y, z, g: g, lambda x, y, z, g: g)
+_SUB = _binary_gradient(lambda x, y, z, g: g, lambda x, y, z, g: negative(g))
+_MUL = _binary_gradient(lambda x, y, z, g: multiply(g, y), lambda x, y, z, g: multiply(g, x))
+_DIV = _binary_gradient(
+    lambda x, y, z, g: divide(g, y), lambda x, y, z, g: negative(multiply(g, divide(z, y)))
+)
+_MOD = _binary_gradient(
+    lambda x, y, z, g: g, lambda x, y, z, g: negative(multiply(g, floordiv(x, y)))
+)
+_POW = _binary_gradient(
+    lambda x, y, z, g: multiply(g, multiply(y, pow(x, subtract(y, 1)))), _pow_exponent_gradient
+)
+_MAX = _extreme_gradient(lambda x, y: greater_equal(x, y))
+_MIN = _extreme_gradient(lambda x, y: less_equal(x, y))
 _STEPS = NotDifferentiable(
     "it is piecewise constant: its gradient is zero where it exists (TensorFlow gives None)"
 )
@@ -373,6 +379,9 @@ def _matmul_infer(inputs, attrs):
     if a.shape.rank < 2 or b.shape.rank < 2:
         raise ValueError(f"MatMul needs tensors of rank >= 2, got shapes {a.shape} and {b.shape}")
     da, db = a.shape.as_list(), b.shape.as_list()
+    # Two matrices whose inner dims agree, the common case, eagerly on every call: (m, n).
+    if len(da) == 2 and len(db) == 2 and da[not attrs["transpose_a"]] == db[attrs["transpose_b"]]:
+        return [(a.dtype, TensorShape([da[attrs["transpose_a"]], db[not attrs["transpose_b"]]]))]
     if attrs["transpose_a"]:
         da[-2:] = da[-1], da[-2]
     if attrs["transpose_b"]:
@@ -397,16 +406,21 @@ def _matmul_gradient(op, g):
     """Products with the other operand, transposed through the flags (no transpose ops)."""
     a, b = op.inputs
     ta, tb = op.attrs["transpose_a"], op.attrs["transpose_b"]
-    if not ta and not tb:
-        ga, gb = matmul(g, b, transpose_b=True), matmul(a, g, transpose_a=True)
-    elif not ta and tb:
-        ga, gb = matmul(g, b), matmul(g, a, transpose_a=True)
-    elif ta and not tb:
-        ga, gb = matmul(b, g, transpose_b=True), matmul(a, g)
-    else:
-        ga = matmul(b, g, transpose_a=True, transpose_b=True)
-        gb = matmul(g, a, transpose_a=True, transpose_b=True)
-    return _sum_batch(ga, a), _sum_batch(gb, b)
+    skip = skipped_inputs(op)  # eagerly, the data's gradient is often not needed: not computed
+    ga = gb = None
+    if 0 not in skip:
+        if not ta:
+            ga = matmul(g, b, transpose_b=not tb)
+        else:
+            ga = matmul(b, g, transpose_a=tb, transpose_b=True)
+        ga = _sum_batch(ga, a)
+    if 1 not in skip:
+        if not tb:
+            gb = matmul(a, g, transpose_a=not ta)
+        else:
+            gb = matmul(g, a, transpose_a=True, transpose_b=ta)
+        gb = _sum_batch(gb, b)
+    return ga, gb
 
 
 def _sum_batch(grad, x):

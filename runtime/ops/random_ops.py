@@ -32,6 +32,7 @@ def set_seed(seed):
     global _global_seed, _op_counter
     _global_seed = None if seed is None else int(seed)
     _op_counter = itertools.count()
+    _eager_stream.clear()
 
 
 def _entropy(op_seed):
@@ -68,6 +69,22 @@ class RandomState:
         return f"RandomState(seed={self.seed})"
 
 
+# Eager draws without an op seed continue one generator, made at the first of them (after
+# each set_seed): reproducible as a sequence, and without seeding a generator per draw, which
+# costs as much as drawing a batch of numbers.
+_eager_stream = {}
+
+
+def _state(seed):
+    """The generator a new random op draws from."""
+    if seed is not None or not context.executing_eagerly():
+        return RandomState(seed)
+    stream = _eager_stream.get("state")
+    if stream is None:
+        stream = _eager_stream["state"] = RandomState(None)
+    return stream
+
+
 # The kind of the attribute holding a random op's generator.
 RANDOM_STATE = kinds.AttrKind("a random state", lambda value: isinstance(value, RandomState))
 
@@ -87,7 +104,9 @@ def _uniform_kernel(shape, minval, maxval, dtype, state):
             minval, maxval, size=tuple(shape), dtype=dtype.as_numpy_dtype
         )
     draw = state.generator.random(tuple(shape))
-    return (draw * (maxval - minval) + minval).astype(dtype.as_numpy_dtype)
+    if (minval, maxval) != (0, 1):  # [0, 1) needs no scaling: the same numbers, two passes fewer
+        draw = draw * (maxval - minval) + minval
+    return draw.astype(dtype.as_numpy_dtype, copy=False)
 
 
 def _float_infer(op_type):
@@ -139,7 +158,7 @@ def normal(shape, mean=0.0, stddev=1.0, dtype=dtypes.float32, seed=None, name=No
         "mean": float(mean),
         "stddev": float(stddev),
         "dtype": dtype,
-        "state": RandomState(seed),
+        "state": _state(seed),
     }
     return bind1(RANDOM_NORMAL, [shape_operand(shape)], attrs, name or "random_normal")
 
@@ -159,5 +178,5 @@ def uniform(shape, minval=0, maxval=None, dtype=dtypes.float32, seed=None, name=
         maxval = 1
     number = int if dtype.is_integer else float
     minval, maxval = number(minval), number(maxval)
-    attrs = {"minval": minval, "maxval": maxval, "dtype": dtype, "state": RandomState(seed)}
+    attrs = {"minval": minval, "maxval": maxval, "dtype": dtype, "state": _state(seed)}
     return bind1(RANDOM_UNIFORM, [shape_operand(shape)], attrs, name or "random_uniform")

@@ -45,9 +45,12 @@ def save(obj, path, signatures=None):
         SavedModelError: nothing to save, a value that cannot be saved, or a
             directory that cannot be written.
     """
-    if signatures is None:
+    offered = _offered_functions(obj)
+    if signatures is None and offered is not None and "serving_default" in offered:
+        signatures = {"serving_default": offered.pop("serving_default")}
+    elif signatures is None and offered is None:
         signatures = _default_signature(obj)
-    functions = _functions_to_save(obj, signatures)
+    functions = _functions_to_save(obj, signatures, offered)
     if not functions:
         raise SavedModelError(
             "Nothing to save: give signatures=, or functions with an input_signature as attributes"
@@ -132,7 +135,16 @@ def _concrete(fn, name):
     raise SavedModelError(f"Cannot save {name!r}: {fn!r} is not a traced function")
 
 
-def _functions_to_save(obj, signatures):
+def _offered_functions(obj):
+    """The functions an object chooses to save (name -> concrete function), or None for those
+    found in its attributes. A Keras model offers its ``__call__`` and, unless other
+    signatures are given, ``serving_default``, as TensorFlow saves one, and the functions
+    its class defines, not the training steps it keeps."""
+    offer = getattr(obj, "_saved_model_functions", None)
+    return dict(offer()) if callable(offer) else None
+
+
+def _functions_to_save(obj, signatures, offered):
     functions = {}
     if signatures is not None:
         items = (
@@ -144,6 +156,10 @@ def _functions_to_save(obj, signatures):
             if not is_saveable_name(name):
                 raise SavedModelError(f"Cannot save a signature named {name!r}: use printable text")
             functions[name] = _concrete(fn, name)
+    if offered is not None:
+        for name, fn in offered.items():
+            functions.setdefault(name, fn)
+        return functions
     for name, value in _saveable_attributes(obj):
         functions.setdefault(name, value.get_concrete_function())
     return functions
