@@ -34,13 +34,13 @@ from __future__ import annotations
 import builtins
 import itertools
 import keyword
-import linecache
 import re
 
 import numpy as np
 
 from runtime import errors
 from runtime.core import floating_point, tracebacks
+from runtime.execution.sources import register_source
 
 _program_ids = itertools.count()
 
@@ -469,12 +469,12 @@ class _Emitter:
     def build(self, name) -> Program:
         source = "\n".join(self.lines) + "\n"
         filename = f"{tracebacks.COMPILED_GRAPH_FILES}{next(_program_ids)}>"
-        linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
         code = compile(source, filename, "exec")
         namespace = dict(self.namespace)
         exec(
             code, namespace
         )  # made here, with no text of the graph in it: see the module docstring
+        register_source(filename, source, namespace[name])  # for tracebacks, while it can run
         return Program(source, namespace[name], self.line_ops, filename, dict(self.namespace))
 
 
@@ -517,7 +517,7 @@ def _subscript_text(base, parts, dynamic):
         for part in parts
     ]
     trailing = "," if items == ["..."] else ""  # x[...,] is x[(...,)], as the kernel indexes
-    return f"{base}[{', '.join(items)}{trailing}]"
+    return f"{base}[{', '.join(items)}{trailing}]" if items else f"{base}[()]"  # not x[]
 
 
 def _operator(op):

@@ -11,12 +11,15 @@ from runtime.saving.arrays import ArraysWriter
 from runtime.saving.attributes import encode_attr
 from runtime.saving.format import (
     FORMAT,
+    MAX_DESCRIPTION_BYTES,
+    MAX_DESCRIPTION_VALUES,
     VERSION,
     SavedModelError,
     checksum,
     describe,
     encode_structure,
     is_saveable_name,
+    json_values_bound,
     shape_json,
 )
 from runtime.state.variables import Variable
@@ -59,7 +62,7 @@ def save(obj, path, signatures=None):
     described = {name: writer.function(cf) for name, cf in functions.items()}
     attributes = {}
     for name, value in _attributes(obj):
-        if isinstance(value, Variable):
+        if isinstance(value, Variable) and name != "__call__":  # calls look at the class only
             attributes[_attribute_name(name)] = {"variable": writer.variable(value)}
         elif name in functions:
             attributes[_attribute_name(name)] = {"function": name}
@@ -81,7 +84,23 @@ def save(obj, path, signatures=None):
         },
     }
     description["checksum"] = checksum(description)
-    files.save_files(path, arrays_name, arrays, describe(description))
+    text = describe(description)
+    _check_loadable_size(text.encode(), path)  # before anything is touched
+    files.save_files(path, arrays_name, arrays, text)
+
+
+def _check_loadable_size(text, path):
+    """Refuses a description that load would refuse for its size."""
+    if len(text) > MAX_DESCRIPTION_BYTES:
+        raise SavedModelError(
+            f"Cannot save to {path}: the description would have {len(text)} bytes, "
+            f"over the limit of {MAX_DESCRIPTION_BYTES} bytes that loading allows"
+        )
+    if json_values_bound(text) > MAX_DESCRIPTION_VALUES:
+        raise SavedModelError(
+            f"Cannot save to {path}: the description would hold over "
+            f"{MAX_DESCRIPTION_VALUES} JSON values, the limit that loading allows"
+        )
 
 
 def _attribute_name(name):
@@ -104,7 +123,10 @@ def _attributes(obj):
 
 def _saveable_attributes(obj):
     for name, value in _attributes(obj):
-        if hasattr(value, "get_concrete_function") and getattr(value, "input_signature", None):
+        if (
+            hasattr(value, "get_concrete_function")
+            and getattr(value, "input_signature", None) is not None
+        ):
             yield name, value
 
 
@@ -131,8 +153,18 @@ def _concrete(fn, name):
                 f"Cannot save {name!r}: give the function an input_signature, or pass a concrete "
                 "function (fn.get_concrete_function(...))"
             )
-        return fn.get_concrete_function()
+        return _traced(fn, name)
     raise SavedModelError(f"Cannot save {name!r}: {fn!r} is not a traced function")
+
+
+def _traced(fn, name):
+    """``fn``'s concrete function; tracing it compiles its graph, which may fail."""
+    try:
+        return fn.get_concrete_function()
+    except SyntaxError as e:  # only compiling makes Python source while tracing
+        raise SavedModelError(
+            f"Cannot save {name!r}: its graph does not compile to Python: {e}"
+        ) from e
 
 
 def _offered_functions(obj):
@@ -161,7 +193,7 @@ def _functions_to_save(obj, signatures, offered):
             functions.setdefault(name, fn)
         return functions
     for name, value in _saveable_attributes(obj):
-        functions.setdefault(name, value.get_concrete_function())
+        functions.setdefault(name, _traced(value, name))
     return functions
 
 
