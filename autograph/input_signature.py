@@ -48,12 +48,6 @@ def validated(fn, input_signature):
     return tuple(input_signature)
 
 
-def spec_name(leaf):
-    """A TensorSpec's name names its placeholder and saved signature input, as in TensorFlow;
-    None for a tensor or an unnamed spec."""
-    return leaf.name if isinstance(leaf, rt.TensorSpec) else None
-
-
 def apply_signature(fn_name, arguments, signature, specs_allowed, given=None):
     """The arguments ``[(name, value)]`` as tensors fitting ``signature``, in order; TypeError or
     ValueError naming the argument that does not fit.

@@ -15,6 +15,7 @@ import time
 import numpy as np
 
 import runtime as rt
+from benchmarks.timing import best_times
 from runtime.keras.models import training
 
 LEARNING_RATE = 0.01
@@ -145,8 +146,6 @@ def fit_overhead_per_batch(batches=200, repeat=7, shuffle=True):
 
 
 def main():
-    from benchmarks.__main__ import best_times
-
     (np_fn, np_args), (g_fn, g_args), (e_fn, e_args) = step_workload()
     t_numpy, t_graph, t_eager = best_times([(np_fn, np_args), (g_fn, g_args), (e_fn, e_args)])
     print(

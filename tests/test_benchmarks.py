@@ -16,7 +16,8 @@ def test_each_row_is_shown_as_soon_as_it_is_timed(monkeypatch, capsys):
     monkeypatch.setattr(bench.workloads, "workloads", lambda: {"double": double, "triple": double})
     monkeypatch.setattr(bench.workloads, "graph_version", lambda fn: fn)
     monkeypatch.setattr(bench.workloads, "eager_version", lambda fn: fn)
-    monkeypatch.setattr(bench, "best_times", lambda candidates, seconds: [1e-6, 2e-6, 3e-6])
+    rounds = [[1e-6, 1e-6], [2e-6, 2e-6], [3e-6, 3e-6]]  # numpy, graph, eager: no spread
+    monkeypatch.setattr(bench, "round_times", lambda candidates, seconds: rounds)
 
     def later(name, value):
         def timed(*args, **kwargs):
@@ -51,6 +52,7 @@ def test_each_row_is_shown_as_soon_as_it_is_timed(monkeypatch, capsys):
         "3.0us",
         "2.00x",
         "3.00x",
+        "0%",
     ]
 
 

@@ -33,7 +33,8 @@ from runtime.core import context, dtypes
 from runtime.core.op_def import OpDef
 from runtime.core.tensor import EagerTensor
 from runtime.execution.compile import compile_graph
-from runtime.execution.optimize import copy_graph, optimize
+from runtime.execution.graph_copy import copy_graph
+from runtime.execution.optimize import optimize
 from runtime.gradients.backprop import backward, is_trainable
 from runtime.gradients.control_flow import GradientGraph
 from runtime.ops.array_ops import zeros_like

@@ -17,7 +17,7 @@ import numpy as np
 
 from runtime import errors
 from runtime.core import attr_kinds as kinds
-from runtime.core import dtypes
+from runtime.core import dtypes, forms
 from runtime.core.op_def import BOOL_OUTPUT, STRINGS, NotDifferentiable, OpDef, skipped_inputs
 from runtime.core.tensor import Tensor
 from runtime.core.tensor_shape import TensorShape, broadcast_shapes
@@ -54,13 +54,22 @@ def _binary_infer(op_type, allowed, out_dtype=None):
     return infer
 
 
-def _binary(op_type, kernel, allowed, default_name, gradient, out_dtype=None):
+def _binary(op_type, kernel, allowed, default_name, gradient, out_dtype=None, form=None):
+    """A binary row. ``form``: its ``python_form``, or the symbol of the Python operator that means
+    what its kernel (a ufunc) does; by default a kernel that is a ufunc is written as its call."""
+    if type(form) is str:
+        python_form = forms.operator_form(form, kernel)
+    elif form is None and isinstance(kernel, np.ufunc):
+        python_form = forms.ufunc_call_form(kernel, op_type)
+    else:
+        python_form = form
     return OpDef(
         op_type,
         kernel,
         _binary_infer(op_type, allowed, out_dtype),
         default_name=default_name,
         gradient=gradient,
+        python_form=python_form,
     )
 
 
@@ -126,24 +135,25 @@ def _int_safe(fn, what):
     return kernel
 
 
-ADD = _binary("Add", np.add, NUMERIC, "add", _ADD)
+_BOOL_ONLY = {"dtypes": lambda dtype: dtype.is_bool}
+_IN_TESTS = {"LogicalAnd": "and", "LogicalOr": "or"}  # Python's own, in an if's or while's test
+
+ADD = _binary("Add", np.add, NUMERIC, "add", _ADD, form="+")
 STRING_ADD = _binary(
     "StringAdd", _object_result(np.add), lambda d: d is dtypes.string, "add", STRINGS
 )
-SUB = _binary("Sub", np.subtract, NUMERIC, "sub", _SUB)
-MUL = _binary("Mul", np.multiply, NUMERIC, "mul", _MUL)
-REAL_DIV = _binary("RealDiv", np.true_divide, FLOATING, "truediv", _DIV)
-FLOOR_DIV = _binary("FloorDiv", _int_safe(np.floor_divide, "floordiv"), NUMERIC, "floordiv", _STEPS)
-FLOOR_MOD = _binary("FloorMod", _int_safe(np.mod, "mod"), NUMERIC, "mod", _MOD)
-POW = _binary("Pow", np.power, NUMERIC, "pow", _POW)
+SUB = _binary("Sub", np.subtract, NUMERIC, "sub", _SUB, form="-")
+MUL = _binary("Mul", np.multiply, NUMERIC, "mul", _MUL, form="*")
+REAL_DIV = _binary("RealDiv", np.true_divide, FLOATING, "truediv", _DIV, form="/")
+FLOOR_DIV = _binary("FloorDiv", _int_safe(np.floor_divide, "floordiv"), NUMERIC, "floordiv", _STEPS, form=forms.division_form("//", np.floor_divide))  # fmt: skip
+FLOOR_MOD = _binary("FloorMod", _int_safe(np.mod, "mod"), NUMERIC, "mod", _MOD, form=forms.division_form("%", np.mod))  # fmt: skip
+POW = _binary("Pow", np.power, NUMERIC, "pow", _POW, form=forms.division_form("**", np.power, False))  # fmt: skip
 MAXIMUM = _binary("Maximum", np.maximum, NUMERIC, "Maximum", _MAX)
 MINIMUM = _binary("Minimum", np.minimum, NUMERIC, "Minimum", _MIN)
-LESS = _binary("Less", np.less, NUMERIC, "Less", BOOL_OUTPUT, dtypes.bool_)
-LESS_EQUAL = _binary("LessEqual", np.less_equal, NUMERIC, "LessEqual", BOOL_OUTPUT, dtypes.bool_)
-GREATER = _binary("Greater", np.greater, NUMERIC, "Greater", BOOL_OUTPUT, dtypes.bool_)
-GREATER_EQUAL = _binary(
-    "GreaterEqual", np.greater_equal, NUMERIC, "GreaterEqual", BOOL_OUTPUT, dtypes.bool_
-)
+LESS = _binary("Less", np.less, NUMERIC, "Less", BOOL_OUTPUT, dtypes.bool_, "<")
+LESS_EQUAL = _binary("LessEqual", np.less_equal, NUMERIC, "LessEqual", BOOL_OUTPUT, dtypes.bool_, "<=")  # fmt: skip
+GREATER = _binary("Greater", np.greater, NUMERIC, "Greater", BOOL_OUTPUT, dtypes.bool_, ">")
+GREATER_EQUAL = _binary("GreaterEqual", np.greater_equal, NUMERIC, "GreaterEqual", BOOL_OUTPUT, dtypes.bool_, ">=")  # fmt: skip
 EQUAL = _binary(
     "Equal",
     lambda x, y: np.bool_(np.equal(x, y)) if np.ndim(x) == np.ndim(y) == 0 else np.equal(x, y),
@@ -151,6 +161,7 @@ EQUAL = _binary(
     "Equal",
     BOOL_OUTPUT,
     dtypes.bool_,
+    forms.operator_form("==", np.equal),
 )
 NOT_EQUAL = _binary(
     "NotEqual",
@@ -159,10 +170,16 @@ NOT_EQUAL = _binary(
     "NotEqual",
     BOOL_OUTPUT,
     dtypes.bool_,
+    forms.operator_form("!=", np.not_equal),
 )
-LOGICAL_AND = _binary("LogicalAnd", np.logical_and, BOOL, "LogicalAnd", BOOL_OUTPUT)
-LOGICAL_OR = _binary("LogicalOr", np.logical_or, BOOL, "LogicalOr", BOOL_OUTPUT)
-LOGICAL_XOR = _binary("LogicalXor", np.logical_xor, BOOL, "LogicalXor", BOOL_OUTPUT)
+# On bools, numpy's &, | and ^ are the logical ufuncs.
+LOGICAL_AND, LOGICAL_OR, LOGICAL_XOR = (
+    _binary(op_type, ufunc, BOOL, op_type, BOOL_OUTPUT,
+            form=forms.operator_form(symbol, ufunc, _IN_TESTS.get(op_type), **_BOOL_ONLY))
+    for op_type, ufunc, symbol in (("LogicalAnd", np.logical_and, "&"),
+                                   ("LogicalOr", np.logical_or, "|"),
+                                   ("LogicalXor", np.logical_xor, "^"))
+)  # fmt: skip
 
 
 def add(x, y, name=None):
@@ -254,8 +271,11 @@ def divide(x, y, name=None):
 # --- unary elementwise --------------------------------------------------------------------
 
 
-def _unary(op_type, kernel, allowed, py_name, doc, gradient):
-    """A row and its function for an elementwise op; ``gradient(x, y, g)`` gives x's gradient."""
+def _unary(op_type, kernel, allowed, py_name, doc, gradient, python_form=None):
+    """A row and its function for an elementwise op; ``gradient(x, y, g)`` gives x's gradient.
+
+    A kernel that is a numpy ufunc is written as its call, which may reuse a dead temporary.
+    """
 
     def infer(inputs, attrs):
         check_dtype(op_type, inputs[0], allowed)
@@ -267,7 +287,11 @@ def _unary(op_type, kernel, allowed, py_name, doc, gradient):
         def gradient(op, g):
             return (rule(op.inputs[0], op.outputs[0], g),)
 
-    op = OpDef(op_type, kernel, infer, default_name=op_type, gradient=gradient)
+    if python_form is None and isinstance(kernel, np.ufunc):
+        python_form = forms.ufunc_call_form(kernel, op_type)
+    op = OpDef(
+        op_type, kernel, infer, default_name=op_type, gradient=gradient, python_form=python_form
+    )
 
     def fn(x, name=None):
         return bind1(op, [convert_to_tensor(x)], name=name or op_type)
@@ -288,6 +312,7 @@ NEG, negative = _unary(
     "negative",
     "``-x``.\n\n>>> negative([1, -2]).numpy()\narray([-1,  2], dtype=int32)",
     lambda x, y, g: negative(g),
+    python_form=forms.operator_form("-", np.negative),
 )
 ABS, abs = _unary(
     "Abs",
@@ -296,6 +321,7 @@ ABS, abs = _unary(
     "abs",
     "``|x|``.\n\n>>> abs([-1.5, 2.0]).numpy()\narray([1.5, 2. ], dtype=float32)",
     lambda x, y, g: multiply(g, sign(x)),
+    python_form=forms.builtin_call_form("abs", np.absolute),
 )
 SIGN, sign = _unary(
     "Sign",
@@ -361,6 +387,7 @@ LOGICAL_NOT, logical_not = _unary(
     "logical_not",
     "Elementwise ``not x`` on bools.",
     BOOL_OUTPUT,
+    python_form=forms.operator_form("~", np.logical_not, in_test="not", **_BOOL_ONLY),
 )
 
 
@@ -436,6 +463,7 @@ MATMUL = OpDef(
     _matmul_infer,
     attrs={"transpose_a": kinds.BOOL, "transpose_b": kinds.BOOL},
     gradient=_matmul_gradient,
+    python_form=forms.matmul_form,
 )
 
 

@@ -11,6 +11,7 @@ import numpy as np
 
 from runtime import errors
 from runtime.core import attr_kinds as kinds
+from runtime.core.forms import Bound, Call, Form, Input, Operator
 from runtime.core.op_def import OpDef
 from runtime.ops.array_ops import expand_dims
 from runtime.ops.constant_ops import convert_to_tensor, static_int
@@ -39,12 +40,24 @@ def _relu_grad_infer(inputs, attrs):
     return [(g.dtype, g.shape.merge_with(y.shape))]
 
 
+def _zero(op):
+    """0 of the op's first input's dtype, bound: what relu compares with."""
+    return Bound(op.inputs[0].dtype.as_numpy_dtype(0), "zero")
+
+
+def _relu_grad_form(op):
+    if not op.inputs[0].dtype.is_numeric:
+        return None
+    return Form(Operator("*", Input(0), Operator(">", Input(1), _zero(op))))
+
+
 RELU_GRAD = OpDef(
     "ReluGrad",
     lambda g, y: g * (y > 0),  # as TensorFlow's ReluGrad: 0 where y <= 0 (g * False)
     _relu_grad_infer,
     # Linear in g; y only picks where it passes, so y's own gradient is zero almost everywhere.
     gradient=lambda op, gg: (relu_grad(gg, op.inputs[1]), None),
+    python_form=_relu_grad_form,
 )
 
 
@@ -53,11 +66,19 @@ def relu_grad(grad, output):
     return bind1(RELU_GRAD, [grad, output], name="ReluGrad")
 
 
+def _relu_form(op):
+    if not op.inputs[0].dtype.is_numeric:
+        return None
+    call = Call(Bound(np.maximum, "maximum", shared=True), Input(0), _zero(op))
+    return Form(call, ufunc=np.maximum)
+
+
 RELU = OpDef(
     "Relu",
     lambda x: np.maximum(x, 0),
     _numeric_unary_spec("Relu", NUMERIC),
     gradient=lambda op, g: (relu_grad(g, op.outputs[0]),),
+    python_form=_relu_form,
 )
 
 
