@@ -37,7 +37,7 @@ from __future__ import annotations
 import itertools
 
 from runtime import errors
-from runtime.core import floating_point
+from runtime.core import floating_point, tracebacks
 from runtime.core.gc_pause import no_cyclic_gc
 from runtime.execution.emitter import Emitter
 from runtime.execution.schedule import function_ops, missing_feed_error, ops_to_run
@@ -66,8 +66,8 @@ class Program:
         self.source = source
         self.bound_values = bound_values
         self._fn = fn
-        self._line_ops = line_ops
-        self._filename = filename
+        self.line_ops = line_ops
+        self.filename = filename
         # What runtime.execution.entry needs to write this program as an entry function:
         # (the body's lines, its results' names, its arguments' names, the body's line_ops).
         self.body = body
@@ -78,7 +78,7 @@ class Program:
         try:
             return self._fn(*args)
         except Exception as error:
-            described = describe_error(error, self._filename, self._line_ops)
+            described = describe_error(error, self.filename, self.line_ops)
             if described is None:
                 raise
             raise described from error
@@ -89,7 +89,7 @@ class Program:
         return self.source.rstrip("\n")
 
     def __repr__(self):
-        return f"<rt.compile.Program {self._filename}>"
+        return f"<rt.compile.Program {self.filename}>"
 
 
 def describe_error(error, filename, line_ops):
@@ -208,7 +208,7 @@ def compile_function(func_graph) -> Program:
 
 
 def new_filename():
-    return f"<rt-graph-{next(_program_ids)}>"
+    return f"{tracebacks.COMPILED_GRAPH_FILES}{next(_program_ids)}>"
 
 
 def load(source, globals_, filename, name):
