@@ -1,4 +1,4 @@
-"""``if``, ``while`` and ``for`` as converted code calls them.
+"""``if`` and ``while`` as converted code calls them (``for``: ``for_loops``).
 
 Each decides at run time: on Python values (and eager tensors) the statement
 runs as plain Python; on a symbolic tensor it becomes ``rt.cond`` or
@@ -24,10 +24,20 @@ import threading
 import numpy as np
 
 import runtime as rt
+from autograph.operators import loop_checks
+from autograph.operators.data_structures import (
+    Held,
+    TensorList,
+    check_list_lengths,
+    contents,
+    is_container,
+    set_contents,
+    unchanged,
+    unwrap_held,
+)
 from autograph.operators.state import State
-from autograph.operators.variables import UndefinedReturnValue, is_undefined
+from autograph.operators.variables import Undefined, UndefinedReturnValue, is_undefined
 from runtime.execution.tracing import set_outputs, trace
-from runtime.ops.constant_ops import constant_value
 from runtime.ops.control_flow_ops import build_cond
 
 _SymbolicTensor = rt.SymbolicTensor
@@ -38,11 +48,11 @@ def is_symbolic(value) -> bool:
     return isinstance(value, _SymbolicTensor)
 
 
-def _nothing():
+def nothing():
     pass
 
 
-def _refuse_staging(statement, unsupported):
+def refuse_staging(statement, unsupported):
     if unsupported:
         raise NotImplementedError(
             f"A tensor-dependent {statement} is not supported here: {unsupported}"
@@ -52,21 +62,22 @@ def _refuse_staging(statement, unsupported):
 # --- if ------------------------------------------------------------------------------------------
 
 
-def if_stmt(cond, if_true, if_false=None, names=(), unsupported=None):
+def if_stmt(cond, if_true, if_false=None, names=(), unsupported=None, optional=()):
     """Runs ``if_true()`` or ``if_false()``; on a symbolic ``cond``, stages both as an rt.cond.
 
     ``names`` are the variables the branches carry (see ``State``).
     """
     if isinstance(cond, _SymbolicTensor):
-        _refuse_staging("`if`", unsupported)
-        _staged_if(cond, if_true, if_false or _nothing, State(names, if_true, if_false))
+        refuse_staging("`if`", unsupported)
+        state = State(names, if_true, if_false, optional=optional)
+        staged_if(cond, if_true, if_false or nothing, state)
     elif cond:
         if_true()
     elif if_false is not None:
         if_false()
 
 
-def _staged_if(cond, if_true, if_false, state):
+def staged_if(cond, if_true, if_false, state):
     _restoring_on_error(state, _stage_if, cond, if_true, if_false, state)
 
 
@@ -74,33 +85,51 @@ def _restoring_on_error(state, stage, *args):
     """Runs ``stage(*args, initial)``; if it fails, the variables are left as they were before.
 
     Tracing runs the user's branches and bodies, which write the variables (and
-    create attributes) as they go.
+    create attributes, and change lists) as they go.
     """
-    initial = state.get()
+    saved = state.save()
     try:
-        stage(*args, initial)
+        stage(*args, saved[0])
     except BaseException:
-        state.set(initial)
+        state.restore(saved)
         raise
 
 
 def _stage_if(cond, if_true, if_false, state, initial):
     names = state.names
+    # A list or dict the branches change in place is staged by its contents: each branch
+    # starts from what it held, and gives what it leaves in it.
+    containers = {i: (v, contents(v)) for i, v in enumerate(initial) if is_container(v)}
 
     def branch(fn):
         def run():
             state.set(initial)
+            for container, held in containers.values():
+                set_contents(container, held)
             fn()
-            return state.get()
+            out = list(state.get())
+            for i, (container, _) in containers.items():
+                if out[i] is container:
+                    out[i] = Held(container)
+            return tuple(out)
 
         return run
 
     graph = rt.get_default_graph()
     true_graph = trace(branch(if_true), [], "if_true", graph, convert=False)
     false_graph = trace(branch(if_false), [], "if_false", graph, convert=False)
-    true_out, false_out = true_graph.structured_outputs, false_graph.structured_outputs
-    # A variable both branches leave as the same object passes through untouched.
-    staged = [i for i, (a, b) in enumerate(zip(true_out, false_out)) if a is not b]
+    true_held, false_held = true_graph.structured_outputs, false_graph.structured_outputs
+    true_out, false_out = unwrap_held(true_held), unwrap_held(false_held)
+    # A variable both branches leave as the same object (a container holding the same
+    # objects) passes through untouched.
+    staged = [i for i, (a, b) in enumerate(zip(true_out, false_out)) if not unchanged(a, b)]
+    # An optional variable the branches leave in ways a graph cannot join is left undefined.
+    dropped = {
+        i for i in staged if names[i] in state.optional and not _agree(true_out[i], false_out[i])
+    }
+    staged = [i for i in staged if i not in dropped]
+    for i in staged:
+        check_list_lengths(names[i], true_out[i], false_out[i])
     true_out, false_out = _fill_missing(
         true_out, true_graph, false_out, false_graph, staged, only_guarded=not _probing.depth
     )
@@ -124,7 +153,35 @@ def _stage_if(cond, if_true, if_false, state, initial):
         template = _template(true_out[i], false_out[i])
         final[i] = rt.nest.pack_sequence_as(template, results[start : start + count])
         start += count
+    for i in dropped:
+        final[i] = Undefined(names[i])
+    for i, (container, held) in containers.items():
+        if i in dropped:
+            set_contents(container, held)
+        elif isinstance(true_held[i], Held) and isinstance(false_held[i], Held):
+            set_contents(container, final[i])  # the same object, holding the results
+            final[i] = container
+        else:  # a branch gave the variable another object: this one is left as it was
+            set_contents(container, held)
     state.set(final)
+
+
+def _agree(a, b):
+    """Whether one graph value can stand for what two branches left in a variable."""
+    if is_undefined(a) or is_undefined(b) or (a is None) != (b is None):
+        return False
+    try:
+        rt.nest.assert_same_structure(a, b)
+    except (TypeError, ValueError):
+        return False
+    return all(
+        _stageable(x) and _stageable(y) and _kind(x) == _kind(y)
+        for x, y in zip(rt.nest.flatten(a), rt.nest.flatten(b))
+    )
+
+
+def _kind(value):
+    return value.dtype if isinstance(value, (rt.Tensor, rt.Variable)) else type(value)
 
 
 def _template(a, b):
@@ -171,6 +228,13 @@ def _probe_input(probe, value):
     if isinstance(value, (rt.Tensor, bool, int, float, np.generic)) and not is_undefined(value):
         t = rt.convert_to_tensor(value)
         return probe.add_input(t.dtype, t.shape)
+    if isinstance(value, list):  # a TensorList in the loop; the probe must not change it
+        try:
+            return TensorList.from_list(value)
+        except (TypeError, ValueError):
+            return list(value)
+    if isinstance(value, dict):
+        return dict(value)
     return value
 
 
@@ -223,39 +287,29 @@ def _check_branch_values(name, a, b):
                 )
 
 
+_STAGEABLE = (rt.Tensor, rt.Variable, rt.TensorArray, np.generic, np.ndarray, str, bytes)
+
+
 def _stageable(value):
-    return isinstance(
-        value,
-        (
-            rt.Tensor,
-            rt.Variable,
-            rt.TensorArray,
-            bool,
-            int,
-            float,
-            np.generic,
-            np.ndarray,
-            str,
-            bytes,
-        ),
-    )
+    return isinstance(value, _STAGEABLE) or type(value) in (bool, int, float)
 
 
 # --- while -------------------------------------------------------------------------------------
 
 
-def while_stmt(loop_test, loop_body, names=(), unsupported=None):
+def while_stmt(loop_test, loop_body, names=(), unsupported=None, optional=()):
     """Runs ``while loop_test(): loop_body()``; a symbolic test stages the loop as rt.while_loop.
 
     A loop that starts with Python values and whose test turns symbolic
     after some iterations is staged from that iteration on. ``names`` are the
     variables the loop carries (see ``State``).
     """
-    test = _first_test(loop_test, names, loop_body)
+    test = _first_test(loop_test, tuple(names) + tuple(optional), loop_body)
     while True:
         if isinstance(test, _SymbolicTensor):  # is_symbolic, without a call per iteration
-            _refuse_staging("`while` loop", unsupported)
-            _staged_while(loop_test, loop_body, State(names, loop_test, loop_body))
+            refuse_staging("`while` loop", unsupported)
+            state = State(names, loop_test, loop_body, optional=optional)
+            staged_while(loop_test, loop_body, state)
             return
         if not test:
             return
@@ -277,7 +331,7 @@ def _first_test(loop_test, names, loop_body):
     return test
 
 
-def _staged_while(loop_test, loop_body, state, index=None):
+def staged_while(loop_test, loop_body, state, index=None):
     """Stages the loop as rt.while_loop over the state (and an ``index``, for ``for`` loops).
 
     With an index, ``loop_test(i)`` and ``loop_body(i)`` take it. A loop that
@@ -291,15 +345,27 @@ def _stage_while(loop_test, loop_body, state, index, initial):
     run_body = (lambda extra: loop_body(*extra)) if uses_index else (lambda extra: loop_body())
     names = state.names
     values = list(initial)
-    standins, untouched = _standins(values, state, run_body, uses_index)
+    standins, untouched, list_types = _standins(values, state, run_body, uses_index)
+    # An optional variable with no value before the loop is left without one (undefined).
+    for i, name in enumerate(names):
+        if name in state.optional and is_undefined(values[i]):
+            untouched.add(i)
+            standins.pop(i, None)
     carried = [i for i in range(len(values)) if i not in untouched]
+    # A variable that only the loop gives a value has none if it runs zero times: a flag
+    # that an iteration sets lets the graph say so, as Python would, instead of the stand-in.
+    unset = [i for i in standins if not loop_checks.guarded(values[i])]
     for i, (zeros, _) in standins.items():
         values[i] = zeros
-    first_values = [_loop_value(names[i], values[i]) for i in carried]
+    first_values = [_loop_value(names[i], values[i], list_types.get(i)) for i in carried]
     extra = [index] if uses_index else ([] if first_values else [rt.constant(0)])
     labels = ["<loop index>"] if uses_index else ["<iterations>"] if extra else []
-    labels += [names[i] for i in carried]
     n = len(extra)
+    if unset:
+        extra.append(rt.constant(False))
+        labels.append("<iterated>")
+    labels += [names[i] for i in carried]
+    counted = len(extra)
 
     def set_carried(carried_values):
         full = list(values)
@@ -308,15 +374,18 @@ def _stage_while(loop_test, loop_body, state, index, initial):
         state.set(full)
 
     def cond_fn(*loop_values):
-        set_carried(loop_values[n:])
-        return _as_condition(loop_test(*loop_values[:n]) if uses_index else loop_test())
+        set_carried(loop_values[counted:])
+        return as_condition(loop_test(*loop_values[:n]) if uses_index else loop_test())
 
     def body_fn(*loop_values):
-        set_carried(loop_values[n:])
+        set_carried(loop_values[counted:])
         run_body(loop_values[:n])
         now = state.get()
         out = [_loop_value(names[i], now[i], after=True) for i in carried]
-        return tuple(v + 1 for v in loop_values[:n]) + tuple(out)
+        for i, before, after in zip(carried, loop_values[counted:], out):
+            loop_checks.check_same_structure(names[i], before, after)
+        iterated = (rt.constant(True),) if unset else ()
+        return tuple(v + 1 for v in loop_values[:n]) + iterated + tuple(out)
 
     invariants = None
     if standins:  # a stand-in's shape is the one the body gives, not the zeros' own
@@ -327,30 +396,37 @@ def _stage_while(loop_test, loop_body, state, index, initial):
                 for leaf in rt.nest.flatten(v)
             ]
             invariants += standins[i][1] if i in standins else shapes
-    final = rt.while_loop(
-        cond_fn,
-        body_fn,
-        tuple(extra) + tuple(first_values),
-        names=labels,
-        shape_invariants=invariants,
+    final = list(
+        rt.while_loop(
+            cond_fn,
+            body_fn,
+            tuple(extra) + tuple(first_values),
+            names=labels,
+            shape_invariants=invariants,
+        )
     )
-    set_carried(final[n:])
+    if unset:
+        positions = [carried.index(i) + counted for i in unset]
+        described = [loop_checks.describe_variable(names[i], initial[i]) for i in unset]
+        loop_checks.require_an_iteration(final, final[n], positions, described)
+    set_carried(final[counted:])
 
 
 def _standins(values, state, run_body, uses_index):
-    """What to do with loop variables that are undefined before the loop.
+    """What to do with loop variables that are undefined before the loop, or empty lists.
 
     ``retval`` of a ``return`` inside the loop, say, has no value until the
     loop returns; nor has a variable first assigned in the loop (its target,
     ``for i in ...``). As TensorFlow does, one iteration is traced in a throwaway
     graph to learn what such a variable becomes: if a value, it starts as zeros of that type
-    (``{position: (zeros, leaf shapes)}``; the flags that lowering added make sure the
-    stand-in is never used as a result); if the body leaves it undefined, it
-    is not carried at all (returned as a set of positions).
+    (``{position: (zeros, leaf shapes)}``); if the body leaves it undefined, it is not
+    carried at all (a set of positions). An empty list learns there the dtype of
+    what the loop puts in it (``{position: (dtype, element shape)}``).
     """
     undefined = [i for i, v in enumerate(values) if is_undefined(v)]
-    if not undefined:
-        return {}, set()
+    untyped = [i for i, v in enumerate(values) if _untyped_list(v)]
+    if not undefined and not untyped:
+        return {}, set(), {}
     probe = rt.FuncGraph("loop_probe", outer_graph=rt.get_default_graph())
     _probing.depth += 1
     try:
@@ -361,10 +437,15 @@ def _standins(values, state, run_body, uses_index):
             run_body([probe.add_input(rt.int32, [])] if uses_index else [])
             after = state.get()
     except (UnboundLocalError, TypeError, ValueError):
-        return {}, set()  # the loop reports the undefined variables by name
+        return {}, set(), {}  # the loop reports the undefined variables by name
     finally:
         _probing.depth -= 1
         state.set(values)
+    types = {
+        i: (after[i].dtype, after[i].element_shape)
+        for i in untyped
+        if isinstance(after[i], TensorList) and after[i].dtype is not None
+    }
     standins, untouched = {}, set()
     for i in undefined:
         value = after[i]
@@ -379,16 +460,22 @@ def _standins(values, state, run_body, uses_index):
         tensors = [rt.convert_to_tensor(leaf) for leaf in leaves]
         zeros = rt.nest.pack_sequence_as(value, [_zeros_like_spec(t) for t in tensors])
         standins[i] = (zeros, [t.shape for t in tensors])
-    return standins, untouched
+    return standins, untouched, types
 
 
-def _as_condition(test):
+def _untyped_list(value):
+    return (type(value) is list and not value) or (
+        isinstance(value, TensorList) and value.dtype is None
+    )
+
+
+def as_condition(test):
     if isinstance(test, rt.Tensor):
         return test
     return rt.constant(bool(test))
 
 
-def _loop_value(name, value, after=False):
+def _loop_value(name, value, list_type=None, after=False):
     """A state value as a loop variable: defined, not None, a tensor or a TensorArray."""
     if is_undefined(value):
         if after:
@@ -402,13 +489,19 @@ def _loop_value(name, value, after=False):
             f"'{name}' is None {'after an iteration of' if after else 'before'} a tensor-dependent "
             "loop; loop variables must be tensors, so give it an initial tensor value."
         )
+    if isinstance(value, TensorList) and value.dtype is None and list_type is not None:
+        value = TensorList.from_list([], *list_type)  # an empty one: its type learned
     if isinstance(value, (tuple, dict)):  # a structure: each part is a loop variable
-        return rt.nest.map_structure(lambda part: _loop_value(name, part, after), value)
+        return rt.nest.map_structure(lambda part: _loop_value(name, part, after=after), value)
     if isinstance(value, list):
-        array = rt.TensorArray(_list_dtype(value), size=0, dynamic_size=True)
-        for i, item in enumerate(value):
-            array = array.write(i, item)
-        return array
+        try:
+            return TensorList.from_list(value, *(list_type or ()))
+        except (TypeError, ValueError) as e:
+            raise TypeError(
+                f"'{name}' is a Python list that a tensor-dependent loop changes, so in the graph "
+                f"it is a TensorList, of tensors of one dtype and shape; but it holds {value!r}: "
+                f"{e}"
+            ) from None
     if isinstance(value, (rt.Tensor, rt.TensorArray)):
         return value
     try:
@@ -420,62 +513,7 @@ def _loop_value(name, value, after=False):
         ) from None
 
 
-def _list_dtype(items):
-    return rt.convert_to_tensor(items[0]).dtype if items else None
-
-
-# --- for ---------------------------------------------------------------------------------------
-
-
-def for_stmt(iterable, loop_body, names=(), stop_on=(), unsupported=None):
-    """Runs ``for item in iterable: loop_body(item)`` until one of the flags ``stop_on`` is set.
-
-    Over a symbolic tensor (``rt.range(n)`` in a graph, or any tensor) the loop
-    is staged as an rt.while_loop over its first dimension; over anything
-    else it runs as Python, unrolled when building a graph. ``names`` are the
-    variables the loop carries (see ``State``); ``stop_on`` are those of them
-    that a ``break`` or a ``return`` in the loop sets.
-    """
-    extra_test = _none_set(stop_on, loop_body) if stop_on else None
-    if is_symbolic(iterable) or isinstance(iterable, _StagedIterable):
-        _refuse_staging("`for` loop", unsupported)
-        _staged_for(iterable, extra_test, loop_body, State(names, loop_body))
-        return
-    if isinstance(iterable, rt.Tensor) and iterable.shape.rank == 0:
-        raise TypeError("Cannot iterate over a scalar tensor")
-    for item in iterable:
-        if extra_test is not None:
-            keep_going = extra_test()
-            if is_symbolic(keep_going):
-                # A tensor-dependent `break` in a Python loop: the rest runs under an rt.cond.
-                _refuse_staging("`break` out of a Python loop", unsupported)
-                _staged_if(
-                    keep_going, lambda item=item: loop_body(item), _nothing, State(names, loop_body)
-                )
-                continue
-            if not keep_going:
-                break
-        loop_body(item)
-
-
-def _none_set(flags, loop_body):
-    """``not flag and not other_flag ...`` for the loop to test before each iteration.
-
-    The flags are read through the loop body's cells, as the loop's state is.
-    """
-    state = State(flags, loop_body)
-
-    def none_set():
-        keep_going = True
-        for flag in state.get():
-            if isinstance(flag, _SymbolicTensor):
-                not_set = rt.logical_not(flag)
-                keep_going = not_set if keep_going is True else rt.logical_and(keep_going, not_set)
-            elif flag:
-                return False
-        return keep_going
-
-    return none_set
+# --- for: what it iterates over -------------------------------------------------------------
 
 
 class _StagedIterable:
@@ -495,65 +533,3 @@ class _StagedIterable:
 def _length(t):
     first = t.shape[0] if t.shape.rank else None
     return rt.constant(first) if first is not None else rt.shape(t)[0]
-
-
-def _range_parts(iterable):
-    """``(length, item)`` for a ``for`` over ``rt.range`` of ints with a constant step: the
-    items are computed (start + i * step), so the range is never built nor sliced."""
-    if not (
-        isinstance(iterable, rt.SymbolicTensor)
-        and iterable.op.type == "Range"
-        and iterable.dtype.is_integer
-    ):
-        return None
-    start, limit, delta = iterable.op.inputs
-    step = constant_value(delta)
-    if step is None or step == 0:
-        return None
-    step = int(step)
-    # The common rt.range(n) (start 0, step 1) needs no arithmetic: only the ops it needs
-    # are traced, so there is less to trace, optimise and compile.
-    from_zero = _is_constant(start, 0)
-    if step > 0:
-        span = limit if from_zero else limit - start
-    else:
-        span = -limit if from_zero else start - limit
-    if abs(step) != 1:
-        span = (span + (abs(step) - 1)) // abs(step)
-    length = rt.maximum(span, 0)
-    if length.dtype is not rt.int32:
-        length = rt.cast(length, rt.int32)
-
-    def item(i):
-        value = i if iterable.dtype is rt.int32 else rt.cast(i, iterable.dtype)
-        if step != 1:
-            value = value * step
-        return value if from_zero else start + value
-
-    return length, item
-
-
-def _is_constant(t, number):
-    value = constant_value(t)
-    return value is not None and np.ndim(value) == 0 and value == number
-
-
-def _staged_for(iterable, extra_test, loop_body, state):
-    parts = _range_parts(iterable)
-    if parts is not None:
-        length, item = parts
-    elif isinstance(iterable, _StagedIterable):
-        length, item = iterable.length(), iterable.item
-    else:
-        if iterable.shape.rank == 0:
-            raise TypeError("Cannot iterate over a scalar tensor")
-        length, item = _length(iterable), iterable.__getitem__
-
-    def test(i):
-        more = i < length
-        if extra_test is None:
-            return more
-        keep_going = extra_test()
-        return rt.logical_and(more, _as_condition(keep_going))
-
-    _staged_while(test, lambda i: loop_body(item(i)), state, index=rt.constant(0))

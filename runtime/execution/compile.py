@@ -55,15 +55,15 @@ class Program:
             return self._fn(*args)
         except errors.OpError as e:
             op = e.op or self._failing_op(e.__traceback__)
-            if op is None:
+            if op is None or getattr(e, "described", False):  # by a program this one calls
                 raise
-            raise type(e)(f"{e.message}\n\t [[{_describe(op)}]]", op) from e
+            raise _described(type(e)(f"{e.message}\n\t [[{_describe(op)}]]", op)) from e
         except Exception as e:
             op = self._failing_op(e.__traceback__)
             if op is None:
                 raise
-            raise errors.InvalidArgumentError(
-                f"{type(e).__name__}: {e}\n\t [[{_describe(op)}]]", op
+            raise _described(
+                errors.InvalidArgumentError(f"{type(e).__name__}: {e}\n\t [[{_describe(op)}]]", op)
             ) from e
         finally:
             floating_point.restore(token)
@@ -81,6 +81,11 @@ class Program:
 
     def __repr__(self):
         return f"<rt.compile.Program {self._filename}>"
+
+
+def _described(error):
+    error.described = True  # the op is named in the message already
+    return error
 
 
 def _describe(op):
@@ -357,6 +362,10 @@ class _Emitter:
             if branch is else_graph:
                 self.emit(indent, "else:", op)
             start = len(self.lines)
+            if indent >= _MAX_NESTING:  # a program of its own: Python limits how deep blocks nest
+                call = f"{self._outlined(branch)}({_tuple_text(args)})"
+                self.emit(indent + 1, f"({_tuple_text(outs)},) = {call}" if outs else call, op)
+                continue
             results = [text for text, _ in self.emit_subgraph(branch, args, indent + 1)]
             if outs:
                 self.emit(indent + 1, f"{_tuple_text(outs)} = {_tuple_text(results)}", op)
@@ -364,6 +373,18 @@ class _Emitter:
                 self.emit(indent + 1, "pass")
         for t, n in zip(op.outputs, outs):
             env[id(t)] = n
+
+    def _outlined(self, graph):
+        """The name of ``graph`` compiled as a program of its own (inputs in, outputs out)."""
+        program = compile_graph(
+            graph,
+            graph.inputs,
+            graph.outputs,
+            run_all_stateful=True,
+            name=_identifier(graph.graph_name),
+            states=self.states,
+        )
+        return self.bind_global(f"{graph.graph_name}_program", program)
 
     def emit_while(self, op, env, indent):
         n = op.attrs["num_loop_vars"]
@@ -387,10 +408,14 @@ class _Emitter:
         else:
             self.emit(indent + 1, f"if {_expression(('unary', 'not'), [pred])[0]}:", op)
             self.emit(indent + 2, "break")
-        results = [
-            text for text, _ in self.emit_subgraph(body_graph, loop_vars + captured, indent + 1)
-        ]
-        self.emit(indent + 1, f"{_tuple_text(loop_vars)} = {_tuple_text(results)}", op)
+        if indent >= _MAX_NESTING:
+            call = f"{self._outlined(body_graph)}({_tuple_text(loop_vars + captured)})"
+            self.emit(indent + 1, f"({_tuple_text(loop_vars)},) = {call}", op)
+        else:
+            results = [
+                text for text, _ in self.emit_subgraph(body_graph, loop_vars + captured, indent + 1)
+            ]
+            self.emit(indent + 1, f"{_tuple_text(loop_vars)} = {_tuple_text(results)}", op)
         if has_max:
             self.emit(indent + 1, f"{counter} += 1", op)
         for t, name in zip(op.outputs, loop_vars):
@@ -431,6 +456,9 @@ _ATOM = 13
 # An expression grows by inlining only up to here, then is named: lines stay readable, and
 # Python's parser has a limit on nesting.
 _MAX_INLINED_OPS = 6
+# Deeper than this, a branch or loop body is compiled as a program of its own and called:
+# Python allows only so many levels of indentation (and 20 nested loops).
+_MAX_NESTING = 12
 _MAX_INLINED_CHARS = 80
 
 
