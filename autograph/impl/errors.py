@@ -19,11 +19,31 @@ import linecache
 from runtime.core import source
 
 _maps = {}  # generated file -> (user file, {generated line: user line}, or a callable making it)
+_variables = {}  # generated file -> {a variable conversion made: what errors call it}
+
+# What errors call the variables that lowering ``return``, ``break`` and ``continue`` makes.
+GENERATED_VARIABLES = {
+    "retval": "the function's return value",
+    "do_return": "the flag of a `return`",
+    "break_": "the flag of a `break`",
+    "continue_": "the flag of a `continue`",
+}
 
 
-def register(generated_file, user_file, line_map):
-    """Records where ``generated_file`` came from; ``line_map`` may be a callable, made on first use."""
+def register(generated_file, user_file, line_map, variables=None):
+    """Records where ``generated_file`` came from; ``line_map`` may be a callable, made on first use.
+
+    ``variables`` maps the names of variables that conversion made to their bases
+    (``retval_1``: ``retval``), so that errors name them as the user knows them.
+    """
     _maps[generated_file] = (user_file, line_map)
+    named = {
+        name: GENERATED_VARIABLES[base]
+        for name, base in (variables or {}).items()
+        if base in GENERATED_VARIABLES
+    }
+    if named:
+        _variables[generated_file] = named
 
 
 def is_generated(filename) -> bool:
@@ -69,6 +89,16 @@ def _user_location(filename, lineno):
 source.register_translator(_user_location)
 
 
+def _user_names(message, tb):
+    """``message`` with the variables that conversion made (``'retval'``) named as the user
+    knows them (the function's return value)."""
+    while tb is not None:
+        for name, description in _variables.get(tb.tb_frame.f_code.co_filename, {}).items():
+            message = message.replace(f"'{name}'", description)
+        tb = tb.tb_next
+    return message
+
+
 def _dedupe(frames):
     out = []
     for frame in frames:
@@ -96,7 +126,7 @@ def with_user_frames(error):
     rebuilt = None
     if len(error.args) == 1 and isinstance(error.args[0], str) and not isinstance(error, KeyError):
         try:
-            rebuilt = type(error)(error.args[0] + note)
+            rebuilt = type(error)(_user_names(error.args[0], error.__traceback__) + note)
         except Exception:  # an exception type with another constructor: keep it as it is
             rebuilt = None
     if rebuilt is None:
@@ -105,7 +135,7 @@ def with_user_frames(error):
     else:
         rebuilt.__dict__.update(getattr(error, "__dict__", {}))
         if hasattr(error, "message") and isinstance(error.message, str):
-            rebuilt.message = error.args[0] + note
+            rebuilt.message = rebuilt.args[0]
         rebuilt.__cause__, rebuilt.__context__ = error.__cause__, error.__context__
         rebuilt.__suppress_context__ = error.__suppress_context__
     rebuilt.ag_user_frames = frames

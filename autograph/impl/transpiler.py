@@ -118,7 +118,7 @@ def _convert(fn):
     file_name = fn.__name__.replace("<", "").replace(">", "")
     future_flags = fn.__code__.co_flags & _FUTURE_FLAGS
     namespace, path = loader.load_source(text + "\n", file_name, future_flags)
-    errors.register(path, filename, line_map)
+    errors.register(path, filename, line_map, ctx.namer.made)
     # Only the code object is kept: the cells given here are never read.
     instance = namespace["create_converted"](None, *[None] * len(fn.__code__.co_freevars))
     return ConvertedCode(instance.__code__, node, path)

@@ -323,11 +323,11 @@ def _first_test(loop_test, names, loop_body):
     if rt.executing_eagerly():
         return loop_test()
     state = State(names, loop_test, loop_body)
-    before = state.get()
+    before = state.save()
     with rt.FuncGraph("first_test", outer_graph=rt.get_default_graph()).as_default():
         test = loop_test()
     if is_symbolic(test):
-        state.set(before)  # nothing the throwaway graph computed may stay in the variables
+        state.restore(before)  # nothing the throwaway graph computed may stay in the variables
     return test
 
 

@@ -105,7 +105,12 @@ class _Liveness:
         if not stmts:
             return set(live_after)
         live = live_after
+        # Inside a try, any statement may raise before it is done: what the handlers (or the
+        # finally block) read is live after each, even after one that assigns it.
+        on_raise = self._tries[-1][0] if self._tries else None
         for stmt in reversed(stmts):
+            if on_raise:
+                live = live | on_raise
             live = _VISITS.get(type(stmt), _Liveness.simple)(self, stmt, live)
         return live
 
