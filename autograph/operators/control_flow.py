@@ -353,19 +353,23 @@ def _stage_while(loop_test, loop_body, state, index, initial):
             standins.pop(i, None)
     carried = [i for i in range(len(values)) if i not in untouched]
     # A variable that only the loop gives a value has none if it runs zero times: a flag
-    # that an iteration sets lets the graph say so, as Python would, instead of the stand-in.
+    # that says whether it is set lets the graph say so, as Python would, instead of using
+    # the stand-in. One that an enclosing loop's body may not have set yet keeps its flag.
     unset = [i for i in standins if not loop_checks.guarded(values[i])]
+    inherited = {i: loop_checks.flag_of(values[i]) for i in carried}
+    inherited = {i: flag for i, flag in inherited.items() if flag is not None}
+    tracked = unset + list(inherited)
     for i, (zeros, _) in standins.items():
         values[i] = zeros
     first_values = [_loop_value(names[i], values[i], list_types.get(i)) for i in carried]
     extra = [index] if uses_index else ([] if first_values else [rt.constant(0)])
     labels = ["<loop index>"] if uses_index else ["<iterations>"] if extra else []
     n = len(extra)
-    if unset:
-        extra.append(rt.constant(False))
-        labels.append("<iterated>")
+    extra += [inherited.get(i, rt.constant(False)) for i in tracked]
+    labels += [f"<{names[i]} set>" for i in tracked]
     labels += [names[i] for i in carried]
     counted = len(extra)
+    tracked_at = [counted + carried.index(i) for i in tracked]  # where their values are
 
     def set_carried(carried_values):
         full = list(values)
@@ -379,13 +383,18 @@ def _stage_while(loop_test, loop_body, state, index, initial):
 
     def body_fn(*loop_values):
         set_carried(loop_values[counted:])
-        run_body(loop_values[:n])
-        now = state.get()
+        flags = loop_values[n:counted]
+        with loop_checks.tracking([(loop_values[k], f) for k, f in zip(tracked_at, flags)]):
+            run_body(loop_values[:n])
+            now = state.get()
+            flags = [
+                loop_checks.flag_after(now[i], loop_values[k], f)
+                for i, k, f in zip(tracked, tracked_at, flags)
+            ]
         out = [_loop_value(names[i], now[i], after=True) for i in carried]
         for i, before, after in zip(carried, loop_values[counted:], out):
             loop_checks.check_same_structure(names[i], before, after)
-        iterated = (rt.constant(True),) if unset else ()
-        return tuple(v + 1 for v in loop_values[:n]) + iterated + tuple(out)
+        return tuple(v + 1 for v in loop_values[:n]) + tuple(flags) + tuple(out)
 
     invariants = None
     if standins:  # a stand-in's shape is the one the body gives, not the zeros' own
@@ -405,10 +414,11 @@ def _stage_while(loop_test, loop_body, state, index, initial):
             shape_invariants=invariants,
         )
     )
-    if unset:
-        positions = [carried.index(i) + counted for i in unset]
-        described = [loop_checks.describe_variable(names[i], initial[i]) for i in unset]
-        loop_checks.require_an_iteration(final, final[n], positions, described)
+    for k, i in enumerate(unset):
+        described = loop_checks.describe_variable(names[i], initial[i])
+        loop_checks.require_an_iteration(final, final[n + k], [tracked_at[k]], [described])
+    for k, i in enumerate(tracked[len(unset) :], len(unset)):
+        loop_checks.hand_over(final[tracked_at[k]], final[n + k])
     set_carried(final[counted:])
 
 
