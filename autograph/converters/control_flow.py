@@ -113,10 +113,11 @@ class _ControlFlowConverter(StatementConverter):
                 # is not the block's to carry.
                 if base_name(sym) in live_in and not _named_keys(sym) & writes:
                     carried.add(sym)
-            elif sym in live and (sym in writes or sym in scope.locals):
-                carried.add(sym)  # assigned; or changed in place, if not outer data
-            elif sym in writes and (sym in scope.captured or sym in live_in):
-                optional.add(sym)
+            elif sym in writes or sym in scope.locals:  # assigned, or a local changed in place
+                if sym in live:
+                    carried.add(sym)
+                elif sym in scope.captured or sym in live_in:
+                    optional.add(sym)
         declared = {s for s in carried | optional if s in writes and not is_composite(s)}
         defined = anno.getanno(node, "defined_in", set())
         maybe = anno.getanno(node, "maybe_defined_in", set())

@@ -24,17 +24,19 @@ import threading
 import numpy as np
 
 import runtime as rt
-from autograph.operators import loop_checks
+from autograph.operators import loop_checks, unset
 from autograph.operators.data_structures import (
     Held,
     TensorList,
     check_list_lengths,
     contents,
     is_container,
+    like_tensor_list,
     set_contents,
     unchanged,
     unwrap_held,
 )
+from autograph.operators.known import assuming, simplified
 from autograph.operators.state import State
 from autograph.operators.variables import Undefined, UndefinedReturnValue, is_undefined
 from runtime.execution.tracing import set_outputs, trace
@@ -67,6 +69,8 @@ def if_stmt(cond, if_true, if_false=None, names=(), unsupported=None, optional=(
 
     ``names`` are the variables the branches carry (see ``State``).
     """
+    if isinstance(cond, _SymbolicTensor):
+        cond = simplified(cond)
     if isinstance(cond, _SymbolicTensor):
         refuse_staging("`if`", unsupported)
         state = State(names, if_true, if_false, optional=optional)
@@ -101,12 +105,13 @@ def _stage_if(cond, if_true, if_false, state, initial):
     # starts from what it held, and gives what it leaves in it.
     containers = {i: (v, contents(v)) for i, v in enumerate(initial) if is_container(v)}
 
-    def branch(fn):
+    def branch(fn, taken):
         def run():
             state.set(initial)
             for container, held in containers.values():
                 set_contents(container, held)
-            fn()
+            with assuming(cond, taken):
+                fn()
             out = list(state.get())
             for i, (container, _) in containers.items():
                 if out[i] is container:
@@ -116,8 +121,8 @@ def _stage_if(cond, if_true, if_false, state, initial):
         return run
 
     graph = rt.get_default_graph()
-    true_graph = trace(branch(if_true), [], "if_true", graph, convert=False)
-    false_graph = trace(branch(if_false), [], "if_false", graph, convert=False)
+    true_graph = trace(branch(if_true, True), [], "if_true", graph, convert=False)
+    false_graph = trace(branch(if_false, False), [], "if_false", graph, convert=False)
     true_held, false_held = true_graph.structured_outputs, false_graph.structured_outputs
     true_out, false_out = unwrap_held(true_held), unwrap_held(false_held)
     # A variable both branches leave as the same object (a container holding the same
@@ -128,7 +133,13 @@ def _stage_if(cond, if_true, if_false, state, initial):
         i for i in staged if names[i] in state.optional and not _agree(true_out[i], false_out[i])
     }
     staged = [i for i in staged if i not in dropped]
+    true_out, false_out = list(true_out), list(false_out)
     for i in staged:
+        # A list that one branch made a TensorList (in a staged loop) is one in both.
+        with true_graph.as_default():
+            true_out[i] = like_tensor_list(true_out[i], false_out[i])
+        with false_graph.as_default():
+            false_out[i] = like_tensor_list(false_out[i], true_out[i])
         check_list_lengths(names[i], true_out[i], false_out[i])
     true_out, false_out = _fill_missing(
         true_out, true_graph, false_out, false_graph, staged, only_guarded=not _probing.depth
@@ -143,6 +154,17 @@ def _stage_if(cond, if_true, if_false, state, initial):
         true_leaves += a_leaves
         false_leaves += b_leaves
         labels += [f"'{names[i]}'"] * len(a_leaves)
+    # A value a loop may not have set (see operators.unset) takes its flag along.
+    flagged = [i for i in staged if unset.flag_of(true_out[i]) or unset.flag_of(false_out[i])]
+    for i in flagged:
+        for leaves, value, branch_graph in (
+            (true_leaves, true_out[i], true_graph),
+            (false_leaves, false_out[i], false_graph),
+        ):
+            with branch_graph.as_default():
+                flag = unset.flag_of(value)
+                leaves.append(rt.constant(True) if flag is None else flag)
+        labels.append(f"<{names[i]} set>")
     set_outputs(true_graph, true_leaves)
     set_outputs(false_graph, false_leaves)
     # With nothing to return, the cond still runs the effects (prints, assignments) of its branches.
@@ -153,6 +175,8 @@ def _stage_if(cond, if_true, if_false, state, initial):
         template = _template(true_out[i], false_out[i])
         final[i] = rt.nest.pack_sequence_as(template, results[start : start + count])
         start += count
+    for i, flag in zip(flagged, results[start:]):
+        unset.mark(final[i], flag, names[i])
     for i in dropped:
         final[i] = Undefined(names[i])
     for i, (container, held) in containers.items():
@@ -233,8 +257,8 @@ def _probe_input(probe, value):
             return TensorList.from_list(value)
         except (TypeError, ValueError):
             return list(value)
-    if isinstance(value, dict):
-        return dict(value)
+    if isinstance(value, (dict, TensorList)):
+        return contents(value)
     return value
 
 
@@ -304,7 +328,7 @@ def while_stmt(loop_test, loop_body, names=(), unsupported=None, optional=()):
     after some iterations is staged from that iteration on. ``names`` are the
     variables the loop carries (see ``State``).
     """
-    test = _first_test(loop_test, tuple(names) + tuple(optional), loop_body)
+    test = simplified(_first_test(loop_test, tuple(names) + tuple(optional), loop_body))
     while True:
         if isinstance(test, _SymbolicTensor):  # is_symbolic, without a call per iteration
             refuse_staging("`while` loop", unsupported)
@@ -353,12 +377,13 @@ def _stage_while(loop_test, loop_body, state, index, initial):
             standins.pop(i, None)
     carried = [i for i in range(len(values)) if i not in untouched]
     # A variable that only the loop gives a value has none if it runs zero times: a flag
-    # that says whether it is set lets the graph say so, as Python would, instead of using
-    # the stand-in. One that an enclosing loop's body may not have set yet keeps its flag.
-    unset = [i for i in standins if not loop_checks.guarded(values[i])]
-    inherited = {i: loop_checks.flag_of(values[i]) for i in carried}
+    # that says whether it is set lets the graph say so where the program reads it, as
+    # Python would, instead of using the stand-in (operators.unset). One that an enclosing
+    # loop may not have set yet keeps its flag.
+    created = [i for i in standins if not loop_checks.guarded(values[i])]
+    inherited = {i: unset.flag_of(values[i]) for i in carried}
     inherited = {i: flag for i, flag in inherited.items() if flag is not None}
-    tracked = unset + list(inherited)
+    tracked = created + list(inherited)
     for i, (zeros, _) in standins.items():
         values[i] = zeros
     first_values = [_loop_value(names[i], values[i], list_types.get(i)) for i in carried]
@@ -384,13 +409,14 @@ def _stage_while(loop_test, loop_body, state, index, initial):
     def body_fn(*loop_values):
         set_carried(loop_values[counted:])
         flags = loop_values[n:counted]
-        with loop_checks.tracking([(loop_values[k], f) for k, f in zip(tracked_at, flags)]):
-            run_body(loop_values[:n])
-            now = state.get()
-            flags = [
-                loop_checks.flag_after(now[i], loop_values[k], f)
-                for i, k, f in zip(tracked, tracked_at, flags)
-            ]
+        for i, k, flag in zip(tracked, tracked_at, flags):
+            unset.mark(loop_values[k], flag, names[i])
+        run_body(loop_values[:n])
+        now = state.get()
+        flags = [
+            unset.flag_after(now[i], loop_values[k], f)
+            for i, k, f in zip(tracked, tracked_at, flags)
+        ]
         out = [_loop_value(names[i], now[i], after=True) for i in carried]
         for i, before, after in zip(carried, loop_values[counted:], out):
             loop_checks.check_same_structure(names[i], before, after)
@@ -414,11 +440,13 @@ def _stage_while(loop_test, loop_body, state, index, initial):
             shape_invariants=invariants,
         )
     )
-    for k, i in enumerate(unset):
-        described = loop_checks.describe_variable(names[i], initial[i])
-        loop_checks.require_an_iteration(final, final[n + k], [tracked_at[k]], [described])
-    for k, i in enumerate(tracked[len(unset) :], len(unset)):
-        loop_checks.hand_over(final[tracked_at[k]], final[n + k])
+    for k, i in enumerate(tracked):
+        value, flag = final[tracked_at[k]], final[n + k]
+        if names[i].isidentifier() and not isinstance(initial[i], UndefinedReturnValue):
+            unset.mark(value, flag, names[i])  # checked where the program reads it (ag__.ld)
+        else:  # read without ag__.ld (x['a']): checked at once
+            described = loop_checks.describe_variable(names[i], initial[i])
+            final[tracked_at[k]] = unset.require(value, flag, described)
     set_carried(final[counted:])
 
 
@@ -438,6 +466,7 @@ def _standins(values, state, run_body, uses_index):
     if not undefined and not untyped:
         return {}, set(), {}
     probe = rt.FuncGraph("loop_probe", outer_graph=rt.get_default_graph())
+    saved = state.save()  # lists too: the probe must leave nothing of its graph in them
     _probing.depth += 1
     try:
         with probe.as_default():
@@ -450,7 +479,7 @@ def _standins(values, state, run_body, uses_index):
         return {}, set(), {}  # the loop reports the undefined variables by name
     finally:
         _probing.depth -= 1
-        state.set(values)
+        state.restore(saved)
     types = {
         i: (after[i].dtype, after[i].element_shape)
         for i in untyped

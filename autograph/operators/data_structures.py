@@ -215,6 +215,13 @@ def unchanged(a, b) -> bool:
     return is_container(a) and is_container(b) and same_contents(a, b)
 
 
+def like_tensor_list(value, other):
+    """``value``, a Python list, as a TensorList if ``other`` is one; else ``value``."""
+    if type(value) is list and isinstance(other, TensorList):
+        return TensorList.from_list(value, other.dtype, other.element_shape)
+    return value
+
+
 def check_list_lengths(name, a, b):
     """A Python list cannot have a length that depends on a tensor: an error that names it."""
     if type(a) is list and type(b) is list and len(a) != len(b):

@@ -24,6 +24,7 @@ from autograph.operators.control_flow import (
     staged_if,
     staged_while,
 )
+from autograph.operators.known import simplified
 from autograph.operators.state import State
 from runtime.ops.constant_ops import constant_value
 
@@ -70,6 +71,7 @@ def _none_set(flags, loop_body):
     def none_set():
         keep_going = True
         for flag in state.get():
+            flag = simplified(flag)
             if isinstance(flag, rt.SymbolicTensor):
                 not_set = rt.logical_not(flag)
                 keep_going = not_set if keep_going is True else rt.logical_and(keep_going, not_set)

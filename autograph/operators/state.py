@@ -45,7 +45,7 @@ class State:
     statement need not give a value (only closures, or the statement itself, read them).
     """
 
-    __slots__ = ("names", "optional", "_cells", "_globals")
+    __slots__ = ("names", "optional", "_cells", "_globals", "_functions")
 
     def __init__(self, names, *functions, optional=()):
         # Optional variables come after the others: a statement may leave them undefined.
@@ -53,11 +53,34 @@ class State:
         self.optional = frozenset(optional)
         self._cells = {}
         self._globals = {}
+        self._functions = functions
         for fn in functions:
             closure = getattr(fn, "__closure__", None)
             if closure:
                 self._cells.update(zip(fn.__code__.co_freevars, closure))
             self._globals = getattr(fn, "__globals__", self._globals)
+
+    def _cell(self, name):
+        """The cell of ``name``: in the functions given, or in functions of the same converted
+        code that they call (an elif's branches sit beside the if's, called from its else)."""
+        cell = self._cells.get(name)
+        if cell is not None or self._functions is None:
+            return cell
+        files = {fn.__code__.co_filename for fn in self._functions if fn is not None}
+        seen, queue = set(), [fn for fn in self._functions if fn is not None]
+        for fn in queue:  # grows while it is read
+            for var, inner in zip(fn.__code__.co_freevars, fn.__closure__ or ()):
+                self._cells.setdefault(var, inner)
+                try:
+                    value = inner.cell_contents
+                except ValueError:
+                    continue
+                code = getattr(value, "__code__", None)
+                if code is not None and code.co_filename in files and id(value) not in seen:
+                    seen.add(id(value))
+                    queue.append(value)
+        self._functions = None  # searched once
+        return self._cells.get(name)
 
     def get(self) -> tuple:
         """The variables' current values, in the order of ``names``."""
@@ -81,7 +104,7 @@ class State:
             set_contents(container, what)
 
     def _read(self, name):
-        cell = self._cells.get(name)
+        cell = self._cells.get(name) or self._cell(name)
         if cell is not None:  # the common case, a plain variable: as directly as it goes
             try:
                 return cell.cell_contents
@@ -112,7 +135,7 @@ class State:
     def _write(self, name, value):
         base, steps = _path(name)
         if not steps:
-            cell = self._cells.get(base)
+            cell = self._cell(base)
             if cell is not None:
                 cell.cell_contents = value
             elif not is_undefined(value):
@@ -144,7 +167,7 @@ class State:
             owner.pop(key, None)
 
     def _base(self, base):
-        cell = self._cells.get(base)
+        cell = self._cell(base)
         if cell is None:
             return self._globals.get(base, _MISSING)
         try:

@@ -9,6 +9,8 @@ UnboundLocalError: cannot access local variable 'y' where it is not associated w
 
 from __future__ import annotations
 
+from autograph.operators import unset
+
 
 class Undefined:
     """The value of a variable that was not assigned on the path taken so far.
@@ -66,10 +68,14 @@ def is_undefined(value) -> bool:
 
 
 def ld(value):
-    """A variable's value where it may not be assigned: raises as Python would if it is not."""
+    """A variable's value where it may not be assigned: raises as Python would if it is not.
+
+    A graph value that a staged loop may not have set (it ran zero times) comes
+    after a check that it did (``operators.unset``).
+    """
     if isinstance(value, Undefined):
         value._unbound()
-    return value
+    return unset.checked(value)
 
 
 def ret(value, returned=True):

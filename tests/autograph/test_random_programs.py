@@ -1,4 +1,17 @@
-"""Random small programs: converted code agrees with Python on ints, eagerly, and in a graph."""
+"""Random programs: converted code agrees with Python on ints, eagerly, and in a graph.
+
+Each program is a function ``f(a, b)`` of ints, drawn statement by statement:
+assignments (tuple unpacking, conditional expressions, calls), nested ``if``/``elif``/
+``else``, ``while`` and ``for`` loops over ``range``, ``rt.range``, ``enumerate`` and ``zip``,
+``break``/``continue``/``return`` anywhere, a list ``xs`` and a dict ``d`` assigned
+by subscript, a list ``acc`` appended to in loops, ``try``/``except``/``finally``, and
+a variable ``w`` first assigned inside a loop (so it has no value if the loop runs
+zero times). Every program runs on several inputs as Python, converted on Python
+values, converted on eager tensors, and traced once into a graph that then runs
+each input. Where Python raises (``w`` unassigned), every mode must raise too.
+
+The suite draws 300 programs; ``AUTOGRAPH_RANDOM_PROGRAMS=5000`` draws more.
+"""
 
 from __future__ import annotations
 
@@ -15,7 +28,7 @@ import autograph as ag
 import runtime as rt
 
 VARIABLES = ("x", "y", "z")
-MAX_DEPTH = 2
+MAX_DEPTH = 3
 _module_ids = itertools.count()
 
 
@@ -26,16 +39,24 @@ class _Generator:
         self.draw = draw
         self.loops = itertools.count()
         self.returns_tuple = draw(st.booleans())
+        self.creates_w = False
 
     def choice(self, options):
         return self.draw(st.sampled_from(options))
 
+    def number(self, low=0, high=9):
+        return str(self.draw(st.integers(low, high)))
+
     def atom(self, indices):
-        kind = self.draw(st.integers(0, 3))
+        kind = self.draw(st.integers(0, 5))
         if kind == 0:
-            return str(self.draw(st.integers(0, 9)))
+            return self.number()
         if kind == 1 and indices:
             return self.choice(indices)
+        if kind == 2:  # an item of the list, by a constant index (a negative one too)
+            return f"xs[{self.choice(['0', '1', '2', '-1'])}]"
+        if kind == 3:
+            return f"d[{self.choice(['p', 'q'])!r}]"
         return self.choice(VARIABLES)
 
     def expression(self, indices):
@@ -68,12 +89,12 @@ class _Generator:
             return self.choice(["flag", "not flag", f"flag and {self.comparison(indices)}"])
         return self.comparison(indices)
 
-    def assignment(self, indices):
+    def assignment(self, indices, where):
         target = self.choice(VARIABLES)
-        kind = self.draw(st.integers(0, 5))
+        kind = self.draw(st.integers(0, 8))
         if kind == 0:  # additive growth only, so that int32 never overflows
             op = self.choice(["+=", "-="])
-            step = self.choice([str(self.draw(st.integers(1, 9))), *indices])
+            step = self.choice([self.number(1, 9), *indices])
             return [f"{target} {op} {step}"]
         if kind == 1:
             return [f"{target} %= {self.draw(st.integers(2, 50))}"]
@@ -85,6 +106,15 @@ class _Generator:
             return [f"{target} = ({self.atom(indices)} if {test} else {orelse}) % 1000"]
         if kind == 4:  # the bool variable
             return [self.choice(["flag = not flag", f"flag = {self.condition(indices)}"])]
+        if kind == 5:  # an item of the list or of the dict: the container is the state
+            item = self.choice(["xs[0]", "xs[1]", "xs[-1]", "d['p']", "d['q']"])
+            if self.draw(st.booleans()):
+                return [f"{item} = ({self.expression(indices)}) % 1000"]
+            return [f"{item} += {self.choice([self.number(1, 9), *indices])}"]
+        if kind == 6 and where.staged:
+            # A list that staged loops grow (a TensorList there). A Python list cannot get a
+            # length that depends on a tensor, so only inside a loop over rt.range.
+            return [f"acc.append(({self.expression(indices)}) % 1000)"]
         return [f"{target} = ({self.expression(indices)}) % 1000"]
 
     def ret(self, indices):
@@ -93,60 +123,102 @@ class _Generator:
         return [f"return {self.expression(indices)}"]
 
     def final_return(self):
+        total = "x + 3 * y - 7 * z + 11 * xs[0] - xs[2] + 5 * d['q'] + 13 * len(acc)"
+        if self.creates_w:
+            total += " + 17 * w"
         if self.returns_tuple:
-            return "return x + 3 * y, z"
-        return "return x + 3 * y - 7 * z"
+            return f"return {total}, xs[1]"
+        return f"return {total}"
 
-    def orelse(self, depth, indices, in_loop):
+    def orelse(self, depth, indices, where):
         """An optional ``else:`` clause (of an ``if``, ``for`` or ``while``)."""
         if not self.draw(st.booleans()):
             return []
-        return ["else:", *_indent(self.block(depth + 1, indices, in_loop))]
+        return ["else:", *_indent(self.block(depth + 1, indices, where))]
 
-    def block(self, depth, indices, in_loop):
-        lines = []
+    def block(self, depth, indices, where, first=()):
+        lines = list(first)
         for _ in range(self.draw(st.integers(1, 3))):
-            lines += self.statement(depth, indices, in_loop)
-        ending = self.draw(st.integers(0, 5 if in_loop else 3))
+            lines += self.statement(depth, indices, where)
+        ending = self.draw(st.integers(0, 5 if where.in_loop else 3)) if where.jumps else 0
         if ending == 1:
             lines += self.ret(indices)
-        elif ending == 2 and in_loop:
+        elif ending == 2 and where.in_loop:
             lines += ["break"]
-        elif ending == 3 and in_loop:
+        elif ending == 3 and where.in_loop:
             lines += ["continue"]
         return lines
 
-    def statement(self, depth, indices, in_loop):
-        kinds = ["assign", "assign"]
+    def statement(self, depth, indices, where):
+        kinds = ["assign", "assign", "assign"]
         if depth < MAX_DEPTH:
-            kinds += ["if", "while", "for"]
-        if in_loop:
+            kinds += ["if", "if", "try"]
+        if depth < MAX_DEPTH - 1:
+            kinds += ["while", "for", "for"]
+        if where.in_loop and where.jumps:
             kinds += ["jump"]
         kind = self.choice(kinds)
         if kind == "assign":
-            return self.assignment(indices)
+            return self.assignment(indices, where)
         if kind == "jump":
             jump = self.choice(["break", "continue", "return"])
             jump = self.ret(indices)[0] if jump == "return" else jump
             return [f"if {self.condition(indices)}:", f"    {jump}"]
         if kind == "if":
             lines = [f"if {self.condition(indices)}:"]
-            lines += _indent(self.block(depth + 1, indices, in_loop))
-            if self.draw(st.booleans()):
+            lines += _indent(self.block(depth + 1, indices, where))
+            for _ in range(self.draw(st.integers(0, 2))):
                 lines += [f"elif {self.condition(indices)}:"]
-                lines += _indent(self.block(depth + 1, indices, in_loop))
-            return lines + self.orelse(depth, indices, in_loop)
-        n = next(self.loops)
+                lines += _indent(self.block(depth + 1, indices, where))
+            return lines + self.orelse(depth, indices, where)
+        if kind == "try":
+            return self.try_statement(depth, indices, where)
         if kind == "for":
-            index = f"i{n}"
-            bound = self.choice(
-                [str(self.draw(st.integers(0, 4))), f"{self.choice(VARIABLES)} % 4"]
-            )
-            iterable = self.choice(["range", "rt.range"])
-            lines = [f"for {index} in {iterable}({bound}):"]
-            lines += _indent(self.block(depth + 1, [*indices, index], True))
-            return lines + self.orelse(depth, indices, in_loop)
-        counter = f"c{n}"
+            return self.for_loop(depth, indices, where)
+        return self.while_loop(depth, indices, where)
+
+    def try_statement(self, depth, indices, where):
+        """A ``try`` whose body may end raising a Python error, on every path through it.
+
+        Its body has no jumps: code after one is guarded by a flag, which a graph stages, so a
+        raise there would happen while tracing whatever the flag says.
+        """
+        body = self.block(depth + 1, indices, where.without_jumps())
+        if self.draw(st.booleans()):
+            body += ["raise ValueError('always')"]
+        lines = ["try:", *_indent(body), "except ValueError:"]
+        lines += _indent(self.block(depth + 1, indices, where))
+        if self.draw(st.booleans()):
+            lines += ["finally:", *_indent(self.assignment(indices, where))]
+        return lines
+
+    def for_loop(self, depth, indices, where):
+        n = next(self.loops)
+        index, other = f"i{n}", f"j{n}"
+        bound = self.choice([self.number(0, 4), f"{self.choice(VARIABLES)} % 4"])
+        form = self.draw(st.integers(0, 4))
+        new = [index]
+        staged = form in (1, 2)  # over rt.range: staged in a graph whatever the bound
+        if form <= 1:
+            head = f"for {index} in {('range', 'rt.range')[form]}({bound}):"
+        elif form == 2:
+            head = f"for {other}, {index} in enumerate(rt.range({bound})):"
+            new.append(other)
+        elif form == 3:
+            head = f"for {index}, {other} in zip(ys, range({bound})):"
+            new.append(other)
+        else:
+            head = f"for {index} in ys:"
+        # At the top level, a loop may be what first gives ``w`` a value.
+        first = []
+        if depth == 0 and not self.creates_w and self.draw(st.integers(0, 3)) == 0:
+            self.creates_w = True
+            first = [f"w = ({self.expression([*indices, index])}) % 1000"]
+        body = self.block(depth + 1, [*indices, *new], where.loop(staged), first)
+        return [head, *_indent(body), *self.orelse(depth, indices, where)]
+
+    def while_loop(self, depth, indices, where):
+        counter = f"c{next(self.loops)}"
         limit = self.draw(st.integers(1, 4))
         form = self.draw(st.integers(0, 2))
         if form == 0:
@@ -163,8 +235,21 @@ class _Generator:
                 f"    if {counter} > {limit}:",
                 "        break",
             ]
-        body = _indent(self.block(depth + 1, indices, True))
-        return [f"{counter} = 0", *head, *body, *self.orelse(depth, indices, in_loop)]
+        body = _indent(self.block(depth + 1, indices, where.loop(False)))
+        return [f"{counter} = 0", *head, *body, *self.orelse(depth, indices, where)]
+
+
+class _Where:
+    """Where a statement is drawn: in a loop (jumps allowed?), inside a loop over rt.range?"""
+
+    def __init__(self, in_loop=False, jumps=True, staged=False):
+        self.in_loop, self.jumps, self.staged = in_loop, jumps, staged
+
+    def loop(self, staged):
+        return _Where(True, self.jumps, self.staged or staged)
+
+    def without_jumps(self):
+        return _Where(self.in_loop, False, self.staged)
 
 
 def _indent(lines):
@@ -179,14 +264,23 @@ def g(u, v):
 
 """
 
+PROLOGUE = [
+    "x = a",
+    "y = b",
+    "z = (a * 3 + b) % 1000",
+    "flag = a < b",
+    "xs = [a, b, 7]",
+    "ys = [2, 5, 1]",
+    "d = {'p': b, 'q': 3}",
+    "acc = []",
+]
+
 
 @st.composite
 def programs(draw):
     """Source of a module defining ``f(a, b)``: ints in, an int (or a pair) out, always terminating."""
     gen = _Generator(draw)
-    body = ["x = a", "y = b", "z = (a * 3 + b) % 1000", "flag = a < b"]
-    body += gen.block(0, [], False)
-    body += [gen.final_return()]
+    body = PROLOGUE + gen.block(0, [], _Where()) + [gen.final_return()]
     return "\n".join(["import runtime as rt", "", "", HELPER, "def f(a, b):", *_indent(body), ""])
 
 
@@ -239,41 +333,60 @@ def _same_number(actual, expected):
     )
 
 
-def _run_in_graph(fn, a, b):
-    """``fn`` traced on two int32 placeholders, run with ``a`` and ``b`` fed."""
-    graph = rt.Graph()
-    with graph.as_default():
-        pa, pb = rt.placeholder(rt.int32, []), rt.placeholder(rt.int32, [])
-        out = fn(pa, pb)
-    with rt.Session(graph) as sess:
-        return _fetch(sess, out, {pa: a, pb: b})
+def _outcome(fn, *args):
+    try:
+        return fn(*args), None
+    except Exception as e:
+        return None, e
 
 
-def _fetch(sess, out, feed):
-    if isinstance(out, tuple):
-        return tuple(_fetch(sess, o, feed) for o in out)
-    if isinstance(out, rt.Tensor):
-        return sess.run(out, feed)
-    return out  # computed in Python while tracing
+# The errors a graph raises where Python finds a variable unassigned: at run time (a loop that
+# ran zero times) or, for a loop unrolled while tracing, as Python does.
+_GRAPH_UNASSIGNED = (rt.errors.InvalidArgumentError, UnboundLocalError)
+
+
+def check_program(source, inputs, directory):
+    """Runs the program on each input in the four ways; asserts they agree."""
+    fn = _load(source, directory)
+    converted = ag.to_graph(fn)
+    traced = ag.function(converted)
+    for a, b in inputs:
+        expected, error = _outcome(fn, a, b)
+        actual, actual_error = _outcome(converted, a, b)
+        eager, eager_error = _outcome(converted, rt.constant(a), rt.constant(b))
+        graph, graph_error = _outcome(traced, rt.constant(a), rt.constant(b))
+        where = f"inputs {a}, {b}"
+        if error is not None:  # only an unassigned `w` may make a program fail
+            assert isinstance(error, UnboundLocalError), (where, error)
+            assert isinstance(actual_error, UnboundLocalError), ("python", where, actual)
+            assert isinstance(eager_error, UnboundLocalError), ("eager", where, eager)
+            assert isinstance(graph_error, _GRAPH_UNASSIGNED), ("graph", where, graph_error)
+            continue
+        assert actual_error is None and _same_python(actual, expected), (
+            "python", where, actual, actual_error, expected
+        )
+        assert eager_error is None and _same_number(eager, expected), (
+            "eager", where, eager, eager_error, expected
+        )
+        assert graph_error is None and _same_number(graph, expected), (
+            "graph", where, graph, graph_error, expected
+        )
+    # int32 scalars each time: one graph runs every input (unless tracing itself failed)
+    assert traced.tracing_count == 1 or isinstance(graph_error, UnboundLocalError)
+
+
+_INPUT = st.integers(-30, 60)
 
 
 @settings(
-    max_examples=int(os.environ.get("AUTOGRAPH_RANDOM_PROGRAMS", 40)),
+    max_examples=int(os.environ.get("AUTOGRAPH_RANDOM_PROGRAMS", 300)),
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
-@given(source=programs(), a=st.integers(-30, 60), b=st.integers(-30, 60))
-def test_random_program(tmp_path, source, a, b):
+@given(
+    source=programs(),
+    inputs=st.lists(st.tuples(_INPUT, _INPUT), min_size=3, max_size=3).map(lambda i: i + [(0, 0)]),
+)
+def test_random_program(tmp_path, source, inputs):
     note(source)
-    fn = _load(source, tmp_path)
-    expected = fn(a, b)
-    converted = ag.to_graph(fn)
-
-    actual = converted(a, b)
-    assert _same_python(actual, expected), ("python", actual, expected)
-
-    eager = converted(rt.constant(a), rt.constant(b))
-    assert _same_number(eager, expected), ("eager", eager, expected)
-
-    graph = _run_in_graph(converted, a, b)
-    assert _same_number(graph, expected), ("graph", graph, expected)
+    check_program(source, inputs, tmp_path)
