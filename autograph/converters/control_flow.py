@@ -100,8 +100,8 @@ class _ControlFlowConverter(StatementConverter):
         It carries what it changes that may be read later: a variable it assigns or changes
         in place (a list it appends to), a part (``x['b']``, ``self.n``) of an object that
         exists before it. A variable it assigns that only closures, or the statement itself
-        before assigning it, read is *optional*: it shares it with the code around, but need
-        not give it a value. Its functions declare nonlocal what it carries or shares
+        before assigning it, read, or a local container it changes that nothing reads later,
+        is *optional*: it shares it with the code around, but need not give it a value. Its functions declare nonlocal what it carries or shares
         (``declared``); ``inits`` bind those not certainly bound before it.
         """
         scope = self._scopes[-1]
@@ -116,7 +116,9 @@ class _ControlFlowConverter(StatementConverter):
             elif sym in writes or sym in scope.locals:  # assigned, or a local changed in place
                 if sym in live:
                     carried.add(sym)
-                elif sym in scope.captured or sym in live_in:
+                elif sym in scope.captured or sym in live_in or sym not in writes:
+                    # A container the statement changes stays one object: what a branch or
+                    # an iteration did to it must not leak into the other's trace.
                     optional.add(sym)
         declared = {s for s in carried | optional if s in writes and not is_composite(s)}
         defined = anno.getanno(node, "defined_in", set())

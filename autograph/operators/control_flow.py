@@ -370,12 +370,15 @@ def _stage_while(loop_test, loop_body, state, index, initial):
     names = state.names
     values = list(initial)
     standins, untouched, list_types = _standins(values, state, run_body, uses_index)
-    # An optional variable with no value before the loop is left without one (undefined).
+    # An optional variable with no value before the loop, or one no loop variable can hold
+    # (a list of objects), is left as it was.
     for i, name in enumerate(names):
-        if name in state.optional and is_undefined(values[i]):
+        if name in state.optional and (is_undefined(values[i]) or not _carriable(values[i])):
             untouched.add(i)
             standins.pop(i, None)
     carried = [i for i in range(len(values)) if i not in untouched]
+    # What the traces of the body do to a container the loop does not carry is undone.
+    held = [(values[i], contents(values[i])) for i in untouched if is_container(values[i])]
     # A variable that only the loop gives a value has none if it runs zero times: a flag
     # that says whether it is set lets the graph say so where the program reads it, as
     # Python would, instead of using the stand-in (operators.unset). One that an enclosing
@@ -448,6 +451,8 @@ def _stage_while(loop_test, loop_body, state, index, initial):
             described = loop_checks.describe_variable(names[i], initial[i])
             final[tracked_at[k]] = unset.require(value, flag, described)
     set_carried(final[counted:])
+    for container, what in held:
+        set_contents(container, what)
 
 
 def _standins(values, state, run_body, uses_index):
@@ -500,6 +505,15 @@ def _standins(values, state, run_body, uses_index):
         zeros = rt.nest.pack_sequence_as(value, [_zeros_like_spec(t) for t in tensors])
         standins[i] = (zeros, [t.shape for t in tensors])
     return standins, untouched, types
+
+
+def _carriable(value):
+    try:
+        with rt.FuncGraph("carriable", outer_graph=rt.get_default_graph()).as_default():
+            _loop_value("", value)
+    except (TypeError, ValueError):
+        return False
+    return True
 
 
 def _untyped_list(value):
