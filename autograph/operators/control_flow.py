@@ -155,7 +155,11 @@ def _stage_if(cond, if_true, if_false, state, initial):
         false_leaves += b_leaves
         labels += [f"'{names[i]}'"] * len(a_leaves)
     # A value a loop may not have set (see operators.unset) takes its flag along.
-    flagged = [i for i in staged if unset.flag_of(true_out[i]) or unset.flag_of(false_out[i])]
+    flagged = [
+        i
+        for i in staged
+        if unset.flag_of(true_out[i]) is not None or unset.flag_of(false_out[i]) is not None
+    ]
     for i in flagged:
         for leaves, value, branch_graph in (
             (true_leaves, true_out[i], true_graph),
@@ -180,8 +184,9 @@ def _stage_if(cond, if_true, if_false, state, initial):
     for i in dropped:
         final[i] = Undefined(names[i])
     for i, (container, held) in containers.items():
-        if i in dropped:
+        if i in dropped:  # nothing reads it later: it stays, as it was (later code may change it)
             set_contents(container, held)
+            final[i] = container
         elif isinstance(true_held[i], Held) and isinstance(false_held[i], Held):
             set_contents(container, final[i])  # the same object, holding the results
             final[i] = container

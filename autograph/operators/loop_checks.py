@@ -37,4 +37,3 @@ def check_same_structure(name, before, after):
             f"{rt.nest.describe(after)} after it; a graph loop needs the same structure on "
             "every iteration."
         ) from None
-

@@ -363,13 +363,25 @@ def check_program(source, inputs, directory):
             assert isinstance(graph_error, _GRAPH_UNASSIGNED), ("graph", where, graph_error)
             continue
         assert actual_error is None and _same_python(actual, expected), (
-            "python", where, actual, actual_error, expected
+            "python",
+            where,
+            actual,
+            actual_error,
+            expected,
         )
         assert eager_error is None and _same_number(eager, expected), (
-            "eager", where, eager, eager_error, expected
+            "eager",
+            where,
+            eager,
+            eager_error,
+            expected,
         )
         assert graph_error is None and _same_number(graph, expected), (
-            "graph", where, graph, graph_error, expected
+            "graph",
+            where,
+            graph,
+            graph_error,
+            expected,
         )
     # int32 scalars each time: one graph runs every input (unless tracing itself failed)
     assert traced.tracing_count == 1 or isinstance(graph_error, UnboundLocalError)

@@ -233,4 +233,35 @@ def extend_in_staged_loop(n):
     return len(l)
 
 
+# --- found by the random programs ---------------------------------------------------------------
+
+
+@case([(-1, 3), (2, 3), (2, 0)], theme="basic_list")
+def list_made_a_tensor_list_in_one_branch(a, n):
+    acc = []
+    if a > 0:
+        for i in rt.range(n):
+            acc.append(i)
+    return len(acc)
+
+
+@case([(-1,), (2,)], theme="basic_list")
+def list_changed_in_one_branch_read_in_the_other(a):
+    acc = [1]
+    if a > 0:
+        acc.append(5)
+        return a
+    return len(acc)
+
+
+@case([(0, 2), (2, 2), (3, 0)], theme="basic_list")
+def list_appended_in_loops_nested_in_a_loop_with_a_created_variable(n, m):
+    acc = []
+    for i in rt.range(n):
+        w = i
+        for j in rt.range(m):
+            acc.append(w + j)
+    return len(acc)
+
+
 test_program = programs.test()

@@ -310,4 +310,45 @@ def for_defines_iterate_rt_range_empty(n):
     return i, s
 
 
+# --- found by the test-strength review and the random programs ---------------------------------
+
+
+@case([(2,), (3,), (5,)], theme="loop_basic")
+def loop_test_pops_a_list(n):
+    stack = [1, 2, 3, 4]
+    count = 0
+    while stack.pop() > n:
+        count += 1
+    return count, len(stack)
+
+
+@case(
+    [(0, 1), (0, 0), (3, 0), (3, 1)],
+    theme="loop_created_variables",
+    ref_raises=UnboundLocalError,
+    expect=lambda n, k: {"cd": Raises(IAE, ONCE)} if n == 0 and k <= 0 else {},
+)
+def created_in_loop_read_on_some_paths(n, k):
+    for i in rt.range(n):
+        w = i * 2
+    if k > 0:
+        return -1
+    return w
+
+
+@case(
+    [(0, 2), (2, 0), (2, 3)],
+    theme="loop_created_variables",
+    ref_raises=UnboundLocalError,
+    expect=lambda a, b: {"c": Raises(IAE, ONCE)} if a == 0 or b == 0 else {},
+)
+def created_in_nested_loop_then_staged_if(a, b):
+    for i in range(a):
+        for j in range(b):
+            cell = i * 10 + j
+    if a > 1:
+        cell = cell + 1
+    return cell
+
+
 test_program = programs.test()

@@ -370,4 +370,19 @@ def if_list_item_read_in_branch(a):
     return x[1]
 
 
+# --- found by the random programs ---------------------------------------------------------------
+
+
+@case([(7,), (3,), (-2,), (-9,)], theme="composite_names")
+def elif_chain_writes_an_item_only_later_branches_name(x):
+    d = {"p": 0}
+    if x > 5:
+        x = x + 1
+    elif x > 0:
+        d["p"] = 2
+    elif x > -5:
+        d["p"] = 3
+    return d["p"] + x
+
+
 test_program = programs.test()

@@ -212,4 +212,19 @@ def with_statement_and_staged_if(x):
     return r
 
 
+# --- found by the test-strength review and the random programs ---------------------------------
+
+
+@case([(3,), (-3,)], theme="try")
+def handler_reads_a_value_a_raising_assignment_left(x):
+    y = 0
+    try:
+        if x > 0:
+            y = 1
+        y = int("not a number")
+    except ValueError:
+        return y
+    return -1
+
+
 test_program = programs.test()

@@ -376,3 +376,21 @@ def test_assert_in_while_loop_body_fails_on_the_bad_iteration(capsys):
         with pytest.raises(rt.errors.InvalidArgumentError):
             sess.run(out, {n: 10})
     assert capsys.readouterr().out == "step 0\nstep 1\nstep 2\nstep 3\n"
+
+
+def test_uniform_bounds_known_only_when_the_graph_runs_are_inputs():
+    g = rt.Graph()
+    with g.as_default():
+        low = rt.placeholder(rt.int32, [])
+        ints = rt.random.uniform([200], low, low + 3, rt.int32)
+        floats = rt.random.uniform([200], rt.cast(low, rt.float32), 2.0 * rt.cast(low, rt.float32))
+    with rt.Session(g) as sess:
+        for value in (-5, 4, 30):
+            drawn, scaled = sess.run([ints, floats], {low: value})
+            assert drawn.dtype == np.int32 and set(np.unique(drawn)) == {
+                value,
+                value + 1,
+                value + 2,
+            }
+            lo, hi = sorted([value, 2 * value])
+            assert scaled.dtype == np.float32 and np.all((scaled >= lo) & (scaled <= hi))
