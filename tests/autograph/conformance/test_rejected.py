@@ -1297,4 +1297,18 @@ def do_not_convert_helper_with_bool(x):
     return raw(x)
 
 
+
+@case([(0,), (1,), (3,)], theme="early_return")
+def python_loop_with_a_return_after_a_staged_return(n):
+    """Inside ``if not do_return:`` the flag is known: the Python loop is not staged under it."""
+    for i in rt.range(n):
+        if i > 1:
+            return i
+    for k in range(1):
+        w = k + n
+        for j in rt.range(n):
+            return j + 100
+    return w
+
+
 test_program = programs.test()
