@@ -19,28 +19,20 @@ carries, named by ``names``, are read and written through their closures
 
 from __future__ import annotations
 
-import threading
-
 import numpy as np
 
 import runtime as rt
 from autograph.operators import loop_checks, unset
-from autograph.operators.data_structures import (
-    Held,
-    TensorList,
-    check_list_lengths,
-    contents,
-    is_container,
-    like_tensor_list,
-    set_contents,
-    unchanged,
-    unwrap_held,
+from autograph.operators.conditionals import (
+    probing,
+    restoring_on_error,
+    staged_if,
+    zeros_like_spec,
 )
-from autograph.operators.known import assuming, simplified
+from autograph.operators.data_structures import TensorList, contents, is_container, set_contents
+from autograph.operators.known import simplified
 from autograph.operators.state import State
-from autograph.operators.variables import Undefined, UndefinedReturnValue, is_undefined
-from runtime.execution.tracing import set_outputs, trace
-from runtime.ops.control_flow_ops import build_cond
+from autograph.operators.variables import UndefinedReturnValue, is_undefined
 
 _SymbolicTensor = rt.SymbolicTensor
 
@@ -79,248 +71,6 @@ def if_stmt(cond, if_true, if_false=None, names=(), unsupported=None, optional=(
         if_true()
     elif if_false is not None:
         if_false()
-
-
-def staged_if(cond, if_true, if_false, state):
-    _restoring_on_error(state, _stage_if, cond, if_true, if_false, state)
-
-
-def _restoring_on_error(state, stage, *args):
-    """Runs ``stage(*args, initial)``; if it fails, the variables are left as they were before.
-
-    Tracing runs the user's branches and bodies, which write the variables (and
-    create attributes, and change lists) as they go.
-    """
-    saved = state.save()
-    try:
-        stage(*args, saved[0])
-    except BaseException:
-        state.restore(saved)
-        raise
-
-
-def _stage_if(cond, if_true, if_false, state, initial):
-    names = state.names
-    # A list or dict the branches change in place is staged by its contents: each branch
-    # starts from what it held, and gives what it leaves in it.
-    containers = {i: (v, contents(v)) for i, v in enumerate(initial) if is_container(v)}
-
-    def branch(fn, taken):
-        def run():
-            state.set(initial)
-            for container, held in containers.values():
-                set_contents(container, held)
-            with assuming(cond, taken):
-                fn()
-            out = list(state.get())
-            for i, (container, _) in containers.items():
-                if out[i] is container:
-                    out[i] = Held(container)
-            return tuple(out)
-
-        return run
-
-    graph = rt.get_default_graph()
-    true_graph = trace(branch(if_true, True), [], "if_true", graph, convert=False)
-    false_graph = trace(branch(if_false, False), [], "if_false", graph, convert=False)
-    true_held, false_held = true_graph.structured_outputs, false_graph.structured_outputs
-    true_out, false_out = unwrap_held(true_held), unwrap_held(false_held)
-    # A variable both branches leave as the same object (a container holding the same
-    # objects) passes through untouched.
-    staged = [i for i, (a, b) in enumerate(zip(true_out, false_out)) if not unchanged(a, b)]
-    # An optional variable the branches leave in ways a graph cannot join is left undefined.
-    dropped = {
-        i for i in staged if names[i] in state.optional and not _agree(true_out[i], false_out[i])
-    }
-    staged = [i for i in staged if i not in dropped]
-    true_out, false_out = list(true_out), list(false_out)
-    for i in staged:
-        # A list that one branch made a TensorList (in a staged loop) is one in both.
-        with true_graph.as_default():
-            true_out[i] = like_tensor_list(true_out[i], false_out[i])
-        with false_graph.as_default():
-            false_out[i] = like_tensor_list(false_out[i], true_out[i])
-        check_list_lengths(names[i], true_out[i], false_out[i])
-    true_out, false_out = _fill_missing(
-        true_out, true_graph, false_out, false_graph, staged, only_guarded=not _probing.depth
-    )
-    # Each staged variable may be a structure (a tuple, a TensorArray): the cond returns its leaves.
-    true_leaves, false_leaves, labels, layout = [], [], [], []
-    for i in staged:
-        a, b = true_out[i], false_out[i]
-        _check_branch_values(names[i], a, b)
-        a_leaves, b_leaves = rt.nest.flatten(a), rt.nest.flatten(b)
-        layout.append((i, len(a_leaves)))
-        true_leaves += a_leaves
-        false_leaves += b_leaves
-        labels += [f"'{names[i]}'"] * len(a_leaves)
-    # A value a loop may not have set (see operators.unset) takes its flag along.
-    flagged = [
-        i
-        for i in staged
-        if unset.flag_of(true_out[i]) is not None or unset.flag_of(false_out[i]) is not None
-    ]
-    for i in flagged:
-        for leaves, value, branch_graph in (
-            (true_leaves, true_out[i], true_graph),
-            (false_leaves, false_out[i], false_graph),
-        ):
-            with branch_graph.as_default():
-                flag = unset.flag_of(value)
-                leaves.append(rt.constant(True) if flag is None else flag)
-        labels.append(f"<{names[i]} set>")
-    set_outputs(true_graph, true_leaves)
-    set_outputs(false_graph, false_leaves)
-    # With nothing to return, the cond still runs the effects (prints, assignments) of its branches.
-    needed = staged or true_graph.is_stateful or false_graph.is_stateful
-    results = build_cond(cond, true_graph, false_graph, labels=labels) if needed else []
-    final, start = list(true_out), 0
-    for i, count in layout:
-        template = _template(true_out[i], false_out[i])
-        final[i] = rt.nest.pack_sequence_as(template, results[start : start + count])
-        start += count
-    for i, flag in zip(flagged, results[start:]):
-        unset.mark(final[i], flag, names[i])
-    for i in dropped:
-        final[i] = Undefined(names[i])
-    for i, (container, held) in containers.items():
-        if i in dropped:  # nothing reads it later: it stays, as it was (later code may change it)
-            set_contents(container, held)
-            final[i] = container
-        elif isinstance(true_held[i], Held) and isinstance(false_held[i], Held):
-            set_contents(container, final[i])  # the same object, holding the results
-            final[i] = container
-        else:  # a branch gave the variable another object: this one is left as it was
-            set_contents(container, held)
-    state.set(final)
-
-
-def _agree(a, b):
-    """Whether one graph value can stand for what two branches left in a variable."""
-    if is_undefined(a) or is_undefined(b) or (a is None) != (b is None):
-        return False
-    try:
-        rt.nest.assert_same_structure(a, b)
-    except (TypeError, ValueError):
-        return False
-    return all(
-        _stageable(x) and _stageable(y) and _kind(x) == _kind(y)
-        for x, y in zip(rt.nest.flatten(a), rt.nest.flatten(b))
-    )
-
-
-def _kind(value):
-    return value.dtype if isinstance(value, (rt.Tensor, rt.Variable)) else type(value)
-
-
-def _template(a, b):
-    """The structure to rebuild a staged value with: the branch that knows more (a written TensorArray)."""
-    if isinstance(a, rt.TensorArray) and a.dtype is None:
-        return b
-    return a
-
-
-def _fill_missing(true_out, true_graph, false_out, false_graph, staged, only_guarded=False):
-    """A value set in one branch only gets zeros of its type in the other.
-
-    Two cases need this. While probing a loop body, only the type a loop
-    variable has after an iteration matters (the probe's graph is thrown
-    away). And a ``retval`` guarded by a ``do_return`` flag may be unset in a
-    branch that has not returned yet: the flag makes sure the zeros are never used.
-    """
-    true_out, false_out = list(true_out), list(false_out)
-    for i in staged:
-        for this, this_graph, other in (
-            (true_out, true_graph, false_out),
-            (false_out, false_graph, true_out),
-        ):
-            if only_guarded and not (isinstance(this[i], UndefinedReturnValue) and this[i].guarded):
-                continue
-            leaves = rt.nest.flatten(other[i])
-            if (
-                is_undefined(this[i])
-                and not is_undefined(other[i])
-                and all(
-                    _stageable(leaf) and not isinstance(leaf, rt.TensorArray) for leaf in leaves
-                )
-            ):
-                with this_graph.as_default():
-                    this[i] = rt.nest.map_structure(_zeros_like_value, other[i])
-    return tuple(true_out), tuple(false_out)
-
-
-def _zeros_like_value(value):
-    return _zeros_like_spec(value if isinstance(value, rt.Tensor) else rt.convert_to_tensor(value))
-
-
-def _probe_input(probe, value):
-    if isinstance(value, (rt.Tensor, bool, int, float, np.generic)) and not is_undefined(value):
-        t = rt.convert_to_tensor(value)
-        return probe.add_input(t.dtype, t.shape)
-    if isinstance(value, list):  # a TensorList in the loop; the probe must not change it
-        try:
-            return TensorList.from_list(value)
-        except (TypeError, ValueError):
-            return list(value)
-    if isinstance(value, (dict, TensorList)):
-        return contents(value)
-    return value
-
-
-def _zeros_like_spec(t):
-    dims = [0 if d is None else d for d in t.shape.as_list()] if t.shape.rank is not None else []
-    if t.dtype is rt.string:
-        return rt.fill(dims, rt.constant(b""))
-    return rt.zeros(dims, t.dtype)
-
-
-class _Probing(threading.local):
-    depth = 0
-
-
-_probing = _Probing()
-
-
-def _check_branch_values(name, a, b):
-    for value, this, other, other_value in ((a, "true", "false", b), (b, "false", "true", a)):
-        if is_undefined(value) and not is_undefined(other_value):
-            if isinstance(value, UndefinedReturnValue):
-                raise ValueError(
-                    f"The function returns a value in the {other} branch of a tensor-dependent `if` "
-                    f"but not in the {this} branch: every branch must return a value (or none must)."
-                )
-            raise ValueError(
-                f"'{name}' must also be initialized in the {this} branch: it is assigned in the "
-                f"{other} branch of a tensor-dependent `if`, and a graph needs a value for it on "
-                "both paths."
-            )
-        if value is None and other_value is not None:
-            raise ValueError(
-                f"'{name}' is None in the {this} branch of a tensor-dependent `if` but a value in the "
-                f"{other} branch; a graph needs a tensor on both paths."
-            )
-    try:
-        rt.nest.assert_same_structure(a, b)
-    except ValueError:
-        raise ValueError(
-            f"'{name}' has a different structure in each branch of a tensor-dependent `if` "
-            f"({rt.nest.describe(a)} and {rt.nest.describe(b)}); a graph needs the same on both paths."
-        ) from None
-    for value, which in ((a, "true"), (b, "false")):
-        for leaf in rt.nest.flatten(value):
-            if not _stageable(leaf):
-                raise TypeError(
-                    f"'{name}' holds a {type(leaf).__name__} in the {which} branch of a "
-                    "tensor-dependent `if`, which a graph cannot return; only tensors and numbers "
-                    "can differ between branches."
-                )
-
-
-_STAGEABLE = (rt.Tensor, rt.Variable, rt.TensorArray, np.generic, np.ndarray, str, bytes)
-
-
-def _stageable(value):
-    return isinstance(value, _STAGEABLE) or type(value) in (bool, int, float)
 
 
 # --- while -------------------------------------------------------------------------------------
@@ -366,7 +116,7 @@ def staged_while(loop_test, loop_body, state, index=None):
     With an index, ``loop_test(i)`` and ``loop_body(i)`` take it. A loop that
     carries nothing still needs one variable: it counts its iterations.
     """
-    _restoring_on_error(state, _stage_while, loop_test, loop_body, state, index)
+    restoring_on_error(state, _stage_while, loop_test, loop_body, state, index)
 
 
 def _stage_while(loop_test, loop_body, state, index, initial):
@@ -460,6 +210,20 @@ def _stage_while(loop_test, loop_body, state, index, initial):
         set_contents(container, what)
 
 
+def _probe_input(probe, value):
+    if isinstance(value, (rt.Tensor, bool, int, float, np.generic)) and not is_undefined(value):
+        t = rt.convert_to_tensor(value)
+        return probe.add_input(t.dtype, t.shape)
+    if isinstance(value, list):  # a TensorList in the loop; the probe must not change it
+        try:
+            return TensorList.from_list(value)
+        except (TypeError, ValueError):
+            return list(value)
+    if isinstance(value, (dict, TensorList)):
+        return contents(value)
+    return value
+
+
 def _standins(values, state, run_body, uses_index):
     """What to do with loop variables that are undefined before the loop, or empty lists.
 
@@ -477,7 +241,7 @@ def _standins(values, state, run_body, uses_index):
         return {}, set(), {}
     probe = rt.FuncGraph("loop_probe", outer_graph=rt.get_default_graph())
     saved = state.save()  # lists too: the probe must leave nothing of its graph in them
-    _probing.depth += 1
+    probing.depth += 1
     try:
         with probe.as_default():
             # Loop variables are tensors in the real loop: so they are in the probe, or a
@@ -488,7 +252,7 @@ def _standins(values, state, run_body, uses_index):
     except (UnboundLocalError, TypeError, ValueError):
         return {}, set(), {}  # the loop reports the undefined variables by name
     finally:
-        _probing.depth -= 1
+        probing.depth -= 1
         state.restore(saved)
     types = {
         i: (after[i].dtype, after[i].element_shape)
@@ -507,7 +271,7 @@ def _standins(values, state, run_body, uses_index):
         ):
             continue
         tensors = [rt.convert_to_tensor(leaf) for leaf in leaves]
-        zeros = rt.nest.pack_sequence_as(value, [_zeros_like_spec(t) for t in tensors])
+        zeros = rt.nest.pack_sequence_as(value, [zeros_like_spec(t) for t in tensors])
         standins[i] = (zeros, [t.shape for t in tensors])
     return standins, untouched, types
 

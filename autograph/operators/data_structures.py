@@ -202,6 +202,13 @@ class Held:
     def __init__(self, container):
         self.contents = contents(container)
 
+    @classmethod
+    def of(cls, held):
+        """A Held for contents ``held`` (what a container's contents would be)."""
+        made = cls.__new__(cls)
+        made.contents = held
+        return made
+
 
 def unwrap_held(values):
     """``values`` with what containers held in place of each ``Held``."""

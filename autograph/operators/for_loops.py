@@ -14,6 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 import runtime as rt
+from autograph.operators.conditionals import staged_if
 from autograph.operators.control_flow import (
     _length,
     _StagedIterable,
@@ -21,7 +22,6 @@ from autograph.operators.control_flow import (
     is_symbolic,
     nothing,
     refuse_staging,
-    staged_if,
     staged_while,
 )
 from autograph.operators.known import simplified

@@ -1297,7 +1297,6 @@ def do_not_convert_helper_with_bool(x):
     return raw(x)
 
 
-
 @case([(0,), (1,), (3,)], theme="early_return")
 def python_loop_with_a_return_after_a_staged_return(n):
     """Inside ``if not do_return:`` the flag is known: the Python loop is not staged under it."""
