@@ -10,10 +10,13 @@
                                     ag__.if_stmt(x > 0, if_true, if_false, ('y',))
 
 The carried variables (the *state*) come from the analyses: the symbols a
-statement modifies that are live after it, or read in it before being
-written. A state variable not certainly defined before the statement starts
-as ``ag__.Undefined``, so that errors can name it. The call names the state;
-the functions that assign it declare it ``nonlocal``, and so hold the cells
+statement assigns or changes in place that may be read after it (for a loop,
+also in its next iteration), and the parts of objects (``x['b']``, ``self.n``)
+it writes. Variables only the statement itself or closures read are *optional*
+state (``optional=(...)``): shared, but a graph need not give them a value. A
+state variable not certainly defined before the statement starts as
+``ag__.Undefined``, so that errors can name it. The call names the state; the
+functions that assign it declare it ``nonlocal``, and so hold the cells
 through which a staged statement reads and writes it (``operators.state``).
 """
 
@@ -39,16 +42,24 @@ from autograph.pyct.analysis.activity import Activity, base_name, is_composite
 class _Scope:
     """What the converter knows of one user function while it converts its statements."""
 
-    __slots__ = ("globals", "locals", "captured", "hoisted")
+    __slots__ = ("globals", "locals", "captured", "effects", "hoisted")
 
     def __init__(self, fn_node, activity):
         self.globals = {
             n for s in walk.statements(fn_node.body) if isinstance(s, gast.Global) for n in s.names
         }
-        self.locals = _local_names(fn_node) - self.globals
+        functions = []
+        self.locals = _local_names(fn_node, functions) - self.globals
         # Closures defined in the function share its variables' cells: what they read must
         # stay in those cells, as if read after every statement.
         self.captured = activity.captured(fn_node.body) & self.locals
+        # What calling a function defined here assigns (its nonlocal variables): a block that
+        # names the function (calls it, say) assigns them too.
+        self.effects = {}
+        for fn in functions:
+            assigned = {w for w in activity.writes(fn) if base_name(w) in self.locals} - {fn.name}
+            if assigned:
+                self.effects[fn.name] = assigned
         self.hoisted = []  # names bound once, at the top of the function
 
 
@@ -177,9 +188,13 @@ class _ControlFlowConverter(StatementConverter):
     def _writes(self, *nodes):
         activity = self._activity
         writes, mutated = set(), set()
+        effects = self._scopes[-1].effects
         for n in nodes:
             writes |= activity.writes(n)
             mutated |= activity.mutated(n)
+            if effects:
+                for used in effects.keys() & activity.reads(n):
+                    writes |= effects[used]
         return writes, mutated
 
     def visit_If(self, node):
@@ -256,22 +271,25 @@ class _ControlFlowConverter(StatementConverter):
         return [body_def] + before + [call] + orelse
 
 
-def _local_names(fn_node):
+def _local_names(fn_node, functions):
     """The names ``fn_node`` binds in its own scope: parameters, assigned names, nested functions
-    and classes (those it declares global or nonlocal included: the caller takes them out)."""
+    and classes, less those it declares global or nonlocal. The functions it defines are
+    added to ``functions``."""
     args = fn_node.args
     names = {a.id for a in args.args + args.kwonlyargs + args.posonlyargs}
     names |= {a.id for a in (args.vararg, args.kwarg) if a is not None}
+    declared = set()
     for n in walk.nodes(fn_node, into_scopes=False):
         cls = type(n)
         if cls is gast.Name and type(n.ctx) is not gast.Load:
             names.add(n.id)
         elif cls in (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef) and n is not fn_node:
             names.add(n.name)
-    nonlocals = {
-        n for s in walk.statements(fn_node.body) if isinstance(s, gast.Nonlocal) for n in s.names
-    }
-    return names - nonlocals
+            if cls is not gast.ClassDef:
+                functions.append(n)
+        elif cls is gast.Nonlocal or cls is gast.Global:
+            declared.update(n.names)
+    return names - declared
 
 
 def _named_keys(sym):

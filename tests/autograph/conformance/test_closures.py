@@ -150,4 +150,22 @@ def nonlocal_counter_in_unrolled_loop(x):
     return count
 
 
+@case([(3,), (-3,), (0,)], theme="loop_scoping")
+def nonlocal_written_by_a_function_called_in_staged_code(x):
+    """A block that calls a function defined here assigns what that function assigns."""
+    total = 0
+
+    def add(v):
+        nonlocal total
+        total += v
+
+    if x > 0:
+        add(x)
+    else:
+        add(-x)
+    for i in rt.range(x):
+        add(i)
+    return total
+
+
 test_program = programs.test()
