@@ -29,6 +29,7 @@ import gast
 from autograph.converters.base import (
     StatementConverter,
     ag_attribute,
+    child_blocks,
     declarations,
     function_def,
     name,
@@ -49,7 +50,7 @@ class _Scope:
             n for s in walk.statements(fn_node.body) if isinstance(s, gast.Global) for n in s.names
         }
         functions = []
-        self.locals = _local_names(fn_node, functions) - self.globals
+        self.locals = _local_names(fn_node, functions, activity) - self.globals
         # Closures defined in the function share its variables' cells: what they read must
         # stay in those cells, as if read after every statement.
         self.captured = activity.captured(fn_node.body) & self.locals
@@ -190,10 +191,11 @@ class _ControlFlowConverter(StatementConverter):
         writes, mutated = set(), set()
         effects = self._scopes[-1].effects
         for n in nodes:
-            writes |= activity.writes(n)
-            mutated |= activity.mutated(n)
+            facts = activity.facts(n)
+            writes |= facts.writes
+            mutated |= facts.mutated
             if effects:
-                for used in effects.keys() & activity.reads(n):
+                for used in effects.keys() & facts.reads:
                     writes |= effects[used]
         return writes, mutated
 
@@ -271,24 +273,31 @@ class _ControlFlowConverter(StatementConverter):
         return [body_def] + before + [call] + orelse
 
 
-def _local_names(fn_node, functions):
+def _local_names(fn_node, functions, activity):
     """The names ``fn_node`` binds in its own scope: parameters, assigned names, nested functions
     and classes, less those it declares global or nonlocal. The functions it defines are
-    added to ``functions``."""
+    added to ``functions``.
+
+    Its statements are listed, not its every node: the activity of each is known already.
+    """
     args = fn_node.args
     names = {a.id for a in args.args + args.kwonlyargs + args.posonlyargs}
     names |= {a.id for a in (args.vararg, args.kwarg) if a is not None}
     declared = set()
-    for n in walk.nodes(fn_node, into_scopes=False):
-        cls = type(n)
-        if cls is gast.Name and type(n.ctx) is not gast.Load:
-            names.add(n.id)
-        elif cls in (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef) and n is not fn_node:
-            names.add(n.name)
+    stack = list(fn_node.body)
+    while stack:
+        stmt = stack.pop()
+        cls = type(stmt)
+        if cls is gast.Nonlocal or cls is gast.Global:
+            declared.update(stmt.names)
+        elif cls in (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef):
             if cls is not gast.ClassDef:
-                functions.append(n)
-        elif cls is gast.Nonlocal or cls is gast.Global:
-            declared.update(n.names)
+                functions.append(stmt)
+            continue  # a scope of its own
+        for _, block in child_blocks(stmt):
+            stack.extend(block)
+    for stmt in fn_node.body:
+        names |= {w for w in activity.writes(stmt) if not is_composite(w)}
     return names - declared
 
 

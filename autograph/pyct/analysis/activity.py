@@ -173,6 +173,10 @@ class Activity:
     def __init__(self):
         self._facts = {}  # id(statement) -> (statement, _Found); holding it keeps its id unique
 
+    def facts(self, node):
+        """What ``node`` reads, writes, mutates, captures (``.reads``, ...): sets not to change."""
+        return self._found(node)
+
     def _found(self, node):
         if isinstance(node, gast.stmt):
             return self._statement(node)
