@@ -297,6 +297,11 @@ probing = _Probing()
 
 def _check_branch_values(name, a, b):
     # TensorFlow's words first ("main" and "else" branch), then what to do.
+    if type(a) is Undefined and type(b) is Undefined:  # `del x` in both branches, say
+        raise ValueError(
+            f"'{name}' must also be initialized in the main and else branches: neither branch of "
+            "a tensor-dependent `if` leaves it a value, and it is read after the `if`."
+        )
     for value, this, other, other_value in ((a, "main", "else", b), (b, "else", "main", a)):
         if is_undefined(value) and not is_undefined(other_value):
             if isinstance(value, UndefinedReturnValue):
@@ -306,7 +311,7 @@ def _check_branch_values(name, a, b):
                     "must return a value (or none must)."
                 )
             raise ValueError(
-                f"'{name}' must also be initialized in the {this} branch: it is assigned in the "
+                f"'{name}' must also be initialized in the {this} branch: it has a value in the "
                 f"{other} branch of a tensor-dependent `if`, and a graph needs a value for it on "
                 "both paths."
             )
