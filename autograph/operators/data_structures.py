@@ -247,6 +247,10 @@ def list_stack(target, element_dtype=None, element_shape=None):
     array([1, 2], dtype=int32)
     >>> list_stack([], rt.float32, [2]).shape
     TensorShape([0, 2])
+    >>> list_stack([], rt.int32)
+    Traceback (most recent call last):
+    ...
+    ValueError: cannot stack an empty list whose elements have the unknown shape None; declare it with ag.set_element_type(lst, dtype, shape), () for scalars
     """
     if isinstance(target, rt.TensorArray):
         return target.stack()
@@ -260,10 +264,12 @@ def list_stack(target, element_dtype=None, element_shape=None):
                 "cannot stack a list without knowing its element type; use "
                 "ag.set_element_type(lst, dtype, shape) to declare it"
             )
-        shape = [] if element_shape is None else rt.TensorShape(element_shape).as_list()
-        if None in shape:
+        # As in TensorFlow, a shape not given is unknown: () declares scalars.
+        shape = rt.TensorShape(element_shape).as_list() if element_shape is not None else None
+        if shape is None or None in shape:
             raise ValueError(
-                f"cannot stack an empty list whose elements have the unknown shape {shape}"
+                f"cannot stack an empty list whose elements have the unknown shape {shape}; "
+                "declare it with ag.set_element_type(lst, dtype, shape), () for scalars"
             )
         return rt.zeros([0, *shape], element_dtype)
     if element_dtype is not None:
