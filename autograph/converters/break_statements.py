@@ -18,6 +18,7 @@ import gast
 
 from autograph.converters.base import StatementConverter, flag_assignment, negate
 from autograph.converters.jumps import Lowering, holders, stop_loop_on
+from autograph.pyct.analysis.activity import Activity
 from autograph.pyct.origin import set_origin
 
 
@@ -26,9 +27,10 @@ class _BreakConverter(StatementConverter):
 
     def _loop(self, node):
         node = self.generic_visit(node)  # inner loops first: their breaks are their own
-        if isinstance(node, gast.While) and not node.orelse and _assigns(node.test):
-            # `while (n := f(n)) > 0:` assigns in its test: a staged loop cannot carry that,
-            # so the test moves into the body, as `if not (...): break`, which is the same.
+        if isinstance(node, gast.While) and not node.orelse and _changes_state(node.test):
+            # `while (n := f(n)) > 0:` assigns in its test (or `while stack.pop():` changes a
+            # list): a staged loop's test cannot change what it carries, so the test moves
+            # into the body, as `if not (...): break`, which is the same.
             guard = gast.If(test=negate_expression(node.test), body=[gast.Break()], orelse=[])
             set_origin(guard, node.lineno)
             node.body = [guard] + node.body
@@ -51,8 +53,9 @@ class _BreakConverter(StatementConverter):
     visit_While = visit_For = _loop
 
 
-def _assigns(expression):
-    return any(isinstance(n, gast.NamedExpr) for n in gast.walk(expression))
+def _changes_state(expression):
+    activity = Activity()
+    return bool(activity.writes(expression) or activity.mutated(expression))
 
 
 def negate_expression(expression):

@@ -11,11 +11,15 @@ from __future__ import annotations
 import gast
 
 from autograph.converters.base import Rewriter, ag_call, parameters
+from autograph.pyct import anno
 from autograph.pyct.origin import set_origin
 
 
 def _lazy(node):
-    return gast.Lambda(args=parameters([]), body=node)
+    """``lambda: node``, called where it stands: its reads are the expression's own."""
+    lazy = gast.Lambda(args=parameters([]), body=node)
+    anno.setanno(lazy, "immediate", True)
+    return lazy
 
 
 class _LogicalConverter(Rewriter):

@@ -35,6 +35,10 @@ def always_returns(stmts):
             return True
         if _forever(stmt):  # `while True:` without break: only a return (or raise) leaves it
             return True
+        # A loop's else clause runs unless a break leaves the loop: those were lowered
+        # already, so a loop that still has one and returns in it returns either way.
+        if isinstance(stmt, (gast.For, gast.While)) and always_returns(stmt.orelse):
+            return True
     return False
 
 
@@ -100,8 +104,9 @@ class _ReturnConverter(StatementConverter):
 
         def replace(ret):
             value = ret.value if ret.value is not None else gast.Constant(value=None, kind=None)
+            # The value first: if computing it raises, the function has not returned.
             return statements(
-                "flag = True\nretval = value", ret, flag=flag, retval=retval, value=value
+                "retval = value\nflag = True", ret, flag=flag, retval=retval, value=value
             )
 
         def on_loop(loop):

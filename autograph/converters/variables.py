@@ -29,7 +29,11 @@ class _Reads(Transformer):
     def _skip(self, node):
         return node  # evaluated later, or in a scope of its own
 
-    visit_Lambda = visit_ListComp = visit_SetComp = visit_DictComp = visit_GeneratorExp = _skip
+    def visit_Lambda(self, node):
+        # The lambdas of ``ag__.and_(a, lambda: b)`` are called right there: b is read here.
+        return self.generic_visit(node) if anno.getanno(node, "immediate") else node
+
+    visit_ListComp = visit_SetComp = visit_DictComp = visit_GeneratorExp = _skip
 
 
 def _wrap_own_expressions(node, names):

@@ -19,11 +19,31 @@ import linecache
 from runtime.core import source
 
 _maps = {}  # generated file -> (user file, {generated line: user line}, or a callable making it)
+_variables = {}  # generated file -> {a variable conversion made: what errors call it}
+
+# What errors call the variables that lowering ``return``, ``break`` and ``continue`` makes.
+GENERATED_VARIABLES = {
+    "retval": "the function's return value",
+    "do_return": "the flag of a `return`",
+    "break_": "the flag of a `break`",
+    "continue_": "the flag of a `continue`",
+}
 
 
-def register(generated_file, user_file, line_map):
-    """Records where ``generated_file`` came from; ``line_map`` may be a callable, made on first use."""
+def register(generated_file, user_file, line_map, variables=None):
+    """Records where ``generated_file`` came from; ``line_map`` may be a callable, made on first use.
+
+    ``variables`` maps the names of variables that conversion made to their bases
+    (``retval_1``: ``retval``), so that errors name them as the user knows them.
+    """
     _maps[generated_file] = (user_file, line_map)
+    named = {
+        name: GENERATED_VARIABLES[base]
+        for name, base in (variables or {}).items()
+        if base in GENERATED_VARIABLES
+    }
+    if named:
+        _variables[generated_file] = named
 
 
 def is_generated(filename) -> bool:
@@ -69,6 +89,16 @@ def _user_location(filename, lineno):
 source.register_translator(_user_location)
 
 
+def _user_names(message, tb):
+    """``message`` with the variables that conversion made (``'retval'``) named as the user
+    knows them (the function's return value)."""
+    while tb is not None:
+        for name, description in _variables.get(tb.tb_frame.f_code.co_filename, {}).items():
+            message = message.replace(f"'{name}'", description)
+        tb = tb.tb_next
+    return message
+
+
 def _dedupe(frames):
     out = []
     for frame in frames:
@@ -98,7 +128,8 @@ def add_user_frames(error):
         and isinstance(error.args[0], str)
         and type(error).__str__ is BaseException.__str__
     ):
-        error.args = (error.args[0] + note,)
+        # The user's names for generated ones ('retval' is the return value), then where.
+        error.args = (_user_names(error.args[0], error.__traceback__) + note,)
         if isinstance(getattr(error, "message", None), str):
             error.message = error.args[0]  # OpError keeps its message apart, as TensorFlow does
     elif hasattr(error, "add_note"):  # a message made another way (KeyError quotes its key)

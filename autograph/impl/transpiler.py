@@ -22,7 +22,6 @@ from autograph.converters import (
     continue_statements,
     control_flow,
     directives,
-    lists,
     logical_expressions,
     return_statements,
     unsupported,
@@ -30,7 +29,7 @@ from autograph.converters import (
 )
 from autograph.converters.base import Context, function_def, name
 from autograph.impl import errors
-from autograph.pyct import loader, parser, printer
+from autograph.pyct import anno, loader, parser, printer, walk
 from autograph.pyct.analysis import definedness, liveness
 from autograph.pyct.analysis.activity import Activity
 from autograph.pyct.naming import Namer
@@ -100,12 +99,13 @@ def _convert(fn):
     unsupported.check(node, fn.__qualname__)
     filename = fn.__code__.co_filename
     ctx = Context(Namer.for_function(fn), _resolver(fn), filename)
+    _rename_user_ag(node, ctx.namer)
+    _leave_alone_marked(node, ctx)
     for converter in (
         directives,
         break_statements,
         continue_statements,
         return_statements,
-        lists,
         asserts,
         call_trees,
         logical_expressions,
@@ -125,10 +125,50 @@ def _convert(fn):
     file_name = fn.__name__.replace("<", "").replace(">", "")
     future_flags = fn.__code__.co_flags & _FUTURE_FLAGS
     namespace, path = loader.load_source(text + "\n", file_name, future_flags)
-    errors.register(path, filename, line_map)
+    errors.register(path, filename, line_map, ctx.namer.made)
     # Only the code object is kept: the cells given here are never read.
     instance = namespace["create_converted"](None, *[None] * len(fn.__code__.co_freevars))
     return ConvertedCode(instance.__code__, node, path)
+
+
+def _leave_alone_marked(fn_node, ctx):
+    """Functions defined inside ``fn_node`` under ``@ag.do_not_convert`` stay as they are."""
+    for node in walk.statements(fn_node.body):
+        if isinstance(node, (gast.FunctionDef, gast.AsyncFunctionDef)) and any(
+            _is_do_not_convert(ctx.resolve(d)) for d in node.decorator_list
+        ):
+            anno.setanno(node, "skip_conversion", True)
+
+
+def _is_do_not_convert(resolved):
+    found, value = resolved
+    return (
+        found
+        and getattr(value, "__name__", None) == "do_not_convert"
+        and getattr(value, "__module__", "").startswith("autograph")
+    )
+
+
+def _rename_user_ag(fn_node, namer):
+    """A variable of the user's named ``ag__`` gets another name: converted code calls its
+    operators through ``ag__``."""
+    named = [
+        n
+        for n in walk.nodes(fn_node)
+        if (isinstance(n, gast.Name) and n.id == "ag__")
+        or (isinstance(n, (gast.FunctionDef, gast.ClassDef)) and n.name == "ag__")
+        or (isinstance(n, (gast.Global, gast.Nonlocal)) and "ag__" in n.names)
+    ]
+    if not any(not isinstance(n, gast.Name) or type(n.ctx) is not gast.Load for n in named):
+        return  # only read: the user's global is the converted code's ag__, as it always was
+    new_name = namer.new("ag__")
+    for n in named:
+        if isinstance(n, gast.Name):
+            n.id = new_name
+        elif isinstance(n, (gast.FunctionDef, gast.ClassDef)):
+            n.name = new_name
+        else:
+            n.names = [new_name if x == "ag__" else x for x in n.names]
 
 
 def _lambda_as_function(node):

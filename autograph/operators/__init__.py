@@ -4,9 +4,9 @@
 builds the ``ag__`` namespace: the operators never import the pipeline.
 """
 
-from autograph.operators.control_flow import for_stmt, if_stmt, is_symbolic, while_stmt
-from autograph.operators.data_structures import list_append
+from autograph.operators.control_flow import if_stmt, is_symbolic, while_stmt
 from autograph.operators.exceptions import assert_stmt
+from autograph.operators.for_loops import for_stmt
 from autograph.operators.logical import and_, if_exp, not_, or_
 from autograph.operators.py_builtins import (
     abs_,

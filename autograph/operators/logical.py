@@ -13,13 +13,16 @@ from __future__ import annotations
 
 import runtime as rt
 from autograph.operators.control_flow import is_symbolic
+from autograph.operators.known import simplified
 
 
 def and_(first, *rest):
     value = first
     for i, operand in enumerate(rest):
         if is_symbolic(value):
-            return _staged(value, rest[i:], and_, on_true=True)
+            value = simplified(value)  # known on the branch being traced
+            if is_symbolic(value):
+                return _staged(value, rest[i:], and_, on_true=True)
         if not value:
             return value
         value = operand()
@@ -30,7 +33,9 @@ def or_(first, *rest):
     value = first
     for i, operand in enumerate(rest):
         if is_symbolic(value):
-            return _staged(value, rest[i:], or_, on_true=False)
+            value = simplified(value)
+            if is_symbolic(value):
+                return _staged(value, rest[i:], or_, on_true=False)
         if value:
             return value
         value = operand()
@@ -50,6 +55,8 @@ def _staged(value, rest, combine, on_true):
 
 
 def not_(value):
+    if is_symbolic(value):
+        value = simplified(value)
     if isinstance(value, rt.Tensor):
         return rt.logical_not(value)
     return not value

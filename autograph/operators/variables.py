@@ -4,10 +4,12 @@
 >>> y + 1
 Traceback (most recent call last):
 ...
-UnboundLocalError: cannot access local variable 'y' where it is not associated with a value
+UnboundLocalError: cannot access local variable 'y' where it is not associated with a value ('y' is used before assignment)
 """
 
 from __future__ import annotations
+
+from autograph.operators import unset
 
 
 class Undefined:
@@ -25,7 +27,8 @@ class Undefined:
 
     def _unbound(self, *args, **kwargs):
         raise UnboundLocalError(
-            f"cannot access local variable '{self.name}' where it is not associated with a value"
+            f"cannot access local variable '{self.name}' where it is not associated with a "
+            f"value ('{self.name}' is used before assignment)"  # Python's words, then TensorFlow's
         )
 
     __add__ = __radd__ = __sub__ = __rsub__ = __mul__ = __rmul__ = _unbound
@@ -66,10 +69,14 @@ def is_undefined(value) -> bool:
 
 
 def ld(value):
-    """A variable's value where it may not be assigned: raises as Python would if it is not."""
+    """A variable's value where it may not be assigned: raises as Python would if it is not.
+
+    A graph value that a staged loop may not have set (it ran zero times) comes
+    after a check that it did (``operators.unset``).
+    """
     if isinstance(value, Undefined):
         value._unbound()
-    return value
+    return unset.checked(value)
 
 
 def ret(value, returned=True):

@@ -15,6 +15,7 @@ class Namer:
     def __init__(self, taken):
         self._taken = set(taken) | set(dir(builtins)) | {"ag__"}
         self._next = {}  # base -> the first suffix that may be free: those before it are taken
+        self.made = {}  # each name given -> the base it was made from
 
     @classmethod
     def for_function(cls, fn):
@@ -47,4 +48,5 @@ class Namer:
             name = f"{base}_{i}"
         self._taken.add(name)
         self._next[base] = i + 1
+        self.made[name] = base
         return name

@@ -95,17 +95,26 @@ class Program:
 def describe_error(error, filename, line_ops):
     """The error a program raises for ``error``, naming the op whose line (in ``filename``,
     through ``line_ops``) failed; None when no op's line failed (raise ``error`` as it is)."""
+    if getattr(error, "described", False):  # by a program this one calls (a deep block)
+        return None
     if isinstance(error, errors.OpError):
         op = error.op or _failing_op(error.__traceback__, filename, line_ops)
         if op is None:
             return None
-        return type(error)(f"{error.message}\n\t [[{describe_op(op)}]]", op)
+        return _described(type(error)(f"{error.message}\n\t [[{describe_op(op)}]]", op))
     op = _failing_op(error.__traceback__, filename, line_ops)
     if op is None:
         return None
-    return errors.InvalidArgumentError(
-        f"{type(error).__name__}: {error}\n\t [[{describe_op(op)}]]", op
+    return _described(
+        errors.InvalidArgumentError(
+            f"{type(error).__name__}: {error}\n\t [[{describe_op(op)}]]", op
+        )
     )
+
+
+def _described(error):
+    error.described = True  # the op is named in the message already
+    return error
 
 
 def _failing_op(tb, filename, line_ops):
@@ -147,6 +156,17 @@ def compile_graph(
     there to check that the program computes the same with and without them.
     """
     emitter = Emitter(states, kernels, specialize=specialize, reuse=reuse)
+    emitter.outline = lambda block: compile_graph(  # a block nested deeper than Python allows
+        block,
+        block.inputs,
+        block.outputs,
+        run_all_stateful=True,
+        name="graph_block",  # not the graph's name, which a loaded file chooses
+        states=states,
+        kernels=kernels,
+        specialize=specialize,
+        reuse=reuse,
+    )
     with no_cyclic_gc():
         return _compile(emitter, graph, inputs, outputs, run_all_stateful, name)
 

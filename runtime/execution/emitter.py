@@ -36,6 +36,9 @@ _MAX_NAME_LENGTH = 40
 # Python's parser has a limit on nesting.
 _MAX_INLINED_OPS = 6
 _MAX_INLINED_CHARS = 80
+# Python allows 100 levels of indentation (and 20 nested loops): a cond's branch or a loop's
+# body this deep is a program of its own, which the block calls.
+_MAX_NESTING = 12
 
 
 def identifier(text):
@@ -90,6 +93,7 @@ class Emitter:
         self._precedence = {}  # id(inlined tensor) -> the precedence of its text
         self._inlined_size = {}  # id(inlined tensor) -> how many ops its text holds
         self._reused = {}  # id(op) -> which of its inputs is a dead temporary to write into
+        self.outline = None  # graph -> a Program of its own (compile.py sets it)
 
     # --- names and globals ----------------------------------------------------------------
 
@@ -278,6 +282,10 @@ class Emitter:
             if branch is else_graph:
                 self.emit(indent, "else:", op)
             start = len(self.lines)
+            if indent >= _MAX_NESTING:
+                call = f"{self._outlined(branch)}({_tuple_text(args)})"
+                self.emit(indent + 1, f"({_tuple_text(outs)},) = {call}" if outs else call, op)
+                continue
             results = [text for text, _ in self.emit_subgraph(branch, args, indent + 1)]
             if outs:
                 self.emit(indent + 1, f"{_tuple_text(outs)} = {_tuple_text(results)}", op)
@@ -285,6 +293,10 @@ class Emitter:
                 self.emit(indent + 1, "pass")
         for t, n in zip(op.outputs, outs):
             env[id(t)] = n
+
+    def _outlined(self, graph):
+        """The global naming ``graph`` compiled as a program of its own (inputs in, outputs out)."""
+        return self.bind_global("block_program", self.outline(graph))
 
     def emit_while(self, op, env, indent):
         """A native ``while``. A loop being differentiated (attr ``stacked``) also counts its
@@ -315,12 +327,18 @@ class Emitter:
         else:
             self.emit(indent + 1, f"if {operator_text('not', [pred])[0]}:", op)
             self.emit(indent + 2, "break")
-        results = [
-            text for text, _ in self.emit_subgraph(body_graph, loop_vars + captured, indent + 1)
-        ]
+        if indent >= _MAX_NESTING:
+            results = loop_vars + [self.fresh(f"{stack}_item") for stack in stacks]
+            call = f"{self._outlined(body_graph)}({_tuple_text(loop_vars + captured)})"
+            self.emit(indent + 1, f"({_tuple_text(results)},) = {call}", op)
+        else:
+            results = [
+                text for text, _ in self.emit_subgraph(body_graph, loop_vars + captured, indent + 1)
+            ]
         for stack, value in zip(stacks, results[n:]):
             self.emit(indent + 1, f"{stack}.append({value})", op)
-        self.emit(indent + 1, f"{_tuple_text(loop_vars)} = {_tuple_text(results[:n])}", op)
+        if indent < _MAX_NESTING:
+            self.emit(indent + 1, f"{_tuple_text(loop_vars)} = {_tuple_text(results[:n])}", op)
         if counts:
             self.emit(indent + 1, f"{counter} += 1", op)
         for t, name in zip(op.outputs, loop_vars):

@@ -228,9 +228,15 @@ def _assert_kernel(condition, *data, summarize):
 
 def _assert_text(value, summarize):
     if isinstance(value, np.ndarray) and value.dtype == object and value.ndim == 0:
-        return value[()].decode("utf-8", "backslashreplace")
+        # As TensorFlow summarizes a string: C escapes (y[\'a\'], \n), so one line says it.
+        return value[()].decode("utf-8", "backslashreplace").translate(_C_ESCAPES)
     text = format_value(value, summarize)
     return text[1:-1] if np.ndim(value) == 1 else text
+
+
+_C_ESCAPES = str.maketrans(
+    {"\\": "\\\\", "'": "\\'", '"': '\\"', "\n": "\\n", "\r": "\\r", "\t": "\\t"}
+)
 
 
 def _assert_infer(inputs, attrs):

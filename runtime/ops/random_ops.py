@@ -18,8 +18,10 @@ import numpy as np
 from runtime.core import attr_kinds as kinds
 from runtime.core import context, dtypes
 from runtime.core.op_def import NotDifferentiable, OpDef
+from runtime.core.tensor import Tensor
+from runtime.ops import math_ops
 from runtime.ops.array_ops import shape_operand
-from runtime.ops.constant_ops import shape_from_tensor
+from runtime.ops.constant_ops import cast, constant_value, convert_to_tensor, shape_from_tensor
 from runtime.ops.registry import bind1
 
 _DEFAULT_GLOBAL_SEED = 87654321
@@ -176,7 +178,31 @@ def uniform(shape, minval=0, maxval=None, dtype=dtypes.float32, seed=None, name=
         if dtype.is_integer:
             raise ValueError("uniform(): maxval must be given for integer dtypes")
         maxval = 1
+    bounds = [_known(minval), _known(maxval)]
+    if None in bounds:
+        return _uniform_between(shape, minval, maxval, dtype, seed, name)
     number = int if dtype.is_integer else float
-    minval, maxval = number(minval), number(maxval)
+    minval, maxval = number(bounds[0]), number(bounds[1])
     attrs = {"minval": minval, "maxval": maxval, "dtype": dtype, "state": _state(seed)}
     return bind1(RANDOM_UNIFORM, [shape_operand(shape)], attrs, name or "random_uniform")
+
+
+def _known(bound):
+    """A bound's value when it is known before the graph runs (a number, a constant tensor)."""
+    if isinstance(bound, Tensor):
+        value = constant_value(bound)
+        return None if value is None or np.ndim(value) else value.item()
+    return bound
+
+
+def _uniform_between(shape, minval, maxval, dtype, seed, name):
+    """Uniform samples between bounds known only when the graph runs (tensors in a loop, say):
+    samples from [0, 1) scaled by ops, so the bounds are inputs of the graph, not attributes."""
+    unit_dtype = dtypes.float64 if dtype.is_integer else dtype
+    minval, maxval = convert_to_tensor(minval, dtype), convert_to_tensor(maxval, dtype)
+    attrs = {"minval": 0, "maxval": 1, "dtype": unit_dtype, "state": _state(seed)}
+    unit = bind1(RANDOM_UNIFORM, [shape_operand(shape)], attrs, name or "random_uniform")
+    span = math_ops.subtract(maxval, minval)
+    if dtype.is_integer:  # the scaled samples are >= 0: the cast rounds them down
+        return math_ops.add(minval, cast(math_ops.multiply(unit, cast(span, unit_dtype)), dtype))
+    return math_ops.add(math_ops.multiply(unit, span), minval)

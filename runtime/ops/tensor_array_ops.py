@@ -212,7 +212,7 @@ class TensorArray:
         return self._with_flow(components[0])
 
     def _with_flow(self, flow, element_shape=None):
-        new = TensorArray.__new__(TensorArray)
+        new = type(self).__new__(type(self))  # a subclass stays one
         new.dtype, new.dynamic_size = self.dtype, self.dynamic_size
         new.element_shape = self.element_shape if element_shape is None else element_shape
         new._static_size = self._static_size

@@ -1,42 +1,67 @@
-"""Random small programs: converted code agrees with Python on ints, eagerly, and in a graph."""
+"""Random programs: converted code agrees with Python on ints, eagerly, and in a graph.
+
+Each program is a function ``f(a, b)`` of ints, drawn statement by statement:
+assignments (tuple unpacking, conditional expressions, calls), nested ``if``/``elif``/
+``else``, ``while`` and ``for`` loops over ``range``, ``rt.range``, ``enumerate`` and ``zip``,
+``break``/``continue``/``return`` anywhere, a list ``xs`` and a dict ``d`` assigned
+by subscript, a list ``acc`` appended to in loops, ``try``/``except``/``finally``, and
+a variable ``w`` first assigned inside a loop (so it has no value if the loop runs
+zero times). Every program runs on several inputs as Python, converted on Python
+values, converted on eager tensors, and traced once into a graph that then runs
+each input. Where Python raises (``w`` unassigned), every mode must raise too.
+
+The suite runs 300 programs, new ones each day (``AUTOGRAPH_RANDOM_SEED`` chooses the first
+seed, and a failure names its seed); ``AUTOGRAPH_RANDOM_PROGRAMS=5000`` runs more.
+"""
 
 from __future__ import annotations
 
 import importlib.util
 import itertools
 import os
+import random
 import sys
+from datetime import date
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, note, settings
-from hypothesis import strategies as st
 
 import autograph as ag
 import runtime as rt
 
 VARIABLES = ("x", "y", "z")
-MAX_DEPTH = 2
+MAX_DEPTH = 3
 _module_ids = itertools.count()
 
 
 class _Generator:
     """Draws a function body statement by statement, as lines of source."""
 
-    def __init__(self, draw):
-        self.draw = draw
+    def __init__(self, rng):
+        self.rng = rng
         self.loops = itertools.count()
-        self.returns_tuple = draw(st.booleans())
+        self.returns_tuple = self.coin()
+        self.creates_w = False
+
+    def coin(self):
+        return self.rng.random() < 0.5
 
     def choice(self, options):
-        return self.draw(st.sampled_from(options))
+        return self.rng.choice(options)
+
+    def number(self, low=0, high=9):
+        return str(self.rng.randint(low, high))
 
     def atom(self, indices):
-        kind = self.draw(st.integers(0, 3))
+        kind = self.rng.randint(0, 5)
         if kind == 0:
-            return str(self.draw(st.integers(0, 9)))
+            return self.number()
         if kind == 1 and indices:
             return self.choice(indices)
+        if kind == 2:  # an item of the list, by a constant index (a negative one too)
+            return f"xs[{self.choice(['0', '1', '2', '-1'])}]"
+        if kind == 3:
+            return f"d[{self.choice(['p', 'q'])!r}]"
         return self.choice(VARIABLES)
 
     def expression(self, indices):
@@ -53,12 +78,12 @@ class _Generator:
     def comparison(self, indices):
         u, w = self.atom(indices), self.atom(indices)
         op = self.choice(["<", "<=", ">", ">=", "==", "!="])
-        if self.draw(st.booleans()):
-            return f"{u} % 2 {op} {self.draw(st.integers(0, 1))}"
+        if self.coin():
+            return f"{u} % 2 {op} {self.rng.randint(0, 1)}"
         return f"{u} {op} {w}"
 
     def condition(self, indices):
-        kind = self.draw(st.integers(0, 5))
+        kind = self.rng.randint(0, 5)
         if kind == 0:
             return f"{self.comparison(indices)} and {self.comparison(indices)}"
         if kind == 1:
@@ -69,15 +94,15 @@ class _Generator:
             return self.choice(["flag", "not flag", f"flag and {self.comparison(indices)}"])
         return self.comparison(indices)
 
-    def assignment(self, indices):
+    def assignment(self, indices, where):
         target = self.choice(VARIABLES)
-        kind = self.draw(st.integers(0, 5))
+        kind = self.rng.randint(0, 8)
         if kind == 0:  # additive growth only, so that int32 never overflows
             op = self.choice(["+=", "-="])
-            step = self.choice([str(self.draw(st.integers(1, 9))), *indices])
+            step = self.choice([self.number(1, 9), *indices])
             return [f"{target} {op} {step}"]
         if kind == 1:
-            return [f"{target} %= {self.draw(st.integers(2, 50))}"]
+            return [f"{target} %= {self.rng.randint(2, 50)}"]
         if kind == 2:  # tuple unpacking: a swap with a new value
             other = self.choice([v for v in VARIABLES if v != target])
             return [f"{target}, {other} = {other}, ({self.expression(indices)}) % 1000"]
@@ -86,6 +111,15 @@ class _Generator:
             return [f"{target} = ({self.atom(indices)} if {test} else {orelse}) % 1000"]
         if kind == 4:  # the bool variable
             return [self.choice(["flag = not flag", f"flag = {self.condition(indices)}"])]
+        if kind == 5:  # an item of the list or of the dict: the container is the state
+            item = self.choice(["xs[0]", "xs[1]", "xs[-1]", "d['p']", "d['q']"])
+            if self.coin():
+                return [f"{item} = ({self.expression(indices)}) % 1000"]
+            return [f"{item} += {self.choice([self.number(1, 9), *indices])}"]
+        if kind == 6 and where.staged:
+            # A list that staged loops grow (a TensorList there). A Python list cannot get a
+            # length that depends on a tensor, so only inside a loop over rt.range.
+            return [f"acc.append(({self.expression(indices)}) % 1000)"]
         return [f"{target} = ({self.expression(indices)}) % 1000"]
 
     def ret(self, indices):
@@ -94,62 +128,104 @@ class _Generator:
         return [f"return {self.expression(indices)}"]
 
     def final_return(self):
+        total = "x + 3 * y - 7 * z + 11 * xs[0] - xs[2] + 5 * d['q'] + 13 * len(acc)"
+        if self.creates_w:
+            total += " + 17 * w"
         if self.returns_tuple:
-            return "return x + 3 * y, z"
-        return "return x + 3 * y - 7 * z"
+            return f"return {total}, xs[1]"
+        return f"return {total}"
 
-    def orelse(self, depth, indices, in_loop):
+    def orelse(self, depth, indices, where):
         """An optional ``else:`` clause (of an ``if``, ``for`` or ``while``)."""
-        if not self.draw(st.booleans()):
+        if not self.coin():
             return []
-        return ["else:", *_indent(self.block(depth + 1, indices, in_loop))]
+        return ["else:", *_indent(self.block(depth + 1, indices, where))]
 
-    def block(self, depth, indices, in_loop):
-        lines = []
-        for _ in range(self.draw(st.integers(1, 3))):
-            lines += self.statement(depth, indices, in_loop)
-        ending = self.draw(st.integers(0, 5 if in_loop else 3))
+    def block(self, depth, indices, where, first=()):
+        lines = list(first)
+        for _ in range(self.rng.choice((1, 1, 1, 2, 2, 3))):  # small blocks: programs nest deep
+            lines += self.statement(depth, indices, where)
+        ending = self.rng.randint(0, 5 if where.in_loop else 3) if where.jumps else 0
         if ending == 1:
             lines += self.ret(indices)
-        elif ending == 2 and in_loop:
+        elif ending == 2 and where.in_loop:
             lines += ["break"]
-        elif ending == 3 and in_loop:
+        elif ending == 3 and where.in_loop:
             lines += ["continue"]
         return lines
 
-    def statement(self, depth, indices, in_loop):
-        kinds = ["assign", "assign"]
+    def statement(self, depth, indices, where):
+        kinds = ["assign"] * (4 + depth)
         if depth < MAX_DEPTH:
-            kinds += ["if", "while", "for"]
-        if in_loop:
+            kinds += ["if", "if", "try"]
+        if depth < MAX_DEPTH - 1:
+            kinds += ["while", "for", "for"]
+        if where.in_loop and where.jumps:
             kinds += ["jump"]
         kind = self.choice(kinds)
         if kind == "assign":
-            return self.assignment(indices)
+            return self.assignment(indices, where)
         if kind == "jump":
             jump = self.choice(["break", "continue", "return"])
             jump = self.ret(indices)[0] if jump == "return" else jump
             return [f"if {self.condition(indices)}:", f"    {jump}"]
         if kind == "if":
             lines = [f"if {self.condition(indices)}:"]
-            lines += _indent(self.block(depth + 1, indices, in_loop))
-            if self.draw(st.booleans()):
+            lines += _indent(self.block(depth + 1, indices, where))
+            for _ in range(self.rng.randint(0, 2)):
                 lines += [f"elif {self.condition(indices)}:"]
-                lines += _indent(self.block(depth + 1, indices, in_loop))
-            return lines + self.orelse(depth, indices, in_loop)
-        n = next(self.loops)
+                lines += _indent(self.block(depth + 1, indices, where))
+            return lines + self.orelse(depth, indices, where)
+        if kind == "try":
+            return self.try_statement(depth, indices, where)
         if kind == "for":
-            index = f"i{n}"
-            bound = self.choice(
-                [str(self.draw(st.integers(0, 4))), f"{self.choice(VARIABLES)} % 4"]
-            )
-            iterable = self.choice(["range", "rt.range"])
-            lines = [f"for {index} in {iterable}({bound}):"]
-            lines += _indent(self.block(depth + 1, [*indices, index], True))
-            return lines + self.orelse(depth, indices, in_loop)
-        counter = f"c{n}"
-        limit = self.draw(st.integers(1, 4))
-        form = self.draw(st.integers(0, 2))
+            return self.for_loop(depth, indices, where)
+        return self.while_loop(depth, indices, where)
+
+    def try_statement(self, depth, indices, where):
+        """A ``try`` whose body may end raising a Python error, on every path through it.
+
+        Its body has no jumps: code after one is guarded by a flag, which a graph stages, so a
+        raise there would happen while tracing whatever the flag says.
+        """
+        body = self.block(depth + 1, indices, where.without_jumps())
+        if self.coin():
+            body += ["raise ValueError('always')"]
+        lines = ["try:", *_indent(body), "except ValueError:"]
+        lines += _indent(self.block(depth + 1, indices, where))
+        if self.coin():
+            lines += ["finally:", *_indent(self.assignment(indices, where))]
+        return lines
+
+    def for_loop(self, depth, indices, where):
+        n = next(self.loops)
+        index, other = f"i{n}", f"j{n}"
+        bound = self.choice([self.number(0, 4), f"{self.choice(VARIABLES)} % 4"])
+        form = self.rng.randint(0, 4)
+        new = [index]
+        staged = form in (1, 2)  # over rt.range: staged in a graph whatever the bound
+        if form <= 1:
+            head = f"for {index} in {('range', 'rt.range')[form]}({bound}):"
+        elif form == 2:
+            head = f"for {other}, {index} in enumerate(rt.range({bound})):"
+            new.append(other)
+        elif form == 3:
+            head = f"for {index}, {other} in zip(ys, range({bound})):"
+            new.append(other)
+        else:
+            head = f"for {index} in ys:"
+        # At the top level, a loop may be what first gives ``w`` a value.
+        first = []
+        if depth == 0 and not self.creates_w and self.rng.randint(0, 3) == 0:
+            self.creates_w = True
+            first = [f"w = ({self.expression([*indices, index])}) % 1000"]
+        body = self.block(depth + 1, [*indices, *new], where.loop(staged), first)
+        return [head, *_indent(body), *self.orelse(depth, indices, where)]
+
+    def while_loop(self, depth, indices, where):
+        counter = f"c{next(self.loops)}"
+        limit = self.rng.randint(1, 4)
+        form = self.rng.randint(0, 2)
         if form == 0:
             head = [f"while {counter} < {limit}:", f"    {counter} += 1"]
         elif form == 1:
@@ -164,8 +240,21 @@ class _Generator:
                 f"    if {counter} > {limit}:",
                 "        break",
             ]
-        body = _indent(self.block(depth + 1, indices, True))
-        return [f"{counter} = 0", *head, *body, *self.orelse(depth, indices, in_loop)]
+        body = _indent(self.block(depth + 1, indices, where.loop(False)))
+        return [f"{counter} = 0", *head, *body, *self.orelse(depth, indices, where)]
+
+
+class _Where:
+    """Where a statement is drawn: in a loop (jumps allowed?), inside a loop over rt.range?"""
+
+    def __init__(self, in_loop=False, jumps=True, staged=False):
+        self.in_loop, self.jumps, self.staged = in_loop, jumps, staged
+
+    def loop(self, staged):
+        return _Where(True, self.jumps, self.staged or staged)
+
+    def without_jumps(self):
+        return _Where(self.in_loop, False, self.staged)
 
 
 def _indent(lines):
@@ -180,15 +269,27 @@ def g(u, v):
 
 """
 
+PROLOGUE = [
+    "x = a",
+    "y = b",
+    "z = (a * 3 + b) % 1000",
+    "flag = a < b",
+    "xs = [a, b, 7]",
+    "ys = [2, 5, 1]",
+    "d = {'p': b, 'q': 3}",
+    "acc = []",
+]
 
-@st.composite
-def programs(draw):
-    """Source of a module defining ``f(a, b)``: ints in, an int (or a pair) out, always terminating."""
-    gen = _Generator(draw)
-    body = ["x = a", "y = b", "z = (a * 3 + b) % 1000", "flag = a < b"]
-    body += gen.block(0, [], False)
-    body += [gen.final_return()]
-    return "\n".join(["import runtime as rt", "", "", HELPER, "def f(a, b):", *_indent(body), ""])
+
+def program(seed):
+    """Source of a module defining ``f(a, b)`` (ints in, an int or a pair out, always terminating),
+    and the inputs to run it on: the same for the same seed."""
+    rng = random.Random(seed)
+    gen = _Generator(rng)
+    body = PROLOGUE + gen.block(0, [], _Where()) + [gen.final_return()]
+    source = "\n".join(["import runtime as rt", "", "", HELPER, "def f(a, b):", *_indent(body), ""])
+    inputs = [(rng.randint(-30, 60), rng.randint(-30, 60)) for _ in range(3)] + [(0, 0)]
+    return source, inputs
 
 
 def _load(source, directory):
@@ -240,57 +341,115 @@ def _same_number(actual, expected):
     )
 
 
-def _run_in_graph(fn, a, b):
-    """``fn`` traced on two int32 placeholders, run with ``a`` and ``b`` fed."""
-    graph = rt.Graph()
-    with graph.as_default():
-        pa, pb = rt.placeholder(rt.int32, []), rt.placeholder(rt.int32, [])
-        out = fn(pa, pb)
-    with rt.Session(graph) as sess:
-        return _fetch(sess, out, {pa: a, pb: b})
+def _outcome(fn, *args):
+    try:
+        return fn(*args), None
+    except Exception as e:
+        return None, e
 
 
-def _fetch(sess, out, feed):
-    if isinstance(out, tuple):
-        return tuple(_fetch(sess, o, feed) for o in out)
-    if isinstance(out, rt.Tensor):
-        return sess.run(out, feed)
-    return out  # computed in Python while tracing
+# The errors a graph raises where Python finds a variable unassigned: at run time (a loop that
+# ran zero times) or, for a loop unrolled while tracing, as Python does.
+_GRAPH_UNASSIGNED = (rt.errors.InvalidArgumentError, UnboundLocalError)
 
 
-@settings(
-    max_examples=int(os.environ.get("AUTOGRAPH_RANDOM_PROGRAMS", 40)),
-    deadline=None,
-    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
-)
-@given(source=programs(), a=st.integers(-30, 60), b=st.integers(-30, 60))
-def test_random_program(tmp_path, source, a, b):
-    note(source)
-    fn = _load(source, tmp_path)
-    expected = fn(a, b)
+def check_program(source, inputs, directory):
+    """Runs the program on each input in the four ways; asserts they agree."""
+    fn = _load(source, directory)
     converted = ag.to_graph(fn)
+    traced = ag.function(converted)
+    for a, b in inputs:
+        expected, error = _outcome(fn, a, b)
+        actual, actual_error = _outcome(converted, a, b)
+        eager, eager_error = _outcome(converted, rt.constant(a), rt.constant(b))
+        graph, graph_error = _outcome(traced, rt.constant(a), rt.constant(b))
+        where = f"inputs {a}, {b}"
+        if error is not None:  # only an unassigned `w` may make a program fail
+            assert isinstance(error, UnboundLocalError), (where, error)
+            assert isinstance(actual_error, UnboundLocalError), ("python", where, actual)
+            assert isinstance(eager_error, UnboundLocalError), ("eager", where, eager)
+            assert isinstance(graph_error, _GRAPH_UNASSIGNED), ("graph", where, graph_error)
+            continue
+        assert actual_error is None and _same_python(actual, expected), (
+            "python",
+            where,
+            actual,
+            actual_error,
+            expected,
+        )
+        assert eager_error is None and _same_number(eager, expected), (
+            "eager",
+            where,
+            eager,
+            eager_error,
+            expected,
+        )
+        assert graph_error is None and _same_number(graph, expected), (
+            "graph",
+            where,
+            graph,
+            graph_error,
+            expected,
+        )
+    # int32 scalars each time: one graph runs every input (unless tracing itself failed)
+    assert traced.tracing_count == 1 or isinstance(graph_error, UnboundLocalError)
 
-    actual = converted(a, b)
-    assert _same_python(actual, expected), ("python", actual, expected)
 
-    eager = converted(rt.constant(a), rt.constant(b))
-    assert _same_number(eager, expected), ("eager", eager, expected)
-
-    graph = _run_in_graph(converted, a, b)
-    assert _same_number(graph, expected), ("graph", graph, expected)
+# A fresh set of programs on each day, so that runs over time see more of them; a failure names
+# its seed, with which ``program(seed)`` gives the same program again.
+_FIRST_SEED = int(os.environ.get("AUTOGRAPH_RANDOM_SEED", date.today().toordinal() * 100_000))
+_COUNT = int(os.environ.get("AUTOGRAPH_RANDOM_PROGRAMS", 300))
 
 
-@settings(
-    max_examples=int(os.environ.get("AUTOGRAPH_RANDOM_PROGRAMS", 40)),
-    deadline=None,
-    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
-)
-@given(source=programs(), a=st.integers(-30, 60), b=st.integers(-30, 60))
-def test_random_program_with_jit_compile(tmp_path, source, a, b):
+@pytest.mark.parametrize("seed", range(_FIRST_SEED, _FIRST_SEED + _COUNT))
+def test_random_program(tmp_path, seed):
+    source, inputs = program(seed)
+    try:
+        check_program(source, inputs, tmp_path)
+    except AssertionError as e:
+        raise AssertionError(f"program {seed} (AUTOGRAPH_RANDOM_SEED={seed}):\n{source}") from e
+
+
+# Programs that runs of thousands found wrong, kept (while the generator draws the same ones):
+# 903065, a staged if's branch whose inner ifs shared `flag` with it; 950948, a loop staged
+# later whose iteration left such a shared variable unassigned.
+@pytest.mark.parametrize("seed", [903065, 950948])
+def test_programs_the_large_runs_found(tmp_path, seed):
+    source, inputs = program(seed)
+    check_program(source, inputs, tmp_path)
+
+
+def test_the_programs_use_every_construct():
+    """Over a hundred programs, each construct the generator knows shows up."""
+    sources = "\n".join(program(seed)[0] for seed in range(100))
+    for construct in (
+        "elif ", "while ", "for ", "rt.range(", "enumerate(", "zip(", "try:", "except ",
+        "finally:", "break", "continue", "return ", "xs[", "d['", "acc.append(", "w = ",
+    ):  # fmt: skip
+        assert construct in sources, construct
+    assert max(len(line) - len(line.lstrip()) for line in sources.splitlines()) >= 4 * 5
+
+
+_JIT_COUNT = int(os.environ.get("AUTOGRAPH_RANDOM_JIT_PROGRAMS", 40))
+
+
+@pytest.mark.parametrize("seed", range(_FIRST_SEED, _FIRST_SEED + _JIT_COUNT))
+def test_random_program_with_jit_compile(tmp_path, seed):
     """The same programs compiled by XLA (``jit_compile=True``) give the same ints."""
     pytest.importorskip("jax")  # the optional extra
-    note(source)
+    source, inputs = program(seed)
     fn = _load(source, tmp_path)
-    expected = fn(a, b)
-    compiled = ag.function(fn, jit_compile=True)(rt.constant(a), rt.constant(b))
-    assert _same_number(compiled, expected), ("xla", compiled, expected)
+    compiled = ag.function(fn, jit_compile=True)
+    for a, b in inputs:
+        expected, error = _outcome(fn, a, b)
+        actual, actual_error = _outcome(compiled, rt.constant(a), rt.constant(b))
+        where = f"program {seed} (AUTOGRAPH_RANDOM_SEED={seed}), inputs {a}, {b}:\n{source}"
+        if error is not None:
+            assert isinstance(actual_error, _GRAPH_UNASSIGNED), (where, actual_error)
+            continue
+        assert actual_error is None and _same_number(actual, expected), (
+            where,
+            actual,
+            actual_error,
+            expected,
+        )

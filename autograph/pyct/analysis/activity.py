@@ -1,69 +1,152 @@
-"""Which symbols a piece of code reads and writes.
+"""Which symbols a piece of code reads, writes and changes in place.
 
-A symbol is a name (``x``) or an attribute chain on a name (``self.count``),
-the units that branches and loops carry. Nested functions, lambdas and
-comprehensions have scopes of their own: only the outer symbols they use count,
-as reads (a nested ``def`` also writes its own name, and its ``nonlocal`` names).
+A symbol is a name (``x``) or a *composite* name on it, the units that
+branches and loops carry: an attribute chain (``self.count``), a subscript by
+a constant or a name (``x['b']``, ``y[0]``, ``x[k]``), and any mix of them
+(``o.d['k']``, ``x[i].b``). Writing ``x['b'] = 1`` writes the symbol
+``x['b']`` and reads its owners (``x``). A change made in place that no
+symbol names (``lst.append(v)``, ``lst[i + 1] = v``, ``del d[k + 1]``)
+*mutates* the nearest symbol: the container itself.
+
+Nested functions, lambdas and comprehensions have scopes of their own: only
+the outer symbols they use count, as reads (a nested ``def`` also writes its
+own name, and its ``nonlocal`` names). The outer names that a function or a
+lambda reads are also *captured*: a closure may read them whenever it is
+called, so they are as good as read after every statement that follows.
 
 >>> import gast
 >>> r, w = reads_writes(gast.parse("self.total += x[i]").body[0])
 >>> sorted(r), sorted(w)
-(['i', 'self', 'self.total', 'x'], ['self.total'])
+(['i', 'self', 'self.total', 'x', 'x[i]'], ['self.total'])
 >>> r, w = reads_writes(gast.parse("y = [k * z for k in ks]").body[0])
 >>> sorted(r), sorted(w)
 (['ks', 'z'], ['y'])
+>>> r, w = reads_writes(gast.parse("x['a'][0] = v").body[0])
+>>> sorted(r), sorted(w)
+(['v', 'x', "x['a']"], ["x['a'][0]"])
+>>> sorted(Activity().mutated(gast.parse("s += items.pop()").body[0]))
+['items']
 """
 
 from __future__ import annotations
 
 import gast
 
+from autograph.pyct import anno
 from autograph.pyct.walk import BRANCHES, LEAVES, branches
+
+# Methods that change a list, a dict or a set in place: calling one on a symbol mutates it.
+MUTATORS = frozenset(
+    {"append", "extend", "insert", "pop", "remove", "clear", "sort", "reverse"}
+    | {"update", "setdefault", "popitem", "add", "discard"}
+)
+_READING_MUTATORS = frozenset({"pop", "popitem", "setdefault"})
 
 
 def symbol(node):
-    """``"a.b.c"`` for a Name or an attribute chain on a Name, else None."""
-    if isinstance(node, gast.Name):
+    """The symbol ``node`` names (``"a.b[0]"``), or None for an expression that names none."""
+    cls = type(node)
+    if cls is gast.Name:
         return node.id
-    if isinstance(node, gast.Attribute):
+    if cls is gast.Attribute:
         base = symbol(node.value)
         return None if base is None else f"{base}.{node.attr}"
+    if cls is gast.Subscript:
+        key = _key(node.slice)
+        base = symbol(node.value) if key is not None else None
+        return None if base is None else f"{base}[{key}]"
     return None
 
 
-def _prefixes(sym):
-    parts = sym.split(".")
-    return {".".join(parts[: i + 1]) for i in range(len(parts))}
+def _key(node):
+    """The text of a subscript's key that a symbol can hold: a name, or a str or int constant."""
+    cls = type(node)
+    if cls is gast.Name:
+        return node.id
+    if cls is gast.Constant:
+        value = node.value
+        if type(value) is str or type(value) is int:
+            return repr(value)
+    elif cls is gast.UnaryOp and isinstance(node.op, gast.USub):
+        operand = node.operand
+        if type(operand) is gast.Constant and type(operand.value) is int:
+            return repr(-operand.value)
+    return None
 
 
-def _base(sym):
-    return sym.split(".", 1)[0]
+def is_composite(sym):
+    """Whether ``sym`` names a part of an object (``a.b``, ``x[0]``) rather than a variable."""
+    return not sym.isidentifier()
 
 
-def _parameters(args, posonly=True):
-    params = args.args + args.kwonlyargs + (args.posonlyargs if posonly else [])
-    names = {a.id for a in params}
-    return names | {a.id for a in (args.vararg, args.kwarg) if a is not None}
+def base_name(sym):
+    """The variable a symbol starts from: ``x`` for ``x['a'].b``."""
+    for i, char in enumerate(sym):
+        if char == "." or char == "[":
+            return sym[:i]
+    return sym
+
+
+def _composite_reads(node):
+    """What naming the composite ``node`` reads: its owners (``x``, ``x['a']`` of ``x['a'][0]``)
+    and the names its subscripts use as keys."""
+    found = []
+    while True:
+        cls = type(node)
+        if cls is gast.Subscript:
+            if type(node.slice) is gast.Name:
+                found.append(node.slice.id)
+        elif cls is not gast.Attribute:
+            return found
+        node = node.value
+        found.append(symbol(node))
+
+
+def _called(func):
+    """What a call calls: ``l.append`` of ``ag__.call(l.append)(x)`` too (calls converted first)."""
+    if (
+        type(func) is gast.Call
+        and len(func.args) == 1
+        and type(func.func) is gast.Attribute
+        and func.func.attr == "call"
+        and type(func.func.value) is gast.Name
+        and func.func.value.id == "ag__"
+    ):
+        return func.args[0]
+    return func
+
+
+def _local_names(writes, declared):
+    return {w for w in writes if not is_composite(w)} - declared
 
 
 class _Found:
-    """What a piece of code reads and writes, and the names it declares global or nonlocal."""
+    """What a piece of code reads, writes and mutates, the outer names its closures capture, and
+    the names it declares global or nonlocal."""
 
-    __slots__ = ("reads", "writes", "declared")
+    __slots__ = ("reads", "writes", "mutated", "captured", "declared")
 
     def __init__(self):
-        self.reads, self.writes, self.declared = set(), set(), set()
+        self.reads, self.writes, self.mutated = set(), set(), set()
+        self.captured, self.declared = set(), set()
 
     def add(self, other):
         self.reads |= other.reads
         self.writes |= other.writes
+        self.mutated |= other.mutated
+        self.captured |= other.captured
         self.declared |= other.declared
 
-    def nested_scope(self, own_names, inner, name=None):
-        """Adds what a scope (function, lambda, class) whose code did ``inner`` does outside it."""
-        local = own_names | {w for w in inner.writes if "." not in w} - inner.declared
-        self.reads |= {r for r in inner.reads if _base(r) not in local}
-        self.writes |= {w for w in inner.writes if _base(w) in inner.declared}
+    def nested_scope(self, own_names, inner, name=None, closure=True):
+        """Adds what a scope (function, lambda, class) whose code did ``inner`` does outside it.
+
+        A ``closure`` (a function or a lambda, not a class body) captures every outer name it reads.
+        """
+        local = own_names | _local_names(inner.writes, inner.declared)
+        outer = {r for r in inner.reads if base_name(r) not in local}
+        self.reads |= outer
+        self.writes |= {w for w in inner.writes if base_name(w) in inner.declared}
+        self.captured |= outer if closure else {c for c in inner.captured if c not in local}
         self.declared |= inner.declared
         if name is not None:
             self.writes.add(name)
@@ -90,25 +173,36 @@ class Activity:
     def __init__(self):
         self._facts = {}  # id(statement) -> (statement, _Found); holding it keeps its id unique
 
-    def reads_writes(self, node):
-        """(reads, writes) of a statement, an expression or a list of them, as new sets."""
+    def facts(self, node):
+        """What ``node`` reads, writes, mutates, captures (``.reads``, ...): sets not to change."""
+        return self._found(node)
+
+    def _found(self, node):
         if isinstance(node, gast.stmt):
-            known = self._statement(node)
-            return set(known.reads), set(known.writes)
+            return self._statement(node)
         found = _Found()
         for n in node if isinstance(node, list) else [node]:
             self._collect(n, found)
-        return found.reads, found.writes
+        return found
+
+    def reads_writes(self, node):
+        """(reads, writes) of a statement, an expression or a list of them, as new sets."""
+        found = self._found(node)
+        return set(found.reads), set(found.writes)
 
     def reads(self, node):
-        if isinstance(node, gast.stmt):  # the common case: only the set asked for is copied
-            return set(self._statement(node).reads)
-        return self.reads_writes(node)[0]
+        return set(self._found(node).reads)
 
     def writes(self, node):
-        if isinstance(node, gast.stmt):
-            return set(self._statement(node).writes)
-        return self.reads_writes(node)[1]
+        return set(self._found(node).writes)
+
+    def mutated(self, node):
+        """The symbols whose objects ``node`` changes in place without assigning them."""
+        return set(self._found(node).mutated)
+
+    def captured(self, node):
+        """The outer names that closures (functions, lambdas) defined in ``node`` read."""
+        return set(self._found(node).captured)
 
     def declared(self, node):
         """Names declared ``global`` or ``nonlocal`` anywhere in ``node``, nested functions too."""
@@ -166,24 +260,54 @@ class Activity:
         if ctx is not gast.Load:
             found.writes.add(node.id)
 
-    def _attribute(self, node, found):
+    def _composite(self, node, found):
+        """An attribute or a subscript: a symbol's read or write, or a change of its owner."""
         sym = symbol(node)
         if sym is None:
-            self._children(node, found)
-        elif isinstance(node.ctx, gast.Load):
-            found.reads |= _prefixes(sym)
+            owner = symbol(node.value) if type(node.ctx) is not gast.Load else None
+            if owner is None:
+                self._children(node, found)
+                return
+            # x[i + 1] = v, del x[1:]: a change of x in place, as with a method
+            found.mutated.add(owner)
+            if type(node.value) is not gast.Name:
+                found.reads.update(_composite_reads(node.value))
+            self._collect(node.slice, found)
+            return
+        found.reads.update(_composite_reads(node))
+        if type(node.ctx) is gast.Load:
+            found.reads.add(sym)
         else:
             found.writes.add(sym)
-            found.reads |= _prefixes(sym) - {sym}
 
     def _aug_assign(self, node, found):
         self._collect(node.value, found)
         target = symbol(node.target)
         if target is None:
-            self._collect(node.target, found)
+            self._collect(node.target, found)  # its parts are read; its owner changes
         else:
-            found.reads |= _prefixes(target)
+            if type(node.target) is not gast.Name:
+                found.reads.update(_composite_reads(node.target))
+            found.reads.add(target)
             found.writes.add(target)
+
+    def _call(self, node, found):
+        func = _called(node.func)
+        owner = (
+            symbol(func.value) if type(func) is gast.Attribute and func.attr in MUTATORS else None
+        )
+        if owner is None:
+            self._children(node, found)
+            return
+        # A change in place is no read of the container's contents (a list only appended to
+        # is dead unless something reads it later), but for those that return some.
+        found.mutated.add(owner)
+        if func.attr in _READING_MUTATORS:
+            found.reads.add(owner)
+        if type(func.value) is not gast.Name:
+            found.reads.update(_composite_reads(func.value))
+        self._collect_all(node.args, found)
+        self._collect_all(node.keywords, found)
 
     def _function(self, node, found):
         args = node.args
@@ -196,7 +320,7 @@ class Activity:
         self._collect_all(node.decorator_list + node.bases, found)
         inner = _Found()
         self._collect_all(node.body, inner)
-        found.nested_scope(set(), inner, node.name)
+        found.nested_scope(set(), inner, node.name, closure=False)
 
     def _declaration(self, node, found):
         found.declared.update(node.names)
@@ -205,7 +329,9 @@ class Activity:
         self._collect_all(node.args.defaults, found)
         inner = _Found()
         self._collect(node.body, inner)
-        found.nested_scope(_parameters(node.args, posonly=False), inner)
+        # The lambdas conversion makes (``ag__.and_(a, lambda: b)``) are called where they are.
+        closure = not anno.getanno(node, "immediate", False)
+        found.nested_scope(_parameters(node.args, posonly=False), inner, closure=closure)
 
     def _comprehension(self, node, found):
         self._collect(node.generators[0].iter, found)  # evaluated in the enclosing scope
@@ -216,8 +342,19 @@ class Activity:
             self._collect_all([node.key, node.value], inner)
         else:
             self._collect(node.elt, inner)
-        local = {w for w in inner.writes if "." not in w}
-        found.reads |= {r for r in inner.reads if _base(r) not in local}
+        local = _local_names(inner.writes, set())
+        outer = {r for r in inner.reads if base_name(r) not in local}
+        found.reads |= outer
+        found.mutated |= {m for m in inner.mutated if base_name(m) not in local}
+        # A generator runs when it is consumed, later: it captures what it reads.
+        lazy = isinstance(node, gast.GeneratorExp)
+        found.captured |= outer if lazy else {c for c in inner.captured if c not in local}
+
+
+def _parameters(args, posonly=True):
+    params = args.args + args.kwonlyargs + (args.posonlyargs if posonly else [])
+    names = {a.id for a in params}
+    return names | {a.id for a in (args.vararg, args.kwarg) if a is not None}
 
 
 _STATEMENT_RULES = {
@@ -231,7 +368,9 @@ _STATEMENT_RULES = {
 
 _EXPRESSION_RULES = {
     gast.Name: Activity._name,
-    gast.Attribute: Activity._attribute,
+    gast.Attribute: Activity._composite,
+    gast.Subscript: Activity._composite,
+    gast.Call: Activity._call,
     gast.Lambda: Activity._lambda,
     gast.ListComp: Activity._comprehension,
     gast.SetComp: Activity._comprehension,

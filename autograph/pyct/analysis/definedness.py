@@ -55,7 +55,7 @@ def _declared(fn_node):
 
 
 def _names(symbols):
-    return {s for s in symbols if "." not in s}
+    return {s for s in symbols if s.isidentifier()}
 
 
 class _Definedness:

@@ -50,7 +50,7 @@ def _exit_live(fn_node):
     live = set()
     for node in walk.nodes(fn_node, into_scopes=False):
         cls = type(node)
-        if cls is gast.Attribute:
+        if cls is gast.Attribute or cls is gast.Subscript:
             if type(node.ctx) is not gast.Load:
                 sym = symbol(node)
                 if sym is not None:
@@ -77,15 +77,15 @@ def _kills(targets):
 def _without(live, killed):
     """``live`` less what an assignment to ``killed`` overwrites (``live`` itself if nothing).
 
-    Overwriting x also replaces every attribute read through it (x.y).
+    Overwriting x also replaces every part read through it (x.y, x[0]).
     """
     if not killed:
         return live
     out = live - killed
-    dotted = [s for s in out if "." in s]
-    if dotted:
-        prefixes = tuple(k + "." for k in killed)
-        out.difference_update([s for s in dotted if s.startswith(prefixes)])
+    composite = [s for s in out if not s.isidentifier()]
+    if composite:
+        prefixes = tuple(k + sep for k in killed for sep in ".[")
+        out.difference_update([s for s in composite if s.startswith(prefixes)])
     return out
 
 
@@ -95,6 +95,9 @@ class _Liveness:
     def __init__(self, exit_live, activity):
         self.exit_live = exit_live
         self.activity = activity
+        # Of each enclosing try, innermost last: what is live where a raise (and where a
+        # return) inside it goes: its handlers and its finally block.
+        self._tries = []
         # id(node) -> (reads, kills): loops ask again for each round to their fixpoint.
         self._effects = {}
 
@@ -102,7 +105,12 @@ class _Liveness:
         if not stmts:
             return set(live_after)
         live = live_after
+        # Inside a try, any statement may raise before it is done: what the handlers (or the
+        # finally block) read is live after each, even after one that assigns it.
+        on_raise = self._tries[-1][0] if self._tries else None
         for stmt in reversed(stmts):
+            if on_raise:
+                live = live | on_raise
             live = _VISITS.get(type(stmt), _Liveness.simple)(self, stmt, live)
         return live
 
@@ -133,11 +141,19 @@ class _Liveness:
 
     visit_AsyncFunctionDef = visit_FunctionDef
 
+    def visit_ClassDef(self, node, after):
+        for stmt in walk.statements(node.body):  # methods, and those of nested classes
+            if isinstance(stmt, (gast.FunctionDef, gast.AsyncFunctionDef)):
+                analyze(stmt, self.activity)
+        return (after - {node.name}) | self._reads(node)
+
     def visit_Return(self, node, after):
-        return self._reads(node) | self.exit_live
+        on_return = self._tries[-1][1] if self._tries else self.exit_live
+        return self._reads(node) | on_return
 
     def visit_Raise(self, node, after):
-        return set(self._reads(node))
+        on_raise = self._tries[-1][0] if self._tries else self.exit_live
+        return self._reads(node) | on_raise
 
     def visit_If(self, node, after):
         before = (
@@ -190,13 +206,29 @@ class _Liveness:
         return _without(body, killed) | reads
 
     def visit_Try(self, node, after):
-        after_finally = self.block(node.finalbody, after) if node.finalbody else after
+        # A return or a raise inside the try runs the finally block on its way out, to where
+        # it goes (an enclosing try's handlers or finally block, or the function's end). One
+        # analysis of the finally block serves all three ways through it.
+        outer_raise, outer_return = self._tries[-1] if self._tries else (self.exit_live,) * 2
+        if node.finalbody:
+            finally_in = self.block(node.finalbody, after | outer_raise | outer_return)
+            raising = returning = finally_in
+        else:
+            finally_in, raising, returning = after, outer_raise, outer_return
         handlers = set()
-        for handler in node.handlers:
-            handlers |= self.block(handler.body, after_finally)
-        orelse = self.block(node.orelse, after_finally)
-        # Any statement of the body may raise: what a handler needs is live throughout.
-        body = self.block(node.body, orelse | handlers)
+        self._tries.append((raising, returning))  # a raise in a handler is not caught here
+        try:
+            for handler in node.handlers:
+                handlers |= self.block(handler.body, finally_in)
+        finally:
+            self._tries.pop()
+        orelse = self.block(node.orelse, finally_in)
+        self._tries.append((handlers | raising, returning))
+        try:
+            # Any statement of the body may raise: what a handler needs is live throughout.
+            body = self.block(node.body, orelse | handlers)
+        finally:
+            self._tries.pop()
         return body | handlers
 
 
@@ -210,4 +242,5 @@ _VISITS = {  # statement class -> its rule; the rest are simple statements
     gast.For: _Liveness.visit_For,
     gast.With: _Liveness.visit_With,
     gast.Try: _Liveness.visit_Try,
+    gast.ClassDef: _Liveness.visit_ClassDef,
 }

@@ -331,6 +331,14 @@ def test_stack_of_an_empty_list_without_element_type_says_what_to_do():
         ag.stack([])
 
 
+def test_stack_of_an_empty_list_of_unknown_element_shape_is_an_error():
+    """TensorFlow's basic_list simple_fill(0): the shape was not declared, so it is unknown."""
+    for run in (ag.to_graph(element_type_fill_in_loop), ag.function(element_type_fill_in_loop)):
+        with pytest.raises(ValueError, match="unknown shape"):
+            run(0)
+    assert ag.stack([], rt.int32, ()).shape == (0,)
+
+
 def test_stack_of_lists_tensor_arrays_and_tensors():
     assert_same_value(ag.stack([1, 2, 3]), [1, 2, 3])
     assert ag.stack([1, 2], element_dtype=rt.float32).dtype is rt.float32

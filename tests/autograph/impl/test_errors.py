@@ -187,14 +187,12 @@ def test_yield_is_a_conversion_error():
     assert "generator" in message
 
 
-def test_symbolic_if_inside_try():
-    with pytest.raises(NotImplementedError) as info:
-        trace(if_inside_try)
-    message = str(info.value)
-    assert "`try`" in message
-    try_line = line_of(if_inside_try, "try:")
-    assert re.search(rf"\bline {try_line}\b", message), message
-    assert_at_user_line(info.value, if_inside_try, "# MARK")
+def test_symbolic_if_inside_try_is_staged():
+    """As TensorFlow does: only errors that happen while tracing can reach the ``except``."""
+    function = ag.function(if_inside_try)
+    assert function(rt.constant(1)).numpy() == 2
+    assert function(rt.constant(-1)).numpy() == -1
+    assert function.tracing_count == 1
 
 
 def test_if_inside_try_runs_on_python_values():
@@ -262,3 +260,35 @@ def test_of_several_yields_the_first_is_named():
     with pytest.raises(ag.ConversionError) as info:
         ag.to_graph(generator_of_two)
     assert re.search(rf"\bline {line_of(generator_of_two, '# FIRST')}\b", str(info.value))
+
+
+def returns_none_in_a_staged_loop(n):
+    for i in rt.range(n):  # MARK
+        if i > 2:
+            return None
+    return 1
+
+
+def test_errors_name_the_return_value_not_the_variable_conversion_made():
+    with pytest.raises(ValueError) as info:
+        trace(returns_none_in_a_staged_loop)
+    message = str(info.value)
+    assert "the function's return value" in message
+    assert "'retval'" not in message
+    assert_at_user_line(info.value, returns_none_in_a_staged_loop, "# MARK")
+
+
+def loop_variable_changes_structure(n):
+    pair = (n, n)
+    i = 0
+    while i < n:  # MARK
+        pair = (pair[0],)
+        i += 1
+    return pair
+
+
+def test_a_loop_variable_that_changes_structure_is_a_type_error_naming_it():
+    with pytest.raises(TypeError) as info:
+        trace(loop_variable_changes_structure)
+    assert "'pair' does not have the same nested structure" in str(info.value)
+    assert_at_user_line(info.value, loop_variable_changes_structure, "# MARK")

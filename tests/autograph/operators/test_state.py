@@ -138,6 +138,79 @@ def test_an_attribute_of_an_undefined_base_is_left_alone():
     assert isinstance(outer(), Undefined)
 
 
+def test_items_are_reached_by_constant_and_by_name():
+    table = {"a": [1, 2, 3], "b": {"c": 4}}
+    k = 1
+
+    def assigns():
+        table["a"][k] = table["b"]["c"]
+
+    state = State(("table['a'][-1]", "table['b']['c']", "table['a'][k]"), assigns)
+    assert state.get() == (3, 4, 2)
+    state.set((30, 40, 20))
+    assert table == {"a": [1, 20, 30], "b": {"c": 40}}
+
+
+def test_a_missing_key_reads_as_undefined_and_restoring_removes_it():
+    table = {"a": 1}
+
+    def assigns():
+        table["fresh"] = 2
+
+    state = State(("table['fresh']", "table['fresh'][0]"), assigns)
+    before = state.get()
+    assert [v.name for v in before] == ["table['fresh']", "table['fresh'][0]"]
+    assigns()
+    state.set(before)
+    assert table == {"a": 1}
+
+
+def test_a_key_given_by_an_unassigned_name_is_undefined():
+    def outer():
+        table = {}
+
+        def assigns():
+            nonlocal key
+            table[key] = 1
+            key = "k"
+
+        value = State(("table[key]",), assigns).get()[0]
+        key = None
+        return value
+
+    assert isinstance(outer(), Undefined)
+
+
+def test_save_and_restore_give_containers_back_what_they_held():
+    items, table = [1, 2], {"a": 1}
+
+    def changes():
+        items.append(3)
+        table["b"] = 2
+
+    state = State(("items", "table"), changes)
+    saved = state.save()
+    changes()
+    state.restore(saved)
+    assert (items, table) == ([1, 2], {"a": 1})
+
+
+def test_cells_are_found_through_the_functions_a_branch_calls():
+    """An elif's functions sit beside the if's: its else branch only calls them."""
+    table = {"a": 1}
+
+    def inner_branch():
+        table["a"] = 2
+
+    def else_branch():
+        inner_branch()
+
+    state = State(("table['a']",), else_branch)
+    assert state.get() == (1,)
+    state.set((5,))
+    assert table == {"a": 5}
+
+
 # --- converted functions ------------------------------------------------------------------------
 
 

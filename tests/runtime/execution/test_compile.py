@@ -12,6 +12,7 @@ import ast
 
 import hypothesis.strategies as st
 import numpy as np
+import pytest
 from hypothesis import given, settings
 
 import runtime as rt
@@ -168,3 +169,72 @@ def test_a_long_chain_of_scalar_ops_is_cut_into_named_lines():
         for k in range(1000):
             expected = expected * np.int32(3) + np.int32(k)
     assert program(np.int32(5)) == (expected,)
+
+
+def _nested_conds(x, depth):
+    """``depth`` conds, each in the true branch of the one before: x + depth or x - k."""
+    if depth == 0:
+        return x
+    return rt.cond(x > -depth, lambda: _nested_conds(x + 1, depth - 1), lambda: x - depth)
+
+
+def _nested_loops(x, depth):
+    """``depth`` while loops, each in the body of the one before, each running twice."""
+    if depth == 0:
+        return x + 1
+    _, out = rt.while_loop(
+        lambda i, v: i < 2, lambda i, v: (i + 1, _nested_loops(v, depth - 1)), (0, x)
+    )
+    return out
+
+
+def test_blocks_nested_deeper_than_python_allows_are_programs_of_their_own():
+    """Python allows 100 levels of indentation, and 20 nested loops."""
+    g = rt.Graph()
+    with g.as_default():
+        x = rt.placeholder(rt.int32, [])
+        deep_if = _nested_conds(x, 120)
+        deep_loop = _nested_loops(x, 12)
+    with rt.Session(g) as sess:
+        assert sess.run(deep_if, {x: 0}) == 120
+        assert sess.run(deep_if, {x: -200}) == -320
+        assert sess.run(deep_loop, {x: 0}) == 2**12
+
+
+def test_a_differentiated_loop_nested_deeper_than_python_allows_keeps_its_stacks():
+    """A loop being differentiated returns its iterations' values (lists) too, also where its
+    body is a program of its own: d/dx of x * 1.5**3 inside 11 conds (the loop at depth 12)."""
+
+    def nested(x, depth):
+        if depth == 0:
+            _, out = rt.while_loop(lambda i, v: i < 3, lambda i, v: (i + 1, v * 1.5), (0, x))
+            return out
+        return rt.cond(x > -100.0, lambda: nested(x, depth - 1), lambda: x)
+
+    g = rt.Graph()
+    with g.as_default():
+        x = rt.placeholder(rt.float32, [])
+        y = nested(x, 11)
+        (slope,) = rt.gradients(y, [x])
+    with rt.Session(g) as sess:
+        assert sess.run([y, slope], {x: 2.0}) == [np.float32(2.0 * 1.5**3), np.float32(1.5**3)]
+
+
+def test_an_error_in_a_program_of_its_own_names_its_op_once():
+    g = rt.Graph()
+    with g.as_default():
+        x = rt.placeholder(rt.int32, [])
+
+        def nested(depth):
+            if depth == 0:
+                with rt.control_dependencies([rt.Assert(x < 0, ["x is not negative"])]):
+                    return rt.identity(x)
+            return rt.cond(x > -depth, lambda: nested(depth - 1) + 1, lambda: x)
+
+        out = nested(30)
+    with rt.Session(g) as sess:
+        assert sess.run(out, {x: -100}) == -100
+        with pytest.raises(rt.errors.InvalidArgumentError) as info:
+            sess.run(out, {x: 3})
+    message = str(info.value)
+    assert message.count("[[") == 1 and "x is not negative" in message and "Assert" in message

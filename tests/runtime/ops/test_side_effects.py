@@ -189,6 +189,15 @@ def test_cond_branches_returning_print_ops(capsys):
 # --- random -----------------------------------------------------------------------------------
 
 
+def test_an_assertion_message_shows_its_strings_c_escaped_as_tensorflow_does():
+    """TensorFlow summarizes string data with C escapes: quotes and newlines keep one line."""
+    with rt.Graph().as_default() as g:
+        check = rt.Assert(rt.constant(False), ["y['a'] is \"b\"\n", "x"])
+    with pytest.raises(rt.errors.InvalidArgumentError) as info:
+        rt.Session(g).run(check)
+    assert str(info.value).startswith("assertion failed: [y[\\'a\\'] is \\\"b\\\"\\n] [x]")
+
+
 def test_random_eager_draws_differ():
     a = rt.random.uniform([8]).numpy()
     b = rt.random.uniform([8]).numpy()
@@ -376,3 +385,21 @@ def test_assert_in_while_loop_body_fails_on_the_bad_iteration(capsys):
         with pytest.raises(rt.errors.InvalidArgumentError):
             sess.run(out, {n: 10})
     assert capsys.readouterr().out == "step 0\nstep 1\nstep 2\nstep 3\n"
+
+
+def test_uniform_bounds_known_only_when_the_graph_runs_are_inputs():
+    g = rt.Graph()
+    with g.as_default():
+        low = rt.placeholder(rt.int32, [])
+        ints = rt.random.uniform([200], low, low + 3, rt.int32)
+        floats = rt.random.uniform([200], rt.cast(low, rt.float32), 2.0 * rt.cast(low, rt.float32))
+    with rt.Session(g) as sess:
+        for value in (-5, 4, 30):
+            drawn, scaled = sess.run([ints, floats], {low: value})
+            assert drawn.dtype == np.int32 and set(np.unique(drawn)) == {
+                value,
+                value + 1,
+                value + 2,
+            }
+            lo, hi = sorted([value, 2 * value])
+            assert scaled.dtype == np.float32 and np.all((scaled >= lo) & (scaled <= hi))

@@ -1,0 +1,39 @@
+"""What a staged loop checks about its variables, beyond what ``rt.while_loop`` checks.
+
+>>> import runtime as rt
+>>> check_same_structure("pair", (rt.constant(1), rt.constant(2)), (rt.constant(1),))
+Traceback (most recent call last):
+...
+runtime.errors.NestedStructureError: 'pair' does not have the same nested structure after one iteration of a tensor-dependent loop: (., .) before it, (.,) after it; a graph loop needs the same structure on every iteration.
+"""
+
+from __future__ import annotations
+
+import runtime as rt
+from autograph.operators.variables import UndefinedReturnValue
+
+
+def guarded(value) -> bool:
+    """A return value that the ``do_return`` flag keeps from being used before it is set."""
+    return isinstance(value, UndefinedReturnValue) and value.guarded
+
+
+def describe_variable(name, value_before):
+    """How errors name a variable of a loop: the return value by what it is, not its name."""
+    if isinstance(value_before, UndefinedReturnValue):
+        return "the function's return value"
+    return name
+
+
+def check_same_structure(name, before, after):
+    """A loop variable must keep its structure (a tuple's length, a dict's keys) from one
+    iteration to the next: a TypeError (and ValueError) that names it, as TensorFlow's does."""
+    try:
+        rt.nest.assert_same_structure(before, after)
+    except (TypeError, ValueError):
+        raise rt.errors.NestedStructureError(
+            f"'{name}' does not have the same nested structure after one iteration of a "
+            f"tensor-dependent loop: {rt.nest.describe(before)} before it, "
+            f"{rt.nest.describe(after)} after it; a graph loop needs the same structure on "
+            "every iteration."
+        ) from None
