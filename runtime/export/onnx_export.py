@@ -13,6 +13,7 @@ import tempfile
 
 from runtime.core.graph import FuncGraph
 from runtime.execution.optimize import optimize
+from runtime.export.onnx_branches import inline_constant_branches
 from runtime.export.onnx_graph import ModelParts, Scope
 from runtime.export.onnx_types import OPSET
 from runtime.extras import require
@@ -99,13 +100,15 @@ def build_model(onnx, graph, input_names, name):
         value_info=scope.value_infos,
     )
     opsets = [onnx.helper.make_opsetid("", OPSET)]
-    return onnx.helper.make_model(
+    model = onnx.helper.make_model(
         onnx_graph,
         opset_imports=opsets,
         ir_version=onnx.helper.find_min_ir_version_for(opsets),
         producer_name=PRODUCER,
         doc_string=f"{name}, exported from its graph",
     )
+    inline_constant_branches(onnx, model)
+    return model
 
 
 def _write_atomically(data, path):

@@ -1,5 +1,9 @@
 """Random small programs (those of the converter's own random test), exported and run by
-onnxruntime: the model gives what the Python function returns."""
+onnxruntime: the model gives what the Python function returns.
+
+onnxruntime runs in a worker process (``ort_isolated``): a program whose model made it
+crash while optimising (as onnxruntime 1.32 did on ``If``s of constant conditions, which
+the exporter now inlines) fails its example instead of killing the test run."""
 
 from __future__ import annotations
 
@@ -11,7 +15,7 @@ import pytest
 import autograph as ag
 import runtime as rt
 from tests.autograph.test_random_programs import _FIRST_SEED, _load, program
-from tests.runtime.export.onnx_harness import run_model, session
+from tests.runtime.export.ort_isolated import run_isolated
 
 SIGNATURE = [rt.TensorSpec([], rt.int32), rt.TensorSpec([], rt.int32)]
 _COUNT = int(os.environ.get("AUTOGRAPH_RANDOM_ONNX_PROGRAMS", 20))
@@ -29,14 +33,17 @@ def test_random_program_exports_and_runs_as_python_does(tmp_path, seed):
             with pytest.raises(UnboundLocalError):
                 fn(a, b)
         return
-    sess = session(path)
+    calls = []
     for a, b in inputs:
         try:
             expected = fn(a, b)
         except UnboundLocalError:
             continue  # the graph fails there too (its assertion); this test compares values
-        expected = list(expected) if isinstance(expected, tuple) else [expected]
-        got = run_model(sess, [a, b], SIGNATURE)
+        calls.append((a, b, list(expected) if isinstance(expected, tuple) else [expected]))
+    outputs = run_isolated(
+        path, [[np.asarray(a, np.int32), np.asarray(b, np.int32)] for a, b, _ in calls]
+    )
+    for (a, b, expected), got in zip(calls, outputs, strict=True):
         where = f"program {seed} (AUTOGRAPH_RANDOM_SEED={seed}), inputs {a}, {b}"
         assert len(got) == len(expected), (where, got, expected)
         for g, e in zip(got, expected):
