@@ -233,9 +233,15 @@ def _loaded_functions(loaded):
     return functions + list(loaded.signatures.values())
 
 
+def _a_shape_fitting(shape):
+    if shape.rank is None:
+        return []
+    return [1 if d is None else d for d in shape.as_list()]
+
+
 def _call_as_its_signature_says(function):
     arguments = {
-        name: rt.zeros([1 if d is None else d for d in spec.shape.as_list()], spec.dtype)
+        name: rt.zeros(_a_shape_fitting(spec.shape), spec.dtype)
         for name, spec in zip(function.arguments, function.input_signature)
     }
     try:
