@@ -156,7 +156,7 @@ def test_loop_variable_changing_shape():
 def test_variable_undefined_before_loop():
     with pytest.raises(
         ValueError,
-        match="'counter' is used in a tensor-dependent loop but is not defined before it",
+        match="'counter' must be defined before the loop",
     ) as info:
         trace(undefined_before_loop)
     message = str(info.value)
