@@ -28,6 +28,7 @@ import pytest
 
 import autograph as ag
 import runtime as rt
+from tests.extras import import_extra
 
 VARIABLES = ("x", "y", "z")
 MAX_DEPTH = 3
@@ -428,7 +429,7 @@ _JIT_COUNT = int(os.environ.get("AUTOGRAPH_RANDOM_JIT_PROGRAMS", 40))
 @pytest.mark.parametrize("seed", range(_FIRST_SEED, _FIRST_SEED + _JIT_COUNT))
 def test_random_program_with_jit_compile(tmp_path, seed):
     """The same programs compiled by XLA (``jit_compile=True``) give the same ints."""
-    pytest.importorskip("jax")  # the optional extra
+    import_extra("jax")  # the optional extra
     source, inputs = program(seed)
     fn = _load(source, tmp_path)
     compiled = ag.function(fn, jit_compile=True)
