@@ -22,6 +22,7 @@ import numpy as np
 from runtime import errors
 from runtime.core import context, dtypes
 from runtime.core.attr_kinds import AttrKind
+from runtime.core.forms import handle_form
 from runtime.core.graph import current_name_scope
 from runtime.core.op_def import NO_INPUTS, NotDifferentiable, OpDef
 from runtime.core.tensor import EagerTensor, Tensor, to_numpy
@@ -44,6 +45,7 @@ VAR_HANDLE = OpDef(
     pure=False,
     attrs=_VARIABLE,
     gradient=NO_INPUTS,
+    python_form=handle_form,
 )
 
 
@@ -261,8 +263,10 @@ class Variable:
     def _update(self, opdef, value, what):
         value = convert_to_tensor(value, dtype=self.dtype)
         if not self._shape.is_compatible_with(value.shape):
+            preposition = "from" if what == "subtract" else "to"
             raise ValueError(
-                f"Cannot {what} a value of shape {value.shape} to variable {self.name!r} of shape {self._shape}"
+                f"Cannot {what} a value of shape {value.shape} {preposition} variable "
+                f"{self.name!r} of shape {self._shape}"
             )
         graph = context.building_graph()
         if graph is None:

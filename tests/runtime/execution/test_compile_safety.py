@@ -2,7 +2,9 @@
 
 The property, checked on the generated source: it parses to a closed set of
 statement and expression kinds; its names are made of ASCII letters, digits and
-``_``; its only literals are None, ``...``, bools and ints; it has no comments. Graphs
+``_``; the methods and attributes it names are the closed set the forms of the
+op table may name (``runtime.core.forms.ATTRIBUTE_NAMES``); its only literals
+are None, ``...``, bools and ints; it has no comments. Graphs
 are built with hostile strings in every attribute of every row of the op table,
 in op names and in graph names; compiling and running them never runs the
 payload (a canary file is never created).
@@ -19,7 +21,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+import autograph as ag
 import runtime as rt
+from runtime.core.forms import ATTRIBUTE_NAMES
 from runtime.core.graph import FuncGraph, placeholder_in_graph
 from runtime.core.op_def import OPS
 from runtime.core.tensor_shape import TensorShape
@@ -46,7 +50,7 @@ _ALLOWED_NODES = (
     ast.Return, ast.If, ast.While, ast.Break, ast.Pass, ast.Expr, ast.Call, ast.keyword,
     ast.Name, ast.Constant, ast.Tuple, ast.BinOp, ast.UnaryOp, ast.BoolOp, ast.Compare,
     ast.Subscript, ast.Slice, ast.expr_context, ast.operator, ast.unaryop, ast.boolop,
-    ast.cmpop,
+    ast.cmpop, ast.Attribute,
 )  # fmt: skip
 
 
@@ -56,6 +60,8 @@ def assert_holds_no_text_from_data(source):
         assert isinstance(node, _ALLOWED_NODES), ast.dump(node)
         if isinstance(node, ast.Constant):
             assert node.value in (None, Ellipsis) or type(node.value) in (bool, int), node.value
+        if isinstance(node, ast.Attribute):
+            assert node.attr in ATTRIBUTE_NAMES, node.attr
         for name in (getattr(node, "id", None), getattr(node, "arg", None)):
             assert name is None or _SAFE_NAME.fullmatch(name), name
         if isinstance(node, ast.FunctionDef):
@@ -212,7 +218,27 @@ def test_compiled_source_reads_as_before():
         label = rt.strings.join([rt.constant("a"), rt.constant("b")], separator="-")
     program = compile_graph(graph, [x], [y, label])
     assert program.source.splitlines()[1:3] == [
-        "    strided_slice = x[1:, ::2]",
-        "    sum_1 = Sum(strided_slice, axis=axis, keepdims=keepdims)",  # sum is a builtin
+        "    stridedslice = placeholder[1:, ::2]",
+        "    sum_1 = Sum(stridedslice, axis=axis, keepdims=keepdims)",  # sum is a builtin
     ]
     assert program.bound_values["axis"] == (0,) and program.bound_values["separator"] == b"-"
+
+
+def test_names_of_ops_and_graphs_never_reach_the_source():
+    # Even a name made only of letters (which any filter would let through) stays out: the
+    # compiler names values after their op's row and numbers them.
+    graph = rt.Graph()
+    with graph.as_default():
+        x = rt.placeholder(rt.float32, [None], name="Xenophon")
+        y = rt.identity(rt.square(x, name="Quixotic") + 1.0, name="Zanzibar")
+    program = compile_graph(graph, [x], [y])
+    for word in ("Xenophon", "Quixotic", "Zanzibar", "xenophon", "quixotic", "zanzibar"):
+        assert word not in program.source
+    np.testing.assert_array_equal(program(np.float32([2, 3]))[0], [5, 10])
+
+    @ag.function
+    def Kilimanjaro(v):
+        return v * 2
+
+    concrete = Kilimanjaro.get_concrete_function(rt.TensorSpec([], rt.float32))
+    assert "Kilimanjaro" not in concrete._program.source
