@@ -21,6 +21,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.extras import import_extra
+
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
 
@@ -433,7 +435,7 @@ def run_example(name):
 @pytest.mark.parametrize("name", list(EXPECTED))
 def test_example_prints_what_the_seed_prints(name):
     if name in NEEDS:
-        pytest.importorskip(NEEDS[name])
+        import_extra(NEEDS[name])
     result = run_example(name)
     assert result.returncode == 0, result.stderr
     assert result.stderr == ""

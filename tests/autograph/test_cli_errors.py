@@ -177,7 +177,7 @@ def test_graph_writes_dot_to_a_dot_or_gv_file(program):
         assert (program / name).read_text().startswith("digraph")
 
 
-@pytest.mark.skipif(shutil.which("dot") is None, reason="Graphviz's dot program is not installed")
+@pytest.mark.skipif(shutil.which("dot") is None, reason="rendering needs Graphviz's dot program")
 def test_graph_draws_a_pdf_for_a_pdf_file(program):
     result = autograph("graph", "model.py::step", "-o", "g.pdf", cwd=program)
     assert result.returncode == 0, result.stderr

@@ -7,8 +7,10 @@ import textwrap
 import numpy as np
 import pytest
 
-ort = pytest.importorskip("onnxruntime")
-pytest.importorskip("onnx")
+from tests.extras import import_extra
+
+ort = import_extra("onnxruntime")
+import_extra("onnx")
 
 PROGRAM = textwrap.dedent(
     """

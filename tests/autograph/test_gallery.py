@@ -8,6 +8,7 @@ import pytest
 import autograph as ag
 import runtime as rt
 from tests.autograph.gallery import GALLERY
+from tests.autograph.printed_code import from_printed_code
 
 
 def _label(fn, args):
@@ -108,8 +109,14 @@ def test_graph(fn, args):
     assert_matches(run_in_graph(ag.to_graph(fn), args), expected)
 
 
-@pytest.mark.parametrize("fn", [c.fn for c in GALLERY], ids=lambda fn: fn.__name__)
-def test_to_code(fn):
-    code = ag.to_code(fn)
-    assert code.startswith(f"def {fn.__name__}(")
-    compile(code, "<converted>", "exec")
+@pytest.mark.parametrize("case", GALLERY, ids=lambda c: c.fn.__name__)
+def test_to_code_prints_a_function_that_behaves_as_the_original(case):
+    code = ag.to_code(case.fn)
+    assert code.startswith(f"def {case.fn.__name__}(")
+    printed = from_printed_code(case.fn, code)
+    for args in case.args:
+        expected = case.fn(*args)
+        assert_same_python(printed(*args), expected)
+        assert_matches(printed(*[rt.constant(a) for a in args]), expected)
+        if case.graph:
+            assert_matches(run_in_graph(printed, args), expected)

@@ -16,8 +16,9 @@ import autograph as ag
 import runtime as rt
 from tests.autograph.gallery import GALLERY
 from tests.autograph.test_gallery import assert_matches
+from tests.extras import import_extra
 
-jax = pytest.importorskip("jax")
+jax = import_extra("jax")
 
 JIT_CALLS = [pytest.param(c.fn, c.args, id=c.fn.__name__) for c in GALLERY if c.graph]
 

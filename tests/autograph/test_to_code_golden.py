@@ -1,8 +1,11 @@
 """Golden tests for ``ag.to_code``: one expected output per gallery function in ``golden/``.
 
-Regenerate the files (instead of comparing) with ``AUTOGRAPH_REGEN_GOLDEN=1``, e.g.
-``AUTOGRAPH_REGEN_GOLDEN=1 .venv/bin/python -m pytest tests/autograph/test_to_code_golden.py``,
-then read the diff before committing it.
+Regenerate the files with ``AUTOGRAPH_REGEN_GOLDEN=1``, e.g.
+``AUTOGRAPH_REGEN_GOLDEN=1 .venv/bin/python -m pytest tests/autograph/test_to_code_golden.py``:
+every golden test then writes its file and fails (a regenerating run never passes), so read
+the diff, and run again without the variable before committing it.
+
+The golden text is also run: the function it defines must behave as the original.
 """
 
 import copy
@@ -16,6 +19,7 @@ import pytest
 
 import autograph as ag
 import runtime as rt
+from tests.autograph.printed_code import from_printed_code
 
 GOLDEN = pathlib.Path(__file__).parent / "golden"
 REGEN = os.environ.get("AUTOGRAPH_REGEN_GOLDEN") == "1"
@@ -192,29 +196,54 @@ def _value(v):
     return np.asarray(v).tolist()
 
 
+def check_golden(path, code, regenerate):
+    """``code`` is the text of ``path``; when regenerating, writes it there and fails anyway."""
+    if regenerate:
+        changed = not path.exists() or path.read_text() != code
+        path.parent.mkdir(exist_ok=True)
+        path.write_text(code)
+        pytest.fail(
+            f"{'rewrote' if changed else 'unchanged:'} {path} (AUTOGRAPH_REGEN_GOLDEN=1 never "
+            "passes: read the diff, then run again without it)"
+        )
+    assert path.exists(), f"missing {path}; run with AUTOGRAPH_REGEN_GOLDEN=1"
+    assert code == path.read_text(), f"ag.to_code differs from {path}"
+
+
 @pytest.mark.parametrize("name", sorted(GALLERY))
 def test_to_code_matches_golden(name):
     fn, _ = GALLERY[name]
-    code = ag.to_code(fn)
-    path = _golden_path(name)
-    if REGEN:
-        GOLDEN.mkdir(exist_ok=True)
-        path.write_text(code)
-        return
-    assert path.exists(), f"missing {path}; run with AUTOGRAPH_REGEN_GOLDEN=1"
-    assert code == path.read_text(), f"ag.to_code({name}) differs from {path}"
+    check_golden(_golden_path(name), ag.to_code(fn), REGEN)
+
+
+def test_regenerating_writes_the_file_and_fails(tmp_path):
+    path = tmp_path / "golden" / "f.txt"
+    with pytest.raises(pytest.fail.Exception, match="rewrote"):
+        check_golden(path, "def f():\n    pass\n", regenerate=True)
+    assert path.read_text() == "def f():\n    pass\n"
+    with pytest.raises(pytest.fail.Exception, match="unchanged"):
+        check_golden(path, "def f():\n    pass\n", regenerate=True)
+    check_golden(path, "def f():\n    pass\n", regenerate=False)
+    with pytest.raises(AssertionError, match="differs"):
+        check_golden(path, "def f():\n    return 1\n", regenerate=False)
 
 
 @pytest.mark.parametrize("name", sorted(GALLERY))
-def test_golden_output_compiles(name):
-    compile(ag.to_code(GALLERY[name][0]), "x", "exec")
-    if not REGEN:
-        compile(_golden_path(name).read_text(), "x", "exec")
+def test_golden_output_behaves_as_the_original(name):
+    if REGEN:
+        pytest.fail("regenerating: the golden files are being rewritten")
+    fn, inputs = GALLERY[name]
+    printed = from_printed_code(_fresh(fn), _golden_path(name).read_text())
+    for args, expected in zip(inputs, EXPECTED[name]):
+        assert _value(printed(*args)) == expected, (name, args)
+        g = rt.Graph()
+        with g.as_default():
+            placeholders = [rt.placeholder(rt.int32, []) for _ in args]
+            out = from_printed_code(_fresh(fn), _golden_path(name).read_text())(*placeholders)
+        assert _value(rt.Session(g).run(out, dict(zip(placeholders, args)))) == expected
 
 
 def test_every_golden_file_belongs_to_the_gallery():
-    if REGEN:
-        pytest.skip("regenerating")
     assert sorted(p.stem for p in GOLDEN.glob("*.txt")) == sorted(GALLERY)
 
 

@@ -10,13 +10,13 @@ tolerance, everything else exactly). onnxruntime is the reference runner.
 from __future__ import annotations
 
 import numpy as np
-import pytest
 
 import autograph as ag
 import runtime as rt
+from tests.extras import import_extra
 
-onnx = pytest.importorskip("onnx")
-ort = pytest.importorskip("onnxruntime")
+onnx = import_extra("onnx")
+ort = import_extra("onnxruntime")
 ort.set_default_logger_severity(3)  # a failing run raises; its log line would only repeat it
 
 _RTOL = {np.dtype(np.float16): 2e-3, np.dtype(np.float32): 2e-6, np.dtype(np.float64): 1e-12}

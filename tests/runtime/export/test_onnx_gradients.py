@@ -10,9 +10,10 @@ import autograph as ag
 import runtime as rt
 from runtime.export.onnx_gradients import GRADIENT_LOWERINGS
 from runtime.ops import array_ops, broadcast_ops, indexing_ops, math_ops, nn_ops
+from tests.extras import import_extra
 from tests.runtime.export.onnx_harness import check_export, spec
 
-pytest.importorskip("onnxruntime")
+import_extra("onnxruntime")
 
 COVERED = set()
 

@@ -119,10 +119,8 @@ def test_seed_002_myadd_strings_and_a_printing_loop(tmp_path):
     assert [o.name for o in model.graph.output] == ["output_0"]
 
 
-def test_a_keras_model_exports_when_keras_is_there(tmp_path):
-    keras = getattr(rt, "keras", None)
-    if keras is None:
-        pytest.skip("rt.keras is not in this build")
+def test_a_keras_model_exports(tmp_path):
+    keras = rt.keras
     model = keras.Sequential(
         [keras.layers.Dense(8, activation="relu", input_shape=(4,)), keras.layers.Dense(3)]
     )

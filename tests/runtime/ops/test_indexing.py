@@ -192,11 +192,20 @@ def test_an_eager_tensor_as_an_index():
 # --- errors -----------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("key", [np.s_[3], np.s_[-4], np.s_[0, 4], np.s_[0, 0, 0]], ids=repr)
-def test_static_out_of_range_indices_are_errors(key):
-    with pytest.raises((IndexError, ValueError, rt.errors.InvalidArgumentError)):
+@pytest.mark.parametrize(
+    "key, message",
+    [
+        (np.s_[3], "index 3 is out of bounds for dimension 0 with size 3"),
+        (np.s_[-4], "index -4 is out of bounds for dimension 0 with size 3"),
+        (np.s_[0, 4], "index 4 is out of bounds for dimension 1 with size 4"),
+        (np.s_[0, 0, 0], "Too many indices for a tensor of rank 2"),
+    ],
+    ids=repr,
+)
+def test_static_out_of_range_indices_are_errors(key, message):
+    with pytest.raises(IndexError, match=message):
         rt.constant(M)[key]
-    with pytest.raises((IndexError, ValueError)):
+    with pytest.raises(IndexError, match=message):
         build_graph(lambda x: x[key], [M])
 
 
@@ -221,11 +230,11 @@ def test_invalid_index_types_raise_type_error(key):
 
 
 def test_other_invalid_keys():
-    with pytest.raises((ValueError, rt.errors.InvalidArgumentError)):
+    with pytest.raises(ValueError, match="slice step cannot be zero"):
         rt.constant(M)[::0]
-    with pytest.raises((IndexError, ValueError)):
+    with pytest.raises(IndexError, match="only have a single ellipsis"):
         rt.constant(T)[..., 0, ...]
-    with pytest.raises((IndexError, ValueError, rt.errors.InvalidArgumentError)):
+    with pytest.raises(IndexError, match="Too many indices for a tensor of rank 0"):
         rt.constant(3)[0]
 
 

@@ -135,7 +135,9 @@ def test_constant_refuses_a_float_for_an_int_dtype():
 
 
 def test_constant_refuses_a_value_that_does_not_fit_the_shape():
-    with pytest.raises((TypeError, ValueError)):
+    with pytest.raises(
+        TypeError, match=r"Expected a value with 4 elements for shape \[2, 2\], got 3"
+    ):
         rt.constant([1, 2, 3], shape=[2, 2])
 
 
@@ -170,7 +172,7 @@ def test_convert_to_tensor_never_changes_a_requested_dtype_silently():
         rt.convert_to_tensor(1.5, dtype=rt.int32)
     with pytest.raises(TypeError):
         rt.convert_to_tensor("a", dtype=rt.int32)
-    with pytest.raises((TypeError, ValueError)):
+    with pytest.raises(TypeError, match="requested dtype float32 for a tensor of dtype int32"):
         rt.convert_to_tensor(rt.constant(1), dtype=rt.float32)
 
 
@@ -285,7 +287,7 @@ def test_range_with_placeholders_has_unknown_length():
 
 
 def test_range_with_zero_delta_is_an_error():
-    with pytest.raises((ValueError, InvalidArgument)):
+    with pytest.raises(ValueError, match="delta must not be 0"):
         rt.range(0, 5, 0)
     with pytest.raises(InvalidArgument):
         run_graph(lambda d: rt.range(0, 5, d), [np.int32(0)])
@@ -376,7 +378,7 @@ def test_reshape_with_a_shape_tensor():
 
 
 def test_reshape_to_a_wrong_size_is_an_error():
-    with pytest.raises((ValueError, InvalidArgument)):
+    with pytest.raises(ValueError, match=r"6 elements to shape \[4, 2\]"):
         rt.reshape(rt.range(6), [4, 2])
     with pytest.raises(ValueError):
         build_graph(lambda x: rt.reshape(x, [4, 2]), [np.arange(6, dtype=np.int32)])
@@ -416,7 +418,7 @@ def test_transpose_with_unknown_dims():
 
 
 def test_transpose_rejects_a_bad_perm():
-    with pytest.raises((ValueError, InvalidArgument)):
+    with pytest.raises(ValueError, match=r"perm \[0, 0\] is not a permutation of 2 dims"):
         rt.transpose(rt.constant(I32), [0, 0])
 
 
@@ -466,7 +468,7 @@ def test_concat_with_unknown_dims(a_shape, b_shape, shapes, axis, static):
 def test_concat_errors():
     with pytest.raises(TypeError):
         rt.concat([rt.constant([1]), rt.constant([1.0])], 0)
-    with pytest.raises((ValueError, InvalidArgument)):
+    with pytest.raises(ValueError, match=r"concat: dimension 1 differs between inputs \(2 vs 3\)"):
         rt.concat([rt.constant([[1, 2]]), rt.constant([[1, 2, 3]])], 0)
 
 
@@ -524,7 +526,7 @@ def test_stack_and_concat_of_no_tensors_raise_value_error():
 def test_stack_errors():
     with pytest.raises(TypeError):
         rt.stack([rt.constant(1), rt.constant(1.0)])
-    with pytest.raises((ValueError, InvalidArgument)):
+    with pytest.raises(ValueError, match=r"stack: shapes \(2,\) and \(3,\) of the inputs differ"):
         rt.stack([rt.constant([1, 2]), rt.constant([1, 2, 3])])
 
 
@@ -609,7 +611,7 @@ def test_squeeze_with_unknown_dims():
 
 
 def test_squeeze_of_a_dim_that_is_not_1_is_an_error():
-    with pytest.raises((ValueError, InvalidArgument)):
+    with pytest.raises(ValueError, match="cannot squeeze dimension 0 of size 2"):
         rt.squeeze(rt.constant(I32), axis=0)
     with pytest.raises(InvalidArgument):
         run_graph(lambda x: rt.squeeze(x, axis=0), [I32], shapes=[[None, 3]])
@@ -919,7 +921,9 @@ def test_broadcasting_static_shapes_with_unknown_dims():
 
 
 def test_incompatible_broadcast_is_an_error():
-    with pytest.raises((ValueError, InvalidArgument)):
+    with pytest.raises(
+        ValueError, match=r"Incompatible shapes for broadcasting: \(2, 3\) and \(4,\)"
+    ):
         rt.add(rt.ones([2, 3]), rt.ones([4]))
     with pytest.raises(ValueError):
         build_graph(rt.add, [np.ones((2, 3), np.float32), np.ones(4, np.float32)])
@@ -1180,7 +1184,7 @@ def test_matmul_hand_computed_and_unknown_dims():
 
 
 def test_matmul_errors():
-    with pytest.raises((ValueError, InvalidArgument)):
+    with pytest.raises(ValueError, match=r"inner dimensions differ: \(2, 3\) and \(4, 5\)"):
         rt.matmul(rt.ones([2, 3]), rt.ones([4, 5]))
     with pytest.raises(ValueError):
         build_graph(rt.matmul, [np.ones((2, 3), np.float32), np.ones((4, 5), np.float32)])
@@ -1190,7 +1194,7 @@ def test_matmul_errors():
             [np.ones((2, 3), np.float32), np.ones((4, 5), np.float32)],
             shapes=[[None, None], [None, None]],
         )
-    with pytest.raises((ValueError, InvalidArgument)):
+    with pytest.raises(ValueError, match="MatMul needs tensors of rank >= 2"):
         rt.matmul(rt.ones([3]), rt.ones([3]))
     with pytest.raises(TypeError):
         rt.matmul(rt.ones([2, 2]), rt.constant([[1, 2], [3, 4]]))
@@ -1354,13 +1358,13 @@ def test_reductions_with_unknown_dims(name, shape, axis, keepdims, static):
 
 
 def test_reductions_reject_bad_axes_and_dtypes():
-    with pytest.raises((ValueError, InvalidArgument)):
+    with pytest.raises(ValueError, match="axis 2 is out of range for a tensor of rank 2"):
         rt.reduce_sum(rt.constant(I32), axis=2)
     with pytest.raises(ValueError):
         build_graph(lambda x: rt.reduce_max(x, axis=-3), [I32])
-    with pytest.raises((TypeError, InvalidArgument)):
+    with pytest.raises(TypeError, match="All does not support input of dtype int32"):
         rt.reduce_all(rt.constant([1, 0]))
-    with pytest.raises((TypeError, InvalidArgument)):
+    with pytest.raises(TypeError, match="Sum does not support input of dtype string"):
         rt.reduce_sum(rt.constant(["a"]))
 
 
@@ -1496,7 +1500,7 @@ def test_softmax_hand_computed():
         f32([[0.5, 0.5], [0.25, 0.75]]),
         rt.float32,
     )
-    with pytest.raises((ValueError, InvalidArgument)):
+    with pytest.raises(ValueError, match="softmax needs a tensor of rank >= 1"):
         rt.nn.softmax(rt.constant(1.0))
 
 

@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 import autograph as ag
 import runtime as rt
 from runtime.saved_model import SavedModelError
+from runtime.saving.loaded import LoadedFunction
 from tests.runtime.saving.model_files import arrays_path, description, write_signed
 
 DEMO_SOURCE = textwrap.dedent(
@@ -235,6 +236,41 @@ def _apply(document, path, replacement):
     return document
 
 
+def _loaded_functions(loaded):
+    functions = [v for v in vars(loaded).values() if isinstance(v, LoadedFunction)]
+    return functions + list(loaded.signatures.values())
+
+
+def _a_shape_fitting(shape):
+    if shape.rank is None:
+        return []
+    return [1 if d is None else d for d in shape.as_list()]
+
+
+def _call_as_its_signature_says(function):
+    arguments = {
+        name: rt.zeros(_a_shape_fitting(spec.shape), spec.dtype)
+        for name, spec in zip(function.arguments, function.input_signature)
+    }
+    try:
+        results = rt.nest.flatten(function(**arguments))
+    except rt.errors.OpError:
+        return
+    assert len(results) == len(function.graph.outputs)
+    for result, output in zip(results, function.graph.outputs):
+        assert result.dtype == output.dtype
+        assert output.shape.is_compatible_with(result.shape)
+
+
+def test_the_undamaged_demo_runs_as_saved(saved_demo, capsys):
+    loaded = rt.saved_model.load(saved_demo)
+    functions = _loaded_functions(loaded)
+    assert [f.name for f in functions] == ["add_print", "serving_default"]
+    for function in functions:
+        _call_as_its_signature_says(function)
+    assert capsys.readouterr().out == "6\n6\n"  # adds 0.0 to 6.0 and prints it, twice
+
+
 @settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
 @given(data=st.data())
 def test_any_damage_raises_the_projects_own_error(saved_demo, data):
@@ -272,8 +308,12 @@ def test_any_damage_raises_the_projects_own_error(saved_demo, data):
             loaded = rt.saved_model.load(saved_demo)
         except SavedModelError:
             return
-        # Damage that still describes a valid model must still behave as one.
+        # Damage that still describes a valid model must still behave as one: every function
+        # it holds runs on arguments of its own signature, giving tensors of its outputs'
+        # dtypes and shapes, or fails with the runtime's own error.
         assert isinstance(loaded, rt.saved_model.LoadedObject)
+        for function in _loaded_functions(loaded):
+            _call_as_its_signature_says(function)
     finally:
         with open(os.path.join(saved_demo, "saved_model.json"), "wb") as f:
             f.write(original)

@@ -3,10 +3,9 @@ views as control edges; and constants that span lines in numpy's text, on one li
 
 import re
 
-import pytest
-
 import autograph as ag
 import runtime as rt
+from tests.extras import import_extra
 
 
 def add_then_print_graph():
@@ -75,7 +74,7 @@ def test_the_dot_view_draws_the_order_as_dashed_edges():
 
 
 def test_the_tensorboard_view_has_them_as_control_inputs():
-    pytest.importorskip("tensorboard")
+    import_extra("tensorboard")
     from runtime.views import tensorboard
 
     nodes = {n.name: n for n in tensorboard.to_graph_def(add_then_print_graph()).node}

@@ -6,7 +6,9 @@ import warnings
 
 import pytest
 
-pytest.importorskip("tensorboard")
+from tests.extras import import_extra
+
+import_extra("tensorboard")
 
 from google.protobuf import text_format  # noqa: E402
 from tensorboard import context  # noqa: E402

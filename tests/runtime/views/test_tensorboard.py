@@ -1,11 +1,10 @@
 """The tensorboard extra: a graph written as a GraphDef event file, read back with TensorBoard's reader."""
 
-import pytest
-
 import autograph as ag
 import runtime as rt
+from tests.extras import import_extra
 
-pytest.importorskip("tensorboard")
+import_extra("tensorboard")
 
 from tensorboard.backend.event_processing.event_file_loader import EventFileLoader  # noqa: E402
 from tensorboard.compat.proto import graph_pb2  # noqa: E402

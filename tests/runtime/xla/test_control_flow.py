@@ -13,7 +13,9 @@ import io
 import numpy as np
 import pytest
 
-pytest.importorskip("jax")
+from tests.extras import import_extra
+
+import_extra("jax")
 
 import runtime as rt  # noqa: E402
 from runtime.execution.compile import compile_function  # noqa: E402

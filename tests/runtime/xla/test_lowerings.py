@@ -11,7 +11,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-pytest.importorskip("jax")
+from tests.extras import import_extra
+
+import_extra("jax")
 
 import runtime as rt  # noqa: E402
 from runtime.core.op_def import OPS  # noqa: E402
