@@ -10,8 +10,9 @@ zero times). Every program runs on several inputs as Python, converted on Python
 values, converted on eager tensors, and traced once into a graph that then runs
 each input. Where Python raises (``w`` unassigned), every mode must raise too.
 
-The suite runs 300 programs, new ones each day (``AUTOGRAPH_RANDOM_SEED`` chooses the first
-seed, and a failure names its seed); ``AUTOGRAPH_RANDOM_PROGRAMS=5000`` runs more.
+The suite runs the same 300 programs each time, so a run passes or fails by the code alone
+(``AUTOGRAPH_RANDOM_SEED`` chooses the first seed, ``daily`` a new set each day, and a failure
+names its seed); ``AUTOGRAPH_RANDOM_PROGRAMS=5000`` runs more.
 """
 
 from __future__ import annotations
@@ -397,9 +398,12 @@ def check_program(source, inputs, directory):
     assert traced.tracing_count == 1 or isinstance(graph_error, UnboundLocalError)
 
 
-# A fresh set of programs on each day, so that runs over time see more of them; a failure names
-# its seed, with which ``program(seed)`` gives the same program again.
-_FIRST_SEED = int(os.environ.get("AUTOGRAPH_RANDOM_SEED", date.today().toordinal() * 100_000))
+# A fixed set by default: CI's verdict must not depend on the day it runs. ``daily`` draws a
+# fresh set each day, so that runs over time see more programs; a failure names its seed,
+# with which ``program(seed)`` gives the same program again.
+_CI_SEED = 73_994_400_000
+_SEED_SETTING = os.environ.get("AUTOGRAPH_RANDOM_SEED", str(_CI_SEED))
+_FIRST_SEED = date.today().toordinal() * 100_000 if _SEED_SETTING == "daily" else int(_SEED_SETTING)
 _COUNT = int(os.environ.get("AUTOGRAPH_RANDOM_PROGRAMS", 300))
 
 
