@@ -268,6 +268,8 @@ class _ControlFlowConverter(StatementConverter):
     def visit_While(self, node):
         test_writes, test_mutated = self._writes(node.test)  # the test may assign (n := n // 2)
         body_writes, body_mutated = self._writes(node.body)
+        # What a test moved into the body passes to functions that may change it (pop(stack)).
+        body_mutated |= anno.getanno(node, "test_mutates", set())
         live = anno.getanno(node, "live_out", set()) | anno.getanno(node, "live_in", set())
         symbols, optional, declared, before = self._state(
             node, body_writes | test_writes, body_mutated | test_mutated, live

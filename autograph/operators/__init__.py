@@ -20,4 +20,4 @@ from autograph.operators.py_builtins import (
     range_,
     zip_,
 )
-from autograph.operators.variables import Undefined, UndefinedReturnValue, ld, ret
+from autograph.operators.variables import Undefined, UndefinedReturnValue, ld, ret, returned
