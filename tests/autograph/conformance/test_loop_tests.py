@@ -87,6 +87,21 @@ def helper_popping_test_with_else(n):
     return count, len(stack)
 
 
+def _below(x, counter):
+    return x < counter.n
+
+
+@case(M, theme="loop_with_side_effecting_test")
+def helper_given_an_object_in_test(n):
+    # The test moves into the body all the same; the object, which no loop variable can
+    # hold, is left alone rather than carried.
+    counter = _Counter(3)
+    i = n * 0
+    while _below(i, counter):
+        i += 1
+    return i
+
+
 @case(M, theme="loop_with_side_effecting_test")
 def local_function_in_test(n):
     left = n
