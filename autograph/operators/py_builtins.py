@@ -12,13 +12,15 @@ from __future__ import annotations
 import builtins
 
 import runtime as rt
-from autograph.operators.control_flow import _StagedIterable, is_symbolic
+from autograph.operators.backends import staging, staging_any
+from autograph.operators.control_flow import is_symbolic
 
 
 def range_(*args):
-    """``range``; with a symbolic argument, ``rt.range``, so a ``for`` over it is staged."""
-    if any(is_symbolic(a) for a in args):
-        return rt.range(*args)
+    """``range``; with a staged argument, the backend's range, so a ``for`` over it is staged."""
+    backend = staging_any(args)
+    if backend is not None:
+        return backend.range(*args)
     return builtins.range(*(int(a) if isinstance(a, rt.Tensor) else a for a in args))
 
 
@@ -33,14 +35,16 @@ def len_(value):
 
 
 def enumerate_(iterable, start=0):
-    if is_symbolic(iterable):
-        return _StagedIterable("enumerate", [iterable], start)
+    backend = staging(iterable)
+    if backend is not None:
+        return backend.enumerate(iterable, start)
     return builtins.enumerate(iterable, start)
 
 
 def zip_(*iterables):
-    if any(is_symbolic(t) for t in iterables):
-        return _StagedIterable("zip", [rt.convert_to_tensor(t) for t in iterables])
+    backend = staging_any(iterables)
+    if backend is not None:
+        return backend.zip(*iterables)
     return builtins.zip(*iterables)
 
 
