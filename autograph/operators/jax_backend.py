@@ -114,7 +114,10 @@ class _Iteration:
         """How many items: a Python int for arrays (known while tracing), else a tracer."""
         if self.kind == "range":
             start, stop, step = _range_bounds(self.parts)
+            if step is None:  # step 1: as many as stop - start (none if negative, to fori_loop)
+                return stop if start is None else stop - start
             # ceil((stop - start) / step), for either sign of step; none if negative
+            start = 0 if start is None else start
             return jnp.maximum(-((start - stop) // step), 0).astype(jnp.int32)
         lengths = [
             part.length() if isinstance(part, _Iteration) else part.shape[0] for part in self.parts
@@ -126,7 +129,9 @@ class _Iteration:
     def item(self, i):
         if self.kind == "range":
             start, _, step = _range_bounds(self.parts)
-            return start + i * step
+            if step is None:
+                return i if start is None else start + i
+            return (0 if start is None else start) + i * step
         items = tuple(
             part.item(i) if isinstance(part, _Iteration) else part[i] for part in self.parts
         )
@@ -136,10 +141,11 @@ class _Iteration:
 
 
 def _range_bounds(args):
+    """``(start, stop, step)``; None for a start or step not given (0, 1)."""
     if len(args) == 1:
-        return jnp.asarray(0, args[0].dtype), args[0], 1
+        return None, args[0], None
     if len(args) == 2:
-        return args[0], args[1], 1
+        return args[0], args[1], None
     return tuple(args)
 
 

@@ -416,3 +416,39 @@ def test_autograph_does_not_import_jax(tmp_path):
 
 def test_nested_statements_are_nested_lax():
     assert {"cond", "while"} <= primitives(count_coprime_pairs, 5)
+
+
+# --- the conversion adds nothing to the program ------------------------------------------------
+
+
+def scaled_sum(x, n):
+    acc = jnp.zeros_like(x)
+    for i in range(n):
+        acc = acc + x * i
+    return acc
+
+
+def recurrence(xs, w):
+    h = jnp.zeros(w.shape[0])
+    for x in xs:
+        h = jnp.tanh(x + h @ w)
+    return h
+
+
+def test_a_converted_loop_is_the_hand_written_one():
+    x, xs, w = np.ones(4, np.float32), np.ones((5, 3), np.float32), np.eye(3, dtype=np.float32)
+
+    def scaled_sum_lax(x, n):
+        return lax.fori_loop(0, n, lambda i, acc: acc + x * i, jnp.zeros_like(x))
+
+    def recurrence_lax(xs, w):
+        step = lambda i, h: jnp.tanh(xs[i] + h @ w)  # noqa: E731
+        return lax.fori_loop(0, xs.shape[0], step, jnp.zeros(w.shape[0]))
+
+    for fn, by_hand, args in (
+        (scaled_sum, scaled_sum_lax, (x, 7)),
+        (recurrence, recurrence_lax, (xs, w)),
+    ):
+        converted = str(jax.make_jaxpr(ag.to_graph(fn))(*args))
+        assert converted == str(jax.make_jaxpr(by_hand)(*args))
+        np.testing.assert_allclose(jitted(fn)(*args), jax.jit(by_hand)(*args), rtol=1e-6)

@@ -29,8 +29,10 @@ JAX_CASES = [c for c in GALLERY if _expressible(c)]
 
 
 def _array(value):
-    dtype = jnp.bool_ if isinstance(value, bool) else (
-        jnp.float32 if isinstance(value, float) else jnp.int32
+    dtype = (
+        jnp.bool_
+        if isinstance(value, bool)
+        else (jnp.float32 if isinstance(value, float) else jnp.int32)
     )
     return jnp.asarray(value, dtype)
 
