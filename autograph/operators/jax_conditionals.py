@@ -26,6 +26,10 @@ then replays the two jaxprs: the user's code runs once per branch, so nested
 
 from __future__ import annotations
 
+import contextlib
+import sys
+import threading
+
 import jax
 from jax import lax
 
@@ -101,8 +105,9 @@ def join(pred, true_run, false_run, names, optional, unchanged=None):
     contents), so that branches that leave it so do not stage it.
     """
     pred = as_predicate(pred)
-    true_jaxpr, true_out = _trace(true_run)
-    false_jaxpr, false_out = _trace(false_run)
+    with _deeper():
+        true_jaxpr, true_out = _trace(true_run)
+        false_jaxpr, false_out = _trace(false_run)
     unchanged = unchanged or {}
     final, plan, labels = [], [], []  # plan: per staged leaf, its sources in the two branches
     for i, name in enumerate(names):
@@ -156,6 +161,32 @@ class _Joined:
 
     def __init__(self, template, leaves):
         self.template, self.leaves = template, leaves
+
+
+class _Depth(threading.local):
+    value = 0
+
+
+_depth = _Depth()
+_FRAMES_PER_LEVEL = 80  # Python frames of one traced branch: ours, the converted code's, JAX's
+
+
+@contextlib.contextmanager
+def _deeper():
+    """One more level of nested branches. Tracing one takes some 80 Python frames (most of
+    them JAX's), so a chain of 100 ``elif``s would pass Python's default recursion limit of
+    1000: it is raised as the nesting needs, and put back when the outermost ``if`` is done."""
+    _depth.value += 1
+    limit = sys.getrecursionlimit()
+    needed = 1000 + _depth.value * _FRAMES_PER_LEVEL
+    if needed > limit:
+        sys.setrecursionlimit(needed)
+    try:
+        yield
+    finally:
+        _depth.value -= 1
+        if needed > limit:
+            sys.setrecursionlimit(limit)
 
 
 def _same(value, before):

@@ -452,3 +452,23 @@ def test_a_converted_loop_is_the_hand_written_one():
         converted = str(jax.make_jaxpr(ag.to_graph(fn))(*args))
         assert converted == str(jax.make_jaxpr(by_hand)(*args))
         np.testing.assert_allclose(jitted(fn)(*args), jax.jit(by_hand)(*args), rtol=1e-6)
+
+
+def test_vmap_of_a_while():
+    ns = jnp.array([1, 6, 27, 97])
+    np.testing.assert_array_equal(jax.vmap(ag.to_graph(collatz))(ns), [collatz(int(n)) for n in ns])
+
+
+def test_which_tracers_are_staged():
+    from autograph.operators import backends
+
+    seen = []
+
+    def record(x):
+        seen.append(backends.staging(x))
+        return x * x
+
+    jax.jit(record)(1.0)  # a tracer of unknown value: staged, by the JAX backend
+    jax.grad(record)(1.0)  # its value is known while differentiating: a Python value
+    assert seen[0].name == "jax" and seen[1] is None
+    assert backends.staging(jnp.array(1.0)) is None  # a concrete array: Python
