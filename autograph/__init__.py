@@ -14,15 +14,19 @@
 
 import os as _os
 
+from autograph import experimental, lang
 from autograph.function import (
     ConcreteFunction,
     Function,
     RetracingWarning,
+    experimental_run_functions_eagerly,
     function,
     functions_run_eagerly,
     run_functions_eagerly,
 )
 from autograph.impl.api import converted_call, do_not_convert, to_code, to_graph
+from autograph.lang.directives import set_element_type, set_loop_options
+from autograph.lang.special_functions import stack, trace
 from autograph.pyct.parser import ConversionError
 from runtime.core import source as _source
 

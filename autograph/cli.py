@@ -5,6 +5,8 @@
     autograph graph model.py::step --signature "float32[None,3]"   # its graph as Graphviz DOT
     autograph graph model.py::step 1.0 2 --output step.svg        # traced for example arguments
     autograph show saved/                    # what a saved model directory holds
+    autograph export model.py::step -o step.onnx     # an ONNX model of its graph
+    autograph export saved/::serving_default -o model.onnx   # a saved model's function
     python -m autograph ...                  # the same
 
 Errors in the user's file (a syntax error, a failing conversion, an exception
@@ -45,6 +47,7 @@ def main(argv=None):
     _add_graph_command(commands)
     show_parser = commands.add_parser("show", help="describe the saved model in DIR")
     show_parser.add_argument("dir", metavar="DIR")
+    _add_export_command(commands)
     options = parser.parse_args(argv)
     try:
         if options.command == "to-code":
@@ -53,6 +56,8 @@ def main(argv=None):
             graph_command(options)
         elif options.command == "show":
             show_command(options.dir)
+        elif options.command == "export":
+            export_command(options)
         else:
             run_file(options.file, options.args)
     except _UserError as e:
@@ -209,7 +214,6 @@ def _format_of(output):
 def _graph_of(obj, options):
     """The graph to draw for the loaded target, traced for ARGS, --signature or input_signature."""
     import runtime as rt
-    from autograph.function import function
 
     name = options.target.partition("::")[2]
     given = options.args or options.signature is not None
@@ -217,6 +221,15 @@ def _graph_of(obj, options):
         if given:
             raise _UserError(f"autograph: {name} is already a graph; it takes no arguments")
         return obj if isinstance(obj, rt.Graph) else obj.graph
+    return _concrete_function(obj, options).graph
+
+
+def _concrete_function(obj, options):
+    """The loaded target (a function) traced for ARGS, --signature or its input_signature."""
+    from autograph.function import function
+
+    name = options.target.partition("::")[2]
+    given = options.args or options.signature is not None
     if options.args and options.signature is not None:
         raise _UserError("autograph: give either example ARGS or --signature, not both")
     if not hasattr(obj, "get_concrete_function"):
@@ -237,11 +250,11 @@ def _graph_of(obj, options):
         if not given and obj.input_signature is None:
             raise _UserError(
                 f"autograph: {name} has no input_signature: give example arguments "
-                f'(autograph graph FILE.py::{name} 1.0 "[1, 2]") or --signature '
+                f'(autograph {options.command} FILE.py::{name} 1.0 "[1, 2]") or --signature '
                 '"float32[None,3],int32[]"'
             ) from None
         raise _UserError(f"autograph: {e}") from None
-    return obj.get_concrete_function(*args).graph
+    return obj.get_concrete_function(*args)
 
 
 def _parse_signature(text):
@@ -321,6 +334,78 @@ def show_command(path):
     except (OSError, ValueError) as e:  # a damaged or foreign directory (SavedModelError)
         raise _UserError(f"autograph: {e}") from None
     print(text)
+
+
+# --- autograph export ---------------------------------------------------------------------------
+
+
+def _add_export_command(commands):
+    export = commands.add_parser(
+        "export",
+        help="write FILE.py::NAME, or a saved model's function DIR::NAME, as an ONNX model",
+        description=(
+            "Exports FILE.py::NAME (an ag.function, a plain function or a ConcreteFunction, "
+            "traced for its input_signature, example ARGS or --signature), or the function NAME "
+            "of the saved model in DIR (a signature or a saved method; DIR alone: its only "
+            "signature, or serving_default), as an ONNX model. Needs the onnx extra."
+        ),
+    )
+    export.add_argument("target", metavar="DIR_OR_FILE.py::NAME")
+    export.add_argument(
+        "args", nargs="*", metavar="ARGS", help="example arguments: Python literals, as tensors"
+    )
+    export.add_argument(
+        "--signature",
+        metavar="SPECS",
+        help='the tensor arguments\' dtypes and shapes, e.g. "float32[None,3],int32[]"',
+    )
+    export.add_argument("--format", choices=("onnx",), default="onnx", help="onnx (the default)")
+    export.add_argument("--output", "-o", metavar="FILE", required=True, help="the model file")
+
+
+def export_command(options):
+    import runtime as rt
+
+    where = options.target
+    path = where.partition("::")[0]
+    if os.path.isdir(path):
+        if options.args or options.signature is not None:
+            raise _UserError(f"autograph: {path} is a saved model; its functions take no ARGS")
+        fn = _saved_function(path, where.partition("::")[2])
+    else:
+        with contextlib.redirect_stdout(sys.stderr):  # stdout stays for what the command says
+            fn = _concrete_function(_load_target(where), options)
+    try:
+        rt.onnx.export(fn, options.output)
+    except (rt.errors.UnimplementedError, ImportError, TypeError, ValueError) as e:
+        raise _UserError(f"autograph: {where}: {e}") from None
+    except OSError as e:
+        raise _UserError(f"autograph: cannot write {options.output}: {e.strerror}") from None
+    print(f"wrote {options.output}")
+
+
+def _saved_function(path, name):
+    """The function ``name`` of the saved model in ``path`` (a signature or a saved method)."""
+    import runtime as rt
+
+    try:
+        loaded = rt.saved_model.load(path)
+    except rt.saved_model.SavedModelError as e:
+        raise _UserError(f"autograph: {e}") from None
+    if not name:
+        signatures = loaded.signatures
+        if len(signatures) != 1 and "serving_default" not in signatures:
+            raise _UserError(
+                f"autograph: {path} has {len(signatures)} signatures; name one: {path}::NAME"
+            )
+        name = "serving_default" if "serving_default" in signatures else next(iter(signatures))
+    fn = loaded.signatures.get(name) or getattr(loaded, name, None)
+    if fn is None or not hasattr(fn, "graph"):
+        known = sorted(
+            set(loaded.signatures) | {k for k, v in vars(loaded).items() if hasattr(v, "graph")}
+        )
+        raise _UserError(f"autograph: {path} has no function {name!r} (it has {', '.join(known)})")
+    return fn
 
 
 if __name__ == "__main__":

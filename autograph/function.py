@@ -30,10 +30,14 @@ import weakref
 import numpy as np
 
 import runtime as rt
+from autograph.input_signature import apply_signature
+from runtime import xla
 from runtime.core import context
 from runtime.execution.compile import compile_function
 from runtime.execution.optimize import optimize
 from runtime.execution.tracing import set_outputs, trace
+from runtime.extras import require
+from runtime.ops.function_ops import GraphFunction
 from runtime.state.variables import observe_creation
 
 _eager = {"on": False}
@@ -42,6 +46,11 @@ _eager = {"on": False}
 def run_functions_eagerly(flag):
     """When on, every Function calls its Python function directly, without tracing (for debugging)."""
     _eager["on"] = bool(flag)
+
+
+def experimental_run_functions_eagerly(flag):
+    """The older spelling of ``run_functions_eagerly``, as TensorFlow 2.0 had it."""
+    run_functions_eagerly(flag)
 
 
 def functions_run_eagerly() -> bool:
@@ -55,21 +64,27 @@ class RetracingWarning(UserWarning):
 _RETRACING_WARN_AT = 5
 
 
-def function(fn=None, input_signature=None, autograph=True, reduce_retracing=False):
+def function(
+    fn=None, input_signature=None, autograph=True, reduce_retracing=False, jit_compile=False
+):
     """Makes ``fn`` a Function: traced into a graph once per call signature, then run as a graph.
 
-    Usable as ``@ag.function`` or ``@ag.function(input_signature=[...])``.
+    Usable as ``@ag.function`` or ``@ag.function(input_signature=[...])``. With
+    ``jit_compile=True`` each graph is lowered to JAX and compiled by XLA
+    (docs/xla.md); that needs the optional extra ``jax``, and raises ImportError
+    naming it when JAX is missing.
     """
+    if jit_compile:
+        require("jax", "jax", "jit_compile=True")
     if fn is None:
         return functools.partial(
             function,
             input_signature=input_signature,
             autograph=autograph,
             reduce_retracing=reduce_retracing,
+            jit_compile=jit_compile,
         )
-    return Function(
-        fn, input_signature=input_signature, autograph=autograph, reduce_retracing=reduce_retracing
-    )
+    return Function(fn, input_signature, autograph, reduce_retracing, jit_compile=jit_compile)
 
 
 class Function:
@@ -81,12 +96,13 @@ class Function:
         input_signature=None,
         autograph=True,
         reduce_retracing=False,
-        _bound_to=None,
+        jit_compile=False,
     ):
         self.python_function = python_function
         self.input_signature = None if input_signature is None else tuple(input_signature)
         self.autograph = autograph
         self.reduce_retracing = reduce_retracing
+        self.jit_compile = bool(jit_compile)
         self.tracing_count = 0
         self._concrete = {}
         self._by_call = {}  # (dtype, shape) of each positional eager tensor -> ConcreteFunction
@@ -119,6 +135,7 @@ class Function:
             self.input_signature,
             self.autograph,
             self.reduce_retracing,
+            self.jit_compile,
         )
 
     # --- calling --------------------------------------------------------------------------
@@ -136,6 +153,8 @@ class Function:
         call_key = None if kwargs else _call_key(args)
         concrete = self._by_call.get(call_key)
         if concrete is not None:
+            if context.recording_tapes():  # a tape sees the call as one differentiable op
+                return concrete._call_recorded(list(args))
             return concrete._call_flat([a._value for a in args])
         arguments = self._arguments(args, kwargs)
         concrete = self._concrete_function(self._as_signature(arguments))
@@ -151,6 +170,11 @@ class Function:
         return self._concrete_function(self._as_signature(arguments))
 
     def _traceable(self):
+        if inspect.isgeneratorfunction(self.python_function):
+            raise NotImplementedError(
+                f"{self.__name__} is a generator function (it uses `yield`): generators are not "
+                "supported in a graph, as in TensorFlow; return a list or a tensor instead."
+            )
         if not self.autograph:
             return self.python_function
         from autograph.impl.api import to_graph
@@ -178,7 +202,7 @@ class Function:
         arguments = list(bound.arguments.items())
         if self.input_signature is None:
             return arguments
-        return _apply_signature(self.__name__, arguments, self.input_signature, specs_allowed)
+        return apply_signature(self.__name__, arguments, self.input_signature, specs_allowed)
 
     def _as_signature(self, arguments):
         """What the graph is traced for: the input_signature's specs when there is one."""
@@ -257,7 +281,7 @@ class Function:
                 if x is not None and not _is_op(x)
             ],
         )
-        return ConcreteFunction(graph, self.__name__, arguments, self._signature)
+        return ConcreteFunction(graph, self.__name__, arguments, self._signature, self.jit_compile)
 
     def _rebuild(self, arguments, placeholders):
         values = {name: _replace_leaves(value, placeholders) for name, value in arguments}
@@ -284,7 +308,7 @@ class Function:
 class ConcreteFunction:
     """One traced graph of a Function: callable with tensors, printable, walkable (``.graph``)."""
 
-    def __init__(self, graph, name, arguments, signature):
+    def __init__(self, graph, name, arguments, signature, jit_compile=False):
         self.graph = graph
         self.name = name
         self.inputs = list(graph.inputs)
@@ -300,7 +324,9 @@ class ConcreteFunction:
         self.input_shapes = [t.shape for t in self.inputs[:n_leaves]]
         self._arguments = [(n, _describe_value(v)) for n, v in self._traced]
         optimized, self.optimization_report = optimize(graph)
-        self._program = compile_function(optimized)
+        # The optimised graph runs on numpy, or lowered to JAX and compiled by XLA.
+        self._program = (xla.compile_function if jit_compile else compile_function)(optimized)
+        self._graph_function = None  # made when a tape first watches a call
         self.structured_input_signature = (tuple(_to_specs(v) for _, v in self._traced), {})
 
     def __call__(self, *args, **kwargs):
@@ -310,21 +336,23 @@ class ConcreteFunction:
             bound = self._signature.bind_partial(*args, **kwargs)
         except TypeError as e:
             raise TypeError(f"ConcreteFunction {self.name}: {e}") from None
-        values = []
+        tensors = []
         for name, traced in self._traced:
             if name in bound.arguments:
-                self._collect(name, traced, bound.arguments[name], values)
+                self._collect(name, traced, bound.arguments[name], tensors)
             elif _tensor_leaves([(name, traced)]):
                 raise TypeError(f"ConcreteFunction {self.name}: missing argument '{name}'")
             # an omitted Python argument is the one traced
-        return self._call_flat(values)
+        if context.recording_tapes():
+            return self._call_recorded(tensors)
+        return self._call_flat([t._value for t in tensors])
 
     def _collect(self, name, traced, given, values):
         if isinstance(traced, rt.TensorSpec):
             if not isinstance(given, rt.Tensor):
                 given = rt.convert_to_tensor(given, dtype=traced.dtype)
             traced.check_argument(self.name, name, given, source="the concrete function")
-            values.append(given._value)
+            values.append(given)
         elif isinstance(traced, (list, tuple)):
             if not isinstance(given, (list, tuple)) or len(given) != len(traced):
                 raise TypeError(
@@ -348,6 +376,9 @@ class ConcreteFunction:
             )
 
     def _call_arguments(self, arguments):
+        if context.recording_tapes():
+            leaves = _tensor_leaves(arguments)
+            return self._call_recorded([_as_tensor(x) for x in leaves])
         values = [_as_value(leaf) for leaf in _tensor_leaves(arguments)]
         return self._call_flat(values)
 
@@ -355,10 +386,22 @@ class ConcreteFunction:
         results = self._program(*values)
         if self._returns_one_tensor:
             return rt.EagerTensor(results[0], self.outputs[0].dtype)
-        tensors = iter(rt.EagerTensor(v, t.dtype) for v, t in zip(results, self.outputs))
+        return self._structured([rt.EagerTensor(v, t.dtype) for v, t in zip(results, self.outputs)])
+
+    def _structured(self, tensors):
+        if self._returns_one_tensor:
+            return tensors[0]
+        tensors = iter(tensors)
         return rt.nest.map_structure(
             lambda x: None if x is None or _is_op(x) else next(tensors), self.structured_outputs
         )
+
+    def _call_recorded(self, tensors):
+        """A call under a recording GradientTape: one op the tape can differentiate
+        (``runtime.ops.function_ops``: the backward function is built from this graph)."""
+        if self._graph_function is None:
+            self._graph_function = GraphFunction(self.graph, self._program, self.name)
+        return self._structured(self._graph_function(tensors))
 
     def __str__(self):
         lines = [
@@ -406,6 +449,13 @@ def _spec(value):
     if isinstance(value, (np.ndarray, np.generic)):
         return rt.TensorSpec(value.shape, rt.as_dtype(value.dtype))
     return rt.TensorSpec(value.shape, value.dtype)
+
+
+def _as_tensor(leaf):
+    """A tensor argument as an eager tensor: itself (what a tape may watch), or converted."""
+    if isinstance(leaf, rt.EagerTensor):
+        return leaf
+    return rt.EagerTensor(_as_value(leaf), _spec(leaf).dtype)
 
 
 def _as_value(leaf):
@@ -517,46 +567,3 @@ def _to_specs(value):
     if isinstance(value, (list, tuple)) and not hasattr(value, "_fields"):
         return type(value)(_to_specs(v) for v in value)
     return value
-
-
-# --- input_signature --------------------------------------------------------------------------
-
-
-def _apply_signature(fn_name, arguments, signature, specs_allowed):
-    if len(arguments) < len(signature):
-        raise TypeError(
-            f"{fn_name}: input_signature has {len(signature)} entries but the function "
-            f"takes {len(arguments)} arguments"
-        )
-    checked = []
-    for (name, value), spec in zip(arguments, signature):
-        checked.append((name, _fit(fn_name, name, value, spec, specs_allowed)))
-    extra = arguments[len(signature) :]
-    if extra:
-        raise TypeError(
-            f"{fn_name}: argument '{extra[0][0]}' is not covered by the input_signature"
-        )
-    return checked
-
-
-def _fit(fn_name, name, value, spec, specs_allowed):
-    """``value`` as a tensor matching ``spec``, or TypeError/ValueError naming the argument."""
-    if isinstance(spec, (list, tuple)):
-        if not isinstance(value, (list, tuple)) or len(value) != len(spec):
-            raise TypeError(
-                f"{fn_name}: argument '{name}' must be a sequence of {len(spec)} "
-                f"matching {spec}, got {value!r}"
-            )
-        return type(value)(_fit(fn_name, name, v, s, specs_allowed) for v, s in zip(value, spec))
-    if isinstance(value, rt.TensorSpec) and specs_allowed or isinstance(value, rt.Tensor):
-        tensor_like = value
-    else:
-        try:
-            tensor_like = rt.convert_to_tensor(value, dtype=spec.dtype)
-        except (TypeError, ValueError) as e:
-            raise TypeError(
-                f"{fn_name}: argument '{name}' ({value!r}) does not fit the "
-                f"input_signature {spec}: {e}"
-            ) from None
-    spec.check_argument(fn_name, name, tensor_like)
-    return tensor_like

@@ -1,48 +1,25 @@
 """Run every benchmark and print the ratio table: ``python -m benchmarks``.
 
 Our graph and our eager mode are timed against hand-written numpy on the same
-workload, in the same run, so the ratios hold across machines. Options:
-``--quick`` (fewer repetitions), ``--json FILE`` (write the results).
+workload, in the same run, so the ratios hold across machines; with JAX
+installed, ``jit_compile=True`` is timed against hand-written ``jax.jit`` too
+(``benchmarks.xla``), and so are JAX programs converted by ``ag.to_graph``
+(``benchmarks.jax_autograph``). Options: ``--quick`` (fewer repetitions), ``--json FILE``
+(write the results).
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import platform
 import sys
-import time
 
 import numpy as np
 
 from benchmarks import conversion, first_call, scale, workloads
-
-
-def _calls_per_round(fn, args, seconds):
-    """How many calls of ``fn(*args)`` take about ``seconds`` (at least 3)."""
-    fn(*args)
-    calls, start = 0, time.perf_counter()
-    while time.perf_counter() - start < seconds or calls < 3:
-        fn(*args)
-        calls += 1
-    return calls
-
-
-def best_times(candidates, min_seconds=0.2, repeat=7):
-    """The best per-call time of each ``(fn, args)``, over ``repeat`` rounds taken in turn.
-
-    The rounds alternate between the candidates, so a slow spell of the
-    machine hits them all alike and the ratios between them hold.
-    """
-    counts = [_calls_per_round(fn, args, min_seconds / repeat) for fn, args in candidates]
-    best = [float("inf")] * len(candidates)
-    for _ in range(repeat):
-        for k, ((fn, args), calls) in enumerate(zip(candidates, counts)):
-            start = time.perf_counter()
-            for _ in range(calls):
-                fn(*args)
-            best[k] = min(best[k], (time.perf_counter() - start) / calls)
-    return best
+from benchmarks.timing import best_times
 
 
 def _value(x):
@@ -82,6 +59,16 @@ def run(quick=False):
     return rows, singles, scale.run(quick)
 
 
+def run_xla(quick=False):
+    """The ``jit_compile=True`` rows and the converted JAX programs' rows, or None without JAX
+    (the optional extra)."""
+    if importlib.util.find_spec("jax") is None:
+        return None
+    from benchmarks import jax_autograph, xla
+
+    return xla.run(quick), jax_autograph.run(quick)
+
+
 def print_table(rows, singles, scaling):
     print(
         f"machine: {platform.machine()}, {platform.processor() or 'cpu'}, "
@@ -110,9 +97,26 @@ def main(argv=None):
     options = parser.parse_args(argv)
     rows, singles, scaling = run(options.quick)
     print_table(rows, singles, scaling)
+    xla_rows = converted_rows = None
+    jax_rows = run_xla(options.quick)
+    if jax_rows is not None:
+        from benchmarks import jax_autograph, xla
+
+        xla_rows, converted_rows = jax_rows
+        print()
+        xla.print_table(xla_rows)
+        print()
+        jax_autograph.print_table(converted_rows)
     if options.json:
+        results = {
+            "workloads": rows,
+            "single": singles,
+            "scale": scaling,
+            "xla": xla_rows,
+            "jax_autograph": converted_rows,
+        }
         with open(options.json, "w") as f:
-            json.dump({"workloads": rows, "single": singles, "scale": scaling}, f, indent=1)
+            json.dump(results, f, indent=1)
     return 0
 
 

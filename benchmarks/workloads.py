@@ -89,6 +89,29 @@ def dense_numpy(images):
     return x @ W2 + B2
 
 
+def dense_gradients(images, targets):
+    """One training step's gradients of the dense model (a squared error)."""
+    w1, w2 = rt.constant(W1), rt.constant(W2)
+    with rt.GradientTape() as tape:
+        tape.watch([w1, w2])
+        x = rt.reshape(images, [-1, 784])
+        hidden = rt.nn.relu(rt.matmul(x, w1) + B1)
+        loss = rt.reduce_mean(rt.square(rt.matmul(hidden, w2) + B2 - targets))
+    dw1, dw2 = tape.gradient(loss, [w1, w2])
+    return rt.reduce_sum(dw1) + rt.reduce_sum(dw2)
+
+
+def dense_gradients_numpy(images, targets):
+    x = images.reshape(-1, 784)
+    z = x @ W1 + B1
+    hidden = np.maximum(z, 0)
+    error = hidden @ W2 + B2 - targets
+    d_out = 2 * error / error.size
+    dw2 = hidden.T @ d_out
+    dw1 = x.T @ ((d_out @ W2.T) * (z > 0))
+    return dw1.sum() + dw2.sum()
+
+
 def tensor_array_squares(n):
     squares = rt.TensorArray(rt.int32, size=n)
     i = 0
@@ -107,8 +130,29 @@ def tensor_array_squares_numpy(n):
     return np.stack(squares)
 
 
+WX = (_RNG.standard_normal((32, 64)) / 8).astype(np.float32)
+WH = (_RNG.standard_normal((64, 64)) / 8).astype(np.float32)
+BH = np.zeros(64, np.float32)
+
+
+def rnn(xs):
+    h = rt.zeros([xs.shape[1], 64])
+    for t in rt.range(xs.shape[0]):
+        h = rt.tanh(rt.matmul(xs[t], WX) + rt.matmul(h, WH) + BH)
+    return h
+
+
+def rnn_numpy(xs):
+    h = np.zeros((xs.shape[1], 64), np.float32)
+    for t in range(xs.shape[0]):
+        h = np.tanh(xs[t] @ WX + h @ WH + BH)
+    return h
+
+
 IMAGES = _RNG.uniform(size=(60, 28, 28)).astype(np.float32)
+SEQUENCE = _RNG.standard_normal((50, 16, 32)).astype(np.float32)
 VECTOR = _RNG.standard_normal(1000).astype(np.float32)
+TARGETS = _RNG.standard_normal((60, 10)).astype(np.float32)
 
 
 def workloads():
@@ -119,8 +163,12 @@ def workloads():
                                          (VECTOR, 1000)),
         "nested loops with break/continue": (nested_loops, nested_loops_numpy, (rt.constant(40),), (40,)),
         "dense model forward (60x28x28)": (dense, dense_numpy, (rt.constant(IMAGES),), (IMAGES,)),
+        "dense model gradients (60x28x28)": (dense_gradients, dense_gradients_numpy,
+                                             (rt.constant(IMAGES), rt.constant(TARGETS)),
+                                             (IMAGES, TARGETS)),
         "while_loop with a TensorArray": (tensor_array_squares, tensor_array_squares_numpy,
                                           (rt.constant(200),), (200,)),
+        "RNN loop, 50 steps (16x32 -> 64)": (rnn, rnn_numpy, (rt.constant(SEQUENCE),), (SEQUENCE,)),
     }  # fmt: skip
 
 
@@ -130,3 +178,7 @@ def graph_version(fn):
 
 def eager_version(fn):
     return ag.to_graph(fn)
+
+
+def jit_version(fn):
+    return ag.function(fn, jit_compile=True)

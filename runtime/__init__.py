@@ -5,7 +5,7 @@
 <rt.Tensor: shape=(), dtype=int32, numpy=7>
 """
 
-from runtime import debugging, errors, nn, random, saved_model, strings
+from runtime import compat, debugging, errors, nn, onnx, random, saved_model, strings
 from runtime.core import nest
 from runtime.core.context import executing_eagerly
 from runtime.core.dtypes import (
@@ -29,13 +29,13 @@ from runtime.core.tensor import EagerTensor, SymbolicTensor, Tensor
 from runtime.core.tensor_shape import TensorShape
 from runtime.core.tensor_spec import TensorSpec
 from runtime.execution.session import Session
+from runtime.gradients.graph import gradients
+from runtime.gradients.tape import GradientTape
 from runtime.ops import eager_operators  # installs the fast operators of eager tensors
 from runtime.ops.array_ops import (
     concat,
     expand_dims,
-    fill,
     identity,
-    ones,
     ones_like,
     rank,
     reshape,
@@ -43,15 +43,17 @@ from runtime.ops.array_ops import (
     size,
     squeeze,
     stack,
+    stop_gradient,
     transpose,
     unstack,
-    where,
-    zeros,
     zeros_like,
 )
+from runtime.ops.broadcast_ops import fill, ones, where, zeros
+from runtime.ops.clip_ops import clip_by_value
 from runtime.ops.constant_ops import cast, constant, convert_to_tensor, placeholder, range
 from runtime.ops.control_flow_ops import cond, control_dependencies, group, no_op, while_loop
-from runtime.ops.indexing_ops import gather
+from runtime.ops.indexing_ops import gather, one_hot
+from runtime.ops.linalg_ops import einsum, eye
 from runtime.ops.logging_ops import (
     Assert,
     print,
@@ -59,8 +61,6 @@ from runtime.ops.logging_ops import (
 from runtime.ops.math_ops import (
     abs,
     add,
-    argmax,
-    argmin,
     cos,
     divide,
     equal,
@@ -83,13 +83,6 @@ from runtime.ops.math_ops import (
     negative,
     not_equal,
     pow,
-    reduce_all,
-    reduce_any,
-    reduce_max,
-    reduce_mean,
-    reduce_min,
-    reduce_prod,
-    reduce_sum,
     sigmoid,
     sign,
     sin,
@@ -98,9 +91,24 @@ from runtime.ops.math_ops import (
     subtract,
     tanh,
 )
+from runtime.ops.padding_ops import pad, tile
+from runtime.ops.reduction_ops import (
+    argmax,
+    argmin,
+    reduce_all,
+    reduce_any,
+    reduce_max,
+    reduce_mean,
+    reduce_min,
+    reduce_prod,
+    reduce_sum,
+)
+from runtime.ops.scan_ops import cumsum
 from runtime.ops.tensor_array_ops import TensorArray
 from runtime.state.module import Module
 from runtime.state.variables import Variable
 from runtime.views import dot, text  # noqa: F401 (each registers its view of graphs)
+
+newaxis = None  # x[:, rt.newaxis] adds a dimension of size 1, as x[:, None] does
 
 __all__ = [name for name in dir() if not name.startswith("_")]

@@ -16,3 +16,16 @@ class InvalidArgumentError(OpError):
 
 class OperatorNotAllowedInGraphError(TypeError):
     """A symbolic tensor was used where Python needs a concrete value (``bool``, iteration)."""
+
+
+class UnimplementedError(OpError):
+    """An operation has no implementation where it was asked to run or be exported (ONNX, XLA)."""
+
+
+class NestedStructureError(TypeError, ValueError):
+    """Two values that must have the same nested structure (a loop variable before and after
+    an iteration, a variable in both branches of an ``if``) do not.
+
+    A ``TypeError``, as TensorFlow's AutoGraph raises it, and a ``ValueError``, as
+    ``rt.nest.assert_same_structure``, ``rt.cond`` and ``rt.while_loop`` raise it.
+    """

@@ -1,11 +1,11 @@
 """``rt.saved_model``: save a module's functions and variables, load them without their code.
 
-The format is the project's own: ``saved_model.json`` (versioned) describes
-every saved function's graph (ops, attributes, the sub-graphs of cond and
-while ops, input and output signatures) and names its variables;
-``arrays.npz`` holds the variables' values and numeric constants. Loading
-parses JSON and reads ``.npz`` with ``allow_pickle=False``: nothing in a saved
-directory is executed or unpickled, and any damage raises ``SavedModelError``.
+The format is the project's own (``docs/modules-and-saving.md``): ``saved_model.json``
+describes every saved function's graph and the variables, and names the arrays file
+(``arrays-<generation>.npz``) holding the values, with SHA-256s of both. The files are
+untrusted input: loading checks every op against the op table before building anything,
+reads within size limits, never unpickles or evaluates, and raises ``SavedModelError``
+naming the file on any damage. Saving is atomic and keeps files that are not the model's.
 
 >>> import tempfile, runtime as rt, autograph as ag
 >>> class Counter(rt.Module):
@@ -29,7 +29,8 @@ directory is executed or unpickled, and any damage raises ``SavedModelError``.
 """
 
 from runtime.saving.format import SavedModelError
-from runtime.saving.reader import LoadedFunction, LoadedObject, load, show
+from runtime.saving.loaded import LoadedFunction, LoadedObject
+from runtime.saving.reader import load, show
 from runtime.saving.writer import save
 
 __all__ = ["save", "load", "show", "SavedModelError", "LoadedObject", "LoadedFunction"]

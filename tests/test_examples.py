@@ -50,20 +50,20 @@ rt.Tensor(b'hello world', shape=(), dtype=string)
 hello world
 rt.Tensor(b'hello world', shape=(), dtype=string)
 """,
-    # Seeds 000 and 003, "AutoGraph 使用规范". Rule 1: tf.print of a numpy array is
-    # pprint.pformat of it (numpy's repr, "array([[ 0.44740285,  1.38789058, ...]])"),
-    # frozen at trace time, so both calls print the same; tf.random.normal is an op and
-    # prints tf.print's tensor format, new numbers each call. The "printed the same"
+    # Seeds 000 and 003, "AutoGraph 使用规范". Rule 1: the numpy array is frozen at trace
+    # time, so both calls print the same numbers; tf.random.normal is an op, new numbers
+    # each call. The seeds' TensorFlow printed the numpy array with numpy's repr
+    # ("array([[ 0.44740285, ...]])"); TensorFlow today, and rt.print, print it as a tensor. The "printed the same"
     # lines are the script's. Rule 2: 2, 3 and the notebook's echo of the result; the
     # error line is ours (the seed only says it raises). Rule 3: as printed in seed 003.
     "coding_rules": """\
 == Rule 1: use runtime ops, not numpy, inside ag.function ==
-array([[ F, F, F],
-       [ F, F, F],
-       [ F, F, F]])
-array([[ F, F, F],
-       [ F, F, F],
-       [ F, F, F]])
+[[ F F F]
+ [ F F F]
+ [ F F F]]
+[[ F F F]
+ [ F F F]
+ [ F F F]]
 np_random printed the same matrix twice: True
 [[ F F F]
  [ F F F]

@@ -2,8 +2,9 @@
 
 What can be resolved when converting, and needs no conversion, is left as it
 is: builtins, classes, and functions of ``runtime``, ``autograph``, numpy and
-the standard library. ``range``, ``len``, ``enumerate`` and ``zip`` become
-their ``ag__`` versions, which also take symbolic tensors.
+the standard library. The builtins that AutoGraph overloads (``print``,
+``range``, ``len``, ``int``, ``max``...) become their ``ag__`` versions, which
+also take symbolic tensors.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import sysconfig
 import gast
 
 from autograph.converters.base import Rewriter, ag_attribute, ag_call
-from autograph.operators.py_builtins import OVERRIDES
+from autograph.operators.py_builtins import override_of
 from autograph.pyct import walk
 
 _LEFT_ALONE_PACKAGES = {"runtime", "autograph", "numpy", "gast", "builtins"}
@@ -65,7 +66,7 @@ class _CallConverter(Rewriter):
         if base is not None and base not in local_names:
             found, value = self.ctx.resolve(func)
             if found:
-                override = OVERRIDES.get(value) if _hashable(value) else None
+                override = override_of(value)
                 if override is not None:
                     node.func = ag_attribute(override.__name__)
                     return node
@@ -75,14 +76,6 @@ class _CallConverter(Rewriter):
         return node
 
     rules = {gast.Call: _call}
-
-
-def _hashable(value):
-    try:
-        hash(value)
-    except TypeError:
-        return False
-    return True
 
 
 def _base_name(node):

@@ -26,6 +26,7 @@ import re
 
 import gast
 
+from autograph.converters import directives
 from autograph.converters.base import (
     StatementConverter,
     ag_attribute,
@@ -244,7 +245,9 @@ class _ControlFlowConverter(StatementConverter):
             self._function(loop_body, body, declared, body_writes, node),
         ]
         args = [name(loop_test), name(loop_body)] + _state_args(symbols, optional)
-        call = self._call("while_stmt", node, args, symbols, **_optional(optional))
+        call = self._call(
+            "while_stmt", node, args, symbols, **_optional(optional), **_loop_options(node)
+        )
         return defs + before + [call] + orelse
 
     def visit_For(self, node):
@@ -269,8 +272,14 @@ class _ControlFlowConverter(StatementConverter):
         stop_on = [f for f in flags if f in writes]
         keywords = {"stop_on": _names_tuple(stop_on)} if stop_on else {}
         keywords.update(_optional(optional))
-        call = self._call("for_stmt", node, args, symbols, **keywords)
+        call = self._call("for_stmt", node, args, symbols, **keywords, **_loop_options(node))
         return [body_def] + before + [call] + orelse
+
+
+def _loop_options(node):
+    """``options=`` of a loop whose body begins with ``set_loop_options`` (``directives``)."""
+    options = directives.options_dict(node)
+    return {"options": options} if options is not None else {}
 
 
 def _local_names(fn_node, functions, activity):

@@ -23,6 +23,7 @@ import weakref
 from autograph import operators
 from autograph.converters.call_trees import is_left_alone
 from autograph.impl import errors, transpiler
+from autograph.operators.py_builtins import override_of
 from autograph.pyct.parser import ConversionError
 
 _instances = weakref.WeakKeyDictionary()  # original function -> converted function
@@ -126,7 +127,18 @@ def _with_user_errors(converted):
 
 
 def converted_call(fn):
-    """``fn`` as converted code should call it: converted if it is user code, else as it is."""
+    """``fn`` as converted code should call it: converted if it is user code, else as it is.
+
+    A builtin that AutoGraph overloads gives its ``ag__`` version, however it
+    was reached (``f = range; f(n)``), and a ``functools.partial`` of user code
+    its converted function with the same arguments.
+    """
+    override = override_of(fn)
+    if override is not None:
+        return override
+    if isinstance(fn, functools.partial):
+        inner = converted_call(fn.func)
+        return fn if inner is fn.func else functools.partial(inner, *fn.args, **fn.keywords)
     function, _ = _underlying(fn)
     if function is None or is_left_alone(function) or hasattr(fn, "get_concrete_function"):
         return fn

@@ -16,10 +16,12 @@ import types
 import gast
 
 from autograph.converters import (
+    asserts,
     break_statements,
     call_trees,
     continue_statements,
     control_flow,
+    directives,
     logical_expressions,
     return_statements,
     unsupported,
@@ -97,9 +99,11 @@ def _convert(fn):
     _rename_user_ag(node, ctx.namer)
     _leave_alone_marked(node, ctx)
     for converter in (
+        directives,
         break_statements,
         continue_statements,
         return_statements,
+        asserts,
         call_trees,
         logical_expressions,
     ):

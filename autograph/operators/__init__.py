@@ -6,9 +6,21 @@ builds the ``ag__`` namespace: the operators never import the pipeline.
 
 from autograph.operators import backends as _backends
 from autograph.operators.control_flow import if_stmt, is_symbolic, while_stmt
+from autograph.operators.exceptions import assert_stmt
 from autograph.operators.for_loops import for_stmt
 from autograph.operators.logical import and_, if_exp, not_, or_
-from autograph.operators.py_builtins import enumerate_, len_, range_, zip_
+from autograph.operators.py_builtins import (
+    abs_,
+    enumerate_,
+    float_,
+    int_,
+    len_,
+    max_,
+    min_,
+    print_,
+    range_,
+    zip_,
+)
 from autograph.operators.runtime_backend import RUNTIME as _RUNTIME
 from autograph.operators.variables import Undefined, UndefinedReturnValue, ld, ret
 

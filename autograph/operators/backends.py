@@ -53,11 +53,13 @@ class Backend:
         """Both branches staged as one conditional; the variables hold its results."""
         raise NotImplementedError
 
-    def stage_while(self, loop_test, loop_body, state):
-        """``while loop_test(): loop_body()`` staged as one loop over the variables."""
+    def stage_while(self, loop_test, loop_body, state, options=None):
+        """``while loop_test(): loop_body()`` staged as one loop over the variables.
+
+        ``options``: what ``ag.experimental.set_loop_options`` gave (a dict), or None."""
         raise NotImplementedError
 
-    def stage_for(self, iterable, extra_test, loop_body, state):
+    def stage_for(self, iterable, extra_test, loop_body, state, options=None):
         """``for item in iterable: loop_body(item)``, stopping early once ``extra_test()`` is false
         (``break``, ``return``; None: never). ``iterable`` is one ``is_staged`` accepts."""
         raise NotImplementedError
@@ -65,6 +67,10 @@ class Backend:
     def cond(self, pred, true_fn, false_fn):
         """``true_fn() if pred else false_fn()`` as a value (``x if c else y``, ``and``, ``or``)."""
         raise NotImplementedError
+
+    def if_exp(self, pred, true_fn, false_fn):
+        """``x if c else y``: ``cond``, with errors that name the conditional expression."""
+        return self.cond(pred, true_fn, false_fn)
 
     def logical_not(self, value):
         raise NotImplementedError

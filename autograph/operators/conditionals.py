@@ -95,9 +95,13 @@ def _stage_if(cond, if_true, if_false, state, initial):
     true_graph = _traced(branch(if_true, True), "if_true", graph)
     false_graph = _traced(branch(if_false, False), "if_false", graph)
     # A branch that reads a variable it cannot have (a return before it, say, skips it in
-    # Python) fails when the graph takes it, as Python would, not while tracing it.
-    if isinstance(true_graph, UnboundLocalError) and isinstance(false_graph, UnboundLocalError):
-        raise true_graph
+    # Python) fails when the graph takes it, as Python would, not while tracing it. While a
+    # loop's first iteration is traced to learn what its new variables become, the error
+    # goes to the loop: a variable whose next value depends on one it does not have yet
+    # must be defined before the loop, as TensorFlow says.
+    failed = [g for g in (true_graph, false_graph) if isinstance(g, UnboundLocalError)]
+    if failed and (probing.depth or len(failed) == 2):
+        raise failed[0]
     # What a failing branch gives: the variables as they were, where the other branch left
     # them so too, else stand-ins of what the other branch gives.
     before = [Held.of(held) for _, held in containers.values()]
@@ -295,15 +299,22 @@ def _check_branch_values(name, a, b, stageable=None):
     """What two branches leave in ``name`` can be joined: defined on both paths or neither, the same
     structure, leaves the framework can return (``stageable``: the runtime's, by default)."""
     stageable = stageable or _stageable
-    for value, this, other, other_value in ((a, "true", "false", b), (b, "false", "true", a)):
+    # TensorFlow's words first ("main" and "else" branch), then what to do.
+    if type(a) is Undefined and type(b) is Undefined:  # `del x` in both branches, say
+        raise ValueError(
+            f"'{name}' must also be initialized in the main and else branches: neither branch of "
+            "a tensor-dependent `if` leaves it a value, and it is read after the `if`."
+        )
+    for value, this, other, other_value in ((a, "main", "else", b), (b, "else", "main", a)):
         if is_undefined(value) and not is_undefined(other_value):
             if isinstance(value, UndefinedReturnValue):
                 raise ValueError(
-                    f"The function returns a value in the {other} branch of a tensor-dependent `if` "
-                    f"but not in the {this} branch: every branch must return a value (or none must)."
+                    f"the {this} branch must also have a return statement: the function returns "
+                    f"a value in the {other} branch of a tensor-dependent `if`, and every branch "
+                    "must return a value (or none must)."
                 )
             raise ValueError(
-                f"'{name}' must also be initialized in the {this} branch: it is assigned in the "
+                f"'{name}' must also be initialized in the {this} branch: it has a value in the "
                 f"{other} branch of a tensor-dependent `if`, and a graph needs a value for it on "
                 "both paths."
             )
@@ -315,11 +326,12 @@ def _check_branch_values(name, a, b, stageable=None):
     try:
         rt.nest.assert_same_structure(a, b)
     except ValueError:
-        raise ValueError(
-            f"'{name}' has a different structure in each branch of a tensor-dependent `if` "
-            f"({rt.nest.describe(a)} and {rt.nest.describe(b)}); a graph needs the same on both paths."
+        raise rt.errors.NestedStructureError(
+            f"'{name}' must have the same nested structure in the main and else branches: it is "
+            f"{rt.nest.describe(a)} in one and {rt.nest.describe(b)} in the other, and a graph "
+            "needs the same on both paths of a tensor-dependent `if`."
         ) from None
-    for value, which in ((a, "true"), (b, "false")):
+    for value, which in ((a, "main"), (b, "else")):
         for leaf in rt.nest.flatten(value):
             if not stageable(leaf):
                 raise TypeError(

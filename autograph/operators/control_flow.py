@@ -22,7 +22,7 @@ from __future__ import annotations
 import numpy as np
 
 import runtime as rt
-from autograph.operators import loop_checks, unset
+from autograph.operators import loop_checks, loop_options, unset
 from autograph.operators.backends import staging
 from autograph.operators.conditionals import (
     probing,
@@ -76,12 +76,12 @@ def if_stmt(cond, if_true, if_false=None, names=(), unsupported=None, optional=(
 # --- while -------------------------------------------------------------------------------------
 
 
-def while_stmt(loop_test, loop_body, names=(), unsupported=None, optional=()):
+def while_stmt(loop_test, loop_body, names=(), unsupported=None, optional=(), options=None):
     """Runs ``while loop_test(): loop_body()``; a symbolic test stages the loop as rt.while_loop.
 
     A loop that starts with Python values and whose test turns symbolic
     after some iterations is staged from that iteration on. ``names`` are the
-    variables the loop carries (see ``State``).
+    variables the loop carries (see ``State``); ``options`` those of ``set_loop_options``.
     """
     test = _first_test(loop_test, tuple(names) + tuple(optional), loop_body)
     while True:
@@ -91,7 +91,7 @@ def while_stmt(loop_test, loop_body, names=(), unsupported=None, optional=()):
         if backend is not None and backend.is_staged(test):
             refuse_staging("`while` loop", unsupported)
             state = State(names, loop_test, loop_body, optional=optional)
-            backend.stage_while(loop_test, loop_body, state)
+            backend.stage_while(loop_test, loop_body, state, options)
             return
         if not test:
             return
@@ -113,16 +113,16 @@ def _first_test(loop_test, names, loop_body):
     return test
 
 
-def staged_while(loop_test, loop_body, state, index=None):
+def staged_while(loop_test, loop_body, state, index=None, options=None):
     """Stages the loop as rt.while_loop over the state (and an ``index``, for ``for`` loops).
 
     With an index, ``loop_test(i)`` and ``loop_body(i)`` take it. A loop that
     carries nothing still needs one variable: it counts its iterations.
     """
-    restoring_on_error(state, _stage_while, loop_test, loop_body, state, index)
+    restoring_on_error(state, _stage_while, loop_test, loop_body, state, index, options)
 
 
-def _stage_while(loop_test, loop_body, state, index, initial):
+def _stage_while(loop_test, loop_body, state, index, options, initial):
     uses_index = index is not None
     run_body = (lambda extra: loop_body(*extra)) if uses_index else (lambda extra: loop_body())
     names = state.names
@@ -181,6 +181,7 @@ def _stage_while(loop_test, loop_body, state, index, initial):
         out = [_loop_value(names[i], now[i], after=True) for i in carried]
         for i, before, after in zip(carried, loop_values[counted:], out):
             loop_checks.check_same_structure(names[i], before, after)
+        loop_options.check_invariants(options, initial, carried, names, out)
         return tuple(v + 1 for v in loop_values[:n]) + tuple(flags) + tuple(out)
 
     invariants = None
@@ -192,6 +193,9 @@ def _stage_while(loop_test, loop_body, state, index, initial):
                 for leaf in rt.nest.flatten(v)
             ]
             invariants += standins[i][1] if i in standins else shapes
+    invariants = loop_options.shape_invariants(
+        options, invariants, initial, carried, extra, first_values
+    )
     final = list(
         rt.while_loop(
             cond_fn,
@@ -199,6 +203,7 @@ def _stage_while(loop_test, loop_body, state, index, initial):
             tuple(extra) + tuple(first_values),
             names=labels,
             shape_invariants=invariants,
+            maximum_iterations=loop_options.maximum_iterations(options),
         )
     )
     for k, i in enumerate(tracked):
@@ -306,8 +311,8 @@ def _loop_value(name, value, list_type=None, after=False):
         if after:
             raise ValueError(f"'{name}' is undefined after an iteration of a tensor-dependent loop")
         raise ValueError(
-            f"'{name}' is used in a tensor-dependent loop but is not defined before it: a graph "
-            "loop may run zero times, so give it a value before the loop."
+            f"'{name}' must be defined before the loop: it is used in a tensor-dependent loop, "
+            "which a graph may run zero times, so give it a value before the loop."
         )
     if value is None:
         raise ValueError(

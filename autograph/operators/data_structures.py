@@ -233,8 +233,45 @@ def check_list_lengths(name, a, b):
     """A Python list cannot have a length that depends on a tensor: an error that names it."""
     if type(a) is list and type(b) is list and len(a) != len(b):
         raise ValueError(
-            f"'{name}' is a Python list of {len(a)} item(s) in the true branch of a "
-            f"tensor-dependent `if` but of {len(b)} in the false branch: a graph cannot give a "
+            f"'{name}' is a Python list of {len(a)} item(s) in the main branch of a "
+            f"tensor-dependent `if` but of {len(b)} in the else branch: a graph cannot give a "
             "Python list a length that depends on a tensor. Change it alike in both branches, "
             "or build a tensor (rt.concat, or a list appended to in a tensor-dependent loop)."
         )
+
+
+def list_stack(target, element_dtype=None, element_shape=None):
+    """``ag.stack``: a list (or the TensorArray a staged loop made of it) as one tensor.
+
+    >>> list_stack([1, 2]).numpy()
+    array([1, 2], dtype=int32)
+    >>> list_stack([], rt.float32, [2]).shape
+    TensorShape([0, 2])
+    >>> list_stack([], rt.int32)
+    Traceback (most recent call last):
+    ...
+    ValueError: cannot stack an empty list whose elements have the unknown shape None; declare it with ag.set_element_type(lst, dtype, shape), () for scalars
+    """
+    if isinstance(target, rt.TensorArray):
+        return target.stack()
+    if isinstance(target, rt.Tensor):
+        return target
+    if not isinstance(target, (list, tuple)):
+        raise TypeError(f"stack expects a list or a tensor, got {type(target).__name__}")
+    if not target:
+        if element_dtype is None:
+            raise ValueError(
+                "cannot stack a list without knowing its element type; use "
+                "ag.set_element_type(lst, dtype, shape) to declare it"
+            )
+        # As in TensorFlow, a shape not given is unknown: () declares scalars.
+        shape = rt.TensorShape(element_shape).as_list() if element_shape is not None else None
+        if shape is None or None in shape:
+            raise ValueError(
+                f"cannot stack an empty list whose elements have the unknown shape {shape}; "
+                "declare it with ag.set_element_type(lst, dtype, shape), () for scalars"
+            )
+        return rt.zeros([0, *shape], element_dtype)
+    if element_dtype is not None:
+        target = [rt.convert_to_tensor(item, element_dtype) for item in target]
+    return rt.stack(target)

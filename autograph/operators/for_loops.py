@@ -27,14 +27,16 @@ from autograph.operators.state import State
 from runtime.ops.constant_ops import constant_value
 
 
-def for_stmt(iterable, loop_body, names=(), stop_on=(), unsupported=None, optional=()):
+def for_stmt(
+    iterable, loop_body, names=(), stop_on=(), unsupported=None, optional=(), options=None
+):
     """Runs ``for item in iterable: loop_body(item)`` until one of the flags ``stop_on`` is set.
 
     Over a symbolic tensor (``rt.range(n)`` in a graph, or any tensor) the loop
     is staged as an rt.while_loop over its first dimension; over anything
     else it runs as Python, unrolled when building a graph. ``names`` are the
     variables the loop carries (see ``State``); ``stop_on`` are those of them
-    that a ``break`` or a ``return`` in the loop sets.
+    that a ``break`` or a ``return`` in the loop sets; ``options`` those of ``set_loop_options``.
     """
     extra_test = _none_set(stop_on, loop_body) if stop_on else None
     if isinstance(iterable, rt.TensorArray):  # a list a graph loop made: over its elements
@@ -43,7 +45,7 @@ def for_stmt(iterable, loop_body, names=(), stop_on=(), unsupported=None, option
     if backend is not None:
         refuse_staging("`for` loop", unsupported)
         state = State(names, loop_body, optional=optional)
-        backend.stage_for(iterable, extra_test, loop_body, state)
+        backend.stage_for(iterable, extra_test, loop_body, state, options)
         return
     if isinstance(iterable, rt.Tensor) and iterable.shape.rank == 0:
         raise TypeError("Cannot iterate over a scalar tensor")
@@ -128,7 +130,7 @@ def _is_constant(t, number):
     return value is not None and np.ndim(value) == 0 and value == number
 
 
-def staged_for(iterable, extra_test, loop_body, state):
+def staged_for(iterable, extra_test, loop_body, state, options=None):
     """The runtime's staged ``for``: an rt.while_loop over an index."""
     parts = _range_parts(iterable)
     if parts is not None:
@@ -147,4 +149,4 @@ def staged_for(iterable, extra_test, loop_body, state):
         keep_going = extra_test()
         return rt.logical_and(more, as_condition(keep_going))
 
-    staged_while(test, lambda i: loop_body(item(i)), state, index=rt.constant(0))
+    staged_while(test, lambda i: loop_body(item(i)), state, index=rt.constant(0), options=options)

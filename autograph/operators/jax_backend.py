@@ -51,12 +51,13 @@ class JaxBackend:
         return value
 
     stage_if = staticmethod(jax_conditionals.staged_if)
-    cond = staticmethod(jax_conditionals.cond)
+    cond = if_exp = staticmethod(jax_conditionals.cond)
 
-    def stage_while(self, loop_test, loop_body, state):
+    # Loop options (set_loop_options) are the runtime's: lax loops have no shape invariants.
+    def stage_while(self, loop_test, loop_body, state, options=None):
         jax_loops.staged_while(lambda i: loop_test(), lambda i: loop_body(), state)
 
-    def stage_for(self, iterable, extra_test, loop_body, state):
+    def stage_for(self, iterable, extra_test, loop_body, state, options=None):
         if not isinstance(iterable, _Iteration):
             iterable = _Iteration("over", [_iterable(iterable)])
         length, item = iterable.length(), iterable.item

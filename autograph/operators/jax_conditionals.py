@@ -267,14 +267,14 @@ def _common_dtype(name, a, b):
     (a_shape, a_dtype), (b_shape, b_dtype) = _spec(a), _spec(b)
     if a_dtype != b_dtype:
         raise TypeError(
-            "true_fn and false_fn arguments to lax.cond must have the same types of return "
-            f"values: output '{name}' is {a_dtype.name} from true_fn but {b_dtype.name} from "
-            "false_fn."
+            f"'{name}' has dtype {a_dtype.name} in the main branch, but dtype {b_dtype.name} in "
+            "the else branch. A variable leaves a tensor-dependent `if` with one dtype: cast one "
+            f"of them (.astype(jnp.{a_dtype.name}))."
         )
     if a_shape != b_shape:
         raise ValueError(
-            f"'{name}' has shape {a_shape} in the true branch of a tensor-dependent `if` but "
-            f"{b_shape} in the false branch; under JAX a value needs the same shape on both paths."
+            f"'{name}' has shape {a_shape} in the main branch, but shape {b_shape} in the else "
+            "branch. Under JAX a variable leaves a tensor-dependent `if` with one shape."
         )
     return a_dtype
 

@@ -199,8 +199,8 @@ def _loop_value(name, value, after_iteration=False):
         if after_iteration:
             raise ValueError(f"'{name}' is undefined after an iteration of a tensor-dependent loop")
         raise ValueError(
-            f"'{name}' is used in a tensor-dependent loop but is not defined before it: a graph "
-            "loop may run zero times, so give it a value before the loop."
+            f"'{name}' must be defined before the loop: it is used in a tensor-dependent loop, "
+            "which a graph may run zero times, so give it a value before the loop."
         )
     if value is None:
         raise ValueError(
@@ -218,17 +218,19 @@ def _loop_value(name, value, after_iteration=False):
 
 
 def _checked(leaf, spec):
+    """A leaf after an iteration, as the loop carries it: TensorFlow's words when it does not fit."""
     name, shape, dtype = spec
     after_shape, after_dtype = spec_of(leaf)
     if after_dtype != dtype:
         raise TypeError(
-            f"Loop variable '{name}' enters the loop with dtype {dtype.name} but has dtype "
-            f"{after_dtype.name} after one iteration; its dtype must stay the same."
+            f"'{name}' has dtype {dtype.name} before the loop, but dtype {after_dtype.name} after "
+            f"one iteration. A loop variable keeps its dtype: cast the new value "
+            f"(.astype(jnp.{dtype.name})) or start from that dtype."
         )
     if after_shape != shape:
         raise ValueError(
-            f"Loop variable '{name}' enters the loop with shape {shape}, but has shape "
-            f"{after_shape} after one iteration; a JAX loop needs the same shape on every "
-            "iteration."
+            f"'{name}' has shape {shape} before the loop, but shape {after_shape} after one "
+            "iteration. Under JAX a loop variable keeps its shape (lax loops have no shape "
+            "invariants): preallocate the largest shape and write into it."
         )
     return as_array(leaf, dtype)

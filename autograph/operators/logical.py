@@ -68,10 +68,46 @@ def not_(value):
 
 
 def if_exp(condition, if_true, if_false):
-    """``if_true() if condition else if_false()``; a staged conditional for a staged condition."""
+    """``if_true() if condition else if_false()``; the backend's conditional for a staged condition."""
     backend = _staged_by(condition)
     if backend is not None:
         condition = backend.simplified(condition)
         if backend.is_staged(condition):
-            return backend.cond(condition, if_true, if_false)
+            return backend.if_exp(condition, if_true, if_false)
     return if_true() if condition else if_false()
+
+
+def staged_if_exp(condition, if_true, if_false):
+    """``x if c else y`` on a symbolic condition: an ``rt.cond`` whose branches must give the
+    same structure of the same dtypes."""
+    values = []
+
+    def branch(fn):
+        def run():
+            values.append(fn())
+            if len(values) == 2:  # both traced: the second one checks them
+                _check_if_exp_values(*values)
+            return values[-1]
+
+        return run
+
+    return rt.cond(condition, branch(if_true), branch(if_false))
+
+
+def _check_if_exp_values(a, b):
+    try:
+        rt.nest.assert_same_structure(a, b)
+    except ValueError:
+        raise ValueError(
+            "a conditional expression (`x if c else y`) must return the same nested structure "
+            f"in both branches, got {rt.nest.describe(a)} and {rt.nest.describe(b)}. If you "
+            "only need its side effects, use an `if` statement; otherwise make both branches "
+            "return the same structure, or use rt.cond."
+        ) from None
+    for x, y in zip(rt.nest.flatten(a), rt.nest.flatten(b)):
+        if isinstance(x, rt.Tensor) and isinstance(y, rt.Tensor) and x.dtype is not y.dtype:
+            raise TypeError(
+                f"a conditional expression (`x if c else y`) has dtype {x.dtype.name} in the main "
+                f"branch, but dtype {y.dtype.name} in the else branch; cast one of them "
+                f"(rt.cast(..., rt.{x.dtype.name}))."
+            )

@@ -4,7 +4,7 @@
 >>> check_same_structure("pair", (rt.constant(1), rt.constant(2)), (rt.constant(1),))
 Traceback (most recent call last):
 ...
-TypeError: 'pair' does not have the same nested structure after one iteration of a tensor-dependent loop: (., .) before it, (.,) after it; a graph loop needs the same structure on every iteration.
+runtime.errors.NestedStructureError: 'pair' does not have the same nested structure after one iteration of a tensor-dependent loop: (., .) before it, (.,) after it; a graph loop needs the same structure on every iteration.
 """
 
 from __future__ import annotations
@@ -27,11 +27,11 @@ def describe_variable(name, value_before):
 
 def check_same_structure(name, before, after):
     """A loop variable must keep its structure (a tuple's length, a dict's keys) from one
-    iteration to the next: a TypeError that names it, as TensorFlow's does."""
+    iteration to the next: a TypeError (and ValueError) that names it, as TensorFlow's does."""
     try:
         rt.nest.assert_same_structure(before, after)
     except (TypeError, ValueError):
-        raise TypeError(
+        raise rt.errors.NestedStructureError(
             f"'{name}' does not have the same nested structure after one iteration of a "
             f"tensor-dependent loop: {rt.nest.describe(before)} before it, "
             f"{rt.nest.describe(after)} after it; a graph loop needs the same structure on "

@@ -18,6 +18,8 @@ from autograph.operators.backends import Backend
 from autograph.operators.conditionals import staged_if
 from autograph.operators.control_flow import _StagedIterable, staged_while
 from autograph.operators.for_loops import staged_for
+from autograph.operators.logical import staged_if_exp
+from autograph.operators.py_builtins import _as_tensor
 
 
 class RuntimeBackend(Backend):
@@ -32,6 +34,7 @@ class RuntimeBackend(Backend):
     stage_if = staticmethod(staged_if)
     stage_while = staticmethod(staged_while)
     stage_for = staticmethod(staged_for)
+    if_exp = staticmethod(staged_if_exp)
 
     def cond(self, pred, true_fn, false_fn):
         return rt.cond(pred, true_fn, false_fn)
@@ -49,7 +52,7 @@ class RuntimeBackend(Backend):
         return _StagedIterable("enumerate", [iterable], start)
 
     def zip(self, *iterables):
-        return _StagedIterable("zip", [rt.convert_to_tensor(t) for t in iterables])
+        return _StagedIterable("zip", [_as_tensor(t) for t in iterables])
 
 
 RUNTIME = RuntimeBackend()

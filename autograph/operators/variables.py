@@ -4,7 +4,7 @@
 >>> y + 1
 Traceback (most recent call last):
 ...
-UnboundLocalError: cannot access local variable 'y' where it is not associated with a value
+UnboundLocalError: cannot access local variable 'y' where it is not associated with a value ('y' is used before assignment)
 """
 
 from __future__ import annotations
@@ -27,7 +27,8 @@ class Undefined:
 
     def _unbound(self, *args, **kwargs):
         raise UnboundLocalError(
-            f"cannot access local variable '{self.name}' where it is not associated with a value"
+            f"cannot access local variable '{self.name}' where it is not associated with a "
+            f"value ('{self.name}' is used before assignment)"  # Python's words, then TensorFlow's
         )
 
     __add__ = __radd__ = __sub__ = __rsub__ = __mul__ = __rmul__ = _unbound

@@ -13,6 +13,7 @@ class _Context(threading.local):
     def __init__(self):
         self.graphs = []  # graphs being built, innermost last
         self.eager_name_scope = ""  # name prefix for variables made eagerly ("demo_module/")
+        self.tapes = []  # recording GradientTapes, innermost last (runtime.gradients.tape)
 
 
 _context = _Context()
@@ -35,6 +36,11 @@ def executing_eagerly() -> bool:
     False
     """
     return not _context.graphs
+
+
+def recording_tapes():
+    """The GradientTapes recording now (a list, empty when none is): ops report to each."""
+    return _context.tapes
 
 
 def push_graph(graph):

@@ -22,12 +22,18 @@ import numpy as np
 
 from runtime import errors
 from runtime.core import context
-from runtime.core.op_def import OpDef
+from runtime.core.attr_kinds import DTYPE, SHAPE, TENSOR_VALUE, AttrKind
+from runtime.core.op_def import NO_INPUTS, OpDef
 from runtime.core.source import caller_frame, locate
 from runtime.core.tensor import EagerTensor, SymbolicTensor, Tensor
 from runtime.core.tensor_shape import TensorShape, as_shape
 
-_VALID_NAME = re.compile(r"^[A-Za-z0-9.][A-Za-z0-9_.\-/>]*$")
+_VALID_NAME = re.compile(r"[A-Za-z0-9.][A-Za-z0-9_.\-/>]*")  # fullmatch: "$" allows a "\n"
+
+
+def is_valid_op_name(name) -> bool:
+    """Whether ``name`` may name an op: ASCII letters, digits and ``_.-/>``, as in TensorFlow."""
+    return type(name) is str and _VALID_NAME.fullmatch(name) is not None
 
 
 class Operation:
@@ -132,8 +138,13 @@ class Graph:
         ``source`` is where the user made it (a copy keeps the original's): by default,
         the caller's first frame outside library code."""
         name = self.unique_name(name)
-        if not _VALID_NAME.match(name):
+        if not _VALID_NAME.fullmatch(name):
             raise ValueError(f"{name!r} is not a valid op name")
+        if attrs.keys() != opdef.attrs.keys():
+            raise ValueError(
+                f"op {name!r} ({opdef.type}) has the attributes {sorted(attrs)}, but its row in "
+                f"the op table declares {sorted(opdef.attrs)}: declare them with OpDef(attrs=...)"
+            )
         if control_inputs is None:
             control_inputs = []
             for frame in self._control_stack:
@@ -145,6 +156,8 @@ class Graph:
         self._ops_by_name[name] = op
         self.is_stateful = self.is_stateful or op.stateful
         self.version += 1
+        for tape in context.recording_tapes():  # GradientTapes record graph ops here
+            tape.record_graph_op(op)
         return op
 
     def prepare_input(self, t: Tensor) -> Tensor:
@@ -305,6 +318,10 @@ class FuncGraph(Graph):
         return [outer for outer, _ in self.captures]
 
 
+# The kind of an attribute holding a sub-graph (a cond's branches, a loop's test and body).
+FUNC_GRAPH = AttrKind("a function graph", lambda value: isinstance(value, FuncGraph))
+
+
 # --- the two ops a graph makes by itself -----------------------------------------------------
 # A Const for an eager value an op is given, and a Placeholder for each input and capture
 # of a function graph. Their rows live here, with the graph that needs them.
@@ -314,8 +331,19 @@ def _const_kernel(value, dtype):
     return value
 
 
+def _const_infer(inputs, attrs):
+    value, dtype = attrs["value"], attrs["dtype"]
+    if dtype.is_opaque or value.dtype != dtype.as_numpy_dtype:
+        raise TypeError(f"a {dtype.name} constant cannot hold a value of numpy dtype {value.dtype}")
+    return [(dtype, TensorShape(np.shape(value)))]
+
+
 CONST = OpDef(
-    "Const", _const_kernel, infer=lambda i, a: [(a["dtype"], TensorShape(np.shape(a["value"])))]
+    "Const",
+    _const_kernel,
+    _const_infer,
+    attrs={"value": TENSOR_VALUE, "dtype": DTYPE},
+    gradient=NO_INPUTS,
 )
 
 
@@ -330,7 +358,12 @@ def _placeholder_kernel(dtype, shape):
 
 
 PLACEHOLDER = OpDef(
-    "Placeholder", _placeholder_kernel, infer=lambda i, a: [(a["dtype"], a["shape"])], pure=False
+    "Placeholder",
+    _placeholder_kernel,
+    infer=lambda i, a: [(a["dtype"], a["shape"])],
+    pure=False,
+    attrs={"dtype": DTYPE, "shape": SHAPE},
+    gradient=NO_INPUTS,
 )
 
 

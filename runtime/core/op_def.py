@@ -10,9 +10,17 @@ makes by itself, ``Const`` and ``Placeholder``, in ``runtime/core/graph.py``);
 OpDef('Add')
 >>> OPS["Add"].stateful, OPS["PrintV2"].stateful
 (False, True)
+>>> sorted(OPS["Sum"].attrs)
+['axis', 'keepdims']
+>>> OPS["Less"].gradient
+NotDifferentiable('its output is bool')
 """
 
 from __future__ import annotations
+
+import keyword
+
+from runtime.core.attr_kinds import AttrKind
 
 OPS = {}
 
@@ -26,21 +34,72 @@ class OpDef:
     ``stateful`` ops have effects (printing, assigning, drawing random numbers):
     function graphs always run them, in program order. ``pure`` ops give equal
     outputs for equal inputs, so they may be folded or merged by optimisations;
-    reading a variable is not pure.
+    reading a variable is not pure. ``attrs`` maps each attribute the op takes
+    to its kind (``runtime.core.attr_kinds``): an op of this row has exactly
+    these attributes, and the kernel is given them as keyword arguments.
+
+    ``gradient(op, *output_grads)`` returns one gradient (or None) per input of
+    ``op``, built with ops, so that it runs eagerly on eager gradients, adds
+    ops to a graph, and can itself be differentiated (``runtime.gradients``).
+    ``op`` is an Operation, or eagerly the record of one with the same
+    ``inputs``, ``outputs`` and ``attrs``; an output nothing depends on gets
+    None. A row without a gradient says why with ``NotDifferentiable``.
     """
 
-    __slots__ = ("type", "kernel", "infer", "stateful", "pure", "default_name")
+    __slots__ = ("type", "kernel", "infer", "stateful", "pure", "default_name", "attrs", "gradient")
 
-    def __init__(self, type, kernel, infer, stateful=False, pure=None, default_name=None):
+    def __init__(
+        self,
+        type,
+        kernel,
+        infer,
+        stateful=False,
+        pure=None,
+        default_name=None,
+        attrs=None,
+        gradient=None,
+    ):
         self.type = type
         self.kernel = kernel
         self.infer = infer
         self.stateful = stateful
         self.pure = (not stateful) if pure is None else pure
         self.default_name = default_name or type
+        self.attrs = dict(attrs or {})
+        for name, kind in self.attrs.items():
+            # Attribute names become keyword arguments in compiled code: identifiers only.
+            if not (name.isidentifier() and name.isascii() and not keyword.iskeyword(name)):
+                raise ValueError(f"op type {type!r}: {name!r} cannot name an attribute")
+            if not isinstance(kind, AttrKind):
+                raise TypeError(f"op type {type!r}: attribute {name!r} needs an AttrKind")
+        self.gradient = gradient
         if type in OPS:
             raise ValueError(f"op type {type!r} is defined twice")
         OPS[type] = self
 
     def __repr__(self):
         return f"OpDef({self.type!r})"
+
+
+class NotDifferentiable:
+    """The ``gradient`` of a row that has none, and why: no gradient flows through its op.
+
+    Its inputs get None, as integer, boolean and string tensors always do.
+    """
+
+    __slots__ = ("reason",)
+
+    def __init__(self, reason: str):
+        self.reason = reason
+
+    def __repr__(self):
+        return f"NotDifferentiable({self.reason!r})"
+
+
+# The reasons most rows share.
+NO_INPUTS = NotDifferentiable("it has no inputs")
+BOOL_OUTPUT = NotDifferentiable("its output is bool")
+INTEGER_OUTPUT = NotDifferentiable("its output is an integer")
+SHAPE_ONLY = NotDifferentiable("its output depends only on the input's shape")
+STRINGS = NotDifferentiable("it works on strings")
+EFFECT_ONLY = NotDifferentiable("it has an effect, not a differentiable value")

@@ -21,12 +21,17 @@ def graph_fn(x):
     return (cond,)
 
 A scalar value used once is written into the expression that uses it, as above.
+
+No text from the graph reaches the source: names are made here from a safe
+alphabet (ASCII letters, digits and ``_``), constants and attributes are bound
+as values of the function's globals under such names, and an index's ints are
+written by the compiler from checked ints. So a graph, whatever its names and
+attributes hold (one loaded from an untrusted file, say), cannot add code.
 """
 
 from __future__ import annotations
 
 import builtins
-import functools
 import itertools
 import keyword
 import linecache
@@ -41,10 +46,15 @@ _program_ids = itertools.count()
 
 
 class Program:
-    """A compiled graph: call it with the input values; it returns a tuple of output values."""
+    """A compiled graph: call it with the input values; it returns a tuple of output values.
 
-    def __init__(self, source, fn, line_ops, filename):
+    ``source`` is its text; ``bound_values`` maps the names the source uses for
+    constants, attributes, variables and kernels to the values they stand for.
+    """
+
+    def __init__(self, source, fn, line_ops, filename, bound_values):
         self.source = source
+        self.bound_values = bound_values
         self._fn = fn
         self._line_ops = line_ops
         self._filename = filename
@@ -57,13 +67,15 @@ class Program:
             op = e.op or self._failing_op(e.__traceback__)
             if op is None or getattr(e, "described", False):  # by a program this one calls
                 raise
-            raise _described(type(e)(f"{e.message}\n\t [[{_describe(op)}]]", op)) from e
+            raise _described(type(e)(f"{e.message}\n\t [[{describe_op(op)}]]", op)) from e
         except Exception as e:
             op = self._failing_op(e.__traceback__)
             if op is None:
                 raise
             raise _described(
-                errors.InvalidArgumentError(f"{type(e).__name__}: {e}\n\t [[{_describe(op)}]]", op)
+                errors.InvalidArgumentError(
+                    f"{type(e).__name__}: {e}\n\t [[{describe_op(op)}]]", op
+                )
             ) from e
         finally:
             floating_point.restore(token)
@@ -88,7 +100,7 @@ def _described(error):
     return error
 
 
-def _describe(op):
+def describe_op(op):
     """``node add (Add) defined at File "model.py", line 3, in f``: the op and its user's line."""
     where = op.source
     return f"node {op.name} ({op.type})" + (f" defined at {where}" if where else "")
@@ -130,7 +142,7 @@ def missing_feed_error(op):
 
 
 def compile_graph(
-    graph, inputs, outputs, run_all_stateful=False, name="graph_fn", states=None
+    graph, inputs, outputs, run_all_stateful=False, name="graph_fn", states=None, kernels=None
 ) -> Program:
     """Compiles the part of ``graph`` that computes ``outputs`` from ``inputs``.
 
@@ -138,8 +150,9 @@ def compile_graph(
     naming the placeholder when one is needed but not among ``inputs``.
     ``states`` (a dict) gives the program its own copy of each op's run-time
     state (a random generator), keyed by op: a Session's programs share one.
+    ``kernels`` (op -> kernel) replaces those ops' kernels (``runtime.xla.observe`` watches so).
     """
-    emitter = _Emitter(states)
+    emitter = _Emitter(states, kernels)
     name = emitter.fresh(name)  # so no value of the graph can take the function's name
     env = {}
     arg_names = []
@@ -174,8 +187,14 @@ def compile_function(func_graph) -> Program:
     return program
 
 
+_NOT_NAME_CHARACTER = re.compile(r"[^A-Za-z0-9_]")
+_MAX_NAME_LENGTH = 40
+
+
 def _identifier(text):
-    name = re.sub(r"\W", "_", text).strip("_") or "v"
+    """A name made from ``text`` with ASCII letters, digits and ``_`` only (Unicode names could
+    merge under Python's NFKC normalisation); never starting with ``_``, never a keyword."""
+    name = _NOT_NAME_CHARACTER.sub("_", str(text)).strip("_")[:_MAX_NAME_LENGTH] or "v"
     if name[0].isdigit():
         name = "v_" + name
     return name + "_" if keyword.iskeyword(name) else name
@@ -186,8 +205,8 @@ def _tuple_text(names):
 
 
 class _Emitter:
-    def __init__(self, states=None):
-        self.states = states
+    def __init__(self, states=None, kernels=None):
+        self.states, self.kernels = states, kernels or {}  # kernels: see compile_graph
         self.lines = []
         self.namespace = {}
         self.line_ops = {}
@@ -237,21 +256,28 @@ class _Emitter:
             name = self._kernels[key] = self.bind_global(dtype.name, dtype.as_numpy_dtype)
         return name
 
-    def kernel_name(self, op):
-        attrs = dict(op.attrs)
-        if self.states is not None and "state" in attrs:
-            state = self.states.get(id(op))
-            if state is None:
-                state = self.states[id(op)] = attrs["state"].fresh()
-            attrs["state"] = state
-        if not attrs:
-            name = self._kernels.get(op.type)
-            if name is None:
-                name = self._kernels[op.type] = self.bind_global(op.type, op.opdef.kernel)
-            return name, ""
-        kernel = functools.partial(op.opdef.kernel, **attrs)
-        note = ", ".join(f"{k}={_short(v)}" for k, v in attrs.items())
-        return self.bind_global(op.type, kernel), f"  # {note}"
+    def kernel_call(self, op, arguments):
+        """``Kernel(arguments, attr=value_name, ...)``: each attribute is bound as a global.
+
+        The keywords are the names the op's row declares, never text of the graph.
+        """
+        declared = op.opdef.attrs
+        if op.attrs.keys() != declared.keys():
+            raise ValueError(f"op {op.name!r} ({op.type}) has attributes its row does not declare")
+        kernel = self.kernels.get(op, op.opdef.kernel)  # another one: xla.observe watching
+        name = self._kernels.get(kernel)
+        if name is None:
+            name = self._kernels[kernel] = self.bind_global(op.type, kernel)
+        keywords = []
+        for key in declared:
+            value = op.attrs[key]
+            if key == "state" and self.states is not None:
+                state = self.states.get(id(op))
+                if state is None:
+                    state = self.states[id(op)] = value.fresh()
+                value = state
+            keywords.append(f"{key}={self.bind_global(key, value)}")
+        return f"{name}({', '.join([*arguments, *keywords])})"
 
     def emit_ops(self, ops, env, indent, outputs=(), tests=()):
         """Emits ``ops``, a block whose results are ``outputs`` and ``tests`` (an if/while test)."""
@@ -276,7 +302,7 @@ class _Emitter:
         for t in tests:
             consumers.setdefault(id(t), []).append((None, "test"))
         for op in reversed(ops):  # a consumer is decided before the values it reads
-            if len(op.outputs) != 1 or not _inlinable(op):
+            if len(op.outputs) != 1 or not _inlinable(op) or op in self.kernels:
                 continue
             uses = consumers.get(id(op.outputs[0]), ())
             if len(uses) != 1:
@@ -305,7 +331,7 @@ class _Emitter:
         elif kind == "Placeholder":
             if id(op.outputs[0]) not in env:
                 raise missing_feed_error(op)
-        elif kind == "Identity":
+        elif kind == "Identity" or kind == "StopGradient":
             env[id(op.outputs[0])] = env[id(op.inputs[0])]
         elif kind == "If":
             self.emit_if(op, env, indent)
@@ -315,15 +341,16 @@ class _Emitter:
             self.emit_call(op, env, indent)
 
     def emit_call(self, op, env, indent):
-        form = _operator(op)
+        form = None if op in self.kernels else _operator(op)
         mode = self._inlined.get(id(op.outputs[0])) if op.outputs else None
         if mode == "test":
             form = ("unary" if op.type == "LogicalNot" else "binary", _TEST_OPERATORS[op.type])
         elif form is not None and form[0] == "cast":
             form = ("call", self.numpy_type_name(form[1]))
+        elif form is not None and form[0] == "subscript":
+            form = ("subscript", self.subscript_parts(form[1]))
         if form is not None:
             call, precedence = _expression(form, [self._operand(t, env) for t in op.inputs])
-            note = ""
             size = 1 + sum(self._inlined_size.get(id(t), 0) for t in op.inputs)
             if mode is not None and size <= _MAX_INLINED_OPS and len(call) <= _MAX_INLINED_CHARS:
                 env[id(op.outputs[0])] = call
@@ -331,16 +358,44 @@ class _Emitter:
                 self._inlined_size[id(op.outputs[0])] = size
                 return
         else:
-            kernel, note = self.kernel_name(op)
-            call = f"{kernel}({', '.join(env[id(t)] for t in op.inputs)})"
+            call = self.kernel_call(op, [env[id(t)] for t in op.inputs])
         if not op.outputs:
-            self.emit(indent, call + note, op)
+            self.emit(indent, call, op)
             return
         names = [self.value_name(t) for t in op.outputs]
         for t, n in zip(op.outputs, names):
             env[id(t)] = n
         target = names[0] if len(names) == 1 else ", ".join(names)
-        self.emit(indent, f"{target} = {call}{note}", op)
+        self.emit(indent, f"{target} = {call}", op)
+
+    def subscript_parts(self, spec):
+        """An index spec as the parts of a subscript: text, or ("input", k) for input k + 1.
+
+        An int is written as its digits, by the compiler; anything else the spec
+        holds is bound as a global.
+        """
+
+        def bound(v):
+            if v is None:
+                return ""
+            if type(v) is tuple:
+                return ("input", v[1])
+            if type(v) is int and abs(v) < _LITERAL_INT_LIMIT:
+                return str(v)
+            return self.bind_global("index", v)
+
+        parts = []
+        for k in spec:
+            if k is Ellipsis:
+                parts.append(["..."])
+            elif k is None:
+                parts.append(["None"])
+            elif type(k) is slice:
+                part = [bound(k.start), ":", bound(k.stop)]
+                parts.append(part + ([":", bound(k.step)] if k.step is not None else []))
+            else:
+                parts.append([bound(k)])
+        return parts
 
     def emit_subgraph(self, graph, input_exprs, indent, is_test=False):
         """Inlines ``graph`` with its inputs bound to ``input_exprs``; returns its outputs.
@@ -387,16 +442,23 @@ class _Emitter:
         return self.bind_global(f"{graph.graph_name}_program", program)
 
     def emit_while(self, op, env, indent):
+        """A native ``while``. A loop being differentiated (attr ``stacked``) also counts its
+        iterations and appends the body's extra outputs to lists: its extra outputs."""
         n = op.attrs["num_loop_vars"]
         cond_graph, body_graph = op.attrs["cond_graph"], op.attrs["body_graph"]
         inputs = [env[id(t)] for t in op.inputs]
         has_max = op.attrs["has_maximum_iterations"]
+        stacked = op.attrs["stacked"]
         captured = inputs[n:-1] if has_max else inputs[n:]
-        loop_vars = [self.value_name(t) for t in op.outputs]
+        loop_vars = [self.value_name(t) for t in op.outputs[:n]]
         self.emit(indent, f"{_tuple_text(loop_vars)} = {_tuple_text(inputs[:n])}", op)
-        if has_max:
+        counts = has_max or stacked is not None
+        if counts:
             counter = self.fresh(f"{self._base(op)}_iterations")
             self.emit(indent, f"{counter} = 0", op)
+        stacks = [self.value_name(t) for t in op.outputs[n + 1 :]] if stacked is not None else []
+        for stack in stacks:
+            self.emit(indent, f"{stack} = []", op)
         self.emit(indent, "while True:", op)
         header = len(self.lines) - 1
         if has_max:
@@ -408,18 +470,30 @@ class _Emitter:
         else:
             self.emit(indent + 1, f"if {_expression(('unary', 'not'), [pred])[0]}:", op)
             self.emit(indent + 2, "break")
-        if indent >= _MAX_NESTING:
+        if indent >= _MAX_NESTING:  # a program of its own: Python limits how deep blocks nest
+            results = loop_vars + [self.fresh(f"{stack}_item") for stack in stacks]
             call = f"{self._outlined(body_graph)}({_tuple_text(loop_vars + captured)})"
-            self.emit(indent + 1, f"({_tuple_text(loop_vars)},) = {call}", op)
+            self.emit(indent + 1, f"({_tuple_text(results)},) = {call}", op)
         else:
             results = [
                 text for text, _ in self.emit_subgraph(body_graph, loop_vars + captured, indent + 1)
             ]
-            self.emit(indent + 1, f"{_tuple_text(loop_vars)} = {_tuple_text(results)}", op)
-        if has_max:
+        for stack, value in zip(stacks, results[n:]):
+            self.emit(indent + 1, f"{stack}.append({value})", op)
+        if indent < _MAX_NESTING:
+            self.emit(indent + 1, f"{_tuple_text(loop_vars)} = {_tuple_text(results[:n])}", op)
+        if counts:
             self.emit(indent + 1, f"{counter} += 1", op)
         for t, name in zip(op.outputs, loop_vars):
             env[id(t)] = name
+        if stacked is not None:
+            iterations = self.value_name(op.outputs[n])
+            self.emit(
+                indent, f"{iterations} = {self.numpy_type_name(op.outputs[n].dtype)}({counter})"
+            )
+            env[id(op.outputs[n])] = iterations
+            for t, stack in zip(op.outputs[n + 1 :], stacks):
+                env[id(t)] = stack
 
     def build(self, name) -> Program:
         source = "\n".join(self.lines) + "\n"
@@ -427,8 +501,10 @@ class _Emitter:
         linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
         code = compile(source, filename, "exec")
         namespace = dict(self.namespace)
-        exec(code, namespace)  # the source is generated here from the graph, never read from a file
-        return Program(source, namespace[name], self.line_ops, filename)
+        exec(
+            code, namespace
+        )  # made here, with no text of the graph in it: see the module docstring
+        return Program(source, namespace[name], self.line_ops, filename, dict(self.namespace))
 
 
 # Ops whose kernel is a numpy ufunc with an operator of the same meaning: on numpy values
@@ -462,36 +538,28 @@ _MAX_NESTING = 12
 _MAX_INLINED_CHARS = 80
 
 
-def _subscript(spec):
-    """``x[...]`` for an index spec: ints, slices, None, ``...``, and ("t", k) for input k+1."""
+# An int of an index is written as digits below this; a larger one is bound as a global.
+_LITERAL_INT_LIMIT = 1 << 63
 
-    def part(v):
-        if isinstance(v, tuple):
-            return "{" + str(v[1] + 1) + "}"
-        return "" if v is None else repr(v)
 
-    parts = []
-    for k in spec:
-        if k is Ellipsis:
-            parts.append("...")
-        elif k is None:
-            parts.append("None")
-        elif isinstance(k, slice):
-            text = f"{part(k.start)}:{part(k.stop)}"
-            parts.append(text + (f":{part(k.step)}" if k.step is not None else ""))
-        else:
-            parts.append(part(k))
-    return "{0}[" + ", ".join(parts) + ("," if len(parts) == 1 and parts[0] == "..." else "") + "]"
+def _subscript_text(base, parts, dynamic):
+    """``base[...]`` from ``subscript_parts``, with ``dynamic`` the texts of the index inputs."""
+    items = [
+        "".join(dynamic[piece[1]] if type(piece) is tuple else piece for piece in part)
+        for part in parts
+    ]
+    trailing = "," if items == ["..."] else ""  # x[...,] is x[(...,)], as the kernel indexes
+    return f"{base}[{', '.join(items)}{trailing}]"
 
 
 def _operator(op):
     """How ``op`` prints as a Python operator, where one means exactly what its kernel does.
 
-    ``("binary", "+")``, ``("unary", "-")``, ``("call", "abs")``, ``("subscript", template)``,
+    ``("binary", "+")``, ``("unary", "-")``, ``("call", "abs")``, ``("subscript", spec)``,
     ``("cast", dtype)``, or None for a kernel call.
     """
     if op.type == "StridedSlice":
-        return "subscript", _subscript(op.attrs["spec"])  # numpy indexing is what the kernel does
+        return "subscript", op.attrs["spec"]  # numpy indexing is what the kernel does
     if op.type == "Cast" and op.inputs[0].shape.rank == 0:
         # On a scalar, numpy's type is the cast: np.float32(x) is x.astype(np.float32).
         source, target = op.inputs[0].dtype, op.attrs["dtype"]
@@ -548,7 +616,7 @@ def _expression(form, operands):
     kind, symbol = form
     if kind == "subscript":
         base = _wrap(operands[0], operands[0][1] < _ATOM)
-        return symbol.format(base, *(text for text, _ in operands[1:])), _ATOM
+        return _subscript_text(base, symbol, [text for text, _ in operands[1:]]), _ATOM
     if kind == "call":
         return f"{symbol}({operands[0][0]})", _ATOM
     if kind == "unary":
@@ -562,8 +630,3 @@ def _expression(form, operands):
     left_text = _wrap(left, left[1] < precedence or (left_tight and left[1] == precedence))
     right_text = _wrap(right, right[1] <= precedence)
     return f"{left_text} {symbol} {right_text}", precedence
-
-
-def _short(value):
-    text = repr(value)
-    return text if len(text) <= 40 else text[:37] + "..."

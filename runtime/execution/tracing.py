@@ -59,3 +59,22 @@ def _output(graph, x):
     if x is None or isinstance(x, Operation):
         return None
     return graph.prepare_input(convert_to_tensor(x))
+
+
+def unify_captures(graphs):
+    """Gives every sub-graph one placeholder per outer tensor any of them captured, in one order.
+
+    Returns those outer tensors: the inputs, after the explicit ones, of the op running them.
+    """
+    order, seen = [], set()
+    for g in graphs:
+        for outer, _ in g.captures:
+            if id(outer) not in seen:
+                seen.add(id(outer))
+                order.append(outer)
+    for g in graphs:
+        explicit = g.inputs[: len(g.inputs) - len(g.captures)]
+        for outer in order:
+            g.capture(outer)
+        g.inputs = explicit + [g._capture_map[id(outer)] for outer in order]
+    return order

@@ -1,4 +1,7 @@
-"""Shapes and layouts of tensors: filling, reshaping, joining, splitting, selecting."""
+"""Shapes and layouts of tensors: filling, reshaping, joining and splitting.
+
+Each row's gradient rule is beside it (``runtime.gradients`` runs them).
+"""
 
 from __future__ import annotations
 
@@ -7,15 +10,16 @@ import builtins
 import numpy as np
 
 from runtime import errors
+from runtime.core import attr_kinds as kinds
 from runtime.core import dtypes
-from runtime.core.op_def import OpDef
+from runtime.core.op_def import SHAPE_ONLY, NotDifferentiable, OpDef
 from runtime.core.tensor import Tensor
-from runtime.core.tensor_shape import TensorShape, broadcast_shapes
+from runtime.core.tensor_shape import TensorShape
 from runtime.ops.constant_ops import (
-    constant,
-    convert_pair,
+    constant_value,
     convert_to_tensor,
     list_operands,
+    register_sequence_packer,
     shape_from_tensor,
     static_int,
     static_ints,
@@ -34,43 +38,17 @@ def shape_operand(shape, name="shape"):
     return convert_to_tensor(np.asarray(shape, dtype=np.int32).reshape(-1), name=name)
 
 
-# --- filling ---------------------------------------------------------------------------------
+def shape_of(t):
+    """``t``'s shape as an operand: a Python list when known statically, else ``shape(t)``.
 
-
-def _fill_infer(inputs, attrs):
-    dims, value = inputs
-    if value.shape.rank not in (0, None):
-        raise ValueError(f"Fill's value must be a scalar, got shape {value.shape}")
-    return [(value.dtype, shape_from_tensor(dims))]
-
-
-FILL = OpDef("Fill", lambda dims, value: np.full(tuple(dims), value), infer=_fill_infer)
-
-
-def fill(dims, value, name=None):
-    """A tensor of shape ``dims`` filled with ``value``.
-
-    >>> fill([2], 7).numpy()
-    array([7, 7], dtype=int32)
+    Gradient rules use it so that graphs with static shapes get no Shape ops.
     """
-    value = convert_to_tensor(value)
-    return bind1(FILL, [shape_operand(dims), value], name=name or "Fill")
+    if t.shape.is_fully_defined():
+        return t.shape.as_list()
+    return shape(t)
 
 
-def zeros(shape, dtype=dtypes.float32, name=None):
-    """A tensor of zeros (empty strings for strings): ``zeros([2, 3])`` is float32 by default."""
-    dtype = dtypes.as_dtype(dtype)
-    zero = b"" if dtype is dtypes.string else (False if dtype is dtypes.bool_ else 0)
-    return fill(shape, constant(zero, dtype), name=name or "zeros")
-
-
-def ones(shape, dtype=dtypes.float32, name=None):
-    """A tensor of ones: ``ones([2, 3])`` is float32 by default."""
-    dtype = dtypes.as_dtype(dtype)
-    if dtype is dtypes.string:
-        raise TypeError("ones() has no meaning for strings")
-    one = True if dtype is dtypes.bool_ else 1
-    return fill(shape, constant(one, dtype), name=name or "ones")
+# --- like another tensor ---------------------------------------------------------------------
 
 
 def _like_kernel(fill_value):
@@ -85,13 +63,29 @@ def _like_infer(op_type):
     def infer(inputs, attrs):
         if op_type == "OnesLike" and attrs["dtype"] is dtypes.string:
             raise TypeError("ones_like() has no meaning for strings")
+        if attrs["dtype"].is_opaque:
+            raise TypeError(f"{op_type} cannot make {attrs['dtype'].name} values")
         return [(attrs["dtype"], inputs[0].shape)]
 
     return infer
 
 
-ZEROS_LIKE = OpDef("ZerosLike", _like_kernel(0), infer=_like_infer("ZerosLike"))
-ONES_LIKE = OpDef("OnesLike", _like_kernel(1), infer=_like_infer("OnesLike"))
+_LIKE_ATTRS = {"dtype": kinds.DTYPE}
+_CONSTANT_VALUE = NotDifferentiable("its value does not depend on the input's values")
+ZEROS_LIKE = OpDef(
+    "ZerosLike",
+    _like_kernel(0),
+    _like_infer("ZerosLike"),
+    attrs=_LIKE_ATTRS,
+    gradient=_CONSTANT_VALUE,
+)
+ONES_LIKE = OpDef(
+    "OnesLike",
+    _like_kernel(1),
+    _like_infer("OnesLike"),
+    attrs=_LIKE_ATTRS,
+    gradient=_CONSTANT_VALUE,
+)
 
 
 def zeros_like(input, dtype=None, name=None):
@@ -111,17 +105,25 @@ def ones_like(input, dtype=None, name=None):
 # --- shape ------------------------------------------------------------------------------------
 
 
+def _index_type(dtype):
+    if dtype not in (dtypes.int32, dtypes.int64):
+        raise TypeError(f"out_type must be int32 or int64, got {dtype.name}")
+    return dtype
+
+
 SHAPE = OpDef(
     "Shape",
     lambda x, out_type: np.array(np.shape(x), dtype=out_type.as_numpy_dtype),
-    infer=lambda i, a: [(a["out_type"], TensorShape([i[0].shape.rank]))],
+    infer=lambda i, a: [(_index_type(a["out_type"]), TensorShape([i[0].shape.rank]))],
+    attrs={"out_type": kinds.DTYPE},
+    gradient=SHAPE_ONLY,
 )
 
 
 def shape(input, out_type=dtypes.int32, name=None):
     """The shape of ``input`` as a 1-D tensor (known dims are folded in graphs).
 
-    >>> shape(zeros([2, 3])).numpy()
+    >>> shape(convert_to_tensor([[1, 2, 3], [4, 5, 6]])).numpy()
     array([2, 3], dtype=int32)
     """
     input = convert_to_tensor(input)
@@ -131,10 +133,15 @@ def shape(input, out_type=dtypes.int32, name=None):
 SIZE = OpDef(
     "Size",
     lambda x, out_type: out_type.as_numpy_dtype(np.size(x)),
-    infer=lambda i, a: [(a["out_type"], TensorShape([]))],
+    infer=lambda i, a: [(_index_type(a["out_type"]), TensorShape([]))],
+    attrs={"out_type": kinds.DTYPE},
+    gradient=SHAPE_ONLY,
 )
 RANK = OpDef(
-    "Rank", lambda x: np.int32(np.ndim(x)), infer=lambda i, a: [(dtypes.int32, TensorShape([]))]
+    "Rank",
+    lambda x: np.int32(np.ndim(x)),
+    infer=lambda i, a: [(dtypes.int32, TensorShape([]))],
+    gradient=SHAPE_ONLY,
 )
 
 
@@ -169,13 +176,23 @@ def _reshape_infer(inputs, attrs):
     return [(x.dtype, TensorShape(dims))]
 
 
-RESHAPE = OpDef("Reshape", lambda x, shape: np.reshape(x, tuple(shape)), infer=_reshape_infer)
+def _as_input_shape(op, g):
+    """The gradient of an op that only rearranges its input's elements into a new shape."""
+    return reshape(g, shape_of(op.inputs[0]))
+
+
+RESHAPE = OpDef(
+    "Reshape",
+    lambda x, shape: np.reshape(x, tuple(shape)),
+    infer=_reshape_infer,
+    gradient=lambda op, g: (_as_input_shape(op, g), None),
+)
 
 
 def reshape(tensor, shape, name=None):
     """``tensor`` with a new shape of the same size; one dim may be ``-1``.
 
-    >>> reshape(constant([0, 1, 2, 3, 4, 5]), [2, -1]).shape
+    >>> reshape(convert_to_tensor([0, 1, 2, 3, 4, 5]), [2, -1]).shape
     TensorShape([2, 3])
     """
     return bind1(RESHAPE, [convert_to_tensor(tensor), shape_operand(shape)], name=name or "Reshape")
@@ -193,7 +210,18 @@ def _transpose_infer(inputs, attrs):
     return [(x.dtype, TensorShape([dims[p] for p in perm]))]
 
 
-TRANSPOSE = OpDef("Transpose", lambda x, perm: np.transpose(x, perm), infer=_transpose_infer)
+def _transpose_gradient(op, g):
+    perm = op.attrs["perm"]
+    return (transpose(g, None if perm is None else [int(p) for p in np.argsort(perm)]),)
+
+
+TRANSPOSE = OpDef(
+    "Transpose",
+    lambda x, perm: np.transpose(x, perm),
+    infer=_transpose_infer,
+    attrs={"perm": kinds.AXES},
+    gradient=_transpose_gradient,
+)
 
 
 def transpose(a, perm=None, name=None):
@@ -249,11 +277,21 @@ def _concat_infer(inputs, attrs):
     return [(inputs[0].dtype, TensorShape(dims))]
 
 
+def _concat_gradient(op, g):
+    axis = op.attrs["axis"]
+    sizes = [x.shape[axis] if x.shape.rank is not None else None for x in op.inputs]
+    if None in sizes:
+        sizes = stack([shape(x)[axis] for x in op.inputs])
+    return split(g, sizes, axis)
+
+
 CONCAT = OpDef(
     "ConcatV2",
     lambda *xs, axis: np.concatenate(xs, axis=axis),
     infer=_concat_infer,
     default_name="concat",
+    attrs={"axis": kinds.INT},
+    gradient=_concat_gradient,
 )
 
 
@@ -283,7 +321,12 @@ def _pack_infer(inputs, attrs):
 
 
 PACK = OpDef(
-    "Pack", lambda *xs, axis: np.stack(xs, axis=axis), infer=_pack_infer, default_name="stack"
+    "Pack",
+    lambda *xs, axis: np.stack(xs, axis=axis),
+    infer=_pack_infer,
+    default_name="stack",
+    attrs={"axis": kinds.INT},
+    gradient=lambda op, g: unstack(g, num=len(op.inputs), axis=op.attrs["axis"]),
 )
 
 
@@ -302,12 +345,48 @@ def stack(values, axis=0, name=None):
     return bind1(PACK, values, {"axis": static_int(axis, "stack: axis")}, name or "stack")
 
 
+def _pack_sequence(value, dtype=None, name=None):
+    """A (nested) list holding tensors as one tensor: TensorFlow's autopacking.
+
+    Python numbers in it take the dtype of its first tensor, unless ``dtype`` is given.
+    """
+    dtype = dtype if dtype is not None else _first_dtype(value)
+
+    def part(item):
+        if isinstance(item, (list, tuple)):
+            return bind1(PACK, [part(x) for x in item], {"axis": 0}, "packed")
+        return convert_to_tensor(item, dtype)
+
+    if not value:
+        raise ValueError("Cannot pack an empty list holding tensors")
+    return bind1(PACK, [part(x) for x in value], {"axis": 0}, name or "packed")
+
+
+def _first_dtype(value):
+    for item in value:
+        if isinstance(item, (list, tuple)):
+            found = _first_dtype(item)
+            if found is not None:
+                return found
+        elif isinstance(item, Tensor) or hasattr(item, "_as_tensor"):
+            return convert_to_tensor(item).dtype
+    return None
+
+
+register_sequence_packer(_pack_sequence)
+
+
 def _unpack_infer(inputs, attrs):
     x = inputs[0]
     dims = x.shape.as_list()
     axis = normalize_axis(attrs["axis"], len(dims), "unstack")
+    num = attrs["num"]
+    if not 0 <= num <= (_MAX_UNSTACK if dims[axis] is None else dims[axis]) or (
+        dims[axis] is not None and num != dims[axis]
+    ):
+        raise ValueError(f"unstack: cannot split dimension {axis} of shape {x.shape} into {num}")
     del dims[axis]
-    return [(x.dtype, TensorShape(dims))] * attrs["num"]
+    return [(x.dtype, TensorShape(dims))] * num
 
 
 def _unpack_kernel(x, num, axis):
@@ -318,7 +397,22 @@ def _unpack_kernel(x, num, axis):
     return tuple(np.moveaxis(x, axis, 0))
 
 
-UNPACK = OpDef("Unpack", _unpack_kernel, infer=_unpack_infer, default_name="unstack")
+_MAX_UNSTACK = 1 << 16  # outputs of one op, where the dimension is not known before it runs
+
+
+def _dense(grads, outputs):
+    """The gradients of several outputs, zeros standing for those with none."""
+    return [zeros_like(t) if g is None else g for g, t in zip(grads, outputs)]
+
+
+UNPACK = OpDef(
+    "Unpack",
+    _unpack_kernel,
+    infer=_unpack_infer,
+    default_name="unstack",
+    attrs={"num": kinds.INT, "axis": kinds.INT},
+    gradient=lambda op, *grads: (stack(_dense(grads, op.outputs), axis=op.attrs["axis"]),),
+)
 
 
 def unstack(value, num=None, axis=0, name=None):
@@ -348,7 +442,13 @@ def _expand_dims_infer(inputs, attrs):
     return [(x.dtype, TensorShape(dims))]
 
 
-EXPAND_DIMS = OpDef("ExpandDims", lambda x, axis: np.expand_dims(x, axis), infer=_expand_dims_infer)
+EXPAND_DIMS = OpDef(
+    "ExpandDims",
+    lambda x, axis: np.expand_dims(x, axis),
+    infer=_expand_dims_infer,
+    attrs={"axis": kinds.INT},
+    gradient=lambda op, g: (_as_input_shape(op, g),),
+)
 
 
 def expand_dims(input, axis, name=None):
@@ -377,7 +477,13 @@ def _squeeze_infer(inputs, attrs):
     return [(x.dtype, TensorShape([d for i, d in enumerate(dims) if i not in axes]))]
 
 
-SQUEEZE = OpDef("Squeeze", lambda x, axis: np.squeeze(x, axis), infer=_squeeze_infer)
+SQUEEZE = OpDef(
+    "Squeeze",
+    lambda x, axis: np.squeeze(x, axis),
+    infer=_squeeze_infer,
+    attrs={"axis": kinds.AXES},
+    gradient=lambda op, g: (_as_input_shape(op, g),),
+)
 
 
 def squeeze(input, axis=None, name=None):
@@ -386,7 +492,7 @@ def squeeze(input, axis=None, name=None):
     return bind1(SQUEEZE, [convert_to_tensor(input)], {"axis": axis}, name or "Squeeze")
 
 
-IDENTITY = OpDef("Identity", lambda x: x, infer=unary_spec)
+IDENTITY = OpDef("Identity", lambda x: x, infer=unary_spec, gradient=lambda op, g: (g,))
 
 
 def identity(input, name=None):
@@ -394,38 +500,83 @@ def identity(input, name=None):
     return bind1(IDENTITY, [convert_to_tensor(input)], name=name or "Identity")
 
 
-def _select_infer(inputs, attrs):
-    c, x, y = inputs
-    if c.dtype is not dtypes.bool_:
-        raise TypeError(f"where: condition must be bool, got {c.dtype.name}")
-    if x.dtype is not y.dtype:
-        raise TypeError(f"where: x is {x.dtype.name} but y is {y.dtype.name}")
-    return [(x.dtype, broadcast_shapes(broadcast_shapes(c.shape, x.shape), y.shape))]
+# --- stopping gradients -------------------------------------------------------------------------
 
-
-SELECT = OpDef(
-    "SelectV2", lambda c, x, y: np.where(c, x, y), infer=_select_infer, default_name="where"
+STOP_GRADIENT = OpDef(
+    "StopGradient",
+    lambda x: x,
+    infer=unary_spec,
+    gradient=NotDifferentiable("it stops gradients: that is what it is for"),
 )
 
 
-def _where_indices_infer(inputs, attrs):
-    c = inputs[0]
-    return [(dtypes.int64, TensorShape([None, c.shape.rank]))]
+def stop_gradient(input, name=None):
+    """``input``'s value, through which no gradient flows: a constant to differentiation.
 
-
-WHERE = OpDef("Where", lambda c: np.argwhere(c).astype(np.int64), infer=_where_indices_infer)
-
-
-def where(condition, x=None, y=None, name=None):
-    """Elementwise ``x if condition else y``; with only ``condition``, the indices where it holds.
-
-    >>> where([True, False], 1, 2).numpy()
-    array([1, 2], dtype=int32)
+    >>> import runtime as rt
+    >>> x = rt.constant(3.0)
+    >>> with rt.GradientTape() as tape:
+    ...     tape.watch(x)
+    ...     y = x * rt.stop_gradient(x)
+    >>> tape.gradient(y, x).numpy()   # d(x * c)/dx with c = x held fixed
+    np.float32(3.0)
     """
-    condition = convert_to_tensor(condition)
-    if x is None and y is None:
-        return bind1(WHERE, [condition], name=name or "Where")
-    if x is None or y is None:
-        raise ValueError("where: give both x and y, or neither")
-    x, y = convert_pair(x, y)
-    return bind1(SELECT, [condition, x, y], name=name or "where")
+    return bind1(STOP_GRADIENT, [convert_to_tensor(input)], name=name or "StopGradient")
+
+
+# --- splitting -------------------------------------------------------------------------------
+
+
+def _split_infer(inputs, attrs):
+    x, sizes = inputs
+    num = attrs["num"]
+    if not sizes.dtype.is_integer or sizes.shape.rank not in (1, None):
+        raise TypeError(f"split: sizes must be a 1-D integer tensor, got {sizes.dtype.name}")
+    if not 0 < num <= _MAX_UNSTACK or sizes.shape.as_list() not in ([num], [None], None):
+        raise ValueError(f"split: {num} pieces for sizes of shape {sizes.shape}")
+    values = constant_value(sizes)
+    if x.shape.rank is None:
+        return [(x.dtype, TensorShape(None))] * attrs["num"]
+    dims = x.shape.as_list()
+    axis = normalize_axis(attrs["axis"], len(dims), "split")
+    specs = []
+    for i in builtins.range(attrs["num"]):
+        part = list(dims)
+        part[axis] = None if values is None else int(np.reshape(values, -1)[i])
+        specs.append((x.dtype, TensorShape(part)))
+    return specs
+
+
+def _split_kernel(x, sizes, axis, num):
+    sizes = np.reshape(sizes, -1)
+    if len(sizes) != num or int(np.sum(sizes)) != np.shape(x)[axis]:
+        raise errors.InvalidArgumentError(
+            f"split: sizes {sizes.tolist()} do not add up to dimension {axis} of size "
+            f"{np.shape(x)[axis]}"
+        )
+    return tuple(np.split(x, np.cumsum(sizes)[:-1], axis=axis))
+
+
+SPLIT = OpDef(
+    "SplitV",
+    _split_kernel,
+    infer=_split_infer,
+    default_name="split",
+    attrs={"axis": kinds.INT, "num": kinds.INT},
+    gradient=lambda op, *grads: (concat(_dense(grads, op.outputs), op.attrs["axis"]), None),
+)
+
+
+def split(value, sizes, axis=0, name=None):
+    """``value`` cut along ``axis`` into pieces of the given ``sizes`` (a list or a 1-D tensor).
+
+    >>> [t.numpy() for t in split(convert_to_tensor([1, 2, 3]), [1, 2])]
+    [array([1], dtype=int32), array([2, 3], dtype=int32)]
+    """
+    value = convert_to_tensor(value)
+    sizes_t = shape_operand(sizes, name="split_sizes")
+    num = sizes_t.shape[0] if sizes_t.shape.rank == 1 else None
+    if num is None:
+        raise ValueError(f"split: the number of pieces must be known, got sizes {sizes!r}")
+    attrs = {"axis": static_int(axis, "split: axis"), "num": int(num)}
+    return list(bind(SPLIT, [value, sizes_t], attrs, name or "split"))

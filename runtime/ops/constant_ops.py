@@ -5,9 +5,10 @@ from __future__ import annotations
 import numpy as np
 
 from runtime import errors
+from runtime.core import attr_kinds as kinds
 from runtime.core import context, dtypes
 from runtime.core.graph import constant_in_graph, placeholder_in_graph
-from runtime.core.op_def import OpDef
+from runtime.core.op_def import NotDifferentiable, OpDef
 from runtime.core.tensor import EagerTensor, SymbolicTensor, Tensor, to_numpy
 from runtime.core.tensor_shape import TensorShape, as_shape
 from runtime.ops.registry import bind1
@@ -34,6 +35,13 @@ def constant(value, dtype=None, shape=None, name=None) -> Tensor:
     """
     if isinstance(value, Tensor):
         value = value.numpy()
+    if holds_tensors(value):
+        if shape is not None:
+            raise TypeError(
+                "constant: a list holding symbolic tensors is packed into one tensor, which has "
+                "its own shape; reshape it with rt.reshape instead of passing shape."
+            )
+        return convert_to_tensor(value, dtype, name)
     dtype = dtypes.as_dtype(dtype) if dtype is not None else None
     arr = to_numpy(value, dtype)
     if dtype is None:
@@ -72,6 +80,8 @@ def convert_to_tensor(value, dtype=None, name=None, dtype_hint=None) -> Tensor:
     to_tensor = getattr(value, "_as_tensor", None)
     if to_tensor is not None:
         return convert_to_tensor(to_tensor(), dtype, name)
+    if holds_tensors(value):
+        return _sequence_packer[0](value, dtype, name)
     if dtype is None and dtype_hint is not None:
         try:
             return convert_to_tensor(value, dtype_hint, name)
@@ -80,6 +90,32 @@ def convert_to_tensor(value, dtype=None, name=None, dtype_hint=None) -> Tensor:
     dtype = dtypes.as_dtype(dtype) if dtype is not None else None
     arr = to_numpy(value, dtype, cast_numpy=False)
     return _make_constant(arr, dtype or dtypes.as_dtype(arr.dtype), name)
+
+
+# --- lists holding tensors -----------------------------------------------------------------
+#
+# A list or tuple with symbolic tensors in it, where one tensor is expected (``rt.concat((v,
+# [i]), 0)``), is packed into one tensor by Pack ops, as TensorFlow's autopacking does: the
+# packer is registered by ``array_ops``, where the Pack row lives.
+
+_sequence_packer = []
+
+
+def register_sequence_packer(pack):
+    """``pack(value, dtype, name)`` makes one tensor of a list holding tensors; set once."""
+    _sequence_packer[:] = [pack]
+
+
+def holds_tensors(value) -> bool:
+    """Whether ``value`` is a (nested) list or tuple with a symbolic tensor or a variable in it.
+
+    Eager tensors alone do not count: their values make a constant directly.
+    """
+    if not isinstance(value, (list, tuple)):
+        return False
+    return any(
+        isinstance(v, SymbolicTensor) or hasattr(v, "_as_tensor") or holds_tensors(v) for v in value
+    )
 
 
 def constant_value(t):
@@ -183,7 +219,8 @@ def placeholder(dtype, shape=None, name=None):
 
 def _cast_infer(inputs, attrs):
     x, target = inputs[0], attrs["dtype"]
-    if (x.dtype is dtypes.string) != (target is dtypes.string):
+    strings = (x.dtype is dtypes.string) != (target is dtypes.string)
+    if strings or x.dtype.is_opaque or target.is_opaque:
         raise TypeError(f"Cannot cast a {x.dtype.name} tensor to {target.name}")
     return [(target, x.shape)]
 
@@ -192,7 +229,18 @@ def _cast_kernel(x, dtype):
     return x.astype(dtype.as_numpy_dtype)
 
 
-CAST = OpDef("Cast", _cast_kernel, infer=_cast_infer)
+def _cast_gradient(op, grad):
+    source = op.inputs[0].dtype
+    return (cast(grad, source) if source.is_floating else None,)
+
+
+CAST = OpDef(
+    "Cast",
+    _cast_kernel,
+    infer=_cast_infer,
+    attrs={"dtype": kinds.DTYPE},
+    gradient=_cast_gradient,
+)
 
 
 def cast(x, dtype, name=None):
@@ -232,7 +280,12 @@ def _range_kernel(start, limit, delta):
     return np.arange(start, limit, delta, dtype=np.result_type(start))
 
 
-RANGE = OpDef("Range", _range_kernel, infer=_range_infer)
+RANGE = OpDef(
+    "Range",
+    _range_kernel,
+    infer=_range_infer,
+    gradient=NotDifferentiable("its values are an arithmetic sequence, as in TensorFlow"),
+)
 
 
 def range(start, limit=None, delta=1, dtype=None, name=None):

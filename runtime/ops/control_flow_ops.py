@@ -20,15 +20,18 @@ from __future__ import annotations
 
 import contextlib
 
+from runtime import errors
+from runtime.core import attr_kinds as kinds
 from runtime.core import context, dtypes, nest
-from runtime.core.graph import Operation
-from runtime.core.op_def import OpDef
+from runtime.core.graph import FUNC_GRAPH, Operation
+from runtime.core.op_def import NO_INPUTS, OpDef
 from runtime.core.tensor import EagerTensor, SymbolicTensor, Tensor
 from runtime.core.tensor_shape import TensorShape, as_shape
-from runtime.execution.tracing import trace
+from runtime.execution.tracing import trace, unify_captures
+from runtime.gradients.control_flow import if_gradient, while_gradient
 from runtime.ops.array_ops import identity
 from runtime.ops.constant_ops import convert_to_tensor
-from runtime.ops.registry import bind_op, no_outputs
+from runtime.ops.registry import bind, bind_op, no_outputs
 
 
 def _run_subgraph_kernel(*args, **attrs):
@@ -37,8 +40,109 @@ def _run_subgraph_kernel(*args, **attrs):
     )
 
 
-IF = OpDef("If", _run_subgraph_kernel, no_outputs, default_name="cond")
-WHILE = OpDef("While", _run_subgraph_kernel, no_outputs, default_name="while")
+def _check_arguments(what, graph, args):
+    """``graph`` (a branch, a loop's test or body) takes ``args``: as many, of the same types."""
+    if len(graph.inputs) != len(args):
+        raise ValueError(f"{what} takes {len(graph.inputs)} inputs but is given {len(args)}")
+    for i, (placeholder, arg) in enumerate(zip(graph.inputs, args)):
+        if placeholder.op.type != "Placeholder":
+            raise ValueError(f"{what}: its input {i} is not a placeholder")
+        if placeholder.dtype is not arg.dtype or not placeholder.shape.is_compatible_with(
+            arg.shape
+        ):
+            raise TypeError(
+                f"{what}: input {i} is {placeholder.dtype.name} {placeholder.shape} but is "
+                f"given {arg.dtype.name} {arg.shape}"
+            )
+
+
+def _if_infer(inputs, attrs):
+    """An If's outputs are its branches' outputs: the same dtypes, the shape both allow."""
+    pred, args = inputs[0], inputs[1:]
+    if pred.dtype is not dtypes.bool_ or pred.shape.rank not in (0, None):
+        raise TypeError(
+            f"cond: pred must be a scalar bool tensor, got {pred.dtype.name} {pred.shape}"
+        )
+    then_graph, else_graph = attrs["then_graph"], attrs["else_graph"]
+    _check_arguments("cond: the true branch", then_graph, args)
+    _check_arguments("cond: the false branch", else_graph, args)
+    if len(then_graph.outputs) != len(else_graph.outputs):
+        raise ValueError("rt.cond: the branches return different numbers of values")
+    specs = []
+    for i, (a, b) in enumerate(zip(then_graph.outputs, else_graph.outputs)):
+        if a.dtype is not b.dtype:
+            raise TypeError(
+                f"rt.cond: output {i} is {a.dtype.name} in one branch, {b.dtype.name} in the other"
+            )
+        specs.append((a.dtype, a.shape.most_specific_compatible_shape(b.shape)))
+    return specs
+
+
+def _while_infer(inputs, attrs):
+    """A While's outputs are its loop variables, each of the shape its body's input allows.
+
+    A loop being differentiated (``stacked`` is not None: ``runtime.gradients``)
+    also returns its count of iterations, then one list (``variant``) per extra
+    output of its body, holding that output's value on every iteration.
+    """
+    n, cond_graph, body_graph = attrs["num_loop_vars"], attrs["cond_graph"], attrs["body_graph"]
+    stacked = attrs["stacked"]
+    if stacked is not None and stacked < 0:
+        raise ValueError(f"while_loop: stacked must be None or >= 0, got {stacked}")
+    if attrs["has_maximum_iterations"]:
+        limit, inputs = inputs[-1], inputs[:-1]
+        if limit.dtype is not dtypes.int32 or limit.shape.rank not in (0, None):
+            raise TypeError(
+                f"while_loop: maximum_iterations must be an int32 scalar, got {limit.dtype.name}"
+            )
+    if not 0 < n <= len(inputs):
+        raise ValueError(f"while_loop: {n} loop variables, but the op has {len(inputs)} inputs")
+    _check_arguments("while_loop: cond", cond_graph, inputs)
+    _check_arguments("while_loop: body", body_graph, inputs)
+    pred = cond_graph.outputs
+    if len(pred) != 1 or pred[0].dtype is not dtypes.bool_ or pred[0].shape.rank not in (0, None):
+        raise TypeError("while_loop: cond must return a scalar bool tensor")
+    if len(body_graph.outputs) != n + (stacked or 0):
+        raise ValueError(
+            f"while_loop: body returns {len(body_graph.outputs)} values for {n} loop variables"
+            + ("" if stacked is None else f" and {stacked} stacked values")
+        )
+    specs = []
+    for i, (before, after) in enumerate(zip(body_graph.inputs, body_graph.outputs[:n])):
+        if after.dtype is not before.dtype or not after.shape.is_subtype_of(before.shape):
+            raise TypeError(
+                f"while_loop: loop variable {i} is {before.dtype.name} {before.shape} but the "
+                f"body makes it {after.dtype.name} {after.shape}"
+            )
+        specs.append((before.dtype, before.shape))
+    if stacked is not None:
+        specs.append((dtypes.int32, TensorShape([])))
+        specs.extend([(dtypes.variant, TensorShape([]))] * stacked)
+    return specs
+
+
+IF = OpDef(
+    "If",
+    _run_subgraph_kernel,
+    _if_infer,
+    default_name="cond",
+    attrs={"then_graph": FUNC_GRAPH, "else_graph": FUNC_GRAPH},
+    gradient=if_gradient,
+)
+WHILE = OpDef(
+    "While",
+    _run_subgraph_kernel,
+    _while_infer,
+    default_name="while",
+    attrs={
+        "cond_graph": FUNC_GRAPH,
+        "body_graph": FUNC_GRAPH,
+        "num_loop_vars": kinds.INT,
+        "has_maximum_iterations": kinds.BOOL,
+        "stacked": kinds.OPTIONAL_INT,
+    },
+    gradient=while_gradient,
+)
 
 
 # --- cond --------------------------------------------------------------------------------------
@@ -86,24 +190,26 @@ def build_cond(pred, true_graph, false_graph, labels=None, name=None):
     The branches' ``outputs`` must match in number and dtype; ``labels`` name
     the outputs in errors (AutoGraph passes variable names).
     """
-    graph = context.building_graph()
+    named = labels is not None
     labels = labels or [str(i) for i in range(len(true_graph.outputs))]
     if len(true_graph.outputs) != len(false_graph.outputs):
         raise ValueError("rt.cond: the branches return different numbers of values")
-    shapes = []
     for label, a, b in zip(labels, true_graph.outputs, false_graph.outputs):
+        if a.dtype is not b.dtype and named:  # AutoGraph's `if`: TensorFlow's words for it
+            raise TypeError(
+                f"{label} has dtype {a.dtype.name} in the main branch, but dtype {b.dtype.name} "
+                "in the else branch. A variable leaves a tensor-dependent `if` with one dtype: "
+                f"cast one of them (rt.cast(..., rt.{a.dtype.name}))."
+            )
         if a.dtype is not b.dtype:
             raise TypeError(
                 "true_fn and false_fn arguments to rt.cond must have the same types of return "
                 f"values: output {label} is {a.dtype.name} from true_fn but {b.dtype.name} from "
                 "false_fn."
             )
-        shapes.append(a.shape.most_specific_compatible_shape(b.shape))
-    captures = _unify_captures([true_graph, false_graph])
-    inputs = [graph.prepare_input(pred), *captures]
-    specs = [(t.dtype, s) for t, s in zip(true_graph.outputs, shapes)]
+    captures = unify_captures([true_graph, false_graph])
     attrs = {"then_graph": true_graph, "else_graph": false_graph}
-    return list(graph.create_op(IF, inputs, attrs, name or "cond", specs).outputs)
+    return list(bind(IF, [pred, *captures], attrs, name or "cond"))
 
 
 def _ops_as_tensors(result, pred):
@@ -131,22 +237,6 @@ def _check_same_structure(true_out, false_out):
             f"structure of return values.\n\ntrue_fn output: {nest.describe(true_out)}\n"
             f"false_fn output: {nest.describe(false_out)}\n\nError details:\n{e}"
         ) from None
-
-
-def _unify_captures(graphs):
-    """Gives every sub-graph one placeholder per outer tensor any of them captured, in one order."""
-    order, seen = [], set()
-    for g in graphs:
-        for outer, _ in g.captures:
-            if id(outer) not in seen:
-                seen.add(id(outer))
-                order.append(outer)
-    for g in graphs:
-        explicit = g.inputs[: len(g.inputs) - len(g.captures)]
-        for outer in order:
-            g.capture(outer)
-        g.inputs = explicit + [g._capture_map[id(outer)] for outer in order]
-    return order
 
 
 def _pack_outputs(structure, outputs):
@@ -178,15 +268,17 @@ def while_loop(
         raise ValueError("while_loop: loop_vars must be a non-empty list or tuple")
     loop_vars = _loop_vars_as_tensors(loop_vars)
     flat = nest.flatten(loop_vars)
-    invariants = _invariants(loop_vars, flat, shape_invariants)
     labels = _labels(loop_vars, flat, names)
+    invariants = _invariants(flat, shape_invariants, labels if names is not None else None)
     if maximum_iterations is not None:
         maximum_iterations = convert_to_tensor(maximum_iterations, dtypes.int32)
     graph = context.building_graph()
     if graph is None:
-        return _eager_while(cond, body, loop_vars, flat, invariants, labels, maximum_iterations)
+        return _eager_while(
+            cond, body, loop_vars, flat, invariants, labels, maximum_iterations, names
+        )
     return _graph_while(
-        graph, cond, body, loop_vars, flat, invariants, labels, maximum_iterations, name
+        graph, cond, body, loop_vars, flat, invariants, labels, maximum_iterations, name, names
     )
 
 
@@ -202,7 +294,9 @@ def _loop_vars_as_tensors(loop_vars):
     return nest.pack_sequence_as(loop_vars, [convert(i, v) for i, v in enumerate(flat)])
 
 
-def _invariants(loop_vars, flat, shape_invariants):
+def _invariants(flat, shape_invariants, names):
+    """One shape per flat loop variable; ``names`` (AutoGraph's labels) choose TensorFlow's
+    AutoGraph wording for errors."""
     if shape_invariants is None:
         return [t.shape for t in flat]
     inv = nest.flatten(_shapes_structure(shape_invariants))
@@ -211,6 +305,11 @@ def _invariants(loop_vars, flat, shape_invariants):
     out = []
     for i, (t, s) in enumerate(zip(flat, inv)):
         s = TensorShape(None) if s is None else as_shape(s)
+        if not t.shape.is_subtype_of(s) and names is not None:
+            raise ValueError(
+                f"{names[i]} has shape {t.shape} before the loop, which does not conform with "
+                f"the shape invariant {s}."
+            )
         if not s.is_compatible_with(t.shape):
             raise ValueError(
                 f"while_loop: loop variable {i} has shape {t.shape}, which does not fit its "
@@ -233,12 +332,23 @@ def _shapes_structure(s):
     return s
 
 
-def _normalize_body_result(loop_vars, result):
+def _normalize_body_result(loop_vars, result, names=None):
     # A body for a single loop variable may return it bare instead of in a list.
     if len(loop_vars) == 1 and not (isinstance(result, (list, tuple)) and len(result) == 1):
         result = type(loop_vars)([result]) if not hasattr(loop_vars, "_fields") else result
     if isinstance(result, (list, tuple)) and not hasattr(result, "_fields"):
         result = type(loop_vars)(result) if not hasattr(loop_vars, "_fields") else result
+    if names is not None and len(names) == len(result):
+        for name, before, after in zip(names, loop_vars, result):
+            try:
+                nest.assert_same_structure(before, after)
+            except ValueError:
+                raise errors.NestedStructureError(
+                    f"'{name}' does not have the same nested structure after one iteration: "
+                    f"it enters the loop as {nest.describe(before)} and leaves an iteration as "
+                    f"{nest.describe(after)}; a graph loop needs the same structure on every "
+                    "iteration."
+                ) from None
     try:
         nest.assert_same_structure(loop_vars, result)
     except ValueError:
@@ -262,9 +372,16 @@ def _labels(loop_vars, flat, names):
     return labels
 
 
-def _check_loop_var(label, before, after, invariant):
+def _check_loop_var(label, before, after, invariant, named=False):
+    """Raises if a loop variable's dtype or shape after an iteration does not fit.
+
+    ``named`` (AutoGraph's loops, whose variables have names) takes TensorFlow's
+    AutoGraph wording, then says what to do.
+    """
     if after is None:
         raise TypeError(f"Loop variable {label} became None in the loop body")
+    if named:
+        _check_named_loop_var(label, before, after, invariant)
     if after.dtype is not before.dtype:
         raise TypeError(
             f"Loop variable {label} enters the loop with dtype {before.dtype.name} "
@@ -278,42 +395,66 @@ def _check_loop_var(label, before, after, invariant):
         )
 
 
+def _check_named_loop_var(label, before, after, invariant):
+    if after.dtype is not before.dtype:
+        raise TypeError(
+            f"{label} has dtype {before.dtype.name} before the loop, but dtype "
+            f"{after.dtype.name} after one iteration. A loop variable keeps its dtype: cast the "
+            f"new value (rt.cast(..., rt.{before.dtype.name})) or start from that dtype."
+        )
+    if after.shape.is_subtype_of(invariant):
+        return
+    if invariant == before.shape:
+        raise ValueError(
+            f"{label} has shape {before.shape} before the loop, but shape {after.shape} after "
+            "one iteration. Use ag.experimental.set_loop_options to set shape invariants: make "
+            "set_loop_options(shape_invariants=[(variable, rt.TensorShape([...]))]) the first "
+            "statement of the loop, with None for the dims that vary."
+        )
+    raise ValueError(
+        f"{label} has shape {after.shape} after one iteration, which does not conform with the "
+        f"shape invariant {invariant}."
+    )
+
+
 def _tensor_label(t):
     return f" ('{t.name}')" if isinstance(t, SymbolicTensor) else ""
 
 
-def _eager_while(cond, body, loop_vars, flat, invariants, labels, maximum_iterations):
+def _eager_while(cond, body, loop_vars, flat, invariants, labels, maximum_iterations, names):
     limit = None if maximum_iterations is None else int(maximum_iterations)
     count = 0
     while (limit is None or count < limit) and cond(*loop_vars):
-        result = _normalize_body_result(loop_vars, body(*loop_vars))
+        result = _normalize_body_result(loop_vars, body(*loop_vars), names)
         result = _loop_vars_as_tensors(result)
         new_flat = nest.flatten(result)
         for label, before, after, inv in zip(labels, flat, new_flat, invariants):
-            _check_loop_var(label, before, after, inv)
+            _check_loop_var(label, before, after, inv, names is not None)
         loop_vars, count = result, count + 1
     return loop_vars
 
 
-def _graph_while(graph, cond, body, loop_vars, flat, invariants, labels, maximum_iterations, name):
-    names = [f"loop_var_{i}" for i in range(len(flat))]
-    cond_graph = trace(cond, list(loop_vars), "while_cond", graph, names, invariants)
+def _graph_while(
+    graph, cond, body, loop_vars, flat, invariants, labels, maximum_iterations, name, names
+):
+    arg_names = [f"loop_var_{i}" for i in range(len(flat))]
+    cond_graph = trace(cond, list(loop_vars), "while_cond", graph, arg_names, invariants)
     pred = cond_graph.outputs
     if len(pred) != 1 or pred[0].dtype is not dtypes.bool_ or pred[0].shape.rank not in (0, None):
         got = ", ".join(_describe_output(p) for p in pred) or "nothing"
         raise TypeError(f"while_loop: cond must return a scalar bool tensor, got {got}")
     body_graph = trace(
-        lambda *a: _normalize_body_result(loop_vars, body(*a)),
+        lambda *a: _normalize_body_result(loop_vars, body(*a), names),
         list(loop_vars),
         "while_body",
         graph,
-        names,
+        arg_names,
         invariants,
     )
     body_out = nest.flatten(body_graph.structured_outputs)
     for label, before, after, inv in zip(labels, flat, body_out, invariants):
-        _check_loop_var(label, before, after, inv)
-    captures = _unify_captures([cond_graph, body_graph])
+        _check_loop_var(label, before, after, inv, names is not None)
+    captures = unify_captures([cond_graph, body_graph])
     inputs = [graph.prepare_input(t) for t in flat] + captures
     if maximum_iterations is not None:
         inputs.append(graph.prepare_input(maximum_iterations))
@@ -322,11 +463,11 @@ def _graph_while(graph, cond, body, loop_vars, flat, invariants, labels, maximum
         "body_graph": body_graph,
         "num_loop_vars": len(flat),
         "has_maximum_iterations": maximum_iterations is not None,
+        "stacked": None,  # until the loop is differentiated
     }
-    specs = [(t.dtype, inv) for t, inv in zip(flat, invariants)]
-    op = graph.create_op(WHILE, inputs, attrs, name or "while", specs)
+    outputs = bind(WHILE, inputs, attrs, name or "while")
     # TensorArrays come back with what the body learned about their elements.
-    return nest.pack_sequence_as(body_graph.structured_outputs, list(op.outputs))
+    return nest.pack_sequence_as(body_graph.structured_outputs, list(outputs))
 
 
 # --- ordering -------------------------------------------------------------------------------------
@@ -360,7 +501,7 @@ def control_dependencies(control_inputs):
     return graph.control_dependencies(ops)
 
 
-NO_OP = OpDef("NoOp", lambda: None, no_outputs)
+NO_OP = OpDef("NoOp", lambda: None, no_outputs, gradient=NO_INPUTS)
 
 
 def no_op(name=None):

@@ -53,7 +53,7 @@ def _fast(fn, allowed, slow, swapped=False, comparison=False, nonzero_divisor=Fa
 
     def method(a, b):
         dtype = a.dtype
-        if dtype not in allowed or state.graphs:
+        if dtype not in allowed or state.graphs or state.tapes:  # a tape records through bind
             return slow(a, b)
         kind = type(b)
         if kind is eager:
@@ -109,7 +109,7 @@ def _operators():
         ("truediv", operator.truediv, _FLOATING, {}),
         ("floordiv", operator.floordiv, _NUMERIC, {"nonzero_divisor": True}),
         ("mod", operator.mod, _NUMERIC, {"nonzero_divisor": True}),
-        ("pow", operator.pow, _FLOATING, {}),
+        ("pow", np.power, _FLOATING, {}),  # Python ** on numpy scalars rounds differently
         ("and", operator.and_, _BOOL, {}),
         ("or", operator.or_, _BOOL, {}),
         ("xor", operator.xor, _BOOL, {}),

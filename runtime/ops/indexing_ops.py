@@ -1,4 +1,10 @@
-"""Indexing tensors: ``gather``, and ``x[...]`` with ints, slices, ``None``, ``...`` and tensors."""
+"""Indexing tensors: ``gather``, ``one_hot``, and ``x[...]`` with ints, slices, ``None``, ``...``
+and tensors.
+
+Their gradients are dense: a gather's scatters the gradient back with
+``UnsortedSegmentSum`` (repeated indices add up), a slice's writes it into
+zeros of the input's shape with ``StridedSliceGrad``.
+"""
 
 from __future__ import annotations
 
@@ -7,12 +13,28 @@ import builtins
 import numpy as np
 
 from runtime import errors
+from runtime.core import attr_kinds as kinds
+from runtime.core import dtypes
 from runtime.core.op_def import OpDef
 from runtime.core.tensor import Tensor
 from runtime.core.tensor_shape import TensorShape
-from runtime.ops.array_ops import normalize_axis
-from runtime.ops.constant_ops import convert_to_tensor, static_int
-from runtime.ops.registry import bind1
+from runtime.ops.array_ops import (
+    normalize_axis,
+    shape,
+    shape_of,
+    shape_operand,
+    transpose,
+    zeros_like,
+)
+from runtime.ops.broadcast_ops import where
+from runtime.ops.constant_ops import (
+    constant_value,
+    convert_to_tensor,
+    shape_from_tensor,
+    static_int,
+)
+from runtime.ops.reduction_ops import reduce_sum
+from runtime.ops.registry import NUMERIC, bind1, check_dtype
 
 
 def _gather_infer(inputs, attrs):
@@ -34,7 +56,36 @@ def _gather_kernel(params, indices, axis):
     return np.take(params, indices, axis=axis)
 
 
-GATHER = OpDef("GatherV2", _gather_kernel, infer=_gather_infer, default_name="GatherV2")
+def _gather_gradient(op, grad):
+    """The gradient scattered back to the rows gathered (added up where indices repeat)."""
+    params, indices = op.inputs
+    p_rank, i_rank = params.shape.rank, indices.shape.rank
+    if p_rank is None or i_rank is None:
+        raise ValueError(
+            f"The gradient of gather needs the ranks of params and indices, got {params.shape} "
+            f"and {indices.shape}"
+        )
+    axis = op.attrs["axis"] % p_rank
+    rows = params.shape[axis]
+    if rows is None:
+        rows = shape(params)[axis]
+    if axis == 0:
+        return unsorted_segment_sum(grad, indices, rows), None
+    # Gathered dims first, scatter them, then put the params axis back in its place.
+    g_rank = p_rank - 1 + i_rank
+    perm = [*range(axis, axis + i_rank), *range(axis), *range(axis + i_rank, g_rank)]
+    summed = unsorted_segment_sum(transpose(grad, perm), indices, rows)
+    return transpose(summed, [*range(1, axis + 1), 0, *range(axis + 1, p_rank)]), None
+
+
+GATHER = OpDef(
+    "GatherV2",
+    _gather_kernel,
+    infer=_gather_infer,
+    default_name="GatherV2",
+    attrs={"axis": kinds.INT},
+    gradient=_gather_gradient,
+)
 
 
 def gather(params, indices, axis=0, name=None):
@@ -51,9 +102,140 @@ def gather(params, indices, axis=0, name=None):
     )
 
 
+# --- scatter-add: the adjoint of gather ---------------------------------------------------------
+
+
+def _segment_sum_kernel(data, segment_ids, num_segments):
+    n = int(num_segments)
+    ids = np.reshape(segment_ids, -1)
+    out = np.zeros((n, *np.shape(data)[np.ndim(segment_ids) :]), dtype=data.dtype)
+    rows = np.reshape(data, (ids.size, *out.shape[1:]))
+    kept = (ids >= 0) & (ids < n)  # as in TensorFlow, ids out of range are dropped
+    np.add.at(out, ids[kept], rows[kept])
+    return out
+
+
+def _segment_sum_infer(inputs, attrs):
+    data, ids, num = inputs
+    check_dtype("UnsortedSegmentSum", data, NUMERIC)
+    if not ids.dtype.is_integer:
+        raise TypeError(f"unsorted_segment_sum: segment_ids must be integers, got {ids.dtype.name}")
+    known = constant_value(num)
+    rows = None if known is None else int(known)
+    if data.shape.rank is None or ids.shape.rank is None:
+        return [(data.dtype, TensorShape(None))]
+    return [(data.dtype, TensorShape([rows, *data.shape.as_list()[ids.shape.rank :]]))]
+
+
+UNSORTED_SEGMENT_SUM = OpDef(
+    "UnsortedSegmentSum",
+    _segment_sum_kernel,
+    infer=_segment_sum_infer,
+    gradient=lambda op, grad: (gather(grad, op.inputs[1]), None, None),
+)
+
+
+def unsorted_segment_sum(data, segment_ids, num_segments, name=None):
+    """Rows of ``data`` added up by ``segment_ids`` into ``num_segments`` rows.
+
+    >>> unsorted_segment_sum(convert_to_tensor([1, 2, 3]), convert_to_tensor([0, 2, 0]), 3).numpy()
+    array([4, 0, 2], dtype=int32)
+    """
+    inputs = [convert_to_tensor(data), convert_to_tensor(segment_ids)]
+    inputs.append(convert_to_tensor(num_segments, dtypes.int32))
+    return bind1(UNSORTED_SEGMENT_SUM, inputs, name=name or "UnsortedSegmentSum")
+
+
 # --- indexing --------------------------------------------------------------------------------
 # An index is stored as a spec: a tuple of ints, slices, None and Ellipsis, where
 # ("t", k) stands for the k-th extra input tensor (a dynamic index or bound).
+
+
+def _one_hot_infer(inputs, attrs):
+    indices, depth, on, off = inputs
+    if indices.dtype not in (dtypes.uint8, dtypes.int32, dtypes.int64):
+        raise TypeError(f"one_hot: indices must be uint8, int32 or int64, got {indices.dtype.name}")
+    if not depth.dtype.is_integer or depth.shape.rank not in (0, None):
+        raise TypeError(f"one_hot: depth must be an integer scalar, got {depth.dtype.name}")
+    if on.dtype is not off.dtype:
+        raise TypeError(f"one_hot: on_value is {on.dtype.name} but off_value is {off.dtype.name}")
+    for what, t in (("on_value", on), ("off_value", off)):
+        if t.shape.rank not in (0, None):
+            raise ValueError(f"one_hot: {what} must be a scalar, got shape {t.shape}")
+    known = constant_value(depth)
+    if known is not None and known < 0:
+        raise ValueError(f"one_hot: depth must be >= 0, got {known}")
+    if indices.shape.rank is None:
+        return [(on.dtype, TensorShape(None))]
+    dims = indices.shape.as_list()
+    axis = attrs["axis"]
+    if not -1 <= axis <= len(dims):
+        raise ValueError(f"one_hot: axis must be in [-1, {len(dims)}], got {axis}")
+    dims.insert(len(dims) if axis == -1 else axis, None if known is None else int(known))
+    return [(on.dtype, TensorShape(dims))]
+
+
+def _one_hot_kernel(indices, depth, on, off, axis):
+    if depth < 0:
+        raise errors.InvalidArgumentError(f"one_hot: depth must be >= 0, got {depth}")
+    hot = np.expand_dims(indices, -1) == np.arange(int(depth))  # out of range: no hot entry
+    out = np.where(hot, on, off).astype(np.asarray(on).dtype)
+    return out if axis == -1 else np.moveaxis(out, -1, axis)
+
+
+def _one_hot_gradient(op, grad):
+    """None for the indices and depth (integers); ``on_value`` gets the gradient summed where
+    the output is on, ``off_value`` where it is off."""
+    indices, depth, _, _ = op.inputs
+    on = bind1(
+        ONE_HOT, [indices, depth, convert_to_tensor(True), convert_to_tensor(False)], op.attrs
+    )
+    zeros = zeros_like(grad)
+    return None, None, reduce_sum(where(on, grad, zeros)), reduce_sum(where(on, zeros, grad))
+
+
+ONE_HOT = OpDef(
+    "OneHot",
+    _one_hot_kernel,
+    infer=_one_hot_infer,
+    attrs={"axis": kinds.INT},
+    gradient=_one_hot_gradient,
+)
+
+
+def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None, name=None):
+    """Each index as a vector of ``depth`` values: ``on_value`` at the index, ``off_value``
+    elsewhere (an index out of ``[0, depth)`` gives only ``off_value``).
+
+    The new dim goes at ``axis`` (last by default). The dtype is that of
+    ``on_value``/``off_value`` when given, else ``dtype`` (float32 by default).
+
+    >>> one_hot([0, 2, 5], 3).numpy()
+    array([[1., 0., 0.],
+           [0., 0., 1.],
+           [0., 0., 0.]], dtype=float32)
+    >>> one_hot([1, 0], 2, on_value=5, off_value=-1, axis=0).numpy()
+    array([[-1,  5],
+           [ 5, -1]], dtype=int32)
+    """
+    indices = convert_to_tensor(indices)
+    given = [v for v in (on_value, off_value) if v is not None]
+    if dtype is not None:
+        dtype = dtypes.as_dtype(dtype)
+    elif given:  # a tensor's dtype first, else a Python value's default one
+        tensors = [v for v in given if isinstance(v, Tensor)]
+        dtype = (tensors[0] if tensors else convert_to_tensor(given[0])).dtype
+    else:
+        dtype = dtypes.float32
+    on = convert_to_tensor(_one_or_zero(dtype, 1) if on_value is None else on_value, dtype)
+    off = convert_to_tensor(_one_or_zero(dtype, 0) if off_value is None else off_value, dtype)
+    depth = convert_to_tensor(depth, dtypes.int32)
+    attrs = {"axis": -1 if axis is None else static_int(axis, "one_hot: axis")}
+    return bind1(ONE_HOT, [indices, depth, on, off], attrs, name or "one_hot")
+
+
+def _one_or_zero(dtype, value):
+    return bool(value) if dtype is dtypes.bool_ else value
 
 
 def _index_spec(key):
@@ -90,24 +272,58 @@ def _index_spec(key):
     return tuple(spec), tensors
 
 
+def _is_bound(v, n_dynamic):
+    """A slice bound or an index of a spec: an int, or ("t", k) for the k-th extra input."""
+    if type(v) is tuple:
+        return len(v) == 2 and v[0] == "t" and kinds.is_int(v[1]) and 0 <= v[1] < n_dynamic
+    return type(v) is int
+
+
+def _is_spec(spec, n_dynamic=1 << 16):
+    """What ``_index_spec`` makes: a tuple of ints, slices, None, ``...`` and tensor indices."""
+    return type(spec) is tuple and all(
+        k is None
+        or k is Ellipsis
+        or _is_bound(k, n_dynamic)
+        or (
+            type(k) is slice
+            and all(b is None or _is_bound(b, n_dynamic) for b in (k.start, k.stop, k.step))
+        )
+        for k in spec
+    )
+
+
+INDEX_SPEC = kinds.AttrKind("an index spec", _is_spec)
+
+
 def _resolve(v, dynamic):
     if isinstance(v, tuple):
         return int(dynamic[v[1]])
     return v
 
 
-def _slice_kernel(x, *dynamic, spec):
-    key = tuple(
+def _key(spec, dynamic):
+    return tuple(
         slice(_resolve(k.start, dynamic), _resolve(k.stop, dynamic), _resolve(k.step, dynamic))
         if isinstance(k, slice)
         else _resolve(k, dynamic)
         for k in spec
     )
-    return x[key]
+
+
+def _slice_kernel(x, *dynamic, spec):
+    return x[_key(spec, dynamic)]
 
 
 def _slice_infer(inputs, attrs):
     x, spec = inputs[0], attrs["spec"]
+    if not _is_spec(spec, len(inputs) - 1):
+        raise IndexError(f"the index refers to tensors beyond the op's {len(inputs) - 1}")
+    if spec.count(Ellipsis) > 1:
+        raise IndexError("An index can only have a single ellipsis ('...')")
+    for t in inputs[1:]:
+        if not t.dtype.is_integer or t.shape.rank not in (0, None):
+            raise TypeError(f"Tensor indices must be integer scalars, got {t.dtype.name} {t.shape}")
     if x.shape.rank is None:
         return [(x.dtype, TensorShape(None))]
     dims = x.shape.as_list()
@@ -142,8 +358,50 @@ def _slice_infer(inputs, attrs):
     return [(x.dtype, TensorShape(out))]
 
 
+def _slice_gradient(op, grad):
+    x, *dynamic = op.inputs
+    inputs = [shape_operand(shape_of(x)), grad, *dynamic]
+    return (bind1(STRIDED_SLICE_GRAD, inputs, {"spec": op.attrs["spec"]}, "StridedSliceGrad"),) + (
+        None,
+    ) * len(dynamic)
+
+
 STRIDED_SLICE = OpDef(
-    "StridedSlice", _slice_kernel, infer=_slice_infer, default_name="strided_slice"
+    "StridedSlice",
+    _slice_kernel,
+    infer=_slice_infer,
+    default_name="strided_slice",
+    attrs={"spec": INDEX_SPEC},
+    gradient=_slice_gradient,
+)
+
+
+def _slice_grad_kernel(shape, grad, *dynamic, spec):
+    out = np.zeros(tuple(int(d) for d in shape), dtype=np.asarray(grad).dtype)
+    out[_key(spec, dynamic)] = grad
+    return out
+
+
+def _slice_grad_infer(inputs, attrs):
+    shape, grad, *dynamic = inputs
+    if not _is_spec(attrs["spec"], len(dynamic)):
+        raise IndexError(f"the index refers to tensors beyond the op's {len(dynamic)}")
+    return [(grad.dtype, shape_from_tensor(shape))]
+
+
+def _slice_of_gradient(op, grad):
+    _, _, *dynamic = op.inputs
+    sliced = bind1(STRIDED_SLICE, [grad, *dynamic], {"spec": op.attrs["spec"]}, "strided_slice")
+    return (None, sliced) + (None,) * len(dynamic)
+
+
+# ``x[key]``'s gradient: ``grad`` written at ``key`` into zeros of x's shape.
+STRIDED_SLICE_GRAD = OpDef(
+    "StridedSliceGrad",
+    _slice_grad_kernel,
+    infer=_slice_grad_infer,
+    attrs={"spec": INDEX_SPEC},
+    gradient=_slice_of_gradient,
 )
 
 

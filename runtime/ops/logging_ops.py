@@ -8,15 +8,21 @@ import sys
 import numpy as np
 
 from runtime import errors
+from runtime.core import attr_kinds as kinds
 from runtime.core import dtypes
-from runtime.core.op_def import OpDef
+from runtime.core.op_def import EFFECT_ONLY, OpDef
 from runtime.core.tensor import Tensor
 from runtime.ops.constant_ops import convert_to_tensor
-from runtime.ops.registry import BOOL, bind_op, check_dtype, no_outputs
+from runtime.ops.registry import BOOL, bind_op, check_dtype
 from runtime.views.formatting import format_value
 
 
 def _print_kernel(*values, template, sep, end, stream, summarize):
+    write_text(stream, print_text(values, template, sep, end, summarize))
+
+
+def print_text(values, template, sep, end, summarize):
+    """What a PrintV2 op with these attributes writes for these values (numpy)."""
     parts = []
     for kind, item in template:
         if kind == "text":
@@ -28,8 +34,13 @@ def _print_kernel(*values, template, sep, end, stream, summarize):
             for token, index in slots:
                 text = text.replace(token, format_value(values[index], summarize))
             parts.append(text)
+    return sep.join(parts) + end
+
+
+def write_text(stream, text):
+    """Writes a print's text to its stream (None: ``sys.stdout`` as it is now) and flushes it."""
     out = stream if stream is not None else sys.stdout
-    out.write(sep.join(parts) + end)
+    out.write(text)
     flush = getattr(out, "flush", None)
     if flush is not None:
         flush()
@@ -41,15 +52,72 @@ def _tensor_text(value, summarize, alone):
     return format_value(value, summarize)
 
 
-PRINT = OpDef("PrintV2", _print_kernel, no_outputs, stateful=True, default_name="PrintV2")
+def _is_template(template) -> bool:
+    """``print``'s plan: ("text", str), ("tensor", input index) and ("format", (text, slots))."""
+    return type(template) is tuple and all(
+        type(item) is tuple and len(item) == 2 and _is_template_item(*item) for item in template
+    )
+
+
+def _is_template_item(kind, item):
+    if kind == "text":
+        return type(item) is str
+    if kind == "tensor":
+        return kinds.is_int(item)
+    return (
+        kind == "format"
+        and type(item) is tuple
+        and len(item) == 2
+        and type(item[0]) is str
+        and type(item[1]) is tuple
+        and all(
+            type(slot) is tuple
+            and len(slot) == 2
+            and type(slot[0]) is str
+            and kinds.is_int(slot[1])
+            for slot in item[1]
+        )
+    )
+
+
+def _print_infer(inputs, attrs):
+    used = []
+    for kind, item in attrs["template"]:
+        if kind == "tensor":
+            used.append(item)
+        elif kind == "format":
+            used.extend(index for _, index in item[1])
+    if sorted(used) != list(range(len(inputs))):
+        raise ValueError("print: its template does not use each of its inputs once")
+    return []
+
+
+PRINT = OpDef(
+    "PrintV2",
+    _print_kernel,
+    _print_infer,
+    stateful=True,
+    default_name="PrintV2",
+    attrs={
+        "template": kinds.AttrKind("a print template", _is_template),
+        "sep": kinds.STR,
+        "end": kinds.STR,
+        "stream": kinds.AttrKind(
+            "None or a stream", lambda v: v is None or callable(getattr(v, "write", None))
+        ),
+        "summarize": kinds.OPTIONAL_INT,
+    },
+    gradient=EFFECT_ONLY,
+)
 
 
 def print(*inputs, sep=" ", end="\n", output_stream=None, summarize=3, name=None):  # noqa: A001
     """Prints tensors (and Python values) each time it executes, like ``tf.print``.
 
-    Eagerly it prints at once; in a graph it prints on every run. Python values
-    other than strings are pretty-printed (``pprint.pformat``), with any tensors
-    inside them printed in place.
+    Eagerly it prints at once; in a graph it prints on every run. numpy arrays
+    print as tensors do, as in TensorFlow today; other Python values than strings
+    are pretty-printed (``pprint.pformat``), with any tensors inside them printed
+    in place.
 
     >>> import runtime as rt
     >>> rt.print("x:", rt.constant([1, 2, 3]), rt.constant("text"))
@@ -58,10 +126,13 @@ def print(*inputs, sep=" ", end="\n", output_stream=None, summarize=3, name=None
     hello world
     >>> rt.print({"b": 1, "a": rt.constant([1, 2])})
     {'a': [1 2], 'b': 1}
+    >>> import numpy as np
+    >>> rt.print(np.array([1, 2, 3]))
+    [1 2 3]
     """
     template, tensors = [], []
     for item in inputs:
-        if isinstance(item, Tensor) or hasattr(item, "_as_tensor"):
+        if _prints_as_tensor(item):
             template.append(("tensor", len(tensors)))
             tensors.append(convert_to_tensor(item))
         elif isinstance(item, str):
@@ -78,6 +149,13 @@ def print(*inputs, sep=" ", end="\n", output_stream=None, summarize=3, name=None
     return bind_op(PRINT, tensors, attrs, name or "PrintV2")
 
 
+def _prints_as_tensor(value):
+    """Tensors, variables and numpy arrays (not numpy arrays of Python objects)."""
+    if isinstance(value, np.ndarray | np.generic):
+        return value.dtype != object
+    return isinstance(value, Tensor) or hasattr(value, "_as_tensor")
+
+
 class _Slot:
     """Stands for a tensor inside a pretty-printed structure; filled in when the op runs."""
 
@@ -92,7 +170,7 @@ def _format_structure(value, tensors):
     slots = []
 
     def slot(leaf):
-        if isinstance(leaf, Tensor) or hasattr(leaf, "_as_tensor"):
+        if _prints_as_tensor(leaf):
             token = f"\x00slot{len(tensors)}\x00"
             slots.append((token, len(tensors)))
             tensors.append(convert_to_tensor(leaf))
@@ -129,9 +207,15 @@ def _assert_kernel(condition, *data, summarize):
 
 def _assert_text(value, summarize):
     if isinstance(value, np.ndarray) and value.dtype == object and value.ndim == 0:
-        return value[()].decode("utf-8", "backslashreplace")
+        # As TensorFlow summarizes a string: C escapes (y[\'a\'], \n), so one line says it.
+        return value[()].decode("utf-8", "backslashreplace").translate(_C_ESCAPES)
     text = format_value(value, summarize)
     return text[1:-1] if np.ndim(value) == 1 else text
+
+
+_C_ESCAPES = str.maketrans(
+    {"\\": "\\\\", "'": "\\'", '"': '\\"', "\n": "\\n", "\r": "\\r", "\t": "\\t"}
+)
 
 
 def _assert_infer(inputs, attrs):
@@ -139,7 +223,14 @@ def _assert_infer(inputs, attrs):
     return []
 
 
-ASSERT = OpDef("Assert", _assert_kernel, _assert_infer, stateful=True)
+ASSERT = OpDef(
+    "Assert",
+    _assert_kernel,
+    _assert_infer,
+    stateful=True,
+    attrs={"summarize": kinds.OPTIONAL_INT},
+    gradient=EFFECT_ONLY,
+)
 
 
 def Assert(condition, data, summarize=3, name=None):  # noqa: N802
@@ -165,11 +256,11 @@ def assert_equal(x, y, message="", summarize=3, name=None):
     ...
     runtime.errors.InvalidArgumentError: assertion failed: [mismatch] [Condition x == y did not hold element-wise:] [x = ] [1 2] [y = ] [1 3]
     """
-    from runtime.ops import math_ops
+    from runtime.ops import math_ops, reduction_ops
 
     x = convert_to_tensor(x)
     y = convert_to_tensor(y, dtype=x.dtype)
-    condition = math_ops.reduce_all(math_ops.equal(x, y))
+    condition = reduction_ops.reduce_all(math_ops.equal(x, y))
     x_label = f"x ({x.name}) = " if _symbolic(x) else "x = "
     y_label = f"y ({y.name}) = " if _symbolic(y) else "y = "
     data = ([message] if message else []) + [

@@ -1,4 +1,4 @@
-"""Elementwise arithmetic, comparisons, logic, matmul, reductions and activations.
+"""Elementwise arithmetic, comparisons and logic, matmul, and the operators of tensors.
 
 Tensors of different dtypes are never promoted: ``constant(1) + constant(2.0)``
 raises TypeError naming both dtypes. A Python number next to a tensor takes the
@@ -11,17 +11,20 @@ array([3., 5.], dtype=float32)
 
 from __future__ import annotations
 
-import builtins
+import functools
 
 import numpy as np
 
 from runtime import errors
+from runtime.core import attr_kinds as kinds
 from runtime.core import dtypes
-from runtime.core.op_def import OpDef
+from runtime.core.op_def import BOOL_OUTPUT, STRINGS, NotDifferentiable, OpDef
 from runtime.core.tensor import Tensor
 from runtime.core.tensor_shape import TensorShape, broadcast_shapes
-from runtime.ops.constant_ops import cast, convert_pair, convert_to_tensor, static_int, static_ints
-from runtime.ops.registry import ANY, BOOL, FLOATING, NUMERIC, bind1, check_dtype, unary_spec
+from runtime.ops.array_ops import zeros_like
+from runtime.ops.broadcast_ops import unbroadcast, where
+from runtime.ops.constant_ops import cast, convert_pair, convert_to_tensor
+from runtime.ops.registry import ANY, BOOL, FLOATING, NUMERIC, bind1, check_dtype
 
 
 def _object_result(fn):
@@ -51,10 +54,59 @@ def _binary_infer(op_type, allowed, out_dtype=None):
     return infer
 
 
-def _binary(op_type, kernel, allowed, default_name, out_dtype=None):
+def _binary(op_type, kernel, allowed, default_name, gradient, out_dtype=None):
     return OpDef(
-        op_type, kernel, _binary_infer(op_type, allowed, out_dtype), default_name=default_name
+        op_type,
+        kernel,
+        _binary_infer(op_type, allowed, out_dtype),
+        default_name=default_name,
+        gradient=gradient,
     )
+
+
+# --- the gradients of binary ops: each operand's, summed back over what broadcasting added ---
+
+
+def _binary_gradient(rule):
+    """A rule giving the (unbroadcast) gradients of x and y from ``rule(x, y, z, g)``."""
+
+    def gradient(op, g):
+        x, y = op.inputs
+        gx, gy = rule(x, y, op.outputs[0], g)
+        return unbroadcast(gx, x, [y]), unbroadcast(gy, y, [x])
+
+    return gradient
+
+
+def _pow_gradient(x, y, z, g):
+    # d/dy x**y = x**y log(x), taken as 0 where x <= 0, as in TensorFlow.
+    positive = greater(x, 0)
+    log_x = where(positive, log(where(positive, x, add(zeros_like(x), 1))), zeros_like(x))
+    return multiply(g, multiply(y, pow(x, subtract(y, 1)))), multiply(g, multiply(z, log_x))
+
+
+def _extreme_gradient(chooses_x):
+    """Maximum and minimum: the gradient goes to the operand chosen (x on ties)."""
+
+    def rule(x, y, z, g):
+        pick_x = chooses_x(x, y)
+        zeros = zeros_like(g)
+        return where(pick_x, g, zeros), where(pick_x, zeros, g)
+
+    return rule
+
+
+_ADD = _binary_gradient(lambda x, y, z, g: (g, g))
+_SUB = _binary_gradient(lambda x, y, z, g: (g, negative(g)))
+_MUL = _binary_gradient(lambda x, y, z, g: (multiply(g, y), multiply(g, x)))
+_DIV = _binary_gradient(lambda x, y, z, g: (divide(g, y), negative(multiply(g, divide(z, y)))))
+_MOD = _binary_gradient(lambda x, y, z, g: (g, negative(multiply(g, floordiv(x, y)))))
+_POW = _binary_gradient(_pow_gradient)
+_MAX = _binary_gradient(_extreme_gradient(lambda x, y: greater_equal(x, y)))
+_MIN = _binary_gradient(_extreme_gradient(lambda x, y: less_equal(x, y)))
+_STEPS = NotDifferentiable(
+    "it is piecewise constant: its gradient is zero where it exists (TensorFlow gives None)"
+)
 
 
 def _int_safe(fn, what):
@@ -68,33 +120,43 @@ def _int_safe(fn, what):
     return kernel
 
 
-ADD = _binary("Add", np.add, NUMERIC, "add")
-STRING_ADD = _binary("StringAdd", _object_result(np.add), lambda d: d is dtypes.string, "add")
-SUB = _binary("Sub", np.subtract, NUMERIC, "sub")
-MUL = _binary("Mul", np.multiply, NUMERIC, "mul")
-REAL_DIV = _binary("RealDiv", np.true_divide, FLOATING, "truediv")
-FLOOR_DIV = _binary("FloorDiv", _int_safe(np.floor_divide, "floordiv"), NUMERIC, "floordiv")
-FLOOR_MOD = _binary("FloorMod", _int_safe(np.mod, "mod"), NUMERIC, "mod")
-POW = _binary("Pow", np.power, NUMERIC, "pow")
-MAXIMUM = _binary("Maximum", np.maximum, NUMERIC, "Maximum")
-MINIMUM = _binary("Minimum", np.minimum, NUMERIC, "Minimum")
-LESS = _binary("Less", np.less, NUMERIC, "Less", dtypes.bool_)
-LESS_EQUAL = _binary("LessEqual", np.less_equal, NUMERIC, "LessEqual", dtypes.bool_)
-GREATER = _binary("Greater", np.greater, NUMERIC, "Greater", dtypes.bool_)
-GREATER_EQUAL = _binary("GreaterEqual", np.greater_equal, NUMERIC, "GreaterEqual", dtypes.bool_)
+ADD = _binary("Add", np.add, NUMERIC, "add", _ADD)
+STRING_ADD = _binary(
+    "StringAdd", _object_result(np.add), lambda d: d is dtypes.string, "add", STRINGS
+)
+SUB = _binary("Sub", np.subtract, NUMERIC, "sub", _SUB)
+MUL = _binary("Mul", np.multiply, NUMERIC, "mul", _MUL)
+REAL_DIV = _binary("RealDiv", np.true_divide, FLOATING, "truediv", _DIV)
+FLOOR_DIV = _binary("FloorDiv", _int_safe(np.floor_divide, "floordiv"), NUMERIC, "floordiv", _STEPS)
+FLOOR_MOD = _binary("FloorMod", _int_safe(np.mod, "mod"), NUMERIC, "mod", _MOD)
+POW = _binary("Pow", np.power, NUMERIC, "pow", _POW)
+MAXIMUM = _binary("Maximum", np.maximum, NUMERIC, "Maximum", _MAX)
+MINIMUM = _binary("Minimum", np.minimum, NUMERIC, "Minimum", _MIN)
+LESS = _binary("Less", np.less, NUMERIC, "Less", BOOL_OUTPUT, dtypes.bool_)
+LESS_EQUAL = _binary("LessEqual", np.less_equal, NUMERIC, "LessEqual", BOOL_OUTPUT, dtypes.bool_)
+GREATER = _binary("Greater", np.greater, NUMERIC, "Greater", BOOL_OUTPUT, dtypes.bool_)
+GREATER_EQUAL = _binary(
+    "GreaterEqual", np.greater_equal, NUMERIC, "GreaterEqual", BOOL_OUTPUT, dtypes.bool_
+)
 EQUAL = _binary(
     "Equal",
     lambda x, y: np.bool_(np.equal(x, y)) if np.ndim(x) == np.ndim(y) == 0 else np.equal(x, y),
     ANY,
     "Equal",
+    BOOL_OUTPUT,
     dtypes.bool_,
 )
 NOT_EQUAL = _binary(
-    "NotEqual", lambda x, y: np.logical_not(EQUAL.kernel(x, y)), ANY, "NotEqual", dtypes.bool_
+    "NotEqual",
+    lambda x, y: np.logical_not(EQUAL.kernel(x, y)),
+    ANY,
+    "NotEqual",
+    BOOL_OUTPUT,
+    dtypes.bool_,
 )
-LOGICAL_AND = _binary("LogicalAnd", np.logical_and, BOOL, "LogicalAnd")
-LOGICAL_OR = _binary("LogicalOr", np.logical_or, BOOL, "LogicalOr")
-LOGICAL_XOR = _binary("LogicalXor", np.logical_xor, BOOL, "LogicalXor")
+LOGICAL_AND = _binary("LogicalAnd", np.logical_and, BOOL, "LogicalAnd", BOOL_OUTPUT)
+LOGICAL_OR = _binary("LogicalOr", np.logical_or, BOOL, "LogicalOr", BOOL_OUTPUT)
+LOGICAL_XOR = _binary("LogicalXor", np.logical_xor, BOOL, "LogicalXor", BOOL_OUTPUT)
 
 
 def add(x, y, name=None):
@@ -186,12 +248,20 @@ def divide(x, y, name=None):
 # --- unary elementwise --------------------------------------------------------------------
 
 
-def _unary(op_type, kernel, allowed, py_name, doc):
+def _unary(op_type, kernel, allowed, py_name, doc, gradient):
+    """A row and its function for an elementwise op; ``gradient(x, y, g)`` gives x's gradient."""
+
     def infer(inputs, attrs):
         check_dtype(op_type, inputs[0], allowed)
         return [(inputs[0].dtype, inputs[0].shape)]
 
-    op = OpDef(op_type, kernel, infer, default_name=op_type)
+    if callable(gradient):
+        rule = gradient
+
+        def gradient(op, g):
+            return (rule(op.inputs[0], op.outputs[0], g),)
+
+    op = OpDef(op_type, kernel, infer, default_name=op_type, gradient=gradient)
 
     def fn(x, name=None):
         return bind1(op, [convert_to_tensor(x)], name=name or op_type)
@@ -211,6 +281,7 @@ NEG, negative = _unary(
     NUMERIC,
     "negative",
     "``-x``.\n\n>>> negative([1, -2]).numpy()\narray([-1,  2], dtype=int32)",
+    lambda x, y, g: negative(g),
 )
 ABS, abs = _unary(
     "Abs",
@@ -218,68 +289,73 @@ ABS, abs = _unary(
     NUMERIC,
     "abs",
     "``|x|``.\n\n>>> abs([-1.5, 2.0]).numpy()\narray([1.5, 2. ], dtype=float32)",
+    lambda x, y, g: multiply(g, sign(x)),
 )
-SIGN, sign = _unary("Sign", np.sign, NUMERIC, "sign", "-1, 0 or 1 by the sign of ``x``.")
+SIGN, sign = _unary(
+    "Sign",
+    np.sign,
+    NUMERIC,
+    "sign",
+    "-1, 0 or 1 by the sign of ``x``.",
+    lambda x, y, g: zeros_like(x),
+)
 SQRT, sqrt = _unary(
     "Sqrt",
     np.sqrt,
     FLOATING,
     "sqrt",
     "Square root; floats only.\n\n>>> sqrt(4.0).numpy()\nnp.float32(2.0)",
+    lambda x, y, g: divide(multiply(g, 0.5), y),
 )
-SQUARE, square = _unary("Square", np.square, NUMERIC, "square", "``x * x``.")
-EXP, exp = _unary("Exp", np.exp, FLOATING, "exp", "``e ** x``; floats only.")
-LOG, log = _unary("Log", np.log, FLOATING, "log", "Natural logarithm; floats only.")
-SIN, sin = _unary("Sin", np.sin, FLOATING, "sin", "Sine; floats only.")
-COS, cos = _unary("Cos", np.cos, FLOATING, "cos", "Cosine; floats only.")
-TANH, tanh = _unary("Tanh", np.tanh, FLOATING, "tanh", "Hyperbolic tangent; floats only.")
+SQUARE, square = _unary(
+    "Square",
+    np.square,
+    NUMERIC,
+    "square",
+    "``x * x``.",
+    lambda x, y, g: multiply(g, multiply(x, 2)),
+)
+EXP, exp = _unary(
+    "Exp", np.exp, FLOATING, "exp", "``e ** x``; floats only.", lambda x, y, g: multiply(g, y)
+)
+LOG, log = _unary(
+    "Log", np.log, FLOATING, "log", "Natural logarithm; floats only.", lambda x, y, g: divide(g, x)
+)
+SIN, sin = _unary(
+    "Sin", np.sin, FLOATING, "sin", "Sine; floats only.", lambda x, y, g: multiply(g, cos(x))
+)
+COS, cos = _unary(
+    "Cos",
+    np.cos,
+    FLOATING,
+    "cos",
+    "Cosine; floats only.",
+    lambda x, y, g: negative(multiply(g, sin(x))),
+)
+TANH, tanh = _unary(
+    "Tanh",
+    np.tanh,
+    FLOATING,
+    "tanh",
+    "Hyperbolic tangent; floats only.",
+    lambda x, y, g: multiply(g, subtract(1, multiply(y, y))),
+)
 SIGMOID, sigmoid = _unary(
     "Sigmoid",
     _sigmoid,
     FLOATING,
     "sigmoid",
     "``1 / (1 + exp(-x))``; floats only.\n\n>>> sigmoid(0.0).numpy()\nnp.float32(0.5)",
-)
-RELU, relu = _unary(
-    "Relu",
-    lambda x: np.maximum(x, 0),
-    NUMERIC,
-    "relu",
-    "``max(x, 0)``.\n\n>>> relu([-1, 2]).numpy()\narray([0, 2], dtype=int32)",
+    lambda x, y, g: multiply(g, multiply(y, subtract(1, y))),
 )
 LOGICAL_NOT, logical_not = _unary(
-    "LogicalNot", np.logical_not, BOOL, "logical_not", "Elementwise ``not x`` on bools."
+    "LogicalNot",
+    np.logical_not,
+    BOOL,
+    "logical_not",
+    "Elementwise ``not x`` on bools.",
+    BOOL_OUTPUT,
 )
-
-
-def _softmax_kernel(x, axis):
-    shifted = x - np.max(x, axis=axis, keepdims=True)
-    e = np.exp(shifted)
-    return e / np.sum(e, axis=axis, keepdims=True)
-
-
-def _softmax_infer(inputs, attrs):
-    check_dtype("Softmax", inputs[0], FLOATING)
-    if inputs[0].shape.rank == 0:
-        raise ValueError("softmax needs a tensor of rank >= 1")
-    return unary_spec(inputs, attrs)
-
-
-SOFTMAX = OpDef("Softmax", _softmax_kernel, _softmax_infer)
-
-
-def softmax(logits, axis=-1, name=None):
-    """``exp(x) / sum(exp(x))`` along ``axis``, computed stably.
-
-    >>> softmax([0.0, 0.0]).numpy()
-    array([0.5, 0.5], dtype=float32)
-    """
-    return bind1(
-        SOFTMAX,
-        [convert_to_tensor(logits)],
-        {"axis": static_int(axis, "softmax: axis")},
-        name or "Softmax",
-    )
 
 
 # --- matmul --------------------------------------------------------------------------------
@@ -311,13 +387,42 @@ def _matmul_infer(inputs, attrs):
 
 def _matmul_kernel(a, b, transpose_a, transpose_b):
     if transpose_a:
-        a = np.swapaxes(a, -1, -2)
+        a = a.mT  # the last two axes swapped: a view
     if transpose_b:
-        b = np.swapaxes(b, -1, -2)
+        b = b.mT
     return np.matmul(a, b)
 
 
-MATMUL = OpDef("MatMul", _matmul_kernel, _matmul_infer)
+def _matmul_gradient(op, g):
+    """Products with the other operand, transposed through the flags (no transpose ops)."""
+    a, b = op.inputs
+    ta, tb = op.attrs["transpose_a"], op.attrs["transpose_b"]
+    if not ta and not tb:
+        ga, gb = matmul(g, b, transpose_b=True), matmul(a, g, transpose_a=True)
+    elif not ta and tb:
+        ga, gb = matmul(g, b), matmul(g, a, transpose_a=True)
+    elif ta and not tb:
+        ga, gb = matmul(b, g, transpose_b=True), matmul(a, g)
+    else:
+        ga = matmul(b, g, transpose_a=True, transpose_b=True)
+        gb = matmul(g, a, transpose_a=True, transpose_b=True)
+    return _sum_batch(ga, a), _sum_batch(gb, b)
+
+
+def _sum_batch(grad, x):
+    """A batched matmul's operand gradient, summed over the batch dims broadcasting added."""
+    if x.shape.rank == 2 and grad.shape.rank == 2:
+        return grad
+    return unbroadcast(grad, x)
+
+
+MATMUL = OpDef(
+    "MatMul",
+    _matmul_kernel,
+    _matmul_infer,
+    attrs={"transpose_a": kinds.BOOL, "transpose_b": kinds.BOOL},
+    gradient=_matmul_gradient,
+)
 
 
 def matmul(a, b, transpose_a=False, transpose_b=False, name=None):
@@ -331,172 +436,40 @@ def matmul(a, b, transpose_a=False, transpose_b=False, name=None):
     return bind1(MATMUL, [a, b], attrs, name or "MatMul")
 
 
-# --- reductions ----------------------------------------------------------------------------
+# --- sums of many -------------------------------------------------------------------------------
 
 
-def _axes(axis):
-    return static_ints(axis, "axis")
+def _add_n_infer(inputs, attrs):
+    first = inputs[0]
+    shape = first.shape
+    for t in inputs[1:]:
+        if t.dtype is not first.dtype:
+            raise TypeError(f"add_n: inputs of dtypes {first.dtype.name} and {t.dtype.name}")
+        if not shape.is_compatible_with(t.shape):
+            raise ValueError(f"add_n: inputs of shapes {shape} and {t.shape}")
+        shape = shape.merge_with(t.shape)
+    check_dtype("AddN", first, NUMERIC)
+    return [(first.dtype, shape)]
 
 
-def _reduce_infer(op_type, allowed, out_dtype=None):
-    def infer(inputs, attrs):
-        x, axis, keepdims = inputs[0], attrs["axis"], attrs["keepdims"]
-        check_dtype(op_type, x, allowed)
-        dtype = out_dtype or x.dtype
-        if x.shape.rank is None:
-            return [(dtype, TensorShape(None) if axis is not None or keepdims else TensorShape([]))]
-        rank = x.shape.rank
-        axes = builtins.range(rank) if axis is None else axis
-        norm = set()
-        for a in axes:
-            if not -rank <= a < max(rank, 1):
-                raise ValueError(f"{op_type}: axis {a} is out of range for a tensor of rank {rank}")
-            norm.add(a % rank if rank else 0)
-        dims = x.shape.as_list()
-        if keepdims:
-            out = [1 if i in norm else d for i, d in enumerate(dims)]
-        else:
-            out = [d for i, d in enumerate(dims) if i not in norm]
-        return [(dtype, TensorShape(out))]
-
-    return infer
-
-
-def _typed(reducer):
-    def kernel(x, axis, keepdims):
-        return reducer(x, axis=axis, keepdims=keepdims, dtype=x.dtype)
-
-    return kernel
-
-
-def _mean_kernel(x, axis, keepdims):
-    if x.dtype.kind in "iu":
-        total = np.sum(x, axis=axis, keepdims=keepdims, dtype=np.int64)
-        count = np.size(x) // builtins.max(np.size(total), 1)
-        if count == 0:
-            raise errors.InvalidArgumentError("reduce_mean of an empty integer tensor")
-        # Integer mean truncates toward zero, like TensorFlow's.
-        return (np.sign(total) * (np.abs(total) // count)).astype(x.dtype)
-    if np.size(x) == 0:  # the mean of nothing is nan, without numpy's warning
-        empty_sum = np.sum(x, axis=axis, keepdims=keepdims)
-        return np.full(np.shape(empty_sum), np.nan, dtype=x.dtype)[()]
-    # Half floats are summed in float32, so a mean of many large values does not overflow.
-    accumulate = np.float32 if x.dtype == np.float16 else x.dtype
-    return np.asarray(np.mean(x, axis=axis, keepdims=keepdims, dtype=accumulate)).astype(x.dtype)[
-        ()
-    ]
-
-
-def _extreme(reducer, largest):
-    """Max or min; over nothing it is the identity (-inf for a float max), as in TensorFlow."""
-
-    def kernel(x, axis, keepdims):
-        if np.size(x):
-            return reducer(x, axis=axis, keepdims=keepdims)
-        if x.dtype.kind == "f":
-            initial = -np.inf if largest else np.inf
-        else:
-            info = np.iinfo(x.dtype)
-            initial = info.min if largest else info.max
-        return reducer(x, axis=axis, keepdims=keepdims, initial=initial)
-
-    return kernel
-
-
-def _bool_reduce(reducer):
-    def kernel(x, axis, keepdims):
-        return reducer(x, axis=axis, keepdims=keepdims)
-
-    return kernel
-
-
-def _reduction(op_type, kernel, allowed, default_name, doc):
-    op = OpDef(op_type, kernel, _reduce_infer(op_type, allowed), default_name=default_name)
-
-    def fn(input_tensor, axis=None, keepdims=False, name=None):
-        attrs = {"axis": _axes(axis), "keepdims": bool(keepdims)}
-        return bind1(op, [convert_to_tensor(input_tensor)], attrs, name or default_name)
-
-    fn.__doc__ = doc
-    fn.__name__ = default_name
-    return op, fn
-
-
-SUM, reduce_sum = _reduction(
-    "Sum",
-    _typed(np.sum),
-    NUMERIC,
-    "Sum",
-    "Sum over ``axis`` (all axes by default).\n\n>>> reduce_sum([[1, 2], [3, 4]], axis=0).numpy()\narray([4, 6], dtype=int32)",
+ADD_N = OpDef(
+    "AddN",
+    lambda *xs: functools.reduce(np.add, xs),
+    _add_n_infer,
+    gradient=lambda op, g: (g,) * len(op.inputs),
 )
-MEAN, reduce_mean = _reduction(
-    "Mean",
-    _mean_kernel,
-    NUMERIC,
-    "Mean",
-    "Mean over ``axis``; integer means truncate, as in TensorFlow.\n\n>>> reduce_mean([1, 2]).numpy()\nnp.int32(1)",
-)
-MAX, reduce_max = _reduction(
-    "Max", _extreme(np.max, largest=True), NUMERIC, "Max", "Largest element over ``axis``."
-)
-MIN, reduce_min = _reduction(
-    "Min", _extreme(np.min, largest=False), NUMERIC, "Min", "Smallest element over ``axis``."
-)
-PROD, reduce_prod = _reduction("Prod", _typed(np.prod), NUMERIC, "Prod", "Product over ``axis``.")
-ALL, reduce_all = _reduction("All", _bool_reduce(np.all), BOOL, "All", "Logical and over ``axis``.")
-ANY_, reduce_any = _reduction("Any", _bool_reduce(np.any), BOOL, "Any", "Logical or over ``axis``.")
 
 
-def _arg_infer(op_type):
-    def infer(inputs, attrs):
-        x = inputs[0]
-        check_dtype(op_type, x, NUMERIC)
-        if x.shape.rank is None:
-            return [(attrs["output_type"], TensorShape(None))]
-        dims = x.shape.as_list()
-        if not -len(dims) <= attrs["axis"] < len(dims):
-            raise ValueError(
-                f"{op_type}: axis {attrs['axis']} is out of range for rank {len(dims)}"
-            )
-        del dims[attrs["axis"] % len(dims)]
-        return [(attrs["output_type"], TensorShape(dims))]
+def add_n(inputs, name=None):
+    """The sum of tensors of one dtype and shape (how gradients of one tensor are summed).
 
-    return infer
-
-
-def _arg_kernel(reducer):
-    def kernel(x, axis, output_type):
-        if np.shape(x)[axis] == 0:
-            raise errors.InvalidArgumentError("argmax/argmin over an empty dimension")
-        return reducer(x, axis=axis).astype(output_type.as_numpy_dtype)
-
-    return kernel
-
-
-ARG_MAX = OpDef("ArgMax", _arg_kernel(np.argmax), _arg_infer("ArgMax"))
-ARG_MIN = OpDef("ArgMin", _arg_kernel(np.argmin), _arg_infer("ArgMin"))
-
-
-def argmax(input, axis=None, output_type=dtypes.int64, name=None):
-    """Index of the largest value along ``axis`` (0 by default), as int64.
-
-    >>> argmax([3, 9, 2]).numpy()
-    np.int64(1)
+    >>> add_n([[1, 2], [3, 4], [5, 6]]).numpy()
+    array([ 9, 12], dtype=int32)
     """
-    attrs = {
-        "axis": 0 if axis is None else static_int(axis, "axis"),
-        "output_type": dtypes.as_dtype(output_type),
-    }
-    return bind1(ARG_MAX, [convert_to_tensor(input)], attrs, name or "ArgMax")
-
-
-def argmin(input, axis=None, output_type=dtypes.int64, name=None):
-    """Index of the smallest value along ``axis`` (0 by default), as int64."""
-    attrs = {
-        "axis": 0 if axis is None else static_int(axis, "axis"),
-        "output_type": dtypes.as_dtype(output_type),
-    }
-    return bind1(ARG_MIN, [convert_to_tensor(input)], attrs, name or "ArgMin")
+    inputs = [convert_to_tensor(t) for t in inputs]
+    if len(inputs) == 1:
+        return inputs[0]
+    return bind1(ADD_N, inputs, name=name or "AddN")
 
 
 # --- operators on tensors ------------------------------------------------------------------

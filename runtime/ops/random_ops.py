@@ -15,8 +15,9 @@ import itertools
 
 import numpy as np
 
+from runtime.core import attr_kinds as kinds
 from runtime.core import context, dtypes
-from runtime.core.op_def import OpDef
+from runtime.core.op_def import NotDifferentiable, OpDef
 from runtime.core.tensor import Tensor
 from runtime.ops import math_ops
 from runtime.ops.array_ops import shape_operand
@@ -69,6 +70,10 @@ class RandomState:
         return f"RandomState(seed={self.seed})"
 
 
+# The kind of the attribute holding a random op's generator.
+RANDOM_STATE = kinds.AttrKind("a random state", lambda value: isinstance(value, RandomState))
+
+
 def _random_infer(inputs, attrs):
     return [(attrs["dtype"], shape_from_tensor(inputs[0]))]
 
@@ -98,12 +103,15 @@ def _float_infer(op_type):
     return infer
 
 
+_RANDOM = NotDifferentiable("it draws random numbers")
 RANDOM_NORMAL = OpDef(
     "RandomStandardNormal",
     _normal_kernel,
     _float_infer("RandomStandardNormal"),
     stateful=True,
     default_name="random_normal",
+    attrs={"mean": kinds.FLOAT, "stddev": kinds.FLOAT, "dtype": kinds.DTYPE, "state": RANDOM_STATE},
+    gradient=_RANDOM,
 )
 RANDOM_UNIFORM = OpDef(
     "RandomUniform",
@@ -111,6 +119,13 @@ RANDOM_UNIFORM = OpDef(
     _float_infer("RandomUniform"),
     stateful=True,
     default_name="random_uniform",
+    attrs={
+        "minval": kinds.NUMBER,
+        "maxval": kinds.NUMBER,
+        "dtype": kinds.DTYPE,
+        "state": RANDOM_STATE,
+    },
+    gradient=_RANDOM,
 )
 
 
@@ -147,7 +162,9 @@ def uniform(shape, minval=0, maxval=None, dtype=dtypes.float32, seed=None, name=
     bounds = [_known(minval), _known(maxval)]
     if None in bounds:
         return _uniform_between(shape, minval, maxval, dtype, seed, name)
-    attrs = {"minval": bounds[0], "maxval": bounds[1], "dtype": dtype, "state": RandomState(seed)}
+    number = int if dtype.is_integer else float
+    minval, maxval = number(bounds[0]), number(bounds[1])
+    attrs = {"minval": minval, "maxval": maxval, "dtype": dtype, "state": RandomState(seed)}
     return bind1(RANDOM_UNIFORM, [shape_operand(shape)], attrs, name or "random_uniform")
 
 

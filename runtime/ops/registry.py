@@ -30,7 +30,10 @@ def bind(opdef: OpDef, inputs, attrs=None, name=None):
     attrs = attrs if attrs is not None else {}
     graph = context.building_graph()
     if graph is None:
-        return _run_eagerly(opdef, inputs, attrs)
+        outputs = _run_eagerly(opdef, inputs, attrs)
+        for tape in context.recording_tapes():  # a graph's ops report from Graph.create_op
+            tape.record_eager(opdef, inputs, attrs, outputs)
+        return outputs
     return _add_to_graph(graph, opdef, inputs, attrs, name).outputs
 
 

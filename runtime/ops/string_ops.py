@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from runtime.core import attr_kinds as kinds
 from runtime.core import dtypes
-from runtime.core.op_def import OpDef
+from runtime.core.op_def import STRINGS, OpDef
 from runtime.core.tensor_shape import TensorShape, broadcast_shapes
 from runtime.ops.constant_ops import convert_to_tensor
 from runtime.ops.registry import bind1, check_dtype
@@ -31,7 +32,9 @@ def _join_kernel(*values, separator):
     return out
 
 
-STRING_JOIN = OpDef("StringJoin", _join_kernel, _join_infer)
+STRING_JOIN = OpDef(
+    "StringJoin", _join_kernel, _join_infer, attrs={"separator": kinds.BYTES}, gradient=STRINGS
+)
 
 
 def join(inputs, separator="", name=None):
@@ -58,7 +61,13 @@ def _length_infer(inputs, attrs):
     return [(dtypes.int32, inputs[0].shape)]
 
 
-STRING_LENGTH = OpDef("StringLength", _length_kernel, _length_infer)
+STRING_LENGTH = OpDef(
+    "StringLength",
+    _length_kernel,
+    _length_infer,
+    attrs={"unit": kinds.one_of("BYTE", "UTF8_CHAR")},
+    gradient=STRINGS,
+)
 
 
 def length(input, unit="BYTE", name=None):
@@ -92,10 +101,19 @@ def _as_string_kernel(x, precision, shortest):
 
 def _as_string_infer(inputs, attrs):
     check_dtype("AsString", inputs[0], lambda d: d.is_numeric or d.is_bool)
+    if attrs["precision"] > _MAX_PRECISION:
+        raise ValueError(f"as_string: precision {attrs['precision']} is over {_MAX_PRECISION}")
     return [(dtypes.string, inputs[0].shape)]
 
 
-AS_STRING = OpDef("AsString", _as_string_kernel, _as_string_infer)
+_MAX_PRECISION = 1000
+AS_STRING = OpDef(
+    "AsString",
+    _as_string_kernel,
+    _as_string_infer,
+    attrs={"precision": kinds.INT, "shortest": kinds.BOOL},
+    gradient=STRINGS,
+)
 
 
 def as_string(input, precision=-1, shortest=False, name=None):

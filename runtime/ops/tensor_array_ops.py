@@ -18,10 +18,19 @@ from __future__ import annotations
 import numpy as np
 
 from runtime import errors
+from runtime.core import attr_kinds as kinds
 from runtime.core import dtypes
-from runtime.core.op_def import OpDef
+from runtime.core.op_def import INTEGER_OUTPUT, NotDifferentiable, OpDef
 from runtime.core.tensor_shape import TensorShape, as_shape
+from runtime.ops.array_ops import shape_of
 from runtime.ops.constant_ops import constant_value, convert_to_tensor
+from runtime.ops.list_gradient_ops import (
+    grad_list_drop,
+    grad_list_element,
+    grad_list_from_tensor,
+    grad_list_get,
+    grad_list_stack,
+)
 from runtime.ops.registry import bind1
 
 _FLOW = (dtypes.variant, TensorShape([]))
@@ -100,18 +109,87 @@ def _stack_spec(inputs, attrs):
     ]
 
 
-RESERVE = OpDef("TensorListReserve", _reserve_kernel, lambda i, a: [_FLOW], pure=False)
-WRITE = OpDef("TensorListSetItem", _write_kernel, lambda i, a: [_FLOW], pure=False)
-READ = OpDef("TensorListGetItem", _read_kernel, _element_spec, pure=False)
-STACK = OpDef("TensorListStack", _stack_kernel, _stack_spec, pure=False)
+def _on_flow(spec):
+    """``spec`` for an op whose first input is an array's flow, which it checks is one."""
+
+    def infer(inputs, attrs):
+        if inputs[0].dtype is not dtypes.variant:
+            raise TypeError(f"a TensorArray op needs a flow (variant), got {inputs[0].dtype.name}")
+        return spec(inputs, attrs)
+
+    return infer
+
+
+# --- gradients ------------------------------------------------------------------------------------
+# The gradient of a flow is a gradient list (runtime.ops.list_gradient_ops): the gradient of each
+# element by index. The rules read only the ops' dense inputs and indices, never the array itself.
+
+
+def _write_gradient(op, grads):
+    _, index, value = op.inputs
+    value_grad = None
+    if value.dtype.is_floating:
+        value_grad = grad_list_get(grads, index, shape_of(value), value.dtype)
+    # The value this write replaced got no further: its gradient is dropped.
+    return grad_list_drop(grads, index), None, value_grad
+
+
+def _stack_gradient(op, grad):
+    return (grad_list_from_tensor(grad),)
+
+
+def _from_tensor_gradient(op, grads):
+    value = op.inputs[0]
+    return (grad_list_stack(grads, shape_of(value), value.dtype),)
+
+
+_ELEMENT = {"element_dtype": kinds.DTYPE, "element_shape": kinds.DIMS}
+_GROWS = {"dynamic_size": kinds.BOOL}
+RESERVE = OpDef(
+    "TensorListReserve",
+    _reserve_kernel,
+    lambda i, a: [_FLOW],
+    pure=False,
+    attrs=_GROWS,
+    gradient=NotDifferentiable("its only input is an integer size"),
+)
+WRITE = OpDef(
+    "TensorListSetItem",
+    _write_kernel,
+    _on_flow(lambda i, a: [_FLOW]),
+    pure=False,
+    attrs=_GROWS,
+    gradient=_write_gradient,
+)
+READ = OpDef(
+    "TensorListGetItem",
+    _read_kernel,
+    _on_flow(_element_spec),
+    pure=False,
+    attrs=_ELEMENT,
+    gradient=lambda op, grad: (grad_list_element(op.inputs[1], grad), None),
+)
+STACK = OpDef(
+    "TensorListStack",
+    _stack_kernel,
+    _on_flow(_stack_spec),
+    pure=False,
+    attrs={**_ELEMENT, "static_size": kinds.OPTIONAL_INT},
+    gradient=_stack_gradient,
+)
 LENGTH = OpDef(
     "TensorListLength",
     lambda items: np.int32(len(items)),
-    lambda i, a: [(dtypes.int32, TensorShape([]))],
+    _on_flow(lambda i, a: [(dtypes.int32, TensorShape([]))]),
     pure=False,
+    gradient=INTEGER_OUTPUT,
 )
 FROM_TENSOR = OpDef(
-    "TensorListFromTensor", lambda value: list(value), lambda i, a: [_FLOW], pure=False
+    "TensorListFromTensor",
+    lambda value: list(value),
+    lambda i, a: [_FLOW],
+    pure=False,
+    gradient=_from_tensor_gradient,
 )
 
 

@@ -1,8 +1,21 @@
-"""The saved format: file names, limits, the error, and the JSON forms of shapes and structures."""
+"""The saved format: file names, limits, the error, checksums, and JSON forms of shapes and
+structures.
+
+A saved model is a directory holding ``saved_model.json`` (the description:
+every function's graph, the variables, and the name, size and SHA-256 of the
+arrays file) and one arrays file, ``arrays-<generation>.npz``. The description
+carries a SHA-256 of its own content, so damage anywhere is found.
+
+>>> shape_text([None, 3]), shape_text([5]), shape_text(None)
+('(None, 3)', '(5,)', 'unknown')
+"""
 
 from __future__ import annotations
 
+import hashlib
+import json
 import math
+import re
 
 from runtime.core import dtypes
 from runtime.core.graph import Operation
@@ -11,16 +24,112 @@ from runtime.core.tensor_shape import TensorShape
 FORMAT = "autograph-saved-model"
 VERSION = 1
 DESCRIPTION_FILE = "saved_model.json"
-ARRAYS_FILE = "arrays.npz"
+# The arrays file of one save: a fresh generation name each time, so a save never
+# overwrites the file the committed description names.
+ARRAYS_FILE = re.compile(r"arrays-([0-9a-f]{16})\.npz")
+
+MAX_DESCRIPTION_BYTES = 64 << 20
+MAX_ARRAYS_BYTES = 4 << 30
 MAX_ELEMENTS = 1 << 28  # a constant or variable claiming more than this is damage, not data
+MAX_NAME_LENGTH = 1000
+MAX_GRAPH_DEPTH = 64
 
 
 class SavedModelError(ValueError):
     """A saved directory that cannot be written, or that is damaged, truncated or foreign."""
 
 
+class ArraysFileError(SavedModelError):
+    """A SavedModelError about the arrays file: its size, its SHA-256 or a member."""
+
+
+class Damage(Exception):
+    """A problem found in one file; the reader turns it into a SavedModelError naming the file."""
+
+
+def expect(condition, message):
+    if not condition:
+        raise Damage(message)
+
+
+def expect_list(value, what):
+    expect(type(value) is list, f"{what} must be a list, found {_json_type(value)}")
+    return value
+
+
+def expect_object(value, what, keys=None):
+    """``value`` is a JSON object; with ``keys``, exactly those keys."""
+    expect(type(value) is dict, f"{what} must be an object, found {_json_type(value)}")
+    if keys is not None and value.keys() != set(keys):
+        missing, extra = set(keys) - value.keys(), value.keys() - set(keys)
+        expect(not missing, f"{what} lacks {', '.join(sorted(map(repr, missing)))}")
+        expect(not extra, f"{what} has unknown fields {', '.join(sorted(map(repr, extra)))}")
+    return value
+
+
+def expect_str(value, what):
+    expect(type(value) is str, f"{what} must be a string, found {_json_type(value)}")
+    expect(0 < len(value) <= MAX_NAME_LENGTH, f"{what} must have 1 to {MAX_NAME_LENGTH} characters")
+    return value
+
+
+def _json_type(value):
+    return {dict: "an object", list: "a list", str: "a string", type(None): "null"}.get(
+        type(value), type(value).__name__
+    )
+
+
+def is_saveable_name(name) -> bool:
+    """A name the format stores as text (functions, variables): printable, of a sane length."""
+    return type(name) is str and 0 < len(name) <= MAX_NAME_LENGTH and name.isprintable()
+
+
+def checksum(description) -> str:
+    """The SHA-256 of ``description``'s content, whatever the JSON's spacing."""
+    canonical = json.dumps(description, separators=(",", ":"), ensure_ascii=True, allow_nan=True)
+    return hashlib.sha256(canonical.encode("ascii")).hexdigest()
+
+
+def describe(description) -> str:
+    """The text of ``saved_model.json`` for ``description``: a save writes exactly this."""
+    return json.dumps(description, indent=1, ensure_ascii=True, allow_nan=True)
+
+
 def shape_json(shape):
     return None if shape.rank is None else shape.as_list()
+
+
+def read_dtype(name, what="a dtype"):
+    expect(type(name) is str, f"{what} must be a dtype name")
+    try:
+        return dtypes.as_dtype(name)
+    except TypeError:
+        raise Damage(f"{what}: unknown dtype {name!r}") from None
+
+
+def read_shape(dims, what="a shape"):
+    if dims is None:
+        return TensorShape(None)
+    expect(
+        type(dims) is list
+        and len(dims) <= 64
+        and all(d is None or (type(d) is int and 0 <= d <= MAX_ELEMENTS) for d in dims),
+        f"{what} must be null or a list of sizes (ints >= 0 or null), found {dims!r:.80}",
+    )
+    known = [d for d in dims if d is not None]
+    expect(math.prod(known) <= MAX_ELEMENTS, f"{what} has more than {MAX_ELEMENTS} elements")
+    return TensorShape(dims)
+
+
+def shape_text(shape):
+    if shape is None:
+        return "unknown"
+    return (
+        "("
+        + ", ".join("None" if d is None else str(d) for d in shape)
+        + ("," if len(shape) == 1 else "")
+        + ")"
+    )
 
 
 def encode_structure(value, indices):
@@ -39,76 +148,33 @@ def encode_structure(value, indices):
     return {"output": next(indices)}
 
 
-def shape_text(shape):
-    if shape is None:
-        return "unknown"
-    return (
-        "("
-        + ", ".join("None" if d is None else str(d) for d in shape)
-        + ("," if len(shape) == 1 else "")
-        + ")"
-    )
-
-
-def expect(condition, message):
-    if not condition:
-        raise SavedModelError(f"saved model is damaged: {message}")
-
-
-def expect_list(value):
-    expect(isinstance(value, list), f"expected a list, found {type(value).__name__}")
-    return value
-
-
-def expect_dict(value):
-    expect(isinstance(value, dict), f"expected an object, found {type(value).__name__}")
-    return value
-
-
-def read_dtype(name):
-    expect(isinstance(name, str), "a dtype is damaged")
-    try:
-        return dtypes.as_dtype(name)
-    except TypeError:
-        raise SavedModelError(f"saved model is damaged: unknown dtype {name!r}") from None
-
-
-def read_shape(dims):
-    if dims is None:
-        return TensorShape(None)
-    expect(
-        isinstance(dims, list)
-        and all(
-            d is None or (isinstance(d, int) and not isinstance(d, bool) and d >= 0) for d in dims
-        ),
-        "a shape is damaged",
-    )
-    known = [d for d in dims if d is not None]
-    expect(math.prod(known) <= MAX_ELEMENTS if known else True, "a shape is implausibly large")
-    return TensorShape(dims)
-
-
-def decode_structure(data, n_outputs):
+def decode_structure(data, n_outputs, what):
     seen = []
 
-    def decode(node):
+    def decode(node, depth):
         if node is None:
             return None
-        expect(isinstance(node, dict) and len(node) == 1, "the output structure is damaged")
+        expect(depth < MAX_GRAPH_DEPTH, f"{what} is nested too deeply")
+        expect(type(node) is dict and len(node) == 1, f"{what} is damaged")
         ((tag, content),) = node.items()
         if tag == "output":
-            expect(isinstance(content, int) and 0 <= content < n_outputs, "bad output index")
+            expect(
+                type(content) is int and 0 <= content < n_outputs,
+                f"{what} names output {content!r:.40}, but the graph has {n_outputs}",
+            )
             seen.append(content)
             return content
         if tag in ("tuple", "list"):
-            items = [decode(v) for v in expect_list(content)]
+            items = [decode(v, depth + 1) for v in expect_list(content, what)]
             return tuple(items) if tag == "tuple" else items
-        if tag == "dict":
-            return {str(k): decode(v) for k, v in expect_list(content)}
-        raise SavedModelError(f"saved model is damaged: unknown structure kind {tag!r}")
+        expect(tag == "dict", f"{what}: unknown kind {tag!r:.40}")
+        pairs = expect_list(content, what)
+        expect(
+            all(type(p) is list and len(p) == 2 and type(p[0]) is str for p in pairs),
+            f"{what}: a dict entry is damaged",
+        )
+        return {key: decode(v, depth + 1) for key, v in pairs}
 
-    structure = decode(data)
-    expect(
-        sorted(seen) == list(range(n_outputs)), "the output structure does not cover the outputs"
-    )
+    structure = decode(data, 0)
+    expect(sorted(seen) == list(range(n_outputs)), f"{what} does not cover each output once")
     return structure

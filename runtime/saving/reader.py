@@ -1,349 +1,427 @@
-"""Reading a saved-model directory back: functions callable without their code, variables live."""
+"""Reading a saved-model directory back: every part checked before anything is built or run.
+
+The files are untrusted. The description is read only up to its size limit and
+parsed as JSON; the arrays file must have the size and SHA-256 the description
+gives, and only the members it names are read, each within the size its dtype
+and shape allow, without pickles. Every op is checked against its row of the op
+table: its attribute names and the kind of each value, then its inputs with the
+row's shape and dtype inference, sub-graphs of If and While ops included. The
+description's own checksum must match. Only then are functions compiled, and
+the compiler writes no text of the graph into code. Every failure is a
+SavedModelError naming the file and the problem.
+"""
 
 from __future__ import annotations
 
-import base64
+import contextlib
+import hashlib
 import json
 import os
+import re
 
-import numpy as np
-
-from runtime.core import nest
-from runtime.core.graph import FuncGraph
+from runtime.core.graph import FuncGraph, is_valid_op_name
 from runtime.core.op_def import OPS
-from runtime.core.tensor import EagerTensor, Tensor
-from runtime.core.tensor_shape import TensorShape
-from runtime.core.tensor_spec import TensorSpec
-from runtime.execution.compile import compile_function
-from runtime.ops.constant_ops import convert_to_tensor
-from runtime.ops.random_ops import RandomState
+from runtime.saving.arrays import ArraysReader
+from runtime.saving.attributes import decode_attr
+from runtime.saving.files import ModelChanged, open_regular_file, read_limited
 from runtime.saving.format import (
     ARRAYS_FILE,
     DESCRIPTION_FILE,
     FORMAT,
+    MAX_ARRAYS_BYTES,
+    MAX_DESCRIPTION_BYTES,
+    MAX_GRAPH_DEPTH,
     VERSION,
+    ArraysFileError,
+    Damage,
     SavedModelError,
+    checksum,
     decode_structure,
+    describe,
     expect,
-    expect_dict,
     expect_list,
+    expect_object,
+    expect_str,
+    is_saveable_name,
     read_dtype,
     read_shape,
     shape_text,
 )
+from runtime.saving.loaded import LoadedFunction, LoadedObject
+from runtime.saving.writer import RESERVED_ATTRIBUTES
 from runtime.state.variables import Variable
+
+_ATTEMPTS = 20  # reads started again because a save committed meanwhile
+_DESCRIPTION_FIELDS = (
+    "format",
+    "version",
+    "functions",
+    "signatures",
+    "attributes",
+    "variables",
+    "arrays",
+    "checksum",
+)
+_VARIABLE_KEY = re.compile(r"v[0-9]{1,9}")
+_SHA256 = re.compile(r"[0-9a-f]{64}")
 
 
 def load(path):
     """The object saved in ``path``: its functions callable, its variables live.
 
-    Nothing in the directory is executed or unpickled. A missing, damaged,
-    truncated or foreign directory raises SavedModelError.
+    Nothing in the directory is executed or unpickled, whatever it holds. A
+    load that runs alongside a save sees the model before the save or after
+    it, never a mix.
+
+    Raises:
+        SavedModelError: ``path`` is missing, not a saved model, or damaged,
+            truncated or hostile; the message names the file and the problem.
     """
-    try:
-        return _Reader(path).load()
-    except SavedModelError:
-        raise
-    except (
-        ValueError,
-        TypeError,
-        KeyError,
-        IndexError,
-        AttributeError,
-        OverflowError,
-        MemoryError,
-        OSError,
-        UnicodeDecodeError,
-        RecursionError,
-        EOFError,
-    ) as e:
-        raise SavedModelError(
-            f"{path} is not a readable saved model: {type(e).__name__}: {e}"
-        ) from e
+    return _read(path)[0]
 
 
 def show(path):
     """A description of what ``path`` holds: signatures, functions, inputs, outputs, variables."""
-    try:
-        description = _Reader(path).description()
-    except SavedModelError:
-        raise
-    except Exception as e:
-        raise SavedModelError(f"{path} is not a readable saved model: {e}") from e
-    lines = [
-        f"saved model {path} (format {description['format']} version {description['version']})"
-    ]
-    for name, fn in sorted(description["functions"].items()):
-        kind = "signature" if name in description["signatures"] else "function"
+    loaded, functions, version = _read(path)
+    lines = [f"saved model {path} (format {FORMAT} version {version})"]
+    for name, fn in sorted(functions.items()):
+        kind = "signature" if name in loaded.signatures else "function"
         lines.append(f"{kind} {name!r}:")
         lines.append("  inputs:")
-        inputs = {op["name"]: op for op in fn["graph"]["ops"] if op["type"] == "Placeholder"}
-        for arg in fn["arguments"]:
-            spec = inputs[arg]["outputs"][0]
-            lines.append(f"    {arg}: {spec['dtype']} shape {shape_text(spec['shape'])}")
+        for spec in fn.input_signature:
+            lines.append(f"    {spec.name}: {spec.dtype.name} shape {_shape_text(spec.shape)}")
         lines.append("  outputs:")
-        outputs = _output_specs(fn["graph"])
-        for i, spec in enumerate(outputs):
-            lines.append(f"    output_{i}: {spec['dtype']} shape {shape_text(spec['shape'])}")
+        for i, t in enumerate(fn.graph.outputs):
+            lines.append(f"    output_{i}: {t.dtype.name} shape {_shape_text(t.shape)}")
     lines.append("variables:")
-    for v in description["variables"]:
+    for v in loaded.variables:
         lines.append(
-            f"  {v['name']}: {v['dtype']} shape {shape_text(v['shape'])}"
-            + ("" if v["trainable"] else " (not trainable)")
+            f"  {v.name}: {v.dtype.name} shape {_shape_text(v.shape)}"
+            + ("" if v.trainable else " (not trainable)")
         )
     return "\n".join(lines)
 
 
-def _output_specs(graph):
-    producers = {}
-    for op in graph["ops"]:
-        for i, spec in enumerate(op["outputs"]):
-            producers[f"{op['name']}:{i}"] = spec
-    return [producers[name] for name in graph["outputs"]]
+def _damage(raw, description):
+    """What is wrong with the description as a whole (its checksum, its layout), or None."""
+    content = {k: v for k, v in description.items() if k != "checksum"}
+    try:
+        if checksum(content) != description["checksum"]:
+            return "its checksum does not match its content: the file is damaged"
+        if describe(description).encode("ascii") != raw:  # so no change of spelling goes unseen
+            return "it is not laid out as a save writes it: the file is damaged"
+    except (ValueError, RecursionError) as e:
+        return f"it cannot be checked: {e}"
+    return None
+
+
+def _shape_text(shape):
+    return shape_text(None if shape.rank is None else shape.as_list())
+
+
+def _read(path):
+    for _ in range(_ATTEMPTS):
+        try:
+            return _Reader(path).read()
+        except ModelChanged:
+            continue
+        except SavedModelError:
+            raise
+        except Exception as e:  # a check missed: still the loader's own error, with the cause
+            raise SavedModelError(
+                f"{path} is not a loadable saved model: {type(e).__name__}: {e}"
+            ) from e
+    raise SavedModelError(f"{path}: the model changed under every one of {_ATTEMPTS} reads")
 
 
 class _Reader:
     def __init__(self, path):
         self.path = path
-        if not os.path.isdir(path):
-            raise SavedModelError(f"{path} is not a directory holding a saved model")
-        for name in (DESCRIPTION_FILE, ARRAYS_FILE):
-            if not os.path.isfile(os.path.join(path, name)):
-                raise SavedModelError(
-                    f"{path} is not a saved model of this project: {name} is missing"
-                )
+        self.description_path = os.path.join(path, DESCRIPTION_FILE)
+        self.where = "the description"
 
-    def description(self):
+    @contextlib.contextmanager
+    def _in_description(self):
+        """Damage found in the description becomes a SavedModelError naming its file."""
         try:
-            with open(os.path.join(self.path, DESCRIPTION_FILE), encoding="utf-8") as f:
-                description = json.load(f)
-        except (json.JSONDecodeError, UnicodeDecodeError) as e:
-            raise SavedModelError(f"{self.path}/{DESCRIPTION_FILE} is damaged: {e}") from None
-        expect(isinstance(description, dict), "the description is not a JSON object")
-        expect(description.get("format") == FORMAT, f"this is not a {FORMAT} directory")
-        expect(
-            description.get("version") == VERSION,
-            f"format version {description.get('version')!r} is not supported (this is {VERSION})",
-        )
-        for key, kind in (
-            ("functions", dict),
-            ("signatures", list),
-            ("attributes", dict),
-            ("variables", list),
-        ):
-            expect(
-                isinstance(description.get(key), kind), f"'{key}' is missing or of the wrong type"
-            )
-        return description
+            yield
+        except Damage as e:
+            raise SavedModelError(f"{self.description_path}: {self.where}: {e}") from None
 
-    def load(self):
-        description = self.description()
-        with np.load(os.path.join(self.path, ARRAYS_FILE), allow_pickle=False) as archive:
-            self.arrays = {key: archive[key] for key in archive.files}
-        self.variables = {v["key"]: self._variable(v) for v in description["variables"]}
-        functions = {
-            name: self._function(name, fn) for name, fn in description["functions"].items()
-        }
+    def read(self):
+        raw, description = self._description()
+        # Checked now, reported after the checks of the content (whose messages say more),
+        # or as the cause when the arrays file does not match what the description says.
+        self.damage = _damage(raw, description)
+        with self._open_arrays(raw, description["arrays"]) as (arrays_file, arrays_path):
+            self.arrays = ArraysReader(arrays_file, arrays_path)
+            with self._in_description():
+                self.variables = {}
+                for entry in expect_list(description["variables"], "'variables'"):
+                    self._variable(entry)
+                graphs = {}
+                for name, entry in expect_object(description["functions"], "'functions'").items():
+                    self.where = f"function {name!r:.100}"
+                    expect(is_saveable_name(name), "a function name must be printable text")
+                    graphs[name] = self._function(entry)
+                self.where = "the description"
+                expect(self.damage is None, self.damage)
+        functions = {}
+        for name, (graph, arguments) in graphs.items():
+            try:
+                functions[name] = LoadedFunction(name, graph, arguments)
+            except Exception as e:
+                raise SavedModelError(
+                    f"{self.description_path}: function {name!r} does not compile: {e}"
+                ) from e
+        with self._in_description():
+            loaded = self._object(description, functions)
+        return loaded, functions, description["version"]
+
+    # --- the two files -------------------------------------------------------------------------
+
+    def _description(self):
+        if not os.path.isdir(self.path):
+            raise SavedModelError(f"{self.path} is not a directory holding a saved model")
+        raw = self._description_bytes()
+        try:
+            description = json.loads(raw.decode("utf-8"))
+        except (UnicodeDecodeError, ValueError, RecursionError) as e:
+            raise SavedModelError(f"{self.description_path}: not valid JSON: {e}") from None
+        with self._in_description():
+            expect_object(description, "the description")
+            expect(description.get("format") == FORMAT, f"this is not a {FORMAT} directory")
+            version = description.get("version")
+            expect(
+                type(version) is int and version == VERSION,
+                f"format version {version!r:.20} is not supported (this is {VERSION}): "
+                "save the model again with this version",
+            )
+            expect(
+                "arrays" in description or "checksum" in description,
+                "it was written by an earlier layout, without checksums: save the model again",
+            )
+            expect_object(description, "the description", keys=_DESCRIPTION_FIELDS)
+            expect(
+                type(description["checksum"]) is str, "'checksum' must be a SHA-256 in hex digits"
+            )
+        return raw, description
+
+    def _description_bytes(self):
+        try:
+            file, _ = open_regular_file(
+                self.description_path, MAX_DESCRIPTION_BYTES, "the description"
+            )
+        except FileNotFoundError:
+            raise SavedModelError(
+                f"{self.path} is not a saved model of this project: {DESCRIPTION_FILE} is missing"
+            ) from None
+        with file:
+            return read_limited(file, MAX_DESCRIPTION_BYTES, self.description_path, "it")
+
+    @contextlib.contextmanager
+    def _open_arrays(self, raw, reference):
+        """The arrays file, checked to have the size and SHA-256 that ``reference`` gives.
+
+        When the description is damaged, that is the error, not the mismatch it causes.
+        """
+        try:
+            with self._checked_arrays(raw, reference) as opened:
+                yield opened
+        except ArraysFileError as e:
+            if self.damage is None:
+                raise
+            raise SavedModelError(f"{self.description_path}: {self.damage}") from e
+
+    @contextlib.contextmanager
+    def _checked_arrays(self, raw, reference):
+        with self._in_description():
+            self.where = "'arrays'"
+            expect_object(reference, "it", keys=("file", "bytes", "sha256"))
+            name, size, digest = reference["file"], reference["bytes"], reference["sha256"]
+            expect(type(name) is str and ARRAYS_FILE.fullmatch(name), "bad arrays file name")
+            expect(type(size) is int and 0 < size <= MAX_ARRAYS_BYTES, "bad arrays file size")
+            expect(type(digest) is str and _SHA256.fullmatch(digest), "bad arrays file SHA-256")
+            self.where = "the description"
+        path = os.path.join(self.path, name)
+        try:
+            file, actual = open_regular_file(
+                path, MAX_ARRAYS_BYTES, "the arrays file", ArraysFileError
+            )
+        except FileNotFoundError:
+            if self._description_bytes() != raw:
+                raise ModelChanged() from None  # a save replaced it: read the new one
+            raise ArraysFileError(f"{path}: the arrays file is missing") from None
+        with file:
+            if actual != size:
+                raise ArraysFileError(
+                    f"{path}: the arrays file has {actual} bytes, but the description says {size}"
+                )
+            sha = hashlib.sha256()
+            for chunk in iter(lambda: file.read(1 << 20), b""):
+                sha.update(chunk)
+            if sha.hexdigest() != digest:
+                raise ArraysFileError(f"{path}: the arrays file is damaged (its SHA-256 differs)")
+            file.seek(0)
+            yield file, path
+
+    # --- the parts of the description ---------------------------------------------------------
+
+    def _variable(self, entry):
+        self.where = "a variable"
+        expect_object(entry, "it", keys=("key", "name", "trainable", "value"))
+        name = entry["name"]
+        expect(is_saveable_name(name) and name.endswith(":0"), "a variable name is damaged")
+        self.where = f"variable {name!r}"
+        key = entry["key"]
+        expect(type(key) is str and _VARIABLE_KEY.fullmatch(key), "its key is damaged")
+        expect(key not in self.variables, f"its key {key!r} is used twice")
+        expect(type(entry["trainable"]) is bool, "'trainable' must be true or false")
+        value = self.arrays.read(entry["value"], self.where)
+        dtype = read_dtype(entry["value"]["dtype"])
+        variable = Variable(value, dtype=dtype, trainable=entry["trainable"])
+        variable.name = name
+        variable._base_name = name[:-2]
+        self.variables[key] = variable
+
+    def _function(self, entry):
+        expect_object(entry, "it", keys=("name", "graph", "arguments", "outputs"))
+        graph = self._graph(entry["graph"], expect_str(entry["name"], "its name"), depth=0)
+        arguments = expect_list(entry["arguments"], "its arguments")
+        expect(
+            arguments == [t.op.name for t in graph.inputs],
+            "its arguments are not the names of its graph's inputs",
+        )
+        structure = decode_structure(entry["outputs"], len(graph.outputs), "its output structure")
+        graph.structured_outputs = structure
+        return graph, arguments
+
+    def _object(self, description, functions):
         loaded = LoadedObject()
-        for name, entry in description["attributes"].items():
-            expect(isinstance(entry, dict), f"attribute {name!r} is damaged")
-            if "variable" in entry:
-                setattr(loaded, name, self._lookup(self.variables, entry["variable"], "variable"))
-            elif "function" in entry:
-                setattr(loaded, name, self._lookup(functions, entry["function"], "function"))
-        for name in description["signatures"]:
-            loaded.signatures[name] = self._lookup(functions, name, "signature")
+        self.where = "'attributes'"
+        for name, entry in expect_object(description["attributes"], "it").items():
+            expect(
+                name.isidentifier()
+                and (not name.startswith("_") or name == "__call__")
+                and name not in RESERVED_ATTRIBUTES,
+                f"{name!r:.100} cannot name an attribute of a loaded object",
+            )
+            expect(
+                type(entry) is dict and len(entry) == 1, f"attribute {name!r} must be one reference"
+            )
+            ((kind, key),) = entry.items()
+            table = {"variable": self.variables, "function": functions}.get(kind)
+            expect(table is not None, f"attribute {name!r}: unknown kind {kind!r:.40}")
+            expect(
+                type(key) is str and key in table, f"attribute {name!r}: {key!r:.100} is unknown"
+            )
+            setattr(loaded, name, table[key])
+        self.where = "'signatures'"
+        for name in expect_list(description["signatures"], "it"):
+            expect(type(name) is str and name in functions, f"{name!r:.100} is not a function")
+            expect(name not in loaded.signatures, f"{name!r} is listed twice")
+            loaded.signatures[name] = functions[name]
         loaded.variables = tuple(self.variables.values())
         loaded.trainable_variables = tuple(v for v in loaded.variables if v.trainable)
         return loaded
 
-    def _lookup(self, table, key, what):
-        expect(isinstance(key, str) and key in table, f"{what} {key!r} is not in the saved model")
-        return table[key]
+    # --- graphs ------------------------------------------------------------------------------
 
-    def _variable(self, entry):
-        expect(isinstance(entry, dict), "a variable entry is damaged")
-        key = entry.get("key")
-        value = self._lookup(self.arrays, key, "array")
-        dtype = read_dtype(entry.get("dtype"))
-        shape = read_shape(entry.get("shape"))
-        expect(
-            TensorShape(value.shape) == shape and value.dtype == dtype.as_numpy_dtype,
-            f"variable {entry.get('name')!r}: its array does not have the shape and dtype described",
-        )
-        name = entry.get("name")
-        expect(isinstance(name, str) and name.endswith(":0"), "a variable name is damaged")
-        variable = Variable(value.copy(), dtype=dtype, trainable=bool(entry.get("trainable", True)))
-        variable.name = name
-        variable._base_name = name[:-2]
-        return variable
+    def graph(self, data, depth):
+        """A sub-graph in an attribute (of an If or While op): checked like a function's."""
+        return self._graph(data, "sub_graph", depth)
 
-    def _function(self, name, entry):
-        expect(isinstance(entry, dict), f"function {name!r} is damaged")
-        graph = self._graph(entry.get("graph"), entry.get("name", name))
-        arguments = entry.get("arguments")
-        expect(
-            isinstance(arguments, list) and len(arguments) == len(graph.inputs),
-            f"function {name!r}: its arguments do not match its graph",
-        )
-        structure = decode_structure(entry.get("outputs"), len(graph.outputs))
-        graph.structured_outputs = structure
-        return LoadedFunction(name, graph, [str(a) for a in arguments])
-
-    def _graph(self, data, name, depth=0):
-        expect(depth < 64, "sub-graphs are nested too deeply")
-        expect(
-            isinstance(data, dict) and isinstance(data.get("ops"), list),
-            f"graph {name!r} is damaged",
-        )
-        graph = FuncGraph(str(name))
-        tensors = {}
-        ops = {}
-        for op_data in data["ops"]:
+    def _graph(self, data, name, depth):
+        expect(depth <= MAX_GRAPH_DEPTH, f"sub-graphs are nested over {MAX_GRAPH_DEPTH} deep")
+        expect_object(data, "a graph", keys=("ops", "inputs", "outputs"))
+        graph = FuncGraph(name)
+        tensors, ops = {}, {}
+        where = self.where
+        for op_data in expect_list(data["ops"], "a graph's ops"):
+            self.where = where
             op = self._op(graph, op_data, tensors, ops, depth)
             ops[op.name] = op
-            for t in op.outputs:
-                tensors[t.name] = t
-        graph.inputs = [self._lookup(tensors, t, "tensor") for t in data.get("inputs", [])]
-        graph.outputs = [self._lookup(tensors, t, "tensor") for t in data.get("outputs", [])]
-        for t in graph.inputs:
-            expect(t.op.type == "Placeholder", f"graph {name!r}: an input is not a placeholder")
+            tensors.update((t.name, t) for t in op.outputs)
+        self.where = where
+        graph.inputs = [self._tensor(tensors, t) for t in expect_list(data["inputs"], "inputs")]
+        graph.outputs = [self._tensor(tensors, t) for t in expect_list(data["outputs"], "outputs")]
+        placeholders = [op.outputs[0] for op in ops.values() if op.type == "Placeholder"]
+        expect(
+            {id(t) for t in graph.inputs} == {id(t) for t in placeholders}
+            and len(graph.inputs) == len(placeholders),
+            "a graph's inputs must be its placeholders, each once",
+        )
         return graph
 
+    def _tensor(self, tensors, name):
+        expect(type(name) is str and name in tensors, f"no tensor {name!r:.100} comes before")
+        return tensors[name]
+
     def _op(self, graph, data, tensors, ops, depth):
-        expect(isinstance(data, dict), "an op is damaged")
-        op_type = data.get("type")
-        expect(isinstance(op_type, str) and op_type in OPS, f"unknown op type {op_type!r}")
+        expect_object(
+            data, "an op", keys=("name", "type", "inputs", "control_inputs", "attrs", "outputs")
+        )
+        name, op_type = data["name"], data["type"]
+        expect(
+            is_valid_op_name(name) and len(name) <= 1000,
+            f"{name!r:.100} is not a valid op name",
+        )
+        expect(name not in ops, f"op name {name!r} is used twice")
+        expect(
+            type(op_type) is str and op_type in OPS, f"op {name!r}: unknown type {op_type!r:.60}"
+        )
+        self.where += f", op {name!r} ({op_type})"
         opdef = OPS[op_type]
-        name = data.get("name")
-        expect(isinstance(name, str) and name, "an op has no name")
-        inputs = [self._lookup(tensors, t, "tensor") for t in expect_list(data.get("inputs"))]
-        attrs = {str(k): self._attr(v, depth) for k, v in expect_dict(data.get("attrs")).items()}
-        specs = [
-            (read_dtype(s.get("dtype")), read_shape(s.get("shape")))
-            for s in expect_list(data.get("outputs"))
-            if isinstance(s, dict)
-        ]
-        if op_type not in ("If", "While"):
+        inputs = [self._tensor(tensors, t) for t in expect_list(data["inputs"], "its inputs")]
+        controls = expect_list(data["control_inputs"], "its control inputs")
+        for c in controls:
+            expect(type(c) is str and c in ops, f"no op {c!r:.100} comes before")
+        attrs = self._attrs(opdef, expect_object(data["attrs"], "its attributes"), depth)
+        specs = [self._spec(s) for s in expect_list(data["outputs"], "its outputs")]
+        try:
             inferred = opdef.infer(inputs, attrs)  # the graph must make sense, not just parse
-            expect(
-                len(inferred) == len(specs)
-                and all(
-                    d is sd and TensorShape(s).is_compatible_with(ss)
-                    for (d, s), (sd, ss) in zip(inferred, specs)
-                ),
-                f"op {name!r} ({op_type}): its outputs do not match its inputs",
-            )
-        controls = [self._lookup(ops, c, "op") for c in expect_list(data.get("control_inputs"))]
-        op = graph.create_op(opdef, inputs, attrs, name, specs, control_inputs=controls)
+        except Exception as e:
+            raise Damage(f"it does not fit its inputs: {type(e).__name__}: {e}") from None
+        expect(
+            len(inferred) == len(specs)
+            and all(
+                d is sd and s.is_compatible_with(ss) for (d, s), (sd, ss) in zip(inferred, specs)
+            ),
+            "its outputs are not what its inputs and attributes make",
+        )
+        specs = [(d, s.merge_with(ss)) for (d, s), (_, ss) in zip(inferred, specs)]
+        op = graph.create_op(opdef, inputs, attrs, name, specs, [ops[c] for c in controls])
         expect(op.name == name, f"op name {name!r} is used twice")
         return op
 
-    def _attr(self, value, depth):
-        expect(isinstance(value, dict) and len(value) in (1, 2), "an attribute is damaged")
-        (tag, content), *rest = value.items()
-        if tag == "value":
-            expect(content is None or isinstance(content, (bool, int, float, str)), "bad value")
-            return content
-        if tag == "dtype":
-            return read_dtype(content)
-        if tag == "shape":
-            return read_shape(content)
-        if tag == "graph":
-            return self._graph(content, "sub-graph", depth + 1)
-        if tag == "variable":
-            return self._lookup(self.variables, content, "variable")
-        if tag == "random":
-            expect(content is None or isinstance(content, int), "bad random seed")
-            return RandomState(content)
-        if tag == "array":
-            arr = self._lookup(self.arrays, content, "array")
-            expect(arr.dtype != object, "an array holds objects")
-            return arr[()] if arr.ndim == 0 else arr
-        if tag == "strings":
-            shape = read_shape(dict(value).get("shape"))
-            expect(
-                shape.is_fully_defined() and shape.num_elements() == len(expect_list(content)),
-                "string constant: its data does not match its shape",
-            )
-            items = [base64.b64decode(s, validate=True) for s in content]
-            arr = np.empty(len(items), dtype=object)
-            arr[:] = items
-            return arr.reshape(shape.as_list())
-        if tag == "bytes":
-            return base64.b64decode(content, validate=True)
-        if tag == "slice":
-            parts = [self._attr(v, depth) for v in expect_list(content)]
-            expect(len(parts) == 3, "bad slice")
-            return slice(*parts)
-        if tag == "ellipsis":
-            return Ellipsis
-        if tag in ("tuple", "list"):
-            items = [self._attr(v, depth) for v in expect_list(content)]
-            return tuple(items) if tag == "tuple" else items
-        raise SavedModelError(f"unknown attribute kind {tag!r}")
+    def _attrs(self, opdef, data, depth):
+        """The op's attributes: exactly those its row declares, each of the declared kind."""
+        unknown = data.keys() - opdef.attrs.keys()
+        if unknown:
+            raise Damage(f"unknown attribute {min(unknown)!r:.100}")
+        attrs = {}
+        where = self.where
+        for key, kind in opdef.attrs.items():
+            expect(key in data, f"attribute {key!r} is missing")
+            self.where = f"{where}, attribute {key!r}"
+            value = decode_attr(data[key], self, depth)
+            self.where = where
+            expect(kind.accepts(value), f"attribute {key!r} must be {kind.description}")
+            attrs[key] = value
+        return attrs
 
+    def _spec(self, data):
+        expect_object(data, "an output", keys=("dtype", "shape"))
+        return read_dtype(data["dtype"], "an output's dtype"), read_shape(data["shape"])
 
-class LoadedObject:
-    """What ``load`` returns: saved functions and variables as attributes, and ``signatures``.
+    # --- what attribute values refer to (see runtime.saving.attributes) -----------------------
 
-    Calling it calls the saved ``__call__``, when the saved object had one.
-    """
+    def variable(self, key):
+        expect(type(key) is str and key in self.variables, f"no variable {key!r:.40}")
+        return self.variables[key]
 
-    def __init__(self):
-        self.signatures = {}
-        self.variables = ()
-        self.trainable_variables = ()
+    def array(self, reference):
+        return self.arrays.read(reference, self.where)
 
-    def __call__(self, *args, **kwargs):
-        call = self.__dict__.get("__call__")
-        if call is None:
-            raise TypeError("The saved object had no __call__ function with an input_signature")
-        return call(*args, **kwargs)
-
-
-class LoadedFunction:
-    """A saved function, rebuilt from its graph: called with tensors, checked against its inputs."""
-
-    def __init__(self, name, graph, arguments):
-        self.name = name
-        self.graph = graph
-        self.arguments = arguments
-        self.input_signature = tuple(
-            TensorSpec(t.shape, t.dtype, a) for t, a in zip(graph.inputs, arguments)
-        )
-        self._program = compile_function(graph)
-
-    def __call__(self, *args, **kwargs):
-        if len(args) > len(self.arguments):
-            raise TypeError(f"{self.name} takes {len(self.arguments)} arguments, got {len(args)}")
-        values = dict(zip(self.arguments, args))
-        for key, value in kwargs.items():
-            if key not in self.arguments or key in values:
-                raise TypeError(f"{self.name}: unexpected or repeated argument {key!r}")
-            values[key] = value
-        missing = [a for a in self.arguments if a not in values]
-        if missing:
-            raise TypeError(f"{self.name}: missing argument {missing[0]!r}")
-        flat = [
-            self._check(a, spec, values[a]) for a, spec in zip(self.arguments, self.input_signature)
-        ]
-        results = self._program(*flat)
-        tensors = [EagerTensor(v, t.dtype) for v, t in zip(results, self.graph.outputs)]
-        return nest.map_structure(
-            lambda i: None if i is None else tensors[i], self.graph.structured_outputs
-        )
-
-    def _check(self, name, spec, value):
-        if not isinstance(value, Tensor):
-            try:
-                value = convert_to_tensor(value, dtype=spec.dtype)
-            except (TypeError, ValueError) as e:
-                raise TypeError(
-                    f"{self.name}: argument {name!r} does not fit {spec}: {e}"
-                ) from None
-        spec.check_argument(self.name, name, value, source="the saved function")
-        return value._value
-
-    def __repr__(self):
-        return f"<rt.saved_model.LoadedFunction {self.name}>"
+    def attr(self, data, depth):
+        return decode_attr(data, self, depth)

@@ -2,28 +2,27 @@
 
 from __future__ import annotations
 
-import base64
-import json
-import os
-import shutil
-import tempfile
+import hashlib
 
 import numpy as np
 
-from runtime.core import dtypes
-from runtime.core.graph import Graph
-from runtime.core.tensor_shape import TensorShape
-from runtime.ops.random_ops import RandomState
+from runtime.saving import files
+from runtime.saving.arrays import ArraysWriter
+from runtime.saving.attributes import encode_attr
 from runtime.saving.format import (
-    ARRAYS_FILE,
-    DESCRIPTION_FILE,
     FORMAT,
     VERSION,
     SavedModelError,
+    checksum,
+    describe,
     encode_structure,
+    is_saveable_name,
     shape_json,
 )
 from runtime.state.variables import Variable
+
+# Names a loaded object uses itself: no saved attribute may take them.
+RESERVED_ATTRIBUTES = frozenset({"signatures", "variables", "trainable_variables"})
 
 
 def save(obj, path, signatures=None):
@@ -31,8 +30,18 @@ def save(obj, path, signatures=None):
 
     Saved are the functions in ``signatures`` (a function traced with
     ``input_signature``, a concrete function, or a dict name -> function) and
-    every ``ag.function`` attribute of ``obj`` that has an input_signature.
-    The directory is written completely or not at all.
+    every ``ag.function`` attribute of ``obj`` that has an input_signature,
+    with the variables they use and those of ``obj``.
+
+    Everything is checked before the directory is touched: a value that
+    cannot be saved raises SavedModelError and changes nothing. The save then
+    commits atomically (``runtime.saving.files``): ``path`` holds the previous
+    model, complete, until the new one is complete. Files in ``path`` that are
+    not the model's are kept.
+
+    Raises:
+        SavedModelError: nothing to save, a value that cannot be saved, or a
+            directory that cannot be written.
     """
     functions = _functions_to_save(obj, signatures)
     if not functions:
@@ -44,11 +53,13 @@ def save(obj, path, signatures=None):
     attributes = {}
     for name, value in _attributes(obj):
         if isinstance(value, Variable):
-            attributes[name] = {"variable": writer.variable(value)}
+            attributes[_attribute_name(name)] = {"variable": writer.variable(value)}
         elif name in functions:
-            attributes[name] = {"function": name}
+            attributes[_attribute_name(name)] = {"function": name}
     for variable in getattr(obj, "variables", ()):
         writer.variable(variable)
+    arrays = writer.arrays.to_bytes()
+    arrays_name = files.new_arrays_name()
     description = {
         "format": FORMAT,
         "version": VERSION,
@@ -56,8 +67,22 @@ def save(obj, path, signatures=None):
         "signatures": sorted(_signature_names(signatures)),
         "attributes": attributes,
         "variables": writer.variables,
+        "arrays": {
+            "file": arrays_name,
+            "bytes": len(arrays),
+            "sha256": hashlib.sha256(arrays).hexdigest(),
+        },
     }
-    _write(path, description, writer.arrays)
+    description["checksum"] = checksum(description)
+    files.save_files(path, arrays_name, arrays, describe(description))
+
+
+def _attribute_name(name):
+    if name in RESERVED_ATTRIBUTES:
+        raise SavedModelError(
+            f"Cannot save the attribute {name!r}: a loaded object uses that name itself"
+        )
+    return name
 
 
 def _attributes(obj):
@@ -100,6 +125,8 @@ def _functions_to_save(obj, signatures):
             else [("serving_default", signatures)]
         )
         for name, fn in items:
+            if not is_saveable_name(name):
+                raise SavedModelError(f"Cannot save a signature named {name!r}: use printable text")
             functions[name] = _concrete(fn, name)
     for name, value in _attributes(obj):
         if hasattr(value, "get_concrete_function") and getattr(value, "input_signature", None):
@@ -107,51 +134,36 @@ def _functions_to_save(obj, signatures):
     return functions
 
 
-def _write(path, description, arrays):
-    parent = os.path.dirname(os.path.abspath(path)) or "."
-    os.makedirs(parent, exist_ok=True)
-    staging = tempfile.mkdtemp(prefix=".saving_", dir=parent)
-    try:
-        with open(os.path.join(staging, DESCRIPTION_FILE), "w", encoding="utf-8") as f:
-            json.dump(description, f, indent=1, allow_nan=True)
-        np.savez(os.path.join(staging, ARRAYS_FILE), **arrays)
-        if os.path.exists(path):
-            shutil.rmtree(path)
-        os.replace(staging, path)
-    except BaseException:
-        shutil.rmtree(staging, ignore_errors=True)
-        raise
-
-
 class _Writer:
     """Turns graphs into JSON, collecting arrays and variables as it goes."""
 
     def __init__(self):
-        self.arrays = {}
+        self.arrays = ArraysWriter()
         self.variables = []
-        self._variable_ids = {}
+        self._variable_keys = {}
 
     def variable(self, variable):
-        key = self._variable_ids.get(id(variable))
+        key = self._variable_keys.get(id(variable))
         if key is None:
-            key = self._variable_ids[id(variable)] = f"v{len(self.variables)}"
-            self.arrays[key] = np.asarray(variable._value)
+            if not (is_saveable_name(variable.name) and variable.name.endswith(":0")):
+                raise SavedModelError(
+                    f"Cannot save the variable {variable.name!r}: its name must be printable text"
+                )
+            value = self.arrays.add(
+                np.asarray(variable._value), variable.dtype, f"variable {variable.name!r}"
+            )
+            key = self._variable_keys[id(variable)] = f"v{len(self.variables)}"
             self.variables.append(
-                {
-                    "key": key,
-                    "name": variable.name,
-                    "dtype": variable.dtype.name,
-                    "shape": list(np.shape(variable._value)),
-                    "trainable": variable.trainable,
-                }
+                {"key": key, "name": variable.name, "trainable": variable.trainable, "value": value}
             )
         return key
 
     def function(self, cf):
         graph = cf.graph
         n_args = len(graph.inputs) - len(getattr(graph, "captures", ()))
+        name = getattr(cf, "name", graph.graph_name)
         return {
-            "name": getattr(cf, "name", graph.graph_name),
+            "name": name if is_saveable_name(name) else "function",
             "graph": self.graph(graph),
             "arguments": [op_input.op.name for op_input in graph.inputs[:n_args]],
             "outputs": encode_structure(graph.structured_outputs, iter(range(len(graph.outputs)))),
@@ -165,46 +177,24 @@ class _Writer:
         }
 
     def op(self, op):
+        declared = op.opdef.attrs
+        for key, kind in declared.items():
+            if key not in op.attrs or not kind.accepts(op.attrs[key]):
+                raise SavedModelError(
+                    f"Cannot save op {op.name!r} ({op.type}): its attribute {key!r} must be "
+                    f"{kind.description}, found {type(op.attrs.get(key)).__name__}"
+                )
         return {
             "name": op.name,
             "type": op.type,
             "inputs": [t.name for t in op.inputs],
             "control_inputs": [c.name for c in op.control_inputs],
-            "attrs": {k: self.attr(v) for k, v in op.attrs.items()},
+            "attrs": {key: self.attr(op.attrs[key]) for key in declared},
             "outputs": [{"dtype": t.dtype.name, "shape": shape_json(t.shape)} for t in op.outputs],
         }
 
     def attr(self, value):
-        if isinstance(value, dtypes.DType):
-            return {"dtype": value.name}
-        if isinstance(value, TensorShape):
-            return {"shape": shape_json(value)}
-        if isinstance(value, Graph):
-            return {"graph": self.graph(value)}
-        if isinstance(value, Variable):
-            return {"variable": self.variable(value)}
-        if isinstance(value, RandomState):
-            return {"random": value.seed}
-        if isinstance(value, (np.ndarray, np.generic)):
-            return self.array(np.asarray(value))
-        if isinstance(value, bytes):
-            return {"bytes": base64.b64encode(value).decode("ascii")}
-        if isinstance(value, slice):
-            return {"slice": [self.attr(value.start), self.attr(value.stop), self.attr(value.step)]}
-        if value is Ellipsis:
-            return {"ellipsis": True}
-        if isinstance(value, (tuple, list)):
-            return {"tuple" if isinstance(value, tuple) else "list": [self.attr(v) for v in value]}
-        if value is None or isinstance(value, (bool, int, float, str)):
-            return {"value": value}
-        if hasattr(value, "write"):  # an output stream of rt.print: standard output once loaded
-            return {"value": None}
-        raise SavedModelError(f"Cannot save an attribute of type {type(value).__name__}")
+        return encode_attr(value, self)
 
-    def array(self, arr):
-        if arr.dtype == object:
-            items = [base64.b64encode(b).decode("ascii") for b in arr.reshape(-1)]
-            return {"strings": items, "shape": list(arr.shape)}
-        key = f"c{len(self.arrays)}"
-        self.arrays[key] = arr
-        return {"array": key}
+    def array(self, value):
+        return self.arrays.add(value, what="a constant")

@@ -21,8 +21,9 @@ import numpy as np
 
 from runtime import errors
 from runtime.core import context, dtypes
+from runtime.core.attr_kinds import AttrKind
 from runtime.core.graph import current_name_scope
-from runtime.core.op_def import OpDef
+from runtime.core.op_def import NO_INPUTS, NotDifferentiable, OpDef
 from runtime.core.tensor import EagerTensor, Tensor, to_numpy
 from runtime.core.tensor_shape import TensorShape
 from runtime.ops.constant_ops import constant_value, convert_to_tensor
@@ -34,22 +35,56 @@ def _handle_kernel(variable):
     return variable
 
 
+# The kind of the attribute naming the variable an op reads or writes.
+_VARIABLE = {"variable": AttrKind("a Variable", lambda value: isinstance(value, Variable))}
 VAR_HANDLE = OpDef(
-    "VarHandleOp", _handle_kernel, lambda i, a: [(dtypes.resource, TensorShape([]))], pure=False
+    "VarHandleOp",
+    _handle_kernel,
+    lambda i, a: [(dtypes.resource, TensorShape([]))],
+    pure=False,
+    attrs=_VARIABLE,
+    gradient=NO_INPUTS,
 )
 
 
 def handle_in_graph(graph, variable):
     """The handle through which ``graph`` reads and writes ``variable``: one op per variable
-    per graph, named after the variable."""
+    per graph, named after the variable.
+
+    A branch or loop body captures the handle of the graph around it, so the
+    If or While op takes the variable as an input, and gradients reach it.
+    """
     handle = graph.variable_handles.get(id(variable))
     if handle is None:
-        # A handle waits on nothing, and is named after the variable, whatever scope is open.
-        with graph.at_top_level():
-            specs = [(dtypes.resource, TensorShape([]))]
-            op = graph.create_op(VAR_HANDLE, [], {"variable": variable}, variable._base_name, specs)
-        handle = graph.variable_handles[id(variable)] = op.outputs[0]
+        if graph.outer_graph is not None:
+            handle = graph.capture(handle_in_graph(graph.outer_graph, variable))
+        else:
+            # A handle waits on nothing, and is named after the variable, whatever scope is open.
+            with graph.at_top_level():
+                specs = [(dtypes.resource, TensorShape([]))]
+                attrs = {"variable": variable}
+                op = graph.create_op(VAR_HANDLE, [], attrs, variable._base_name, specs)
+            handle = op.outputs[0]
+        graph.variable_handles[id(variable)] = handle
     return handle
+
+
+def variable_of(handle):
+    """The variable a resource tensor is the handle of (through the captures of sub-graphs),
+    or None when it is not a variable's handle."""
+    t = handle
+    while t.op.opdef is not VAR_HANDLE:
+        outer = next((o for o, inner in getattr(t.graph, "captures", ()) if inner is t), None)
+        if outer is None:
+            return None
+        t = outer
+    return t.op.attrs["variable"]
+
+
+def _outermost(graph):
+    while graph.outer_graph is not None:
+        graph = graph.outer_graph
+    return graph
 
 
 def _read_kernel(handle, variable):
@@ -58,10 +93,30 @@ def _read_kernel(handle, variable):
 
 def _var_spec(inputs, attrs):
     variable = attrs["variable"]
+    if inputs[0].dtype is not dtypes.resource:
+        raise TypeError(
+            f"reading or writing a variable needs its handle, got {inputs[0].dtype.name}"
+        )
+    if len(inputs) > 1 and not (
+        inputs[1].dtype is variable.dtype and variable.shape.is_compatible_with(inputs[1].shape)
+    ):
+        raise TypeError(
+            f"Cannot write a {inputs[1].dtype.name} value of shape {inputs[1].shape} to "
+            f"variable {variable.name!r} ({variable.dtype.name}, shape {variable.shape})"
+        )
     return [(variable.dtype, variable.shape)]
 
 
-READ = OpDef("ReadVariableOp", _read_kernel, _var_spec, pure=False, default_name="ReadVariableOp")
+# A read passes its gradient to the handle: the gradient of the variable itself.
+READ = OpDef(
+    "ReadVariableOp",
+    _read_kernel,
+    _var_spec,
+    pure=False,
+    default_name="ReadVariableOp",
+    attrs=_VARIABLE,
+    gradient=lambda op, g: (g,),
+)
 
 
 def _assigner(combine):
@@ -78,9 +133,33 @@ def _assigner(combine):
     return kernel
 
 
-ASSIGN = OpDef("AssignVariableOp", _assigner(lambda old, new: new), _var_spec, stateful=True)
-ASSIGN_ADD = OpDef("AssignAddVariableOp", _assigner(np.add), _var_spec, stateful=True)
-ASSIGN_SUB = OpDef("AssignSubVariableOp", _assigner(np.subtract), _var_spec, stateful=True)
+_UPDATE = NotDifferentiable(
+    "it updates a variable; gradients reach a variable through the ops that read it"
+)
+ASSIGN = OpDef(
+    "AssignVariableOp",
+    _assigner(lambda old, new: new),
+    _var_spec,
+    stateful=True,
+    attrs=_VARIABLE,
+    gradient=_UPDATE,
+)
+ASSIGN_ADD = OpDef(
+    "AssignAddVariableOp",
+    _assigner(np.add),
+    _var_spec,
+    stateful=True,
+    attrs=_VARIABLE,
+    gradient=_UPDATE,
+)
+ASSIGN_SUB = OpDef(
+    "AssignSubVariableOp",
+    _assigner(np.subtract),
+    _var_spec,
+    stateful=True,
+    attrs=_VARIABLE,
+    gradient=_UPDATE,
+)
 
 
 _creation_observers = []
@@ -127,8 +206,29 @@ class Variable:
         else:
             # In a graph the handle op takes the unique, scoped name; the variable is named after it.
             self._base_name = current_name_scope() + base
-            self._base_name = handle_in_graph(graph, self).op.name
+            self._base_name = handle_in_graph(_outermost(graph), self).op.name
+            handle_in_graph(graph, self)
         self.name = self._base_name + ":0"
+
+    # The value is numpy. A compiled program (jit_compile) leaves its result on its device
+    # instead, and numpy is made from it only when something else reads it.
+    _numpy_value = None
+    _device_value = None
+
+    @property
+    def _value(self):
+        if self._numpy_value is None and self._device_value is not None:
+            value = np.asarray(self._device_value)
+            self._numpy_value = value[()] if value.ndim == 0 else value
+        return self._numpy_value
+
+    @_value.setter
+    def _value(self, value):
+        self._numpy_value, self._device_value = value, None
+
+    def _set_device_value(self, array):
+        """The value is now ``array``, a JAX array left where a compiled program made it."""
+        self._numpy_value, self._device_value = None, array
 
     @property
     def shape(self) -> TensorShape:
@@ -145,7 +245,10 @@ class Variable:
         """The current value: eagerly a tensor holding it, in a graph an op that reads it when run."""
         graph = context.building_graph()
         if graph is None:
-            return EagerTensor(self._value, self.dtype)
+            value = EagerTensor(self._value, self.dtype)
+            for tape in context.recording_tapes():  # a read is how gradients reach a variable
+                tape.record_variable_read(self, value)
+            return value
         return bind1(READ, [handle_in_graph(graph, self)], {"variable": self}, "ReadVariableOp")
 
     value = read_value

@@ -21,6 +21,8 @@ _HIDDEN_ATTRS = {
     "num_loop_vars",
     "has_maximum_iterations",
 }
+# Attributes shown only when set: a loop's ``stacked`` once it is differentiated.
+_HIDDEN_WHEN_NONE = {"stacked"}
 
 
 def tensor_ref(t) -> str:
@@ -49,7 +51,9 @@ def op_text(op) -> str:
     args += [
         _attr_text(k, v)
         for k, v in op.attrs.items()
-        if k not in _HIDDEN_ATTRS and not hasattr(v, "_ops")
+        if k not in _HIDDEN_ATTRS
+        and not hasattr(v, "_ops")
+        and not (v is None and k in _HIDDEN_WHEN_NONE)
     ]
     if op.type == "Const":
         args = [_attr_text("value", op.attrs["value"])]

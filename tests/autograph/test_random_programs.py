@@ -419,3 +419,28 @@ def test_the_programs_use_every_construct():
     ):  # fmt: skip
         assert construct in sources, construct
     assert max(len(line) - len(line.lstrip()) for line in sources.splitlines()) >= 4 * 5
+
+
+_JIT_COUNT = int(os.environ.get("AUTOGRAPH_RANDOM_JIT_PROGRAMS", 40))
+
+
+@pytest.mark.parametrize("seed", range(_FIRST_SEED, _FIRST_SEED + _JIT_COUNT))
+def test_random_program_with_jit_compile(tmp_path, seed):
+    """The same programs compiled by XLA (``jit_compile=True``) give the same ints."""
+    pytest.importorskip("jax")  # the optional extra
+    source, inputs = program(seed)
+    fn = _load(source, tmp_path)
+    compiled = ag.function(fn, jit_compile=True)
+    for a, b in inputs:
+        expected, error = _outcome(fn, a, b)
+        actual, actual_error = _outcome(compiled, rt.constant(a), rt.constant(b))
+        where = f"program {seed} (AUTOGRAPH_RANDOM_SEED={seed}), inputs {a}, {b}:\n{source}"
+        if error is not None:
+            assert isinstance(actual_error, _GRAPH_UNASSIGNED), (where, actual_error)
+            continue
+        assert actual_error is None and _same_number(actual, expected), (
+            where,
+            actual,
+            actual_error,
+            expected,
+        )

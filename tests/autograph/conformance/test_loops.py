@@ -351,4 +351,37 @@ def created_in_nested_loop_then_staged_if(a, b):
     return cell
 
 
+@case(
+    [(0,), (1,), (2,)],
+    theme="nested_control_flow",
+    ref_raises=UnboundLocalError,
+    expect={"c": Raises(ValueError, "'a' must be defined before the loop")},
+    note="TensorFlow's loop_initializing_variant_variable: the next value of `a` needs one "
+    "the loop has not given it yet",
+)
+def loop_initializing_variant_variable(n):
+    for i in range(n):
+        if i == 0:
+            a = 1
+        else:
+            a = a + 1
+    return a
+
+
+@case(
+    [(0,), (1,), (2,)],
+    theme="nested_control_flow",
+    ref_raises=UnboundLocalError,
+    expect=_zero_raises,
+    note="TensorFlow's loop_initializing_invariant_variable: legal, checked when the graph runs",
+)
+def loop_initializing_invariant_variable(n):
+    for i in range(n):
+        if i == 0:
+            a = 1
+        else:
+            a = 2
+    return a
+
+
 test_program = programs.test()

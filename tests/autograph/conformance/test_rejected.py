@@ -186,6 +186,38 @@ def del_in_both_branches_dead_after(c):
     return y
 
 
+@case(
+    [(True,), (False,)],
+    theme="cond_basic",
+    ref_raises=UnboundLocalError,
+    expect={"c": Raises(ValueError, "'i' must also be initialized")},
+    note="TensorFlow's if_else_destroys_var: deleted in both staged branches, then read",
+)
+def del_in_both_branches_then_read(c):
+    i = 1
+    if c:
+        del i
+    else:
+        del i
+    return i
+
+
+@case(
+    [(True,), (False,)],
+    theme="cond_basic",
+    ref_raises=UnboundLocalError,
+    expect=lambda c: (
+        {"c": Raises(ValueError, "'i' must also be initialized in the else branch")}
+        | ({} if c else {"abd": Raises(UnboundLocalError, "'i' is used before assignment")})
+    ),
+    note="TensorFlow's if_creates_var: its words for Python values too",
+)
+def if_creates_var_then_reads_it(c):
+    if c:
+        i = 1
+    return i
+
+
 @case([(n,) for n in (0, 3)], theme="loop_created_variables")
 def random_uniform_tensor_bounds_in_loop(n):
     s = 0

@@ -184,7 +184,9 @@ def while_test_on_list_item(a, b):
     [(5,), (10,), (11,)],
     theme="composite_names",
     expect=lambda b: (
-        {"c": Raises(IAE, r"loop must iterate at least once to initialize y\[")} if b > 10 else {}
+        {"c": Raises(IAE, r"loop must iterate at least once to initialize y\[\\'a\\'\]")}
+        if b > 10
+        else {}
     ),
     ref_raises=KeyError,
 )
@@ -238,7 +240,9 @@ def for_list_item_state_only_rt_range(n):
     tensors=(True, False),
     ref_raises=KeyError,
     expect=lambda n: (
-        {"c": Raises(IAE, r"loop must iterate at least once to initialize y\[")} if n == 0 else {}
+        {"c": Raises(IAE, r"loop must iterate at least once to initialize y\[\\'a\\'\]")}
+        if n == 0
+        else {}
     ),
 )
 def for_creates_dict_key(n):

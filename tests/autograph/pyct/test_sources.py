@@ -534,12 +534,19 @@ def test_traceback_message_names_the_user_line():
 
 @pytest.mark.parametrize(
     "fn",
-    [np.sum, np.maximum, math.sqrt, math.floor, rt.reduce_sum, rt.cond, rt.constant, len, print]
-    + [sorted, isinstance, functools.reduce, rt.nn.relu],
+    [np.sum, np.maximum, math.sqrt, math.floor, rt.reduce_sum, rt.cond, rt.constant, sorted]
+    + [isinstance, functools.reduce, rt.nn.relu, sum, any],
     ids=lambda f: getattr(f, "__name__", repr(f)),
 )
 def test_converted_call_leaves_library_code_alone(fn):
     assert ag.converted_call(fn) is fn
+
+
+@pytest.mark.parametrize("builtin", [len, print, range, int, max, abs, zip], ids=repr)
+def test_converted_call_gives_the_overload_of_a_builtin(builtin):
+    overload = ag.converted_call(builtin)
+    assert overload is not builtin
+    assert overload.__name__ == builtin.__name__ + "_"
 
 
 def test_converted_call_leaves_classes_alone():

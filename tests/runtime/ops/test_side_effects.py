@@ -189,6 +189,15 @@ def test_cond_branches_returning_print_ops(capsys):
 # --- random -----------------------------------------------------------------------------------
 
 
+def test_an_assertion_message_shows_its_strings_c_escaped_as_tensorflow_does():
+    """TensorFlow summarizes string data with C escapes: quotes and newlines keep one line."""
+    with rt.Graph().as_default() as g:
+        check = rt.Assert(rt.constant(False), ["y['a'] is \"b\"\n", "x"])
+    with pytest.raises(rt.errors.InvalidArgumentError) as info:
+        rt.Session(g).run(check)
+    assert str(info.value).startswith("assertion failed: [y[\\'a\\'] is \\\"b\\\"\\n] [x]")
+
+
 def test_random_eager_draws_differ():
     a = rt.random.uniform([8]).numpy()
     b = rt.random.uniform([8]).numpy()

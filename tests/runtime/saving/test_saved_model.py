@@ -1,5 +1,6 @@
 """Saving and loading: functions run without their source, variables restored, damage refused."""
 
+import io
 import json
 import os
 import subprocess
@@ -15,6 +16,7 @@ from hypothesis import strategies as st
 import autograph as ag
 import runtime as rt
 from runtime.saved_model import SavedModelError
+from tests.runtime.saving.model_files import arrays_path, description, write_signed
 
 DEMO_SOURCE = textwrap.dedent(
     """
@@ -171,25 +173,31 @@ def test_a_function_without_input_signature_is_refused_by_name(tmp_path):
     assert not (tmp_path / "x").exists()
 
 
-def test_arrays_are_never_unpickled(saved_demo):
-    arrays = os.path.join(saved_demo, "arrays.npz")
-    with zipfile.ZipFile(arrays, "w") as archive, archive.open("v0.npy", "w") as f:
-        np.lib.format.write_array(f, np.array([object()], dtype=object), allow_pickle=True)
-    with pytest.raises(SavedModelError):
+def test_arrays_are_never_unpickled(saved_demo, tmp_path):
+    # A pickle that would create a file if it were ever unpickled, signed as a real save would.
+    canary = tmp_path / "unpickled"
+    document = description(saved_demo)
+    key = document["variables"][0]["value"]["key"]
+    member = io.BytesIO()
+    np.lib.format.write_array(member, np.array([_Canary(str(canary))], dtype=object))
+    arrays = io.BytesIO()
+    with zipfile.ZipFile(arrays, "w") as archive:
+        archive.writestr(key + ".npy", member.getvalue())
+    write_signed(saved_demo, document, arrays=arrays.getvalue())
+    with pytest.raises(SavedModelError, match="arrays-.*npz: member 'a0.npy' holds object"):
         rt.saved_model.load(saved_demo)
+    assert not canary.exists()
+
+
+class _Canary:
+    def __init__(self, path):
+        self.path = path
+
+    def __reduce__(self):
+        return (open, (self.path, "w"))
 
 
 # --- damaged directories -------------------------------------------------------------------
-
-
-def _description(path):
-    with open(os.path.join(path, "saved_model.json")) as f:
-        return json.load(f)
-
-
-def _rewrite(path, description):
-    with open(os.path.join(path, "saved_model.json"), "w") as f:
-        json.dump(description, f)
 
 
 def test_missing_and_foreign_directories_are_refused(tmp_path, saved_demo):
@@ -198,9 +206,9 @@ def test_missing_and_foreign_directories_are_refused(tmp_path, saved_demo):
     (tmp_path / "foreign").mkdir()
     with pytest.raises(SavedModelError, match="missing"):
         rt.saved_model.load(str(tmp_path / "foreign"))
-    description = _description(saved_demo)
-    description["format"] = "something-else"
-    _rewrite(saved_demo, description)
+    document = description(saved_demo)
+    document["format"] = "something-else"
+    write_signed(saved_demo, document)
     with pytest.raises(SavedModelError, match="not a autograph-saved-model directory"):
         rt.saved_model.load(saved_demo)
 
@@ -232,25 +240,34 @@ def _apply(document, path, replacement):
 def test_any_damage_raises_the_projects_own_error(saved_demo, data):
     with open(os.path.join(saved_demo, "saved_model.json"), "rb") as f:
         original = f.read()
-    with open(os.path.join(saved_demo, "arrays.npz"), "rb") as f:
+    arrays_file = arrays_path(saved_demo)
+    with open(arrays_file, "rb") as f:
         original_arrays = f.read()
     document = json.loads(original)
     kind = data.draw(st.sampled_from(["mutate", "truncate", "garbage", "arrays"]))
     try:
+        # Edits are signed as a real save would sign them, so the loader's checks behind the
+        # checksums must find the damage; truncation and garbage are left unsigned.
         if kind == "mutate":
-            mutations = list(_mutations(document))
-            path, replacement = data.draw(st.sampled_from(mutations))
-            damaged = json.dumps(_apply(json.loads(original), path, replacement)).encode()
-        elif kind == "truncate":
-            damaged = original[: data.draw(st.integers(0, len(original) - 1))]
-        elif kind == "garbage":
-            damaged = data.draw(st.binary(max_size=200))
+            path, replacement = data.draw(st.sampled_from(list(_mutations(document))))
+            damaged = _apply(json.loads(original), path, replacement)
+            if isinstance(damaged, dict):
+                write_signed(saved_demo, damaged)
+            else:
+                with open(os.path.join(saved_demo, "saved_model.json"), "w") as f:
+                    json.dump(damaged, f)
+        elif kind in ("truncate", "garbage"):
+            if kind == "truncate":
+                damaged = original[: data.draw(st.integers(0, len(original) - 1))]
+            else:
+                damaged = data.draw(st.binary(max_size=200))
+            with open(os.path.join(saved_demo, "saved_model.json"), "wb") as f:
+                f.write(damaged)
         else:
-            damaged = original
-            with zipfile.ZipFile(os.path.join(saved_demo, "arrays.npz"), "w") as archive:
-                archive.writestr("v0.npy", data.draw(st.binary(max_size=100)))
-        with open(os.path.join(saved_demo, "saved_model.json"), "wb") as f:
-            f.write(damaged)
+            arrays = io.BytesIO()
+            with zipfile.ZipFile(arrays, "w") as archive:
+                archive.writestr("a0.npy", data.draw(st.binary(max_size=100)))
+            write_signed(saved_demo, document, arrays=arrays.getvalue())
         try:
             loaded = rt.saved_model.load(saved_demo)
         except SavedModelError:
@@ -260,7 +277,7 @@ def test_any_damage_raises_the_projects_own_error(saved_demo, data):
     finally:
         with open(os.path.join(saved_demo, "saved_model.json"), "wb") as f:
             f.write(original)
-        with open(os.path.join(saved_demo, "arrays.npz"), "wb") as f:
+        with open(arrays_file, "wb") as f:
             f.write(original_arrays)
 
 

@@ -1,0 +1,1 @@
+"""Exporting graphs to other runtimes: ONNX (``rt.onnx.export``)."""

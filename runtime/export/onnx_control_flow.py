@@ -1,0 +1,91 @@
+"""``cond`` as ONNX ``If`` and ``while_loop`` as ONNX ``Loop``.
+
+``If``: its branches are sub-graphs without inputs; they read the values of the
+enclosing graph by name, so a branch's placeholders (the cond's captures) are
+bound to the enclosing graph's names.
+
+``Loop(M, cond, v...)`` runs ``cond, v... = body(iteration, cond, v...)`` while
+``iteration < M and cond``. The runtime's loop tests before each iteration,
+``cond(v)`` then ``v = body(v)``, and ``maximum_iterations`` before the test.
+So the test runs once in the enclosing graph on the initial values
+(``while/test/...``), and again at the end of each body on the new ones
+(``while/body/test/...``); ``maximum_iterations`` becomes ``M``.
+A loop whose test is false at once runs its body zero times, as it should.
+
+A variable that a branch or the loop assigns leaves it as an extra output of
+the ``If`` or an extra loop-carried value of the ``Loop``.
+"""
+
+from __future__ import annotations
+
+from runtime.core import dtypes
+from runtime.core.tensor_shape import TensorShape
+from runtime.export.onnx_types import ValueType
+from runtime.ops.control_flow_ops import IF, WHILE
+
+_SCALAR = TensorShape([])
+_BOOL = ValueType(dtypes.bool_, _SCALAR)
+
+
+def _if(b, op, inputs):
+    pred, captured = inputs[0], inputs[1:]
+    branches = {"then": op.attrs["then_graph"], "else": op.attrs["else_graph"]}
+    assigned = b.assigned_variables(list(branches.values()))
+    protos = {}
+    for label, graph in branches.items():
+        scope = b.child(label)
+        results = scope.emit(graph, captured)
+        outputs = [(name, b.type_of(t)) for name, t in zip(results, graph.outputs)]
+        outputs += [(scope.read_variable(v), b.type_of_variable(v)) for v in assigned]
+        protos[label] = scope.graph_proto(f"{op.name}_{label}", outputs)
+    results = b.node(
+        "If",
+        [pred],
+        len(op.outputs) + len(assigned),
+        then_branch=protos["then"],
+        else_branch=protos["else"],
+    )
+    for variable, name in zip(assigned, results[len(op.outputs) :]):
+        b.assign_variable(variable, name)
+    return results[: len(op.outputs)]
+
+
+def _while(b, op, inputs):
+    if op.attrs["stacked"] is not None:
+        raise b.unsupported(
+            "a differentiated while_loop stacks values in Python lists, which have no ONNX form"
+        )
+    n = op.attrs["num_loop_vars"]
+    has_maximum = op.attrs["has_maximum_iterations"]
+    initial = inputs[:n]
+    captured = inputs[n:-1] if has_maximum else inputs[n:]
+    cond_graph, body_graph = op.attrs["cond_graph"], op.attrs["body_graph"]
+    for name in initial:
+        if not isinstance(name, str):
+            raise b.unsupported("a variable's handle cannot be a loop variable in ONNX")
+    assigned = b.assigned_variables([cond_graph, body_graph])
+    (first_test,) = b.emit(cond_graph, initial + captured, label=f"{op.name}/test/")
+    carried_types = [b.type_of(t) for t in op.outputs] + [b.type_of_variable(v) for v in assigned]
+
+    body = b.child("body")
+    body.add_input("iteration", ValueType(dtypes.int64, _SCALAR))
+    body.add_input("cond", _BOOL)
+    carried = [body.add_input(f"loop_var_{i}", kind) for i, kind in enumerate(carried_types)]
+    for variable, name in zip(assigned, carried[n:]):
+        body.assign_variable(variable, name)
+    new_values = body.emit(body_graph, carried[:n] + captured)
+    (test,) = body.emit(cond_graph, new_values + captured, label="test/")
+    new_values += [body.read_variable(v) for v in assigned]
+    graph = body.graph_proto(
+        f"{op.name}_body", [(test, _BOOL), *zip(new_values, carried_types, strict=True)]
+    )
+
+    limit = b.cast(inputs[-1], dtypes.int64) if has_maximum else ""
+    starts = initial + [b.read_variable(v) for v in assigned]
+    results = b.node("Loop", [limit, first_test, *starts], len(starts), body=graph)
+    for variable, name in zip(assigned, results[n:]):
+        b.assign_variable(variable, name)
+    return results[:n]
+
+
+CONTROL_FLOW_LOWERINGS = {IF: _if, WHILE: _while}

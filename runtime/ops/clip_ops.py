@@ -1,0 +1,78 @@
+"""Clipping: ``clip_by_value`` keeps values within bounds.
+
+>>> import runtime as rt
+>>> rt.clip_by_value([1, 5, 9], 2, 6).numpy()
+array([2, 5, 6], dtype=int32)
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from runtime import errors
+from runtime.core.op_def import OpDef
+from runtime.core.tensor_shape import broadcast_shapes
+from runtime.ops.array_ops import zeros_like
+from runtime.ops.broadcast_ops import unbroadcast, where
+from runtime.ops.constant_ops import convert_to_tensor
+from runtime.ops.math_ops import greater, less, logical_or
+from runtime.ops.registry import NUMERIC, bind1, check_dtype
+
+
+def _clip_infer(inputs, attrs):
+    t, low, high = inputs
+    check_dtype("clip_by_value", t, NUMERIC)
+    for what, bound in (("clip_value_min", low), ("clip_value_max", high)):
+        if bound.dtype is not t.dtype:
+            raise TypeError(
+                f"clip_by_value: {what} is {bound.dtype.name} but t is {t.dtype.name}; "
+                f"use rt.cast(..., rt.{t.dtype.name})"
+            )
+    shape = broadcast_shapes(broadcast_shapes(t.shape, low.shape), high.shape)
+    if shape.rank is not None and t.shape.rank is not None and shape.rank != t.shape.rank:
+        raise ValueError(
+            f"clip_by_value: the bounds (shapes {low.shape} and {high.shape}) must not change "
+            f"the shape of t ({t.shape})"
+        )
+    return [(t.dtype, t.shape.merge_with(shape) if t.shape.is_compatible_with(shape) else shape)]
+
+
+def _clip_kernel(t, low, high):
+    out = np.minimum(np.maximum(t, low), high)
+    if np.shape(out) != np.shape(t):
+        raise errors.InvalidArgumentError(
+            f"clip_by_value: the bounds (shapes {np.shape(low)} and {np.shape(high)}) must not "
+            f"change the shape of t ({np.shape(t)})"
+        )
+    return out
+
+
+def _clip_gradient(op, grad):
+    """Where ``t`` is within its bounds the gradient is ``t``'s; below them, the lower bound's;
+    above, the upper's (summed back to each bound's shape), as in TensorFlow."""
+    t, low, high = op.inputs
+    below, above = less(t, low), greater(t, high)
+    zeros = zeros_like(grad)
+    return (
+        where(logical_or(below, above), zeros, grad),
+        unbroadcast(where(below, grad, zeros), low, [t, high]),
+        unbroadcast(where(above, grad, zeros), high, [t, low]),
+    )
+
+
+CLIP_BY_VALUE = OpDef("ClipByValue", _clip_kernel, _clip_infer, gradient=_clip_gradient)
+
+
+def clip_by_value(t, clip_value_min, clip_value_max, name=None):
+    """``t`` with values below ``clip_value_min`` raised to it and those above
+    ``clip_value_max`` lowered to it. The bounds may be scalars or tensors that
+    broadcast to ``t``'s shape; Python numbers take ``t``'s dtype.
+
+    >>> clip_by_value([[-1.0, 0.5], [2.0, 3.0]], 0.0, [1.0, 2.5]).numpy()
+    array([[0. , 0.5],
+           [1. , 2.5]], dtype=float32)
+    """
+    t = convert_to_tensor(t)
+    low = convert_to_tensor(clip_value_min, dtype_hint=t.dtype)
+    high = convert_to_tensor(clip_value_max, dtype_hint=t.dtype)
+    return bind1(CLIP_BY_VALUE, [t, low, high], name=name or "clip_by_value")

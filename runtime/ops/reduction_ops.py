@@ -1,0 +1,291 @@
+"""Reductions (sum, mean, max, min, prod, all, any, argmax, argmin) and their gradients.
+
+>>> import runtime as rt
+>>> rt.reduce_sum([[1, 2], [3, 4]], axis=1).numpy()
+array([3, 7], dtype=int32)
+"""
+
+from __future__ import annotations
+
+import builtins
+
+import numpy as np
+
+from runtime import errors
+from runtime.core import attr_kinds as kinds
+from runtime.core import dtypes
+from runtime.core.op_def import BOOL_OUTPUT, INTEGER_OUTPUT, OpDef
+from runtime.core.tensor_shape import TensorShape
+from runtime.ops.array_ops import expand_dims, shape_of, size, zeros_like
+from runtime.ops.broadcast_ops import broadcast_to, where
+from runtime.ops.constant_ops import cast, convert_to_tensor, static_int, static_ints
+from runtime.ops.math_ops import divide, equal, logical_and, multiply
+from runtime.ops.registry import BOOL, NUMERIC, bind1, check_dtype
+
+# --- reductions --------------------------------------------------------------------------------
+
+
+def _axes(axis):
+    return static_ints(axis, "axis")
+
+
+def _reduce_infer(op_type, allowed, out_dtype=None):
+    def infer(inputs, attrs):
+        x, axis, keepdims = inputs[0], attrs["axis"], attrs["keepdims"]
+        check_dtype(op_type, x, allowed)
+        dtype = out_dtype or x.dtype
+        if x.shape.rank is None:
+            return [(dtype, TensorShape(None) if axis is not None or keepdims else TensorShape([]))]
+        rank = x.shape.rank
+        axes = builtins.range(rank) if axis is None else axis
+        norm = set()
+        for a in axes:
+            if not -rank <= a < max(rank, 1):
+                raise ValueError(f"{op_type}: axis {a} is out of range for a tensor of rank {rank}")
+            norm.add(a % rank if rank else 0)
+        dims = x.shape.as_list()
+        if keepdims:
+            out = [1 if i in norm else d for i, d in enumerate(dims)]
+        else:
+            out = [d for i, d in enumerate(dims) if i not in norm]
+        return [(dtype, TensorShape(out))]
+
+    return infer
+
+
+def _typed(reducer):
+    def kernel(x, axis, keepdims):
+        return reducer(x, axis=axis, keepdims=keepdims, dtype=x.dtype)
+
+    return kernel
+
+
+def _mean_kernel(x, axis, keepdims):
+    if x.dtype.kind in "iu":
+        total = np.sum(x, axis=axis, keepdims=keepdims, dtype=np.int64)
+        count = np.size(x) // builtins.max(np.size(total), 1)
+        if count == 0:
+            raise errors.InvalidArgumentError("reduce_mean of an empty integer tensor")
+        # Integer mean truncates toward zero, like TensorFlow's.
+        return (np.sign(total) * (np.abs(total) // count)).astype(x.dtype)
+    if x.dtype.kind == "f" and x.dtype.itemsize >= 4 and np.size(x):
+        return np.mean(x, axis=axis, keepdims=keepdims)  # summed in x's own dtype
+    if np.size(x) == 0:  # the mean of nothing is nan, without numpy's warning
+        empty_sum = np.sum(x, axis=axis, keepdims=keepdims)
+        return np.full(np.shape(empty_sum), np.nan, dtype=x.dtype)[()]
+    # Half floats are summed in float32, so a mean of many large values does not overflow.
+    accumulate = np.float32 if x.dtype == np.float16 else x.dtype
+    return np.asarray(np.mean(x, axis=axis, keepdims=keepdims, dtype=accumulate)).astype(x.dtype)[
+        ()
+    ]
+
+
+def _extreme(reducer, largest):
+    """Max or min; over nothing it is the identity (-inf for a float max), as in TensorFlow."""
+
+    def kernel(x, axis, keepdims):
+        if np.size(x):
+            return reducer(x, axis=axis, keepdims=keepdims)
+        if x.dtype.kind == "f":
+            initial = -np.inf if largest else np.inf
+        else:
+            info = np.iinfo(x.dtype)
+            initial = info.min if largest else info.max
+        return reducer(x, axis=axis, keepdims=keepdims, initial=initial)
+
+    return kernel
+
+
+def _bool_reduce(reducer):
+    def kernel(x, axis, keepdims):
+        return reducer(x, axis=axis, keepdims=keepdims)
+
+    return kernel
+
+
+# --- their gradients ---------------------------------------------------------------------------
+
+
+def _with_reduced_dims(op, t):
+    """``t`` (shaped like the reduction's output) with the reduced axes back, of size 1."""
+    x, axis = op.inputs[0], op.attrs["axis"]
+    if op.attrs["keepdims"] or axis is None:
+        return t  # keeps the dims, or a scalar, which broadcasts to any shape
+    rank = x.shape.rank
+    if rank is None and axis and builtins.min(axis) < 0:
+        raise ValueError(
+            f"The gradient of {op.type} over negative axes {list(axis)} needs the input's rank"
+        )
+    for a in sorted({a % rank if rank else a for a in axis}):
+        t = expand_dims(t, a)
+    return t
+
+
+def _sum_gradient(op, grad):
+    return (broadcast_to(_with_reduced_dims(op, grad), shape_of(op.inputs[0])),)
+
+
+def _mean_gradient(op, grad):
+    x, y = op.inputs[0], op.outputs[0]
+    n_in, n_out = x.shape.num_elements(), y.shape.num_elements()
+    if n_in is not None and n_out is not None:
+        count = convert_to_tensor(n_in // builtins.max(n_out, 1), x.dtype)
+    else:
+        count = divide(cast(size(x), x.dtype), cast(size(y), x.dtype))
+    return (broadcast_to(_with_reduced_dims(op, divide(grad, count)), shape_of(x)),)
+
+
+def _extreme_gradient(op, grad):
+    """Shared equally by the elements that equal the max (min), as in TensorFlow."""
+    x = op.inputs[0]
+    chosen = cast(equal(x, _with_reduced_dims(op, op.outputs[0])), x.dtype)
+    count = reduce_sum(chosen, op.attrs["axis"], keepdims=True)
+    return (multiply(chosen, divide(_with_reduced_dims(op, grad), count)),)
+
+
+def _prod_gradient(op, grad):
+    """The product of the other elements; exact with zeros (no division by them)."""
+    x = op.inputs[0]
+    axis = op.attrs["axis"]
+    is_zero = equal(x, 0)
+    zeros = reduce_sum(cast(is_zero, x.dtype), axis, keepdims=True)
+    nonzero = where(is_zero, broadcast_to(convert_to_tensor(1, x.dtype), shape_of(x)), x)
+    others_if_none_zero = divide(_with_reduced_dims(op, op.outputs[0]), nonzero)
+    product_of_nonzero = reduce_prod(nonzero, axis, keepdims=True)
+    only_zero = logical_and(is_zero, equal(zeros, 1))
+    at_the_only_zero = where(only_zero, product_of_nonzero, zeros_like(x))
+    others = where(equal(zeros, 0), others_if_none_zero, at_the_only_zero)
+    return (multiply(_with_reduced_dims(op, grad), others),)
+
+
+def _reduction(op_type, kernel, allowed, default_name, doc, gradient):
+    op = OpDef(
+        op_type,
+        kernel,
+        _reduce_infer(op_type, allowed),
+        default_name=default_name,
+        attrs={"axis": kinds.AXES, "keepdims": kinds.BOOL},
+        gradient=gradient,
+    )
+
+    def fn(input_tensor, axis=None, keepdims=False, name=None):
+        attrs = {"axis": _axes(axis), "keepdims": bool(keepdims)}
+        return bind1(op, [convert_to_tensor(input_tensor)], attrs, name or default_name)
+
+    fn.__doc__ = doc
+    fn.__name__ = default_name
+    return op, fn
+
+
+SUM, reduce_sum = _reduction(
+    "Sum",
+    _typed(np.sum),
+    NUMERIC,
+    "Sum",
+    "Sum over ``axis`` (all axes by default).\n\n>>> reduce_sum([[1, 2], [3, 4]], axis=0).numpy()\narray([4, 6], dtype=int32)",
+    _sum_gradient,
+)
+MEAN, reduce_mean = _reduction(
+    "Mean",
+    _mean_kernel,
+    NUMERIC,
+    "Mean",
+    "Mean over ``axis``; integer means truncate, as in TensorFlow.\n\n>>> reduce_mean([1, 2]).numpy()\nnp.int32(1)",
+    _mean_gradient,
+)
+MAX, reduce_max = _reduction(
+    "Max",
+    _extreme(np.max, largest=True),
+    NUMERIC,
+    "Max",
+    "Largest element over ``axis``.",
+    _extreme_gradient,
+)
+MIN, reduce_min = _reduction(
+    "Min",
+    _extreme(np.min, largest=False),
+    NUMERIC,
+    "Min",
+    "Smallest element over ``axis``.",
+    _extreme_gradient,
+)
+PROD, reduce_prod = _reduction(
+    "Prod", _typed(np.prod), NUMERIC, "Prod", "Product over ``axis``.", _prod_gradient
+)
+ALL, reduce_all = _reduction(
+    "All", _bool_reduce(np.all), BOOL, "All", "Logical and over ``axis``.", BOOL_OUTPUT
+)
+ANY, reduce_any = _reduction(
+    "Any", _bool_reduce(np.any), BOOL, "Any", "Logical or over ``axis``.", BOOL_OUTPUT
+)
+
+
+# --- argmax, argmin ------------------------------------------------------------------------------
+
+
+def _arg_infer(op_type):
+    def infer(inputs, attrs):
+        x = inputs[0]
+        check_dtype(op_type, x, NUMERIC)
+        if not attrs["output_type"].is_integer:
+            raise TypeError(f"{op_type}: output_type must be an integer dtype")
+        if x.shape.rank is None:
+            return [(attrs["output_type"], TensorShape(None))]
+        dims = x.shape.as_list()
+        if not -len(dims) <= attrs["axis"] < len(dims):
+            raise ValueError(
+                f"{op_type}: axis {attrs['axis']} is out of range for rank {len(dims)}"
+            )
+        del dims[attrs["axis"] % len(dims)]
+        return [(attrs["output_type"], TensorShape(dims))]
+
+    return infer
+
+
+def _arg_kernel(reducer):
+    def kernel(x, axis, output_type):
+        if np.shape(x)[axis] == 0:
+            raise errors.InvalidArgumentError("argmax/argmin over an empty dimension")
+        return reducer(x, axis=axis).astype(output_type.as_numpy_dtype)
+
+    return kernel
+
+
+_ARG_ATTRS = {"axis": kinds.INT, "output_type": kinds.DTYPE}
+ARG_MAX = OpDef(
+    "ArgMax",
+    _arg_kernel(np.argmax),
+    _arg_infer("ArgMax"),
+    attrs=_ARG_ATTRS,
+    gradient=INTEGER_OUTPUT,
+)
+ARG_MIN = OpDef(
+    "ArgMin",
+    _arg_kernel(np.argmin),
+    _arg_infer("ArgMin"),
+    attrs=_ARG_ATTRS,
+    gradient=INTEGER_OUTPUT,
+)
+
+
+def _arg_attrs(axis, output_type):
+    return {
+        "axis": 0 if axis is None else static_int(axis, "axis"),
+        "output_type": dtypes.as_dtype(output_type),
+    }
+
+
+def argmax(input, axis=None, output_type=dtypes.int64, name=None):
+    """Index of the largest value along ``axis`` (0 by default), as int64.
+
+    >>> argmax([3, 9, 2]).numpy()
+    np.int64(1)
+    """
+    attrs = _arg_attrs(axis, output_type)
+    return bind1(ARG_MAX, [convert_to_tensor(input)], attrs, name or "ArgMax")
+
+
+def argmin(input, axis=None, output_type=dtypes.int64, name=None):
+    """Index of the smallest value along ``axis`` (0 by default), as int64."""
+    attrs = _arg_attrs(axis, output_type)
+    return bind1(ARG_MIN, [convert_to_tensor(input)], attrs, name or "ArgMin")

@@ -1,0 +1,369 @@
+"""Lowerings of If and While: ``lax.cond`` and ``lax.while_loop``, carrying the program's state.
+
+A branch or loop body is traced with a fork of the state (``runtime.xla.state``);
+the entries it changes (a variable assigned, the random key drawn from, a
+failure recorded) are carried out of it as values. Which entries those are,
+which TensorArrays a body first writes, and whether a loop's test has effects,
+is learned by tracing: a trace that finds out raises ``Redo`` and the op is
+traced again knowing it. What an op learned is kept, so later traces of the
+program (new shapes, new observed sizes) get it right the first time.
+
+A loop whose test has effects (a print, an assert, a check that may fail) is
+*rotated*: the test runs once before the loop and then at the end of each
+iteration, inside the body, so its effects are carried like the body's.
+Every loop also stops at the first failure, as the default executor does.
+"""
+
+from __future__ import annotations
+
+import jax.numpy as jnp
+import numpy as np
+from jax import lax
+
+from runtime.xla.state import ERROR, Redo
+from runtime.xla.tensor_lists import TensorList, allocate
+
+
+def _learned(ctx, key):
+    return ctx.learned.setdefault(key, {"carry": {}, "allocate": {}, "rotate": False})
+
+
+def _learn(learned, redo):
+    for key in redo.learned.get("carry", ()):
+        learned["carry"][key] = True
+    learned["allocate"].update(redo.learned.get("allocate", {}))
+    learned["rotate"] = learned["rotate"] or redo.learned.get("rotate", False)
+
+
+def _retrying(ctx, key, attempt):
+    """Runs ``attempt(learned)`` until it traces without learning anything new."""
+    learned = _learned(ctx, key)
+    while True:
+        saved = dict(ctx.state.values)
+        try:
+            return attempt(learned)
+        except Redo as redo:
+            ctx.state.values = saved  # what the attempt changed is forgotten with it
+            _learn(learned, redo)
+
+
+def _values(outputs, tensors, allocations):
+    """Outputs as ``lax`` carries them: arrays of the tensors' dtypes, TensorArrays allocated."""
+    values = []
+    for k, (v, t) in enumerate(zip(outputs, tensors)):
+        if isinstance(v, TensorList):
+            if v.buffer is None and k in allocations:
+                v = allocate(v, *allocations[k])
+        else:
+            v = lax.convert_element_type(jnp.asarray(v), t.dtype.as_numpy_dtype)
+        values.append(v)
+    return values
+
+
+def _new_allocations(before, after):
+    """TensorArrays an iteration or branch allocated that came in unallocated."""
+    found = {}
+    for k, (a, b) in enumerate(zip(before, after)):
+        if isinstance(a, TensorList) and a.buffer is None and b.buffer is not None:
+            found[k] = b.element_spec()
+    return found
+
+
+def _traced(ctx, before, fn):
+    """Runs ``fn`` with a fork of ``before`` as the state; returns its result and the fork."""
+    inner = before.fork()
+    saved, ctx.state = ctx.state, inner
+    try:
+        return fn(), inner
+    finally:
+        ctx.state = saved
+
+
+# --- cond ----------------------------------------------------------------------------------------
+
+
+def lower_if(ctx, pred, *args, then_graph, else_graph):
+    if isinstance(pred, (np.ndarray, np.generic)):  # known when compiling: one branch, inline
+        return ctx.run(then_graph if pred else else_graph, list(args))
+    if _cheap(then_graph) and _cheap(else_graph):
+        selected = _select(ctx, pred, then_graph, else_graph, list(args))
+        if selected is not None:
+            return selected
+    branches = [
+        lambda: ctx.run(then_graph, list(args)),
+        lambda: ctx.run(else_graph, list(args)),
+    ]
+    return conditional(ctx, ctx.op, pred, branches, ctx.op.outputs)
+
+
+_CHEAP_OPS = 8
+
+
+def _cheap(graph):
+    """A branch of a few pure ops on scalars: computing it always costs less than branching."""
+    ops = graph.get_operations()
+    return len(ops) <= _CHEAP_OPS and all(
+        op.outputs
+        and not op.stateful
+        and not op.subgraphs()
+        and all(t.shape.rank == 0 and not t.dtype.is_opaque for t in op.outputs)
+        for op in ops
+    )
+
+
+def _select(ctx, pred, then_graph, else_graph, args):
+    """Both cheap branches computed, and their results selected by ``pred`` (XLA keeps a cond
+    of two constants a branch). None when a branch may fail at run time: then it is a cond,
+    so that only the branch taken can fail."""
+    before = ctx.state
+    results = []
+    for graph in (then_graph, else_graph):
+        outputs, inner = _traced(ctx, before, lambda g=graph: ctx.run(g, args))
+        if inner.changed_from(before):
+            return None  # what was traced is pure: XLA drops it
+        results.append(_values(outputs, ctx.op.outputs, {}))
+    return [lax.select(pred, a, b) for a, b in zip(*results)]
+
+
+def conditional(ctx, key, pred, branches, tensors):
+    """``lax.cond`` over ``branches`` (callables returning outputs for ``tensors``).
+
+    The state entries either branch changes leave the cond as values; ``key``
+    names what is learned about them.
+    """
+
+    def attempt(learned):
+        base, carry = ctx.state, list(learned["carry"])
+        specs = {}
+
+        def branch(fn):
+            def traced():
+                outputs, inner = _traced(ctx, base, fn)
+                new = inner.changed_from(base) - set(carry)
+                if new:
+                    raise Redo(carry=new)
+                values = _values(outputs, tensors, learned["allocate"])
+                for k, v in enumerate(values):
+                    if isinstance(v, TensorList):
+                        spec = v.element_spec()
+                        if specs.setdefault(k, spec) != spec:  # one branch wrote it first
+                            raise Redo(allocate={k: specs[k] or spec})
+                return values, [ctx.carry_value(inner, k) for k in carry]
+
+            return traced
+
+        outputs, carried = lax.cond(pred, branch(branches[0]), branch(branches[1]))
+        for k, v in zip(carry, carried):
+            ctx.state[k] = v
+        return list(outputs)
+
+    return _retrying(ctx, key, attempt)
+
+
+# --- while ---------------------------------------------------------------------------------------
+
+
+def lower_call(ctx, *inputs, function, depth):
+    """A call of a traced function (a gradient's): its forward graph, inline."""
+    outputs = function.forward_outputs(depth)
+    graph = outputs[0].graph if outputs else function.graph
+    return ctx.run(graph, list(inputs), outputs)
+
+
+def lower_while(
+    ctx, *inputs, cond_graph, body_graph, num_loop_vars, has_maximum_iterations, stacked
+):
+    if stacked is not None:
+        ctx.unimplemented(
+            "a loop being differentiated stacks each iteration's values, which has no XLA "
+            "lowering yet"
+        )
+    op, n = ctx.op, num_loop_vars
+    limit = inputs[-1] if has_maximum_iterations else None
+    captures = list(inputs[n : len(inputs) - (1 if has_maximum_iterations else 0)])
+    loop = _Loop(ctx, op, cond_graph, body_graph, captures, limit)
+    return _retrying(ctx, op, lambda learned: loop.lower(list(inputs[:n]), learned))
+
+
+class _Loop:
+    """One While op being lowered: its test and body as functions of the loop variables."""
+
+    def __init__(self, ctx, op, cond_graph, body_graph, captures, limit):
+        self.ctx, self.op = ctx, op
+        self.cond_graph, self.body_graph = cond_graph, body_graph
+        self.captures, self.limit = captures, limit
+        self.tensors = op.outputs
+
+    def lower(self, loop_vars, learned):
+        ctx = self.ctx
+        init = _values(loop_vars, self.tensors, learned["allocate"])
+        if learned["rotate"] or self.cond_graph.is_stateful:  # a test that prints or asserts
+            return self._rotated(init, learned)
+        base, carry = ctx.state, list(learned["carry"])
+        counters = self._counters(loop_vars)
+
+        def test(c):
+            values, carried, count = c
+            before = base.fork(dict(zip(carry, carried)))
+            pred, inner = _traced(ctx, before, lambda: self._test(values))
+            if inner.changed_from(before):
+                raise Redo(rotate=True)
+            return self._guard(pred, inner, count)
+
+        def body(c):
+            values, carried, count = c
+            for k, (lowest, highest) in counters.items():
+                ctx.bound(values[k], lowest, highest)
+            before = base.fork(dict(zip(carry, carried)))
+            outputs, inner = _traced(ctx, before, lambda: self._body(values))
+            self._learn_from(values, outputs, inner.changed_from(before), carry)
+            return outputs, [ctx.carry_value(inner, k) for k in carry], self._next(count)
+
+        carried = [ctx.carry_value(base, k) for k in carry]
+        values, carried, _ = lax.while_loop(test, body, (init, carried, self._first_count()))
+        for k, v in zip(carry, carried):
+            ctx.state[k] = v
+        return list(values)
+
+    def _rotated(self, init, learned):
+        """The loop with its test inside the body, so that the test's effects are carried.
+
+        Each iteration runs the test, then the body only if it held (a cond); the
+        loop stops after an iteration whose test failed. Nothing runs outside the
+        loop's own trace, so a trace that learns something leaves no effect behind.
+        """
+        ctx = self.ctx
+        base, carry = ctx.state, list(learned["carry"])
+
+        def body(c):
+            values, carried, count, _ = c
+            before = base.fork(dict(zip(carry, carried)))
+
+            def iteration():
+                pred = self._checked_test(values, count)
+                outputs = conditional(
+                    ctx,
+                    ("body", self.op),
+                    pred,
+                    [lambda: self._body(values), lambda: list(values)],
+                    self.tensors,
+                )
+                return outputs, pred
+
+            (outputs, pred), inner = _traced(ctx, before, iteration)
+            self._learn_from(values, outputs, inner.changed_from(before), carry)
+            return outputs, [ctx.carry_value(inner, k) for k in carry], self._next(count), pred
+
+        carried = [ctx.carry_value(base, k) for k in carry]
+        init_state = (init, carried, self._first_count(), jnp.bool_(True))
+        values, carried, _, _ = lax.while_loop(lambda c: c[3], body, init_state)
+        for k, v in zip(carry, carried):
+            ctx.state[k] = v
+        return list(values)
+
+    def _counters(self, init):
+        """The loop's counters and the range each keeps to in the body: ``{k: (low, high)}``.
+
+        A counter starts at a known integer, goes up by a positive constant each
+        iteration, and the test says ``counter < bound`` (``<=``), alone or in an
+        ``and``, with a bound that is known (or itself has a known range). In the
+        body it is then within [start, bound - 1]: index checks on it go away.
+        """
+        found = {}
+        cond, body = self.cond_graph, self.body_graph
+        outer = {id(t): v for t, v in zip(cond.inputs[len(init) :], self.captures)}
+        for k, start in enumerate(init):
+            known = self.ctx.bounds(start) if not isinstance(start, TensorList) else None
+            if known is None or known[0] != known[1]:
+                continue
+            start = known[0]
+            if not _steps_up(body.outputs[k], body.inputs[k]):
+                continue
+            highest = _highest_under(cond.outputs[0], cond.inputs[k], outer, self.ctx)
+            if highest is not None and highest >= start:
+                found[k] = (start, highest)
+        return found
+
+    def _first_count(self):
+        """The iteration count starts at 0 where there is a limit to count to, else is None."""
+        return None if self.limit is None else jnp.int32(0)
+
+    def _next(self, count):
+        return None if count is None else count + 1
+
+    def _checked_test(self, values, count):
+        """The test, run only while under the iteration limit (its effects too), until a failure."""
+        ctx = self.ctx
+        if self.limit is None:
+            pred = self._test(values)
+        else:
+            under = count < self.limit
+            (pred,) = conditional(
+                ctx,
+                ("test", self.op),
+                under,
+                [lambda: [self._test(values)], lambda: [np.bool_(False)]],
+                [self.cond_graph.outputs[0]],
+            )
+        return self._guard(pred, ctx.state, None)
+
+    def _test(self, values):
+        (pred,) = self.ctx.run(self.cond_graph, list(values) + self.captures)
+        return pred
+
+    def _body(self, values):
+        outputs = self.ctx.run(self.body_graph, list(values) + self.captures)
+        return _values(outputs, self.tensors, {})
+
+    def _guard(self, pred, state, count):
+        """The loop goes on while ``pred``, under its iteration limit, and until a failure."""
+        pred = jnp.asarray(pred)
+        if count is not None and self.limit is not None:
+            pred = pred & (count < self.limit)
+        error = state.get(ERROR)
+        if error is not None and not isinstance(error, (int, np.integer)):
+            pred = pred & (error == 0)
+        return pred
+
+    def _learn_from(self, values, outputs, changed, carry):
+        new = changed - set(carry)
+        allocations = _new_allocations(values, outputs)
+        if new or allocations:
+            raise Redo(carry=new, allocate=allocations)
+
+
+def _steps_up(output, counter):
+    """``output`` is ``counter + c`` for a constant ``c > 0``."""
+    op = output.op
+    if op.type != "Add":
+        return False
+    a, b = op.inputs
+    step = b if a is counter else a if b is counter else None
+    return (
+        step is not None
+        and step.op.type == "Const"
+        and np.ndim(step.op.attrs["value"]) == 0
+        and step.op.attrs["value"] > 0
+    )
+
+
+def _highest_under(pred, counter, outer, ctx):
+    """The largest value ``counter`` has when ``pred`` holds, from a ``counter < bound`` (or
+    ``<=``) it requires; None when it says nothing of the kind."""
+    op = pred.op
+    if op.type == "LogicalAnd":
+        found = [_highest_under(t, counter, outer, ctx) for t in op.inputs]
+        found = [h for h in found if h is not None]
+        return min(found) if found else None
+    if op.type not in ("Less", "LessEqual") or op.inputs[0] is not counter:
+        return None
+    bound = op.inputs[1]
+    if bound.op.type == "Const":
+        highest = np.asarray(bound.op.attrs["value"])
+        highest = int(highest) if highest.ndim == 0 else None
+    else:
+        known = ctx.bounds(outer[id(bound)]) if id(bound) in outer else None
+        highest = None if known is None else known[1]
+    if highest is None:
+        return None
+    return highest - 1 if op.type == "Less" else highest

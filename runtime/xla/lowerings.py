@@ -1,0 +1,472 @@
+"""The XLA column of the op table: each op's JAX form, keyed by its OpDef.
+
+A lowering is called as ``rule(ctx, *input_values, **attrs)``, the way a
+kernel is called as ``kernel(*input_values, **attrs)``, and returns the output
+value (a tuple for several outputs, None for none). Input values are JAX
+arrays (tracers), or numpy values where they are known when compiling
+(constants, shapes). ``ctx`` is the ``runtime.xla.lower.Lowering`` tracing the
+graph: rules that check something at run time (``ctx.check``), touch the
+program's state (variables, the random key) or print go through it. A rule
+raises what the kernel raises (``InvalidArgumentError``) for inputs that are
+wrong whatever their values (shapes): the program then fails there when run.
+
+Every row of ``OPS`` is in ``LOWERINGS`` or in ``UNLOWERABLE`` (with the
+reason), and a test holds the table to that. A pure op whose inputs are all
+known when compiling is not lowered at all: its numpy kernel runs once, while
+tracing, so string constants and shapes still work in a compiled function.
+
+>>> from runtime.ops import math_ops, string_ops
+>>> math_ops.ADD in LOWERINGS, UNLOWERABLE[string_ops.STRING_JOIN]
+(True, 'XLA has no strings')
+"""
+
+from __future__ import annotations
+
+import functools
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+from jax import lax
+
+from runtime import errors
+from runtime.core import graph as graph_rows
+from runtime.ops import (
+    array_ops,
+    broadcast_ops,
+    clip_ops,
+    constant_ops,
+    control_flow_ops,
+    function_ops,
+    indexing_ops,
+    linalg_ops,
+    list_gradient_ops,
+    logging_ops,
+    math_ops,
+    nn_ops,
+    padding_ops,
+    random_ops,
+    reduction_ops,
+    scan_ops,
+    string_ops,
+    tensor_array_ops,
+)
+from runtime.state import variables
+from runtime.xla import control_flow, effects, indexing, tensor_lists
+
+LOWERINGS = {}
+"""OpDef -> ``rule(ctx, *values, **attrs)``."""
+
+UNLOWERABLE = {}
+"""OpDef -> why it has no XLA form; it still runs when its inputs are known when compiling."""
+
+STATIC_OPERANDS = {}
+"""OpDef -> positions of inputs XLA needs when compiling (shapes, sizes): a value known only
+at run time is observed on a first run and compiled in (``runtime.xla.observe``)."""
+
+
+def _plain(fn):
+    """A rule that is a function of the input values alone."""
+    return lambda ctx, *values: fn(*values)
+
+
+# --- the ops every graph makes ----------------------------------------------------------------
+
+
+def _placeholder(ctx, dtype, shape):
+    raise errors.InvalidArgumentError("A placeholder must be fed a value")
+
+
+LOWERINGS[graph_rows.CONST] = lambda ctx, value, dtype: value
+LOWERINGS[graph_rows.PLACEHOLDER] = _placeholder
+
+# --- constants, casts, ranges ------------------------------------------------------------------
+
+
+def _cast(ctx, x, dtype):
+    return lax.convert_element_type(x, dtype.as_numpy_dtype)
+
+
+LOWERINGS[constant_ops.CAST] = _cast
+# Range's bounds are static operands: by the time its rule would run, its inputs are all known
+# and its kernel computes it. The rule is never reached.
+LOWERINGS[constant_ops.RANGE] = lambda ctx, start, limit, delta: constant_ops.RANGE.kernel(
+    start, limit, delta
+)
+STATIC_OPERANDS[constant_ops.RANGE] = (0, 1, 2)
+
+# --- elementwise arithmetic ----------------------------------------------------------------------
+
+for _op, _fn in [
+    (math_ops.ADD, jnp.add),
+    (math_ops.SUB, jnp.subtract),
+    (math_ops.MUL, jnp.multiply),
+    (math_ops.REAL_DIV, jnp.true_divide),
+    (math_ops.MAXIMUM, jnp.maximum),
+    (math_ops.MINIMUM, jnp.minimum),
+    (math_ops.LESS, jnp.less),
+    (math_ops.LESS_EQUAL, jnp.less_equal),
+    (math_ops.GREATER, jnp.greater),
+    (math_ops.GREATER_EQUAL, jnp.greater_equal),
+    (math_ops.LOGICAL_AND, jnp.logical_and),
+    (math_ops.LOGICAL_OR, jnp.logical_or),
+    (math_ops.LOGICAL_XOR, jnp.logical_xor),
+    (math_ops.NEG, jnp.negative),
+    (math_ops.ABS, jnp.abs),
+    (math_ops.SIGN, jnp.sign),
+    (math_ops.SQRT, jnp.sqrt),
+    (math_ops.SQUARE, jnp.square),
+    (math_ops.EXP, jnp.exp),
+    (math_ops.LOG, jnp.log),
+    (math_ops.SIN, jnp.sin),
+    (math_ops.COS, jnp.cos),
+    (math_ops.TANH, jnp.tanh),
+    (math_ops.LOGICAL_NOT, jnp.logical_not),
+]:
+    LOWERINGS[_op] = _plain(_fn)
+
+
+def _comparison(fn):
+    def rule(ctx, x, y):
+        if ctx.op.inputs[0].dtype.is_string:
+            ctx.unimplemented("XLA has no strings")
+        return fn(x, y)
+
+    return rule
+
+
+LOWERINGS[math_ops.EQUAL] = _comparison(jnp.equal)
+LOWERINGS[math_ops.NOT_EQUAL] = _comparison(jnp.not_equal)
+LOWERINGS[math_ops.SIGMOID] = _plain(lambda x: 1 / (1 + jnp.exp(-x)))  # the kernel's formula
+LOWERINGS[nn_ops.RELU] = _plain(lambda x: jnp.maximum(x, jnp.zeros((), x.dtype)))
+
+
+def _nonzero_divisor(what):
+    """Integer ``//`` and ``%`` by zero fail, as the kernel makes them; XLA would give -1 or x."""
+
+    def rule(ctx, x, y):
+        if jnp.issubdtype(x.dtype, jnp.integer):
+            ctx.check(_any(y == 0), f"Integer division by zero in {what}")
+        return (jnp.floor_divide if what == "floordiv" else jnp.mod)(x, y)
+
+    return rule
+
+
+def _pow(ctx, x, y):
+    if jnp.issubdtype(x.dtype, jnp.integer):
+        ctx.check(_any(y < 0), "ValueError: Integers to negative integer powers are not allowed.")
+        y = jnp.maximum(y, jnp.zeros((), y.dtype))  # XLA's pow needs a non-negative exponent
+    return jnp.power(x, y)
+
+
+def _any(condition):
+    """``any`` of a condition, kept numpy where it is known when compiling."""
+    if isinstance(condition, (np.ndarray, np.generic)):
+        return bool(np.any(condition))
+    return jnp.any(condition)
+
+
+LOWERINGS[math_ops.FLOOR_DIV] = _nonzero_divisor("floordiv")
+LOWERINGS[math_ops.FLOOR_MOD] = _nonzero_divisor("mod")
+LOWERINGS[math_ops.POW] = _pow
+
+
+def _softmax(ctx, x, axis):
+    shifted = x - jnp.max(x, axis=axis, keepdims=True)
+    e = jnp.exp(shifted)
+    return e / jnp.sum(e, axis=axis, keepdims=True)
+
+
+LOWERINGS[nn_ops.SOFTMAX] = _softmax
+
+
+def _matmul(ctx, a, b, transpose_a, transpose_b):
+    if transpose_a:
+        a = jnp.swapaxes(a, -1, -2)
+    if transpose_b:
+        b = jnp.swapaxes(b, -1, -2)
+    # HIGHEST: float32 products in float32, as numpy computes them (not TF32 on GPUs).
+    return jnp.matmul(a, b, precision=lax.Precision.HIGHEST)
+
+
+LOWERINGS[math_ops.MATMUL] = _matmul
+
+# --- reductions ----------------------------------------------------------------------------------
+
+
+def _typed_reduction(fn):
+    def rule(ctx, x, axis, keepdims):
+        return fn(x, axis=axis, keepdims=keepdims, dtype=x.dtype)
+
+    return rule
+
+
+def _extreme(fn, largest):
+    def rule(ctx, x, axis, keepdims):
+        if x.size:
+            return fn(x, axis=axis, keepdims=keepdims)
+        if jnp.issubdtype(x.dtype, jnp.floating):
+            initial = -np.inf if largest else np.inf
+        else:
+            info = np.iinfo(x.dtype)
+            initial = info.min if largest else info.max
+        return fn(x, axis=axis, keepdims=keepdims, initial=initial)
+
+    return rule
+
+
+def _mean(ctx, x, axis, keepdims):
+    if jnp.issubdtype(x.dtype, jnp.integer):
+        # Summed as wide as XLA allows here: int64 when the program runs with 64-bit types on.
+        wide = jax.dtypes.canonicalize_dtype(np.int64)
+        total = jnp.sum(x, axis=axis, keepdims=keepdims, dtype=wide)
+        count = x.size // max(total.size, 1)
+        if count == 0:
+            raise errors.InvalidArgumentError("reduce_mean of an empty integer tensor")
+        # Integer mean truncates toward zero, like TensorFlow's.
+        return (jnp.sign(total) * (jnp.abs(total) // count)).astype(x.dtype)
+    if x.size == 0:
+        shape = jax.eval_shape(lambda v: jnp.sum(v, axis=axis, keepdims=keepdims), x).shape
+        return jnp.full(shape, jnp.nan, dtype=x.dtype)
+    accumulate = jnp.float32 if x.dtype == jnp.float16 else x.dtype
+    return jnp.mean(x, axis=axis, keepdims=keepdims, dtype=accumulate).astype(x.dtype)
+
+
+def _bool_reduction(fn):
+    return lambda ctx, x, axis, keepdims: fn(x, axis=axis, keepdims=keepdims)
+
+
+def _arg(fn):
+    def rule(ctx, x, axis, output_type):
+        if x.shape[axis] == 0:
+            raise errors.InvalidArgumentError("argmax/argmin over an empty dimension")
+        return fn(x, axis=axis).astype(output_type.as_numpy_dtype)
+
+    return rule
+
+
+LOWERINGS[reduction_ops.SUM] = _typed_reduction(jnp.sum)
+LOWERINGS[reduction_ops.PROD] = _typed_reduction(jnp.prod)
+LOWERINGS[reduction_ops.MEAN] = _mean
+LOWERINGS[reduction_ops.MAX] = _extreme(jnp.max, largest=True)
+LOWERINGS[reduction_ops.MIN] = _extreme(jnp.min, largest=False)
+LOWERINGS[reduction_ops.ALL] = _bool_reduction(jnp.all)
+LOWERINGS[reduction_ops.ANY] = _bool_reduction(jnp.any)
+LOWERINGS[reduction_ops.ARG_MAX] = _arg(jnp.argmax)
+LOWERINGS[reduction_ops.ARG_MIN] = _arg(jnp.argmin)
+
+# --- shapes and layouts --------------------------------------------------------------------------
+
+
+def _like(fill_value):
+    def rule(ctx, x, dtype):
+        if dtype.is_string:
+            ctx.unimplemented("XLA has no strings")
+        return jnp.full(jnp.shape(x), fill_value, dtype=dtype.as_numpy_dtype)
+
+    return rule
+
+
+def _shape_of(ctx, x, out_type):
+    return np.array(jnp.shape(x), dtype=out_type.as_numpy_dtype)  # known when compiling
+
+
+def _unpack(ctx, x, num, axis):
+    if x.shape[axis] != num:
+        raise errors.InvalidArgumentError(
+            f"unstack: expected {num} along axis {axis}, got {x.shape[axis]}"
+        )
+    moved = jnp.moveaxis(x, axis, 0)
+    return tuple(moved[i] for i in range(num))
+
+
+LOWERINGS[broadcast_ops.FILL] = lambda ctx, dims, value: jnp.full(tuple(dims), value, value.dtype)
+STATIC_OPERANDS[broadcast_ops.FILL] = (0,)
+LOWERINGS[array_ops.ZEROS_LIKE] = _like(0)
+LOWERINGS[array_ops.ONES_LIKE] = _like(1)
+LOWERINGS[array_ops.SHAPE] = _shape_of
+LOWERINGS[array_ops.SIZE] = lambda ctx, x, out_type: out_type.as_numpy_dtype(np.size(x))
+LOWERINGS[array_ops.RANK] = lambda ctx, x: np.int32(np.ndim(x))
+LOWERINGS[array_ops.RESHAPE] = lambda ctx, x, shape: jnp.reshape(x, tuple(int(d) for d in shape))
+STATIC_OPERANDS[array_ops.RESHAPE] = (1,)
+LOWERINGS[array_ops.TRANSPOSE] = lambda ctx, x, perm: jnp.transpose(x, perm)
+LOWERINGS[array_ops.CONCAT] = lambda ctx, *xs, axis: jnp.concatenate(xs, axis=axis)
+LOWERINGS[array_ops.PACK] = lambda ctx, *xs, axis: jnp.stack(xs, axis=axis)
+LOWERINGS[array_ops.UNPACK] = _unpack
+LOWERINGS[array_ops.EXPAND_DIMS] = lambda ctx, x, axis: jnp.expand_dims(x, axis)
+LOWERINGS[array_ops.SQUEEZE] = lambda ctx, x, axis: jnp.squeeze(x, axis)
+LOWERINGS[array_ops.IDENTITY] = lambda ctx, x: x
+LOWERINGS[broadcast_ops.SELECT] = _plain(jnp.where)
+UNLOWERABLE[broadcast_ops.WHERE] = "its result's shape depends on the values of its input"
+
+LOWERINGS[array_ops.STOP_GRADIENT] = lambda ctx, x: x
+
+
+def _split(ctx, x, sizes, axis, num):
+    sizes = np.reshape(sizes, -1)
+    if len(sizes) != num or int(np.sum(sizes)) != jnp.shape(x)[axis]:
+        raise errors.InvalidArgumentError(
+            f"split: sizes {sizes.tolist()} do not add up to dimension {axis} of size "
+            f"{jnp.shape(x)[axis]}"
+        )
+    return tuple(jnp.split(x, np.cumsum(sizes)[:-1].tolist(), axis=axis))
+
+
+def _sum_to_shape(ctx, grad, shape, axes):
+    shape = [int(d) for d in np.reshape(shape, -1)]
+    if axes is None:  # not known when the graph was built; the shapes are known now
+        dims = jnp.shape(grad)
+        lead = len(dims) - len(shape)
+        stretched = [lead + i for i, d in enumerate(shape) if d == 1 and dims[lead + i] != 1]
+        axes = (*range(lead), *stretched)
+    total = jnp.sum(grad, axis=tuple(axes), keepdims=True, dtype=grad.dtype)
+    return jnp.reshape(total, shape)
+
+
+LOWERINGS[array_ops.SPLIT] = _split
+STATIC_OPERANDS[array_ops.SPLIT] = (1,)
+LOWERINGS[broadcast_ops.BROADCAST_TO] = lambda ctx, x, shape: jnp.broadcast_to(
+    x, tuple(int(d) for d in np.reshape(shape, -1))
+)
+STATIC_OPERANDS[broadcast_ops.BROADCAST_TO] = (1,)
+LOWERINGS[broadcast_ops.SUM_TO_SHAPE] = _sum_to_shape
+STATIC_OPERANDS[broadcast_ops.SUM_TO_SHAPE] = (1,)
+LOWERINGS[math_ops.ADD_N] = lambda ctx, *xs: functools.reduce(jnp.add, xs)
+LOWERINGS[nn_ops.RELU_GRAD] = lambda ctx, g, y: jnp.where(y > 0, g, jnp.zeros((), g.dtype))
+
+# --- indexing (runtime/xla/indexing.py) --------------------------------------------------------
+
+LOWERINGS[indexing_ops.GATHER] = indexing.lower_gather
+LOWERINGS[indexing_ops.STRIDED_SLICE] = indexing.lower_strided_slice
+LOWERINGS[indexing_ops.STRIDED_SLICE_GRAD] = indexing.lower_strided_slice_grad
+STATIC_OPERANDS[indexing_ops.STRIDED_SLICE_GRAD] = (0,)
+LOWERINGS[indexing_ops.UNSORTED_SEGMENT_SUM] = indexing.lower_segment_sum
+STATIC_OPERANDS[indexing_ops.UNSORTED_SEGMENT_SUM] = (2,)
+LOWERINGS[indexing_ops.ONE_HOT] = indexing.lower_one_hot
+STATIC_OPERANDS[indexing_ops.ONE_HOT] = (1,)
+
+# --- clipping, padding, tiling, running sums, matrices --------------------------------------------
+
+
+def _clip(ctx, t, low, high):
+    out_shape = np.broadcast_shapes(jnp.shape(t), jnp.shape(low), jnp.shape(high))
+    if out_shape != jnp.shape(t):
+        raise errors.InvalidArgumentError(
+            f"clip_by_value: the bounds (shapes {jnp.shape(low)} and {jnp.shape(high)}) must not "
+            f"change the shape of t ({jnp.shape(t)})"
+        )
+    return jnp.minimum(jnp.maximum(t, low), high)
+
+
+def _pairs(paddings):
+    if np.any(np.asarray(paddings) < 0):
+        raise errors.InvalidArgumentError("pad: paddings must not be negative")
+    return [tuple(int(p) for p in pair) for pair in np.asarray(paddings)]
+
+
+def _mirror_pad(ctx, x, paddings, mode):
+    pairs = _pairs(paddings)
+    limit = 1 if mode == "REFLECT" else 0  # a reflection leaves the edge out, a symmetric copy not
+    for dim, (before, after) in zip(jnp.shape(x), pairs):
+        if max(before, after) > dim - limit:
+            raise errors.InvalidArgumentError(
+                f"pad: {mode} paddings {before} and {after} must be at most {dim - limit} "
+                f"for a dimension of size {dim}"
+            )
+    return jnp.pad(x, pairs, mode=mode.lower())
+
+
+def _tile(ctx, x, multiples):
+    if np.any(np.asarray(multiples) < 0):
+        raise errors.InvalidArgumentError(f"tile: multiples must not be negative: {multiples}")
+    if len(multiples) != jnp.ndim(x):
+        raise errors.InvalidArgumentError(
+            f"tile: {len(multiples)} multiples for a tensor of rank {jnp.ndim(x)}"
+        )
+    return jnp.tile(x, tuple(int(m) for m in multiples))
+
+
+def _cumsum(ctx, x, axis, exclusive, reverse):
+    if reverse:
+        x = jnp.flip(x, axis)
+    out = jnp.cumsum(x, axis=axis, dtype=x.dtype)
+    if exclusive and out.shape[axis]:  # each sum leaves its own element out: shift, from zero
+        zero = jnp.zeros_like(lax.slice_in_dim(out, 0, 1, axis=axis))
+        out = jnp.concatenate([zero, lax.slice_in_dim(out, 0, -1, axis=axis)], axis=axis)
+    return jnp.flip(out, axis) if reverse else out
+
+
+def _einsum(ctx, *operands, equation):
+    out = jnp.einsum(equation, *operands, precision=lax.Precision.HIGHEST)
+    return out.astype(operands[0].dtype)
+
+
+LOWERINGS[clip_ops.CLIP_BY_VALUE] = _clip
+LOWERINGS[padding_ops.PAD] = lambda ctx, x, paddings, value: jnp.pad(
+    x, _pairs(paddings), constant_values=value
+)
+STATIC_OPERANDS[padding_ops.PAD] = (1,)
+LOWERINGS[padding_ops.MIRROR_PAD] = _mirror_pad
+STATIC_OPERANDS[padding_ops.MIRROR_PAD] = (1,)
+LOWERINGS[padding_ops.TILE] = _tile
+STATIC_OPERANDS[padding_ops.TILE] = (1,)
+LOWERINGS[scan_ops.CUMSUM] = _cumsum
+# Its sizes are static operands: by the time the rule runs its kernel computes it, once.
+LOWERINGS[linalg_ops.EYE] = lambda ctx, rows, columns, **attrs: linalg_ops.EYE.kernel(
+    rows, columns, **attrs
+)
+STATIC_OPERANDS[linalg_ops.EYE] = (0, 1)
+LOWERINGS[linalg_ops.EINSUM] = _einsum
+
+# --- strings: no XLA form ----------------------------------------------------------------------
+
+for _op in (math_ops.STRING_ADD, string_ops.STRING_JOIN, string_ops.STRING_LENGTH):
+    UNLOWERABLE[_op] = "XLA has no strings"
+UNLOWERABLE[string_ops.AS_STRING] = "XLA has no strings"
+
+# --- effects: printing, asserting, random numbers, variables ------------------------------------
+
+LOWERINGS[logging_ops.PRINT] = effects.lower_print
+LOWERINGS[logging_ops.ASSERT] = effects.lower_assert
+LOWERINGS[random_ops.RANDOM_NORMAL] = effects.lower_normal
+LOWERINGS[random_ops.RANDOM_UNIFORM] = effects.lower_uniform
+STATIC_OPERANDS[random_ops.RANDOM_NORMAL] = (0,)
+STATIC_OPERANDS[random_ops.RANDOM_UNIFORM] = (0,)
+LOWERINGS[variables.VAR_HANDLE] = lambda ctx, variable: variable
+LOWERINGS[variables.READ] = effects.lower_read
+LOWERINGS[variables.ASSIGN] = effects.assigner(lambda old, new: new)
+LOWERINGS[variables.ASSIGN_ADD] = effects.assigner(jnp.add)
+LOWERINGS[variables.ASSIGN_SUB] = effects.assigner(jnp.subtract)
+
+KEYED = frozenset({random_ops.RANDOM_NORMAL, random_ops.RANDOM_UNIFORM})
+"""Ops that draw from the program's random key: a program holding one keeps a key."""
+
+# --- control flow and TensorArrays ---------------------------------------------------------------
+
+LOWERINGS[control_flow_ops.IF] = control_flow.lower_if
+LOWERINGS[control_flow_ops.WHILE] = control_flow.lower_while
+LOWERINGS[control_flow_ops.NO_OP] = lambda ctx: None
+LOWERINGS[function_ops.CALL] = control_flow.lower_call
+
+# A loop's gradient stacks what each iteration computed, and a TensorArray's gradient is a
+# sparse list of gradients: Python lists and dicts to the default executor, no XLA form yet.
+_GRADIENT_LISTS = "the gradient of a while loop or a TensorArray (its stacks and gradient lists)"
+for _op in (
+    list_gradient_ops.STACK_GET,
+    list_gradient_ops.GRAD_LIST_EMPTY,
+    list_gradient_ops.GRAD_LIST_ELEMENT,
+    list_gradient_ops.GRAD_LIST_FROM_TENSOR,
+    list_gradient_ops.GRAD_LIST_ADD,
+    list_gradient_ops.GRAD_LIST_GET,
+    list_gradient_ops.GRAD_LIST_DROP,
+    list_gradient_ops.GRAD_LIST_STACK,
+):
+    UNLOWERABLE[_op] = f"{_GRADIENT_LISTS} has no XLA lowering yet"
+
+LOWERINGS[tensor_array_ops.RESERVE] = tensor_lists.lower_reserve
+STATIC_OPERANDS[tensor_array_ops.RESERVE] = (0,)
+LOWERINGS[tensor_array_ops.WRITE] = tensor_lists.lower_write
+LOWERINGS[tensor_array_ops.READ] = tensor_lists.lower_read
+LOWERINGS[tensor_array_ops.STACK] = tensor_lists.lower_stack
+LOWERINGS[tensor_array_ops.LENGTH] = tensor_lists.lower_length
+LOWERINGS[tensor_array_ops.FROM_TENSOR] = tensor_lists.lower_from_tensor

@@ -1,0 +1,170 @@
+"""``ag.function(jit_compile=True)``: the graphs run on XLA with the default executor's results.
+
+The differential gallery runs through XLA and must give what the default
+executor gives; printing, variables and retracing behave the same; without
+JAX the keyword raises ImportError naming the extra to install.
+"""
+
+from __future__ import annotations
+
+import sys
+
+import numpy as np
+import pytest
+
+import autograph as ag
+import runtime as rt
+from tests.autograph.gallery import GALLERY
+from tests.autograph.test_gallery import assert_matches
+
+jax = pytest.importorskip("jax")
+
+JIT_CALLS = [pytest.param(c.fn, c.args, id=c.fn.__name__) for c in GALLERY if c.graph]
+
+
+@pytest.mark.parametrize(("fn", "calls"), JIT_CALLS)
+def test_gallery_on_xla_matches_the_default_executor(fn, calls):
+    default, compiled = ag.function(fn), ag.function(fn, jit_compile=True)
+    for args in calls:  # one Function for all calls: later calls may need a new size observed
+        tensors = [rt.constant(a) for a in args]
+        expected = default(*tensors)
+        assert_matches(compiled(*tensors), expected)
+
+
+def test_without_jax_jit_compile_names_the_extra_to_install(monkeypatch):
+    monkeypatch.setitem(sys.modules, "jax", None)  # import jax now raises ImportError
+
+    def f(x):
+        return x
+
+    with pytest.raises(
+        ImportError, match=r'jit_compile=True needs .*pip install "autograph\[jax\]"'
+    ):
+        ag.function(f, jit_compile=True)
+    with pytest.raises(ImportError, match="needs the jax package"):
+        ag.function(jit_compile=True)
+    assert ag.function(f)(rt.constant(2)).numpy() == 2  # the default executor needs no JAX
+
+
+def test_the_decorator_form_and_retracing_rules_are_those_of_ag_function():
+    @ag.function(jit_compile=True)
+    def scale(x, factor):
+        return x * factor
+
+    assert scale(rt.constant([1.0, 2.0]), 3.0).numpy().tolist() == [3.0, 6.0]
+    assert scale(rt.constant([5.0, 1.0]), 3.0).numpy().tolist() == [15.0, 3.0]
+    assert scale.tracing_count == 1
+    assert scale(rt.constant([1.0, 2.0]), 4.0).numpy().tolist() == [4.0, 8.0]
+    assert scale.tracing_count == 2
+    result = scale(rt.constant(2), 5)
+    assert result.dtype == rt.int32 and result.numpy() == 10
+
+
+def test_variable_updates_persist_across_calls(capsys):
+    class Counter(rt.Module):
+        def __init__(self):
+            super().__init__()
+            self.count = rt.Variable(0)
+            self.total = rt.Variable(np.zeros(2, np.float32))
+
+        @ag.function(jit_compile=True)
+        def add(self, x):
+            self.count.assign_add(1)
+            self.total.assign_add(x)
+            rt.print("call", self.count, self.total)
+            return self.total.read_value()
+
+    counter = Counter()
+    for k in range(1, 4):
+        out = counter.add(rt.constant([1.0, 0.5]))
+        np.testing.assert_allclose(out.numpy(), [k, k / 2])
+    assert counter.count.numpy() == 3
+    assert capsys.readouterr().out == "call 1 [1 0.5]\ncall 2 [2 1]\ncall 3 [3 1.5]\n"
+    counter.count.assign(10)  # an eager write between calls is what the next call reads
+    counter.add(rt.constant([0.0, 0.0]))
+    assert counter.count.numpy() == 11
+
+
+def test_printing_matches_the_default_executor(capsys):
+    def report(x, n):
+        for i in rt.range(n):
+            if i % 2 == 0:
+                rt.print("even step", i, "value", x * rt.cast(i, rt.float32))
+        rt.print({"done": n, "x": x})
+        return n
+
+    args = (rt.constant([0.25, -1.0]), rt.constant(5))
+    ag.function(report)(*args)
+    expected = capsys.readouterr().out
+    ag.function(report, jit_compile=True)(*args)
+    assert capsys.readouterr().out == expected
+    assert expected.startswith("even step 0 value [0 -0]\neven step 2 value [0.5 -2]\n")
+
+
+def test_an_input_signature_with_unknown_dims_runs_each_shape():
+    @ag.function(input_signature=[rt.TensorSpec([None], rt.float32)], jit_compile=True)
+    def total(x):
+        s = 0.0
+        for v in x:
+            s += v * v
+        return s
+
+    assert total(rt.constant([1.0, 2.0])).numpy() == 5.0
+    assert total(rt.constant([1.0, 2.0, 3.0])).numpy() == 14.0
+    assert total.tracing_count == 1
+
+
+def test_an_error_names_the_users_line():
+    @ag.function(jit_compile=True)
+    def safe_div(a, b):
+        return a // b  # the line named
+
+    assert safe_div(rt.constant(7), rt.constant(2)).numpy() == 3
+    with pytest.raises(rt.errors.InvalidArgumentError) as info:
+        safe_div(rt.constant(7), rt.constant(0))
+    assert "Integer division by zero" in str(info.value)
+    assert "test_jit_compile.py" in str(info.value) and "in safe_div" in str(info.value)
+
+
+def _training_step(w, b):
+    def step(x, y):
+        with rt.GradientTape() as tape:
+            hidden = rt.nn.relu(rt.matmul(x, w) + b)
+            loss = rt.reduce_mean(rt.square(rt.reduce_sum(hidden, axis=1) - y))
+        grad_w, grad_b = tape.gradient(loss, [w, b])
+        w.assign_sub(0.05 * grad_w)
+        b.assign_sub(0.05 * grad_b)
+        return loss
+
+    return step
+
+
+def test_a_training_step_runs_on_xla_as_on_the_default_executor():
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal((8, 3)).astype(np.float32)
+    y = rng.standard_normal(8).astype(np.float32)
+    w0 = rng.standard_normal((3, 4)).astype(np.float32)
+    runs = {}
+    for jit in (False, True):
+        w, b = rt.Variable(w0), rt.Variable(np.full(4, 0.1, np.float32))
+        step = ag.function(_training_step(w, b), jit_compile=jit)
+        losses = [float(step(rt.constant(x), rt.constant(y))) for _ in range(5)]
+        runs[jit] = losses, w.numpy(), b.numpy()
+    np.testing.assert_allclose(runs[True][0], runs[False][0], rtol=1e-5)
+    assert runs[True][0][-1] < runs[True][0][0]  # it learns
+    np.testing.assert_allclose(runs[True][1], runs[False][1], rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(runs[True][2], runs[False][2], rtol=1e-5, atol=1e-6)
+
+
+def test_the_gradient_of_a_loop_is_unimplemented_on_xla_naming_the_line():
+    @ag.function(jit_compile=True)
+    def loop_gradient(x):
+        with rt.GradientTape() as tape:
+            tape.watch(x)
+            y = x
+            for _ in rt.range(3):
+                y = y * x
+        return tape.gradient(y, x)
+
+    with pytest.raises(rt.errors.UnimplementedError, match="no XLA lowering yet"):
+        loop_gradient(rt.constant(2.0))
