@@ -55,7 +55,7 @@ class JaxBackend:
 
     # Loop options (set_loop_options) are the runtime's: lax loops have no shape invariants.
     def stage_while(self, loop_test, loop_body, state, options=None):
-        jax_loops.staged_while(lambda i: loop_test(), lambda i: loop_body(), state)
+        jax_loops.staged_while(lambda _: loop_test(), lambda _: loop_body(), state, counted=False)
 
     def stage_for(self, iterable, extra_test, loop_body, state, options=None):
         if not isinstance(iterable, _Iteration):

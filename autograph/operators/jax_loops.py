@@ -38,20 +38,21 @@ from autograph.operators.loop_checks import check_same_structure
 from autograph.operators.variables import is_undefined
 
 
-def staged_while(loop_test, loop_body, state, length=None):
+def staged_while(loop_test, loop_body, state, length=None, counted=True):
     """``while loop_test(i): loop_body(i)`` over the variables of ``state``; ``i`` counts from 0.
 
     With a ``length`` and no ``loop_test`` (None), it runs ``length`` times: a fori_loop.
+    Not ``counted``, ``i`` is None: a ``while`` statement's loop carries only its variables.
     """
     saved = state.save()
     try:
-        _stage(loop_test, loop_body, state, saved, length)
+        _stage(loop_test, loop_body, state, saved, length, counted)
     except BaseException:
         state.restore(saved)
         raise
 
 
-def _stage(loop_test, loop_body, state, saved, length):
+def _stage(loop_test, loop_body, state, saved, length, counted):
     initial, names = saved[0], state.names
     containers = {i: v for i, v in enumerate(initial) if is_container(v)}
     values = [contents(v) if i in containers else v for i, v in enumerate(initial)]
@@ -108,7 +109,14 @@ def _stage(loop_test, loop_body, state, saved, length):
 
     if loop_test is None:
         final = lax.fori_loop(0, length, step, start)
-    else:
+    elif not counted and start:
+
+        def cond_fun(carry):
+            set_carried(carry)
+            return as_predicate(loop_test(None))
+
+        final = lax.while_loop(cond_fun, lambda carry: step(None, carry), start)
+    else:  # an index, or a loop that carries nothing else (it counts its iterations)
 
         def cond_fun(carry):
             set_carried(carry[1])
