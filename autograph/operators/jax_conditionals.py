@@ -31,6 +31,8 @@ import sys
 import threading
 
 import jax
+import jax.numpy as jnp
+import numpy as np
 from jax import lax
 
 import runtime as rt
@@ -131,11 +133,12 @@ def join(pred, true_run, false_run, names, optional, unchanged=None):
             plan.append((a_leaf, b_leaf, dtype))
             labels.append(name)
         final.append(_Joined(a, leaves))
-    results = lax.cond(
-        pred,
-        _replay(true_jaxpr, true_out, [(p[0], p[2]) for p in plan]),
-        _replay(false_jaxpr, false_out, [(p[1], p[2]) for p in plan]),
-    )
+    on_true = _replay(true_jaxpr, true_out, [(p[0], p[2]) for p in plan])
+    on_false = _replay(false_jaxpr, false_out, [(p[1], p[2]) for p in plan])
+    if _selectable(true_jaxpr, false_jaxpr, plan):
+        results = [jnp.where(pred, t, f) for t, f in zip(on_true(), on_false())]
+    else:
+        results = lax.cond(pred, on_true, on_false)
     out = []
     for value in final:
         if isinstance(value, _Joined):
@@ -187,6 +190,35 @@ def _deeper():
         _depth.value -= 1
         if needed > limit:
             sys.setrecursionlimit(limit)
+
+
+_SELECT_AT_MOST = 8  # equations in each branch
+
+
+def _selectable(true_jaxpr, false_jaxpr, plan):
+    """Whether both branches may run, and ``jnp.where`` pick: a few pure scalar integer or bool
+    equations each (the flags of ``break``, ``continue`` and ``return``), as a hand-written loop
+    would test them. A ``lax.cond`` inside a loop costs more than such a branch. Floats always
+    get a ``lax.cond``: running the branch not taken could make a NaN in a gradient."""
+    for _, _, dtype in plan:
+        if dtype.kind not in "biu":
+            return False
+    for closed in (true_jaxpr, false_jaxpr):
+        jaxpr = closed.jaxpr
+        if jaxpr.effects or len(jaxpr.eqns) > _SELECT_AT_MOST:
+            return False
+        for eqn in jaxpr.eqns:
+            if eqn.primitive.name in _NOT_SELECTED:
+                return False
+            for var in eqn.outvars:
+                aval = var.aval
+                if aval.shape != () or np.dtype(aval.dtype).kind not in "biu":
+                    return False
+    return True
+
+
+# Integer ops whose result on the branch not taken could fail or cost: they stay in lax.cond.
+_NOT_SELECTED = frozenset({"cond", "while", "scan", "pjit", "jit", "div", "rem", "custom_jvp_call"})
 
 
 def _same(value, before):
