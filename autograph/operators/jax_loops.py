@@ -27,11 +27,14 @@ known length, that is a ``lax.scan``, which ``jax.grad`` differentiates.
 
 from __future__ import annotations
 
+import functools
+
 import jax
 import jax.numpy as jnp
 from jax import lax
 
 import runtime as rt
+from autograph.operators import loop_checks, unset
 from autograph.operators.data_structures import contents, is_container, set_contents
 from autograph.operators.jax_values import as_array, as_predicate, spec_of, stageable
 from autograph.operators.loop_checks import check_same_structure
@@ -76,21 +79,36 @@ def _stage(loop_test, loop_body, state, saved, length, counted):
             shape, dtype = spec_of(leaf)
             specs.append((names[i], shape, dtype))
             start.append(as_array(leaf, dtype))
+    # A variable the loop creates has no value if it runs zero times: a flag says whether an
+    # iteration set it, and reading it after the loop checks the flag (unset), as Python would.
+    created = [
+        i
+        for i in learned
+        if i in templates and names[i].isidentifier() and not loop_checks.guarded(initial[i])
+    ]
+    count = len(start)
+    start += [jnp.asarray(False) for _ in created]
+    written = {}
 
     def set_carried(leaves):
-        leaves = iter(leaves)
+        leaves = iter(leaves[:count])
         now = list(initial)
         for i in carried:
             template = templates[i]
             now[i] = rt.nest.pack_sequence_as(
                 template, [next(leaves) for _ in rt.nest.flatten(template)]
             )
+            written[i] = now[i]
         _set(state, now, containers)
 
     def step(i, leaves):
         set_carried(leaves)
         loop_body(i)
         now = state.get()
+        flags = [
+            flag if now[k] is written[k] else jnp.asarray(True)
+            for k, flag in zip(created, leaves[count:])
+        ]
         out = []
         for k in carried:
             after = now[k]
@@ -105,7 +123,7 @@ def _stage(loop_test, loop_body, state, saved, length, counted):
             after = _loop_value(names[k], after, after_iteration=True)
             check_same_structure(names[k], templates[k], after)
             out += rt.nest.flatten(after)
-        return [_checked(leaf, spec) for leaf, spec in zip(out, specs)]
+        return [_checked(leaf, spec) for leaf, spec in zip(out, specs)] + flags
 
     if loop_test is None:
         final = lax.fori_loop(0, length, step, start)
@@ -128,6 +146,24 @@ def _stage(loop_test, loop_body, state, saved, length, counted):
         _, final = lax.while_loop(cond_fun, body_fun, (jnp.asarray(0, jnp.int32), start))
     state.restore(saved)  # what the traces of the body did to what the loop does not carry
     set_carried(final)
+    for i, flag in zip(created, final[count:]):
+        unset.mark_with_check(written[i], _unset_check(flag, names[i]))
+
+
+def _unset_check(flag, name):
+    """What reading a variable the loop may not have set does: a check when the program runs,
+    which fails (the call raises) if no iteration set it."""
+
+    def check(value):
+        jax.debug.callback(functools.partial(_require, name=name), flag)
+        return value
+
+    return check
+
+
+def _require(flag, name):
+    if not flag:
+        raise UnboundLocalError(f"loop must iterate at least once to initialize {name}")
 
 
 def _learn(positions, values, loop_body, state, saved, containers):
@@ -168,7 +204,7 @@ def _learn(positions, values, loop_body, state, saved, containers):
             jax.ShapeDtypeStruct((), jnp.int32),
             *[jax.ShapeDtypeStruct(*spec_of(leaf)) for leaf in inputs],
         )
-    except (UnboundLocalError, TypeError, ValueError):
+    except UnboundLocalError:
         return {}  # the loop itself reports the undefined variables by name
     finally:
         state.restore(saved)

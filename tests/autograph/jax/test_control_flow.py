@@ -474,3 +474,23 @@ def test_which_tracers_are_staged():
     jax.grad(record)(1.0)  # its value is known while differentiating: a Python value
     assert seen[0].name == "jax" and seen[1] is None
     assert backends.staging(jnp.array(1.0)) is None  # a concrete array: Python
+
+
+def last_double(n, skip):
+    for i in range(n):
+        w = i * 2
+    if skip:
+        return -1
+    return w
+
+
+def test_a_variable_a_loop_creates_is_checked_where_it_is_read():
+    compiled = jitted(last_double)
+    assert int(compiled(3, False)) == last_double(3, False) == 4
+    assert int(compiled(0, True)) == last_double(0, True) == -1  # never read: no error
+    with pytest.raises(UnboundLocalError):
+        last_double(0, False)
+    with pytest.raises(
+        jax.errors.JaxRuntimeError, match="loop must iterate at least once to initialize w"
+    ):
+        compiled(0, False)
