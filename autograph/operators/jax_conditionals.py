@@ -27,6 +27,7 @@ then replays the two jaxprs: the user's code runs once per branch, so nested
 from __future__ import annotations
 
 import contextlib
+import functools
 import sys
 import threading
 
@@ -83,6 +84,7 @@ def staged_if(cond, if_true, if_false, state):
             state.names,
             state.optional,
             unchanged={i: contents(c) for i, c in containers.items()},
+            before=[contents(v) if i in containers else v for i, v in enumerate(initial)],
         )
     finally:
         state.restore(saved)
@@ -100,16 +102,25 @@ def cond(pred, true_fn, false_fn):
     return value
 
 
-def join(pred, true_run, false_run, names, optional, unchanged=None):
+def join(pred, true_run, false_run, names, optional, unchanged=None, before=None):
     """The values (one per name) after ``lax.cond(pred, ...)`` of what the two runs return.
 
     ``unchanged``: per position, what a variable held before (a container's
-    contents), so that branches that leave it so do not stage it.
+    contents), so that branches that leave it so do not stage it. With
+    ``before`` (the variables' values before an ``if`` statement), a branch
+    that reads a variable it cannot have (a ``return`` before it, say, skips
+    it in Python) fails when the program takes it, as Python would, not while tracing.
     """
     pred = as_predicate(pred)
     with _deeper():
-        true_jaxpr, true_out = _trace(true_run)
-        false_jaxpr, false_out = _trace(false_run)
+        true_jaxpr, true_out = _trace(true_run, before is not None)
+        false_jaxpr, false_out = _trace(false_run, before is not None)
+        if isinstance(true_jaxpr, UnboundLocalError):
+            if isinstance(false_jaxpr, UnboundLocalError):
+                raise true_jaxpr
+            true_jaxpr, true_out = _failing(true_jaxpr, false_out, before)
+        elif isinstance(false_jaxpr, UnboundLocalError):
+            false_jaxpr, false_out = _failing(false_jaxpr, true_out, before)
     unchanged = unchanged or {}
     final, plan, labels = [], [], []  # plan: per staged leaf, its sources in the two branches
     for i, name in enumerate(names):
@@ -227,11 +238,12 @@ def _same(value, before):
     )
 
 
-def _trace(run):
+def _trace(run, may_fail=False):
     """``run`` traced once: its jaxpr (of the arrays among what it returns) and what it returned.
 
     The arrays returned are the trace's own (their shapes and dtypes are what
     is used of them); the jaxpr gives them again when ``lax.cond`` replays it.
+    ``may_fail``: an UnboundLocalError is given back (as the jaxpr), not raised.
     """
     returned = []
 
@@ -240,7 +252,39 @@ def _trace(run):
         returned.append(out)
         return [leaf for leaf in _leaves(out) if is_array(leaf)]
 
-    return jax.make_jaxpr(traced)(), returned[0]
+    try:
+        return jax.make_jaxpr(traced)(), returned[0]
+    except UnboundLocalError as error:
+        if not may_fail:
+            raise
+        return error, None
+
+
+def _failing(error, other_out, before):
+    """A branch that raises ``error`` when the program runs it (a JAX callback), and gives
+    what the other branch gives: the values as they were where it left them so, else zeros
+    of the same types (never used)."""
+
+    def run():
+        jax.debug.callback(functools.partial(_raise, error))
+        return [
+            was if _same(other, was) or is_undefined(other) else _stand_in(other)
+            for other, was in zip(other_out, before)
+        ]
+
+    return _trace(run)
+
+
+def _raise(error):
+    raise error
+
+
+def _stand_in(value):
+    if value is None:
+        return None
+    return rt.nest.map_structure(
+        lambda leaf: zeros_like_leaf(leaf) if stageable(leaf) else leaf, value
+    )
 
 
 def _leaves(values):

@@ -494,3 +494,20 @@ def test_a_variable_a_loop_creates_is_checked_where_it_is_read():
         jax.errors.JaxRuntimeError, match="loop must iterate at least once to initialize w"
     ):
         compiled(0, False)
+
+
+def early_return_or_unset(x):
+    for i in range(0):
+        w = i
+    if x > 0:
+        return 1
+    return w
+
+
+def test_a_branch_that_cannot_run_fails_only_when_taken():
+    compiled = jitted(early_return_or_unset)
+    assert int(compiled(3)) == early_return_or_unset(3) == 1
+    with pytest.raises(UnboundLocalError):
+        early_return_or_unset(-3)
+    with pytest.raises(jax.errors.JaxRuntimeError, match="cannot access local variable 'w'"):
+        compiled(-3)
