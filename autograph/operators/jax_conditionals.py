@@ -98,7 +98,9 @@ def staged_if(cond, if_true, if_false, state):
 
 def cond(pred, true_fn, false_fn):
     """``true_fn() if pred else false_fn()``, staged: the value of a conditional expression."""
-    (value,) = join(pred, lambda: [true_fn()], lambda: [false_fn()], ("<value>",), frozenset())
+    (value,) = join(
+        pred, lambda: [true_fn()], lambda: [false_fn()], ("the conditional's value",), frozenset()
+    )
     return value
 
 
@@ -122,7 +124,7 @@ def join(pred, true_run, false_run, names, optional, unchanged=None, before=None
         elif isinstance(false_jaxpr, UnboundLocalError):
             false_jaxpr, false_out = _failing(false_jaxpr, true_out, before)
     unchanged = unchanged or {}
-    final, plan, labels = [], [], []  # plan: per staged leaf, its sources in the two branches
+    final, plan = [], []  # plan: per staged leaf, its sources in the two branches
     for i, name in enumerate(names):
         a, b = true_out[i], false_out[i]
         if a is b or (i in unchanged and _same(a, unchanged[i]) and _same(b, unchanged[i])):
@@ -142,7 +144,6 @@ def join(pred, true_run, false_run, names, optional, unchanged=None, before=None
             dtype = _common_dtype(name, a_leaf, b_leaf)
             leaves.append(_Result(len(plan)))
             plan.append((a_leaf, b_leaf, dtype))
-            labels.append(name)
         final.append(_Joined(a, leaves))
     on_true = _replay(true_jaxpr, true_out, [(p[0], p[2]) for p in plan])
     on_false = _replay(false_jaxpr, false_out, [(p[1], p[2]) for p in plan])
