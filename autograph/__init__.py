@@ -29,6 +29,18 @@ from autograph.lang.directives import set_element_type, set_loop_options
 from autograph.lang.special_functions import stack, trace
 from autograph.pyct.parser import ConversionError
 from runtime.core import source as _source
+from runtime.execution import staging as _staging
 
 # Ops made by this package's code are said to come from the user's code that called it.
 _source.register_library_path(_os.path.dirname(__file__))
+
+
+def _staged(python_function, name, input_signature):
+    # What the staged function calls goes through ag__.call: user code is converted.
+    staged = function(python_function, input_signature=input_signature, autograph=False)
+    staged.__name__ = name
+    return staged
+
+
+# The runtime stages code of its own (Keras' training step) through these: runtime/execution/staging.py.
+_staging.register(function=_staged, converted=converted_call)

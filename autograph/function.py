@@ -27,13 +27,13 @@ import types
 import warnings
 import weakref
 
-import numpy as np
-
 import runtime as rt
+from autograph import signatures
 from autograph.input_signature import apply_signature
 from runtime import xla
 from runtime.core import context
 from runtime.execution.compile import compile_function
+from runtime.execution.entry import MISS, entry_function
 from runtime.execution.optimize import optimize
 from runtime.execution.tracing import set_outputs, trace
 from runtime.extras import require
@@ -106,6 +106,8 @@ class Function:
         self.tracing_count = 0
         self._concrete = {}
         self._by_call = {}  # (dtype, shape) of each positional eager tensor -> ConcreteFunction
+        self._entries = {}  # the same keys -> the entry function of that call (or None)
+        self._entry = None  # the entry function of the last call that had one: tried first
         self._by_rank = {}  # signature without shapes -> traced graphs, newest first
         self._last_arguments = None
         self._made_variables = False
@@ -141,6 +143,13 @@ class Function:
     # --- calling --------------------------------------------------------------------------
 
     def __call__(self, *args, **kwargs):
+        # The common call repeats the last: the entry function checks the arguments are
+        # tensors as it was made for, and runs the whole call (runtime.execution.entry).
+        entry = self._entry
+        if entry is not None and not (kwargs or context.active or _eager["on"]):
+            result = entry(args)
+            if result is not MISS:
+                return result
         if _eager["on"]:
             return self.python_function(*args, **kwargs)
         if context.building_graph() is not None:  # inside another graph: inline
@@ -150,15 +159,18 @@ class Function:
             return self._traceable()(*bound.args, **bound.kwargs)
         # The common call, eager tensors by position, skips binding and signature keys: the
         # graph chosen the first time is the one the full path would choose again.
-        call_key = None if kwargs else _call_key(args)
+        call_key = None if kwargs else signatures.call_key(args)
         concrete = self._by_call.get(call_key)
         if concrete is not None:
             if context.recording_tapes():  # a tape sees the call as one differentiable op
                 return concrete._call_recorded(list(args))
+            if call_key not in self._entries:  # called a second time: worth an entry function
+                self._entries[call_key] = concrete._entry_function(call_key)
+            self._entry = self._entries[call_key]
             return concrete._call_flat([a._value for a in args])
         arguments = self._arguments(args, kwargs)
         concrete = self._concrete_function(self._as_signature(arguments))
-        if call_key is not None and len(_tensor_leaves(arguments)) == len(args):
+        if call_key is not None and len(signatures.tensor_leaves(arguments)) == len(args):
             self._by_call[call_key] = concrete  # no tensor defaults: the args are all the inputs
         return concrete._call_arguments(arguments)
 
@@ -198,11 +210,13 @@ class Function:
             bound = self._signature.bind(*args, **kwargs)
         except TypeError as e:
             raise TypeError(f"{self.__name__}(): {e}") from None
+        given = set(bound.arguments)
         bound.apply_defaults()
         arguments = list(bound.arguments.items())
         if self.input_signature is None:
             return arguments
-        return apply_signature(self.__name__, arguments, self.input_signature, specs_allowed)
+        signature = self.input_signature
+        return apply_signature(self.__name__, arguments, signature, specs_allowed, given)
 
     def _as_signature(self, arguments):
         """What the graph is traced for: the input_signature's specs when there is one."""
@@ -212,13 +226,13 @@ class Function:
         return [(name, spec) for (name, _), spec in zip(arguments, specs)]
 
     def _concrete_function(self, arguments):
-        key = _key(arguments)
+        key = signatures.signature_key(arguments)
         concrete = self._concrete.get(key)
         if concrete is not None:
             return concrete
         # A graph traced for more general shapes (None dims) serves any call that fits it.
-        rank_key = _key(arguments, shapes=False)
-        shapes = [_spec(leaf).shape for leaf in _tensor_leaves(arguments)]
+        rank_key = signatures.signature_key(arguments, shapes=False)
+        shapes = [signatures.spec_of(leaf).shape for leaf in signatures.tensor_leaves(arguments)]
         traced = self._by_rank.setdefault(rank_key, [])
         for candidate in traced:
             if all(s.is_subtype_of(g) for g, s in zip(candidate.input_shapes, shapes)):
@@ -258,7 +272,7 @@ class Function:
                 )
             self._made_variables = True
 
-        named = _tensor_leaves_named(arguments)
+        named = signatures.tensor_leaves_named(arguments)
 
         def call(*placeholders):  # the tensor arguments become the graph's placeholders
             args, kwargs = self._rebuild(arguments, iter(placeholders))
@@ -267,7 +281,7 @@ class Function:
 
         graph = trace(
             call,
-            [_spec(v) for _, v in named],
+            [signatures.spec_of(v) for _, v in named],
             self.__name__,
             arg_names=[n for n, _ in named],
             shapes=shapes,
@@ -278,19 +292,23 @@ class Function:
             [
                 x
                 for x in rt.nest.flatten(graph.structured_outputs)
-                if x is not None and not _is_op(x)
+                if x is not None and not signatures.is_op(x)
             ],
         )
         return ConcreteFunction(graph, self.__name__, arguments, self._signature, self.jit_compile)
 
     def _rebuild(self, arguments, placeholders):
-        values = {name: _replace_leaves(value, placeholders) for name, value in arguments}
+        values = {name: signatures.replace_leaves(value, placeholders) for name, value in arguments}
         bound = self._signature.bind_partial()
         bound.arguments.update(values)
         return bound.args, bound.kwargs
 
     def _note_retrace(self, arguments):
-        reason = _describe_change(self._last_arguments, arguments) if self._last_arguments else ""
+        reason = (
+            signatures.describe_change(self._last_arguments, arguments)
+            if self._last_arguments
+            else ""
+        )
         if self.tracing_count + 1 >= _RETRACING_WARN_AT and not self._warned:
             self._warned = True
             warnings.warn(
@@ -318,16 +336,19 @@ class ConcreteFunction:
         self._signature = signature
         # What was traced, with each tensor argument as the spec of its placeholder (a relaxed
         # shape when reduce_retracing generalised it).
-        n_leaves = len(_tensor_leaves(arguments))
+        n_leaves = len(signatures.tensor_leaves(arguments))
         specs = iter(rt.TensorSpec(t.shape, t.dtype) for t in self.inputs[:n_leaves])
-        self._traced = [(n, _replace_leaves(v, specs)) for n, v in arguments]
+        self._traced = [(n, signatures.replace_leaves(v, specs)) for n, v in arguments]
         self.input_shapes = [t.shape for t in self.inputs[:n_leaves]]
-        self._arguments = [(n, _describe_value(v)) for n, v in self._traced]
+        self._arguments = [(n, signatures.describe_value(v)) for n, v in self._traced]
         optimized, self.optimization_report = optimize(graph)
         # The optimised graph runs on numpy, or lowered to JAX and compiled by XLA.
         self._program = (xla.compile_function if jit_compile else compile_function)(optimized)
         self._graph_function = None  # made when a tape first watches a call
-        self.structured_input_signature = (tuple(_to_specs(v) for _, v in self._traced), {})
+        self.structured_input_signature = (
+            tuple(signatures.to_specs(v) for _, v in self._traced),
+            {},
+        )
 
     def __call__(self, *args, **kwargs):
         """Runs the graph on arguments bound as the Python function binds them; tensors must fit
@@ -340,7 +361,7 @@ class ConcreteFunction:
         for name, traced in self._traced:
             if name in bound.arguments:
                 self._collect(name, traced, bound.arguments[name], tensors)
-            elif _tensor_leaves([(name, traced)]):
+            elif signatures.tensor_leaves([(name, traced)]):
                 raise TypeError(f"ConcreteFunction {self.name}: missing argument '{name}'")
             # an omitted Python argument is the one traced
         if context.recording_tapes():
@@ -369,7 +390,7 @@ class ConcreteFunction:
                 )
             for k in sorted(traced, key=repr):
                 self._collect(name, traced[k], given[k], values)
-        elif _encode(given) != _encode(traced):
+        elif signatures.encode(given) != signatures.encode(traced):
             raise TypeError(
                 f"ConcreteFunction {self.name}: argument '{name}' was traced as {traced!r}, not "
                 f"{given!r}; a Python value is part of the graph (call the Function instead)"
@@ -377,10 +398,29 @@ class ConcreteFunction:
 
     def _call_arguments(self, arguments):
         if context.recording_tapes():
-            leaves = _tensor_leaves(arguments)
-            return self._call_recorded([_as_tensor(x) for x in leaves])
-        values = [_as_value(leaf) for leaf in _tensor_leaves(arguments)]
+            leaves = signatures.tensor_leaves(arguments)
+            return self._call_recorded([signatures.as_tensor(x) for x in leaves])
+        values = [signatures.as_value(leaf) for leaf in signatures.tensor_leaves(arguments)]
         return self._call_flat(values)
+
+    def _entry_function(self, call_key):
+        """The entry function for calls with eager tensors of the dtypes and shapes of
+        ``call_key`` (runtime.execution.entry), or None where there is none to make."""
+        if getattr(self._program, "body", None) is None:
+            return None
+        if not all(dtype.is_numeric or dtype.is_bool for dtype, _ in call_key):
+            return None  # a string tensor's value may be bytes: the general path
+        structured = self.structured_outputs
+        if self._returns_one_tensor:
+            structure = None
+        elif type(structured) in (tuple, list) and all(
+            isinstance(x, rt.SymbolicTensor) for x in structured
+        ):
+            structure = type(structured)
+        else:
+            structure = self._structured
+        dtypes = [t.dtype for t in self.outputs]
+        return entry_function(self._program, call_key, dtypes, structure)
 
     def _call_flat(self, values):
         results = self._program(*values)
@@ -393,7 +433,8 @@ class ConcreteFunction:
             return tensors[0]
         tensors = iter(tensors)
         return rt.nest.map_structure(
-            lambda x: None if x is None or _is_op(x) else next(tensors), self.structured_outputs
+            lambda x: None if x is None or signatures.is_op(x) else next(tensors),
+            self.structured_outputs,
         )
 
     def _call_recorded(self, tensors):
@@ -411,159 +452,8 @@ class ConcreteFunction:
         lines += [f"    {n}: {d}" for n, d in self._arguments]
         lines.append("  Returns:")
         outputs = rt.nest.flatten(self.structured_outputs)
-        lines += [f"    {_describe_value(o)}" for o in outputs] or ["    None"]
+        lines += [f"    {signatures.describe_value(o)}" for o in outputs] or ["    None"]
         return "\n".join(lines)
 
     def __repr__(self):
         return f"<ag.ConcreteFunction {self.name}>"
-
-
-# --- arguments as signatures ----------------------------------------------------------------
-
-
-def _call_key(args):
-    """The dtype and shape of each argument when all are eager tensors, else None."""
-    key = []
-    for a in args:
-        if type(a) is not rt.EagerTensor or not isinstance(a._value, _ARRAY_TYPES):
-            return None
-        key.append((a.dtype, a._value.shape))
-    return tuple(key)
-
-
-_ARRAY_TYPES = (np.ndarray, np.generic)
-
-
-def _is_tensor_leaf(value):
-    # numpy arrays and numeric numpy scalars are tensors, as in TensorFlow: by dtype and shape.
-    return isinstance(value, (rt.Tensor, rt.TensorSpec, np.ndarray, np.number, np.bool_))
-
-
-def _is_op(value):
-    return isinstance(value, rt.Operation)
-
-
-def _spec(value):
-    if isinstance(value, rt.TensorSpec):
-        return value
-    if isinstance(value, (np.ndarray, np.generic)):
-        return rt.TensorSpec(value.shape, rt.as_dtype(value.dtype))
-    return rt.TensorSpec(value.shape, value.dtype)
-
-
-def _as_tensor(leaf):
-    """A tensor argument as an eager tensor: itself (what a tape may watch), or converted."""
-    if isinstance(leaf, rt.EagerTensor):
-        return leaf
-    return rt.EagerTensor(_as_value(leaf), _spec(leaf).dtype)
-
-
-def _as_value(leaf):
-    if isinstance(leaf, rt.TensorSpec):
-        raise TypeError("A TensorSpec describes an argument; call the function with a tensor")
-    if isinstance(leaf, (np.ndarray, np.generic)):
-        return rt.convert_to_tensor(leaf)._value
-    return leaf._value
-
-
-def _walk(value, visit):
-    """Calls ``visit`` on each tensor leaf of ``value``, depth first, in a fixed order."""
-    if _is_tensor_leaf(value):
-        visit(value)
-    elif isinstance(value, (list, tuple)):
-        for v in value:
-            _walk(v, visit)
-    elif isinstance(value, dict):
-        for k in sorted(value, key=repr):
-            _walk(value[k], visit)
-
-
-def _tensor_leaves(arguments):
-    leaves = []
-    for _, value in arguments:
-        _walk(value, leaves.append)
-    return leaves
-
-
-def _tensor_leaves_named(arguments):
-    named = []
-    for name, value in arguments:
-        leaves = []
-        _walk(value, leaves.append)
-        named += [
-            (name if len(leaves) == 1 else f"{name}_{i}", leaf) for i, leaf in enumerate(leaves)
-        ]
-    return named
-
-
-def _replace_leaves(value, placeholders):
-    if _is_tensor_leaf(value):
-        return next(placeholders)
-    if isinstance(value, (list, tuple)):
-        items = [_replace_leaves(v, placeholders) for v in value]
-        if hasattr(value, "_fields"):
-            return type(value)(*items)
-        return type(value)(items)
-    if isinstance(value, dict):
-        out = {}
-        for k in sorted(value, key=repr):
-            out[k] = _replace_leaves(value[k], placeholders)
-        return type(value)((k, out[k]) for k in value)
-    return value
-
-
-def _encode(value, shapes=True):
-    """A hashable description of one argument: what decides whether a graph can be reused."""
-    if _is_tensor_leaf(value):
-        spec = _spec(value)
-        shape = spec.shape.as_tuple() if shapes else spec.shape.rank
-        return ("tensor", spec.dtype.name, shape)
-    if isinstance(value, rt.Variable):
-        return ("variable", id(value))
-    if isinstance(value, (list, tuple)):
-        return (type(value).__name__, tuple(_encode(v, shapes) for v in value))
-    if isinstance(value, dict):
-        return (
-            "dict",
-            tuple((repr(k), _encode(value[k], shapes)) for k in sorted(value, key=repr)),
-        )
-    if isinstance(value, float):
-        return ("python", "float", value.hex())  # nan == nan here, so nan does not always retrace
-    if value is None or isinstance(value, (bool, int, str, bytes)):
-        return ("python", type(value).__name__, value)
-    return ("object", type(value).__name__, id(value))
-
-
-def _key(arguments, shapes=True):
-    return tuple((name, _encode(value, shapes)) for name, value in arguments)
-
-
-def _describe_value(value):
-    if _is_tensor_leaf(value):
-        spec = _spec(value)
-        return f"{spec.dtype.name} Tensor, shape={spec.shape}"
-    if isinstance(value, rt.Variable):
-        return f"variable {value.name}"
-    if isinstance(value, (list, tuple)):
-        inner = ", ".join(_describe_value(v) for v in value)
-        return f"[{inner}]" if isinstance(value, list) else f"({inner})"
-    return repr(value)
-
-
-def _describe_change(old, new):
-    old_map = dict(old)
-    for name, value in new:
-        if name not in old_map:
-            return f"argument '{name}' is new"
-        before, after = _encode(old_map[name]), _encode(value)
-        if before != after:
-            return f"argument '{name}' changed from {_describe_value(old_map[name])} to {_describe_value(value)}"
-    return "the arguments changed"
-
-
-def _to_specs(value):
-    if _is_tensor_leaf(value):
-        return _spec(value)
-    if isinstance(value, (list, tuple)) and not hasattr(value, "_fields"):
-        return type(value)(_to_specs(v) for v in value)
-    return value

@@ -3,6 +3,8 @@
 >>> import runtime as rt
 >>> apply_signature("f", [("x", 3.0)], [rt.TensorSpec([], rt.float32)], False)
 [('x', <rt.Tensor: shape=(), dtype=float32, numpy=3.0>)]
+>>> apply_signature("f", [("x", 3.0), ("training", None)], [rt.TensorSpec([])], False, {"x"})
+[('x', <rt.Tensor: shape=(), dtype=float32, numpy=3.0>)]
 >>> apply_signature("f", [("x", [1, 2])], [rt.TensorSpec([3], rt.int32)], False)
 Traceback (most recent call last):
 ...
@@ -14,9 +16,14 @@ from __future__ import annotations
 import runtime as rt
 
 
-def apply_signature(fn_name, arguments, signature, specs_allowed):
+def apply_signature(fn_name, arguments, signature, specs_allowed, given=None):
     """The arguments ``[(name, value)]`` as tensors fitting ``signature``, in order; TypeError or
-    ValueError naming the argument that does not fit."""
+    ValueError naming the argument that does not fit.
+
+    Arguments after those the signature covers must not be ``given`` (the names the caller
+    passed; None: all): the others keep their defaults, as in TensorFlow, so a Keras layer's
+    ``training=None`` or a model's ``*args`` need no spec.
+    """
     if len(arguments) < len(signature):
         raise TypeError(
             f"{fn_name}: input_signature has {len(signature)} entries but the function "
@@ -25,7 +32,7 @@ def apply_signature(fn_name, arguments, signature, specs_allowed):
     checked = []
     for (name, value), spec in zip(arguments, signature):
         checked.append((name, fit(fn_name, name, value, spec, specs_allowed)))
-    extra = arguments[len(signature) :]
+    extra = [a for a in arguments[len(signature) :] if given is None or a[0] in given]
     if extra:
         raise TypeError(
             f"{fn_name}: argument '{extra[0][0]}' is not covered by the input_signature"

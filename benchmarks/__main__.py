@@ -1,11 +1,13 @@
 """Run every benchmark and print the ratio table: ``python -m benchmarks``.
 
 Our graph and our eager mode are timed against hand-written numpy on the same
-workload, in the same run, so the ratios hold across machines; with JAX
-installed, ``jit_compile=True`` is timed against hand-written ``jax.jit`` too
-(``benchmarks.xla``), and so are JAX programs converted by ``ag.to_graph``
-(``benchmarks.jax_autograph``). Options: ``--quick`` (fewer repetitions), ``--json FILE``
-(write the results).
+workload, in the same run, so the ratios hold across machines. Each time is
+the median of rounds taken in turn; ``spread`` says how far a workload's
+rounds spread (the noise of that run). With JAX installed, ``jit_compile=True``
+is timed against hand-written ``jax.jit`` too (``benchmarks.xla``), and so are
+JAX programs converted by ``ag.to_graph`` (``benchmarks.jax_autograph``). Options:
+``--quick`` (fewer repetitions), ``--json FILE`` (write the results),
+``--only TEXT`` (only the workloads whose name holds it).
 """
 
 from __future__ import annotations
@@ -14,30 +16,32 @@ import argparse
 import importlib.util
 import json
 import platform
+import statistics
 import sys
 
 import numpy as np
 
-from benchmarks import conversion, first_call, scale, workloads
-from benchmarks.timing import best_times
+from benchmarks import conversion, first_call, keras, scale, workloads
+from benchmarks.timing import round_times, spread
 
 
 def _value(x):
     return x.numpy() if hasattr(x, "numpy") else np.asarray(x)
 
 
-def run(quick=False):
+def run(quick=False, only=None):
     min_seconds = 0.05 if quick else 0.3
     rows = []
     for name, (fn, numpy_fn, args, numpy_args) in workloads.workloads().items():
+        if only is not None and only not in name:
+            continue
         graph, eager = workloads.graph_version(fn), workloads.eager_version(fn)
         expected = numpy_fn(*numpy_args)
         for label, result in (("graph", graph(*args)), ("eager", eager(*args))):
             if not np.allclose(_value(result), expected, rtol=1e-4):
                 raise AssertionError(f"{name}: {label} gives {_value(result)}, numpy {expected}")
-        t_numpy, t_graph, t_eager = best_times(
-            [(numpy_fn, numpy_args), (graph, args), (eager, args)], min_seconds
-        )
+        rounds = round_times([(numpy_fn, numpy_args), (graph, args), (eager, args)], min_seconds)
+        t_numpy, t_graph, t_eager = (statistics.median(r) for r in rounds)
         rows.append(
             {
                 "workload": name,
@@ -46,9 +50,15 @@ def run(quick=False):
                 "eager_s": t_eager,
                 "graph_ratio": t_graph / t_numpy,
                 "eager_ratio": t_eager / t_numpy,
+                "spread": max(spread(r) for r in rounds),
             }
         )
+    if only is None or only in KERAS_STEP:
+        rows.append(_keras_step_row(min_seconds))
+    if only is not None:
+        return rows, {}, None
     singles = {
+        "fit overhead per batch, beyond the step (s)": keras.fit_overhead_per_batch(),
         "first call of a small function (s)": first_call.first_call_seconds(
             rounds=10 if quick else 30
         ),
@@ -69,6 +79,26 @@ def run_xla(quick=False):
     return xla.run(quick), jax_autograph.run(quick)
 
 
+KERAS_STEP = "seed MLP training step (SGD)"
+
+
+def _keras_step_row(min_seconds):
+    """The seed's MLP training step: checked against numpy (without dropout) inside
+    ``step_workload``, then timed with dropout, three ways."""
+    candidates = keras.step_workload()
+    rounds = round_times(list(candidates), min_seconds)
+    t_numpy, t_graph, t_eager = (statistics.median(r) for r in rounds)
+    return {
+        "workload": KERAS_STEP,
+        "numpy_s": t_numpy,
+        "graph_s": t_graph,
+        "eager_s": t_eager,
+        "graph_ratio": t_graph / t_numpy,
+        "eager_ratio": t_eager / t_numpy,
+        "spread": max(spread(r) for r in rounds),
+    }
+
+
 def print_table(rows, singles, scaling):
     print(
         f"machine: {platform.machine()}, {platform.processor() or 'cpu'}, "
@@ -76,29 +106,36 @@ def print_table(rows, singles, scaling):
     )
     print()
     print(
-        f"{'workload':36} {'numpy':>10} {'graph':>10} {'eager':>10} {'graph/np':>9} {'eager/np':>9}"
+        f"{'workload':40} {'numpy':>10} {'graph':>10} {'eager':>10} {'graph/np':>9} "
+        f"{'eager/np':>9} {'spread':>7}"
     )
     for r in rows:
         print(
-            f"{r['workload']:36} {r['numpy_s'] * 1e6:8.1f}us {r['graph_s'] * 1e6:8.1f}us "
-            f"{r['eager_s'] * 1e6:8.1f}us {r['graph_ratio']:8.2f}x {r['eager_ratio']:8.2f}x"
+            f"{r['workload']:40} {r['numpy_s'] * 1e6:8.1f}us {r['graph_s'] * 1e6:8.1f}us "
+            f"{r['eager_s'] * 1e6:8.1f}us {r['graph_ratio']:8.2f}x {r['eager_ratio']:8.2f}x "
+            f"{r['spread']:6.0%}"
         )
     print()
     for name, seconds in singles.items():
-        print(f"{name:44} {seconds * 1e3:8.2f} ms")
-    print()
-    scale.print_results(scaling)
+        if seconds < 1e-3:
+            print(f"{name:44} {seconds * 1e6:8.1f} us")
+        else:
+            print(f"{name:44} {seconds * 1e3:8.2f} ms")
+    if scaling is not None:
+        print()
+        scale.print_results(scaling)
 
 
 def main(argv=None):
     parser = argparse.ArgumentParser(prog="python -m benchmarks")
     parser.add_argument("--quick", action="store_true", help="fewer repetitions")
     parser.add_argument("--json", help="also write the results to this file")
+    parser.add_argument("--only", help="only the workloads whose name holds this text")
     options = parser.parse_args(argv)
-    rows, singles, scaling = run(options.quick)
+    rows, singles, scaling = run(options.quick, options.only)
     print_table(rows, singles, scaling)
     xla_rows = converted_rows = None
-    jax_rows = run_xla(options.quick)
+    jax_rows = run_xla(options.quick) if options.only is None else None
     if jax_rows is not None:
         from benchmarks import jax_autograph, xla
 

@@ -12,11 +12,11 @@ import importlib.util
 import statistics
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 import autograph as ag
 from autograph.impl import transpiler
+from benchmarks.timing import clock
 
 
 def hundred_line_source():
@@ -58,9 +58,9 @@ def time_conversion(fn, rounds=30):
     times = []
     for _ in range(rounds):
         transpiler._cache.clear()
-        start = time.perf_counter()
+        start = clock()
         transpiler.convert(fn)
-        times.append(time.perf_counter() - start)
+        times.append(clock() - start)
     return statistics.median(times)
 
 

@@ -122,12 +122,20 @@ def tensor_array_squares(n):
 
 
 def tensor_array_squares_numpy(n):
-    squares = []
+    squares = np.empty(n, np.int32)
     i = 0
     while i < n:
-        squares.append(np.int32(i * i))
+        squares[i] = i * i
         i += 1
-    return np.stack(squares)
+    return squares
+
+
+def tiny(x):
+    return x * x + 2
+
+
+def tiny_numpy(x):
+    return x * x + 2
 
 
 WX = (_RNG.standard_normal((32, 64)) / 8).astype(np.float32)
@@ -152,6 +160,8 @@ def rnn_numpy(xs):
 IMAGES = _RNG.uniform(size=(60, 28, 28)).astype(np.float32)
 SEQUENCE = _RNG.standard_normal((50, 16, 32)).astype(np.float32)
 VECTOR = _RNG.standard_normal(1000).astype(np.float32)
+BIG_VECTOR = _RNG.standard_normal(1_000_000).astype(np.float32)
+SMALL_VECTOR = _RNG.standard_normal(100).astype(np.float32)
 TARGETS = _RNG.standard_normal((60, 10)).astype(np.float32)
 
 
@@ -166,8 +176,13 @@ def workloads():
         "dense model gradients (60x28x28)": (dense_gradients, dense_gradients_numpy,
                                              (rt.constant(IMAGES), rt.constant(TARGETS)),
                                              (IMAGES, TARGETS)),
-        "while_loop with a TensorArray": (tensor_array_squares, tensor_array_squares_numpy,
-                                          (rt.constant(200),), (200,)),
+        "while_loop writing a TensorArray (1000)": (tensor_array_squares, tensor_array_squares_numpy,
+                                                    (rt.constant(1000),), (1000,)),
+        "tiny function x * x + 2 (per call)": (tiny, tiny_numpy, (rt.constant(SMALL_VECTOR),),
+                                               (SMALL_VECTOR,)),
+        "dense model forward (batch 1)": (dense, dense_numpy, (rt.constant(IMAGES[:1]),), (IMAGES[:1],)),
+        "vector loop, 100 steps over 10^6": (vector_loop, vector_loop_numpy,
+                                             (rt.constant(BIG_VECTOR), rt.constant(100)), (BIG_VECTOR, 100)),
         "RNN loop, 50 steps (16x32 -> 64)": (rnn, rnn_numpy, (rt.constant(SEQUENCE),), (SEQUENCE,)),
     }  # fmt: skip
 

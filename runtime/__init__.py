@@ -5,7 +5,7 @@
 <rt.Tensor: shape=(), dtype=int32, numpy=7>
 """
 
-from runtime import compat, debugging, errors, nn, onnx, random, saved_model, strings
+from runtime import compat, debugging, errors, keras, nn, onnx, random, saved_model, strings
 from runtime.core import nest
 from runtime.core.context import executing_eagerly
 from runtime.core.dtypes import (

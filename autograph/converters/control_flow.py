@@ -120,6 +120,7 @@ class _ControlFlowConverter(StatementConverter):
         scope = self._scopes[-1]
         live_in = anno.getanno(node, "live_in", set())
         carried, optional = set(), set()
+        nested = self._nested_writes(node)
         for sym in writes | mutated:
             if is_composite(sym):
                 # A part of an object made inside the block, or at a key the block changes,
@@ -132,6 +133,12 @@ class _ControlFlowConverter(StatementConverter):
                 elif sym in scope.captured or sym in live_in or sym not in writes:
                     # A container the statement changes stays one object: what a branch or
                     # an iteration did to it must not leak into the other's trace.
+                    optional.add(sym)
+                elif sym in nested and sym not in self.ctx.namer.made:
+                    # Assigned by a block nested in its own (whose function declares it
+                    # nonlocal): that reaches the enclosing function's variable, so this
+                    # statement must restore it after tracing each branch, as its state.
+                    # (The flags and return value jumps make are guarded by the flags.)
                     optional.add(sym)
         declared = {s for s in carried | optional if s in writes and not is_composite(s)}
         defined = anno.getanno(node, "defined_in", set())
@@ -186,6 +193,35 @@ class _ControlFlowConverter(StatementConverter):
             return [self.visit_block(block) for block in blocks]
         finally:
             self._declared.pop()
+
+    def _nested_writes(self, node):
+        """The variables that statements with blocks of their own, inside the blocks of
+        ``node`` that become functions, share with the code around them (their functions
+        declare them nonlocal); an ``elif`` is at the level of its ``if``."""
+        found = set()
+        blocks = [node.body] + ([node.orelse] if isinstance(node, gast.If) else [])
+        for block in blocks:
+            if block is node.orelse and len(block) == 1 and isinstance(block[0], gast.If):
+                found |= self._nested_writes(block[0])
+                continue
+            for stmt in block:
+                if child_blocks(stmt) and not isinstance(stmt, _SCOPES):
+                    found |= self._shared(stmt)
+        return found
+
+    def _shared(self, stmt):
+        """What a compound statement assigns that its functions declare nonlocal: what may be
+        read around it, and what blocks nested in it share."""
+        writes = self._activity.facts(stmt).writes
+        if not isinstance(stmt, (gast.If, gast.For, gast.While)):  # no functions of its own
+            inner = set()
+            for _, block in child_blocks(stmt):
+                for child in block:
+                    if child_blocks(child) and not isinstance(child, _SCOPES):
+                        inner |= self._shared(child)
+            return inner
+        live = anno.getanno(stmt, "live_out", set()) | anno.getanno(stmt, "live_in", set())
+        return writes & (live | self._scopes[-1].captured | self._nested_writes(stmt))
 
     def _writes(self, *nodes):
         activity = self._activity
@@ -274,6 +310,9 @@ class _ControlFlowConverter(StatementConverter):
         keywords.update(_optional(optional))
         call = self._call("for_stmt", node, args, symbols, **keywords, **_loop_options(node))
         return [body_def] + before + [call] + orelse
+
+
+_SCOPES = (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef)
 
 
 def _loop_options(node):

@@ -18,6 +18,22 @@ class _Context(threading.local):
 
 _context = _Context()
 
+active = 0
+"""How many graphs are being built and tapes recording, in all threads together.
+
+Zero means that every thread executes eagerly with no tape recording: hot paths
+(a call of a traced function) read this one module attribute, where asking this
+thread's own context costs several times more. When it is not zero they ask
+the thread, so another thread's graph only sends them the longer way.
+"""
+_active_lock = threading.Lock()  # counts stay exact when threads push and pop at once
+
+
+def _count(change):
+    global active
+    with _active_lock:
+        active += change
+
 
 def building_graph():
     """The graph ops are added to now, or None when executing eagerly."""
@@ -45,11 +61,28 @@ def recording_tapes():
 
 def push_graph(graph):
     _context.graphs.append(graph)
+    _count(1)
 
 
 def pop_graph(graph):
     popped = _context.graphs.pop()
+    _count(-1)
     assert popped is graph, "graph contexts were exited out of order"
+
+
+def push_tape(tape):
+    """``tape`` records the ops run from now on in this thread (runtime.gradients.tape)."""
+    _context.tapes.append(tape)
+    _count(1)
+
+
+def pop_tape(tape):
+    """``tape`` stops recording in this thread."""
+    tapes = _context.tapes
+    for i in range(len(tapes) - 1, -1, -1):
+        if tapes[i] is tape:
+            del tapes[i]
+            _count(-1)
 
 
 class eager_mode:

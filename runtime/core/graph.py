@@ -23,6 +23,7 @@ import numpy as np
 from runtime import errors
 from runtime.core import context
 from runtime.core.attr_kinds import DTYPE, SHAPE, TENSOR_VALUE, AttrKind
+from runtime.core.forms import constant_form
 from runtime.core.op_def import NO_INPUTS, OpDef
 from runtime.core.source import caller_frame, locate
 from runtime.core.tensor import EagerTensor, SymbolicTensor, Tensor
@@ -64,9 +65,11 @@ class Operation:
         self.outputs = tuple(
             [SymbolicTensor(self, i, dtype, shape) for i, (dtype, shape) in enumerate(output_specs)]
         )
-        self._subgraphs = [v for v in attrs.values() if isinstance(v, Graph)] if attrs else []
+        self._subgraphs = tuple(v for v in attrs.values() if isinstance(v, Graph)) if attrs else ()
         # An op is stateful when its kernel has effects, or when a sub-graph it runs has one.
-        self.stateful = opdef.stateful or any(g.is_stateful for g in self._subgraphs)
+        self.stateful = opdef.stateful or (
+            bool(self._subgraphs) and any(g.is_stateful for g in self._subgraphs)
+        )
         self._source = source
 
     @property
@@ -79,7 +82,7 @@ class Operation:
 
     def subgraphs(self):
         """The graphs this op runs (a cond's branches, a loop's test and body)."""
-        return list(self._subgraphs)
+        return self._subgraphs
 
     def __repr__(self):
         return f"<rt.Operation '{self.name}' type={self.type}>"
@@ -97,6 +100,7 @@ class Graph:
         self._ops_by_name = {}
         self._used_names = set()
         self._name_counters = {}
+        self._valid_names = set()  # op names (before a suffix) already found valid
         self._name_stack = ""
         self._control_stack = []
         self.variable_handles = {}  # id(variable) -> its handle op's output (runtime.state.variables)
@@ -119,16 +123,17 @@ class Graph:
         """``base`` under the current name scope, suffixed ``_1``, ``_2``... if already taken."""
         name = self._name_stack + base
         key = name.lower()
+        used = self._used_names
         # Counting on from the last suffix given to this name keeps naming n ops linear.
         i = self._name_counters.get(key, 0)
-        candidate = name if i == 0 else f"{name}_{i}"
-        while candidate.lower() in self._used_names:
+        candidate = key if i == 0 else f"{key}_{i}"
+        while candidate in used:
             i += 1
-            candidate = f"{name}_{i}"
+            candidate = f"{key}_{i}"
         if mark_used:
-            self._used_names.add(candidate.lower())
+            used.add(candidate)
             self._name_counters[key] = i + 1
-        return candidate
+        return name if i == 0 else f"{name}_{i}"
 
     def create_op(
         self, opdef, inputs, attrs, name, output_specs, control_inputs=None, source=None
@@ -137,9 +142,12 @@ class Graph:
         blocks, or ``control_inputs`` when given (a copy of an op keeps the original's).
         ``source`` is where the user made it (a copy keeps the original's): by default,
         the caller's first frame outside library code."""
+        scoped = self._name_stack + name
+        if scoped not in self._valid_names:  # a valid name stays valid with a "_3" suffix
+            if not _VALID_NAME.fullmatch(scoped):
+                raise ValueError(f"{scoped!r} is not a valid op name")
+            self._valid_names.add(scoped)
         name = self.unique_name(name)
-        if not _VALID_NAME.fullmatch(name):
-            raise ValueError(f"{name!r} is not a valid op name")
         if attrs.keys() != opdef.attrs.keys():
             raise ValueError(
                 f"op {name!r} ({opdef.type}) has the attributes {sorted(attrs)}, but its row in "
@@ -156,8 +164,9 @@ class Graph:
         self._ops_by_name[name] = op
         self.is_stateful = self.is_stateful or op.stateful
         self.version += 1
-        for tape in context.recording_tapes():  # GradientTapes record graph ops here
-            tape.record_graph_op(op)
+        if context.active:  # a graph is being built, so it is; but is a tape recording?
+            for tape in context.recording_tapes():  # GradientTapes record graph ops here
+                tape.record_graph_op(op)
         return op
 
     def prepare_input(self, t: Tensor) -> Tensor:
@@ -277,6 +286,7 @@ class FuncGraph(Graph):
         self.structured_outputs = None
         self.captures = []  # (outer tensor, inner placeholder) pairs, in order of capture
         self._capture_map = {}
+        self._scalar_constants = {}  # (dtype, bytes) -> the Const of a Python scalar used here
 
     def add_input(self, dtype, shape, name="input"):
         t = placeholder_in_graph(self, dtype, shape, name)
@@ -344,6 +354,7 @@ CONST = OpDef(
     _const_infer,
     attrs={"value": TENSOR_VALUE, "dtype": DTYPE},
     gradient=NO_INPUTS,
+    python_form=constant_form,
 )
 
 
@@ -351,6 +362,22 @@ def constant_in_graph(graph, value, dtype, name="Const"):
     """A Const op in ``graph`` holding ``value`` (already numpy, of ``dtype``)."""
     specs = [(dtype, TensorShape(np.shape(value)))]
     return graph.create_op(CONST, [], {"value": value, "dtype": dtype}, name, specs).outputs[0]
+
+
+def scalar_constant(graph, value, dtype):
+    """A Const of ``graph`` holding the numpy scalar ``value``, for a Python number an op is given.
+
+    A function graph keeps one per value (``x * 2 + 2`` makes one Const), so tracing
+    a long computation does not make, and optimisation does not merge, thousands of
+    equal constants; inside ``control_dependencies`` each is its own op, which waits.
+    """
+    if not isinstance(graph, FuncGraph) or graph._control_stack:
+        return constant_in_graph(graph, value, dtype)
+    key = (dtype, value.tobytes())
+    made = graph._scalar_constants.get(key)
+    if made is None:
+        made = graph._scalar_constants[key] = constant_in_graph(graph, value, dtype)
+    return made
 
 
 def _placeholder_kernel(dtype, shape):

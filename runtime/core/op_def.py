@@ -44,9 +44,23 @@ class OpDef:
     ``op`` is an Operation, or eagerly the record of one with the same
     ``inputs``, ``outputs`` and ``attrs``; an output nothing depends on gets
     None. A row without a gradient says why with ``NotDifferentiable``.
+
+    ``python_form(op)`` says how compiled code writes ``op`` instead of calling
+    its kernel (``x + y``, ``x.reshape(shape)``), or returns None for the
+    kernel call (``runtime.core.forms``); None: always the kernel call.
     """
 
-    __slots__ = ("type", "kernel", "infer", "stateful", "pure", "default_name", "attrs", "gradient")
+    __slots__ = (
+        "type",
+        "kernel",
+        "infer",
+        "stateful",
+        "pure",
+        "default_name",
+        "attrs",
+        "gradient",
+        "python_form",
+    )
 
     def __init__(
         self,
@@ -58,6 +72,8 @@ class OpDef:
         default_name=None,
         attrs=None,
         gradient=None,
+        *,
+        python_form=None,
     ):
         self.type = type
         self.kernel = kernel
@@ -73,6 +89,7 @@ class OpDef:
             if not isinstance(kind, AttrKind):
                 raise TypeError(f"op type {type!r}: attribute {name!r} needs an AttrKind")
         self.gradient = gradient
+        self.python_form = python_form
         if type in OPS:
             raise ValueError(f"op type {type!r} is defined twice")
         OPS[type] = self
@@ -94,6 +111,13 @@ class NotDifferentiable:
 
     def __repr__(self):
         return f"NotDifferentiable({self.reason!r})"
+
+
+def skipped_inputs(op):
+    """The indices of ``op``'s inputs whose gradients nobody needs: an eager backward pass
+    tells a rule (``Recorded.skip_input_indices``) so that it need not compute them, as
+    TensorFlow's eager gradients do. In a graph, unused gradient ops are pruned instead."""
+    return getattr(op, "skip_input_indices", ())
 
 
 # The reasons most rows share.

@@ -75,7 +75,7 @@ class EagerTensor(Tensor):
             if isinstance(value, np.generic) or self.dtype.is_opaque:
                 self._shape = _SCALAR  # most eager values in scalar code: one shared shape
             else:
-                self._shape = TensorShape(np.shape(value))
+                self._shape = TensorShape.of_array(np.shape(value))
         return self._shape
 
     def numpy(self):
@@ -238,7 +238,7 @@ _INT_BOUNDS = {
 def _default_numpy(value):
     """A Python or numpy value as numpy, with TensorFlow's default dtypes."""
     if isinstance(value, (np.ndarray, np.generic)):
-        if value.dtype.kind in "SU":
+        if value.dtype.kind in "SUO":  # object arrays too: their str elements become UTF-8
             return _to_bytes_array(value)
         return value
     if isinstance(value, bool):
@@ -308,13 +308,17 @@ def _has_numpy_float64(flat):
 
 
 def _to_bytes_array(value):
+    """``value`` as an object array of ``bytes``: text is encoded as UTF-8, as TensorFlow does."""
     arr = np.array(value, dtype=object)
-    for idx, item in np.ndenumerate(arr):
-        if isinstance(item, str):
-            arr[idx] = item.encode()
-        elif isinstance(item, np.str_ | np.bytes_):
-            arr[idx] = item.encode() if isinstance(item, np.str_) else bytes(item)
-        elif not isinstance(item, bytes):
+    flat = arr.reshape(-1)  # a view: writing to it writes to arr
+    for i, item in enumerate(flat):
+        if type(item) is bytes:
+            continue
+        if isinstance(item, str):  # np.str_ too
+            flat[i] = item.encode()
+        elif isinstance(item, bytes):  # np.bytes_
+            flat[i] = bytes(item)
+        else:
             raise TypeError(f"Cannot convert {item!r} to a string tensor element.")
     return arr
 

@@ -27,6 +27,14 @@ class TensorShape:
     def unknown(cls) -> TensorShape:
         return cls(None)
 
+    @classmethod
+    def of_array(cls, dims: tuple) -> TensorShape:
+        """The shape of a numpy value, ``np.shape(value)``: dims known to be ints >= 0, so
+        taken as they are (eager code asks for the shape of every value)."""
+        shape = cls.__new__(cls)
+        shape._dims = dims
+        return shape
+
     @property
     def dims(self):
         return None if self._dims is None else list(self._dims)

@@ -31,7 +31,7 @@ add: int32[] = Const(value=3)
 mul_1: int32[] = Mul(x, add)
 add_2: int32[] = Add(mul_1, mul_1)
 >>> report  # (pass, ops before, ops after)
-[('constant_folding', 13, 13), ('arithmetic_identities', 13, 11), ('common_subexpression_elimination', 11, 9), ('dead_code_elimination', 9, 4)]
+[('constant_folding', 12, 12), ('arithmetic_identities', 12, 10), ('common_subexpression_elimination', 10, 9), ('dead_code_elimination', 9, 4)]
 >>> with options(constant_folding=False, dead_code_elimination=False):
 ...     [name for name, _, _ in optimize(g)[1]]
 ['arithmetic_identities', 'common_subexpression_elimination']
@@ -45,135 +45,14 @@ import warnings
 
 import numpy as np
 
-from runtime.core import nest
-from runtime.core.graph import FuncGraph, Graph, Operation, constant_in_graph
-from runtime.core.tensor import SymbolicTensor
-from runtime.execution.compile import ops_to_run
+from runtime.core.gc_pause import no_cyclic_gc
+from runtime.core.graph import CONST, PLACEHOLDER, FuncGraph, Graph, constant_in_graph
+from runtime.execution.graph_copy import DROP, transform
+from runtime.execution.schedule import function_ops
+from runtime.ops import math_ops
 
 MAX_FOLDED_ELEMENTS = 1_000_000
 """Constant folding leaves an op alone when its result would hold more elements than this."""
-
-_DROP = object()  # a rule's answer: leave the op out of the new graph
-
-
-# --- copying a graph op by op ---------------------------------------------------------------------
-
-
-class _Copy:
-    """One graph being copied into a new FuncGraph, with what each old tensor and op became.
-
-    ``make_rule(graph)`` gives the rule deciding each op's fate, called as
-    ``rule(op, inputs, controls, copy)`` with the op's inputs and control inputs
-    already mapped into the new graph. It answers None (copy the op as is),
-    a list of new tensors standing for the op's outputs, an Operation of the
-    new graph standing for the op, or ``_DROP``.
-    """
-
-    def __init__(self, graph, make_rule, outer=None):
-        self.old = graph
-        self.make_rule = make_rule
-        self.outer = outer  # the _Copy of the enclosing graph, when copying a sub-graph
-        outer_graph = outer.graph if outer is not None else graph.outer_graph
-        self.graph = FuncGraph(graph.graph_name, outer_graph=outer_graph)
-        self.tensors = {}  # id(old tensor) -> new tensor
-        self.ops = {}  # id(old op) -> the new ops it became (control inputs point at these)
-
-    def run(self) -> FuncGraph:
-        rule = self.make_rule(self.old)
-        for op in self.old.get_operations():
-            inputs = [self.tensors.get(id(t)) for t in op.inputs]
-            controls = self._controls(op)
-            self._record(op, inputs, controls, rule(op, inputs, controls, self))
-        self._finish()
-        return self.graph
-
-    def _controls(self, op):
-        """The new ops ``op``'s control inputs became; constants need no waiting for."""
-        controls = []
-        for c in op.control_inputs:
-            for new in self.ops.get(id(c), ()):
-                if new.type != "Const" and new not in controls:
-                    controls.append(new)
-        return controls
-
-    def _record(self, op, inputs, controls, result):
-        if result is _DROP:
-            self.ops[id(op)] = []
-            return
-        if result is None:
-            result = self.copy_op(op, inputs, controls)
-        if isinstance(result, Operation):
-            self.ops[id(op)] = [result]
-            result = result.outputs
-        else:
-            self.ops[id(op)] = _unique(t.op for t in result)
-        for old, new in zip(op.outputs, result):
-            self.tensors[id(old)] = new
-
-    def copy_op(self, op, inputs, controls) -> Operation:
-        """``op`` recreated in the new graph on ``inputs``, its sub-graphs copied by the same rule."""
-        if any(t is None for t in inputs):
-            raise ValueError(f"op {op.name!r} reads a tensor that was dropped")
-        attrs = {
-            key: _Copy(value, self.make_rule, self).run() if isinstance(value, Graph) else value
-            for key, value in op.attrs.items()
-        }
-        specs = [(t.dtype, t.shape) for t in op.outputs]
-        new = self.graph.create_op(
-            op.opdef, inputs, attrs, op.name, specs, control_inputs=controls, source=op._source
-        )
-        if op.type == "VarHandleOp":
-            self.graph.variable_handles[id(op.attrs["variable"])] = new.outputs[0]
-        return new
-
-    def _finish(self):
-        """Inputs, outputs, structured outputs and captures, mapped into the new graph."""
-        old, new = self.old, self.graph
-        new.inputs = [self.tensors[id(t)] for t in old.inputs]
-        new.outputs = [self.tensors[id(t)] for t in old.outputs]
-        new.structured_outputs = nest.map_structure(self._map_leaf, old.structured_outputs)
-        outer_tensors = self.outer.tensors if self.outer is not None else {}
-        for outer, inner in old.captures:
-            outer = outer_tensors.get(id(outer), outer)
-            new.captures.append((outer, self.tensors[id(inner)]))
-            new._capture_map[id(outer)] = self.tensors[id(inner)]
-
-    def _map_leaf(self, x):
-        if isinstance(x, SymbolicTensor) and x.graph is self.old:
-            return self.tensors.get(id(x), x)
-        if isinstance(x, Operation) and x.graph is self.old:
-            new = self.ops.get(id(x), [])
-            return new[0] if len(new) == 1 else None
-        return x
-
-
-def _unique(items):
-    out = []
-    for x in items:
-        if x not in out:
-            out.append(x)
-    return out
-
-
-def transform(graph, make_rule) -> FuncGraph:
-    """A new FuncGraph made from ``graph`` op by op, sub-graphs included, as ``make_rule`` decides.
-
-    See ``_Copy`` for what a rule is. ``copy_graph`` is the rule that keeps every op.
-    """
-    return _Copy(graph, make_rule).run()
-
-
-def copy_graph(graph) -> FuncGraph:
-    """An op-for-op copy of ``graph`` (sub-graphs copied too).
-
-    >>> import runtime as rt
-    >>> from runtime.execution.tracing import trace
-    >>> g = trace(lambda x: x + 1, [rt.TensorSpec([], rt.int32)], "f")
-    >>> c = copy_graph(g)
-    >>> c is g, str(c) == str(g), [t.name for t in c.outputs]
-    (False, True, ['add:0'])
-    """
-    return transform(graph, lambda g: lambda op, inputs, controls, copy: None)
 
 
 def _any_op(graph, predicate) -> bool:
@@ -206,14 +85,15 @@ def _is_pure(op) -> bool:
         op.opdef.pure
         and not op.stateful
         and not op.subgraphs()
-        and op.type not in ("Placeholder", "Const")
+        and op.opdef is not PLACEHOLDER
+        and op.opdef is not CONST
         and not any(t.dtype.is_opaque for t in (*op.inputs, *op.outputs))
     )
 
 
 def _constant_value(t):
     """The value of ``t`` if a Const op makes it, else None."""
-    return t.op.attrs["value"] if t is not None and t.op.type == "Const" else None
+    return t.op.attrs["value"] if t is not None and t.op.opdef is CONST else None
 
 
 # --- constant folding ---------------------------------------------------------------------------
@@ -222,10 +102,10 @@ def _constant_value(t):
 def _foldable(op, inputs) -> bool:
     """A pure op with outputs, no control inputs, only constant inputs, and no huge result."""
     return (
-        _is_pure(op)
+        all(t is not None and t.op.opdef is CONST for t in inputs)  # the cheap test first
+        and _is_pure(op)
         and bool(op.outputs)
         and not op.control_inputs
-        and all(t is not None and t.op.type == "Const" for t in inputs)
         and all((t.shape.num_elements() or 0) <= MAX_FOLDED_ELEMENTS for t in op.outputs)
     )
 
@@ -287,17 +167,29 @@ def constant_folding(graph) -> FuncGraph:
 
 # --- arithmetic identities ------------------------------------------------------------------------
 
-# op type -> (the neutral constant, whether it may stand on the left too)
-_IDENTITIES = {"Mul": (1, True), "Add": (0, True), "Sub": (0, False), "RealDiv": (1, False)}
+# row -> (its neutral constant, whether that may stand on the left too)
+_IDENTITIES = {
+    math_ops.MUL: (1, True),
+    math_ops.ADD: (0, True),
+    math_ops.SUB: (0, False),
+    math_ops.REAL_DIV: (1, False),
+}
 
 
-def _is_neutral(t, neutral) -> bool:
-    """Whether ``t`` is a Const whose every element equals ``neutral``."""
-    value = _constant_value(t)
-    if value is None:
-        return False
-    value = np.asarray(value)
-    return value.dtype.kind in "iuf" and bool(np.all(value == neutral))
+def _is_neutral(t, neutral, known) -> bool:
+    """Whether ``t`` is a Const whose every element equals ``neutral``; ``known`` remembers the
+    answer for each (Const op, neutral): a long graph reads its few constants many times."""
+    key = (id(t.op), neutral)
+    answer = known.get(key)
+    if answer is None:
+        value = _constant_value(t)
+        if value is None:
+            answer = False
+        else:
+            value = np.asarray(value)
+            answer = value.dtype.kind in "iuf" and bool((value == neutral).all())
+        known[key] = answer
+    return answer
 
 
 def _broadcast_keeps_shape(x_shape, c_shape) -> bool:
@@ -326,23 +218,26 @@ def _is_identity(x, c, out) -> bool:
     )
 
 
-def _identity_operand(op, inputs):
-    """The input ``op`` (on ``inputs``) always equals, when it is ``x * 1``, ``x + 0``...; else None."""
-    entry = _IDENTITIES.get(op.type)
+def _identity_operand(op, inputs, known):
+    """The input ``op`` (on ``inputs``) always equals, when it is ``x * 1``, ``x + 0``...; else
+    None. ``known``: see ``_is_neutral``."""
+    entry = _IDENTITIES.get(op.opdef)
     if entry is None or op.control_inputs or len(inputs) != 2 or len(op.outputs) != 1:
         return None
     neutral, commutative = entry
     a, b = inputs
     pairs = [(a, b), (b, a)] if commutative else [(a, b)]
     for x, c in pairs:
-        if _is_neutral(c, neutral) and _is_identity(x, c, op.outputs[0]):
+        if _is_neutral(c, neutral, known) and _is_identity(x, c, op.outputs[0]):
             return x
     return None
 
 
 def _identity_rule(graph):
+    known = {}
+
     def rule(op, inputs, controls, copy):
-        x = _identity_operand(op, inputs)
+        x = _identity_operand(op, inputs, known)
         return None if x is None else [x]
 
     return rule
@@ -356,7 +251,8 @@ def arithmetic_identities(graph) -> FuncGraph:
     As in TensorFlow's Grappler, ``-0.0 + 0.0`` then gives ``-0.0`` (equal to
     the ``0.0`` it gave before, but of the other sign).
     """
-    if not _any_op(graph, lambda op: _identity_operand(op, op.inputs) is not None):
+    known = {}
+    if not _any_op(graph, lambda op: _identity_operand(op, op.inputs, known) is not None):
         return graph
     return transform(graph, _identity_rule)
 
@@ -402,13 +298,13 @@ def attr_key(value):
 
 def _cse_key(op, inputs, controls):
     """What makes two pure ops interchangeable, or None if ``op`` may not be merged."""
-    if not (_is_pure(op) or op.type == "Const") or not op.outputs:
+    if not (op.opdef is CONST or _is_pure(op)) or not op.outputs:
         return None
     try:
-        attrs = attr_key(op.attrs)
+        attrs = attr_key(op.attrs) if op.attrs else ()
     except _Incomparable:
         return None
-    return (op.type, tuple(id(t) for t in inputs), frozenset(id(c) for c in controls), attrs)
+    return (op.opdef, tuple(id(t) for t in inputs), frozenset(id(c) for c in controls), attrs)
 
 
 def _cse_rule(graph):
@@ -458,8 +354,7 @@ def _has_duplicates(graph) -> bool:
 
 def _kept(graph):
     """The ids of the ops a function graph runs, and of its inputs' placeholders."""
-    fed = {id(t) for t in graph.inputs}
-    keep = {id(op) for op in ops_to_run(graph, graph.outputs, fed, run_all_stateful=True)}
+    keep = {id(op) for op in function_ops(graph)}
     keep.update(id(t.op) for t in graph.inputs)
     return keep
 
@@ -475,7 +370,7 @@ def _dce_rule(graph):
     keep = _kept(graph)
 
     def rule(op, inputs, controls, copy):
-        return None if id(op) in keep else _DROP
+        return None if id(op) in keep else DROP
 
     return rule
 
@@ -499,6 +394,7 @@ DEFAULT_PASSES = (
     common_subexpression_elimination,
     dead_code_elimination,
 )
+_SWEPT = DEFAULT_PASSES[:3]  # passes that decide op by op: ``optimize`` runs them in one sweep
 
 _switches = contextvars.ContextVar("runtime_optimize_switches", default=None)
 
@@ -539,22 +435,128 @@ def optimize(func_graph, passes=DEFAULT_PASSES):
     graph, report = func_graph, []
     if not is_enabled():
         return graph, report
-    count = None
-    for optimization in passes:
-        name = optimization.__name__
-        if not is_enabled(name):
-            continue
-        before = count if count is not None else count_ops(graph)
+    with no_cyclic_gc():
+        return _optimize(graph, passes, report)
+
+
+def _optimize(graph, passes, report):
+    count = count_ops(graph)
+    enabled = [p for p in passes if is_enabled(p.__name__)]
+    k = 0
+    while k < len(enabled):
+        run = [enabled[k]]  # consecutive passes, in the sweep's order, that one sweep does
+        while k + len(run) < len(enabled) and _sweeps_after(run[-1], enabled[k + len(run)]):
+            run.append(enabled[k + len(run)])
+        k += len(run)
         try:
-            result = optimization(graph)
+            if run[0] in _SWEPT:
+                result, counts = _sweep(graph, run, count)
+            else:
+                result = run[0](graph)
+                counts = [count if result is graph else count_ops(result)]
         except Exception as e:
+            names = ", ".join(p.__name__ for p in run)
             warnings.warn(
-                f"optimisation pass {name} failed and was skipped: {e!r}",
+                f"optimisation pass {names} failed and was skipped: {e!r}",
                 RuntimeWarning,
-                stacklevel=2,
+                stacklevel=4,  # the caller of optimize: past _optimize and the with block
             )
             continue
-        count = count_ops(result)
-        report.append((name, before, count))
+        for optimization, after in zip(run, counts):
+            report.append((optimization.__name__, count, after))
+            count = after
         graph = result
     return graph, report
+
+
+# --- folding, identities and merging in one sweep -------------------------------------------------
+
+
+def _sweeps_after(previous, optimization):
+    """Whether ``optimization`` can join the sweep of ``previous``: both swept, in this order."""
+    return (
+        previous in _SWEPT
+        and optimization in _SWEPT
+        and _SWEPT.index(previous) < _SWEPT.index(optimization)
+    )
+
+
+def _sweep(graph, run, count):
+    """``run`` (folding, identities, merging, in this order, some of them) in one copy of the
+    graph, each op meeting them in turn, as if each pass had copied the graph in turn.
+
+    Returns the new graph (``graph`` itself when nothing changes) and the op count
+    after each pass of ``run``, as each would have reported it.
+    """
+    fold, identities, merge = (p in run for p in _SWEPT)
+    changes = {"fold": 0, "identities": 0, "merges": 0}
+
+    def make_rule(graph):
+        seen, neutral = {}, {}  # CSE keys -> their first op; Const op ids -> their neutrality
+
+        def rule(op, inputs, controls, copy):
+            if fold and _foldable(op, inputs):
+                values = _evaluate(op, inputs)
+                if values is not None:
+                    changes["fold"] += len(values) - 1
+                    return [_folded(copy, op, v, t.dtype, seen if merge else None, changes)
+                            for v, t in zip(values, op.outputs)]  # fmt: skip
+            if identities:
+                x = _identity_operand(op, inputs, neutral)
+                if x is not None:
+                    changes["identities"] += 1
+                    return [x]
+            key = _cse_key(op, inputs, controls) if merge else None
+            if key is None:
+                return None
+            first = seen.get(key)
+            if first is not None:
+                changes["merges"] += 1
+                return list(first.outputs)
+            seen[key] = new = copy.copy_op(op, inputs, controls)
+            return new
+
+        return rule
+
+    if _would_change(graph, fold, identities, merge):
+        graph = transform(graph, make_rule)
+    counts = []
+    for p, change in zip(_SWEPT, (changes["fold"], -changes["identities"], -changes["merges"])):
+        if p in run:
+            count += change
+            counts.append(count)
+    return graph, counts
+
+
+def _folded(copy, op, value, dtype, seen, changes):
+    """A folded value as a Const of the new graph: an equal one merging makes, when merging."""
+    if seen is None:
+        return constant_in_graph(copy.graph, value, dtype, name=op.name)
+    key = (CONST, (), frozenset(), attr_key({"value": value, "dtype": dtype}))
+    first = seen.get(key)
+    if first is not None:
+        changes["merges"] += 1
+        return first.outputs[0]
+    made = constant_in_graph(copy.graph, value, dtype, name=op.name)
+    seen[key] = made.op
+    return made
+
+
+def _would_change(graph, fold, identities, merge):
+    """Whether any op of ``graph`` (or of its sub-graphs) is one the sweep would change: each
+    change the sweep makes starts at one, so a graph without any is kept as it is."""
+    seen, neutral = set(), {}
+    for op in graph.get_operations():
+        if fold and _foldable(op, op.inputs):
+            return True
+        if identities and _identity_operand(op, op.inputs, neutral) is not None:
+            return True
+        if merge:
+            key = _cse_key(op, op.inputs, op.control_inputs)
+            if key is not None:
+                if key in seen:
+                    return True
+                seen.add(key)
+        if any(_would_change(sub, fold, identities, merge) for sub in op.subgraphs()):
+            return True
+    return False

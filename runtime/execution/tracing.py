@@ -9,6 +9,7 @@
 from __future__ import annotations
 
 from runtime.core import context, nest
+from runtime.core.gc_pause import no_cyclic_gc
 from runtime.core.graph import FuncGraph, Operation
 from runtime.ops.constant_ops import convert_to_tensor
 
@@ -30,7 +31,7 @@ def trace(fn, args_template, name, outer_graph=None, arg_names=None, shapes=None
     leaves = nest.flatten(list(args_template))
     shapes = shapes if shapes is not None else [leaf.shape for leaf in leaves]
     names = arg_names or ["x"] * len(leaves)
-    with graph.as_default():
+    with graph.as_default(), no_cyclic_gc():
         placeholders = [
             graph.add_input(leaf.dtype, shape, name)
             for leaf, shape, name in zip(leaves, shapes, names)

@@ -230,6 +230,25 @@ def _softmax(b, op, inputs):
     return [b.node1("Softmax", inputs, axis=op.attrs["axis"])]
 
 
+def _sparse_softmax_xent(b, op, inputs):
+    """The loss from LogSoftmax and a one-hot of the labels; the gradient ``softmax - onehot``.
+    (Labels outside the classes are not checked: they pick nothing, a loss of 0.)"""
+    logits, labels = inputs
+    dtype = op.inputs[0].dtype
+    log_probs = b.node1("LogSoftmax", [logits], axis=-1)
+    if op.inputs[1].dtype is not dtypes.int64:
+        labels = b.cast(labels, dtypes.int64)
+    depth = b.node1("Squeeze", [b.node1("Shape", [logits], start=-1)])
+    positions = b.node1("Range", [b.const(np.int64(0)), depth, b.const(np.int64(1))])
+    hot = b.node1("Equal", [b.node1("Unsqueeze", [labels, b.int64s([-1])]), positions])
+    zero = b.const(np.zeros((), dtype.as_numpy_dtype), dtype)
+    picked = b.node1(
+        "ReduceSum", [b.node1("Where", [hot, log_probs, zero]), b.int64s([-1])], keepdims=0
+    )
+    backprop = b.node1("Sub", [b.node1("Exp", [log_probs]), b.cast(hot, dtype)])
+    return [b.node1("Neg", [picked]), backprop]
+
+
 def _relu(b, op, inputs):
     return [_computed(b, "Relu", inputs, op.inputs[0].dtype, types.RELU)]
 
@@ -421,6 +440,7 @@ LOWERINGS = {
     math.SIGMOID: _elementwise("Sigmoid", types.FLOATS),
     nn_ops.RELU: _relu,
     nn_ops.SOFTMAX: _softmax,
+    nn_ops.SPARSE_SOFTMAX_XENT: _sparse_softmax_xent,
     math.MATMUL: _matmul,
     # comparisons and logic
     math.LESS: _elementwise("Less"),

@@ -21,10 +21,12 @@ carry gradients: an integer, boolean or string tensor gets None.
 
 from __future__ import annotations
 
+import numpy as np
+
 from runtime.core import dtypes
 from runtime.core.op_def import NotDifferentiable
 from runtime.ops.array_ops import ones_like
-from runtime.ops.broadcast_ops import ones
+from runtime.ops.constant_ops import constant
 from runtime.ops.list_gradient_ops import grad_list_add
 from runtime.ops.math_ops import add_n
 
@@ -36,13 +38,14 @@ class Recorded:
     ``attrs``. An input may be a Variable (a read of it).
     """
 
-    __slots__ = ("opdef", "inputs", "attrs", "outputs")
+    __slots__ = ("opdef", "inputs", "attrs", "outputs", "skip_input_indices")
 
     def __init__(self, opdef, inputs, attrs, outputs):
         self.opdef = opdef
         self.inputs = tuple(inputs)
         self.attrs = attrs
         self.outputs = tuple(outputs)
+        self.skip_input_indices = ()  # set by ``backward``: see ``op_def.skipped_inputs``
 
     @property
     def type(self):
@@ -71,9 +74,11 @@ def backward(ops, targets, target_grads, sources):
     reached = {id(s) for s in sources}
     on_path = []
     for op in ops:
-        if any(id(t) in reached for t in op.inputs):
-            on_path.append(op)
-            reached.update(id(t) for t in op.outputs if is_trainable(t.dtype))
+        for t in op.inputs:
+            if id(t) in reached:
+                on_path.append(op)
+                reached.update(id(t) for t in op.outputs if is_trainable(t.dtype))
+                break
     grads = {}
     for t, g in zip(targets, target_grads):
         if id(t) in reached and g is not None:
@@ -85,6 +90,10 @@ def backward(ops, targets, target_grads, sources):
         output_grads = [_total(grads, t) for t in op.outputs]
         if all(g is None for g in output_grads):
             continue
+        if type(op) is Recorded:
+            op.skip_input_indices = tuple(
+                i for i, t in enumerate(op.inputs) if id(t) not in reached
+            )
         input_grads = _apply_rule(op, output_grads)
         for t, g in zip(op.inputs, input_grads):
             if g is not None and id(t) in reached:
@@ -138,7 +147,7 @@ def seed(target):
     """The gradient a target starts with: ones. A constant when its shape is known, so that
     a graph's optimiser folds what the first rules compute from it (a mean's 1/n)."""
     if target.shape.is_fully_defined():
-        return ones(target.shape.as_list(), target.dtype)
+        return constant(np.ones(target.shape.as_list(), target.dtype.as_numpy_dtype))
     return ones_like(target)
 
 

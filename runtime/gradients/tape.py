@@ -73,13 +73,10 @@ class GradientTape:
         if self._recording:
             raise ValueError("This GradientTape is already recording")
         self._recording = True
-        context.recording_tapes().append(self)
+        context.push_tape(self)
 
     def _stop_recording(self):
-        tapes = context.recording_tapes()
-        for i in range(len(tapes) - 1, -1, -1):
-            if tapes[i] is self:
-                del tapes[i]
+        context.pop_tape(self)
         self._recording = False
 
     @contextlib.contextmanager

@@ -12,6 +12,7 @@ import numpy as np
 from runtime import errors
 from runtime.core import attr_kinds as kinds
 from runtime.core import dtypes
+from runtime.core.forms import Bound, Form, Input, Method, alias_form, constant_input
 from runtime.core.op_def import SHAPE_ONLY, NotDifferentiable, OpDef
 from runtime.core.tensor import Tensor
 from runtime.core.tensor_shape import TensorShape
@@ -181,11 +182,19 @@ def _as_input_shape(op, g):
     return reshape(g, shape_of(op.inputs[0]))
 
 
+def _reshape_form(op):
+    """``x.reshape(shape)`` for a constant shape (numpy scalars have the method too), else None."""
+    shape = constant_input(op, 1)
+    if shape is not None and np.ndim(shape) == 1 and np.asarray(shape).dtype.kind in "iu":
+        return Form(Method(Input(0), "reshape", Bound(tuple(int(d) for d in shape), "shape")))
+
+
 RESHAPE = OpDef(
     "Reshape",
     lambda x, shape: np.reshape(x, tuple(shape)),
     infer=_reshape_infer,
     gradient=lambda op, g: (_as_input_shape(op, g), None),
+    python_form=_reshape_form,
 )
 
 
@@ -215,12 +224,20 @@ def _transpose_gradient(op, g):
     return (transpose(g, None if perm is None else [int(p) for p in np.argsort(perm)]),)
 
 
+def _transpose_form(op):
+    """``x.transpose(perm)`` (a view; ``x.transpose()`` reverses the dims), else None."""
+    perm = op.attrs["perm"]
+    if perm is None or (type(perm) is tuple and all(type(p) is int for p in perm)):
+        return Form(Method(Input(0), "transpose", *([] if perm is None else [Bound(perm, "perm")])))
+
+
 TRANSPOSE = OpDef(
     "Transpose",
     lambda x, perm: np.transpose(x, perm),
     infer=_transpose_infer,
     attrs={"perm": kinds.AXES},
     gradient=_transpose_gradient,
+    python_form=_transpose_form,
 )
 
 
@@ -492,7 +509,7 @@ def squeeze(input, axis=None, name=None):
     return bind1(SQUEEZE, [convert_to_tensor(input)], {"axis": axis}, name or "Squeeze")
 
 
-IDENTITY = OpDef("Identity", lambda x: x, infer=unary_spec, gradient=lambda op, g: (g,))
+IDENTITY = OpDef("Identity", lambda x: x, infer=unary_spec, gradient=lambda op, g: (g,), python_form=alias_form)  # fmt: skip
 
 
 def identity(input, name=None):
@@ -507,6 +524,7 @@ STOP_GRADIENT = OpDef(
     lambda x: x,
     infer=unary_spec,
     gradient=NotDifferentiable("it stops gradients: that is what it is for"),
+    python_form=alias_form,
 )
 
 

@@ -13,6 +13,7 @@ array([2., 2., 2.], dtype=float32)
 from __future__ import annotations
 
 import builtins
+import math
 
 import numpy as np
 
@@ -71,6 +72,14 @@ def ones(shape, dtype=dtypes.float32, name=None):
 # --- broadcast_to and its adjoint ---------------------------------------------------------------
 
 
+def _broadcast_to_kernel(x, shape):
+    if np.shape(x) == shape:
+        return x
+    if np.ndim(x) == 0 and math.prod(shape) <= 4096:
+        return np.full(shape, x)  # a small fill is several times cheaper than a broadcast view
+    return np.broadcast_to(x, shape)
+
+
 def _broadcast_to_infer(inputs, attrs):
     x, target = inputs[0], shape_from_tensor(inputs[1])
     if target.rank is None or x.shape.rank is None:
@@ -90,7 +99,7 @@ def _broadcast_to_infer(inputs, attrs):
 
 BROADCAST_TO = OpDef(
     "BroadcastTo",
-    lambda x, shape: np.broadcast_to(x, tuple(shape.tolist())),
+    lambda x, shape: _broadcast_to_kernel(x, tuple(shape.tolist())),
     infer=_broadcast_to_infer,
     gradient=lambda op, g: (sum_to_shape(g, shape_of(op.inputs[0])), None),
 )
@@ -117,7 +126,9 @@ def _summed_axes(dims, shape):
 
 
 def _sum_to_shape_kernel(grad, shape, axes):
-    shape = shape.tolist()
+    shape = tuple(shape.tolist())
+    if np.shape(grad) == shape:
+        return grad  # nothing was broadcast: the common case when the graph could not tell
     if axes is None:  # not known when the graph was built: found from the value
         axes = _summed_axes(np.shape(grad), shape)
     return np.add.reduce(grad, axis=axes, keepdims=True, dtype=grad.dtype).reshape(shape)

@@ -7,7 +7,8 @@ import numpy as np
 from runtime import errors
 from runtime.core import attr_kinds as kinds
 from runtime.core import context, dtypes
-from runtime.core.graph import constant_in_graph, placeholder_in_graph
+from runtime.core.forms import Bound, Call, Form, Input
+from runtime.core.graph import constant_in_graph, placeholder_in_graph, scalar_constant
 from runtime.core.op_def import NotDifferentiable, OpDef
 from runtime.core.tensor import EagerTensor, SymbolicTensor, Tensor, to_numpy
 from runtime.core.tensor_shape import TensorShape, as_shape
@@ -89,7 +90,11 @@ def convert_to_tensor(value, dtype=None, name=None, dtype_hint=None) -> Tensor:
             pass
     dtype = dtypes.as_dtype(dtype) if dtype is not None else None
     arr = to_numpy(value, dtype, cast_numpy=False)
-    return _make_constant(arr, dtype or dtypes.as_dtype(arr.dtype), name)
+    dtype = dtype or dtypes.as_dtype(arr.dtype)
+    graph = context.building_graph()
+    if graph is not None and name is None and isinstance(value, (int, float)):
+        return scalar_constant(graph, arr, dtype)  # a Python number: one Const per value
+    return _make_constant(arr, dtype, name)
 
 
 # --- lists holding tensors -----------------------------------------------------------------
@@ -234,12 +239,24 @@ def _cast_gradient(op, grad):
     return (cast(grad, source) if source.is_floating else None,)
 
 
+def _cast_form(op):
+    """On a scalar, numpy's type is the cast: ``float32(x)`` is ``x.astype(float32)``."""
+    source, target = op.inputs[0].dtype, op.attrs["dtype"]
+    if op.inputs[0].shape.rank != 0 or not isinstance(target, dtypes.DType):
+        return None
+    if not (source.is_numeric or source.is_bool) or not (target.is_numeric or target.is_bool):
+        return None
+    cast_to = Bound(target.as_numpy_dtype, target.name, shared=True)
+    return Form(Call(cast_to, Input(0)), inlinable=True)
+
+
 CAST = OpDef(
     "Cast",
     _cast_kernel,
     infer=_cast_infer,
     attrs={"dtype": kinds.DTYPE},
     gradient=_cast_gradient,
+    python_form=_cast_form,
 )
 
 

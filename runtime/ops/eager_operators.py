@@ -53,7 +53,8 @@ def _fast(fn, allowed, slow, swapped=False, comparison=False, nonzero_divisor=Fa
 
     def method(a, b):
         dtype = a.dtype
-        if dtype not in allowed or state.graphs or state.tapes:  # a tape records through bind
+        # A tape records through bind; ``context.active`` is zero when no thread builds or records.
+        if dtype not in allowed or (context.active and (state.graphs or state.tapes)):
             return slow(a, b)
         kind = type(b)
         if kind is eager:

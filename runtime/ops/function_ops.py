@@ -33,7 +33,8 @@ from runtime.core import context, dtypes
 from runtime.core.op_def import OpDef
 from runtime.core.tensor import EagerTensor
 from runtime.execution.compile import compile_graph
-from runtime.execution.optimize import copy_graph, optimize
+from runtime.execution.graph_copy import copy_graph
+from runtime.execution.optimize import optimize
 from runtime.gradients.backprop import backward, is_trainable
 from runtime.gradients.control_flow import GradientGraph
 from runtime.ops.array_ops import zeros_like
@@ -197,8 +198,10 @@ class GraphFunction:
             )
             kept = [i for i, g in enumerate(grads) if g is not None]
             graph.outputs = [graph.prepare_input(grads[i]) for i in kept]
+        returned = {id(out) for out in forward.outputs}  # a set: a long graph has many needs
         for t in needs:
-            if all(t is not out for out in forward.outputs):
+            if id(t) not in returned:
+                returned.add(id(t))
                 forward.outputs.append(t)
         return _Backward(GraphFunction(graph), targets, needs, kept)
 
@@ -219,8 +222,10 @@ class GraphFunction:
         args = [
             grads[i] if grads[i] is not None else _zeros_for(op.outputs[i]) for i in level.targets
         ]
+        outputs = {id(out): i for i, out in reversed(list(enumerate(forward.outputs)))}
+        inputs = {id(p): j for j, p in reversed(list(enumerate(forward.inputs)))}
         for t in level.needs:
-            args.append(_recorded_value(op, forward, t))
+            args.append(_recorded_value(op, outputs, inputs, t))
         results = level.function(args)
         input_grads = [None] * len(op.inputs)
         for source, g in zip(level.sources, results):
@@ -229,13 +234,13 @@ class GraphFunction:
         return input_grads
 
 
-def _recorded_value(op, forward, t):
-    for i, out in enumerate(forward.outputs):
-        if out is t:
-            return op.outputs[i]
-    for j, placeholder in enumerate(forward.inputs):
-        if placeholder is t:
-            return op.inputs[j]
+def _recorded_value(op, outputs, inputs, t):
+    """The call's own tensor for the forward tensor ``t``: ``outputs`` and ``inputs`` map the
+    forward graph's outputs and inputs (by id) to their positions."""
+    if id(t) in outputs:
+        return op.outputs[outputs[id(t)]]
+    if id(t) in inputs:
+        return op.inputs[inputs[id(t)]]
     raise NotImplementedError("a gradient of this call needs a value its forward did not return")
 
 

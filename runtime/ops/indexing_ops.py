@@ -15,6 +15,7 @@ import numpy as np
 from runtime import errors
 from runtime.core import attr_kinds as kinds
 from runtime.core import dtypes
+from runtime.core.forms import Form, Input, Subscript
 from runtime.core.op_def import OpDef
 from runtime.core.tensor import Tensor
 from runtime.core.tensor_shape import TensorShape
@@ -373,6 +374,7 @@ STRIDED_SLICE = OpDef(
     default_name="strided_slice",
     attrs={"spec": INDEX_SPEC},
     gradient=_slice_gradient,
+    python_form=lambda op: Form(Subscript(Input(0), op.attrs["spec"])),  # numpy indexing
 )
 
 

@@ -30,11 +30,24 @@ def print_text(values, template, sep, end, summarize):
         elif kind == "tensor":
             parts.append(_tensor_text(values[item], summarize, alone=len(template) == 1))
         else:  # "format": pretty-printed Python structure with tensors in slots
-            text, slots = item
-            for token, index in slots:
-                text = text.replace(token, format_value(values[index], summarize))
-            parts.append(text)
+            parts.append(_fill_slots(*item, values, summarize))
     return sep.join(parts) + end
+
+
+def _fill_slots(text, slots, values, summarize):
+    """``text`` with each slot's token (there once) replaced by its tensor's text, in one pass:
+    a value's text is never searched for tokens."""
+    pieces, start = [], 0
+    for token, index in sorted(slots, key=lambda slot: text.index(slot[0])):
+        at = text.index(token, start)
+        pieces += [text[start:at], format_value(values[index], summarize)]
+        start = at + len(token)
+    return "".join(pieces) + text[start:]
+
+
+def _slot_token(index):
+    """The text that stands for tensor ``index`` in a pretty-printed structure until it runs."""
+    return f"\x00slot{index}\x00"
 
 
 def write_text(stream, text):
@@ -86,7 +99,15 @@ def _print_infer(inputs, attrs):
         if kind == "tensor":
             used.append(item)
         elif kind == "format":
-            used.extend(index for _, index in item[1])
+            text, slots = item
+            for token, index in slots:
+                # A token found twice, or inside another, would print its tensor many times.
+                if token != _slot_token(index) or text.count(token) != 1:
+                    raise ValueError(
+                        f"print: slot {token!r:.40} is not the token of tensor {index}, once "
+                        "in its text"
+                    )
+                used.append(index)
     if sorted(used) != list(range(len(inputs))):
         raise ValueError("print: its template does not use each of its inputs once")
     return []
@@ -171,7 +192,7 @@ def _format_structure(value, tensors):
 
     def slot(leaf):
         if _prints_as_tensor(leaf):
-            token = f"\x00slot{len(tensors)}\x00"
+            token = _slot_token(len(tensors))
             slots.append((token, len(tensors)))
             tensors.append(convert_to_tensor(leaf))
             return _Slot(token)

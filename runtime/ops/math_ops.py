@@ -17,8 +17,8 @@ import numpy as np
 
 from runtime import errors
 from runtime.core import attr_kinds as kinds
-from runtime.core import dtypes
-from runtime.core.op_def import BOOL_OUTPUT, STRINGS, NotDifferentiable, OpDef
+from runtime.core import dtypes, forms
+from runtime.core.op_def import BOOL_OUTPUT, STRINGS, NotDifferentiable, OpDef, skipped_inputs
 from runtime.core.tensor import Tensor
 from runtime.core.tensor_shape import TensorShape, broadcast_shapes
 from runtime.ops.array_ops import zeros_like
@@ -54,56 +54,71 @@ def _binary_infer(op_type, allowed, out_dtype=None):
     return infer
 
 
-def _binary(op_type, kernel, allowed, default_name, gradient, out_dtype=None):
+def _binary(op_type, kernel, allowed, default_name, gradient, out_dtype=None, form=None):
+    """A binary row. ``form``: its ``python_form``, or the symbol of the Python operator that means
+    what its kernel (a ufunc) does; by default a kernel that is a ufunc is written as its call."""
+    if type(form) is str:
+        python_form = forms.operator_form(form, kernel)
+    elif form is None and isinstance(kernel, np.ufunc):
+        python_form = forms.ufunc_call_form(kernel, op_type)
+    else:
+        python_form = form
     return OpDef(
         op_type,
         kernel,
         _binary_infer(op_type, allowed, out_dtype),
         default_name=default_name,
         gradient=gradient,
+        python_form=python_form,
     )
 
 
 # --- the gradients of binary ops: each operand's, summed back over what broadcasting added ---
 
 
-def _binary_gradient(rule):
-    """A rule giving the (unbroadcast) gradients of x and y from ``rule(x, y, z, g)``."""
+def _binary_gradient(x_rule, y_rule):
+    """A rule giving the (unbroadcast) gradients of x and y, ``x_rule(x, y, z, g)`` and
+    ``y_rule(x, y, z, g)``; an operand whose gradient nobody needs gets None, uncomputed."""
 
     def gradient(op, g):
         x, y = op.inputs
-        gx, gy = rule(x, y, op.outputs[0], g)
-        return unbroadcast(gx, x, [y]), unbroadcast(gy, y, [x])
+        z, skip = op.outputs[0], skipped_inputs(op)
+        gx = None if 0 in skip else unbroadcast(x_rule(x, y, z, g), x, [y])
+        gy = None if 1 in skip else unbroadcast(y_rule(x, y, z, g), y, [x])
+        return gx, gy
 
     return gradient
 
 
-def _pow_gradient(x, y, z, g):
+def _pow_exponent_gradient(x, y, z, g):
     # d/dy x**y = x**y log(x), taken as 0 where x <= 0, as in TensorFlow.
     positive = greater(x, 0)
     log_x = where(positive, log(where(positive, x, add(zeros_like(x), 1))), zeros_like(x))
-    return multiply(g, multiply(y, pow(x, subtract(y, 1)))), multiply(g, multiply(z, log_x))
+    return multiply(g, multiply(z, log_x))
 
 
 def _extreme_gradient(chooses_x):
     """Maximum and minimum: the gradient goes to the operand chosen (x on ties)."""
-
-    def rule(x, y, z, g):
-        pick_x = chooses_x(x, y)
-        zeros = zeros_like(g)
-        return where(pick_x, g, zeros), where(pick_x, zeros, g)
-
-    return rule
+    return _binary_gradient(
+        lambda x, y, z, g: where(chooses_x(x, y), g, zeros_like(g)),
+        lambda x, y, z, g: where(chooses_x(x, y), zeros_like(g), g),
+    )
 
 
-_ADD = _binary_gradient(lambda x, y, z, g: (g, g))
-_SUB = _binary_gradient(lambda x, y, z, g: (g, negative(g)))
-_MUL = _binary_gradient(lambda x, y, z, g: (multiply(g, y), multiply(g, x)))
-_DIV = _binary_gradient(lambda x, y, z, g: (divide(g, y), negative(multiply(g, divide(z, y)))))
-_MOD = _binary_gradient(lambda x, y, z, g: (g, negative(multiply(g, floordiv(x, y)))))
-_POW = _binary_gradient(_pow_gradient)
-_MAX = _binary_gradient(_extreme_gradient(lambda x, y: greater_equal(x, y)))
-_MIN = _binary_gradient(_extreme_gradient(lambda x, y: less_equal(x, y)))
+_ADD = _binary_gradient(lambda x, y, z, g: g, lambda x, y, z, g: g)
+_SUB = _binary_gradient(lambda x, y, z, g: g, lambda x, y, z, g: negative(g))
+_MUL = _binary_gradient(lambda x, y, z, g: multiply(g, y), lambda x, y, z, g: multiply(g, x))
+_DIV = _binary_gradient(
+    lambda x, y, z, g: divide(g, y), lambda x, y, z, g: negative(multiply(g, divide(z, y)))
+)
+_MOD = _binary_gradient(
+    lambda x, y, z, g: g, lambda x, y, z, g: negative(multiply(g, floordiv(x, y)))
+)
+_POW = _binary_gradient(
+    lambda x, y, z, g: multiply(g, multiply(y, pow(x, subtract(y, 1)))), _pow_exponent_gradient
+)
+_MAX = _extreme_gradient(lambda x, y: greater_equal(x, y))
+_MIN = _extreme_gradient(lambda x, y: less_equal(x, y))
 _STEPS = NotDifferentiable(
     "it is piecewise constant: its gradient is zero where it exists (TensorFlow gives None)"
 )
@@ -120,24 +135,25 @@ def _int_safe(fn, what):
     return kernel
 
 
-ADD = _binary("Add", np.add, NUMERIC, "add", _ADD)
+_BOOL_ONLY = {"dtypes": lambda dtype: dtype.is_bool}
+_IN_TESTS = {"LogicalAnd": "and", "LogicalOr": "or"}  # Python's own, in an if's or while's test
+
+ADD = _binary("Add", np.add, NUMERIC, "add", _ADD, form="+")
 STRING_ADD = _binary(
     "StringAdd", _object_result(np.add), lambda d: d is dtypes.string, "add", STRINGS
 )
-SUB = _binary("Sub", np.subtract, NUMERIC, "sub", _SUB)
-MUL = _binary("Mul", np.multiply, NUMERIC, "mul", _MUL)
-REAL_DIV = _binary("RealDiv", np.true_divide, FLOATING, "truediv", _DIV)
-FLOOR_DIV = _binary("FloorDiv", _int_safe(np.floor_divide, "floordiv"), NUMERIC, "floordiv", _STEPS)
-FLOOR_MOD = _binary("FloorMod", _int_safe(np.mod, "mod"), NUMERIC, "mod", _MOD)
-POW = _binary("Pow", np.power, NUMERIC, "pow", _POW)
+SUB = _binary("Sub", np.subtract, NUMERIC, "sub", _SUB, form="-")
+MUL = _binary("Mul", np.multiply, NUMERIC, "mul", _MUL, form="*")
+REAL_DIV = _binary("RealDiv", np.true_divide, FLOATING, "truediv", _DIV, form="/")
+FLOOR_DIV = _binary("FloorDiv", _int_safe(np.floor_divide, "floordiv"), NUMERIC, "floordiv", _STEPS, form=forms.division_form("//", np.floor_divide))  # fmt: skip
+FLOOR_MOD = _binary("FloorMod", _int_safe(np.mod, "mod"), NUMERIC, "mod", _MOD, form=forms.division_form("%", np.mod))  # fmt: skip
+POW = _binary("Pow", np.power, NUMERIC, "pow", _POW, form=forms.division_form("**", np.power, False))  # fmt: skip
 MAXIMUM = _binary("Maximum", np.maximum, NUMERIC, "Maximum", _MAX)
 MINIMUM = _binary("Minimum", np.minimum, NUMERIC, "Minimum", _MIN)
-LESS = _binary("Less", np.less, NUMERIC, "Less", BOOL_OUTPUT, dtypes.bool_)
-LESS_EQUAL = _binary("LessEqual", np.less_equal, NUMERIC, "LessEqual", BOOL_OUTPUT, dtypes.bool_)
-GREATER = _binary("Greater", np.greater, NUMERIC, "Greater", BOOL_OUTPUT, dtypes.bool_)
-GREATER_EQUAL = _binary(
-    "GreaterEqual", np.greater_equal, NUMERIC, "GreaterEqual", BOOL_OUTPUT, dtypes.bool_
-)
+LESS = _binary("Less", np.less, NUMERIC, "Less", BOOL_OUTPUT, dtypes.bool_, "<")
+LESS_EQUAL = _binary("LessEqual", np.less_equal, NUMERIC, "LessEqual", BOOL_OUTPUT, dtypes.bool_, "<=")  # fmt: skip
+GREATER = _binary("Greater", np.greater, NUMERIC, "Greater", BOOL_OUTPUT, dtypes.bool_, ">")
+GREATER_EQUAL = _binary("GreaterEqual", np.greater_equal, NUMERIC, "GreaterEqual", BOOL_OUTPUT, dtypes.bool_, ">=")  # fmt: skip
 EQUAL = _binary(
     "Equal",
     lambda x, y: np.bool_(np.equal(x, y)) if np.ndim(x) == np.ndim(y) == 0 else np.equal(x, y),
@@ -145,6 +161,7 @@ EQUAL = _binary(
     "Equal",
     BOOL_OUTPUT,
     dtypes.bool_,
+    forms.operator_form("==", np.equal),
 )
 NOT_EQUAL = _binary(
     "NotEqual",
@@ -153,10 +170,16 @@ NOT_EQUAL = _binary(
     "NotEqual",
     BOOL_OUTPUT,
     dtypes.bool_,
+    forms.operator_form("!=", np.not_equal),
 )
-LOGICAL_AND = _binary("LogicalAnd", np.logical_and, BOOL, "LogicalAnd", BOOL_OUTPUT)
-LOGICAL_OR = _binary("LogicalOr", np.logical_or, BOOL, "LogicalOr", BOOL_OUTPUT)
-LOGICAL_XOR = _binary("LogicalXor", np.logical_xor, BOOL, "LogicalXor", BOOL_OUTPUT)
+# On bools, numpy's &, | and ^ are the logical ufuncs.
+LOGICAL_AND, LOGICAL_OR, LOGICAL_XOR = (
+    _binary(op_type, ufunc, BOOL, op_type, BOOL_OUTPUT,
+            form=forms.operator_form(symbol, ufunc, _IN_TESTS.get(op_type), **_BOOL_ONLY))
+    for op_type, ufunc, symbol in (("LogicalAnd", np.logical_and, "&"),
+                                   ("LogicalOr", np.logical_or, "|"),
+                                   ("LogicalXor", np.logical_xor, "^"))
+)  # fmt: skip
 
 
 def add(x, y, name=None):
@@ -248,8 +271,11 @@ def divide(x, y, name=None):
 # --- unary elementwise --------------------------------------------------------------------
 
 
-def _unary(op_type, kernel, allowed, py_name, doc, gradient):
-    """A row and its function for an elementwise op; ``gradient(x, y, g)`` gives x's gradient."""
+def _unary(op_type, kernel, allowed, py_name, doc, gradient, python_form=None):
+    """A row and its function for an elementwise op; ``gradient(x, y, g)`` gives x's gradient.
+
+    A kernel that is a numpy ufunc is written as its call, which may reuse a dead temporary.
+    """
 
     def infer(inputs, attrs):
         check_dtype(op_type, inputs[0], allowed)
@@ -261,7 +287,11 @@ def _unary(op_type, kernel, allowed, py_name, doc, gradient):
         def gradient(op, g):
             return (rule(op.inputs[0], op.outputs[0], g),)
 
-    op = OpDef(op_type, kernel, infer, default_name=op_type, gradient=gradient)
+    if python_form is None and isinstance(kernel, np.ufunc):
+        python_form = forms.ufunc_call_form(kernel, op_type)
+    op = OpDef(
+        op_type, kernel, infer, default_name=op_type, gradient=gradient, python_form=python_form
+    )
 
     def fn(x, name=None):
         return bind1(op, [convert_to_tensor(x)], name=name or op_type)
@@ -282,6 +312,7 @@ NEG, negative = _unary(
     "negative",
     "``-x``.\n\n>>> negative([1, -2]).numpy()\narray([-1,  2], dtype=int32)",
     lambda x, y, g: negative(g),
+    python_form=forms.operator_form("-", np.negative),
 )
 ABS, abs = _unary(
     "Abs",
@@ -290,6 +321,7 @@ ABS, abs = _unary(
     "abs",
     "``|x|``.\n\n>>> abs([-1.5, 2.0]).numpy()\narray([1.5, 2. ], dtype=float32)",
     lambda x, y, g: multiply(g, sign(x)),
+    python_form=forms.builtin_call_form("abs", np.absolute),
 )
 SIGN, sign = _unary(
     "Sign",
@@ -355,6 +387,7 @@ LOGICAL_NOT, logical_not = _unary(
     "logical_not",
     "Elementwise ``not x`` on bools.",
     BOOL_OUTPUT,
+    python_form=forms.operator_form("~", np.logical_not, in_test="not", **_BOOL_ONLY),
 )
 
 
@@ -373,6 +406,9 @@ def _matmul_infer(inputs, attrs):
     if a.shape.rank < 2 or b.shape.rank < 2:
         raise ValueError(f"MatMul needs tensors of rank >= 2, got shapes {a.shape} and {b.shape}")
     da, db = a.shape.as_list(), b.shape.as_list()
+    # Two matrices whose inner dims agree, the common case, eagerly on every call: (m, n).
+    if len(da) == 2 and len(db) == 2 and da[not attrs["transpose_a"]] == db[attrs["transpose_b"]]:
+        return [(a.dtype, TensorShape([da[attrs["transpose_a"]], db[not attrs["transpose_b"]]]))]
     if attrs["transpose_a"]:
         da[-2:] = da[-1], da[-2]
     if attrs["transpose_b"]:
@@ -397,16 +433,21 @@ def _matmul_gradient(op, g):
     """Products with the other operand, transposed through the flags (no transpose ops)."""
     a, b = op.inputs
     ta, tb = op.attrs["transpose_a"], op.attrs["transpose_b"]
-    if not ta and not tb:
-        ga, gb = matmul(g, b, transpose_b=True), matmul(a, g, transpose_a=True)
-    elif not ta and tb:
-        ga, gb = matmul(g, b), matmul(g, a, transpose_a=True)
-    elif ta and not tb:
-        ga, gb = matmul(b, g, transpose_b=True), matmul(a, g)
-    else:
-        ga = matmul(b, g, transpose_a=True, transpose_b=True)
-        gb = matmul(g, a, transpose_a=True, transpose_b=True)
-    return _sum_batch(ga, a), _sum_batch(gb, b)
+    skip = skipped_inputs(op)  # eagerly, the data's gradient is often not needed: not computed
+    ga = gb = None
+    if 0 not in skip:
+        if not ta:
+            ga = matmul(g, b, transpose_b=not tb)
+        else:
+            ga = matmul(b, g, transpose_a=tb, transpose_b=True)
+        ga = _sum_batch(ga, a)
+    if 1 not in skip:
+        if not tb:
+            gb = matmul(a, g, transpose_a=not ta)
+        else:
+            gb = matmul(g, a, transpose_a=True, transpose_b=ta)
+        gb = _sum_batch(gb, b)
+    return ga, gb
 
 
 def _sum_batch(grad, x):
@@ -422,6 +463,7 @@ MATMUL = OpDef(
     _matmul_infer,
     attrs={"transpose_a": kinds.BOOL, "transpose_b": kinds.BOOL},
     gradient=_matmul_gradient,
+    python_form=forms.matmul_form,
 )
 
 

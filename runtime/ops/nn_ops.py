@@ -9,12 +9,17 @@ from __future__ import annotations
 
 import numpy as np
 
+from runtime import errors
 from runtime.core import attr_kinds as kinds
+from runtime.core.forms import Bound, Call, Form, Input, Operator
 from runtime.core.op_def import OpDef
+from runtime.ops.array_ops import expand_dims
 from runtime.ops.constant_ops import convert_to_tensor, static_int
-from runtime.ops.math_ops import multiply, subtract
+from runtime.ops.math_ops import add, multiply, subtract
 from runtime.ops.reduction_ops import reduce_sum
-from runtime.ops.registry import FLOATING, NUMERIC, bind1, check_dtype, unary_spec
+from runtime.ops.registry import FLOATING, NUMERIC, bind, bind1, check_dtype, unary_spec
+
+INTEGER = lambda d: d.is_integer  # noqa: E731
 
 
 def _numeric_unary_spec(op_type, allowed):
@@ -35,12 +40,24 @@ def _relu_grad_infer(inputs, attrs):
     return [(g.dtype, g.shape.merge_with(y.shape))]
 
 
+def _zero(op):
+    """0 of the op's first input's dtype, bound: what relu compares with."""
+    return Bound(op.inputs[0].dtype.as_numpy_dtype(0), "zero")
+
+
+def _relu_grad_form(op):
+    if not op.inputs[0].dtype.is_numeric:
+        return None
+    return Form(Operator("*", Input(0), Operator(">", Input(1), _zero(op))))
+
+
 RELU_GRAD = OpDef(
     "ReluGrad",
     lambda g, y: g * (y > 0),  # as TensorFlow's ReluGrad: 0 where y <= 0 (g * False)
     _relu_grad_infer,
     # Linear in g; y only picks where it passes, so y's own gradient is zero almost everywhere.
     gradient=lambda op, gg: (relu_grad(gg, op.inputs[1]), None),
+    python_form=_relu_grad_form,
 )
 
 
@@ -49,11 +66,19 @@ def relu_grad(grad, output):
     return bind1(RELU_GRAD, [grad, output], name="ReluGrad")
 
 
+def _relu_form(op):
+    if not op.inputs[0].dtype.is_numeric:
+        return None
+    call = Call(Bound(np.maximum, "maximum", shared=True), Input(0), _zero(op))
+    return Form(call, ufunc=np.maximum)
+
+
 RELU = OpDef(
     "Relu",
     lambda x: np.maximum(x, 0),
     _numeric_unary_spec("Relu", NUMERIC),
     gradient=lambda op, g: (relu_grad(g, op.outputs[0]),),
+    python_form=_relu_form,
 )
 
 
@@ -110,3 +135,80 @@ def softmax(logits, axis=-1, name=None):
         {"axis": static_int(axis, "softmax: axis")},
         name or "Softmax",
     )
+
+
+# --- sparse softmax cross-entropy ----------------------------------------------------------------
+
+
+def _sparse_xent_kernel(logits, labels):
+    depth = np.shape(logits)[-1]
+    flat_labels = np.reshape(labels, -1)
+    if flat_labels.size and (flat_labels.min() < 0 or flat_labels.max() >= depth):
+        bad = flat_labels[(flat_labels < 0) | (flat_labels >= depth)][0]
+        raise errors.InvalidArgumentError(
+            f"Received a label value of {bad} which is outside the valid range of [0, {depth})"
+        )
+    flat = np.reshape(logits, (-1, depth))
+    shifted = flat - flat.max(axis=1, keepdims=True)  # exp cannot overflow
+    exp = np.exp(shifted)
+    sums = exp.sum(axis=1, keepdims=True)
+    rows = np.arange(len(flat))
+    loss = np.log(sums[:, 0]) - shifted[rows, flat_labels]
+    backprop = exp / sums  # softmax, minus 1 at the label: the loss's gradient
+    backprop[rows, flat_labels] -= 1
+    return loss.reshape(np.shape(labels)), backprop.reshape(np.shape(logits))
+
+
+def _sparse_xent_infer(inputs, attrs):
+    logits, labels = inputs
+    check_dtype("SparseSoftmaxCrossEntropyWithLogits", logits, FLOATING, "logits")
+    check_dtype("SparseSoftmaxCrossEntropyWithLogits", labels, INTEGER, "labels")
+    if logits.shape.rank == 0:
+        raise ValueError("sparse_softmax_cross_entropy_with_logits: logits must have rank >= 1")
+    batch = logits.shape.as_list()[:-1] if logits.shape.rank is not None else None
+    if batch is not None and not labels.shape.is_compatible_with(batch):
+        raise ValueError(
+            "sparse_softmax_cross_entropy_with_logits: labels must have the shape of logits "
+            f"without its last axis: labels {labels.shape}, logits {logits.shape}"
+        )
+    loss_shape = labels.shape if batch is None else labels.shape.merge_with(batch)
+    return [(logits.dtype, loss_shape), (logits.dtype, logits.shape)]
+
+
+def _sparse_xent_gradient(op, loss_grad, backprop_grad):
+    """``loss_grad * (softmax - onehot)``; through the second output (a gradient taken
+    again), the softmax's own gradient."""
+    backprop = op.outputs[1]
+    grad = None
+    if loss_grad is not None:
+        grad = multiply(expand_dims(loss_grad, -1), backprop)
+    if backprop_grad is not None:
+        probs = softmax(op.inputs[0])
+        inner = reduce_sum(multiply(backprop_grad, probs), -1, keepdims=True)
+        second = multiply(subtract(backprop_grad, inner), probs)
+        grad = second if grad is None else add(grad, second)
+    return grad, None
+
+
+SPARSE_SOFTMAX_XENT = OpDef(
+    "SparseSoftmaxCrossEntropyWithLogits",
+    _sparse_xent_kernel,
+    _sparse_xent_infer,
+    default_name="SparseSoftmaxCrossEntropyWithLogits",
+    gradient=_sparse_xent_gradient,
+)
+
+
+def sparse_softmax_cross_entropy_with_logits(labels, logits, name=None):
+    """``-log(softmax(logits)[label])`` for each example: ``labels`` holds class indices (an
+    integer tensor with the shape of ``logits`` without its last axis). A label outside
+    ``[0, classes)`` raises InvalidArgumentError when the op runs, as in TensorFlow.
+
+    >>> loss = sparse_softmax_cross_entropy_with_logits([0, 1], [[0.0, 0.0], [0.0, 1.0]])
+    >>> loss.numpy().round(4)
+    array([0.6931, 0.3133], dtype=float32)
+    """
+    logits, labels = convert_to_tensor(logits), convert_to_tensor(labels)
+    return bind(
+        SPARSE_SOFTMAX_XENT, [logits, labels], name=name or "SparseSoftmaxCrossEntropyWithLogits"
+    )[0]

@@ -34,6 +34,7 @@ def set_seed(seed):
     global _global_seed, _op_counter
     _global_seed = None if seed is None else int(seed)
     _op_counter = itertools.count()
+    _eager_stream.clear()
 
 
 def _entropy(op_seed):
@@ -70,6 +71,22 @@ class RandomState:
         return f"RandomState(seed={self.seed})"
 
 
+# Eager draws without an op seed continue one generator, made at the first of them (after
+# each set_seed): reproducible as a sequence, and without seeding a generator per draw, which
+# costs as much as drawing a batch of numbers.
+_eager_stream = {}
+
+
+def _state(seed):
+    """The generator a new random op draws from."""
+    if seed is not None or not context.executing_eagerly():
+        return RandomState(seed)
+    stream = _eager_stream.get("state")
+    if stream is None:
+        stream = _eager_stream["state"] = RandomState(None)
+    return stream
+
+
 # The kind of the attribute holding a random op's generator.
 RANDOM_STATE = kinds.AttrKind("a random state", lambda value: isinstance(value, RandomState))
 
@@ -89,7 +106,9 @@ def _uniform_kernel(shape, minval, maxval, dtype, state):
             minval, maxval, size=tuple(shape), dtype=dtype.as_numpy_dtype
         )
     draw = state.generator.random(tuple(shape))
-    return (draw * (maxval - minval) + minval).astype(dtype.as_numpy_dtype)
+    if (minval, maxval) != (0, 1):  # [0, 1) needs no scaling: the same numbers, two passes fewer
+        draw = draw * (maxval - minval) + minval
+    return draw.astype(dtype.as_numpy_dtype, copy=False)
 
 
 def _float_infer(op_type):
@@ -141,7 +160,7 @@ def normal(shape, mean=0.0, stddev=1.0, dtype=dtypes.float32, seed=None, name=No
         "mean": float(mean),
         "stddev": float(stddev),
         "dtype": dtype,
-        "state": RandomState(seed),
+        "state": _state(seed),
     }
     return bind1(RANDOM_NORMAL, [shape_operand(shape)], attrs, name or "random_normal")
 
@@ -164,7 +183,7 @@ def uniform(shape, minval=0, maxval=None, dtype=dtypes.float32, seed=None, name=
         return _uniform_between(shape, minval, maxval, dtype, seed, name)
     number = int if dtype.is_integer else float
     minval, maxval = number(bounds[0]), number(bounds[1])
-    attrs = {"minval": minval, "maxval": maxval, "dtype": dtype, "state": RandomState(seed)}
+    attrs = {"minval": minval, "maxval": maxval, "dtype": dtype, "state": _state(seed)}
     return bind1(RANDOM_UNIFORM, [shape_operand(shape)], attrs, name or "random_uniform")
 
 
@@ -181,7 +200,7 @@ def _uniform_between(shape, minval, maxval, dtype, seed, name):
     samples from [0, 1) scaled by ops, so the bounds are inputs of the graph, not attributes."""
     unit_dtype = dtypes.float64 if dtype.is_integer else dtype
     minval, maxval = convert_to_tensor(minval, dtype), convert_to_tensor(maxval, dtype)
-    attrs = {"minval": 0, "maxval": 1, "dtype": unit_dtype, "state": RandomState(seed)}
+    attrs = {"minval": 0, "maxval": 1, "dtype": unit_dtype, "state": _state(seed)}
     unit = bind1(RANDOM_UNIFORM, [shape_operand(shape)], attrs, name or "random_uniform")
     span = math_ops.subtract(maxval, minval)
     if dtype.is_integer:  # the scaled samples are >= 0: the cast rounds them down

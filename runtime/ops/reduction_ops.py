@@ -69,7 +69,9 @@ def _mean_kernel(x, axis, keepdims):
         # Integer mean truncates toward zero, like TensorFlow's.
         return (np.sign(total) * (np.abs(total) // count)).astype(x.dtype)
     if x.dtype.kind == "f" and x.dtype.itemsize >= 4 and np.size(x):
-        return np.mean(x, axis=axis, keepdims=keepdims)  # summed in x's own dtype
+        # np.mean's own steps (a sum in x's dtype, divided by the count) without its overhead.
+        total = np.add.reduce(x, axis=axis, keepdims=keepdims)
+        return total / (np.size(x) // builtins.max(np.size(total), 1))
     if np.size(x) == 0:  # the mean of nothing is nan, without numpy's warning
         empty_sum = np.sum(x, axis=axis, keepdims=keepdims)
         return np.full(np.shape(empty_sum), np.nan, dtype=x.dtype)[()]

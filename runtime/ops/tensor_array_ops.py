@@ -1,9 +1,10 @@
 """TensorArray: a list of same-typed tensors that works eagerly and as a loop variable.
 
-Its state is one ``variant`` tensor (the "flow") holding a Python list of
-values. Writes update that list in place and return a new TensorArray over the
-same flow, so a TensorArray must be used linearly, as in TensorFlow: keep
-the array that ``write`` returns.
+Its state is one ``variant`` tensor (the "flow") holding its elements, in one
+preallocated numpy array where they share a dtype and shape
+(``runtime.ops.tensor_array_buffer``). Writes update it in place and return a
+new TensorArray over the same flow, so a TensorArray must be used linearly, as
+in TensorFlow: keep the array that ``write`` returns.
 
 >>> import runtime as rt
 >>> ta = rt.TensorArray(rt.int32, size=3)
@@ -17,9 +18,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from runtime import errors
 from runtime.core import attr_kinds as kinds
 from runtime.core import dtypes
+from runtime.core.forms import Bound, Form, Input, Method
 from runtime.core.op_def import INTEGER_OUTPUT, NotDifferentiable, OpDef
 from runtime.core.tensor_shape import TensorShape, as_shape
 from runtime.ops.array_ops import shape_of
@@ -32,63 +33,38 @@ from runtime.ops.list_gradient_ops import (
     grad_list_stack,
 )
 from runtime.ops.registry import bind1
+from runtime.ops.tensor_array_buffer import ElementBuffer
 
 _FLOW = (dtypes.variant, TensorShape([]))
 
 
 def _reserve_kernel(size, dynamic_size):
-    return [None] * int(size)
+    return ElementBuffer(size)
 
 
 def _write_kernel(items, index, value, dynamic_size):
-    index = int(index)
-    if index < 0:
-        raise errors.InvalidArgumentError(f"TensorArray: cannot write to negative index {index}")
-    if index >= len(items):
-        if not dynamic_size:
-            raise errors.InvalidArgumentError(
-                f"Tried to write to index {index} but array is not resizeable and size is: {len(items)}"
-            )
-        items.extend([None] * (index + 1 - len(items)))
-    items[index] = value
-    return items
-
-
-def _element(items, index, element_dtype, element_shape):
-    value = items[index]
-    if value is None:
-        if element_shape is None or None in element_shape:
-            raise errors.InvalidArgumentError(
-                f"TensorArray: element {index} was never written and its shape is unknown"
-            )
-        return np.zeros(element_shape, dtype=element_dtype.as_numpy_dtype)[()]
-    return value
+    return items.write_growing(index, value) if dynamic_size else items.write(index, value)
 
 
 def _read_kernel(items, index, element_dtype, element_shape):
-    index = int(index)
-    if not 0 <= index < len(items):
-        raise errors.InvalidArgumentError(
-            f"TensorArray: read index {index} out of range [0, {len(items)})"
-        )
-    return _element(items, index, element_dtype, element_shape)
+    return items.read(index, element_dtype, element_shape)
 
 
 def _stack_kernel(items, element_dtype, element_shape, static_size):
-    if not items:
-        if element_shape is None or None in element_shape:
-            raise errors.InvalidArgumentError(
-                "TensorArray: cannot stack an empty array of unknown element shape"
-            )
-        return np.zeros((0, *element_shape), dtype=element_dtype.as_numpy_dtype)
-    values = [_element(items, i, element_dtype, element_shape) for i in range(len(items))]
-    try:
-        return np.stack(values)
-    except ValueError:
-        shapes = sorted({np.shape(v) for v in values})
-        raise errors.InvalidArgumentError(
-            f"TensorArray: cannot stack elements of shapes {shapes}"
-        ) from None
+    return items.stack(element_dtype, element_shape)
+
+
+def _write_form(op):
+    """``flow.write(index, value)``: the buffer's own method, no kernel in between."""
+    growing = op.attrs["dynamic_size"]
+    if type(growing) is not bool:
+        return None
+    return Form(Method(Input(0), "write_growing" if growing else "write", Input(1), Input(2)))
+
+
+def _read_form(op):
+    dtype, shape = op.attrs["element_dtype"], op.attrs["element_shape"]
+    return Form(Method(Input(0), "read", Input(1), Bound(dtype, "dtype"), Bound(shape, "shape")))
 
 
 def _element_spec(inputs, attrs):
@@ -160,6 +136,7 @@ WRITE = OpDef(
     pure=False,
     attrs=_GROWS,
     gradient=_write_gradient,
+    python_form=_write_form,
 )
 READ = OpDef(
     "TensorListGetItem",
@@ -168,6 +145,7 @@ READ = OpDef(
     pure=False,
     attrs=_ELEMENT,
     gradient=lambda op, grad: (grad_list_element(op.inputs[1], grad), None),
+    python_form=_read_form,
 )
 STACK = OpDef(
     "TensorListStack",
@@ -186,7 +164,7 @@ LENGTH = OpDef(
 )
 FROM_TENSOR = OpDef(
     "TensorListFromTensor",
-    lambda value: list(value),
+    ElementBuffer.of_rows,
     lambda i, a: [_FLOW],
     pure=False,
     gradient=_from_tensor_gradient,

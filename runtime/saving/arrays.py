@@ -11,7 +11,8 @@ against the dtype and shape the description gives before reading its data.
 >>> ref
 {'key': 'a0', 'dtype': 'string', 'shape': [2]}
 >>> import io
->>> ArraysReader(io.BytesIO(writer.to_bytes()), "arrays.npz").read(ref)
+>>> data = writer.to_bytes()
+>>> ArraysReader(io.BytesIO(data), "arrays.npz", len(data), max_members=2).read(ref)
 array([b'ab', b''], dtype=object)
 """
 
@@ -34,6 +35,7 @@ from runtime.saving.format import (
     read_dtype,
     read_shape,
 )
+from runtime.saving.zip_layout import check_layout
 
 _KEY = re.compile(r"[a-z][0-9]{1,9}")
 _MAX_HEADER_BYTES = 4096  # a member's .npy header (numpy writes 128 bytes)
@@ -93,18 +95,29 @@ class ArraysWriter:
 
 
 class ArraysReader:
-    """Reads the arrays a description refers to from ``file`` (a seekable binary file).
+    """Reads the arrays a description refers to from ``file``, a seekable zip of ``size`` bytes.
 
-    Its errors are SavedModelError naming ``name``, the arrays file.
+    The zip's layout is checked first (``zip_layout``): its members do not
+    overlap and number at most ``max_members``. Each member is read once at
+    most, so a load reads at most the file. Errors are SavedModelError naming
+    ``name``, the arrays file.
     """
 
-    def __init__(self, file, name):
+    def __init__(self, file, name, size, max_members):
         self.name = name
         self._read_keys = set()
         try:
-            self._archive = zipfile.ZipFile(file)
-        except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, ValueError, EOFError) as e:
-            raise ArraysFileError(f"{name}: not a readable zip file ({e})") from None
+            self._archive, self._members = check_layout(file, size, max_members)
+        except Damage as e:
+            raise self._damage(e) from None
+        except OSError as e:
+            raise self._damage(f"cannot be read ({e})") from None
+        self._unread = set(self._members)
+
+    def check_all_read(self):
+        """Every member was read: the description names them all."""
+        if self._unread:
+            raise self._damage(f"member {min(self._unread)!r} is not named by the description")
 
     def read(self, reference, what="an array"):
         """The array ``reference`` (``{"key", "dtype", "shape"}``) names, checked against it."""
@@ -116,14 +129,21 @@ class ArraysReader:
         dtype = read_dtype(reference["dtype"], f"{what}'s dtype")
         expect(not dtype.is_opaque, f"{what}: a {dtype.name} value cannot be stored")
         shape = read_shape(reference["shape"], f"{what}'s shape")
-        expect(shape.rank is not None, f"{what}: its shape must be known")
+        expect(shape.is_fully_defined(), f"{what}: the shape of a stored array must be known")
         dims = tuple(shape.as_list())
         if dtype is not dtypes.string:
             return self._member(key, np.dtype(dtype.as_numpy_dtype), dims)
         lengths = self._member(key, np.dtype(np.int64), dims)
         if lengths.size and lengths.min() < 0:
             raise self._damage(f"member {key!r}: a string has a negative length")
-        data = self._member(key + _BYTES_SUFFIX, np.dtype(np.uint8), (int(lengths.sum()),))
+        total = sum(lengths.reshape(-1).tolist())  # Python ints: int64 would wrap around
+        stored = self._members.get(key + _BYTES_SUFFIX + ".npy")
+        if stored is not None and total > stored.size:
+            raise self._damage(
+                f"member {key!r}: its strings' lengths add up to {total} bytes, more than "
+                f"member {stored.name!r} holds ({stored.size} bytes)"
+            )
+        data = self._member(key + _BYTES_SUFFIX, np.dtype(np.uint8), (total,))
         ends = np.cumsum(lengths.reshape(-1))
         blob = data.tobytes()
         strings = np.empty(lengths.size, dtype=object)
@@ -135,29 +155,30 @@ class ArraysReader:
 
     def _member(self, key, dtype, dims):
         name = key + ".npy"
-        try:
-            info = self._archive.getinfo(name)
-        except KeyError:
-            raise self._damage(f"member {name!r} is missing") from None
+        member = self._members.get(name)
+        if member is None:
+            raise self._damage(f"member {name!r} is missing")
+        self._unread.discard(name)
         nbytes = math.prod(dims) * dtype.itemsize
         limit = nbytes + _MAX_HEADER_BYTES
-        if info.file_size > limit:
+        if member.size > limit:
             raise self._damage(
-                f"member {name!r} declares {info.file_size} bytes, over the limit of {limit} "
+                f"member {name!r} declares {member.size} bytes, over the limit of {limit} "
                 f"bytes that a {dtype} array of shape {dims} allows"
             )
-        if info.compress_type != zipfile.ZIP_STORED:
-            raise self._damage(f"member {name!r} is compressed; members are stored as they are")
         try:
-            with self._archive.open(info) as member:
-                header = _read_header(member)
-                data = member.read(nbytes + 1)
+            with self._archive.open(member.info) as stream:
+                header = _read_header(stream)
+                data = stream.read(nbytes + 1)
         except (zipfile.BadZipFile, OSError, ValueError, EOFError, Damage) as e:
             raise self._damage(f"member {name!r} is damaged ({e})") from None
-        if header != (dims, False, dtype):
+        stored_dims, fortran_order, stored_dtype = header
+        if fortran_order:
+            raise self._damage(f"member {name!r} is in Fortran order; a save writes C order")
+        if (stored_dims, stored_dtype) != (dims, dtype):
             raise self._damage(
-                f"member {name!r} holds {header[2]} {header[0]}, but the description says "
-                f"{dtype} {dims}"
+                f"member {name!r} holds {_array_text(stored_dtype, stored_dims)}, but the "
+                f"description says {_array_text(dtype, dims)}"
             )
         if len(data) != nbytes:
             raise self._damage(f"member {name!r} has {len(data)} bytes of data, not {nbytes}")
@@ -165,6 +186,11 @@ class ArraysReader:
         if dtype == np.bool_ and array.view(np.uint8).max(initial=0) > 1:
             raise self._damage(f"member {name!r} holds bools other than 0 and 1")
         return array
+
+
+def _array_text(dtype, dims):
+    """``dtype`` with its byte order when it is not the machine's: '>f4' is not float32."""
+    return f"{dtype.str if dtype.byteorder not in '=|' else dtype} array of shape {dims}"
 
 
 def _read_header(member):

@@ -117,7 +117,7 @@ ATTRIBUTE_TAGS = (
         "function",  # a called function graph (PartitionedCall): compiled from its graph alone
         lambda v: isinstance(v, GraphFunction),
         lambda v, writer: writer.graph(v.graph),
-        lambda content, reader, depth: GraphFunction(reader.graph(content, depth + 1)),
+        lambda content, reader, depth: reader.function(content, depth + 1),
     ),
     AttrTag(
         "variable",

@@ -43,6 +43,8 @@ def save_files(path, arrays_name, arrays_bytes, description_text):
 
     Raises SavedModelError, never a bare OSError, when the directory cannot be written.
     """
+    if "\0" in os.fsdecode(path):
+        raise SavedModelError(f"Cannot save to {path!r}: a path cannot hold a NUL character")
     created = False
     try:
         if os.path.lexists(path) and not os.path.isdir(path):
@@ -143,7 +145,10 @@ def open_regular_file(path, limit, what, error=SavedModelError):
 
 def read_limited(file, limit, path, what):
     """All of ``file``, refusing more than ``limit`` bytes (it may have grown since opened)."""
-    data = file.read(limit + 1)
+    try:
+        data = file.read(limit + 1)
+    except OSError as e:
+        raise SavedModelError(f"{path}: cannot read {what}: {e}") from e
     if len(data) > limit:
         raise SavedModelError(f"{path}: {what} grew over the limit of {limit} bytes")
     return data

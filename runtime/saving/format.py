@@ -29,10 +29,16 @@ DESCRIPTION_FILE = "saved_model.json"
 ARRAYS_FILE = re.compile(r"arrays-([0-9a-f]{16})\.npz")
 
 MAX_DESCRIPTION_BYTES = 64 << 20
+# Parsed, each JSON value is a Python object of 30 to 70 bytes: 64 MiB of "[]," took 1.4 GiB.
+# A save writes about one value per 12 bytes, so this allows descriptions of about 50 MiB.
+MAX_DESCRIPTION_VALUES = 1 << 22
 MAX_ARRAYS_BYTES = 4 << 30
 MAX_ELEMENTS = 1 << 28  # a constant or variable claiming more than this is damage, not data
 MAX_NAME_LENGTH = 1000
 MAX_GRAPH_DEPTH = 64
+# Calls of functions whose graphs call functions, and so on: checking a call builds backward
+# functions, one more order of derivatives for each level.
+MAX_CALL_NESTING = 3
 
 
 class SavedModelError(ValueError):
@@ -71,6 +77,18 @@ def expect_str(value, what):
     expect(type(value) is str, f"{what} must be a string, found {_json_type(value)}")
     expect(0 < len(value) <= MAX_NAME_LENGTH, f"{what} must have 1 to {MAX_NAME_LENGTH} characters")
     return value
+
+
+def json_values_bound(text):
+    """At most how many values and keys the JSON ``text`` (bytes) holds, counted without parsing.
+
+    Each value or key but the first follows a ``,``, a ``:``, a ``[`` or a ``{`` (those
+    inside strings count too, so it over-counts).
+
+    >>> json_values_bound(b'{"a": [1, 2], "b": {}}')
+    8
+    """
+    return 1 + sum(text.count(mark) for mark in (b",", b":", b"[", b"{"))
 
 
 def _json_type(value):

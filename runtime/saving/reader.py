@@ -21,6 +21,7 @@ import re
 
 from runtime.core.graph import FuncGraph, is_valid_op_name
 from runtime.core.op_def import OPS
+from runtime.ops.function_ops import CALL, GraphFunction
 from runtime.saving.arrays import ArraysReader
 from runtime.saving.attributes import decode_attr
 from runtime.saving.files import ModelChanged, open_regular_file, read_limited
@@ -29,7 +30,9 @@ from runtime.saving.format import (
     DESCRIPTION_FILE,
     FORMAT,
     MAX_ARRAYS_BYTES,
+    MAX_CALL_NESTING,
     MAX_DESCRIPTION_BYTES,
+    MAX_DESCRIPTION_VALUES,
     MAX_GRAPH_DEPTH,
     VERSION,
     ArraysFileError,
@@ -43,6 +46,7 @@ from runtime.saving.format import (
     expect_object,
     expect_str,
     is_saveable_name,
+    json_values_bound,
     read_dtype,
     read_shape,
     shape_text,
@@ -139,6 +143,7 @@ class _Reader:
         self.path = path
         self.description_path = os.path.join(path, DESCRIPTION_FILE)
         self.where = "the description"
+        self._call_nesting = 0
 
     @contextlib.contextmanager
     def _in_description(self):
@@ -153,8 +158,11 @@ class _Reader:
         # Checked now, reported after the checks of the content (whose messages say more),
         # or as the cause when the arrays file does not match what the description says.
         self.damage = _damage(raw, description)
-        with self._open_arrays(raw, description["arrays"]) as (arrays_file, arrays_path):
-            self.arrays = ArraysReader(arrays_file, arrays_path)
+        with self._open_arrays(raw, description["arrays"]) as (arrays_file, arrays_path, size):
+            # Each array reference has a "key" and names one member (two for strings): a zip
+            # directory listing more members is refused before any of them costs memory.
+            max_members = 2 * raw.count(b'"key"')
+            self.arrays = ArraysReader(arrays_file, arrays_path, size, max_members)
             with self._in_description():
                 self.variables = {}
                 for entry in expect_list(description["variables"], "'variables'"):
@@ -166,6 +174,7 @@ class _Reader:
                     graphs[name] = self._function(entry)
                 self.where = "the description"
                 expect(self.damage is None, self.damage)
+            self.arrays.check_all_read()
         functions = {}
         for name, (graph, arguments) in graphs.items():
             try:
@@ -184,6 +193,12 @@ class _Reader:
         if not os.path.isdir(self.path):
             raise SavedModelError(f"{self.path} is not a directory holding a saved model")
         raw = self._description_bytes()
+        values = json_values_bound(raw)
+        if values > MAX_DESCRIPTION_VALUES:  # parsing them would take ~50 bytes of memory each
+            raise SavedModelError(
+                f"{self.description_path}: the description holds up to {values} JSON values, "
+                f"over the limit of {MAX_DESCRIPTION_VALUES} values"
+            )
         try:
             description = json.loads(raw.decode("utf-8"))
         except (UnicodeDecodeError, ValueError, RecursionError) as e:
@@ -217,7 +232,9 @@ class _Reader:
                 f"{self.path} is not a saved model of this project: {DESCRIPTION_FILE} is missing"
             ) from None
         with file:
-            return read_limited(file, MAX_DESCRIPTION_BYTES, self.description_path, "it")
+            return read_limited(
+                file, MAX_DESCRIPTION_BYTES, self.description_path, "the description"
+            )
 
     @contextlib.contextmanager
     def _open_arrays(self, raw, reference):
@@ -258,12 +275,14 @@ class _Reader:
                     f"{path}: the arrays file has {actual} bytes, but the description says {size}"
                 )
             sha = hashlib.sha256()
-            for chunk in iter(lambda: file.read(1 << 20), b""):
-                sha.update(chunk)
+            try:
+                for chunk in iter(lambda: file.read(1 << 20), b""):
+                    sha.update(chunk)
+            except OSError as e:
+                raise ArraysFileError(f"{path}: cannot read the arrays file: {e}") from e
             if sha.hexdigest() != digest:
                 raise ArraysFileError(f"{path}: the arrays file is damaged (its SHA-256 differs)")
-            file.seek(0)
-            yield file, path
+            yield file, path, actual
 
     # --- the parts of the description ---------------------------------------------------------
 
@@ -277,7 +296,7 @@ class _Reader:
         expect(type(key) is str and _VARIABLE_KEY.fullmatch(key), "its key is damaged")
         expect(key not in self.variables, f"its key {key!r} is used twice")
         expect(type(entry["trainable"]) is bool, "'trainable' must be true or false")
-        value = self.arrays.read(entry["value"], self.where)
+        value = self.arrays.read(entry["value"], "its value")
         dtype = read_dtype(entry["value"]["dtype"])
         variable = Variable(value, dtype=dtype, trainable=entry["trainable"])
         variable.name = name
@@ -312,6 +331,7 @@ class _Reader:
             ((kind, key),) = entry.items()
             table = {"variable": self.variables, "function": functions}.get(kind)
             expect(table is not None, f"attribute {name!r}: unknown kind {kind!r:.40}")
+            expect(name != "__call__" or kind == "function", "'__call__' must be a function")
             expect(
                 type(key) is str and key in table, f"attribute {name!r}: {key!r:.100} is unknown"
             )
@@ -330,6 +350,23 @@ class _Reader:
     def graph(self, data, depth):
         """A sub-graph in an attribute (of an If or While op): checked like a function's."""
         return self._graph(data, "sub_graph", depth)
+
+    def function(self, data, depth):
+        """A called function (of a PartitionedCall op), nested at most MAX_CALL_NESTING deep.
+
+        Checking a call builds the backward function of what it calls, whose
+        size grows with each order of derivative; calls nested n deep ask for
+        derivatives of order n, so the nesting is bounded.
+        """
+        self._call_nesting += 1
+        try:
+            expect(
+                self._call_nesting <= MAX_CALL_NESTING,
+                f"called functions are nested over {MAX_CALL_NESTING} deep",
+            )
+            return GraphFunction(self._graph(data, "function", depth))
+        finally:
+            self._call_nesting -= 1
 
     def _graph(self, data, name, depth):
         expect(depth <= MAX_GRAPH_DEPTH, f"sub-graphs are nested over {MAX_GRAPH_DEPTH} deep")
@@ -377,6 +414,9 @@ class _Reader:
         for c in controls:
             expect(type(c) is str and c in ops, f"no op {c!r:.100} comes before")
         attrs = self._attrs(opdef, expect_object(data["attrs"], "its attributes"), depth)
+        # In a graph a call is ready for one order of gradients; more is an edit, each order
+        # a backward function built when the call is checked.
+        expect(opdef is not CALL or attrs["depth"] == 1, "a call in a graph must have depth 1")
         specs = [self._spec(s) for s in expect_list(data["outputs"], "its outputs")]
         try:
             inferred = opdef.infer(inputs, attrs)  # the graph must make sense, not just parse
@@ -421,7 +461,7 @@ class _Reader:
         return self.variables[key]
 
     def array(self, reference):
-        return self.arrays.read(reference, self.where)
+        return self.arrays.read(reference, "the array")
 
     def attr(self, data, depth):
         return decode_attr(data, self, depth)

@@ -11,12 +11,15 @@ from runtime.saving.arrays import ArraysWriter
 from runtime.saving.attributes import encode_attr
 from runtime.saving.format import (
     FORMAT,
+    MAX_DESCRIPTION_BYTES,
+    MAX_DESCRIPTION_VALUES,
     VERSION,
     SavedModelError,
     checksum,
     describe,
     encode_structure,
     is_saveable_name,
+    json_values_bound,
     shape_json,
 )
 from runtime.state.variables import Variable
@@ -43,7 +46,10 @@ def save(obj, path, signatures=None):
         SavedModelError: nothing to save, a value that cannot be saved, or a
             directory that cannot be written.
     """
-    functions = _functions_to_save(obj, signatures)
+    offered = _offered_functions(obj)
+    if signatures is None and offered is not None and "serving_default" in offered:
+        signatures = {"serving_default": offered.pop("serving_default")}
+    functions = _functions_to_save(obj, signatures, offered)
     if not functions:
         raise SavedModelError(
             "Nothing to save: give signatures=, or functions with an input_signature as attributes"
@@ -52,7 +58,7 @@ def save(obj, path, signatures=None):
     described = {name: writer.function(cf) for name, cf in functions.items()}
     attributes = {}
     for name, value in _attributes(obj):
-        if isinstance(value, Variable):
+        if isinstance(value, Variable) and name != "__call__":  # calls look at the class only
             attributes[_attribute_name(name)] = {"variable": writer.variable(value)}
         elif name in functions:
             attributes[_attribute_name(name)] = {"function": name}
@@ -74,7 +80,23 @@ def save(obj, path, signatures=None):
         },
     }
     description["checksum"] = checksum(description)
-    files.save_files(path, arrays_name, arrays, describe(description))
+    text = describe(description)
+    _check_loadable_size(text.encode(), path)  # before anything is touched
+    files.save_files(path, arrays_name, arrays, text)
+
+
+def _check_loadable_size(text, path):
+    """Refuses a description that load would refuse for its size."""
+    if len(text) > MAX_DESCRIPTION_BYTES:
+        raise SavedModelError(
+            f"Cannot save to {path}: the description would have {len(text)} bytes, "
+            f"over the limit of {MAX_DESCRIPTION_BYTES} bytes that loading allows"
+        )
+    if json_values_bound(text) > MAX_DESCRIPTION_VALUES:
+        raise SavedModelError(
+            f"Cannot save to {path}: the description would hold over "
+            f"{MAX_DESCRIPTION_VALUES} JSON values, the limit that loading allows"
+        )
 
 
 def _attribute_name(name):
@@ -112,11 +134,30 @@ def _concrete(fn, name):
                 f"Cannot save {name!r}: give the function an input_signature, or pass a concrete "
                 "function (fn.get_concrete_function(...))"
             )
-        return fn.get_concrete_function()
+        return _traced(fn, name)
     raise SavedModelError(f"Cannot save {name!r}: {fn!r} is not a traced function")
 
 
-def _functions_to_save(obj, signatures):
+def _traced(fn, name):
+    """``fn``'s concrete function; tracing it compiles its graph, which may fail."""
+    try:
+        return fn.get_concrete_function()
+    except SyntaxError as e:  # only compiling makes Python source while tracing
+        raise SavedModelError(
+            f"Cannot save {name!r}: its graph does not compile to Python: {e}"
+        ) from e
+
+
+def _offered_functions(obj):
+    """The functions an object chooses to save (name -> concrete function), or None for those
+    found in its attributes. A Keras model offers its ``__call__`` and, unless other
+    signatures are given, ``serving_default``, as TensorFlow saves one, and the functions
+    its class defines, not the training steps it keeps."""
+    offer = getattr(obj, "_saved_model_functions", None)
+    return dict(offer()) if callable(offer) else None
+
+
+def _functions_to_save(obj, signatures, offered):
     functions = {}
     if signatures is not None:
         items = (
@@ -128,9 +169,16 @@ def _functions_to_save(obj, signatures):
             if not is_saveable_name(name):
                 raise SavedModelError(f"Cannot save a signature named {name!r}: use printable text")
             functions[name] = _concrete(fn, name)
+    if offered is not None:
+        for name, fn in offered.items():
+            functions.setdefault(name, fn)
+        return functions
     for name, value in _attributes(obj):
-        if hasattr(value, "get_concrete_function") and getattr(value, "input_signature", None):
-            functions.setdefault(name, value.get_concrete_function())
+        if (
+            hasattr(value, "get_concrete_function")
+            and getattr(value, "input_signature", None) is not None
+        ):
+            functions.setdefault(name, _traced(value, name))
     return functions
 
 

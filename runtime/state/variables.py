@@ -22,6 +22,7 @@ import numpy as np
 from runtime import errors
 from runtime.core import context, dtypes
 from runtime.core.attr_kinds import AttrKind
+from runtime.core.forms import handle_form
 from runtime.core.graph import current_name_scope
 from runtime.core.op_def import NO_INPUTS, NotDifferentiable, OpDef
 from runtime.core.tensor import EagerTensor, Tensor, to_numpy
@@ -44,6 +45,7 @@ VAR_HANDLE = OpDef(
     pure=False,
     attrs=_VARIABLE,
     gradient=NO_INPUTS,
+    python_form=handle_form,
 )
 
 

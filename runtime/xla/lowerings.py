@@ -180,6 +180,21 @@ def _softmax(ctx, x, axis):
 LOWERINGS[nn_ops.SOFTMAX] = _softmax
 
 
+def _sparse_softmax_xent(ctx, logits, labels):
+    depth = logits.shape[-1]
+    bad = (labels < 0) | (labels >= depth)
+    first_bad = jnp.ravel(labels)[jnp.argmax(jnp.ravel(bad))] if np.size(labels) else 0
+    message = f"Received a label value of {{0}} which is outside the valid range of [0, {depth})"
+    ctx.check(_any(bad), message, detail=first_bad)
+    log_probs = jax.nn.log_softmax(logits, axis=-1)
+    hot = jnp.expand_dims(labels, -1) == jnp.arange(depth)
+    loss = -jnp.sum(jnp.where(hot, log_probs, jnp.zeros((), logits.dtype)), axis=-1)
+    return loss, jnp.exp(log_probs) - hot.astype(logits.dtype)
+
+
+LOWERINGS[nn_ops.SPARSE_SOFTMAX_XENT] = _sparse_softmax_xent
+
+
 def _matmul(ctx, a, b, transpose_a, transpose_b):
     if transpose_a:
         a = jnp.swapaxes(a, -1, -2)

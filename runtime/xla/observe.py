@@ -23,6 +23,7 @@ import numpy as np
 
 from runtime.execution.compile import compile_graph
 from runtime.ops import logging_ops, tensor_array_ops
+from runtime.ops.tensor_array_buffer import ElementBuffer
 from runtime.xla.lowerings import STATIC_OPERANDS
 
 
@@ -103,19 +104,20 @@ def _watching(op, positions, kernel, observation):
     return watched
 
 
-class _WatchedList(list):
-    """A dynamic TensorArray's list that reports each size it grows to."""
+class _WatchedBuffer(ElementBuffer):
+    """A dynamic TensorArray's elements that report each length they grow to."""
 
     __slots__ = ("op", "observation")
 
-    def extend(self, items):
-        super().extend(items)
+    def write_growing(self, index, value):
+        buffer = super().write_growing(index, value)
         self.observation.grew(self.op, len(self))
+        return buffer
 
 
 def _watched_reserve(op, observation):
     def reserve(size, dynamic_size):
-        items = _WatchedList([None] * int(size))
+        items = _WatchedBuffer(size)
         items.op, items.observation = op, observation
         observation.grew(op, len(items))
         return items

@@ -1,6 +1,6 @@
 """TensorArrays under XLA: a buffer allocated once, written in place with dynamic updates.
 
-The default executor keeps a TensorArray as a Python list that grows; XLA
+The default executor keeps a TensorArray in a buffer that grows; XLA
 needs every shape fixed when compiling. So a ``TensorList`` is a buffer of
 ``capacity`` elements (allocated at the first write, when the element's dtype
 and shape are known) and, for a ``dynamic_size`` array, its length so far.

@@ -186,6 +186,34 @@ def del_in_both_branches_dead_after(c):
     return y
 
 
+@case([(-20, -9), (-24, -7), (52, -2), (0, 0), (3, 1)], theme="nested_control_flow")
+def nested_ifs_set_a_variable_only_an_inner_if_reads(a, b):
+    """Found by the random programs: the inner ifs share ``flag`` with the branch around
+    them, whose own if must then restore it ("cond:0 belongs to another graph")."""
+    z = (a * 3 + b) % 1000
+    flag = a < b
+    xs = [a, b, 7]
+    d = {"p": b, "q": 3}
+    if xs[0] == 3 or a % 2 < 0:
+        z += 1
+    elif z % 2 <= 1:
+        z += 2
+    elif flag and z >= b:
+        z += 3
+    elif d["p"] % 2 <= 0 or d["q"] % 2 < 1:
+        if 1 % 2 != 1 or z == z:
+            flag = xs[-1] % 2 == 1 and z % 2 == 1
+        else:
+            flag = xs[2] % 2 >= 0
+        if not d["q"] == d["p"]:  # noqa: SIM201 (ag__.not_ staged, as generated)
+            z += 4
+        elif not z % 2 != 1:  # noqa: SIM202
+            z += 5
+        elif not flag:
+            z += 6
+    return z
+
+
 @case(
     [(True,), (False,)],
     theme="cond_basic",

@@ -2,7 +2,9 @@
 
 The property, checked on the generated source: it parses to a closed set of
 statement and expression kinds; its names are made of ASCII letters, digits and
-``_``; its only literals are None, ``...``, bools and ints; it has no comments. Graphs
+``_``; the methods and attributes it names are the closed set the forms of the
+op table may name (``runtime.core.forms.ATTRIBUTE_NAMES``); its only literals
+are None, ``...``, bools and ints; it has no comments. Graphs
 are built with hostile strings in every attribute of every row of the op table,
 in op names and in graph names; compiling and running them never runs the
 payload (a canary file is never created).
@@ -20,6 +22,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import runtime as rt
+from runtime.core.forms import ATTRIBUTE_NAMES
 from runtime.core.graph import FuncGraph, placeholder_in_graph
 from runtime.core.op_def import OPS
 from runtime.core.tensor_shape import TensorShape
@@ -46,7 +49,7 @@ _ALLOWED_NODES = (
     ast.Return, ast.If, ast.While, ast.Break, ast.Pass, ast.Expr, ast.Call, ast.keyword,
     ast.Name, ast.Constant, ast.Tuple, ast.BinOp, ast.UnaryOp, ast.BoolOp, ast.Compare,
     ast.Subscript, ast.Slice, ast.expr_context, ast.operator, ast.unaryop, ast.boolop,
-    ast.cmpop,
+    ast.cmpop, ast.Attribute,
 )  # fmt: skip
 
 
@@ -56,6 +59,8 @@ def assert_holds_no_text_from_data(source):
         assert isinstance(node, _ALLOWED_NODES), ast.dump(node)
         if isinstance(node, ast.Constant):
             assert node.value in (None, Ellipsis) or type(node.value) in (bool, int), node.value
+        if isinstance(node, ast.Attribute):
+            assert node.attr in ATTRIBUTE_NAMES, node.attr
         for name in (getattr(node, "id", None), getattr(node, "arg", None)):
             assert name is None or _SAFE_NAME.fullmatch(name), name
         if isinstance(node, ast.FunctionDef):

@@ -132,6 +132,20 @@ def softmax(x):
 
 
 @case(
+    [nn_ops.SPARSE_SOFTMAX_XENT],
+    lambda d: [spec([None, 3], d), spec([None], I64)],
+    ([[1.0, 2.0, 3.0], [0.0, 0.0, 0.0]], [2, 0]),
+    ([[100.0, -100.0, 0.0]], [1]),
+    dtypes=[F32, F64],
+)
+def sparse_softmax_cross_entropy(logits, labels):
+    with rt.GradientTape() as tape:
+        tape.watch(logits)
+        loss = rt.nn.sparse_softmax_cross_entropy_with_logits(labels, logits)
+    return loss, tape.gradient(loss, logits)
+
+
+@case(
     [math.MATMUL],
     lambda d: [spec([2, 3], d), spec([3, 2], d)],
     ([[1, 2, 3], [4, 5, 6]], [[1, 0], [0, 1], [2, -1]]),

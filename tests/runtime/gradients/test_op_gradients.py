@@ -99,6 +99,20 @@ for row, fn, x in [
 case(nn_ops.RELU_GRAD, lambda g, y: nn_ops.relu_grad(g, y), [r(2, 3), away_from_zero(2, 3)])
 case(nn_ops.SOFTMAX, rt.nn.softmax, [r(2, 3)], [[None, 3]])
 case(nn_ops.SOFTMAX, lambda x: rt.nn.softmax(x, axis=0), [r(2, 3)], label="Softmax axis 0")
+case(
+    nn_ops.SPARSE_SOFTMAX_XENT,
+    lambda x: rt.nn.sparse_softmax_cross_entropy_with_logits([2, 0], x),
+    [r(2, 3)],
+    [[None, 3]],
+)
+case(  # its second output, the loss's gradient: differentiated again for second derivatives
+    nn_ops.SPARSE_SOFTMAX_XENT,
+    lambda x: (
+        nn_ops.bind(nn_ops.SPARSE_SOFTMAX_XENT, [x, rt.constant([1, 1])])[1] * [1.0, 2.0, -1.0]
+    ),
+    [r(2, 3)],
+    label="SparseSoftmaxCrossEntropyWithLogits backprop output",
+)
 case(math_ops.ADD_N, lambda a, b, c: math_ops.add_n([a, b, c]), [r(2, 2), r(2, 2), r(2, 2)])
 # float32 rounds: a linear function, so a wide step is exact and rounding is small beside it
 case(constant_ops.CAST, lambda x: rt.cast(x, rt.float32), [r(2, 3)], eps=1e-2, rtol=1e-4)

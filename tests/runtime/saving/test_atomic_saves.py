@@ -281,3 +281,29 @@ def test_a_path_that_is_a_file_is_refused(tmp_path):
     with pytest.raises(SavedModelError, match="exists and is not a directory"):
         rt.saved_model.save(rt.Module(), str(target), signatures=_double)
     assert target.read_text() == "mine"
+
+
+class _Weights(rt.Module):
+    def __init__(self, count):
+        super().__init__()
+        self.weights = [rt.Variable(float(i)) for i in range(count)]
+
+    @ag.function(input_signature=[], autograph=False)
+    def first(self):
+        return self.weights[0] * 1.0
+
+
+def test_a_description_that_load_would_refuse_for_its_size_is_not_saved(tmp_path, monkeypatch):
+    import runtime.saving.writer as writer
+
+    path = str(tmp_path / "model")
+    rt.saved_model.save(_Weights(1), path)
+    before = files_of(path)
+    monkeypatch.setattr(writer, "MAX_DESCRIPTION_VALUES", 300)
+    with pytest.raises(SavedModelError, match="over 300 JSON values, the limit that loading"):
+        rt.saved_model.save(_Weights(50), path)
+    monkeypatch.setattr(writer, "MAX_DESCRIPTION_BYTES", 3000)
+    with pytest.raises(SavedModelError, match="over the limit of 3000 bytes that loading"):
+        rt.saved_model.save(_Weights(50), path)
+    assert files_of(path) == before
+    assert rt.saved_model.load(path).first().numpy() == 0.0

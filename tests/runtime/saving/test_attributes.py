@@ -43,7 +43,8 @@ class _Reading:
 
     def __init__(self, tables):
         self.tables = tables
-        self.arrays = ArraysReader(io.BytesIO(tables.arrays.to_bytes()), "arrays")
+        data = tables.arrays.to_bytes()
+        self.arrays = ArraysReader(io.BytesIO(data), "arrays", len(data), max_members=1000)
 
     def attr(self, data, depth):
         return decode_attr(data, self, depth)
@@ -53,6 +54,9 @@ class _Reading:
 
     def graph(self, index, depth):
         return self.tables.graphs[index]
+
+    def function(self, index, depth):
+        return GraphFunction(self.graph(index, depth))
 
     def variable(self, key):
         return self.tables.variables[int(key[1:])]

@@ -51,6 +51,7 @@ class EveryOp(rt.Module):
             rt.sigmoid(x),
             rt.nn.relu(x),
             rt.nn.softmax(x),
+            rt.nn.sparse_softmax_cross_entropy_with_logits(rt.zeros_like(x, rt.int32)[..., 0], x),
         ]
         binary = [
             x - 1.0,

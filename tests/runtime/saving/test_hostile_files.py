@@ -16,11 +16,18 @@ import zipfile
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import autograph as ag
 import runtime as rt
 from runtime.saved_model import SavedModelError
-from runtime.saving.format import MAX_DESCRIPTION_BYTES
+from runtime.saving.format import (
+    MAX_DESCRIPTION_BYTES,
+    MAX_DESCRIPTION_VALUES,
+    describe,
+    json_values_bound,
+)
 from tests.runtime.saving.model_files import arrays_path, description, files_of, write_signed
 
 
@@ -200,6 +207,42 @@ def test_a_huge_description_is_refused_before_it_is_read(model):
         rt.saved_model.load(path)
 
 
+@pytest.mark.parametrize("item", ["[]", "{}", '"ab"', "1.5"])
+def test_a_description_of_many_small_values_is_refused_before_it_is_parsed(model, item):
+    """Parsed, 64 MiB of ``[],`` would take 1.4 GiB; the values are counted first."""
+    path, _ = model
+    count = MAX_DESCRIPTION_VALUES + 1  # one comma each
+    text = '{"format": "autograph-saved-model", "version": 1, "x": [' + ",".join([item] * count)
+    with open(os.path.join(path, "saved_model.json"), "w") as f:
+        f.write(text + "]}")
+    with pytest.raises(SavedModelError) as error:
+        rt.saved_model.load(path)
+    assert str(error.value).startswith(os.path.join(path, "saved_model.json"))
+    assert f"over the limit of {MAX_DESCRIPTION_VALUES} values" in str(error.value)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.recursive(
+        st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=5),
+        lambda inner: (
+            st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=5), inner, max_size=4)
+        ),
+        max_leaves=30,
+    )
+)
+def test_the_counted_values_bound_the_values_and_keys_that_json_parses(value):
+    def values_and_keys(v):
+        if isinstance(v, list):
+            return 1 + sum(values_and_keys(item) for item in v)
+        if isinstance(v, dict):
+            return 1 + sum(1 + values_and_keys(item) for item in v.values())
+        return 1
+
+    text = describe(value).encode()
+    assert values_and_keys(json.loads(text)) <= json_values_bound(text)
+
+
 def test_a_fifo_in_place_of_a_file_is_refused_without_waiting(model):
     path, _ = model
     os.remove(os.path.join(path, "saved_model.json"))
@@ -221,24 +264,33 @@ def _set_declared_size(archive_bytes, member, size):
     return bytes(data)
 
 
-def test_npz_members_are_read_only_when_named_and_within_their_declared_size(model):
+def test_npz_members_are_named_by_the_description_and_store_what_they_declare(model):
     path, _ = model
     document = description(path)
     with open(arrays_path(path), "rb") as f:
         original = f.read()
     bomb = 3 << 29  # 1.5 GiB declared
 
-    # An extra member, never named: a load must not read it (reading would fail on the lie).
+    # An extra member, never named: refused, without reading it (reading would fail on the lie).
     buffer = io.BytesIO(original)
     with zipfile.ZipFile(buffer, "a") as archive:
         archive.writestr("bomb.npy", b"x" * 100)
     write_signed(path, document, arrays=_set_declared_size(buffer.getvalue(), "bomb.npy", bomb))
-    assert rt.saved_model.load(path).scale.numpy() == 2.0
+    with pytest.raises(SavedModelError, match="'bomb.npy' declares 1610612736 bytes but stores"):
+        rt.saved_model.load(path)
+    write_signed(path, document, arrays=buffer.getvalue())
+    with pytest.raises(SavedModelError, match="'bomb.npy' is not named by the description"):
+        rt.saved_model.load(path)
 
     # A named member declaring more than its dtype and shape allow: refused, naming the limit.
     key = document["variables"][0]["value"]["key"] + ".npy"
-    write_signed(path, document, arrays=_set_declared_size(original, key, bomb))
-    with pytest.raises(SavedModelError, match=f"'{key}' declares {bomb} bytes, over the limit"):
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(io.BytesIO(original)) as source, zipfile.ZipFile(buffer, "w") as archive:
+        for info in source.infolist():
+            data = source.read(info)
+            archive.writestr(info, data + b"\0" * 8192 if info.filename == key else data)
+    write_signed(path, document, arrays=buffer.getvalue())
+    with pytest.raises(SavedModelError, match=f"'{key}' declares 8324 bytes, over the limit"):
         rt.saved_model.load(path)
 
 

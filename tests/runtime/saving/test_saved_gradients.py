@@ -13,7 +13,7 @@ import autograph as ag
 import runtime as rt
 from runtime.execution.tracing import trace
 from runtime.ops.function_ops import GraphFunction
-from runtime.saving.format import SavedModelError
+from runtime.saving.format import MAX_CALL_NESTING, SavedModelError
 from tests.runtime.saving.model_files import description, write_signed
 
 
@@ -144,7 +144,40 @@ def test_a_called_function_is_saved_with_its_graph_and_a_damaged_call_is_refused
     document = description(path)
     graph = document["functions"]["call"]["graph"]
     call = next(op for op in _ops(graph) if op["type"] == "PartitionedCall")
-    call["attrs"]["depth"]["value"] = 10**6  # as many backward functions built when loading
-    write_signed(path, document)
-    with pytest.raises(SavedModelError, match="depth must be in"):
+    for depth in (2, 10**6):  # as many orders of backward functions built when loading
+        call["attrs"]["depth"]["value"] = depth
+        write_signed(path, document)
+        with pytest.raises(SavedModelError, match="a call in a graph must have depth 1"):
+            rt.saved_model.load(path)
+
+
+def _nested_calls(levels):
+    """A function calling a function ... ``levels`` calls deep, the innermost sin(x) * x * x."""
+    function = GraphFunction(trace(lambda x: rt.sin(x) * x * x, [_VECTOR], "f0"))
+    for i in range(levels - 1):
+        inner = function
+        function = GraphFunction(trace(lambda x, f=inner: f([x])[0] * x, [_VECTOR], f"f{i + 1}"))
+    return ag.function(lambda x: function([x])[0] + 1.0, input_signature=[_VECTOR], autograph=False)
+
+
+_VECTOR = rt.TensorSpec([3], rt.float32)
+
+
+def test_calls_nest_up_to_the_limit_and_a_deeper_nesting_is_refused_before_it_is_checked(
+    tmp_path,
+):
+    # Each level of nesting is one more order of backward functions built when a call is
+    # checked: their size grows geometrically, so a small file could take hours to check.
+    x = np.array([0.5, -1.0, 2.0], np.float32)
+    within = _nested_calls(MAX_CALL_NESTING)
+    path = str(tmp_path / "within")
+    rt.saved_model.save(rt.Module(), path, signatures={"f": within})
+    expected = np.sin(x) * x**2 * x ** (MAX_CALL_NESTING - 1) + 1.0
+    np.testing.assert_allclose(rt.saved_model.load(path).signatures["f"](x).numpy(), expected)
+
+    path = str(tmp_path / "beyond")
+    rt.saved_model.save(rt.Module(), path, signatures={"f": _nested_calls(MAX_CALL_NESTING + 1)})
+    with pytest.raises(
+        SavedModelError, match=f"called functions are nested over {MAX_CALL_NESTING}"
+    ):
         rt.saved_model.load(path)

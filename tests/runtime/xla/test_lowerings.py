@@ -41,6 +41,13 @@ def _gradients_of_slices(x, i):
     return tape.gradient(y, x)
 
 
+def _xent_and_gradient(logits, labels):
+    with rt.GradientTape() as tape:
+        tape.watch(logits)
+        loss = rt.nn.sparse_softmax_cross_entropy_with_logits(labels, logits)
+    return loss, tape.gradient(loss, logits)
+
+
 def _call_of_a_function(x):
     square = GraphFunction(trace(lambda v: v * v + 1.0, [rt.TensorSpec([2, 3])], "square"))
     return square([x])[0]
@@ -71,6 +78,10 @@ CASES = {
     ),
     "sigmoid": (rt.sigmoid, [F]),
     "softmax": (lambda x: rt.nn.softmax(x, axis=0), [F]),
+    "sparse softmax cross-entropy": (
+        lambda x, labels: _xent_and_gradient(x, labels),
+        [F, np.array([2, 0], np.int32)],
+    ),
     "matmul": (lambda a, b: rt.matmul(a, b, transpose_b=True), [F, P]),
     "matmul int": (lambda a, b: rt.matmul(a, b, transpose_a=True), [K, J]),
     "reductions": (

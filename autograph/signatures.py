@@ -1,0 +1,165 @@
+"""Arguments as signatures: what decides whether a traced graph serves a call.
+
+A call's signature is made of its tensors' dtypes and shapes and its Python
+values (by value), element by element in lists, tuples and dicts; other
+objects count by identity. (An ``input_signature`` is checked by
+``autograph.input_signature``.)
+
+>>> import runtime as rt
+>>> signature_key([("x", rt.constant([1.0, 2.0])), ("n", 3)])
+(('x', ('tensor', 'float32', (2,))), ('n', ('python', 'int', 3)))
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+import runtime as rt
+
+
+def call_key(args):
+    """The dtype and shape of each argument when all are eager tensors, else None."""
+    key = []
+    for a in args:
+        if type(a) is not rt.EagerTensor or not isinstance(a._value, _ARRAY_TYPES):
+            return None
+        key.append((a.dtype, a._value.shape))
+    return tuple(key)
+
+
+_ARRAY_TYPES = (np.ndarray, np.generic)
+
+
+def is_tensor_leaf(value):
+    # numpy arrays and numeric numpy scalars are tensors, as in TensorFlow: by dtype and shape.
+    return isinstance(value, (rt.Tensor, rt.TensorSpec, np.ndarray, np.number, np.bool_))
+
+
+def is_op(value):
+    return isinstance(value, rt.Operation)
+
+
+def spec_of(value):
+    if isinstance(value, rt.TensorSpec):
+        return value
+    if isinstance(value, (np.ndarray, np.generic)):
+        return rt.TensorSpec(value.shape, rt.as_dtype(value.dtype))
+    return rt.TensorSpec(value.shape, value.dtype)
+
+
+def as_tensor(leaf):
+    """A tensor argument as an eager tensor: itself (what a tape may watch), or converted."""
+    if isinstance(leaf, rt.EagerTensor):
+        return leaf
+    return rt.EagerTensor(as_value(leaf), spec_of(leaf).dtype)
+
+
+def as_value(leaf):
+    if isinstance(leaf, rt.TensorSpec):
+        raise TypeError("A TensorSpec describes an argument; call the function with a tensor")
+    if isinstance(leaf, (np.ndarray, np.generic)):
+        return rt.convert_to_tensor(leaf)._value
+    return leaf._value
+
+
+def walk(value, visit):
+    """Calls ``visit`` on each tensor leaf of ``value``, depth first, in a fixed order."""
+    if is_tensor_leaf(value):
+        visit(value)
+    elif isinstance(value, (list, tuple)):
+        for v in value:
+            walk(v, visit)
+    elif isinstance(value, dict):
+        for k in sorted(value, key=repr):
+            walk(value[k], visit)
+
+
+def tensor_leaves(arguments):
+    leaves = []
+    for _, value in arguments:
+        walk(value, leaves.append)
+    return leaves
+
+
+def tensor_leaves_named(arguments):
+    named = []
+    for name, value in arguments:
+        leaves = []
+        walk(value, leaves.append)
+        named += [
+            (name if len(leaves) == 1 else f"{name}_{i}", leaf) for i, leaf in enumerate(leaves)
+        ]
+    return named
+
+
+def replace_leaves(value, placeholders):
+    if is_tensor_leaf(value):
+        return next(placeholders)
+    if isinstance(value, (list, tuple)):
+        items = [replace_leaves(v, placeholders) for v in value]
+        if hasattr(value, "_fields"):
+            return type(value)(*items)
+        return type(value)(items)
+    if isinstance(value, dict):
+        out = {}
+        for k in sorted(value, key=repr):
+            out[k] = replace_leaves(value[k], placeholders)
+        return type(value)((k, out[k]) for k in value)
+    return value
+
+
+def encode(value, shapes=True):
+    """A hashable description of one argument: what decides whether a graph can be reused."""
+    if is_tensor_leaf(value):
+        spec = spec_of(value)
+        shape = spec.shape.as_tuple() if shapes else spec.shape.rank
+        return ("tensor", spec.dtype.name, shape)
+    if isinstance(value, rt.Variable):
+        return ("variable", id(value))
+    if isinstance(value, (list, tuple)):
+        return (type(value).__name__, tuple(encode(v, shapes) for v in value))
+    if isinstance(value, dict):
+        return (
+            "dict",
+            tuple((repr(k), encode(value[k], shapes)) for k in sorted(value, key=repr)),
+        )
+    if isinstance(value, float):
+        return ("python", "float", value.hex())  # nan == nan here, so nan does not always retrace
+    if value is None or isinstance(value, (bool, int, str, bytes)):
+        return ("python", type(value).__name__, value)
+    return ("object", type(value).__name__, id(value))
+
+
+def signature_key(arguments, shapes=True):
+    return tuple((name, encode(value, shapes)) for name, value in arguments)
+
+
+def describe_value(value):
+    if is_tensor_leaf(value):
+        spec = spec_of(value)
+        return f"{spec.dtype.name} Tensor, shape={spec.shape}"
+    if isinstance(value, rt.Variable):
+        return f"variable {value.name}"
+    if isinstance(value, (list, tuple)):
+        inner = ", ".join(describe_value(v) for v in value)
+        return f"[{inner}]" if isinstance(value, list) else f"({inner})"
+    return repr(value)
+
+
+def describe_change(old, new):
+    old_map = dict(old)
+    for name, value in new:
+        if name not in old_map:
+            return f"argument '{name}' is new"
+        before, after = encode(old_map[name]), encode(value)
+        if before != after:
+            return f"argument '{name}' changed from {describe_value(old_map[name])} to {describe_value(value)}"
+    return "the arguments changed"
+
+
+def to_specs(value):
+    if is_tensor_leaf(value):
+        return spec_of(value)
+    if isinstance(value, (list, tuple)) and not hasattr(value, "_fields"):
+        return type(value)(to_specs(v) for v in value)
+    return value

@@ -1,0 +1,49 @@
+"""Keras' backend utilities: the naming of layers and models, ``clear_session``, ``floatx``.
+
+Layers and models are named after their class, in snake case, numbered per name
+from the second on, as in Keras: ``dense``, ``dense_1``, ``sequential``...
+
+>>> import runtime as rt
+>>> rt.keras.backend.clear_session()
+>>> [rt.keras.layers.Dense(1).name for _ in range(3)]
+['dense', 'dense_1', 'dense_2']
+>>> rt.keras.backend.clear_session()
+>>> rt.keras.layers.Dense(1).name
+'dense'
+"""
+
+from __future__ import annotations
+
+import collections
+import re
+
+_name_counts = collections.Counter()  # name -> how many objects were given it
+
+
+def clear_session():
+    """Restarts the numbering of names: the next Dense is ``dense`` again."""
+    _name_counts.clear()
+
+
+def unique_object_name(name):
+    """``name`` the first time, then ``name_1``, ``name_2``, ... (until ``clear_session``)."""
+    count = _name_counts[name]
+    _name_counts[name] += 1
+    return name if count == 0 else f"{name}_{count}"
+
+
+def to_snake_case(name):
+    """``SequentialModel`` -> ``sequential_model``, as Keras names an object after its class."""
+    name = re.sub(r"(.)([A-Z][a-z0-9]+)", r"\1_\2", name)
+    name = re.sub(r"([a-z])([A-Z])", r"\1_\2", name).lower()
+    return name if not name.startswith("_") else "private" + name
+
+
+def floatx():
+    """The default float type of layers' weights and inputs: ``'float32'``."""
+    return "float32"
+
+
+def epsilon():
+    """The fuzz factor of losses and optimizers: ``1e-07``."""
+    return 1e-7

@@ -1,0 +1,6 @@
+"""``rt.keras.layers``: ``Layer`` and the core layers."""
+
+from runtime.keras.layers.base import Layer
+from runtime.keras.layers.core import Activation, Dense, Dropout, Flatten
+
+__all__ = ["Activation", "Dense", "Dropout", "Flatten", "Layer"]

@@ -1,0 +1,370 @@
+"""``Layer``: a Module that builds its weights on its first call, then computes ``call``.
+
+>>> import runtime as rt
+>>> class Scale(rt.keras.layers.Layer):
+...     def build(self, input_shape):
+...         self.w = self.add_weight(name="w", shape=(input_shape[-1],), initializer="ones")
+...     def call(self, inputs):
+...         return inputs * self.w
+>>> rt.keras.backend.clear_session()
+>>> layer = Scale()
+>>> layer.built
+False
+>>> layer(rt.constant([[1.0, 2.0]])).numpy()      # the first call builds it
+array([[1., 2.]], dtype=float32)
+>>> [v.name for v in layer.weights], layer.built
+(['scale/w:0'], True)
+>>> layer.trainable = False                        # frozen: its weights are not trained
+>>> layer.trainable_variables, len(layer.non_trainable_variables)
+([], 1)
+
+``training`` given to a layer reaches every layer called inside its ``call``,
+whether or not that ``call`` names ``training`` (a Dropout deep in a model).
+"""
+
+from __future__ import annotations
+
+import inspect
+import threading
+
+import numpy as np
+
+from runtime.core import context, dtypes, nest
+from runtime.core.graph import name_scope
+from runtime.core.tensor import Tensor
+from runtime.core.tensor_shape import TensorShape
+from runtime.core.tensor_spec import TensorSpec
+from runtime.execution import staging
+from runtime.execution.tracing import trace
+from runtime.keras import backend, initializers
+from runtime.ops.constant_ops import cast, convert_to_tensor
+from runtime.state.module import Module
+from runtime.state.variables import Variable
+
+_LAYER_KEYWORDS = {"input_shape", "batch_input_shape", "batch_size", "dtype", "name", "trainable"}
+
+
+class _CallContext(threading.local):
+    """The ``training`` value of the layer calls in progress: inner layers inherit it."""
+
+    def __init__(self):
+        self.training = None
+
+
+_call_context = _CallContext()
+_accepts_training = {}  # a Layer subclass -> whether its call takes a training argument
+
+# Bumped whenever a layer's attributes, weights or trainable setting change: what a layer
+# finds through its attributes (its weights, its layers) is cached until then, so a training
+# step asking for model.trainable_variables does not walk the model every time.
+_structure = {"version": 0}
+
+
+def structure_changed():
+    """Forgets what layers found through their attributes (a list of layers was changed)."""
+    _structure["version"] += 1
+
+
+class Layer(Module):
+    """The base of Keras layers and models (``tf.keras.layers.Layer``).
+
+    Subclasses create their weights in ``build(input_shape)`` with
+    ``add_weight``, and compute in ``call(inputs, training=None)``; calling the
+    layer builds it the first time (in the layer's name scope: ``dense/kernel:0``).
+    """
+
+    def __init__(self, trainable=True, name=None, dtype=None, **kwargs):
+        unknown = set(kwargs) - _LAYER_KEYWORDS
+        if unknown:
+            raise TypeError(f"Keyword argument not understood: {sorted(unknown)[0]!r}")
+        name = name or backend.unique_object_name(backend.to_snake_case(type(self).__name__))
+        super().__init__(name=name)
+        self._trainable = bool(trainable)
+        self.built = False
+        self._own_weights = []  # made by add_weight, in order
+        self._dtype = dtypes.as_dtype(dtype or backend.floatx())
+        self._build_input_shape = None
+        input_shape = kwargs.get("batch_input_shape")
+        if input_shape is None and kwargs.get("input_shape") is not None:
+            input_shape = (kwargs.get("batch_size"), *kwargs["input_shape"])
+        self._batch_input_shape = None if input_shape is None else tuple(input_shape)
+
+    @property
+    def name_scope(self):
+        """``with layer.name_scope:`` as for any Module; ``layer.name_scope()`` is the name,
+        as TensorFlow 2.0's Keras layers gave it (seed 003)."""
+        return _LayerNameScope(self._scope_name, self.name)
+
+    def __setattr__(self, name, value):
+        _structure["version"] += 1
+        object.__setattr__(self, name, value)
+
+    def _cached(self, key, compute):
+        """``compute()``, remembered until the structure of layers changes."""
+        version, found = self.__dict__.get("_tracking", (None, None))
+        if version != _structure["version"]:
+            found = {}
+            object.__setattr__(self, "_tracking", (_structure["version"], found))
+        if key not in found:
+            found[key] = compute()
+        return list(found[key])
+
+    # --- weights ----------------------------------------------------------------------------
+
+    def add_weight(
+        self,
+        name=None,
+        shape=None,
+        dtype=None,
+        initializer=None,
+        trainable=True,
+    ):
+        """Creates a weight of this layer, ``<layer name>/<name>:0``, with ``initializer``
+        (default ``"glorot_uniform"``). Made eagerly even while a graph is traced, as
+        TensorFlow's ``init_scope`` does: the weight outlives the trace."""
+        dtype = dtypes.as_dtype(dtype or self._dtype)
+        initializer = initializers.get(initializer or "glorot_uniform")
+        shape = () if shape is None else tuple(shape)
+        with context.eager_mode(), name_scope(self.name + "/"):
+            variable = Variable(
+                lambda: initializer(shape, dtype=dtype),
+                dtype=dtype,
+                trainable=trainable,
+                name=name or "Variable",
+            )
+        self._own_weights.append(variable)
+        structure_changed()
+        return variable
+
+    @property
+    def trainable(self):
+        return self._trainable
+
+    @trainable.setter
+    def trainable(self, value):
+        # As in Keras, the setting reaches every layer inside this one.
+        for layer in self._flatten_layers():
+            layer._trainable = bool(value)
+
+    @property
+    def trainable_weights(self):
+        return self._cached("trainable", self._find_trainable_weights)
+
+    @property
+    def non_trainable_weights(self):
+        return self._cached("non_trainable", self._find_non_trainable_weights)
+
+    @property
+    def weights(self):
+        """Trainable weights first, then the others (a frozen layer's go last), as in Keras."""
+        return _unique(self.trainable_weights + self.non_trainable_weights)
+
+    def _find_trainable_weights(self):
+        if not self._trainable:
+            return []
+        own = [v for v in self._own_variables() if v.trainable]
+        return _unique(own + [v for layer in self._sublayers() for v in layer.trainable_weights])
+
+    def _find_non_trainable_weights(self):
+        if not self._trainable:
+            return self._all_weights()
+        own = [v for v in self._own_variables() if not v.trainable]
+        children = [v for layer in self._sublayers() for v in layer.non_trainable_weights]
+        return _unique(own + children)
+
+    trainable_variables = trainable_weights
+    non_trainable_variables = non_trainable_weights
+    variables = weights
+
+    @property
+    def submodules(self):
+        return tuple(self._flatten_layers(include_self=False))
+
+    def count_params(self):
+        """The number of scalars in this layer's weights."""
+        if not self.built:
+            raise ValueError(
+                f"You tried to call `count_params` on layer {self.name!r}, but the layer isn't "
+                "built. You can build it manually via: `layer.build(batch_input_shape)`."
+            )
+        return int(sum(np.prod(v.shape.as_list(), dtype=np.int64) for v in self.weights))
+
+    def get_weights(self):
+        """The weights' values, as numpy arrays."""
+        return [v.numpy() for v in self.weights]
+
+    def set_weights(self, weights):
+        """Assigns numpy values to the weights, in the order of ``weights``."""
+        mine = self.weights
+        if len(weights) != len(mine):
+            raise ValueError(
+                f"Layer {self.name!r} expects {len(mine)} weights, but the weight list has "
+                f"{len(weights)} elements."
+            )
+        for variable, value in zip(mine, weights):
+            variable.assign(value)
+
+    def _own_variables(self):
+        return _unique(self._own_weights + _tracked(self._attribute_values(), Variable))
+
+    def _all_weights(self):
+        return _unique(
+            self._own_variables() + [v for layer in self._sublayers() for v in layer.weights]
+        )
+
+    def _sublayers(self):
+        """The layers held in attributes (through lists, tuples, dicts), in assignment order."""
+        return self._cached("layers", lambda: _tracked(self._attribute_values(), Layer))
+
+    def _attribute_values(self):
+        return [value for key, value in vars(self).items() if key != "_tracking"]
+
+    def _flatten_layers(self, include_self=True):
+        """This layer and every layer inside it, depth first."""
+        found = [self] if include_self else []
+        for layer in self._sublayers():
+            for inner in layer._flatten_layers():
+                if all(inner is not f for f in found):
+                    found.append(inner)
+        return found
+
+    # --- building and calling ---------------------------------------------------------------
+
+    def build(self, input_shape):
+        """Creates the weights, knowing the input shape. Called once, by the first call."""
+        self.built = True
+
+    def call(self, inputs, *args, **kwargs):
+        """The layer's computation; the base layer returns its inputs."""
+        return inputs
+
+    def compute_output_shape(self, input_shape):
+        """The output shape for ``input_shape``: found by calling the layer on a placeholder
+        in a scratch graph (layers with a simple rule override this)."""
+        spec = TensorSpec(input_shape, self._dtype)
+        with context.eager_mode():  # a scratch graph of its own, whatever is being built
+            graph = trace(lambda x: self(x), [spec], "scratch_graph")
+        return nest.map_structure(lambda t: t.shape, graph.structured_outputs)
+
+    def __call__(self, inputs, *args, **kwargs):
+        outer = _call_context.training
+        training = kwargs.pop("training", None)
+        if training is None:
+            training = outer
+        inputs = self._cast_inputs(inputs)
+        if not self.built:
+            self._maybe_build(nest.map_structure(lambda t: t.shape, inputs))
+        if self._call_takes_training():
+            kwargs["training"] = training
+        _call_context.training = training
+        try:
+            if context.building_graph() is None:
+                return self.call(inputs, *args, **kwargs)
+            with name_scope(self.name):  # ops are named dense/MatMul...
+                return staging.converted(self.call)(inputs, *args, **kwargs)
+        finally:
+            _call_context.training = outer
+
+    def _maybe_build(self, input_shape):
+        self._build_input_shape = input_shape
+        with context.eager_mode():
+            self.build(_as_tuple_shape(input_shape))
+        self.built = True
+
+    def _cast_inputs(self, inputs):
+        """Inputs as tensors, floats as the layer's dtype (Keras' autocasting)."""
+
+        def cast_one(x):
+            if isinstance(x, Variable):
+                x = x.read_value()
+            elif not isinstance(x, Tensor):
+                array = np.asarray(x)
+                if array.dtype.kind == "f":
+                    array = array.astype(self._dtype.as_numpy_dtype, copy=False)
+                x = convert_to_tensor(array)
+            if x.dtype.is_floating and x.dtype is not self._dtype:
+                x = cast(x, self._dtype)
+            return x
+
+        if isinstance(inputs, Tensor):
+            return inputs if inputs.dtype is self._dtype else cast_one(inputs)
+        if isinstance(inputs, (list, tuple)) and not _holds_arrays(inputs):
+            return cast_one(inputs)  # nested lists of numbers: one tensor
+        return nest.map_structure(cast_one, inputs)
+
+    def _call_takes_training(self):
+        cls = type(self)
+        takes = _accepts_training.get(cls)
+        if takes is None:
+            parameters = inspect.signature(self.call).parameters
+            takes = _accepts_training[cls] = "training" in parameters or any(
+                p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters.values()
+            )
+        return takes
+
+    def __repr__(self):
+        cls = type(self)
+        if cls.__module__.startswith("runtime.keras."):  # ours: where the public API has it
+            where = "rt.keras." + cls.__module__.split(".")[2]
+        else:  # the user's: where they defined it
+            where = cls.__module__
+        return f"<{where}.{cls.__qualname__} {self.name!r}>"
+
+
+# Library code that stages itself: autograph calls the layer as it is, and converts its call.
+staging.do_not_convert(Layer.__call__)
+
+
+class _LayerNameScope(name_scope):
+    def __init__(self, scope_name, layer_name):
+        super().__init__(scope_name)
+        self._layer_name = layer_name
+
+    def __call__(self):
+        return self._layer_name
+
+
+def _holds_arrays(value):
+    if isinstance(value, (list, tuple)):
+        return any(_holds_arrays(v) for v in value)
+    return isinstance(value, (Tensor, Variable, np.ndarray))
+
+
+def _as_tuple_shape(shape):
+    if isinstance(shape, TensorShape):
+        return tuple(shape.as_list()) if shape.rank is not None else None
+    return nest.map_structure(_as_tuple_shape, shape) if nest.is_nested(shape) else shape
+
+
+def _tracked(values, kind):
+    """Objects of ``kind`` in ``values`` and in the lists, tuples and dicts they hold, in order,
+    each once."""
+    found, seen = [], set()
+
+    def visit(value):
+        if id(value) in seen:
+            return
+        if isinstance(value, kind):
+            seen.add(id(value))
+            found.append(value)
+        elif isinstance(value, (list, tuple)):
+            seen.add(id(value))
+            for item in value:
+                visit(item)
+        elif isinstance(value, dict):
+            seen.add(id(value))
+            for item in value.values():
+                visit(item)
+
+    for value in values:
+        visit(value)
+    return found
+
+
+def _unique(variables):
+    out, seen = [], set()
+    for v in variables:
+        if id(v) not in seen:
+            seen.add(id(v))
+            out.append(v)
+    return out

@@ -1,0 +1,157 @@
+"""The core layers: ``Dense``, ``Flatten``, ``Dropout``, ``Activation``.
+
+>>> import runtime as rt
+>>> rt.keras.backend.clear_session()
+>>> dense = rt.keras.layers.Dense(3, activation="relu", kernel_initializer="ones")
+>>> dense(rt.constant([[1.0, -2.0]])).numpy()       # relu([1, -2] @ ones((2, 3)) + 0)
+array([[0., 0., 0.]], dtype=float32)
+>>> [(v.name, v.shape.as_list()) for v in dense.weights]
+[('dense/kernel:0', [2, 3]), ('dense/bias:0', [3])]
+"""
+
+from __future__ import annotations
+
+import math
+
+from runtime.core import dtypes
+from runtime.core.tensor import Tensor
+from runtime.core.tensor_shape import TensorShape
+from runtime.keras import activations
+from runtime.keras.layers.base import Layer
+from runtime.ops.array_ops import reshape, shape_of
+from runtime.ops.constant_ops import cast
+from runtime.ops.control_flow_ops import cond
+from runtime.ops.linalg_ops import einsum
+from runtime.ops.math_ops import matmul
+from runtime.ops.random_ops import uniform
+
+
+class Dense(Layer):
+    """``activation(inputs @ kernel + bias)``: a densely connected layer of ``units`` outputs.
+
+    Input shape ``(batch, ..., input_dim)``; output shape ``(batch, ..., units)``.
+    The kernel is ``(input_dim, units)``, made at the first call.
+    """
+
+    def __init__(
+        self,
+        units,
+        activation=None,
+        use_bias=True,
+        kernel_initializer="glorot_uniform",
+        bias_initializer="zeros",
+        **kwargs,
+    ):
+        super().__init__(**kwargs)
+        if not isinstance(units, int) or isinstance(units, bool) or units <= 0:
+            raise ValueError(
+                "Received an invalid value for `units`, expected a positive integer. "
+                f"Received: units={units!r}"
+            )
+        self.units = units
+        self.activation = activations.get(activation)
+        self.use_bias = use_bias
+        self.kernel_initializer = kernel_initializer
+        self.bias_initializer = bias_initializer
+
+    def build(self, input_shape):
+        last_dim = input_shape[-1] if input_shape else None
+        if last_dim is None:
+            raise ValueError(
+                "The last dimension of the inputs to a Dense layer should be defined. Found None. "
+                f"Full input shape received: {input_shape}"
+            )
+        self.kernel = self.add_weight(
+            name="kernel", shape=(last_dim, self.units), initializer=self.kernel_initializer
+        )
+        self.bias = None
+        if self.use_bias:
+            self.bias = self.add_weight(
+                name="bias", shape=(self.units,), initializer=self.bias_initializer
+            )
+
+    def call(self, inputs):
+        expected = self.kernel.shape[0]
+        received = inputs.shape[-1] if inputs.shape.rank else None
+        if received is not None and received != expected:  # Keras' InputSpec check, worded so
+            raise ValueError(
+                f'Input 0 of layer "{self.name}" is incompatible with the layer: expected axis -1 '
+                f"of input shape to have value {expected}, but received input with shape "
+                f"{tuple(inputs.shape.as_list())}"
+            )
+        if inputs.shape.rank == 2:
+            outputs = matmul(inputs, self.kernel)
+        else:
+            outputs = einsum("...i,ij->...j", inputs, self.kernel)
+        if self.bias is not None:
+            outputs = outputs + self.bias
+        return self.activation(outputs)
+
+    def compute_output_shape(self, input_shape):
+        return TensorShape([*tuple(input_shape)[:-1], self.units])
+
+
+class Flatten(Layer):
+    """Flattens each example: ``(batch, 28, 28)`` -> ``(batch, 784)``; ``(batch,)`` ->
+    ``(batch, 1)``."""
+
+    def call(self, inputs):
+        shape = inputs.shape.as_list()
+        if len(shape) == 1:
+            return reshape(inputs, [-1, 1])
+        if all(d is not None for d in shape[1:]):
+            return reshape(inputs, [-1, math.prod(shape[1:])])
+        return reshape(inputs, [shape_of(inputs)[0], -1])
+
+    def compute_output_shape(self, input_shape):
+        dims = list(tuple(input_shape))
+        rest = dims[1:]
+        size = math.prod(rest) if all(d is not None for d in rest) else None
+        return TensorShape([dims[0], size])
+
+
+class Dropout(Layer):
+    """Sets a fraction ``rate`` of its inputs to 0 and scales the others by
+    ``1 / (1 - rate)``, only when called with ``training=True``; otherwise the identity."""
+
+    def __init__(self, rate, noise_shape=None, seed=None, **kwargs):
+        super().__init__(**kwargs)
+        if isinstance(rate, bool) or not isinstance(rate, (int, float)) or not 0 <= rate < 1:
+            raise ValueError(
+                "Invalid value received for argument `rate`. Expected a float value between 0 "
+                f"and 1. Received: rate={rate!r}"
+            )
+        self.rate = float(rate)
+        self.noise_shape = noise_shape
+        self.seed = seed
+
+    def call(self, inputs, training=None):
+        if isinstance(training, Tensor):
+            return cond(training, lambda: self._drop(inputs), lambda: inputs)
+        if not training or self.rate == 0:
+            return inputs
+        return self._drop(inputs)
+
+    def _drop(self, inputs):
+        noise_shape = self.noise_shape if self.noise_shape is not None else shape_of(inputs)
+        # Drawn in float64, the generator's own precision: no conversion before the comparison.
+        keep = uniform(noise_shape, dtype=dtypes.float64, seed=self.seed) >= self.rate
+        # The mask is scaled, not the inputs: their gradient is then one product.
+        return inputs * (cast(keep, inputs.dtype) * (1.0 / (1.0 - self.rate)))
+
+    def compute_output_shape(self, input_shape):
+        return TensorShape(input_shape)
+
+
+class Activation(Layer):
+    """Applies an activation, by name (``"relu"``...) or as a function."""
+
+    def __init__(self, activation, **kwargs):
+        super().__init__(**kwargs)
+        self.activation = activations.get(activation)
+
+    def call(self, inputs):
+        return self.activation(inputs)
+
+    def compute_output_shape(self, input_shape):
+        return TensorShape(input_shape)

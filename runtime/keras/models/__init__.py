@@ -1,0 +1,6 @@
+"""``rt.keras.models``: ``Model`` and ``Sequential``."""
+
+from runtime.keras.models.model import Model
+from runtime.keras.models.sequential import Sequential
+
+__all__ = ["Model", "Sequential"]

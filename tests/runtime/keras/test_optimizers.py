@@ -1,0 +1,151 @@
+"""Optimizers against Keras' documented update rules, written in numpy, eagerly and in a graph."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import autograph as ag
+import runtime as rt
+
+keras = rt.keras
+START = np.array([[0.5, -1.0], [2.0, 0.25]], np.float32)
+GRADS = [np.array([[0.1, -0.2], [0.3, 0.0]]), np.array([[-0.5, 1.0], [0.2, 0.4]])] * 3
+
+
+def sgd_reference(lr, momentum=0.0, nesterov=False):
+    w, velocity = START.astype(np.float64), np.zeros_like(START, np.float64)
+    for g in GRADS:
+        if not momentum:
+            w = w - lr * g
+            continue
+        velocity = momentum * velocity - lr * g
+        w = w + (momentum * velocity - lr * g if nesterov else velocity)
+    return w
+
+
+def adam_reference(lr=0.001, beta_1=0.9, beta_2=0.999, epsilon=1e-7, amsgrad=False):
+    w = START.astype(np.float64)
+    m = v = vhat = np.zeros_like(w)
+    for t, g in enumerate(GRADS, start=1):
+        lr_t = lr * np.sqrt(1 - beta_2**t) / (1 - beta_1**t)
+        m = beta_1 * m + (1 - beta_1) * g
+        v = beta_2 * v + (1 - beta_2) * g * g
+        vhat = np.maximum(vhat, v)
+        w = w - lr_t * m / (np.sqrt(vhat if amsgrad else v) + epsilon)
+    return w
+
+
+def rmsprop_reference(lr=0.001, rho=0.9, momentum=0.0, epsilon=1e-7, centered=False):
+    w = START.astype(np.float64)
+    ms = mg = mom = np.zeros_like(w)
+    for g in GRADS:
+        ms = rho * ms + (1 - rho) * g * g
+        mg = rho * mg + (1 - rho) * g
+        denominator = np.sqrt(ms - mg * mg if centered else ms) + epsilon
+        if momentum:
+            mom = momentum * mom + lr * g / denominator
+            w = w - mom
+        else:
+            w = w - lr * g / denominator
+    return w
+
+
+CASES = [
+    ("sgd", lambda: keras.optimizers.SGD(0.1), sgd_reference(0.1)),
+    ("sgd momentum", lambda: keras.optimizers.SGD(0.1, momentum=0.9), sgd_reference(0.1, 0.9)),
+    (
+        "sgd nesterov",
+        lambda: keras.optimizers.SGD(0.1, momentum=0.5, nesterov=True),
+        sgd_reference(0.1, 0.5, True),
+    ),
+    ("adam", lambda: keras.optimizers.Adam(0.01), adam_reference(0.01)),
+    (
+        "adam betas",
+        lambda: keras.optimizers.Adam(0.05, beta_1=0.5, beta_2=0.9, epsilon=1e-3),
+        adam_reference(0.05, 0.5, 0.9, 1e-3),
+    ),
+    (
+        "adam amsgrad",
+        lambda: keras.optimizers.Adam(0.05, amsgrad=True),
+        adam_reference(0.05, amsgrad=True),
+    ),
+    ("rmsprop", lambda: keras.optimizers.RMSprop(0.01), rmsprop_reference(0.01)),
+    (
+        "rmsprop momentum",
+        lambda: keras.optimizers.RMSprop(0.01, momentum=0.8),
+        rmsprop_reference(0.01, momentum=0.8),
+    ),
+    (
+        "rmsprop centered",
+        lambda: keras.optimizers.RMSprop(0.01, rho=0.8, centered=True),
+        rmsprop_reference(0.01, rho=0.8, centered=True),
+    ),
+]
+
+
+@pytest.mark.parametrize(("name", "make", "expected"), CASES, ids=[c[0] for c in CASES])
+def test_eager_updates_follow_the_documented_rule(name, make, expected):
+    w = rt.Variable(START)
+    optimizer = make()
+    for g in GRADS:
+        optimizer.apply_gradients([(rt.constant(g.astype(np.float32)), w)])
+    np.testing.assert_allclose(w.numpy(), expected, rtol=1e-5, atol=1e-6)
+    assert int(optimizer.iterations.numpy()) == len(GRADS)
+
+
+@pytest.mark.parametrize(("name", "make", "expected"), CASES, ids=[c[0] for c in CASES])
+def test_updates_inside_a_traced_step_are_the_same(name, make, expected):
+    w = rt.Variable(START)
+    optimizer = make()
+    step = ag.function(lambda g: optimizer.apply_gradients([(g, w)]))
+    for g in GRADS:
+        step(rt.constant(g.astype(np.float32)))
+    np.testing.assert_allclose(w.numpy(), expected, rtol=1e-5, atol=1e-6)
+    assert step.tracing_count == 2  # the first trace made the slots; the second one runs
+
+
+def test_state_lives_in_named_variables_made_once():
+    w = rt.Variable(START, name="w")
+    adam = keras.optimizers.Adam()
+    adam.apply_gradients([(rt.ones([2, 2]), w)])
+    adam.apply_gradients([(rt.ones([2, 2]), w)])
+    names = [v.name for v in adam.variables()]
+    assert names == ["Adam/iter:0", "Adam/learning_rate:0", "Adam/w/m:0", "Adam/w/v:0"]
+    np.testing.assert_allclose(adam.get_slot(w, "m").numpy(), 0.19, rtol=1e-6)  # 0.1 + 0.9 * 0.1
+
+
+def test_the_learning_rate_can_change_between_steps_without_retracing():
+    w = rt.Variable(1.0)
+    sgd = keras.optimizers.SGD(0.1)
+    step = ag.function(lambda: sgd.apply_gradients([(rt.constant(1.0), w)]))
+    step()
+    sgd.learning_rate = 0.5
+    step()
+    assert float(w.numpy()) == pytest.approx(1.0 - 0.1 - 0.5)
+    assert step.tracing_count == 2
+
+
+def test_variables_without_a_gradient_are_skipped_and_none_at_all_is_an_error():
+    a, b = rt.Variable(1.0, name="a"), rt.Variable(2.0, name="b")
+    keras.optimizers.SGD(1.0).apply_gradients([(rt.constant(0.5), a), (None, b)])
+    assert (float(a.numpy()), float(b.numpy())) == (0.5, 2.0)
+    with pytest.raises(ValueError, match="No gradients provided for any variable: \\['a:0'\\]"):
+        keras.optimizers.SGD().apply_gradients([(None, a)])
+
+
+def test_minimize_computes_and_applies_the_gradients():
+    w = rt.Variable(3.0)
+    sgd = keras.optimizers.SGD(0.25)
+    for _ in range(20):
+        sgd.minimize(lambda: (w - 1.0) ** 2, [w])
+    assert float(w.numpy()) == pytest.approx(1.0, abs=1e-5)
+
+
+def test_optimizers_by_name():
+    assert type(keras.optimizers.get("sgd")) is keras.optimizers.SGD
+    assert type(keras.optimizers.get("Adam")) is keras.optimizers.Adam
+    assert type(keras.optimizers.get("rmsprop")) is keras.optimizers.RMSprop
+    assert float(keras.optimizers.get("rmsprop").learning_rate.numpy()) == pytest.approx(0.001)
+    with pytest.raises(ValueError, match="Could not interpret optimizer identifier: 'adagrad'"):
+        keras.optimizers.get("adagrad")
