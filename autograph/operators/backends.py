@@ -82,6 +82,14 @@ class Backend:
         """``range(*args)`` where an argument is staged: something ``stage_for`` iterates over."""
         raise NotImplementedError
 
+    def print(self, objects, sep, end, file):
+        """``print(*objects)`` each time the staged program runs (staged values by their value)."""
+        raise NotImplementedError
+
+    def assert_(self, test, message):
+        """``assert test, message`` checked each time the staged program runs."""
+        raise NotImplementedError
+
     def enumerate(self, iterable, start=0):
         raise NotImplementedError
 

@@ -22,13 +22,15 @@ JAX is imported.
 
 from __future__ import annotations
 
+import builtins
 import functools
 
 import jax
 import jax.numpy as jnp
+import numpy as np
 
 from autograph.operators import jax_conditionals, jax_loops
-from autograph.operators.jax_values import as_predicate, remember_negation, value_of
+from autograph.operators.jax_values import as_predicate, is_array, remember_negation, value_of
 
 
 class JaxBackend:
@@ -87,11 +89,30 @@ class JaxBackend:
             raise ValueError("range() arg 3 must not be zero")
         return _Iteration("range", [jnp.asarray(a) for a in args])
 
+    def print(self, objects, sep, end, file):
+        # Each time the program runs, in program order; the arrays as numpy prints them.
+        arrays = [o for o in objects if is_array(o)]
+
+        def write(*values):
+            values = iter(values)
+            shown = [np.asarray(next(values)) if is_array(o) else o for o in objects]
+            builtins.print(*shown, sep=sep, end=end, file=file)
+
+        jax.debug.callback(write, *arrays, ordered=True)
+
+    def assert_(self, test, message):
+        jax.debug.callback(functools.partial(_check, message=message), as_predicate(test))
+
     def enumerate(self, iterable, start=0):
         return _Iteration("enumerate", [_iterable(iterable)], start)
 
     def zip(self, *iterables):
         return _Iteration("zip", [_iterable(t) for t in iterables])
+
+
+def _check(test, message):
+    if not test:
+        raise AssertionError(message)
 
 
 def _iterable(value):

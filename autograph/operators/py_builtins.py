@@ -92,6 +92,10 @@ def print_(*objects, sep=" ", end="\n", file=None, flush=False):
         end = "\n" if end is None else end
         rt.print(*objects, sep=sep, end=end, output_stream=file)
         return None
+    backend = staging_any(objects)  # another framework's staged values
+    if backend is not None:
+        backend.print(objects, " " if sep is None else sep, "\n" if end is None else end, file)
+        return None
     return builtins.print(*objects, sep=sep, end=end, file=file, flush=flush)
 
 

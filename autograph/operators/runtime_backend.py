@@ -48,6 +48,14 @@ class RuntimeBackend(Backend):
     def range(self, *args):
         return rt.range(*args)
 
+    def print(self, objects, sep, end, file):
+        rt.print(*objects, sep=sep, end=end, output_stream=file)
+
+    def assert_(self, test, message):
+        if test.dtype is not rt.bool:
+            test = rt.not_equal(test, rt.zeros_like(test))  # Python's truth of a number
+        rt.Assert(test, [message])
+
     def enumerate(self, iterable, start=0):
         return _StagedIterable("enumerate", [iterable], start)
 

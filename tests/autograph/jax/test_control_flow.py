@@ -511,3 +511,29 @@ def test_a_branch_that_cannot_run_fails_only_when_taken():
         early_return_or_unset(-3)
     with pytest.raises(jax.errors.JaxRuntimeError, match="cannot access local variable 'w'"):
         compiled(-3)
+
+
+# --- print and assert --------------------------------------------------------------------------
+
+
+def doubling(x, n):
+    i = 0
+    while i < n:
+        print("step", i, x)
+        x = x * 2
+        i += 1
+    assert x < 100, "x too large"
+    return x
+
+
+def test_print_and_assert_run_with_the_program(capsys):
+    expected_result = doubling(1.0, 3)
+    expected = capsys.readouterr().out  # plain Python's
+    assert expected == "step 0 1.0\nstep 1 2.0\nstep 2 4.0\n"
+    compiled = jitted(doubling)
+    for _ in range(2):  # printed each time the program runs, not when it is traced
+        assert float(compiled(1.0, 3)) == expected_result
+        jax.effects_barrier()
+        assert capsys.readouterr().out == expected
+    with pytest.raises(jax.errors.JaxRuntimeError, match="x too large"):
+        compiled(50.0, 2)
