@@ -91,7 +91,7 @@ def while_stmt(loop_test, loop_body, names=(), unsupported=None, optional=(), op
         if backend is not None and backend.is_staged(test):
             refuse_staging("`while` loop", unsupported)
             state = State(names, loop_test, loop_body, optional=optional)
-            backend.stage_while(loop_test, loop_body, state, options)
+            backend.stage_while(loop_test, loop_body, state, options=options)
             return
         if not test:
             return

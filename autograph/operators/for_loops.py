@@ -45,7 +45,7 @@ def for_stmt(
     if backend is not None:
         refuse_staging("`for` loop", unsupported)
         state = State(names, loop_body, optional=optional)
-        backend.stage_for(iterable, extra_test, loop_body, state, options)
+        backend.stage_for(iterable, extra_test, loop_body, state, options=options)
         return
     if isinstance(iterable, rt.Tensor) and iterable.shape.rank == 0:
         raise TypeError("Cannot iterate over a scalar tensor")
