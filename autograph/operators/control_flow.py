@@ -178,7 +178,10 @@ def _stage_while(loop_test, loop_body, state, index, options, initial):
             unset.flag_after(now[i], loop_values[k], f)
             for i, k, f in zip(tracked, tracked_at, flags)
         ]
-        out = [_loop_value(names[i], now[i], after=True) for i in carried]
+        out = [
+            _loop_value(names[i], _kept(names[i], now[i], before, state), after=True)
+            for i, before in zip(carried, loop_values[counted:])
+        ]
         for i, before, after in zip(carried, loop_values[counted:], out):
             loop_checks.check_same_structure(names[i], before, after)
         loop_options.check_invariants(options, initial, carried, names, out)
@@ -216,6 +219,12 @@ def _stage_while(loop_test, loop_body, state, index, options, initial):
     set_carried(final[counted:])
     for container, what in held:
         set_contents(container, what)
+
+
+def _kept(name, value, before, state):
+    """An optional variable an iteration leaves unassigned keeps the value it had: nothing
+    after the loop reads it (only the loop itself, or a closure, may)."""
+    return before if name in state.optional and is_undefined(value) else value
 
 
 def _probe_input(probe, value):

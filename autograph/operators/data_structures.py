@@ -59,7 +59,12 @@ class TensorList(rt.TensorArray):
     def _nest_rebuild(self, components):
         flow = components[0]
         if isinstance(flow, rt.EagerTensor):  # a function's result: the list it stands for
-            return [rt.EagerTensor(item, self.dtype) for item in flow._value if item is not None]
+            buffer = flow._value  # the elements (runtime/ops/tensor_array_buffer.py)
+            shape = self.element_shape.as_list() if self.element_shape.rank is not None else None
+            return [
+                rt.EagerTensor(buffer.read(i, self.dtype, shape), self.dtype)
+                for i in range(len(buffer))
+            ]
         return self._with_flow(flow)
 
     # --- the list's methods, in place --------------------------------------------------------
