@@ -100,10 +100,16 @@ class Backend:
 _registered: list[Backend] = []
 _loaded_jax = False
 
+PLAIN_TYPES = {bool, int, float, str, type(None)}
+"""Types no backend stages a value of: converted code tests ``type(x) in PLAIN_TYPES`` before it
+asks ``staging(x)``, so a loop over Python values (or eager tensors) pays one lookup per test."""
+
 
 def register(backend: Backend):
-    """Adds ``backend``; those registered first are asked first."""
+    """Adds ``backend``; those registered first are asked first. Its ``plain_types`` (if any) are
+    types no backend stages (the runtime's eager tensors)."""
     _registered.append(backend)
+    PLAIN_TYPES.update(getattr(backend, "plain_types", ()))
 
 
 def staging(value):

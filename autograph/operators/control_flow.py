@@ -23,7 +23,7 @@ import numpy as np
 
 import runtime as rt
 from autograph.operators import loop_checks, loop_options, unset
-from autograph.operators.backends import staging
+from autograph.operators.backends import PLAIN_TYPES, staging
 from autograph.operators.conditionals import (
     probing,
     restoring_on_error,
@@ -60,7 +60,7 @@ def if_stmt(cond, if_true, if_false=None, names=(), unsupported=None, optional=(
 
     ``names`` are the variables the branches carry (see ``State``).
     """
-    backend = staging(cond)
+    backend = None if type(cond) in PLAIN_TYPES else staging(cond)
     if backend is not None:
         cond = backend.simplified(cond)
     if backend is not None and backend.is_staged(cond):
@@ -85,7 +85,7 @@ def while_stmt(loop_test, loop_body, names=(), unsupported=None, optional=(), op
     """
     test = _first_test(loop_test, tuple(names) + tuple(optional), loop_body)
     while True:
-        backend = None if type(test) is bool else staging(test)
+        backend = None if type(test) in PLAIN_TYPES else staging(test)
         if backend is not None:
             test = backend.simplified(test)
         if backend is not None and backend.is_staged(test):

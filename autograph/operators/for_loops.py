@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 import runtime as rt
-from autograph.operators.backends import staging
+from autograph.operators.backends import PLAIN_TYPES, staging
 from autograph.operators.control_flow import (
     _length,
     _StagedIterable,
@@ -52,7 +52,7 @@ def for_stmt(
     for item in iterable:
         if extra_test is not None:
             keep_going = extra_test()
-            backend = staging(keep_going)
+            backend = None if type(keep_going) in PLAIN_TYPES else staging(keep_going)
             if backend is not None:
                 # A tensor-dependent `break` in a Python loop: the rest runs under a staged if.
                 refuse_staging("`break` out of a Python loop", unsupported)
@@ -74,7 +74,7 @@ def _none_set(flags, loop_body):
     def none_set():
         keep_going = True
         for flag in state.get():
-            backend = staging(flag)
+            backend = None if type(flag) in PLAIN_TYPES else staging(flag)
             if backend is not None:
                 flag = backend.simplified(flag)
             if backend is not None and backend.is_staged(flag):

@@ -12,7 +12,7 @@ needed. On a symbolic tensor the rest becomes an ``rt.cond``.
 from __future__ import annotations
 
 import runtime as rt
-from autograph.operators.backends import staging
+from autograph.operators.backends import PLAIN_TYPES, staging
 
 
 def and_(first, *rest):
@@ -44,7 +44,7 @@ def or_(first, *rest):
 
 
 def _staged_by(value):
-    return None if type(value) is bool else staging(value)
+    return None if type(value) in PLAIN_TYPES else staging(value)
 
 
 def _staged(backend, value, rest, combine, on_true):

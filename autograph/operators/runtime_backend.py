@@ -24,6 +24,7 @@ from autograph.operators.py_builtins import _as_tensor
 
 class RuntimeBackend(Backend):
     name = "runtime"
+    plain_types = (rt.EagerTensor,)
 
     def is_staged(self, value):
         return isinstance(value, (rt.SymbolicTensor, _StagedIterable))
