@@ -25,7 +25,6 @@ Operator('+', Input(0), Input(1))
 from __future__ import annotations
 
 import builtins
-import re
 
 BINARY_SYMBOLS = frozenset(
     ["+", "-", "*", "/", "//", "%", "**", "@", "<", "<=", ">", ">=", "==", "!=", "&", "|", "^"]
@@ -284,7 +283,7 @@ def alias_form(op):
 
 def constant_form(op):
     """``python_form`` of a Const: its value, bound under a name made from the op's."""
-    return Form(Bound(op.attrs["value"], _base_name(op)))
+    return Form(Bound(op.attrs["value"], name_hint(op)))
 
 
 def is_constant(op):
@@ -300,12 +299,13 @@ def constant_input(op, index):
 
 def handle_form(op):
     """``python_form`` of a variable's handle: the variable, bound."""
-    return Form(Bound(op.attrs["variable"], _base_name(op)))
+    return Form(Bound(op.attrs["variable"], name_hint(op)))
 
 
-def _base_name(op):
-    """``add_3`` -> ``add``: the compiler numbers names itself."""
-    return re.sub(r"_\d+$", "", op.name).lower()
+def name_hint(op):
+    """The start of the generated names of ``op``'s values: its row's type in lower case
+    (``matmul``), never its name, which a loaded file chooses; the compiler numbers names."""
+    return op.opdef.type.lower()
 
 
 _FIRST_INPUT = Form(Input(0))

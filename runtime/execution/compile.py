@@ -38,7 +38,7 @@ import itertools
 from runtime import errors
 from runtime.core import floating_point
 from runtime.core.gc_pause import no_cyclic_gc
-from runtime.execution.emitter import Emitter, identifier
+from runtime.execution.emitter import Emitter
 from runtime.execution.schedule import function_ops, missing_feed_error, ops_to_run
 from runtime.execution.sources import register_source
 
@@ -160,7 +160,7 @@ def compile_graph(
         block.inputs,
         block.outputs,
         run_all_stateful=True,
-        name=identifier(block.graph_name),
+        name="graph_block",  # not the graph's name, which a loaded file chooses
         states=states,
         kernels=kernels,
         specialize=specialize,
@@ -220,7 +220,7 @@ def compile_function(func_graph) -> Program:
         func_graph.inputs,
         func_graph.outputs,
         run_all_stateful=True,
-        name=identifier(func_graph.graph_name),
+        name="graph_function",  # not the graph's name, which a loaded file chooses
     )
     func_graph._program = (func_graph.version, program)
     return program

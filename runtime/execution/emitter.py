@@ -22,7 +22,7 @@ import builtins
 import keyword
 import re
 
-from runtime.core.forms import Bound, Call, Input
+from runtime.core.forms import Bound, Call, Input, name_hint
 from runtime.core.graph import PLACEHOLDER
 from runtime.execution import reuse
 from runtime.execution.expressions import ATOM, operator_text, render
@@ -52,10 +52,6 @@ def identifier(text):
 
 def _tuple_text(names):
     return ", ".join(names)
-
-
-def base_name(op):
-    return re.sub(r"_\d+$", "", op.name).lower()  # "add_3" -> "add": fresh() renumbers
 
 
 class Namer:
@@ -107,9 +103,9 @@ class Emitter:
             self.line_ops[len(self.lines)] = op
 
     def value_name(self, t):
-        """A fresh local name for tensor ``t``, from its op's name (lower case, unlike kernels)."""
+        """A fresh local name for tensor ``t``, from its op's type (lower case, unlike kernels)."""
         op = t.op
-        base = base_name(op)
+        base = name_hint(op)
         return self.fresh(f"{base}_{t.value_index}" if len(op.outputs) > 1 else base)
 
     def bind_global(self, hint, value):
@@ -300,7 +296,7 @@ class Emitter:
 
     def _outlined(self, graph):
         """The global naming ``graph`` compiled as a program of its own (inputs in, outputs out)."""
-        return self.bind_global(f"{graph.graph_name}_program", self.outline(graph))
+        return self.bind_global("block_program", self.outline(graph))
 
     def emit_while(self, op, env, indent):
         """A native ``while``. A loop being differentiated (attr ``stacked``) also counts its
@@ -315,7 +311,7 @@ class Emitter:
         self.emit(indent, f"{_tuple_text(loop_vars)} = {_tuple_text(inputs[:n])}", op)
         counts = has_max or stacked is not None
         if counts:
-            counter = self.fresh(f"{base_name(op)}_iterations")
+            counter = self.fresh(f"{name_hint(op)}_iterations")
             self.emit(indent, f"{counter} = 0", op)
         stacks = [self.value_name(t) for t in op.outputs[n + 1 :]] if stacked is not None else []
         for stack in stacks:

@@ -37,6 +37,9 @@ def gradients(ys, xs, grad_ys=None, name="gradients"):
             "(or call it inside a graph or an ag.function)"
         )
     graph = ys[0].graph
+    for x in xs:
+        if isinstance(x, SymbolicTensor) and not _encloses(x.graph, graph):
+            raise ValueError(f"{x.name!r} must be from the same graph as {ys[0].name!r}")
     weights = [None] * len(ys) if grad_ys is None else nest.flatten(grad_ys)
     if len(weights) != len(ys):
         raise ValueError(f"grad_ys has {len(weights)} tensors for {len(ys)} ys")
@@ -52,3 +55,10 @@ def gradients(ys, xs, grad_ys=None, name="gradients"):
         ]
         keys = [as_source_key(x, graph) for x in xs]
         return backward(graph.get_operations(), [y for y, _ in pairs], [w for _, w in pairs], keys)
+
+
+def _encloses(outer, graph):
+    """Whether ``outer`` is ``graph`` or a graph it is nested in (whose tensors it captures)."""
+    while graph is not None and graph is not outer:
+        graph = graph.outer_graph
+    return graph is outer

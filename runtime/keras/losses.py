@@ -193,6 +193,9 @@ def get(identifier):
     or a function of ``(y_true, y_pred)`` wrapped to take the batch mean."""
     if isinstance(identifier, Loss):
         return identifier
+    if isinstance(identifier, type) and issubclass(identifier, Loss):
+        name = identifier.__name__
+        raise TypeError(f"loss={name} is a class: pass an instance, {name}()")
     if isinstance(identifier, str):
         if identifier not in _BY_NAME:
             raise ValueError(

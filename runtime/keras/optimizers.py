@@ -226,6 +226,9 @@ def get(identifier):
     """An optimizer: by name (``"sgd"``, ``"adam"``, ``"rmsprop"``, any case), or as it is."""
     if isinstance(identifier, Optimizer):
         return identifier
+    if isinstance(identifier, type) and issubclass(identifier, Optimizer):
+        name = identifier.__name__
+        raise TypeError(f"optimizer={name} is a class: pass an instance, {name}()")
     if isinstance(identifier, str) and identifier.lower() in _BY_NAME:
         return _BY_NAME[identifier.lower()]()
     raise ValueError(

@@ -193,6 +193,8 @@ def shape_from_tensor(t) -> TensorShape:
     value = constant_value(t)
     if value is not None:
         return TensorShape([None if d < 0 else int(d) for d in np.reshape(value, -1)])
+    if isinstance(t, SymbolicTensor) and t.op.type == "Shape":  # shape(x): as known as x's
+        return t.op.inputs[0].shape
     if t.shape.rank == 1 and t.shape[0] is not None:
         return TensorShape([None] * t.shape[0])
     return TensorShape(None)

@@ -263,8 +263,10 @@ class Variable:
     def _update(self, opdef, value, what):
         value = convert_to_tensor(value, dtype=self.dtype)
         if not self._shape.is_compatible_with(value.shape):
+            preposition = "from" if what == "subtract" else "to"
             raise ValueError(
-                f"Cannot {what} a value of shape {value.shape} to variable {self.name!r} of shape {self._shape}"
+                f"Cannot {what} a value of shape {value.shape} {preposition} variable "
+                f"{self.name!r} of shape {self._shape}"
             )
         graph = context.building_graph()
         if graph is None:

@@ -52,7 +52,7 @@ class _CallContext(threading.local):
 
 
 _call_context = _CallContext()
-_accepts_training = {}  # a Layer subclass -> whether its call takes a training argument
+_accepts_training = {}  # a Layer subclass -> (call takes training, its position)
 
 # Bumped whenever a layer's attributes, weights or trainable setting change: what a layer
 # finds through its attributes (its weights, its layers) is cached until then, so a training
@@ -72,6 +72,8 @@ class Layer(Module):
     ``add_weight``, and compute in ``call(inputs, training=None)``; calling the
     layer builds it the first time (in the layer's name scope: ``dense/kernel:0``).
     """
+
+    _base_class_name = "Layer"  # what a subclass that forgot super().__init__() is told
 
     def __init__(self, trainable=True, name=None, dtype=None, **kwargs):
         unknown = set(kwargs) - _LAYER_KEYWORDS
@@ -96,6 +98,11 @@ class Layer(Module):
         return _LayerNameScope(self._scope_name, self.name)
 
     def __setattr__(self, name, value):
+        if "_own_weights" not in self.__dict__ and isinstance(value, (Layer, Variable)):
+            raise RuntimeError(
+                f"It looks like you are subclassing `{self._base_class_name}` and you forgot to call "
+                "`super().__init__()`. Always start with this line."
+            )
         _structure["version"] += 1
         object.__setattr__(self, name, value)
 
@@ -249,12 +256,17 @@ class Layer(Module):
     def __call__(self, inputs, *args, **kwargs):
         outer = _call_context.training
         training = kwargs.pop("training", None)
+        position = self._call_parameters()[1]
+        if position is not None and len(args) > position:  # training given by position
+            training = args[position]
         if training is None:
             training = outer
         inputs = self._cast_inputs(inputs)
         if not self.built:
             self._maybe_build(nest.map_structure(lambda t: t.shape, inputs))
-        if self._call_takes_training():
+        if position is not None and len(args) > position:
+            args = (*args[:position], training, *args[position + 1 :])
+        elif self._call_parameters()[0]:
             kwargs["training"] = training
         _call_context.training = training
         try:
@@ -292,15 +304,24 @@ class Layer(Module):
             return cast_one(inputs)  # nested lists of numbers: one tensor
         return nest.map_structure(cast_one, inputs)
 
-    def _call_takes_training(self):
+    def _call_parameters(self):
+        """Whether this class's ``call`` takes ``training``, and its position among the
+        arguments after ``inputs`` (None when it cannot be given by position)."""
         cls = type(self)
-        takes = _accepts_training.get(cls)
-        if takes is None:
+        found = _accepts_training.get(cls)
+        if found is None:
             parameters = inspect.signature(self.call).parameters
-            takes = _accepts_training[cls] = "training" in parameters or any(
+            takes = "training" in parameters or any(
                 p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters.values()
             )
-        return takes
+            positional = [
+                name
+                for name, p in parameters.items()
+                if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
+            ]
+            position = positional.index("training") - 1 if "training" in positional[1:] else None
+            found = _accepts_training[cls] = (takes, position)
+        return found
 
     def __repr__(self):
         cls = type(self)

@@ -12,11 +12,12 @@ array([[0., 0., 0.]], dtype=float32)
 from __future__ import annotations
 
 import math
+import numbers
 
 from runtime.core import dtypes
 from runtime.core.tensor import Tensor
 from runtime.core.tensor_shape import TensorShape
-from runtime.keras import activations
+from runtime.keras import activations, initializers
 from runtime.keras.layers.base import Layer
 from runtime.ops.array_ops import reshape, shape_of
 from runtime.ops.constant_ops import cast
@@ -43,18 +44,20 @@ class Dense(Layer):
         **kwargs,
     ):
         super().__init__(**kwargs)
-        if not isinstance(units, int) or isinstance(units, bool) or units <= 0:
+        if not isinstance(units, numbers.Integral) or isinstance(units, bool) or units <= 0:
             raise ValueError(
                 "Received an invalid value for `units`, expected a positive integer. "
                 f"Received: units={units!r}"
             )
-        self.units = units
+        self.units = int(units)  # numpy's ints too, as Keras takes them
         self.activation = activations.get(activation)
         self.use_bias = use_bias
-        self.kernel_initializer = kernel_initializer
-        self.bias_initializer = bias_initializer
+        self.kernel_initializer = initializers.get(kernel_initializer)  # refused now, as in Keras
+        self.bias_initializer = initializers.get(bias_initializer)
 
     def build(self, input_shape):
+        if input_shape is not None and len(input_shape) < 2:
+            self._refuse_rank(input_shape)
         last_dim = input_shape[-1] if input_shape else None
         if last_dim is None:
             raise ValueError(
@@ -71,8 +74,12 @@ class Dense(Layer):
             )
 
     def call(self, inputs):
+        if inputs.shape.rank is not None and inputs.shape.rank < 2:
+            self._refuse_rank(tuple(inputs.shape.as_list()))
+        if inputs.dtype is not self.kernel.dtype:  # Keras' Dense casts any input, ints too
+            inputs = cast(inputs, self.kernel.dtype)
         expected = self.kernel.shape[0]
-        received = inputs.shape[-1] if inputs.shape.rank else None
+        received = inputs.shape[-1]
         if received is not None and received != expected:  # Keras' InputSpec check, worded so
             raise ValueError(
                 f'Input 0 of layer "{self.name}" is incompatible with the layer: expected axis -1 '
@@ -89,6 +96,12 @@ class Dense(Layer):
 
     def compute_output_shape(self, input_shape):
         return TensorShape([*tuple(input_shape)[:-1], self.units])
+
+    def _refuse_rank(self, shape):  # Keras' InputSpec(min_ndim=2), worded so
+        raise ValueError(
+            f'Input 0 of layer "{self.name}" is incompatible with the layer: expected min_ndim=2, '
+            f"found ndim={len(shape)}. Full shape received: {tuple(shape)}"
+        )
 
 
 class Flatten(Layer):
@@ -116,7 +129,7 @@ class Dropout(Layer):
 
     def __init__(self, rate, noise_shape=None, seed=None, **kwargs):
         super().__init__(**kwargs)
-        if isinstance(rate, bool) or not isinstance(rate, (int, float)) or not 0 <= rate < 1:
+        if isinstance(rate, bool) or not isinstance(rate, numbers.Real) or not 0 <= rate < 1:
             raise ValueError(
                 "Invalid value received for argument `rate`. Expected a float value between 0 "
                 f"and 1. Received: rate={rate!r}"

@@ -40,6 +40,8 @@ class Model(Layer):
     Model, or use ``Sequential``.
     """
 
+    _base_class_name = "Model"
+
     def __init__(self, *args, **kwargs):
         if args or "inputs" in kwargs or "outputs" in kwargs:
             raise TypeError(

@@ -50,6 +50,7 @@ class Sequential(Model):
         self._layers.append(layer)
         structure_changed()
         if len(self._layers) == 1 and layer._batch_input_shape is not None:
+            self._batch_input_shape = layer._batch_input_shape  # a model nesting this one knows it
             self.build(layer._batch_input_shape)
         elif self.built and self._build_input_shape is not None:
             self.build(self._build_input_shape)  # builds the new layer on the last output shape
@@ -59,6 +60,8 @@ class Sequential(Model):
         if not self._layers:
             raise TypeError("There are no layers in the model.")
         self._layers.pop()
+        if not self._layers:
+            self._batch_input_shape = None
         structure_changed()
 
     def build(self, input_shape=None):

@@ -113,6 +113,8 @@ def as_array(data, what):
         array = array.astype(np.float32)
     if array.ndim == 0:
         raise ValueError(f"{what} must have a batch dimension, got a scalar")
+    if len(array) == 0:
+        raise ValueError("Expected input data to be non-empty.")
     return array
 
 
@@ -245,8 +247,6 @@ def predict(model, x, batch_size, verbose):
             bar.update(step + 1, {})
     if bar is not None:
         bar.update(steps, {}, finalize=True)
-    if not outputs:
-        raise ValueError("Expected input data to be non-empty.")
     return nest.map_structure(lambda *parts: np.concatenate(parts), *outputs)
 
 

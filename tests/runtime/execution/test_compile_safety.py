@@ -21,6 +21,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+import autograph as ag
 import runtime as rt
 from runtime.core.forms import ATTRIBUTE_NAMES
 from runtime.core.graph import FuncGraph, placeholder_in_graph
@@ -217,7 +218,27 @@ def test_compiled_source_reads_as_before():
         label = rt.strings.join([rt.constant("a"), rt.constant("b")], separator="-")
     program = compile_graph(graph, [x], [y, label])
     assert program.source.splitlines()[1:3] == [
-        "    strided_slice = x[1:, ::2]",
-        "    sum_1 = Sum(strided_slice, axis=axis, keepdims=keepdims)",  # sum is a builtin
+        "    stridedslice = placeholder[1:, ::2]",
+        "    sum_1 = Sum(stridedslice, axis=axis, keepdims=keepdims)",  # sum is a builtin
     ]
     assert program.bound_values["axis"] == (0,) and program.bound_values["separator"] == b"-"
+
+
+def test_names_of_ops_and_graphs_never_reach_the_source():
+    # Even a name made only of letters (which any filter would let through) stays out: the
+    # compiler names values after their op's row and numbers them.
+    graph = rt.Graph()
+    with graph.as_default():
+        x = rt.placeholder(rt.float32, [None], name="Xenophon")
+        y = rt.identity(rt.square(x, name="Quixotic") + 1.0, name="Zanzibar")
+    program = compile_graph(graph, [x], [y])
+    for word in ("Xenophon", "Quixotic", "Zanzibar", "xenophon", "quixotic", "zanzibar"):
+        assert word not in program.source
+    np.testing.assert_array_equal(program(np.float32([2, 3]))[0], [5, 10])
+
+    @ag.function
+    def Kilimanjaro(v):
+        return v * 2
+
+    concrete = Kilimanjaro.get_concrete_function(rt.TensorSpec([], rt.float32))
+    assert "Kilimanjaro" not in concrete._program.source

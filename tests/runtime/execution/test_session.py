@@ -576,12 +576,14 @@ def test_compiled_program_source_is_readable_python():
     tree = ast.parse(source)
     assert len(tree.body) == 1
     assert isinstance(tree.body[0], ast.FunctionDef)
-    assert [a.arg for a in tree.body[0].args.args] == ["x"]
+    assert [a.arg for a in tree.body[0].args.args] == ["placeholder"]
     lines = source.splitlines()
     assert lines[0].startswith("def ")
     assert isinstance(tree.body[0].body[-1], ast.Return)
     # One line per op on arrays, in order; arithmetic is written as Python operators.
-    mul_line = next(i for i, line in enumerate(lines) if line.strip().startswith("mul = x * "))
+    mul_line = next(
+        i for i, line in enumerate(lines) if line.strip().startswith("mul = placeholder * ")
+    )
     add_line = next(i for i, line in enumerate(lines) if line.strip().startswith("add = mul + "))
     assert 0 < mul_line < add_line
     np.testing.assert_array_equal(program(np.array([4, 5, 6], np.int32))[0], [13, 16, 19])
@@ -593,7 +595,9 @@ def test_compiled_program_writes_scalars_used_once_into_one_expression():
         x = rt.placeholder(rt.int32, [], name="x")
         z = (x * 3 + 1) * (x - 2)
     program = compile_graph(g, [x], [z])
-    assert str(program).splitlines()[1:] == ["    return ((x * const + const_1) * (x - const_2),)"]
+    assert str(program).splitlines()[1:] == [
+        "    return ((placeholder * const + const_1) * (placeholder - const_2),)"
+    ]
     assert program(np.int32(4)) == (26,)
 
 
@@ -604,7 +608,7 @@ def test_compiled_program_only_holds_needed_ops():
         rt.square(x, name="unneeded")
         y = rt.negative(x)
     source = str(compile_graph(g, [x], [y]))
-    assert "return (-x,)" in source
+    assert "return (-placeholder,)" in source
     assert "Square(" not in source and "unneeded" not in source
 
 

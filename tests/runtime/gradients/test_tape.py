@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+import autograph as ag
 import runtime as rt
 
 
@@ -299,3 +300,39 @@ def test_a_missing_rule_is_a_clear_error():
         from runtime.core.op_def import OPS
 
         del OPS["TestOpWithoutGradient"]
+
+
+def test_graph_gradients_keep_the_static_shape_of_their_source():
+    # As TensorFlow: the shape a Shape op stands for is known as far as its input's is, so
+    # reducing over a [None, k] batch does not lose the k of a weight's gradient.
+    g = rt.Graph()
+    with g.as_default():
+        x = rt.placeholder(rt.float32, [None, 3])
+        w = rt.Variable(np.ones((3, 2), np.float32))
+        loss = rt.reduce_sum(rt.matmul(x, w))
+        dw, dx = rt.gradients(loss, [w, x])
+        assert dw.shape == (3, 2)
+        assert dx.shape.as_list() == [None, 3]
+    with rt.Session(g) as sess:
+        xs = np.arange(6, dtype=np.float32).reshape(2, 3)
+        np.testing.assert_allclose(sess.run(dw, {x: xs}), xs.T @ np.ones((2, 2)))
+
+    @ag.function(input_signature=[rt.TensorSpec([None, 3])])
+    def step(x):
+        with rt.GradientTape() as tape:
+            loss = rt.reduce_sum(rt.matmul(x, w)) + rt.reduce_max(x)
+        grad = tape.gradient(loss, w)
+        assert grad.shape == (3, 2)
+        return grad
+
+    step.get_concrete_function()
+
+
+def test_rt_gradients_refuses_an_x_of_another_graph():
+    g, other = rt.Graph(), rt.Graph()
+    with other.as_default():
+        z = rt.placeholder(rt.float32, [], name="z")
+    with g.as_default():
+        x = rt.placeholder(rt.float32, [], name="x")
+        with pytest.raises(ValueError, match="'z:0' must be from the same graph"):
+            rt.gradients(x * 2.0, [x, z])

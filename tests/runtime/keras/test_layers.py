@@ -303,3 +303,85 @@ def test_get_and_set_weights_round_trip():
     assert [w.tolist() for w in layer.get_weights()] == [v.tolist() for v in values]
     with pytest.raises(ValueError, match="expects 2 weights"):
         layer.set_weights(values[:1])
+
+
+def test_dense_refuses_a_rank_1_input_as_keras_min_ndim_does():
+    # Keras' Dense has InputSpec(min_ndim=2): a vector is not a batch of one example.
+    model = keras.Sequential([keras.layers.Dense(1, input_shape=(4,))])
+    message = (
+        'Input 0 of layer "dense" is incompatible with the layer: expected min_ndim=2, '
+        "found ndim=1. Full shape received: (4,)"
+    )
+    with pytest.raises(ValueError, match=re.escape(message)):
+        model(np.ones(4, np.float32))
+    with pytest.raises(ValueError, match="expected min_ndim=2, found ndim=1"):
+        keras.layers.Dense(2)(np.ones(3, np.float32))
+
+
+def test_dense_casts_integer_inputs_to_its_dtype_as_keras_dense_does():
+    ints = np.array([[1, 2, 3], [0, -1, 4]])  # numpy's default int64
+    layer = keras.layers.Dense(2, kernel_initializer="ones")
+    np.testing.assert_array_equal(layer(ints).numpy(), ints.sum(1, keepdims=True) * [1, 1])
+    assert layer(rt.constant(ints.astype(np.int32))).dtype == rt.float32
+    model = keras.Sequential([keras.layers.Dense(1, input_shape=(3,))])
+    model.compile(optimizer="sgd", loss="mse")
+    model.fit(ints, np.zeros((2, 1), np.float32), verbose=0)
+    np.testing.assert_allclose(model.predict(ints), model.predict(ints.astype(np.float32)))
+
+
+def test_a_model_whose_init_forgets_super_init_says_so():
+    class Forgetful(keras.Model):
+        def __init__(self):
+            self.dense = keras.layers.Dense(1)
+
+        def call(self, x):
+            return self.dense(x)
+
+    with pytest.raises(RuntimeError, match=re.escape("forgot to call `super().__init__()`")):
+        Forgetful()
+
+
+def test_a_dense_layer_refused_a_vector_at_its_first_call_is_left_unbuilt():
+    layer = keras.layers.Dense(2)
+    with pytest.raises(ValueError, match="expected min_ndim=2"):
+        layer(np.ones(3, np.float32))
+    assert layer.weights == []
+    assert layer(np.ones((1, 5), np.float32)).shape == (1, 2)  # and builds for a real batch
+
+
+def test_an_unknown_initializer_is_refused_when_the_layer_is_made_not_half_way_through_build():
+    with pytest.raises(ValueError, match="Unknown initializer: 'zeroes'"):
+        keras.layers.Dense(2, bias_initializer="zeroes")
+    with pytest.raises(ValueError, match="Unknown initializer: 'glorot'"):
+        keras.layers.Dense(2, kernel_initializer="glorot")
+    layer = keras.layers.Dense(2, kernel_initializer=keras.initializers.Constant(0.5))
+    np.testing.assert_allclose(layer(X).numpy(), X.sum(1, keepdims=True) * [0.5, 0.5], rtol=1e-6)
+
+
+def test_numpy_numbers_are_accepted_for_units_and_rate():
+    n_classes = np.int64(3)  # as from labels.max() + 1
+    layer = keras.layers.Dense(n_classes)
+    assert layer(X).shape == (2, 3) and type(layer.units) is int
+    dropout = keras.layers.Dropout(np.float32(0.25))
+    assert dropout.rate == 0.25
+    assert dropout(np.ones((1, 4000), np.float32), training=True).numpy().max() == np.float32(4 / 3)
+    with pytest.raises(ValueError, match="Received: units=2.5"):
+        keras.layers.Dense(2.5)
+
+
+def test_training_can_be_passed_by_position_as_keras_allows():
+    class Model(keras.Model):
+        def __init__(self):
+            super().__init__()
+            self.dropout = keras.layers.Dropout(0.5)
+
+        def call(self, x, training=None):
+            return self.dropout(x, training)  # positional, as many tutorials write it
+
+    model, x = Model(), np.ones((1, 1000), np.float32)
+    assert (model(x, True).numpy() == 0).any()
+    assert not (model(x, False).numpy() == 0).any() and not (model(x).numpy() == 0).any()
+    assert (keras.layers.Dropout(0.5)(x, True).numpy() == 0).any()
+    traced = ag.function(lambda x, t: model(x, t))
+    assert (traced(x, rt.constant(True)).numpy() == 0).any()
+    assert not (traced(x, rt.constant(False)).numpy() == 0).any()

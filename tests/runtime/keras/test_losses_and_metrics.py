@@ -159,3 +159,13 @@ def test_metric_values_against_numpy():
     np.testing.assert_allclose(
         m.mse(TARGETS, LOGITS).numpy(), ((TARGETS - LOGITS) ** 2).mean(-1), rtol=1e-6
     )
+
+
+def test_a_loss_class_given_for_an_instance_is_refused_at_compile():
+    model = rt.keras.Sequential([rt.keras.layers.Dense(1, input_shape=(2,))])
+    with pytest.raises(
+        TypeError, match=r"MeanSquaredError is a class: pass an instance, MeanSquaredError\(\)"
+    ):
+        model.compile(optimizer="sgd", loss=rt.keras.losses.MeanSquaredError)
+    with pytest.raises(TypeError, match=r"pass an instance, SGD\(\)"):
+        model.compile(optimizer=rt.keras.optimizers.SGD, loss="mse")

@@ -227,3 +227,12 @@ def test_a_models_own_functions_are_saved_and_its_training_steps_are_not(tmp_pat
     )
     assert not hasattr(loaded, "train_function")
     assert sorted(v.name for v in loaded.variables) == ["dense/bias:0", "dense/kernel:0"]
+
+
+def test_a_sequential_whose_first_layer_is_a_built_sequential_with_an_input_shape_is_built():
+    inner = keras.Sequential([keras.layers.Dense(3, input_shape=(2,)), keras.layers.Dense(2)])
+    outer = keras.Sequential([inner, keras.layers.Dense(1)])
+    assert outer.built and outer.count_params() == 9 + 8 + 3
+    assert [v.name for v in outer.layers[1].weights] == ["dense_2/kernel:0", "dense_2/bias:0"]
+    x = np.ones((4, 2), np.float32)
+    np.testing.assert_allclose(outer(x).numpy(), outer.layers[1](inner(x)).numpy())

@@ -252,3 +252,17 @@ def test_a_program_that_imports_runtime_alone_still_trains_with_a_traced_step():
         [sys.executable, "-c", NO_AUTOGRAPH], capture_output=True, text=True, check=True
     )
     assert result.stdout.split() == ["False", "TracedFunction", "1", "True"]
+
+
+def test_fit_and_evaluate_refuse_empty_data_as_predict_does_and_train_nothing():
+    model = classifier()
+    model.compile(optimizer="sgd", loss=keras.losses.SparseCategoricalCrossentropy(True))
+    empty_x, empty_y = np.zeros((0, 2), np.float32), np.zeros((0,), np.int32)
+    for run in (
+        lambda: model.fit(empty_x, empty_y, verbose=0),
+        lambda: model.evaluate(empty_x, empty_y, verbose=0),
+        lambda: model.predict(empty_x),
+    ):
+        with pytest.raises(ValueError, match="Expected input data to be non-empty"):
+            run()
+    assert int(model.optimizer.iterations.numpy()) == 0 and model.train_function is None

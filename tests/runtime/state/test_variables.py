@@ -124,10 +124,14 @@ def test_arithmetic_dtype_mismatch_is_type_error():
 
 def test_assign_wrong_shape_raises_value_error():
     v = rt.Variable([1.0, 2.0])
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=r"Cannot assign a value of shape \(3,\) to variable"):
         v.assign([1.0, 2.0, 3.0])
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=r"Cannot add a value of shape \(2, 2\) to variable"):
         v.assign_add(rt.ones([2, 2]))
+    with pytest.raises(
+        ValueError, match=r"Cannot subtract a value of shape \(1, 2\) from variable"
+    ):
+        v.assign_sub(rt.ones([1, 2]))  # an optimizer's update of the wrong shape
     np.testing.assert_array_equal(v.numpy(), [1.0, 2.0])
 
 
