@@ -15,24 +15,30 @@
 import os as _os
 
 from autograph import experimental, lang
-from autograph.function import (
-    ConcreteFunction,
-    Function,
-    RetracingWarning,
+from autograph.eager_switch import (
     experimental_run_functions_eagerly,
-    function,
     functions_run_eagerly,
     run_functions_eagerly,
 )
+from autograph.function import ConcreteFunction, Function, RetracingWarning, function
 from autograph.impl.api import converted_call, do_not_convert, to_code, to_graph
 from autograph.lang.directives import set_element_type, set_loop_options
 from autograph.lang.special_functions import stack, trace
 from autograph.pyct.parser import ConversionError
+from runtime._version import __version__
 from runtime.core import source as _source
+from runtime.core import tracebacks as _tracebacks
+from runtime.core.tracebacks import (
+    disable_traceback_filtering,
+    enable_traceback_filtering,
+    is_traceback_filtering_enabled,
+)
 from runtime.execution import staging as _staging
 
-# Ops made by this package's code are said to come from the user's code that called it.
+# Ops made by this package's code are said to come from the user's code that called it,
+# and tracebacks leave its frames out.
 _source.register_library_path(_os.path.dirname(__file__))
+_tracebacks.register_hidden_path(_os.path.dirname(__file__))
 
 
 def _staged(python_function, name, input_signature):

@@ -1,16 +1,21 @@
-"""The ``autograph`` command: ``to-code`` prints converted source, ``run`` runs a file converted.
+"""The ``autograph`` command: convert, run, draw and export the functions of a Python file.
 
     autograph to-code model.py::collatz_steps
     autograph run model.py --epochs 3        # as __main__, its top-level functions converted
     autograph graph model.py::step --signature "float32[None,3]"   # its graph as Graphviz DOT
-    autograph graph model.py::step 1.0 2 --output step.svg        # traced for example arguments
+    autograph graph model.py::step 1.0 2 -o step.svg   # traced for example arguments, rendered
     autograph show saved/                    # what a saved model directory holds
     autograph export model.py::step -o step.onnx     # an ONNX model of its graph
     autograph export saved/::serving_default -o model.onnx   # a saved model's function
+    autograph --version
     python -m autograph ...                  # the same
 
-Errors in the user's file (a syntax error, a failing conversion, an exception
-while running) are reported at that file's own line, and the command exits 1.
+A request that cannot be met (no such file or name, a value that is not a
+function, a function that cannot be converted, an output format that the file's
+extension does not name) is one line on stderr, ``autograph: FILE: what is
+wrong``, and the command exits 1 (2 for a command line argparse rejects). An
+error of the user's program itself, while it runs or loads, is its traceback
+without the library's frames, and exits 1.
 """
 
 from __future__ import annotations
@@ -18,40 +23,57 @@ from __future__ import annotations
 import argparse
 import ast
 import contextlib
+import functools
 import inspect
 import os
 import re
-import shutil
-import subprocess
 import sys
 import traceback
 import types
-import warnings
 
 from autograph.impl.api import to_code, to_graph
 from autograph.pyct.parser import ConversionError
+from runtime import _version
+from runtime.core import source, tracebacks
+from runtime.views import render
+
+_DESCRIPTION = """\
+Python functions to graphs, the way TensorFlow's tf.function and AutoGraph do:
+print a function's converted source (to-code), run a file with its functions
+converted (run), draw a function's graph (graph), describe a saved model (show),
+or export a function as an ONNX model (export)."""
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(prog="autograph", description=__doc__.split("\n\n")[0])
-    commands = parser.add_subparsers(dest="command", required=True)
+    parser = argparse.ArgumentParser(
+        prog="autograph",
+        description=_DESCRIPTION,
+        epilog="examples:\n" + __doc__.split("\n\n")[1],
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument(
+        "--version", action="version", version=f"autograph-numpy {_version.__version__}"
+    )
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     to_code_parser = commands.add_parser(
-        "to-code", help="print the converted source of FILE.py::NAME"
+        "to-code", help="print the converted source of the function FILE.py::NAME"
     )
     to_code_parser.add_argument("target", metavar="FILE.py::NAME")
     run = commands.add_parser(
         "run", help="run FILE.py as __main__ with its top-level functions converted"
     )
-    run.add_argument("file", metavar="FILE.py")
+    run.add_argument("file", metavar="FILE.py", nargs="?", help="the program to run")
     run.add_argument("args", nargs=argparse.REMAINDER, help="arguments given to the program")
     _add_graph_command(commands)
     show_parser = commands.add_parser("show", help="describe the saved model in DIR")
     show_parser.add_argument("dir", metavar="DIR")
     _add_export_command(commands)
     options = parser.parse_args(argv)
+    if options.command == "run" and options.file is None:
+        run.error("give the FILE.py to run (autograph run FILE.py [ARGS...])")
     try:
         if options.command == "to-code":
-            print(to_code(_load_target(options.target)), end="")
+            print(to_code_command(options.target), end="")
         elif options.command == "graph":
             graph_command(options)
         elif options.command == "show":
@@ -65,20 +87,50 @@ def main(argv=None):
         return 1
     except SystemExit:
         raise
-    except Exception:  # an error of the user's program: its traceback, then exit 1
-        traceback.print_exc()
+    except Exception as error:  # an error of the user's program: its traceback, then exit 1
+        if tracebacks.is_traceback_filtering_enabled():
+            tracebacks.strip_library_frames(error)
+        traceback.print_exception(type(error), error, error.__traceback__)
         return 1
     return 0
 
 
 class _UserError(Exception):
-    """A problem with what the user asked for, reported without a traceback."""
+    """A problem with what the user asked for, reported on one line without a traceback."""
 
 
 def _check_file(path):
     if not os.path.isfile(path):
         raise _UserError(f"autograph: no such file: {path}")
     return os.path.abspath(path)
+
+
+def to_code_command(target):
+    fn = _load_target(target)
+    path, _, name = target.partition("::")
+    if not _is_function(fn):
+        raise _UserError(
+            f"autograph: {path}: {name} is not a function (it is {_kind(fn)}); "
+            "to-code prints the converted source of a function"
+        )
+    try:
+        return to_code(fn)
+    except ConversionError as e:
+        raise _UserError(f"autograph: {path}: {name} cannot be converted: {e}") from None
+
+
+def _is_function(obj):
+    """Whether ``obj`` is something to convert: a function, a method, an ag.function, or an
+    object whose class defines ``__call__`` in Python."""
+    if hasattr(obj, "python_function") or inspect.isfunction(obj) or inspect.ismethod(obj):
+        return True
+    return not isinstance(obj, type) and callable(obj) and inspect.isfunction(type(obj).__call__)
+
+
+def _kind(obj):
+    """``an int``, ``a module``: what a value is, for a message."""
+    name = type(obj).__name__
+    return f"{'an' if name[:1].lower() in 'aeiou' else 'a'} {name}"
 
 
 def _load_target(target):
@@ -100,17 +152,22 @@ def _import(path):
 
 
 def run_file(path, args=()):
-    """Runs ``path`` as ``__main__``, each top-level function converted as it is defined."""
+    """Runs ``path`` as ``__main__``, each top-level function converted when first called."""
     return _exec_file(_check_file(path), "__main__", [path, *args])
 
 
 def _exec_file(path, module_name, argv):
-    with open(path, encoding="utf-8") as f:
-        source = f.read()
     try:
-        tree = ast.parse(source, path)
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+    except (OSError, UnicodeDecodeError) as e:
+        raise _UserError(f"autograph: cannot read {path}: {e}") from None
+    try:
+        tree = ast.parse(text, path)
     except SyntaxError as e:
-        raise _UserError(f'File "{e.filename}", line {e.lineno}\nSyntaxError: {e.msg}') from None
+        raise _UserError(
+            f'autograph: File "{e.filename}", line {e.lineno}: SyntaxError: {e.msg}'
+        ) from None
     tree.body = _convert_after_definitions(tree.body)
     code = compile(tree, path, "exec")  # line numbers stay those of the file
     module = types.ModuleType(module_name)
@@ -145,29 +202,42 @@ def _convert_after_definitions(body):
 
 
 def _convert(fn):
+    """``fn``, converted when it is first called: a function the program never calls is never
+    converted, and one that cannot be converted runs as it is, with a warning at that call."""
     if not inspect.isfunction(fn):
         return fn  # an ag.function, or whatever a decorator made of it
-    try:
-        return to_graph(fn)
-    except ConversionError as e:
-        warnings.warn(f"autograph: {fn.__name__} runs unconverted: {e}", stacklevel=2)
-        return fn
+    converted = None
+
+    @functools.wraps(fn)
+    def convert_on_first_call(*args, **kwargs):
+        nonlocal converted
+        if converted is None:
+            try:
+                converted = to_graph(fn)
+            except ConversionError as e:
+                source.warn(f"autograph: {fn.__name__} runs unconverted: {e}")
+                converted = fn
+        return converted(*args, **kwargs)
+
+    convert_on_first_call.__autograph_original__ = fn  # to_code and to_graph see fn itself
+    return convert_on_first_call
 
 
 # --- autograph graph, autograph show -------------------------------------------------------------
 
-_FORMATS = ("dot", "svg", "png")
+_GRAPH_FORMATS = {"dot": "dot", "gv": "dot", "svg": "svg", "png": "png", "pdf": "pdf"}
 
 
 def _add_graph_command(commands):
     graph = commands.add_parser(
         "graph",
-        help="print the graph of FILE.py::NAME as Graphviz DOT (or render it to svg/png)",
+        help="print the graph of FILE.py::NAME as Graphviz DOT (or draw it as svg, png, pdf)",
         description=(
             "Traces FILE.py::NAME (an ag.function, a plain function, a ConcreteFunction or an "
-            "rt.Graph) and prints its graph as Graphviz DOT, or renders it with Graphviz's dot "
+            "rt.Graph) and prints its graph as Graphviz DOT, or draws it with Graphviz's dot "
             "program. An ag.function with an input_signature is traced for it; otherwise give "
-            "example ARGS (Python literals, passed as tensors) or --signature."
+            "example ARGS (Python literals, passed as tensors) or --signature. The format is "
+            "--output's extension (.dot or .gv, .svg, .png, .pdf) unless --format says it."
         ),
     )
     graph.add_argument("target", metavar="FILE.py::NAME")
@@ -181,19 +251,22 @@ def _add_graph_command(commands):
     )
     graph.add_argument(
         "--format",
-        choices=_FORMATS,
-        help="dot (the default), or svg/png rendered by Graphviz (default: --output's extension)",
+        choices=("dot", *render.FORMATS),
+        help="dot, or svg/png/pdf drawn by Graphviz (default: --output's extension; DOT on stdout)",
     )
     graph.add_argument("--output", "-o", metavar="PATH", help="write here instead of stdout")
 
 
 def graph_command(options):
-    fmt = options.format or _format_of(options.output)
+    fmt = options.format or _format_of(options.output, _GRAPH_FORMATS)
     # What the user's file prints while it loads and traces goes to stderr: stdout is the graph.
     with contextlib.redirect_stdout(sys.stderr):
         graph = _graph_of(_load_target(options.target), options)
     dot_text = graph.to_dot()
-    data = dot_text.encode() if fmt == "dot" else _render(dot_text, fmt)
+    try:
+        data = dot_text.encode() if fmt == "dot" else render.render(dot_text, fmt)
+    except (render.GraphvizNotFound, render.GraphvizFailed) as e:
+        raise _UserError(f"autograph: {e}; or write DOT (--format dot)") from None
     if options.output:
         try:
             with open(options.output, "wb") as f:
@@ -206,20 +279,29 @@ def graph_command(options):
         sys.stdout.buffer.flush()
 
 
-def _format_of(output):
-    ext = os.path.splitext(output or "")[1].lstrip(".").lower()
-    return ext if ext in _FORMATS else "dot"
+def _format_of(output, formats):
+    """The format named by ``output``'s extension (``formats`` maps them); DOT for stdout."""
+    if output is None:
+        return next(iter(formats.values()))
+    extension = os.path.splitext(output)[1].lstrip(".").lower()
+    if extension not in formats:
+        known = ", ".join(f".{e}" for e in formats)
+        raise _UserError(
+            f"autograph: cannot tell the format of {output} from its extension "
+            f"({'.' + extension if extension else 'none'}): name it {known}, or give --format"
+        )
+    return formats[extension]
 
 
 def _graph_of(obj, options):
     """The graph to draw for the loaded target, traced for ARGS, --signature or input_signature."""
     import runtime as rt
 
-    name = options.target.partition("::")[2]
+    path, _, name = options.target.partition("::")
     given = options.args or options.signature is not None
     if isinstance(obj, rt.Graph) or hasattr(obj, "graph") and isinstance(obj.graph, rt.Graph):
         if given:
-            raise _UserError(f"autograph: {name} is already a graph; it takes no arguments")
+            raise _UserError(f"autograph: {path}: {name} is already a graph; it takes no arguments")
         return obj if isinstance(obj, rt.Graph) else obj.graph
     return _concrete_function(obj, options).graph
 
@@ -228,13 +310,13 @@ def _concrete_function(obj, options):
     """The loaded target (a function) traced for ARGS, --signature or its input_signature."""
     from autograph.function import function
 
-    name = options.target.partition("::")[2]
+    path, _, name = options.target.partition("::")
     given = options.args or options.signature is not None
     if options.args and options.signature is not None:
         raise _UserError("autograph: give either example ARGS or --signature, not both")
     if not hasattr(obj, "get_concrete_function"):
         if not callable(obj):
-            raise _UserError(f"autograph: {name} is not a function (it is {type(obj).__name__})")
+            raise _UserError(f"autograph: {path}: {name} is not a function (it is {_kind(obj)})")
         obj = function(obj)
     if options.signature is not None:
         args = _parse_signature(options.signature)
@@ -249,11 +331,11 @@ def _concrete_function(obj, options):
     except (TypeError, ValueError) as e:
         if not given and obj.input_signature is None:
             raise _UserError(
-                f"autograph: {name} has no input_signature: give example arguments "
+                f"autograph: {path}: {name} has no input_signature: give example arguments "
                 f'(autograph {options.command} FILE.py::{name} 1.0 "[1, 2]") or --signature '
                 '"float32[None,3],int32[]"'
             ) from None
-        raise _UserError(f"autograph: {e}") from None
+        raise _UserError(f"autograph: {path}: {e}") from None
     return obj.get_concrete_function(*args)
 
 
@@ -306,22 +388,6 @@ def _example_tensor(text):
         raise _UserError(f"autograph: argument {text!r} is not a tensor value: {e}") from None
 
 
-def _render(dot_text, fmt):
-    """``dot_text`` rendered by Graphviz's ``dot`` program as ``fmt`` (svg, png)."""
-    dot = shutil.which("dot")
-    if dot is None:
-        raise _UserError(
-            f"autograph: --format {fmt} needs Graphviz's `dot` program, which was not found on "
-            "PATH: install Graphviz (e.g. `apt-get install graphviz` or `brew install graphviz`), "
-            "or use --format dot"
-        )
-    result = subprocess.run([dot, f"-T{fmt}"], input=dot_text.encode(), capture_output=True)
-    if result.returncode != 0:
-        message = result.stderr.decode(errors="replace").strip()
-        raise _UserError(f"autograph: dot failed: {message}")
-    return result.stdout
-
-
 def show_command(path):
     try:
         from runtime import saved_model
@@ -359,13 +425,17 @@ def _add_export_command(commands):
         metavar="SPECS",
         help='the tensor arguments\' dtypes and shapes, e.g. "float32[None,3],int32[]"',
     )
-    export.add_argument("--format", choices=("onnx",), default="onnx", help="onnx (the default)")
+    export.add_argument(
+        "--format", choices=("onnx",), help="onnx (the default: --output's extension, .onnx)"
+    )
     export.add_argument("--output", "-o", metavar="FILE", required=True, help="the model file")
 
 
 def export_command(options):
     import runtime as rt
 
+    if options.format is None:
+        _format_of(options.output, {"onnx": "onnx"})
     where = options.target
     path = where.partition("::")[0]
     if os.path.isdir(path):

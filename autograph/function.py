@@ -23,15 +23,17 @@ from __future__ import annotations
 
 import functools
 import inspect
+import operator
 import types
-import warnings
 import weakref
 
 import runtime as rt
 from autograph import signatures
-from autograph.input_signature import apply_signature
+from autograph.eager_switch import state as _eager
+from autograph.input_signature import apply_signature, defaults_of, positional_count, validated
 from runtime import xla
-from runtime.core import context
+from runtime.core import context, source, tracebacks
+from runtime.execution import profiling
 from runtime.execution.compile import compile_function
 from runtime.execution.entry import MISS, entry_function
 from runtime.execution.optimize import optimize
@@ -39,22 +41,7 @@ from runtime.execution.tracing import set_outputs, trace
 from runtime.extras import require
 from runtime.ops.function_ops import GraphFunction
 from runtime.state.variables import observe_creation
-
-_eager = {"on": False}
-
-
-def run_functions_eagerly(flag):
-    """When on, every Function calls its Python function directly, without tracing (for debugging)."""
-    _eager["on"] = bool(flag)
-
-
-def experimental_run_functions_eagerly(flag):
-    """The older spelling of ``run_functions_eagerly``, as TensorFlow 2.0 had it."""
-    run_functions_eagerly(flag)
-
-
-def functions_run_eagerly() -> bool:
-    return _eager["on"]
+from runtime.views import render
 
 
 class RetracingWarning(UserWarning):
@@ -99,7 +86,7 @@ class Function:
         jit_compile=False,
     ):
         self.python_function = python_function
-        self.input_signature = None if input_signature is None else tuple(input_signature)
+        self.input_signature = validated(python_function, input_signature)
         self.autograph = autograph
         self.reduce_retracing = reduce_retracing
         self.jit_compile = bool(jit_compile)
@@ -114,6 +101,10 @@ class Function:
         self._warned = False
         self._instances = weakref.WeakKeyDictionary()
         self._signature = inspect.signature(python_function)
+        self._defaults = defaults_of(python_function)
+        # A call giving this many positional arguments fills in no default: the fast path
+        # may keep its graph, whatever happens to the function's defaults later.
+        self._positional = positional_count(self._signature)
         functools.update_wrapper(self, python_function, updated=())
         if not hasattr(self, "__name__"):  # a callable object
             self.__name__ = type(python_function).__name__
@@ -143,43 +134,57 @@ class Function:
     # --- calling --------------------------------------------------------------------------
 
     def __call__(self, *args, **kwargs):
-        # The common call repeats the last: the entry function checks the arguments are
-        # tensors as it was made for, and runs the whole call (runtime.execution.entry).
-        entry = self._entry
-        if entry is not None and not (kwargs or context.active or _eager["on"]):
-            result = entry(args)
-            if result is not MISS:
-                return result
-        if _eager["on"]:
-            return self.python_function(*args, **kwargs)
-        if context.building_graph() is not None:  # inside another graph: inline
-            arguments = self._arguments(args, kwargs)  # checks the input_signature
-            bound = self._signature.bind_partial()
-            bound.arguments.update(arguments)
-            return self._traceable()(*bound.args, **bound.kwargs)
-        # The common call, eager tensors by position, skips binding and signature keys: the
-        # graph chosen the first time is the one the full path would choose again.
-        call_key = None if kwargs else signatures.call_key(args)
-        concrete = self._by_call.get(call_key)
-        if concrete is not None:
-            if context.recording_tapes():  # a tape sees the call as one differentiable op
-                return concrete._call_recorded(list(args))
-            if call_key not in self._entries:  # called a second time: worth an entry function
-                self._entries[call_key] = concrete._entry_function(call_key)
-            self._entry = self._entries[call_key]
-            return concrete._call_flat([a._value for a in args])
-        arguments = self._arguments(args, kwargs)
-        concrete = self._concrete_function(self._as_signature(arguments))
-        if call_key is not None and len(signatures.tensor_leaves(arguments)) == len(args):
-            self._by_call[call_key] = concrete  # no tensor defaults: the args are all the inputs
-        return concrete._call_arguments(arguments)
+        try:
+            # The common call repeats the last: the entry function checks the arguments are
+            # tensors as it was made for, and runs the whole call (runtime.execution.entry).
+            entry = self._entry
+            # (Not while rt.summary traces calls: profiling.recorder sees each through _call_flat.)
+            off = kwargs or context.active or _eager["on"] or profiling.recorder is not None
+            if entry is not None and not off:
+                result = entry(args)
+                if result is not MISS:
+                    return result
+            if _eager["on"]:
+                return self.python_function(*args, **kwargs)
+            if context.building_graph() is not None:  # inside another graph: inline
+                arguments = self._arguments(args, kwargs)  # checks the input_signature
+                bound = self._signature.bind_partial()
+                bound.arguments.update(arguments)
+                return self._traceable()(*bound.args, **bound.kwargs)
+            # The common call, eager tensors by position, skips binding and signature keys: the
+            # graph chosen the first time is the one the full path would choose again.
+            call_key = None if kwargs else signatures.call_key(args)
+            concrete = self._by_call.get(call_key)
+            if concrete is not None:
+                if context.recording_tapes():  # a tape sees the call as one differentiable op
+                    return concrete._call_recorded(list(args))
+                if call_key not in self._entries:  # called a second time: worth an entry function
+                    self._entries[call_key] = concrete._entry_function(call_key)
+                self._entry = self._entries[call_key]
+                return concrete._call_flat([a._value for a in args])
+            arguments = self._arguments(args, kwargs)
+            concrete = self._concrete_function(self._as_signature(arguments))
+            if (
+                call_key is not None
+                and len(args) >= self._positional  # no defaults filled in
+                and len(signatures.tensor_leaves(arguments)) == len(args)
+            ):
+                self._by_call[call_key] = concrete  # the args are all the inputs
+            return concrete._call_arguments(arguments)
+        except Exception as error:
+            tracebacks.filter_traceback(error)  # the user's frames only, unless switched off
+            raise
 
     def get_concrete_function(self, *args, **kwargs):
         """The ConcreteFunction for these arguments (tensors or TensorSpecs), traced if needed."""
-        if not args and not kwargs and self.input_signature is not None:
-            args = self.input_signature
-        arguments = self._arguments(args, kwargs, specs_allowed=True)
-        return self._concrete_function(self._as_signature(arguments))
+        try:
+            if not args and not kwargs and self.input_signature is not None:
+                args = self.input_signature
+            arguments = self._arguments(args, kwargs, specs_allowed=True)
+            return self._concrete_function(self._as_signature(arguments))
+        except Exception as error:
+            tracebacks.filter_traceback(error)  # the user's frames only, unless switched off
+            raise
 
     def _traceable(self):
         if inspect.isgeneratorfunction(self.python_function):
@@ -196,16 +201,16 @@ class Function:
             return to_graph(self.python_function)
         except ConversionError as e:
             # As TensorFlow does: trace it unconverted (fine unless it branches on tensors).
-            warnings.warn(
-                f"AutoGraph could not convert {self.__name__} and traces it as it is: {e}",
-                stacklevel=3,
-            )
+            source.warn(f"AutoGraph could not convert {self.__name__} and traces it as it is: {e}")
             return self.python_function
 
     # --- signatures -----------------------------------------------------------------------
 
     def _arguments(self, args, kwargs, specs_allowed=False):
         """The call's arguments as [(name, value)], checked against input_signature."""
+        defaults = defaults_of(self.python_function)
+        if any(map(operator.is_not, defaults, self._defaults)):  # assigned since the last call
+            self._signature, self._defaults = inspect.signature(self.python_function), defaults
         try:
             bound = self._signature.bind(*args, **kwargs)
         except TypeError as e:
@@ -311,12 +316,11 @@ class Function:
         )
         if self.tracing_count + 1 >= _RETRACING_WARN_AT and not self._warned:
             self._warned = True
-            warnings.warn(
+            source.warn(
                 f"{self.__name__} was traced {self.tracing_count + 1} times. Each new signature "
                 f"traces a new graph, which is expensive; this time {reason}. Pass tensors rather "
                 "than Python values, give an input_signature, or use reduce_retracing=True.",
                 RetracingWarning,
-                stacklevel=4,
             )
 
     def __repr__(self):
@@ -334,16 +338,20 @@ class ConcreteFunction:
         self.structured_outputs = graph.structured_outputs
         self._returns_one_tensor = isinstance(self.structured_outputs, rt.SymbolicTensor)
         self._signature = signature
-        # What was traced, with each tensor argument as the spec of its placeholder (a relaxed
-        # shape when reduce_retracing generalised it).
-        n_leaves = len(signatures.tensor_leaves(arguments))
-        specs = iter(rt.TensorSpec(t.shape, t.dtype) for t in self.inputs[:n_leaves])
+        # What was traced: each tensor argument as its placeholder's spec (the shape relaxed
+        # when reduce_retracing generalised it; the name a TensorSpec gave kept).
+        leaves = signatures.tensor_leaves(arguments)
+        specs = iter(
+            rt.TensorSpec(t.shape, t.dtype, signatures.spec_name(v))
+            for t, v in zip(self.inputs, leaves)
+        )
         self._traced = [(n, signatures.replace_leaves(v, specs)) for n, v in arguments]
-        self.input_shapes = [t.shape for t in self.inputs[:n_leaves]]
+        self.input_shapes = [t.shape for t in self.inputs[: len(leaves)]]
         self._arguments = [(n, signatures.describe_value(v)) for n, v in self._traced]
         optimized, self.optimization_report = optimize(graph)
         # The optimised graph runs on numpy, or lowered to JAX and compiled by XLA.
         self._program = (xla.compile_function if jit_compile else compile_function)(optimized)
+        self._optimized = optimized  # the graph that runs (rt.summary names its ops' times)
         self._graph_function = None  # made when a tape first watches a call
         self.structured_input_signature = (
             tuple(signatures.to_specs(v) for _, v in self._traced),
@@ -354,19 +362,23 @@ class ConcreteFunction:
         """Runs the graph on arguments bound as the Python function binds them; tensors must fit
         their placeholders, and Python values must be the ones traced."""
         try:
-            bound = self._signature.bind_partial(*args, **kwargs)
-        except TypeError as e:
-            raise TypeError(f"ConcreteFunction {self.name}: {e}") from None
-        tensors = []
-        for name, traced in self._traced:
-            if name in bound.arguments:
-                self._collect(name, traced, bound.arguments[name], tensors)
-            elif signatures.tensor_leaves([(name, traced)]):
-                raise TypeError(f"ConcreteFunction {self.name}: missing argument '{name}'")
-            # an omitted Python argument is the one traced
-        if context.recording_tapes():
-            return self._call_recorded(tensors)
-        return self._call_flat([t._value for t in tensors])
+            try:
+                bound = self._signature.bind_partial(*args, **kwargs)
+            except TypeError as e:
+                raise TypeError(f"ConcreteFunction {self.name}: {e}") from None
+            tensors = []
+            for name, traced in self._traced:
+                if name in bound.arguments:
+                    self._collect(name, traced, bound.arguments[name], tensors)
+                elif signatures.tensor_leaves([(name, traced)]):
+                    raise TypeError(f"ConcreteFunction {self.name}: missing argument '{name}'")
+                # an omitted Python argument is the one traced
+            if context.recording_tapes():
+                return self._call_recorded(tensors)
+            return self._call_flat([t._value for t in tensors])
+        except Exception as error:
+            tracebacks.filter_traceback(error)  # the user's frames only, unless switched off
+            raise
 
     def _collect(self, name, traced, given, values):
         if isinstance(traced, rt.TensorSpec):
@@ -423,7 +435,11 @@ class ConcreteFunction:
         return entry_function(self._program, call_key, dtypes, structure)
 
     def _call_flat(self, values):
-        results = self._program(*values)
+        record = profiling.recorder  # set while rt.summary.trace_on is on
+        if record is None:
+            results = self._program(*values)
+        else:
+            results = record(self.name, self.graph, self._optimized, self._program, values)
         if self._returns_one_tensor:
             return rt.EagerTensor(results[0], self.outputs[0].dtype)
         return self._structured([rt.EagerTensor(v, t.dtype) for v, t in zip(results, self.outputs)])
@@ -457,3 +473,13 @@ class ConcreteFunction:
 
     def __repr__(self):
         return f"<ag.ConcreteFunction {self.name}>"
+
+    def _repr_html_(self):
+        """A notebook shows the graph drawn, where Graphviz is installed, else its text."""
+        return render.html(self.graph, heading=str(self))
+
+    def _repr_svg_(self):
+        return self.graph._repr_svg_()
+
+    def _repr_pretty_(self, printer, cycle):
+        printer.text(repr(self) if cycle else f"{self}\n{self.graph}")

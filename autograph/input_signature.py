@@ -1,4 +1,5 @@
-"""``input_signature``: a call's arguments checked against the TensorSpecs a Function was given.
+"""``input_signature``: checked when a Function is made, and a call's arguments against it;
+and what decides whether a call's arguments depend on the function's defaults.
 
 >>> import runtime as rt
 >>> apply_signature("f", [("x", 3.0)], [rt.TensorSpec([], rt.float32)], False)
@@ -9,11 +10,42 @@
 Traceback (most recent call last):
 ...
 ValueError: f: argument 'x' has shape (2,), which does not fit the input_signature's (3,)
+>>> validated(print, [3])
+Traceback (most recent call last):
+    ...
+TypeError: print: input_signature must be a list or tuple of rt.TensorSpec (nested lists and tuples allowed), but input_signature[0] is 3; describe that argument with rt.TensorSpec(shape, dtype)
 """
 
 from __future__ import annotations
 
+import inspect
+
 import runtime as rt
+
+
+def validated(fn, input_signature):
+    """``input_signature`` as a tuple, or TypeError when it is not a (nested) sequence of specs."""
+    if input_signature is None:
+        return None
+
+    def check(entry, where):
+        if isinstance(entry, (list, tuple)):
+            for i, inner in enumerate(entry):
+                check(inner, f"{where}[{i}]")
+        elif not isinstance(entry, rt.TensorSpec):
+            raise TypeError(
+                f"{getattr(fn, '__name__', fn)!s}: input_signature must be a list or tuple of "
+                f"rt.TensorSpec (nested lists and tuples allowed), but input_signature{where} is "
+                f"{entry!r}; describe that argument with rt.TensorSpec(shape, dtype)"
+            )
+
+    if not isinstance(input_signature, (list, tuple)):
+        raise TypeError(
+            f"{getattr(fn, '__name__', fn)!s}: input_signature must be a list or tuple of "
+            f"rt.TensorSpec, one per argument, not {input_signature!r}"
+        )
+    check(input_signature, "")
+    return tuple(input_signature)
 
 
 def apply_signature(fn_name, arguments, signature, specs_allowed, given=None):
@@ -61,3 +93,17 @@ def fit(fn_name, name, value, spec, specs_allowed):
             ) from None
     spec.check_argument(fn_name, name, tensor_like)
     return tensor_like
+
+
+def defaults_of(fn):
+    """The objects holding ``fn``'s defaults: assigning new ones replaces them, and a Function
+    then reads them again, as Python reads defaults at each call."""
+    return getattr(fn, "__defaults__", None), getattr(fn, "__kwdefaults__", None)
+
+
+def positional_count(signature) -> int:
+    """How many positional arguments a call gives when it fills in no default; one more than
+    possible for a function with keyword-only parameters (those are given by keyword)."""
+    kinds = [p.kind for p in signature.parameters.values()]
+    positional = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+    return sum(k in positional for k in kinds) + (inspect.Parameter.KEYWORD_ONLY in kinds)

@@ -87,9 +87,16 @@ def tensor_leaves_named(arguments):
         leaves = []
         walk(value, leaves.append)
         named += [
-            (name if len(leaves) == 1 else f"{name}_{i}", leaf) for i, leaf in enumerate(leaves)
+            (spec_name(leaf) or (name if len(leaves) == 1 else f"{name}_{i}"), leaf)
+            for i, leaf in enumerate(leaves)
         ]
     return named
+
+
+def spec_name(leaf):
+    """A TensorSpec's name names its placeholder and saved signature input, as in TensorFlow;
+    None for a tensor or an unnamed spec."""
+    return leaf.name if isinstance(leaf, rt.TensorSpec) else None
 
 
 def replace_leaves(value, placeholders):

@@ -29,7 +29,10 @@ def _value(x):
     return x.numpy() if hasattr(x, "numpy") else np.asarray(x)
 
 
-def run(quick=False, only=None):
+def run(quick=False, only=None, on_row=None):
+    """The workload rows (each given to ``on_row`` as soon as it is timed, so a reader sees
+    progress), the single timings in seconds, and the scale results; ``only``: just the
+    workloads whose name holds this text."""
     min_seconds = 0.05 if quick else 0.3
     rows = []
     for name, (fn, numpy_fn, args, numpy_args) in workloads.workloads().items():
@@ -53,8 +56,12 @@ def run(quick=False, only=None):
                 "spread": max(spread(r) for r in rounds),
             }
         )
+        if on_row is not None:
+            on_row(rows[-1])
     if only is None or only in KERAS_STEP:
         rows.append(_keras_step_row(min_seconds))
+        if on_row is not None:
+            on_row(rows[-1])
     if only is not None:
         return rows, {}, None
     singles = {
@@ -99,7 +106,7 @@ def _keras_step_row(min_seconds):
     }
 
 
-def print_table(rows, singles, scaling):
+def print_header():
     print(
         f"machine: {platform.machine()}, {platform.processor() or 'cpu'}, "
         f"Python {platform.python_version()}, numpy {np.__version__}"
@@ -107,20 +114,36 @@ def print_table(rows, singles, scaling):
     print()
     print(
         f"{'workload':40} {'numpy':>10} {'graph':>10} {'eager':>10} {'graph/np':>9} "
-        f"{'eager/np':>9} {'spread':>7}"
+        f"{'eager/np':>9} {'spread':>7}",
+        flush=True,
     )
+
+
+def print_row(r):
+    print(
+        f"{r['workload']:40} {r['numpy_s'] * 1e6:8.1f}us {r['graph_s'] * 1e6:8.1f}us "
+        f"{r['eager_s'] * 1e6:8.1f}us {r['graph_ratio']:8.2f}x {r['eager_ratio']:8.2f}x "
+        f"{r['spread']:6.0%}",
+        flush=True,
+    )
+
+
+def print_table(rows, singles, scaling):
+    """The whole table at once (``main`` prints its rows as they are timed)."""
+    print_header()
     for r in rows:
-        print(
-            f"{r['workload']:40} {r['numpy_s'] * 1e6:8.1f}us {r['graph_s'] * 1e6:8.1f}us "
-            f"{r['eager_s'] * 1e6:8.1f}us {r['graph_ratio']:8.2f}x {r['eager_ratio']:8.2f}x "
-            f"{r['spread']:6.0%}"
-        )
+        print_row(r)
+    print_rest(singles, scaling)
+
+
+def print_rest(singles, scaling):
     print()
-    for name, seconds in singles.items():
+    for name, seconds in singles.items():  # the names say "(s)": the JSON holds seconds
+        label = name.removesuffix(" (s)")
         if seconds < 1e-3:
-            print(f"{name:44} {seconds * 1e6:8.1f} us")
+            print(f"{label:44} {seconds * 1e6:8.1f} us")
         else:
-            print(f"{name:44} {seconds * 1e3:8.2f} ms")
+            print(f"{label:44} {seconds * 1e3:8.2f} ms")
     if scaling is not None:
         print()
         scale.print_results(scaling)
@@ -132,8 +155,9 @@ def main(argv=None):
     parser.add_argument("--json", help="also write the results to this file")
     parser.add_argument("--only", help="only the workloads whose name holds this text")
     options = parser.parse_args(argv)
-    rows, singles, scaling = run(options.quick, options.only)
-    print_table(rows, singles, scaling)
+    print_header()
+    rows, singles, scaling = run(options.quick, options.only, on_row=print_row)
+    print_rest(singles, scaling)
     xla_rows = converted_rows = None
     jax_rows = run_xla(options.quick) if options.only is None else None
     if jax_rows is not None:

@@ -1,6 +1,6 @@
 """Plot the ratio table: ``python -m benchmarks.plot RESULTS.json OUT.png`` (needs matplotlib).
 
-pip install -e ".[bench]"
+pip install -e ".[bench]"     # without it: an ImportError saying so
 python -m benchmarks --json results.json && python -m benchmarks.plot results.json docs/images/benchmarks.png
 """
 
@@ -9,10 +9,11 @@ from __future__ import annotations
 import json
 import sys
 
+from runtime.extras import require
+
 
 def plot(results, out):
-    import matplotlib
-
+    matplotlib = require("matplotlib", "bench", "Plotting the benchmarks")
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
@@ -39,7 +40,12 @@ def main(argv):
         print(__doc__)
         return 2
     with open(argv[0]) as f:
-        plot(json.load(f), argv[1])
+        results = json.load(f)
+    try:
+        plot(results, argv[1])
+    except ImportError as e:
+        print(f"python -m benchmarks.plot: {e}", file=sys.stderr)
+        return 1
     return 0
 
 

@@ -5,7 +5,19 @@
 <rt.Tensor: shape=(), dtype=int32, numpy=7>
 """
 
-from runtime import compat, debugging, errors, keras, nn, onnx, random, saved_model, strings
+from runtime import (
+    compat,
+    debugging,
+    errors,
+    keras,
+    nn,
+    onnx,
+    random,
+    saved_model,
+    strings,
+    summary,
+)
+from runtime._version import __version__
 from runtime.core import nest
 from runtime.core.context import executing_eagerly
 from runtime.core.dtypes import (
@@ -31,7 +43,7 @@ from runtime.core.tensor_spec import TensorSpec
 from runtime.execution.session import Session
 from runtime.gradients.graph import gradients
 from runtime.gradients.tape import GradientTape
-from runtime.ops import eager_operators  # installs the fast operators of eager tensors
+from runtime.ops import eager_operators as _eager_operators  # installs fast operators
 from runtime.ops.array_ops import (
     concat,
     expand_dims,
@@ -107,7 +119,9 @@ from runtime.ops.scan_ops import cumsum
 from runtime.ops.tensor_array_ops import TensorArray
 from runtime.state.module import Module
 from runtime.state.variables import Variable
-from runtime.views import dot, text  # noqa: F401 (each registers its view of graphs)
+from runtime.views import dot as _dot  # noqa: F401 (each registers its view of graphs)
+from runtime.views import render as _render  # noqa: F401
+from runtime.views import text as _text  # noqa: F401
 
 newaxis = None  # x[:, rt.newaxis] adds a dimension of size 1, as x[:, None] does
 

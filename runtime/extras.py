@@ -1,21 +1,21 @@
-"""The optional extras (``pip install "autograph[onnx]"``): the one place their install hint is written.
+"""The optional extras (``pip install "autograph-numpy[onnx]"``): the one place their install hint is written.
 
 >>> require("no_such_module_here", "onnx", "Exporting to ONNX")
 Traceback (most recent call last):
     ...
-ImportError: Exporting to ONNX needs the no_such_module_here package: pip install "autograph[onnx]"
+ImportError: Exporting to ONNX needs the no_such_module_here package: pip install "autograph-numpy[onnx]"
 """
 
 from __future__ import annotations
 
 import importlib
 
-DISTRIBUTION = "autograph"
+DISTRIBUTION = "autograph-numpy"
 """The name this project is installed under, as ``pip install`` spells it."""
 
 
 def install_hint(extra: str) -> str:
-    """The command that installs ``extra``: ``pip install "autograph[onnx]"``."""
+    """The command that installs ``extra``: ``pip install "autograph-numpy[onnx]"``."""
     return f'pip install "{DISTRIBUTION}[{extra}]"'
 
 

@@ -1,6 +1,6 @@
 """``rt.onnx``: a function's graph as an ONNX model, to run where Python does not.
 
-    pip install "autograph[onnx]"
+    pip install "autograph-numpy[onnx]"
 
 ``rt.onnx.export(fn, "model.onnx")`` writes the model (docs/export.md shows it
 end to end, run by onnxruntime). Models use one ONNX operator set:

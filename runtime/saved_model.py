@@ -26,11 +26,21 @@ naming the file on any damage. Saving is atomic and keeps files that are not the
 <rt.Tensor: shape=(), dtype=float32, numpy=16.0>
 >>> loaded.total
 <rt.Variable 'counter/Variable:0' shape=() dtype=float32, numpy=16.0>
+>>> loaded.signatures["serving_default"](a=rt.constant(1.0))  # by name, a dict, as in TensorFlow
+{'output_0': <rt.Tensor: shape=(), dtype=float32, numpy=17.0>}
 """
 
 from runtime.saving.format import SavedModelError
-from runtime.saving.loaded import LoadedFunction, LoadedObject
+from runtime.saving.loaded import LoadedFunction, LoadedObject, SignatureFunction
 from runtime.saving.reader import load, show
 from runtime.saving.writer import save
 
-__all__ = ["save", "load", "show", "SavedModelError", "LoadedObject", "LoadedFunction"]
+__all__ = [
+    "save",
+    "load",
+    "show",
+    "SavedModelError",
+    "LoadedObject",
+    "LoadedFunction",
+    "SignatureFunction",
+]

@@ -17,7 +17,6 @@ import functools
 import inspect
 import threading
 import types
-import warnings
 import weakref
 
 from autograph import operators
@@ -25,6 +24,7 @@ from autograph.converters.call_trees import is_left_alone
 from autograph.impl import errors, transpiler
 from autograph.operators.py_builtins import override_of
 from autograph.pyct.parser import ConversionError
+from runtime.core import source, tracebacks
 
 _instances = weakref.WeakKeyDictionary()  # original function -> converted function
 _depth = threading.local()
@@ -75,7 +75,8 @@ def to_graph(fn):
     converted = _instances.get(function)
     if converted is None:
         converted = _with_user_errors(
-            transpiler.instantiate(transpiler.convert(function), function, _AG_NAMESPACE)
+            transpiler.instantiate(transpiler.convert(function), function, _AG_NAMESPACE),
+            function,
         )
         converted.__autograph_original__ = function
         _instances[function] = converted
@@ -109,9 +110,14 @@ def to_code(fn) -> str:
     return transpiler.convert(function).source
 
 
-def _with_user_errors(converted):
+def _with_user_errors(converted, original):
     @functools.wraps(converted)
     def run(*args, **kwargs):
+        # Defaults are read at the call, as Python does: the original's, assigned since or not.
+        if converted.__defaults__ is not original.__defaults__:
+            converted.__defaults__ = original.__defaults__
+        if converted.__kwdefaults__ is not original.__kwdefaults__:
+            converted.__kwdefaults__ = original.__kwdefaults__
         depth = getattr(_depth, "value", 0)
         _depth.value = depth + 1
         try:
@@ -119,7 +125,9 @@ def _with_user_errors(converted):
         except Exception as e:
             if depth:
                 raise
-            raise errors.with_user_frames(e) from e.__cause__
+            errors.add_user_frames(e)
+            tracebacks.filter_traceback(e)  # the user's frames only, unless switched off
+            raise
         finally:
             _depth.value = depth
 
@@ -149,7 +157,7 @@ def converted_call(fn):
     try:
         return to_graph(fn)
     except ConversionError as e:
-        warnings.warn(f"AutoGraph could not convert {fn!r} and runs it as it is: {e}", stacklevel=2)
+        source.warn(f"AutoGraph could not convert {fn!r} and runs it as it is: {e}")
         return fn
 
 

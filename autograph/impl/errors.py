@@ -117,26 +117,20 @@ def describe(frames):
     return "\n".join(lines)
 
 
-def with_user_frames(error):
-    """``error``, or an error of the same type whose message ends with where it happened in user code."""
+def add_user_frames(error):
+    """Ends the message of ``error`` with where it happened in user code (once)."""
     frames = user_frames(error.__traceback__)
     if not frames or getattr(error, "ag_user_frames", None):
-        return error
+        return
     note = describe(frames)
-    rebuilt = None
-    if len(error.args) == 1 and isinstance(error.args[0], str) and not isinstance(error, KeyError):
-        try:
-            rebuilt = type(error)(_user_names(error.args[0], error.__traceback__) + note)
-        except Exception:  # an exception type with another constructor: keep it as it is
-            rebuilt = None
-    if rebuilt is None:
-        error.add_note(note.strip("\n"))
-        rebuilt = error
-    else:
-        rebuilt.__dict__.update(getattr(error, "__dict__", {}))
-        if hasattr(error, "message") and isinstance(error.message, str):
-            rebuilt.message = rebuilt.args[0]
-        rebuilt.__cause__, rebuilt.__context__ = error.__cause__, error.__context__
-        rebuilt.__suppress_context__ = error.__suppress_context__
-    rebuilt.ag_user_frames = frames
-    return rebuilt.with_traceback(error.__traceback__)
+    if (
+        len(error.args) == 1
+        and isinstance(error.args[0], str)
+        and type(error).__str__ is BaseException.__str__
+    ):
+        error.args = (_user_names(error.args[0], error.__traceback__) + note,)
+        if isinstance(getattr(error, "message", None), str):
+            error.message = error.args[0]  # OpError keeps its message apart, as TensorFlow does
+    elif hasattr(error, "add_note"):  # a message made another way (KeyError quotes its key)
+        error.add_note(note.strip("\n"))  # Python 3.11 and later
+    error.ag_user_frames = frames

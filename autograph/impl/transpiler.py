@@ -61,15 +61,18 @@ class ConvertedCode:
         return self._source
 
 
-_cache = {}
+# Code objects compare equal by content, wherever they come from: the same function in two
+# files is cached twice, since its conversion reports errors at its own file's lines.
+_cache = {}  # (code object, its file) -> ConvertedCode
 
 
 def convert(fn) -> ConvertedCode:
     """Converts the code of the plain function ``fn`` (cached by its code object)."""
-    cached = _cache.get(fn.__code__)
+    key = fn.__code__, fn.__code__.co_filename
+    cached = _cache.get(key)
     if cached is None:
         with _collector_paused():
-            cached = _cache[fn.__code__] = _convert(fn)
+            cached = _cache[key] = _convert(fn)
     return cached
 
 

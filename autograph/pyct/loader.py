@@ -7,6 +7,8 @@ import os
 import shutil
 import tempfile
 
+from runtime.core import tracebacks
+
 _directory = None
 
 
@@ -15,6 +17,8 @@ def _generated_dir():
     if _directory is None:
         _directory = tempfile.mkdtemp(prefix="autograph_")
         atexit.register(shutil.rmtree, _directory, True)
+        # Errors list the user's own lines ("in user code"), not the generated ones.
+        tracebacks.register_hidden_path(_directory, library=False)
     return _directory
 
 

@@ -15,7 +15,7 @@ import textwrap
 
 import gast
 
-from autograph.pyct import anno, gast_conversion, source_lines, walk
+from autograph.pyct import anno, code_match, gast_conversion, source_lines, walk
 
 
 class ConversionError(Exception):
@@ -52,6 +52,12 @@ def parse_function(fn):
     for node in walk.statements(module.body) if may_nest else module.body:
         if isinstance(node, (gast.FunctionDef, gast.AsyncFunctionDef)):
             anno.setanno(node, "user_function", node.name)
+    if code_match.matches(fn) is False:
+        raise ConversionError(
+            f"The source of {fn.__qualname__} in {fn.__code__.co_filename} is not the code that "
+            f"runs: the file was changed after {fn.__name__} was defined. Reload its module "
+            "(importlib.reload) or restart Python, so that what is converted is what runs."
+        )
     if fn.__name__ == "<lambda>":
         return _find_lambda(module, fn), source
     for node in module.body:

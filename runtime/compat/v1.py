@@ -12,5 +12,6 @@ np.int32(42)
 from runtime.core.graph import Graph, get_default_graph, name_scope
 from runtime.execution.session import Session
 from runtime.ops.constant_ops import placeholder
+from runtime.ops.string_ops import join as string_join  # tf.string_join, tf.compat.v1's too
 
-__all__ = ["Graph", "Session", "get_default_graph", "name_scope", "placeholder"]
+__all__ = ["Graph", "Session", "get_default_graph", "name_scope", "placeholder", "string_join"]

@@ -269,6 +269,17 @@ class Graph:
     def __repr__(self):
         return f"<rt.Graph {self.graph_name!r} with {len(self._ops)} ops>"
 
+    def _repr_html_(self):
+        """A notebook shows the graph drawn by Graphviz (``runtime.views.render``), when it is
+        installed; otherwise its text view."""
+        return _VIEWS["html"](self)
+
+    def _repr_svg_(self):
+        return _VIEWS["svg"](self)
+
+    def _repr_pretty_(self, printer, cycle):
+        printer.text(repr(self) if cycle else f"{self!r}\n{self}")
+
 
 class FuncGraph(Graph):
     """A graph with declared inputs and outputs: a traced function, branch or loop body.
@@ -407,7 +418,8 @@ _VIEWS = {}
 
 
 def register_view(kind, graph_to_view):
-    """Makes ``graph_to_view(graph)`` the ``kind`` view of every graph (``"text"``, ``"dot"``)."""
+    """Makes ``graph_to_view(graph)`` the ``kind`` view of every graph (``"text"``, ``"dot"``,
+    ``"svg"``)."""
     _VIEWS[kind] = graph_to_view
 
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 import os
 import sys
 import sysconfig
+import warnings
 from typing import NamedTuple
 
 _RUNTIME_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
@@ -84,3 +85,22 @@ def locate(raw) -> SourceLocation | None:
         if mapped is not None:
             return SourceLocation(*mapped)
     return SourceLocation(*raw)
+
+
+def warn(message, category=UserWarning):
+    """Issues a warning at the user's line that led here: the innermost frame outside library
+    code, or for converted code the line of the user's own source it stands for."""
+    frame, stacklevel = sys._getframe(1), 2
+    while frame is not None and frame.f_code.co_filename.startswith(_skipped):
+        frame, stacklevel = frame.f_back, stacklevel + 1
+    if frame is None:
+        warnings.warn(message, category, stacklevel=2)
+        return
+    code = frame.f_code
+    where = locate((code.co_filename, frame.f_lineno, code.co_name))
+    if where.filename == code.co_filename and where.lineno == frame.f_lineno:
+        warnings.warn(message, category, stacklevel=stacklevel)
+    else:
+        module = os.path.splitext(os.path.basename(where.filename))[0]
+        registry = frame.f_globals.setdefault("__warningregistry__", {})
+        warnings.warn_explicit(message, category, where.filename, where.lineno, module, registry)

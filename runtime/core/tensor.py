@@ -129,6 +129,10 @@ class EagerTensor(Tensor):
     def __hash__(self):
         raise TypeError("Tensor is unhashable. Instead, use tensor.ref() as the key.")
 
+    def __format__(self, format_spec):
+        """As TensorFlow formats an eager tensor: as its numpy value (``f"{t:.2f}"``)."""
+        return format(self.numpy(), format_spec)
+
     def __repr__(self):
         return f"<rt.Tensor: shape={self.shape}, dtype={self.dtype.name}, numpy={_numpy_text(self, True)}>"
 
@@ -219,6 +223,14 @@ class SymbolicTensor(Tensor):
         return (self[i] for i in range(first))
 
     __hash__ = object.__hash__
+
+    def __format__(self, format_spec):
+        if not format_spec:
+            return str(self)
+        raise TypeError(
+            f"Cannot format the symbolic tensor {self.name!r} with {format_spec!r}: its value is "
+            "only known when the graph runs. Format it there: rt.strings.as_string(t) or rt.print(t)."
+        )
 
     def __repr__(self):
         return f"<rt.Tensor '{self.name}' shape={self._shape} dtype={self.dtype.name}>"

@@ -15,17 +15,18 @@ chain (``runtime.execution.emitter``). The source is what runs, and what
 ...     x = rt.placeholder(rt.float32, [], name="x")
 ...     y = rt.cond(x > 0, lambda: x * 2.0, lambda: -x)
 >>> print(compile_graph(g, [x], [y]))
-def graph_fn(x):
-    if x > const:
-        cond = x * const_1
+def graph_fn(placeholder):
+    if placeholder > const:
+        if_ = placeholder * const_1
     else:
-        cond = -x
-    return (cond,)
+        if_ = -placeholder
+    return (if_,)
 
 A scalar value used once is written into the expression that uses it, as above.
 
-No text from the graph reaches the source: names are made here from a safe
-alphabet (ASCII letters, digits and ``_``), constants and attributes are bound
+No text from the graph reaches the source: names are made here from the type
+of each op's row and a number (``mul_1``), never from the graph's names; the
+function is ``graph_function`` whatever the graph is called; constants and attributes are bound
 as values of the function's globals under such names, and an index's ints are
 written by the compiler from checked ints. So a graph, whatever its names and
 attributes hold (one loaded from an untrusted file, say), cannot add code.
@@ -36,7 +37,7 @@ from __future__ import annotations
 import itertools
 
 from runtime import errors
-from runtime.core import floating_point
+from runtime.core import floating_point, tracebacks
 from runtime.core.gc_pause import no_cyclic_gc
 from runtime.execution.emitter import Emitter
 from runtime.execution.schedule import function_ops, missing_feed_error, ops_to_run
@@ -65,8 +66,8 @@ class Program:
         self.source = source
         self.bound_values = bound_values
         self._fn = fn
-        self._line_ops = line_ops
-        self._filename = filename
+        self.line_ops = line_ops
+        self.filename = filename
         # What runtime.execution.entry needs to write this program as an entry function:
         # (the body's lines, its results' names, its arguments' names, the body's line_ops).
         self.body = body
@@ -77,7 +78,7 @@ class Program:
         try:
             return self._fn(*args)
         except Exception as error:
-            described = describe_error(error, self._filename, self._line_ops)
+            described = describe_error(error, self.filename, self.line_ops)
             if described is None:
                 raise
             raise described from error
@@ -88,7 +89,7 @@ class Program:
         return self.source.rstrip("\n")
 
     def __repr__(self):
-        return f"<rt.compile.Program {self._filename}>"
+        return f"<rt.compile.Program {self.filename}>"
 
 
 def describe_error(error, filename, line_ops):
@@ -227,7 +228,7 @@ def compile_function(func_graph) -> Program:
 
 
 def new_filename():
-    return f"<rt-graph-{next(_program_ids)}>"
+    return f"{tracebacks.COMPILED_GRAPH_FILES}{next(_program_ids)}>"
 
 
 def load(source, globals_, filename, name):

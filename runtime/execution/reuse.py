@@ -23,8 +23,8 @@ This plan puts the reuse back, where it is safe:
 ...     x = rt.placeholder(rt.float32, [1 << 16], name="x")
 ...     y = x * 2.0 + 1.0
 >>> print(compile_graph(g, [x], [y]))
-def graph_fn(x):
-    mul = x * const
+def graph_fn(placeholder):
+    mul = placeholder * const
     add = np_add(mul, const_1, out=mul)
     return (add,)
 """

@@ -16,9 +16,11 @@ b'hello world'
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import numpy as np
 
-from runtime.core import nest
+from runtime.core import nest, tracebacks
 from runtime.core.graph import Graph, Operation, get_default_graph
 from runtime.core.tensor import EagerTensor, SymbolicTensor, Tensor, to_numpy
 from runtime.execution.compile import compile_graph
@@ -41,11 +43,18 @@ class Session:
         Returns numpy values in the same structure (``bytes`` for string
         scalars, None for ops).
         """
+        try:
+            return self._run(fetches, feed_dict)
+        except Exception as error:
+            tracebacks.filter_traceback(error)  # the user's frames only, unless switched off
+            raise
+
+    def _run(self, fetches, feed_dict):
         if self._closed:
             raise RuntimeError("Attempted to use a closed Session.")
         flat = nest.flatten(fetches)
         elements = [self._fetch_element(f) for f in flat]
-        feed_tensors, feed_values = self._feeds(feed_dict or {})
+        feed_tensors, feed_values = self._feeds(feed_dict)
         key = (tuple(map(id, elements)), tuple(map(id, feed_tensors)), self.graph.version)
         program = self._programs.get(key)
         if program is None:
@@ -68,6 +77,13 @@ class Session:
         return element
 
     def _feeds(self, feed_dict):
+        if feed_dict is None:
+            return [], []
+        if not isinstance(feed_dict, Mapping):
+            raise TypeError(
+                f"feed_dict must be a dict from placeholders to values, like {{x: 1.0}}; "
+                f"got a {type(feed_dict).__name__}: {feed_dict!r}"
+            )
         tensors, values = [], []
         for key, value in feed_dict.items():
             t = self.graph.as_graph_element(key)

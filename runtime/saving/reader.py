@@ -51,7 +51,7 @@ from runtime.saving.format import (
     read_shape,
     shape_text,
 )
-from runtime.saving.loaded import LoadedFunction, LoadedObject
+from runtime.saving.loaded import LoadedFunction, LoadedObject, SignatureFunction, output_names
 from runtime.saving.writer import RESERVED_ATTRIBUTES
 from runtime.state.variables import Variable
 
@@ -95,8 +95,9 @@ def show(path):
         for spec in fn.input_signature:
             lines.append(f"    {spec.name}: {spec.dtype.name} shape {_shape_text(spec.shape)}")
         lines.append("  outputs:")
-        for i, t in enumerate(fn.graph.outputs):
-            lines.append(f"    output_{i}: {t.dtype.name} shape {_shape_text(t.shape)}")
+        names = output_names(fn.graph.structured_outputs)
+        for name, t in zip(names, fn.graph.outputs):
+            lines.append(f"    {name}: {t.dtype.name} shape {_shape_text(t.shape)}")
     lines.append("variables:")
     for v in loaded.variables:
         lines.append(
@@ -340,7 +341,7 @@ class _Reader:
         for name in expect_list(description["signatures"], "it"):
             expect(type(name) is str and name in functions, f"{name!r:.100} is not a function")
             expect(name not in loaded.signatures, f"{name!r} is listed twice")
-            loaded.signatures[name] = functions[name]
+            loaded.signatures[name] = SignatureFunction(functions[name])
         loaded.variables = tuple(self.variables.values())
         loaded.trainable_variables = tuple(v for v in loaded.variables if v.trainable)
         return loaded

@@ -34,7 +34,9 @@ def save(obj, path, signatures=None):
     Saved are the functions in ``signatures`` (a function traced with
     ``input_signature``, a concrete function, or a dict name -> function) and
     every ``ag.function`` attribute of ``obj`` that has an input_signature,
-    with the variables they use and those of ``obj``.
+    with the variables they use and those of ``obj``. Without ``signatures``,
+    a single such attribute is also the ``serving_default`` signature, as in
+    TensorFlow.
 
     Everything is checked before the directory is touched: a value that
     cannot be saved raises SavedModelError and changes nothing. The save then
@@ -49,6 +51,8 @@ def save(obj, path, signatures=None):
     offered = _offered_functions(obj)
     if signatures is None and offered is not None and "serving_default" in offered:
         signatures = {"serving_default": offered.pop("serving_default")}
+    elif signatures is None and offered is None:
+        signatures = _default_signature(obj)
     functions = _functions_to_save(obj, signatures, offered)
     if not functions:
         raise SavedModelError(
@@ -117,6 +121,21 @@ def _attributes(obj):
             continue
 
 
+def _saveable_attributes(obj):
+    for name, value in _attributes(obj):
+        if (
+            hasattr(value, "get_concrete_function")
+            and getattr(value, "input_signature", None) is not None
+        ):
+            yield name, value
+
+
+def _default_signature(obj):
+    """TensorFlow's rule: with no ``signatures``, the one function that could serve does."""
+    candidates = [value for _, value in _saveable_attributes(obj)]
+    return candidates[0] if len(candidates) == 1 else None
+
+
 def _signature_names(signatures):
     if signatures is None:
         return []
@@ -173,12 +192,8 @@ def _functions_to_save(obj, signatures, offered):
         for name, fn in offered.items():
             functions.setdefault(name, fn)
         return functions
-    for name, value in _attributes(obj):
-        if (
-            hasattr(value, "get_concrete_function")
-            and getattr(value, "input_signature", None) is not None
-        ):
-            functions.setdefault(name, _traced(value, name))
+    for name, value in _saveable_attributes(obj):
+        functions.setdefault(name, _traced(value, name))
     return functions
 
 

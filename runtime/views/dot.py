@@ -3,7 +3,8 @@
 Each op is a node labelled with its name and type (placeholders, constants and
 stateful ops drawn differently); each tensor an op reads is an edge labelled
 with its dtype and shape, written as the text view writes them
-(``float32[?,3]``); a control input is a dashed edge. The sub-graphs of an
+(``float32[?,3]``); a control input is a dashed edge, and so is the order a
+function graph runs its stateful ops in (``runtime.views.ordering``). The sub-graphs of an
 ``If`` or ``While`` op are clusters inside a cluster of their own that holds
 the op, which points at each of them with a dotted edge (``then``, ``else``,
 ``cond``, ``body``); a traced function's graph ends in a ``return`` node. Ops
@@ -41,6 +42,7 @@ from __future__ import annotations
 import re
 
 from runtime.core.graph import FuncGraph, register_view
+from runtime.views.ordering import order_inputs
 from runtime.views.text import _attr_text, tensor_ref, type_text
 
 _FONT = "Helvetica"
@@ -193,6 +195,7 @@ class _DotWriter:
     # --- edges --------------------------------------------------------------------------------
 
     def add_edges(self, graph):
+        order = order_inputs(graph)
         for op in graph._ops:
             target = self.node_ids[id(op)]
             for t in op.inputs:
@@ -201,6 +204,11 @@ class _DotWriter:
                 self.edges.append(
                     f'{quote(self.source(c))} -> {quote(target)} [style=dashed, color="#6b7280", '
                     f"tooltip={quote('^' + c.name)}];"
+                )
+            for c in order.get(op, ()):  # program order: drawn as the control edge it is
+                self.edges.append(
+                    f'{quote(self.source(c))} -> {quote(target)} [style=dashed, color="#6b7280", '
+                    f"tooltip={quote('^' + c.name + ' (program order)')}];"
                 )
 
     def add_tensor_edge(self, t, target):

@@ -1,12 +1,16 @@
-"""Writing a graph to a TensorBoard log directory (the optional ``tensorboard`` extra).
+"""Graphs as TensorBoard shows them (the optional ``tensorboard`` extra).
 
-    pip install -e ".[tensorboard]"
+    pip install "autograph-numpy[tensorboard]"
 
-``write_graph(graph, logdir)`` converts the graph to a GraphDef, with the
-``tensorboard`` package's own protos, and writes it to an event file with
-its own writer; ``tensorboard --logdir LOGDIR`` then shows it in the Graphs
-tab. Name scopes (``demo_module/...``) become TensorBoard's nested groups, and
-the sub-graphs of a cond or while op are shown inside that op's group.
+``to_graph_def(graph)`` converts a graph to a GraphDef with the ``tensorboard``
+package's own protos: name scopes (``demo_module/...``) become TensorBoard's
+nested groups, the sub-graphs of a cond or while op are nested inside that op's
+group, control inputs (and the order a function graph runs its stateful ops
+in, ``runtime.views.ordering``) are ``^op`` inputs. ``write_graph(graph,
+logdir)`` writes one to an event file with TensorBoard's own writer;
+``tensorboard --logdir LOGDIR`` shows it in the Graphs tab. ``rt.summary``
+(``runtime.views.summaries``) writes the graphs of traced calls, and their
+op times, through ``run_metadata``.
 """
 
 from __future__ import annotations
@@ -15,30 +19,38 @@ import os
 import time
 
 from runtime.core.graph import Graph
+from runtime.extras import require
+from runtime.views.ordering import order_inputs
 
 _DTYPES = {  # TensorFlow's DataType enum
     "float32": 1, "float64": 2, "int32": 3, "uint8": 4, "int16": 5, "int8": 6, "string": 7,
     "int64": 9, "bool": 10, "float16": 19, "resource": 20, "variant": 21,
 }  # fmt: skip
+CPU = "/job:localhost/replica:0/task:0/device:CPU:0"  # the device TensorBoard is told ops ran on
 
 
-def _protos():
-    try:
-        from tensorboard.compat.proto import attr_value_pb2, event_pb2, graph_pb2, tensor_shape_pb2
-        from tensorboard.summary.writer.event_file_writer import EventFileWriter
-    except ImportError:
-        raise ImportError(
-            "Writing TensorBoard logs needs the tensorboard package: pip install 'autograph[tensorboard]'"
-        ) from None
-    return attr_value_pb2, event_pb2, graph_pb2, tensor_shape_pb2, EventFileWriter
+def protos(name):
+    """The module ``name`` of TensorBoard's protos (``event_pb2``...), or ImportError saying how
+    to install the extra."""
+    return require(f"tensorboard.compat.proto.{name}", "tensorboard", "Writing TensorBoard logs")
 
 
-def to_graph_def(graph: Graph):
-    """The graph as a TensorBoard GraphDef proto."""
-    attr_value_pb2, _, graph_pb2, tensor_shape_pb2, _ = _protos()
-    graph_def = graph_pb2.GraphDef()
-    _add_nodes(graph_def, graph, "", attr_value_pb2, tensor_shape_pb2)
+def to_graph_def(graph: Graph, prefix=""):
+    """The graph as a TensorBoard GraphDef proto; ``prefix`` goes before every node's name."""
+    graph_def = protos("graph_pb2").GraphDef()
+    _add_nodes(graph_def, graph, prefix)
     return graph_def
+
+
+def node_names(graph, prefix="") -> dict:
+    """``{id(op): node name}`` for every op of ``graph`` and its sub-graphs, as ``to_graph_def``
+    names them (a timing of an op is reported under its node's name)."""
+    names = {}
+    for op in graph.get_operations():
+        names[id(op)] = prefix + op.name
+        for sub in op.subgraphs():
+            names.update(node_names(sub, f"{prefix}{op.name}/{sub.graph_name}/"))
+    return names
 
 
 def _ref(prefix, t):
@@ -46,13 +58,16 @@ def _ref(prefix, t):
     return name if t.value_index == 0 else f"{name}:{t.value_index}"
 
 
-def _add_nodes(graph_def, graph, prefix, attr_value_pb2, tensor_shape_pb2):
+def _add_nodes(graph_def, graph, prefix):
+    order = order_inputs(graph)
     for op in graph.get_operations():
         node = graph_def.node.add()
         node.name = prefix + op.name
         node.op = op.type
+        node.device = CPU
         node.input.extend(_ref(prefix, t) for t in op.inputs)
-        node.input.extend("^" + prefix + c.name for c in op.control_inputs)
+        controls = list(op.control_inputs) + order.get(op, [])
+        node.input.extend("^" + prefix + c.name for c in controls)
         if op.outputs:
             node.attr["T"].type = _DTYPES.get(op.outputs[0].dtype.name, 0)
             shapes = node.attr["_output_shapes"].list
@@ -64,13 +79,39 @@ def _add_nodes(graph_def, graph, prefix, attr_value_pb2, tensor_shape_pb2):
                     for d in t.shape:
                         shape.dim.add().size = -1 if d is None else d
         for sub in op.subgraphs():
-            _add_nodes(
-                graph_def,
-                sub,
-                f"{prefix}{op.name}/{sub.graph_name}/",
-                attr_value_pb2,
-                tensor_shape_pb2,
+            _add_nodes(graph_def, sub, f"{prefix}{op.name}/{sub.graph_name}/")
+
+
+def run_metadata(graph_defs, timings=()):
+    """A RunMetadata proto: ``graph_defs`` as the graphs of functions, and ``timings`` (``(node
+    name, start in nanoseconds since the epoch, nanoseconds it took)``) as the step stats that
+    TensorBoard's Graphs tab colours nodes by ("Compute time")."""
+    metadata = protos("config_pb2").RunMetadata()
+    for graph_def in graph_defs:
+        metadata.function_graphs.add().pre_optimization_graph.CopyFrom(graph_def)
+    if timings:
+        device = metadata.step_stats.dev_stats.add(device=CPU)
+        for name, start, nanoseconds in timings:
+            micros = max(1, round(nanoseconds / 1000))
+            device.node_stats.add(
+                node_name=name,
+                all_start_micros=start // 1000,
+                op_end_rel_micros=micros,
+                all_end_rel_micros=micros,
+                all_start_nanos=start,
+                op_end_rel_nanos=nanoseconds,
+                all_end_rel_nanos=nanoseconds,
             )
+    return metadata
+
+
+def event_writer(logdir):
+    """TensorBoard's own event file writer for ``logdir`` (made if missing)."""
+    writer_module = require(
+        "tensorboard.summary.writer.event_file_writer", "tensorboard", "Writing TensorBoard logs"
+    )
+    os.makedirs(logdir, exist_ok=True)
+    return writer_module.EventFileWriter(logdir)
 
 
 def write_graph(graph, logdir, step=0):
@@ -78,15 +119,12 @@ def write_graph(graph, logdir, step=0):
 
     Returns the path of the event file written.
     """
-    _, event_pb2, _, _, EventFileWriter = _protos()  # noqa: N806 (a class)
-    graph = getattr(graph, "graph", graph)
-    graph_def = to_graph_def(graph)
-    os.makedirs(logdir, exist_ok=True)
-    before = set(os.listdir(logdir))
-    writer = EventFileWriter(logdir)
-    event = event_pb2.Event(
+    graph_def = to_graph_def(getattr(graph, "graph", graph))
+    event = protos("event_pb2").Event(
         wall_time=time.time(), step=step, graph_def=graph_def.SerializeToString()
     )
+    before = set(os.listdir(logdir)) if os.path.isdir(logdir) else set()
+    writer = event_writer(logdir)
     writer.add_event(event)
     writer.close()
     (written,) = set(os.listdir(logdir)) - before

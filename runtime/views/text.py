@@ -1,15 +1,19 @@
 """Graphs as text, one op a line: ``name: dtype[shape] = Type(inputs, attrs)``.
 
 Sub-graphs of cond and while ops are printed indented under their op, and a
-control input is written ``^op``.
+control input is written ``^op``; so is the order a function graph runs its
+stateful ops in (``runtime.views.ordering``).
 """
 
 from __future__ import annotations
+
+import re
 
 import numpy as np
 
 from runtime.core.graph import register_view
 from runtime.views.formatting import format_value
+from runtime.views.ordering import order_inputs
 
 # Attributes the line already shows some other way.
 _HIDDEN_ATTRS = {
@@ -36,27 +40,50 @@ def type_text(t) -> str:
     return f"{t.dtype.name}[{','.join('?' if d is None else str(d) for d in dims)}]"
 
 
-def _attr_text(key, value):
+def _attr_text(key, value, one_line=False):
     if key == "variable":
         return f"variable={value.name!r}"
     if isinstance(value, np.ndarray | np.generic):
         if np.size(value) > 6:
             return f"{key}=<{'x'.join(map(str, np.shape(value)))} {value.dtype}>"
-        return f"{key}={format_value(value)}"
+        return f"{key}={_one_line(value) if one_line else format_value(value)}"
     return f"{key}={value!r}"
 
 
-def op_text(op) -> str:
-    args = [tensor_ref(t) for t in op.inputs] + [f"^{c.name}" for c in op.control_inputs]
+def _one_line(value) -> str:
+    """A value as ``tf.print`` writes it, on one line: rows side by side, and the newlines
+    and quotes inside strings escaped."""
+    if value.dtype.kind in "SO":
+        value = np.vectorize(_escaped, otypes=[object])(value)
+    return re.sub(r"\n+ *", " ", format_value(value))
+
+
+def _escaped(text):
+    text = text.decode("utf-8", "backslashreplace") if isinstance(text, bytes) else str(text)
+    for plain, escape in (
+        ("\\", "\\\\"),
+        ('"', '\\"'),
+        ("\n", "\\n"),
+        ("\r", "\\r"),
+        ("\t", "\\t"),
+    ):
+        text = text.replace(plain, escape)
+    return text.encode()
+
+
+def op_text(op, ordered_after=()) -> str:
+    """One op as one line; ``ordered_after``: ops it runs after, shown as control inputs."""
+    controls = list(op.control_inputs) + [c for c in ordered_after if c not in op.control_inputs]
+    args = [tensor_ref(t) for t in op.inputs] + [f"^{c.name}" for c in controls]
     args += [
-        _attr_text(k, v)
+        _attr_text(k, v, one_line=True)
         for k, v in op.attrs.items()
         if k not in _HIDDEN_ATTRS
         and not hasattr(v, "_ops")
         and not (v is None and k in _HIDDEN_WHEN_NONE)
     ]
     if op.type == "Const":
-        args = [_attr_text("value", op.attrs["value"])]
+        args = [_attr_text("value", op.attrs["value"], one_line=True)]
     if not op.outputs:
         lhs = op.name
     elif len(op.outputs) == 1:
@@ -70,11 +97,12 @@ def graph_to_text(graph, indent=0) -> str:
     pad = "  " * indent
     lines = []
     shown_as_params = {id(t.op) for t in getattr(graph, "inputs", ())}
+    order = order_inputs(graph)
     for op in graph._ops:
         if id(op) in shown_as_params:
             continue
         subgraphs = op.subgraphs()
-        lines.append(pad + op_text(op) + (" {" if subgraphs else ""))
+        lines.append(pad + op_text(op, order.get(op, ())) + (" {" if subgraphs else ""))
         for sub in subgraphs:
             params = ", ".join(f"{tensor_ref(t)}: {type_text(t)}" for t in sub.inputs)
             lines.append(f"{pad}  {sub.graph_name}({params}):")

@@ -214,9 +214,9 @@ def test_bad_requests_get_one_line_errors(program, args, message):
 
 
 def test_unknown_format_is_rejected_by_the_parser(program):
-    result = autograph("graph", f"{program}::step", "--format", "pdf")
+    result = autograph("graph", f"{program}::step", "--format", "jpg")
     assert result.returncode == 2
-    assert "invalid choice: 'pdf'" in result.stderr
+    assert "invalid choice: 'jpg'" in result.stderr
 
 
 # --- autograph show -----------------------------------------------------------------------------

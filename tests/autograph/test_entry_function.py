@@ -187,3 +187,26 @@ def test_keyword_calls_and_string_tensors_take_the_general_path():
         assert join(a, b).numpy() == b"x-y"
         assert join(a=a, b=b).numpy() == b"x-y"
     assert join._entries.get(((rt.string, ()), (rt.string, ()))) is None
+
+
+def test_while_rt_summary_traces_every_call_is_seen_by_its_recorder(monkeypatch):
+    # rt.summary.trace_on(profiler=True) times each op through profiling.recorder: a call
+    # that the entry function would take must reach it too.
+    from runtime.execution import profiling
+
+    @ag.function
+    def double(x):
+        return x * 2.0
+
+    x = rt.constant(1.5)
+    for _ in range(4):  # the entry function is made and used
+        double(x)
+    seen = []
+
+    def record(name, graph, graph_run, program, values):
+        seen.append(name)
+        return program(*values)
+
+    monkeypatch.setattr(profiling, "recorder", record)
+    assert [double(x).numpy() for _ in range(3)] == [3.0, 3.0, 3.0]
+    assert seen == ["double"] * 3

@@ -38,7 +38,7 @@ def test_without_jax_jit_compile_names_the_extra_to_install(monkeypatch):
         return x
 
     with pytest.raises(
-        ImportError, match=r'jit_compile=True needs .*pip install "autograph\[jax\]"'
+        ImportError, match=r'jit_compile=True needs .*pip install "autograph-numpy\[jax\]"'
     ):
         ag.function(f, jit_compile=True)
     with pytest.raises(ImportError, match="needs the jax package"):

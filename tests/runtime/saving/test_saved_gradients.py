@@ -173,7 +173,9 @@ def test_calls_nest_up_to_the_limit_and_a_deeper_nesting_is_refused_before_it_is
     path = str(tmp_path / "within")
     rt.saved_model.save(rt.Module(), path, signatures={"f": within})
     expected = np.sin(x) * x**2 * x ** (MAX_CALL_NESTING - 1) + 1.0
-    np.testing.assert_allclose(rt.saved_model.load(path).signatures["f"](x).numpy(), expected)
+    np.testing.assert_allclose(
+        rt.saved_model.load(path).signatures["f"](x=x)["output_0"].numpy(), expected
+    )
 
     path = str(tmp_path / "beyond")
     rt.saved_model.save(rt.Module(), path, signatures={"f": _nested_calls(MAX_CALL_NESTING + 1)})

@@ -59,7 +59,7 @@ LOAD_SCRIPT = textwrap.dedent(
     demo2 = rt.saved_model.load(sys.argv[1])
     demo2.add_print(rt.constant(5.0))
     print(demo2.x)
-    print(demo2.signatures["serving_default"](a=rt.constant(1.0)).numpy())
+    print(demo2.signatures["serving_default"](a=rt.constant(1.0))["output_0"].numpy())
     """
 )
 
@@ -159,7 +159,7 @@ def test_control_flow_strings_and_structures_survive(tmp_path):
     loaded = rt.saved_model.load(path).signatures["serving_default"]
     for xs in ([1, 2, 3, 4], [], [7]):
         expected = summarize(rt.constant(xs, dtype=rt.int32), rt.constant("n"))
-        got = loaded(rt.constant(xs, dtype=rt.int32), "n")
+        got = loaded(xs=rt.constant(xs, dtype=rt.int32), label="n")
         assert {k: got[k].numpy() for k in got} == {k: expected[k].numpy() for k in expected}
 
 

@@ -1,0 +1,76 @@
+"""``python -m benchmarks`` shows its rows as it times them, labels each number with its unit,
+and ``benchmarks.plot`` without matplotlib says what to install."""
+
+import json
+import sys
+
+import numpy as np
+
+import benchmarks.__main__ as bench
+from benchmarks import plot
+
+
+def test_each_row_is_shown_as_soon_as_it_is_timed(monkeypatch, capsys):
+    events = []
+    double = (lambda x: x * 2, lambda x: x * 2, (np.float32(2),), (np.float32(2),))
+    monkeypatch.setattr(bench.workloads, "workloads", lambda: {"double": double, "triple": double})
+    monkeypatch.setattr(bench.workloads, "graph_version", lambda fn: fn)
+    monkeypatch.setattr(bench.workloads, "eager_version", lambda fn: fn)
+    rounds = [[1e-6, 1e-6], [2e-6, 2e-6], [3e-6, 3e-6]]  # numpy, graph, eager: no spread
+    monkeypatch.setattr(bench, "round_times", lambda candidates, seconds: rounds)
+
+    def later(name, value):
+        def timed(*args, **kwargs):
+            events.append(name)
+            return value
+
+        return timed
+
+    monkeypatch.setattr(bench.keras, "step_workload", lambda: [])
+    monkeypatch.setattr(bench.keras, "fit_overhead_per_batch", later("fit overhead", 1e-4))
+    monkeypatch.setattr(bench.first_call, "first_call_seconds", later("first call", 0.0025))
+    monkeypatch.setattr(bench.conversion, "time_conversion", later("conversion", 0.5))
+    monkeypatch.setattr(bench.conversion, "load", lambda source: None)
+    monkeypatch.setattr(bench.scale, "run", later("scale", None))
+    rows, singles, _ = bench.run(quick=True, on_row=lambda r: events.append(r["workload"]))
+    keras_step = "seed MLP training step (SGD)"
+    assert events == [
+        "double",
+        "triple",
+        keras_step,
+        "fit overhead",
+        "first call",
+        "conversion",
+        "scale",
+    ]
+    assert [r["graph_ratio"] for r in rows] == [2.0, 2.0, 2.0]
+    bench.print_row(rows[0])
+    assert capsys.readouterr().out.split() == [
+        "double",
+        "1.0us",
+        "2.0us",
+        "3.0us",
+        "2.00x",
+        "3.00x",
+        "0%",
+    ]
+
+
+def test_single_timings_are_labelled_in_the_unit_they_are_printed_in(monkeypatch, capsys):
+    monkeypatch.setattr(bench.scale, "print_results", lambda results: None)
+    bench.print_rest({"first call of a small function (s)": 0.0025}, None)
+    (line,) = [x for x in capsys.readouterr().out.splitlines() if x.strip()]
+    assert line.split() == ["first", "call", "of", "a", "small", "function", "2.50", "ms"]
+    bench.print_rest({"fit overhead per batch, beyond the step (s)": 4e-5}, None)
+    (line,) = [x for x in capsys.readouterr().out.splitlines() if x.strip()]
+    assert line.split()[-3:] == ["step", "40.0", "us"]
+
+
+def test_plot_without_matplotlib_says_what_to_install(tmp_path, monkeypatch, capsys):
+    monkeypatch.setitem(sys.modules, "matplotlib", None)
+    results = tmp_path / "results.json"
+    results.write_text(json.dumps({"workloads": []}))
+    assert plot.main([str(results), str(tmp_path / "plot.png")]) == 1
+    error = capsys.readouterr().err
+    assert 'needs the matplotlib package: pip install "autograph-numpy[bench]"' in error
+    assert not (tmp_path / "plot.png").exists()
