@@ -26,6 +26,7 @@ EXAMPLES = ROOT / "examples"
 
 # A line of a printed float matrix: tf.print's "[[1.5 -0.2 ...]" / " [0.3 ...]" or
 # numpy's repr "array([[ 1.5, -0.2, ...]," / "       [ 0.3, ...]".
+_WRAPPED_ROW = re.compile(r"(\[[^\]\n]*,)\n\s+(?=-?\d)")
 _MATRIX_LINE = re.compile(r"^\s*(?:array\()?\[+ *-?\d")
 _NUMBER = re.compile(r"(?<![A-Za-z_\d.]) *-?\d+(?:\.\d*)?(?:e[+-]?\d+)? *")  # not a dtype's bits
 
@@ -41,6 +42,8 @@ def normalise(text):
     """Replaces object addresses with 0x?, each random matrix entry with `` F``, times and
     dates with ``T``, and the values of Keras' logs with ``V``."""
     text = re.sub(r"0x[0-9a-fA-F]+", "0x?", text)
+    # numpy wraps a row whose numbers print in scientific notation (wider): join it again.
+    text = _WRAPPED_ROW.sub(r"\1 ", text)
     text = _STEP_TIME.sub(lambda m: " - Ts" + (" T/step" if m.group(1) else ""), text)
     text = _SECONDS.sub(r"\1T", _DATETIME.sub("T", _LOGGED.sub(r"\1V", text)))
     lines = [

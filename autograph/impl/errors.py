@@ -128,6 +128,7 @@ def add_user_frames(error):
         and isinstance(error.args[0], str)
         and type(error).__str__ is BaseException.__str__
     ):
+        # The user's names for generated ones ('retval' is the return value), then where.
         error.args = (_user_names(error.args[0], error.__traceback__) + note,)
         if isinstance(getattr(error, "message", None), str):
             error.message = error.args[0]  # OpError keeps its message apart, as TensorFlow does
