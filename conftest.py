@@ -1,6 +1,6 @@
 """Collecting the tests: what needs an optional extra is left out when the extra is missing.
 
-The JAX lowering (``runtime/xla``) needs the extra ``jax``, and the summaries' examples
+The JAX lowering (``runtime/xla``) and AutoGraph's JAX backend need the extra ``jax``, and the summaries' examples
 (``rt.summary``) the extra ``tensorboard``; their tests under ``tests/`` skip themselves
 (``pytest.importorskip``), and these modules' examples (and the tests' helper module) are
 not collected.
@@ -9,7 +9,11 @@ not collected.
 import importlib.util
 
 _NEEDS = {  # docs/: docs/conftest.py
-    "jax": ["runtime/xla/*", "tests/runtime/xla/xla_harness.py"],
+    "jax": [
+        "runtime/xla/*",
+        "tests/runtime/xla/xla_harness.py",
+        "autograph/operators/jax_*.py",  # the JAX backend's modules, loaded only once JAX is
+    ],
     "tensorboard": ["runtime/summary.py", "runtime/views/summaries.py"],
 }
 collect_ignore_glob = [

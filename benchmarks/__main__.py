@@ -4,7 +4,8 @@ Our graph and our eager mode are timed against hand-written numpy on the same
 workload, in the same run, so the ratios hold across machines. Each time is
 the median of rounds taken in turn; ``spread`` says how far a workload's
 rounds spread (the noise of that run). With JAX installed, ``jit_compile=True``
-is timed against hand-written ``jax.jit`` too (``benchmarks.xla``). Options:
+is timed against hand-written ``jax.jit`` too (``benchmarks.xla``), and so are
+JAX programs converted by ``ag.to_graph`` (``benchmarks.jax_autograph``). Options:
 ``--quick`` (fewer repetitions), ``--json FILE`` (write the results),
 ``--only TEXT`` (only the workloads whose name holds it).
 """
@@ -76,12 +77,13 @@ def run(quick=False, only=None, on_row=None):
 
 
 def run_xla(quick=False):
-    """The ``jit_compile=True`` rows, or None without JAX (the optional extra)."""
+    """The ``jit_compile=True`` rows and the converted JAX programs' rows, or None without JAX
+    (the optional extra)."""
     if importlib.util.find_spec("jax") is None:
         return None
-    from benchmarks import xla
+    from benchmarks import jax_autograph, xla
 
-    return xla.run(quick)
+    return xla.run(quick), jax_autograph.run(quick)
 
 
 KERAS_STEP = "seed MLP training step (SGD)"
@@ -156,14 +158,24 @@ def main(argv=None):
     print_header()
     rows, singles, scaling = run(options.quick, options.only, on_row=print_row)
     print_rest(singles, scaling)
-    xla_rows = run_xla(options.quick) if options.only is None else None
-    if xla_rows is not None:
-        from benchmarks import xla
+    xla_rows = converted_rows = None
+    jax_rows = run_xla(options.quick) if options.only is None else None
+    if jax_rows is not None:
+        from benchmarks import jax_autograph, xla
 
+        xla_rows, converted_rows = jax_rows
         print()
         xla.print_table(xla_rows)
+        print()
+        jax_autograph.print_table(converted_rows)
     if options.json:
-        results = {"workloads": rows, "single": singles, "scale": scaling, "xla": xla_rows}
+        results = {
+            "workloads": rows,
+            "single": singles,
+            "scale": scaling,
+            "xla": xla_rows,
+            "jax_autograph": converted_rows,
+        }
         with open(options.json, "w") as f:
             json.dump(results, f, indent=1)
     return 0

@@ -4,6 +4,7 @@
 builds the ``ag__`` namespace: the operators never import the pipeline.
 """
 
+from autograph.operators import backends as _backends
 from autograph.operators.control_flow import if_stmt, is_symbolic, while_stmt
 from autograph.operators.exceptions import assert_stmt
 from autograph.operators.for_loops import for_stmt
@@ -20,4 +21,7 @@ from autograph.operators.py_builtins import (
     range_,
     zip_,
 )
+from autograph.operators.runtime_backend import RUNTIME as _RUNTIME
 from autograph.operators.variables import Undefined, UndefinedReturnValue, ld, ret, returned
+
+_backends.register(_RUNTIME)  # the default: asked first

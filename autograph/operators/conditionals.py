@@ -301,7 +301,10 @@ class _Probing(threading.local):
 probing = _Probing()
 
 
-def _check_branch_values(name, a, b):
+def _check_branch_values(name, a, b, stageable=None):
+    """What two branches leave in ``name`` can be joined: defined on both paths or neither, the same
+    structure, leaves the framework can return (``stageable``: the runtime's, by default)."""
+    stageable = stageable or _stageable
     # TensorFlow's words first ("main" and "else" branch), then what to do.
     if type(a) is Undefined and type(b) is Undefined:  # `del x` in both branches, say
         raise ValueError(
@@ -336,7 +339,7 @@ def _check_branch_values(name, a, b):
         ) from None
     for value, which in ((a, "main"), (b, "else")):
         for leaf in rt.nest.flatten(value):
-            if not _stageable(leaf):
+            if not stageable(leaf):
                 raise TypeError(
                     f"'{name}' holds a {type(leaf).__name__} in the {which} branch of a "
                     "tensor-dependent `if`, which a graph cannot return; only tensors and numbers "

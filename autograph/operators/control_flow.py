@@ -23,14 +23,13 @@ import numpy as np
 
 import runtime as rt
 from autograph.operators import loop_checks, loop_options, unset
+from autograph.operators.backends import PLAIN_TYPES, staging
 from autograph.operators.conditionals import (
     probing,
     restoring_on_error,
-    staged_if,
     zeros_like_spec,
 )
 from autograph.operators.data_structures import TensorList, contents, is_container, set_contents
-from autograph.operators.known import simplified
 from autograph.operators.state import State
 from autograph.operators.variables import UndefinedReturnValue, is_undefined
 
@@ -61,12 +60,13 @@ def if_stmt(cond, if_true, if_false=None, names=(), unsupported=None, optional=(
 
     ``names`` are the variables the branches carry (see ``State``).
     """
-    if isinstance(cond, _SymbolicTensor):
-        cond = simplified(cond)
-    if isinstance(cond, _SymbolicTensor):
+    backend = None if type(cond) in PLAIN_TYPES else staging(cond)
+    if backend is not None:
+        cond = backend.simplified(cond)
+    if backend is not None and backend.is_staged(cond):
         refuse_staging("`if`", unsupported)
         state = State(names, if_true, if_false, optional=optional)
-        staged_if(cond, if_true, if_false or nothing, state)
+        backend.stage_if(cond, if_true, if_false or nothing, state)
     elif cond:
         if_true()
     elif if_false is not None:
@@ -83,12 +83,15 @@ def while_stmt(loop_test, loop_body, names=(), unsupported=None, optional=(), op
     after some iterations is staged from that iteration on. ``names`` are the
     variables the loop carries (see ``State``); ``options`` those of ``set_loop_options``.
     """
-    test = simplified(_first_test(loop_test, tuple(names) + tuple(optional), loop_body))
+    test = _first_test(loop_test, tuple(names) + tuple(optional), loop_body)
     while True:
-        if isinstance(test, _SymbolicTensor):  # is_symbolic, without a call per iteration
+        backend = None if type(test) in PLAIN_TYPES else staging(test)
+        if backend is not None:
+            test = backend.simplified(test)
+        if backend is not None and backend.is_staged(test):
             refuse_staging("`while` loop", unsupported)
             state = State(names, loop_test, loop_body, optional=optional)
-            staged_while(loop_test, loop_body, state, options=options)
+            backend.stage_while(loop_test, loop_body, state, options=options)
             return
         if not test:
             return

@@ -10,6 +10,7 @@ AssertionError: one is not below zero
 from __future__ import annotations
 
 import runtime as rt
+from autograph.operators.backends import PLAIN_TYPES, staging
 from autograph.operators.control_flow import is_symbolic
 
 
@@ -26,6 +27,10 @@ def assert_stmt(test, message=None, source=None):
         if test.dtype is not rt.bool:
             test = rt.not_equal(test, rt.zeros_like(test))  # Python's truth of a number
         rt.Assert(test, [message() if message is not None else f"assert {source}"])
+        return
+    backend = None if type(test) in PLAIN_TYPES else staging(test)
+    if backend is not None and backend.is_staged(test):  # another framework's staged value
+        backend.assert_(test, message() if message is not None else f"assert {source}")
         return
     if not test:
         raise AssertionError(message()) if message is not None else AssertionError()

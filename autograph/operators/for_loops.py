@@ -14,17 +14,15 @@ from __future__ import annotations
 import numpy as np
 
 import runtime as rt
-from autograph.operators.conditionals import staged_if
+from autograph.operators.backends import PLAIN_TYPES, staging
 from autograph.operators.control_flow import (
     _length,
     _StagedIterable,
     as_condition,
-    is_symbolic,
     nothing,
     refuse_staging,
     staged_while,
 )
-from autograph.operators.known import simplified
 from autograph.operators.state import State
 from runtime.ops.constant_ops import constant_value
 
@@ -43,21 +41,23 @@ def for_stmt(
     extra_test = _none_set(stop_on, loop_body) if stop_on else None
     if isinstance(iterable, rt.TensorArray):  # a list a graph loop made: over its elements
         iterable = iterable.stack()
-    if is_symbolic(iterable) or isinstance(iterable, _StagedIterable):
+    backend = staging(iterable)
+    if backend is not None:
         refuse_staging("`for` loop", unsupported)
         state = State(names, loop_body, optional=optional)
-        _staged_for(iterable, extra_test, loop_body, state, options)
+        backend.stage_for(iterable, extra_test, loop_body, state, options=options)
         return
     if isinstance(iterable, rt.Tensor) and iterable.shape.rank == 0:
         raise TypeError("Cannot iterate over a scalar tensor")
     for item in iterable:
         if extra_test is not None:
             keep_going = extra_test()
-            if is_symbolic(keep_going):
-                # A tensor-dependent `break` in a Python loop: the rest runs under an rt.cond.
+            backend = None if type(keep_going) in PLAIN_TYPES else staging(keep_going)
+            if backend is not None:
+                # A tensor-dependent `break` in a Python loop: the rest runs under a staged if.
                 refuse_staging("`break` out of a Python loop", unsupported)
                 state = State(names, loop_body, optional=optional)
-                staged_if(keep_going, lambda item=item: loop_body(item), nothing, state)
+                backend.stage_if(keep_going, lambda item=item: loop_body(item), nothing, state)
                 continue
             if not keep_going:
                 break
@@ -74,10 +74,14 @@ def _none_set(flags, loop_body):
     def none_set():
         keep_going = True
         for flag in state.get():
-            flag = simplified(flag)
-            if isinstance(flag, rt.SymbolicTensor):
-                not_set = rt.logical_not(flag)
-                keep_going = not_set if keep_going is True else rt.logical_and(keep_going, not_set)
+            backend = None if type(flag) in PLAIN_TYPES else staging(flag)
+            if backend is not None:
+                flag = backend.simplified(flag)
+            if backend is not None and backend.is_staged(flag):
+                not_set = backend.logical_not(flag)
+                if keep_going is not True:
+                    not_set = backend.logical_and(keep_going, not_set)
+                keep_going = not_set
             elif flag:
                 return False
         return keep_going
@@ -126,7 +130,8 @@ def _is_constant(t, number):
     return value is not None and np.ndim(value) == 0 and value == number
 
 
-def _staged_for(iterable, extra_test, loop_body, state, options=None):
+def staged_for(iterable, extra_test, loop_body, state, options=None):
+    """The runtime's staged ``for``: an rt.while_loop over an index."""
     parts = _range_parts(iterable)
     if parts is not None:
         length, item = parts

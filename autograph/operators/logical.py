@@ -12,17 +12,17 @@ needed. On a symbolic tensor the rest becomes an ``rt.cond``.
 from __future__ import annotations
 
 import runtime as rt
-from autograph.operators.control_flow import is_symbolic
-from autograph.operators.known import simplified
+from autograph.operators.backends import PLAIN_TYPES, staging
 
 
 def and_(first, *rest):
     value = first
     for i, operand in enumerate(rest):
-        if is_symbolic(value):
-            value = simplified(value)  # known on the branch being traced
-            if is_symbolic(value):
-                return _staged(value, rest[i:], and_, on_true=True)
+        backend = _staged_by(value)
+        if backend is not None:
+            value = backend.simplified(value)  # known on the branch being traced
+            if backend.is_staged(value):
+                return _staged(backend, value, rest[i:], and_, on_true=True)
         if not value:
             return value
         value = operand()
@@ -32,18 +32,23 @@ def and_(first, *rest):
 def or_(first, *rest):
     value = first
     for i, operand in enumerate(rest):
-        if is_symbolic(value):
-            value = simplified(value)
-            if is_symbolic(value):
-                return _staged(value, rest[i:], or_, on_true=False)
+        backend = _staged_by(value)
+        if backend is not None:
+            value = backend.simplified(value)
+            if backend.is_staged(value):
+                return _staged(backend, value, rest[i:], or_, on_true=False)
         if value:
             return value
         value = operand()
     return value
 
 
-def _staged(value, rest, combine, on_true):
-    """The rest of an and/or chain after a symbolic ``value``, as an rt.cond."""
+def _staged_by(value):
+    return None if type(value) in PLAIN_TYPES else staging(value)
+
+
+def _staged(backend, value, rest, combine, on_true):
+    """The rest of an and/or chain after a staged ``value``, as a staged conditional."""
 
     def go_on():
         return combine(rest[0](), *rest[1:])
@@ -51,36 +56,42 @@ def _staged(value, rest, combine, on_true):
     def stop():
         return value
 
-    return rt.cond(value, go_on, stop) if on_true else rt.cond(value, stop, go_on)
+    return backend.cond(value, go_on, stop) if on_true else backend.cond(value, stop, go_on)
 
 
 def not_(value):
-    if is_symbolic(value):
-        value = simplified(value)
-    if isinstance(value, rt.Tensor):
-        return rt.logical_not(value)
-    return not value
+    backend = _staged_by(value)
+    if backend is None:
+        return rt.logical_not(value) if isinstance(value, rt.Tensor) else not value
+    value = backend.simplified(value)
+    return backend.logical_not(value) if backend.is_staged(value) else not value
 
 
 def if_exp(condition, if_true, if_false):
-    """``if_true() if condition else if_false()``; an ``rt.cond`` for a symbolic condition.
-
-    Staged, both branches must give the same structure of the same dtypes.
-    """
-    if is_symbolic(condition):
-        values = []
-
-        def branch(fn):
-            def run():
-                values.append(fn())
-                if len(values) == 2:  # both traced: the second one checks them
-                    _check_if_exp_values(*values)
-                return values[-1]
-
-            return run
-
-        return rt.cond(condition, branch(if_true), branch(if_false))
+    """``if_true() if condition else if_false()``; the backend's conditional for a staged condition."""
+    backend = _staged_by(condition)
+    if backend is not None:
+        condition = backend.simplified(condition)
+        if backend.is_staged(condition):
+            return backend.if_exp(condition, if_true, if_false)
     return if_true() if condition else if_false()
+
+
+def staged_if_exp(condition, if_true, if_false):
+    """``x if c else y`` on a symbolic condition: an ``rt.cond`` whose branches must give the
+    same structure of the same dtypes."""
+    values = []
+
+    def branch(fn):
+        def run():
+            values.append(fn())
+            if len(values) == 2:  # both traced: the second one checks them
+                _check_if_exp_values(*values)
+            return values[-1]
+
+        return run
+
+    return rt.cond(condition, branch(if_true), branch(if_false))
 
 
 def _check_if_exp_values(a, b):

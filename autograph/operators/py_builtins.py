@@ -19,7 +19,8 @@ from __future__ import annotations
 import builtins
 
 import runtime as rt
-from autograph.operators.control_flow import _StagedIterable, is_symbolic
+from autograph.operators.backends import staging, staging_any
+from autograph.operators.control_flow import is_symbolic
 
 _UNSET = object()
 
@@ -38,9 +39,10 @@ def _staged(value) -> bool:
 
 
 def range_(*args):
-    """``range``; with a symbolic argument, ``rt.range``, so a ``for`` over it is staged."""
-    if any(is_symbolic(a) for a in args):
-        return rt.range(*args)
+    """``range``; with a staged argument, the backend's range, so a ``for`` over it is staged."""
+    backend = staging_any(args)
+    if backend is not None:
+        return backend.range(*args)
     return builtins.range(*(int(a) if isinstance(a, rt.Tensor) else a for a in args))
 
 
@@ -55,20 +57,23 @@ def len_(value):
 
 
 def enumerate_(iterable, start=0):
-    """``enumerate``; over a symbolic tensor, an iterable that a ``for`` stages."""
-    if is_symbolic(iterable):
-        return _StagedIterable("enumerate", [iterable], start)
+    """``enumerate``; over a staged value, an iterable that a ``for`` stages."""
+    backend = staging(iterable)
+    if backend is not None:
+        return backend.enumerate(iterable, start)
     return builtins.enumerate(iterable, start)
 
 
 def zip_(*iterables):
-    """``zip``; with a symbolic tensor among the iterables, one that a ``for`` stages.
+    """``zip``; with a staged value among the iterables, one that a ``for`` stages.
 
-    The others become tensors too: a Python ``range`` an ``rt.range``, a list
-    (of numbers or tensors) one tensor. The staged loop stops at the shortest.
+    For the runtime, the others become tensors too: a Python ``range`` an
+    ``rt.range``, a list (of numbers or tensors) one tensor. The staged loop
+    stops at the shortest.
     """
-    if any(is_symbolic(t) for t in iterables):
-        return _StagedIterable("zip", [_as_tensor(t) for t in iterables])
+    backend = staging_any(iterables)
+    if backend is not None:
+        return backend.zip(*iterables)
     return builtins.zip(*iterables)
 
 
@@ -86,6 +91,10 @@ def print_(*objects, sep=" ", end="\n", file=None, flush=False):
         sep = " " if sep is None else sep
         end = "\n" if end is None else end
         rt.print(*objects, sep=sep, end=end, output_stream=file)
+        return None
+    backend = staging_any(objects)  # another framework's staged values
+    if backend is not None:
+        backend.print(objects, " " if sep is None else sep, "\n" if end is None else end, file)
         return None
     return builtins.print(*objects, sep=sep, end=end, file=file, flush=flush)
 

@@ -25,6 +25,7 @@ runtime.errors.InvalidArgumentError: assertion failed: [loop must iterate at lea
 
 from __future__ import annotations
 
+import functools
 import weakref
 
 import runtime as rt
@@ -66,8 +67,25 @@ def flag_after(value, before, flag):
     return inner if inner is not None else rt.constant(True)
 
 
+def mark_with_check(value, check):
+    """Marks ``value``, a value of another backend's loop: reading it gives ``check(value)``
+    (that backend's own run-time check of its flag). The mark goes with the value."""
+    for leaf in rt.nest.flatten(value):
+        key = id(leaf)
+        forget = functools.partial(_checks.pop, key, None)
+        _checks[key] = (weakref.ref(leaf, lambda _, forget=forget: forget()), check)
+
+
+_checks = {}  # id(leaf) -> (weak reference to the leaf, its check)
+
+
 def checked(value):
     """``value`` to read: if it is marked, its tensors come after an assertion of its flag."""
+    if _checks:
+        for leaf in rt.nest.flatten(value):
+            entry = _checks.get(id(leaf))
+            if entry is not None and entry[0]() is leaf:
+                return entry[1](value)
     entry = _entry(value)
     if entry is None:
         return value

@@ -1,0 +1,145 @@
+"""Which framework stages a value: the backends that converted control flow dispatches to.
+
+Converted code calls ``ag__.if_stmt``, ``ag__.while_stmt``, ``ag__.for_stmt``,
+``ag__.and_``... with whatever values the program computes. On a Python value
+they run as Python. On a *staged* value (one that only has a value when a
+compiled program runs) they ask the value's backend to build the framework's
+own control flow:
+
+- the runtime (the default): ``rt.SymbolicTensor`` -> ``rt.cond`` / ``rt.while_loop``
+  (``autograph.operators.runtime_backend``);
+- JAX: a tracer (inside ``jax.jit``, ``jax.grad``...) -> ``lax.cond`` /
+  ``lax.while_loop`` / ``lax.fori_loop`` (``autograph.operators.jax_backend``).
+  It is loaded only once JAX itself is: autograph never imports JAX.
+
+A third framework is one more ``Backend``, given to ``register``. What a backend
+provides is small, because the converter's analyses (which variables a
+statement carries, ``break``/``continue``/``return`` turned into flags) and the
+reading and writing of those variables (``State``) are shared.
+
+>>> import runtime as rt
+>>> staging(3) is None
+True
+>>> with rt.Graph().as_default():
+...     staging(rt.placeholder(rt.int32, [])).name
+'runtime'
+"""
+
+from __future__ import annotations
+
+import sys
+
+
+class Backend:
+    """What converted control flow needs from a framework (the methods to write for a new one).
+
+    ``state`` arguments are ``State`` objects: ``state.get()`` reads the
+    variables the statement carries, ``state.set(values)`` writes them. The
+    branches and bodies are the converted program's own functions: they read and
+    write those variables through ``state`` and return nothing.
+    """
+
+    name = "?"
+
+    def is_staged(self, value) -> bool:
+        """True for a value of this framework that has no Python value yet (a bool of it fails)."""
+        raise NotImplementedError
+
+    def simplified(self, value):
+        """``value``, or the Python bool it is known to be on the branch being traced."""
+        return value
+
+    def stage_if(self, cond, if_true, if_false, state):
+        """Both branches staged as one conditional; the variables hold its results."""
+        raise NotImplementedError
+
+    def stage_while(self, loop_test, loop_body, state, options=None):
+        """``while loop_test(): loop_body()`` staged as one loop over the variables.
+
+        ``options``: what ``ag.experimental.set_loop_options`` gave (a dict), or None."""
+        raise NotImplementedError
+
+    def stage_for(self, iterable, extra_test, loop_body, state, options=None):
+        """``for item in iterable: loop_body(item)``, stopping early once ``extra_test()`` is false
+        (``break``, ``return``; None: never). ``iterable`` is one ``is_staged`` accepts."""
+        raise NotImplementedError
+
+    def cond(self, pred, true_fn, false_fn):
+        """``true_fn() if pred else false_fn()`` as a value (``x if c else y``, ``and``, ``or``)."""
+        raise NotImplementedError
+
+    def if_exp(self, pred, true_fn, false_fn):
+        """``x if c else y``: ``cond``, with errors that name the conditional expression."""
+        return self.cond(pred, true_fn, false_fn)
+
+    def logical_not(self, value):
+        raise NotImplementedError
+
+    def logical_and(self, a, b):
+        raise NotImplementedError
+
+    def range(self, *args):
+        """``range(*args)`` where an argument is staged: something ``stage_for`` iterates over."""
+        raise NotImplementedError
+
+    def print(self, objects, sep, end, file):
+        """``print(*objects)`` each time the staged program runs (staged values by their value)."""
+        raise NotImplementedError
+
+    def assert_(self, test, message):
+        """``assert test, message`` checked each time the staged program runs."""
+        raise NotImplementedError
+
+    def enumerate(self, iterable, start=0):
+        raise NotImplementedError
+
+    def zip(self, *iterables):
+        raise NotImplementedError
+
+
+_registered: list[Backend] = []
+_loaded_jax = False
+
+PLAIN_TYPES = {bool, int, float, str, type(None)}
+"""Types no backend stages a value of: converted code tests ``type(x) in PLAIN_TYPES`` before it
+asks ``staging(x)``, so a loop over Python values (or eager tensors) pays one lookup per test."""
+
+
+def register(backend: Backend):
+    """Adds ``backend``; those registered first are asked first. Its ``plain_types`` (if any) are
+    types no backend stages (the runtime's eager tensors)."""
+    _registered.append(backend)
+    PLAIN_TYPES.update(getattr(backend, "plain_types", ()))
+
+
+def staging(value):
+    """The backend whose staged value ``value`` is, or None (a Python value, an eager tensor)."""
+    for backend in _registered:
+        if backend.is_staged(value):
+            return backend
+    if not _loaded_jax and "jax" in sys.modules and _is_jax_value(value):
+        _load_jax()
+        return staging(value)
+    return None
+
+
+def staging_any(values):
+    """The backend of the first staged value among ``values``, or None."""
+    for value in values:
+        backend = staging(value)
+        if backend is not None:
+            return backend
+    return None
+
+
+def _is_jax_value(value):
+    # Only JAX's own types load the backend: a module named like one of JAX's is enough to ask.
+    return type(value).__module__.startswith(("jax", "jaxlib"))
+
+
+def _load_jax():
+    global _loaded_jax
+    from autograph.operators.jax_backend import JAX_BACKEND
+
+    _loaded_jax = True
+    register(JAX_BACKEND)

@@ -1,0 +1,174 @@
+"""The JAX backend: converted code under ``jax.jit`` builds ``lax.cond`` and ``lax.while_loop``.
+
+A value is staged when it is a JAX tracer whose value is not known while
+tracing (inside ``jax.jit``, ``lax.cond``, ``vmap``...): an ``if`` on it becomes
+``lax.cond`` (``jax_conditionals``), a ``while`` ``lax.while_loop`` and a ``for``
+over an array or a ``range`` of one ``lax.fori_loop`` (``jax_loops``). A tracer
+with a known value (``jax.grad`` outside ``jit``) is a Python value, as JAX
+itself treats it. ``autograph.operators.backends`` loads this module only once
+JAX is imported.
+
+>>> import jax, jax.numpy as jnp
+>>> import autograph as ag
+>>> def clip_steps(x, n):
+...     for i in range(n):
+...         if x > 10.0:
+...             break
+...         x = x * 2.0
+...     return x
+>>> float(jax.jit(ag.to_graph(clip_steps))(3.0, 5))
+12.0
+"""
+
+from __future__ import annotations
+
+import builtins
+import functools
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from autograph.operators import jax_conditionals, jax_loops
+from autograph.operators.jax_values import as_predicate, is_array, remember_negation, value_of
+
+
+class JaxBackend:
+    """The operators' ``Backend`` for JAX (``autograph.operators.backends.Backend``)."""
+
+    name = "jax"
+
+    def is_staged(self, value):
+        if isinstance(value, _Iteration):
+            return True
+        if not isinstance(value, jax.core.Tracer):
+            return False
+        return value.to_concrete_value() is None
+
+    def simplified(self, value):
+        if isinstance(value, jax.core.Tracer):
+            known = value_of(value)
+            if known is not None:
+                return known
+        return value
+
+    stage_if = staticmethod(jax_conditionals.staged_if)
+    cond = if_exp = staticmethod(jax_conditionals.cond)
+
+    # Loop options (set_loop_options) are the runtime's: lax loops have no shape invariants.
+    def stage_while(self, loop_test, loop_body, state, options=None):
+        jax_loops.staged_while(lambda _: loop_test(), lambda _: loop_body(), state, counted=False)
+
+    def stage_for(self, iterable, extra_test, loop_body, state, options=None):
+        if not isinstance(iterable, _Iteration):
+            iterable = _Iteration("over", [_iterable(iterable)])
+        length, item = iterable.length(), iterable.item
+
+        def body(i):
+            loop_body(item(i))
+
+        if extra_test is None:
+            jax_loops.staged_while(None, body, state, length=length)
+            return
+
+        def test(i):
+            return jnp.logical_and(i < length, as_predicate(extra_test()))
+
+        jax_loops.staged_while(test, body, state)
+
+    def logical_not(self, value):
+        result = jnp.logical_not(value)
+        remember_negation(result, value)
+        return result
+
+    def logical_and(self, a, b):
+        return jnp.logical_and(a, b)
+
+    def range(self, *args):
+        if len(args) == 3 and type(args[2]) is int and args[2] == 0:
+            raise ValueError("range() arg 3 must not be zero")
+        return _Iteration("range", [jnp.asarray(a) for a in args])
+
+    def print(self, objects, sep, end, file):
+        # Each time the program runs, in program order; the arrays as numpy prints them.
+        arrays = [o for o in objects if is_array(o)]
+
+        def write(*values):
+            values = iter(values)
+            shown = [np.asarray(next(values)) if is_array(o) else o for o in objects]
+            builtins.print(*shown, sep=sep, end=end, file=file)
+
+        jax.debug.callback(write, *arrays, ordered=True)
+
+    def assert_(self, test, message):
+        jax.debug.callback(functools.partial(_check, message=message), as_predicate(test))
+
+    def enumerate(self, iterable, start=0):
+        return _Iteration("enumerate", [_iterable(iterable)], start)
+
+    def zip(self, *iterables):
+        return _Iteration("zip", [_iterable(t) for t in iterables])
+
+
+def _check(test, message):
+    if not test:
+        raise AssertionError(message)
+
+
+def _iterable(value):
+    """A part of an enumerate or zip: an iteration, or an array over its first dimension."""
+    if isinstance(value, _Iteration):
+        return value
+    value = jnp.asarray(value)
+    if value.ndim == 0:
+        raise TypeError("iteration over a 0-d array")
+    return value
+
+
+class _Iteration:
+    """What a staged ``for`` iterates over: an array's rows, a range, an enumerate or a zip
+    (of arrays, ranges, or other iterations)."""
+
+    def __init__(self, kind, parts, start=0):
+        self.kind, self.parts, self.start = kind, parts, start
+
+    def length(self):
+        """How many items: a Python int for arrays (known while tracing), else a tracer."""
+        if self.kind == "range":
+            start, stop, step = _range_bounds(self.parts)
+            if step is None:  # step 1: as many as stop - start (none if negative, to fori_loop)
+                return stop if start is None else stop - start
+            # ceil((stop - start) / step), for either sign of step; none if negative
+            start = 0 if start is None else start
+            return jnp.maximum(-((start - stop) // step), 0).astype(jnp.int32)
+        lengths = [
+            part.length() if isinstance(part, _Iteration) else part.shape[0] for part in self.parts
+        ]
+        if all(type(n) is int for n in lengths):
+            return min(lengths)
+        return functools.reduce(jnp.minimum, lengths)
+
+    def item(self, i):
+        if self.kind == "range":
+            start, _, step = _range_bounds(self.parts)
+            if step is None:
+                return i if start is None else start + i
+            return (0 if start is None else start) + i * step
+        items = tuple(
+            part.item(i) if isinstance(part, _Iteration) else part[i] for part in self.parts
+        )
+        if self.kind == "over":
+            return items[0]
+        return (i + self.start, items[0]) if self.kind == "enumerate" else items
+
+
+def _range_bounds(args):
+    """``(start, stop, step)``; None for a start or step not given (0, 1)."""
+    if len(args) == 1:
+        return None, args[0], None
+    if len(args) == 2:
+        return args[0], args[1], None
+    return tuple(args)
+
+
+JAX_BACKEND = JaxBackend()
