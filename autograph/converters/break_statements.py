@@ -88,8 +88,8 @@ class _BreakConverter(StatementConverter):
 
 
 # Modules whose functions change none of their arguments in place: the builtins, the runtime's
-# ops and numpy's (what a loop test calls: len, rt.reduce_sum, np.any).
-_LIBRARIES = ("builtins", "runtime", "numpy", "math", "operator")
+# ops, numpy's and JAX's (what a loop test calls: len, rt.reduce_sum, np.any, jnp.sum).
+_LIBRARIES = ("builtins", "runtime", "numpy", "jax", "math", "operator")
 
 
 def _calls(expression):
@@ -97,22 +97,24 @@ def _calls(expression):
 
 
 def _library_callable(func, ctx):
+    """Whether ``func`` is taken to change nothing it is passed: a function of the builtins,
+    the runtime or numpy, or a method (``v.sum()``; those that change their object in place,
+    ``stack.pop()``, Activity knows)."""
     found, value = ctx.resolve(func)
     if not found:
-        return False  # a local function, a method of a local object
+        return isinstance(func, gast.Attribute)  # not a local function: a method
     module = getattr(value, "__module__", None) or ""
     return module.split(".")[0] in _LIBRARIES
 
 
 def _passed_to_callees(test, ctx):
-    """The names ``test`` passes to functions that may change them in place (``pop(stack)``,
-    ``o.step()``): the loop carries them, as it does a list its body appends to."""
+    """The names ``test`` passes to functions that may change them in place (``pop(stack)``):
+    the loop carries them, as it does a list its body appends to."""
     passed = set()
     for call in _calls(test):
         if _library_callable(call.func, ctx):
             continue
-        receiver = call.func.value if isinstance(call.func, gast.Attribute) else None
-        for arg in [receiver, *call.args, *(k.value for k in call.keywords)]:
+        for arg in [*call.args, *(k.value for k in call.keywords)]:
             if isinstance(arg, gast.Name):
                 passed.add(arg.id)
     return passed
