@@ -268,10 +268,16 @@ class _ControlFlowConverter(StatementConverter):
     def visit_While(self, node):
         test_writes, test_mutated = self._writes(node.test)  # the test may assign (n := n // 2)
         body_writes, body_mutated = self._writes(node.body)
+        # What a test moved into the body passes to a function that may change it in place
+        # (pop(stack)): optional state, carried where a loop can carry it (a list), left
+        # alone where it cannot (an object of the user's).
+        passed = anno.getanno(node, "test_mutates", set()) - body_writes - body_mutated
         live = anno.getanno(node, "live_out", set()) | anno.getanno(node, "live_in", set())
         symbols, optional, declared, before = self._state(
-            node, body_writes | test_writes, body_mutated | test_mutated, live
+            node, body_writes | test_writes, body_mutated | test_mutated | passed, live
         )
+        optional = sorted(set(optional) | (passed & set(symbols)))
+        symbols = [s for s in symbols if s not in passed]
         namer = self.ctx.namer
         loop_test, loop_body = namer.new("loop_test"), namer.new("loop_body")
         body, orelse = self._inner(declared, node.body, node.orelse)

@@ -141,6 +141,9 @@ class _ReturnConverter(StatementConverter):
                 retval=retval,
                 flag=flag,
             )
+        elif flagged:
+            # Every path returns, but a graph may find none that can (ag__.returned says why).
+            epilogue = statements("return ag__.returned(retval)", fn_node, retval=retval)
         else:
             epilogue = [gast.Return(value=name(retval))]
             epilogue[0].lineno = fn_node.lineno

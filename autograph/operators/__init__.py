@@ -22,6 +22,6 @@ from autograph.operators.py_builtins import (
     zip_,
 )
 from autograph.operators.runtime_backend import RUNTIME as _RUNTIME
-from autograph.operators.variables import Undefined, UndefinedReturnValue, ld, ret
+from autograph.operators.variables import Undefined, UndefinedReturnValue, ld, ret, returned
 
 _backends.register(_RUNTIME)  # the default: asked first

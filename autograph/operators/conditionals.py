@@ -170,6 +170,12 @@ def _stage_if(cond, if_true, if_false, state, initial):
         unset.mark(final[i], flag, names[i])
     for i in dropped:
         final[i] = Undefined(names[i])
+    if failed:
+        # A return value no path gave yet: unless later code gives it one, the function
+        # fails as the failing branch does (see variables.returned).
+        for i, value in enumerate(final):
+            if isinstance(value, UndefinedReturnValue) and value.guarded and value.failure is None:
+                final[i] = UndefinedReturnValue(guarded=True, failure=failed[0])
     for i, (container, held) in containers.items():
         if i in dropped:  # nothing reads it later: it stays, as it was (later code may change it)
             set_contents(container, held)

@@ -52,13 +52,15 @@ class UndefinedReturnValue(Undefined):
 
     ``guarded``: a ``do_return`` flag guards every use of the value, so a
     graph branch that has not returned yet may hold a stand-in for it.
+    ``failure``: the UnboundLocalError of a graph branch that fails when it
+    runs, and that left no graph path a value to return (see ``returned``).
     """
 
-    __slots__ = ("guarded",)
+    __slots__ = ("guarded", "failure")
 
-    def __init__(self, guarded=False):
+    def __init__(self, guarded=False, failure=None):
         super().__init__("return value")
-        self.guarded = guarded
+        self.guarded, self.failure = guarded, failure
 
     def __repr__(self):
         return "UndefinedReturnValue()"
@@ -77,6 +79,23 @@ def ld(value):
     if isinstance(value, Undefined):
         value._unbound()
     return unset.checked(value)
+
+
+def returned(value):
+    """The result of a function every path of which returns (or raises): ``value``.
+
+    In Python such a function always has one. A graph has none where the only
+    paths that would give one fail when they run (``return a + w`` with ``w``
+    unassigned, after a staged loop): that failure is the function's, at once.
+    """
+    if isinstance(value, UndefinedReturnValue):
+        if value.failure is not None:
+            raise value.failure.with_traceback(None)
+        raise ValueError(
+            "No path of the function's graph gives it a return value: every `return` is on a "
+            "path that the graph cannot take (an `except` clause, say)."
+        )
+    return value
 
 
 def ret(value, returned=True):

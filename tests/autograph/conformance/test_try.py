@@ -3,7 +3,7 @@ nested_control_flow tests): staged as TensorFlow does; returns set their flag af
 """
 
 import runtime as rt
-from tests.autograph.conformance.harness import Programs
+from tests.autograph.conformance.harness import Programs, Raises
 
 programs = Programs()
 case = programs.case
@@ -225,6 +225,46 @@ def handler_reads_a_value_a_raising_assignment_left(x):
     except ValueError:
         return y
     return -1
+
+
+@case(
+    X01,
+    theme="early_return",
+    ref_raises=UnboundLocalError,
+    expect={"abcd": Raises(UnboundLocalError, "'w'")},
+)
+def return_unassigned_after_loop_with_return_in_except(a):
+    # The graph has no path that returns: the except clause never runs in it, and the final
+    # return reads `w`, which no iteration of the empty loop assigned. Every mode fails as
+    # Python does, naming `w` (not for want of a value to return).
+    for i in range(0):
+        w = 1
+    for i in rt.range(3):
+        try:
+            a = a + 1
+        except ValueError:
+            return 5
+        break
+    return a + w
+
+
+@case(
+    X01,
+    theme="early_return",
+    ref_raises=UnboundLocalError,
+    expect={
+        "cd": Raises(rt.errors.InvalidArgumentError, r"UnboundLocalError.*\\?'w\\?' is used before")
+    },
+)
+def return_unassigned_after_staged_if_with_return(a):
+    # Here a graph path may return (5, from the loop): the graph fails when it runs instead.
+    for i in range(0):
+        w = 1
+    for i in rt.range(3):
+        if a > 5:
+            return 5
+        a = a + 1
+    return a + w
 
 
 test_program = programs.test()
