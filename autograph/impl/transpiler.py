@@ -24,6 +24,7 @@ from autograph.converters import (
     directives,
     logical_expressions,
     return_statements,
+    try_statements,
     unsupported,
     variables,
 )
@@ -119,6 +120,7 @@ def _convert(fn):
     definedness.analyze(node, facts)
     node = variables.transform(node, ctx, facts)
     node = control_flow.transform(node, ctx, facts)
+    node = try_statements.transform(node, ctx)
     _strip_evaluated_parts(node)
     factory = _factory(node, fn.__code__.co_freevars)
     text, line_map = printer.print_with_lines(factory)

@@ -30,6 +30,7 @@ from autograph.operators.conditionals import (
     zeros_like_spec,
 )
 from autograph.operators.data_structures import TensorList, contents, is_container, set_contents
+from autograph.operators.staging_errors import marking
 from autograph.operators.state import State
 from autograph.operators.variables import UndefinedReturnValue, is_undefined
 
@@ -66,7 +67,8 @@ def if_stmt(cond, if_true, if_false=None, names=(), unsupported=None, optional=(
     if backend is not None and backend.is_staged(cond):
         refuse_staging("`if`", unsupported)
         state = State(names, if_true, if_false, optional=optional)
-        backend.stage_if(cond, if_true, if_false or nothing, state)
+        with marking(if_true, if_false):
+            backend.stage_if(cond, if_true, if_false or nothing, state)
     elif cond:
         if_true()
     elif if_false is not None:
@@ -91,7 +93,8 @@ def while_stmt(loop_test, loop_body, names=(), unsupported=None, optional=(), op
         if backend is not None and backend.is_staged(test):
             refuse_staging("`while` loop", unsupported)
             state = State(names, loop_test, loop_body, optional=optional)
-            backend.stage_while(loop_test, loop_body, state, options=options)
+            with marking(loop_test, loop_body):
+                backend.stage_while(loop_test, loop_body, state, options=options)
             return
         if not test:
             return

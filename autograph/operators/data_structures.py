@@ -27,6 +27,7 @@ in place as a change of the container, so a staged ``if`` or loop carries it:
 from __future__ import annotations
 
 import runtime as rt
+from autograph.operators.staging_errors import refusal
 
 
 class TensorList(rt.TensorArray):
@@ -81,9 +82,11 @@ class TensorList(rt.TensorArray):
 
     def __setitem__(self, index, value):
         if isinstance(index, slice):
-            raise TypeError(
-                "A list changed in a tensor-dependent loop is a TensorList: assign its items one "
-                "at a time (lst[i] = v), not a slice."
+            raise refusal(
+                TypeError(
+                    "A list changed in a tensor-dependent loop is a TensorList: assign its items one "
+                    "at a time (lst[i] = v), not a slice."
+                )
             )
         self._become(self.write(self._index(index), value))
 
@@ -100,9 +103,11 @@ class TensorList(rt.TensorArray):
 
     def pop(self, index=-1):
         if not (isinstance(index, int) and index == -1):
-            raise NotImplementedError(
-                "A list changed in a tensor-dependent loop is a TensorList: only its last item "
-                "can be popped (lst.pop())."
+            raise refusal(
+                NotImplementedError(
+                    "A list changed in a tensor-dependent loop is a TensorList: only its last item "
+                    "can be popped (lst.pop())."
+                )
             )
         item = self[-1]
         self._become(self.unstack(self.stack()[:-1]))
@@ -131,24 +136,30 @@ class TensorList(rt.TensorArray):
     def __len__(self):
         if isinstance(self.flow, rt.EagerTensor):
             return int(self.size().numpy())
-        raise TypeError(
-            "The length of a list changed in a tensor-dependent loop is known only when the "
-            "graph runs: len(lst) in converted code gives it as a tensor."
+        raise refusal(
+            TypeError(
+                "The length of a list changed in a tensor-dependent loop is known only when the "
+                "graph runs: len(lst) in converted code gives it as a tensor."
+            )
         )
 
     def __iter__(self):
         if isinstance(self.flow, rt.EagerTensor):
             return iter([self.read(i) for i in range(len(self))])
-        raise TypeError(
-            "A list changed in a tensor-dependent loop has a length known only when the graph "
-            "runs: iterate over it in converted code (a `for` loop is staged over it), or "
-            "ag.stack(lst) it first."
+        raise refusal(
+            TypeError(
+                "A list changed in a tensor-dependent loop has a length known only when the graph "
+                "runs: iterate over it in converted code (a `for` loop is staged over it), or "
+                "ag.stack(lst) it first."
+            )
         )
 
     def __bool__(self):
-        raise TypeError(
-            "Whether a list changed in a tensor-dependent loop is empty is known only when the "
-            "graph runs: test len(lst) > 0."
+        raise refusal(
+            TypeError(
+                "Whether a list changed in a tensor-dependent loop is empty is known only when the "
+                "graph runs: test len(lst) > 0."
+            )
         )
 
     def __repr__(self):

@@ -23,6 +23,7 @@ from autograph.operators.control_flow import (
     refuse_staging,
     staged_while,
 )
+from autograph.operators.staging_errors import marking
 from autograph.operators.state import State
 from runtime.ops.constant_ops import constant_value
 
@@ -45,7 +46,8 @@ def for_stmt(
     if backend is not None:
         refuse_staging("`for` loop", unsupported)
         state = State(names, loop_body, optional=optional)
-        backend.stage_for(iterable, extra_test, loop_body, state, options=options)
+        with marking(loop_body):
+            backend.stage_for(iterable, extra_test, loop_body, state, options=options)
         return
     if isinstance(iterable, rt.Tensor) and iterable.shape.rank == 0:
         raise TypeError("Cannot iterate over a scalar tensor")
@@ -57,7 +59,8 @@ def for_stmt(
                 # A tensor-dependent `break` in a Python loop: the rest runs under a staged if.
                 refuse_staging("`break` out of a Python loop", unsupported)
                 state = State(names, loop_body, optional=optional)
-                backend.stage_if(keep_going, lambda item=item: loop_body(item), nothing, state)
+                with marking(loop_body):
+                    backend.stage_if(keep_going, lambda item=item: loop_body(item), nothing, state)
                 continue
             if not keep_going:
                 break

@@ -90,7 +90,11 @@ def staged_if(cond, if_true, if_false, state):
         state.restore(saved)
     final = list(joined)
     for i, container in containers.items():
-        if is_container(final[i]) and type(final[i]) is type(container):
+        if isinstance(final[i], Undefined):
+            # An optional container the branches change unalike: nothing reads it later, but
+            # later code may change it: it stays, as it was (as with the runtime).
+            final[i] = container
+        elif is_container(final[i]) and type(final[i]) is type(container):
             set_contents(container, final[i])  # the same object, holding the results
             final[i] = container
     state.set(final)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import runtime as rt
 from autograph.operators.backends import PLAIN_TYPES, staging
+from autograph.operators.staging_errors import marking
 
 
 def and_(first, *rest):
@@ -56,7 +57,8 @@ def _staged(backend, value, rest, combine, on_true):
     def stop():
         return value
 
-    return backend.cond(value, go_on, stop) if on_true else backend.cond(value, stop, go_on)
+    with marking(go_on):
+        return backend.cond(value, go_on, stop) if on_true else backend.cond(value, stop, go_on)
 
 
 def not_(value):
@@ -73,7 +75,8 @@ def if_exp(condition, if_true, if_false):
     if backend is not None:
         condition = backend.simplified(condition)
         if backend.is_staged(condition):
-            return backend.if_exp(condition, if_true, if_false)
+            with marking(if_true, if_false):
+                return backend.if_exp(condition, if_true, if_false)
     return if_true() if condition else if_false()
 
 

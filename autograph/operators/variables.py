@@ -10,6 +10,7 @@ UnboundLocalError: cannot access local variable 'y' where it is not associated w
 from __future__ import annotations
 
 from autograph.operators import unset
+from autograph.operators.staging_errors import refusal
 
 
 class Undefined:
@@ -107,8 +108,10 @@ def ret(value, returned=True):
     if isinstance(value, UndefinedReturnValue):
         return None
     if hasattr(returned, "op"):  # a symbolic flag: whether a return ran is decided in the graph
-        raise ValueError(
-            "The function returns a value on some paths of its tensor-dependent control flow and "
-            "falls off the end on others; a graph needs a value on every path: add a final `return`."
+        raise refusal(
+            ValueError(
+                "The function returns a value on some paths of its tensor-dependent control flow and "
+                "falls off the end on others; a graph needs a value on every path: add a final `return`."
+            )
         )
     return value

@@ -183,5 +183,6 @@ _VISITS = {  # statement class -> its rule; the rest are simple statements
     gast.While: _Definedness.visit_While,
     gast.For: _Definedness.visit_For,
     gast.Try: _Definedness.visit_Try,
+    gast.TryStar: _Definedness.visit_Try,  # except*: the same paths
     gast.With: _Definedness.visit_With,
 }

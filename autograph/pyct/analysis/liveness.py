@@ -242,5 +242,6 @@ _VISITS = {  # statement class -> its rule; the rest are simple statements
     gast.For: _Liveness.visit_For,
     gast.With: _Liveness.visit_With,
     gast.Try: _Liveness.visit_Try,
+    gast.TryStar: _Liveness.visit_Try,  # except*: the same paths
     gast.ClassDef: _Liveness.visit_ClassDef,
 }

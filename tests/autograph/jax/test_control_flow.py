@@ -513,6 +513,23 @@ def test_a_branch_that_cannot_run_fails_only_when_taken():
         compiled(-3)
 
 
+def log_and_count(x):
+    log = []
+    count = 0
+    for i in range(3):  # a Python loop: each iteration's `if` is staged on its own
+        if x > i:
+            log.append(i)  # the branches change `log` unalike; nothing reads it after the loop
+            count += 1
+    return count
+
+
+def test_a_list_the_branches_change_unalike_stays_a_list():
+    # Its contents are dead, but the next iteration's staged `if` appends to it again.
+    compiled = jitted(log_and_count)
+    for x in (-1, 1, 5):
+        assert int(compiled(x)) == log_and_count(x)
+
+
 # --- print and assert --------------------------------------------------------------------------
 
 

@@ -62,6 +62,19 @@ _UNSET_W = ("loop must iterate at least once to initialize w", "cannot access lo
 
 @pytest.mark.parametrize("seed", _SEEDS)
 def test_random_program_under_jax_jit(tmp_path, seed):
+    _check_under_jax(seed, tmp_path)
+
+
+# Programs that large runs found wrong under JAX, kept (while the generator draws the same ones):
+# 900060, a list a staged if changed unalike in its branches, dropped though a later iteration
+# appends to it; 900196, a `try` whose `except ValueError` caught staging's refusal of such a
+# list (read later: it must be refused) and returned the handler's answer.
+@pytest.mark.parametrize("seed", [900060, 900196])
+def test_programs_the_large_runs_found_under_jax(tmp_path, seed):
+    _check_under_jax(seed, tmp_path)
+
+
+def _check_under_jax(seed, tmp_path):
     source, inputs = random_programs.program(seed)
     source = source.replace("rt.range(", "range(")
     fn = random_programs._load(source, tmp_path)
