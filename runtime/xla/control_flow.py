@@ -20,7 +20,7 @@ import jax.numpy as jnp
 import numpy as np
 from jax import lax
 
-from runtime.xla.gradient_lists import GradientList, empty_stack, push
+from runtime.xla.gradient_lists import GradientList, Stack, allocate_stack, empty_stack, push
 from runtime.xla.state import ERROR, Redo
 from runtime.xla.tensor_lists import TensorList, allocate
 
@@ -55,6 +55,9 @@ def _values(outputs, tensors, allocations):
         if isinstance(v, TensorList):
             if v.buffer is None and k in allocations:
                 v = allocate(v, *allocations[k])
+        elif isinstance(v, Stack):
+            if v.rows is None and k in allocations:
+                v = allocate_stack(v, allocations[k])
         elif isinstance(v, GradientList):
             pass
         else:
@@ -64,12 +67,18 @@ def _values(outputs, tensors, allocations):
 
 
 def _new_allocations(before, after):
-    """TensorArrays an iteration or branch allocated that came in unallocated."""
+    """TensorArrays and stacks an iteration or branch allocated that came in unallocated."""
     found = {}
     for k, (a, b) in enumerate(zip(before, after)):
-        if isinstance(a, TensorList) and a.buffer is None and b.buffer is not None:
+        if _unallocated(a) and not _unallocated(b):
             found[k] = b.element_spec()
     return found
+
+
+def _unallocated(v):
+    return (isinstance(v, TensorList) and v.buffer is None) or (
+        isinstance(v, Stack) and v.rows is None
+    )
 
 
 def _traced(ctx, before, fn):

@@ -4,10 +4,11 @@ The default executor keeps what a differentiated loop stacks in a Python
 list that grows by one entry per iteration, and a gradient list in a dict by
 index. XLA needs every shape fixed when compiling, so:
 
-- a *stack* is a ``TensorList`` of fixed capacity: the most iterations the
-  loop can run, known when lowering (its ``maximum_iterations``, or a counter
-  its test bounds). The forward loop writes iteration ``i``'s value at ``i``
-  with a dynamic update; the backward loop reads it back at ``i``.
+- a *stack* is a ``Stack``: arrays with one row per iteration the loop can
+  run, known when lowering (its ``maximum_iterations``, or a counter its test
+  bounds). The forward loop writes iteration ``i``'s values at row ``i`` with
+  a dynamic update; the backward loop reads them back at ``i``. A loop inside
+  a differentiated loop stacks its stacks: rows of rows.
 - a *gradient list* is a ``GradientList``: no buffer while it is all zeros,
   else a dense ``[capacity, *element]`` array (from a gradient of a whole
   TensorArray, as ``stack``'s is). Getting, dropping and adding are dynamic
@@ -26,37 +27,82 @@ import jax.numpy as jnp
 import numpy as np
 from jax import lax
 
-from runtime.xla.tensor_lists import TensorList, allocate
+from runtime.xla.tensor_lists import TensorList
 
 # --- stacks ---------------------------------------------------------------------------------------
 
 
+@jax.tree_util.register_pytree_node_class
+class Stack:
+    """What a differentiated loop stacked: ``rows``, its values with a leading dim of
+    ``capacity`` (a pytree: an inner loop's stacks stack as arrays one dim deeper), or None
+    before the first push is traced."""
+
+    __slots__ = ("rows", "capacity")
+
+    def __init__(self, rows, capacity):
+        self.rows = rows
+        self.capacity = capacity
+
+    def tree_flatten(self):
+        return (self.rows,), self.capacity
+
+    @classmethod
+    def tree_unflatten(cls, capacity, children):
+        return cls(children[0], capacity)
+
+    def element_spec(self):
+        """The shapes and dtypes of one iteration's values (a pytree), or None."""
+        if self.rows is None:
+            return None
+        return jax.tree_util.tree_map(
+            lambda r: jax.ShapeDtypeStruct(r.shape[1:], r.dtype), self.rows
+        )
+
+
 def empty_stack(capacity):
-    """A stack with room for ``capacity`` iterations (allocated at its first push)."""
-    return TensorList(None, capacity, capacity, dynamic=False)
+    """A stack with room for ``capacity`` iterations (allocated when its first push is traced)."""
+    return Stack(None, capacity)
+
+
+def allocate_stack(stack, spec):
+    """``stack`` with rows of zeros for values of ``spec`` (``Stack.element_spec``)."""
+    rows = jax.tree_util.tree_map(lambda s: jnp.zeros((stack.capacity, *s.shape), s.dtype), spec)
+    return Stack(rows, stack.capacity)
 
 
 def push(ctx, stack, value, iteration):
     """``stack`` with ``value`` at ``iteration`` (below its capacity: the loop's bound)."""
     if isinstance(value, (TensorList, GradientList)):
-        ctx.unimplemented(
-            "a differentiated loop inside a differentiated loop (its stacks of stacks)"
-        )
-    value = jnp.asarray(value)
-    if stack.buffer is None:
-        stack = allocate(stack, value.dtype, value.shape)
+        ctx.unimplemented("a differentiated loop that stacks a TensorArray or its gradient")
+    if not isinstance(value, Stack):
+        value = jnp.asarray(value)
+    if stack.rows is None:
+        stack = allocate_stack(stack, _spec(value))
     if stack.capacity == 0:
         return stack
-    buffer = lax.dynamic_update_index_in_dim(stack.buffer, value, iteration, 0)
-    return TensorList(buffer, stack.length, stack.capacity, False)
+    rows = jax.tree_util.tree_map(
+        lambda r, v: lax.dynamic_update_index_in_dim(r, jnp.asarray(v, r.dtype), iteration, 0),
+        stack.rows,
+        value,
+    )
+    return Stack(rows, stack.capacity)
+
+
+def _spec(value):
+    return jax.tree_util.tree_map(lambda v: jax.ShapeDtypeStruct(v.shape, v.dtype), value)
 
 
 def lower_stack_get(ctx, stack, index, element_dtype, element_shape):
     """The value the forward loop stacked on iteration ``index`` (the backward loop's count:
     always one the forward loop ran)."""
-    if stack.buffer is None or stack.capacity == 0:  # the loop never ran: nothing reads it
+    if stack.rows is None:  # never pushed to: nothing reads it
         return np.zeros(element_shape.as_list(), element_dtype.as_numpy_dtype)
-    return lax.dynamic_index_in_dim(stack.buffer, index, 0, keepdims=False)
+    if stack.capacity == 0:  # the loop cannot run: nothing reads it
+        return jax.tree_util.tree_map(lambda r: jnp.zeros(r.shape[1:], r.dtype), stack.rows)
+    return jax.tree_util.tree_map(
+        lambda r: lax.dynamic_index_in_dim(r, index, 0, keepdims=False), stack.rows
+    )
 
 
 # --- gradient lists -------------------------------------------------------------------------------

@@ -118,6 +118,29 @@ def test_a_for_over_a_range_of_static_length():
     _assert_gradient(_for_over_a_range, [np.array([0.4, -0.9])], 0, value)
 
 
+def _nested_loops(x):
+    with rt.GradientTape() as tape:
+        tape.watch(x)
+        y = x
+        for _ in rt.range(3):
+            for _ in rt.range(2):  # its stacks are stacked by the outer loop
+                y = rt.sin(y) * x
+            y = y + 0.5 * x
+    return y, tape.gradient(y, x)
+
+
+def test_nested_loops():
+    def value(x):
+        y = x
+        for _ in range(3):
+            for _ in range(2):
+                y = np.sin(y) * x
+            y = y + 0.5 * x
+        return y
+
+    _assert_gradient(_nested_loops, [np.float64(0.8)], 0, value)
+
+
 def _rnn(xs, w, u):
     steps = xs.shape[0]
     with rt.GradientTape() as tape:
