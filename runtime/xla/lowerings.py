@@ -468,8 +468,9 @@ LOWERINGS[function_ops.CALL] = control_flow.lower_call
 LOWERINGS[list_gradient_ops.STACK_GET] = gradient_lists.lower_stack_get
 LOWERINGS[list_gradient_ops.GRAD_LIST_EMPTY] = gradient_lists.lower_empty
 UNLOWERABLE[list_gradient_ops.GRAD_LIST_ELEMENT] = (
-    "the gradient of one TensorArray element (a read) is a list of a length unknown when "
-    "compiling; index a tensor (x[i]) instead of reading a TensorArray"
+    "the gradient of one element (a TensorArray read, or a loop's stack read when a loop is "
+    "differentiated twice) is a list of a length unknown when compiling; index a tensor "
+    "(x[i]) instead of reading a TensorArray"
 )
 LOWERINGS[list_gradient_ops.GRAD_LIST_FROM_TENSOR] = gradient_lists.lower_from_tensor
 LOWERINGS[list_gradient_ops.GRAD_LIST_ADD] = gradient_lists.lower_add
