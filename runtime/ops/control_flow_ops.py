@@ -269,7 +269,11 @@ def while_loop(
     loop_vars = _loop_vars_as_tensors(loop_vars)
     flat = nest.flatten(loop_vars)
     labels = _labels(loop_vars, flat, names)
-    invariants = _invariants(flat, shape_invariants, labels if names is not None else None)
+    invariants = _invariants(
+        flat,
+        _given_invariants(loop_vars, flat, shape_invariants),
+        labels if names is not None else None,
+    )
     if maximum_iterations is not None:
         maximum_iterations = convert_to_tensor(maximum_iterations, dtypes.int32)
     graph = context.building_graph()
@@ -294,14 +298,57 @@ def _loop_vars_as_tensors(loop_vars):
     return nest.pack_sequence_as(loop_vars, [convert(i, v) for i, v in enumerate(flat)])
 
 
-def _invariants(flat, shape_invariants, names):
-    """One shape per flat loop variable; ``names`` (AutoGraph's labels) choose TensorFlow's
-    AutoGraph wording for errors."""
+def _given_invariants(loop_vars, flat, shape_invariants):
+    """``shape_invariants`` as one shape per leaf: given along the structure of ``loop_vars``
+    (TensorFlow's way), or already flat, one ``TensorShape`` per leaf (AutoGraph's way)."""
+    try:
+        return _flat_invariants(loop_vars, shape_invariants)
+    except ValueError:
+        flat_shapes = isinstance(shape_invariants, (list, tuple)) and all(
+            s is None or isinstance(s, TensorShape) for s in shape_invariants
+        )
+        if flat_shapes and len(shape_invariants) == len(flat):
+            return list(shape_invariants)
+        raise
+
+
+def _flat_invariants(loop_vars, shape_invariants):
+    """One shape (or None) per leaf of ``loop_vars``, read from ``shape_invariants`` along the
+    structure of ``loop_vars``: where a loop variable is a tensor, its invariant is a shape, so
+    ``[]`` is a scalar's and ``[None]`` a vector's (never an empty or one-item structure)."""
     if shape_invariants is None:
+        return None
+    if isinstance(loop_vars, dict) and isinstance(shape_invariants, dict):
+        if set(loop_vars) != set(shape_invariants):
+            raise ValueError("while_loop: shape_invariants must have the keys of loop_vars")
+        return [
+            s
+            for key in nest.flatten({k: k for k in loop_vars})
+            for s in _flat_invariants(loop_vars[key], shape_invariants[key])
+        ]
+    if isinstance(loop_vars, (list, tuple)):
+        if not isinstance(shape_invariants, (list, tuple)) or len(shape_invariants) != len(
+            loop_vars
+        ):
+            raise ValueError(
+                f"while_loop: {len(loop_vars)} loop variables but shape_invariants "
+                f"{shape_invariants!r} does not have their structure"
+            )
+        return [s for v, i in zip(loop_vars, shape_invariants) for s in _flat_invariants(v, i)]
+    leaves = len(nest.flatten(loop_vars))
+    if leaves == 1:
+        return [shape_invariants]
+    inv = nest.flatten(_shapes_structure(shape_invariants))  # a composite's (a TensorArray's)
+    if len(inv) != leaves:
+        raise ValueError(f"while_loop: {leaves} loop variables but {len(inv)} shape invariants")
+    return inv
+
+
+def _invariants(flat, inv, names):
+    """One shape per flat loop variable (``inv``, from ``_flat_invariants``, or None: their
+    own); ``names`` (AutoGraph's labels) choose TensorFlow's AutoGraph wording for errors."""
+    if inv is None:
         return [t.shape for t in flat]
-    inv = nest.flatten(_shapes_structure(shape_invariants))
-    if len(inv) != len(flat):
-        raise ValueError(f"while_loop: {len(flat)} loop variables but {len(inv)} shape invariants")
     out = []
     for i, (t, s) in enumerate(zip(flat, inv)):
         s = TensorShape(None) if s is None else as_shape(s)

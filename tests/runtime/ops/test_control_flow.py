@@ -579,3 +579,21 @@ def test_cond_and_inner_while_capture_through_two_levels():
     with rt.Session(g) as sess:
         for kv, nv in [(0, 0), (3, 7), (2, 10), (5, 1)]:
             assert sess.run(total, {k: kv, n: nv}) == python(kv, nv)
+
+
+def test_shape_invariants_follow_the_structure_of_the_loop_variables():
+    # [] is the scalar counter's shape and [None] the growing vector's: shapes where the loop
+    # variables are tensors, never read as an empty or a one-item structure.
+    g = rt.Graph()
+    with g.as_default():
+        n = rt.placeholder(rt.int32, [])
+        _, v = rt.while_loop(
+            lambda i, v: i < n,
+            lambda i, v: (i + 1, rt.concat([v, [rt.cast(i, rt.float32)]], 0)),
+            [rt.constant(0), rt.zeros([1])],
+            shape_invariants=([], [None]),
+        )
+        assert v.shape.as_list() == [None]
+    np.testing.assert_array_equal(rt.Session(graph=g).run(v, {n: 3}), [0.0, 0.0, 1.0, 2.0])
+    with g.as_default(), pytest.raises(ValueError, match="does not have their structure"):
+        rt.while_loop(lambda i: i < n, lambda i: i + 1, [rt.constant(0)], shape_invariants=[])
