@@ -20,6 +20,7 @@ import jax.numpy as jnp
 import numpy as np
 from jax import lax
 
+from runtime.xla.gradient_lists import GradientList, Stack, allocate_stack, empty_stack, push
 from runtime.xla.state import ERROR, Redo
 from runtime.xla.tensor_lists import TensorList, allocate
 
@@ -54,6 +55,11 @@ def _values(outputs, tensors, allocations):
         if isinstance(v, TensorList):
             if v.buffer is None and k in allocations:
                 v = allocate(v, *allocations[k])
+        elif isinstance(v, Stack):
+            if v.rows is None and k in allocations:
+                v = allocate_stack(v, allocations[k])
+        elif isinstance(v, GradientList):
+            pass
         else:
             v = lax.convert_element_type(jnp.asarray(v), t.dtype.as_numpy_dtype)
         values.append(v)
@@ -61,12 +67,18 @@ def _values(outputs, tensors, allocations):
 
 
 def _new_allocations(before, after):
-    """TensorArrays an iteration or branch allocated that came in unallocated."""
+    """TensorArrays and stacks an iteration or branch allocated that came in unallocated."""
     found = {}
     for k, (a, b) in enumerate(zip(before, after)):
-        if isinstance(a, TensorList) and a.buffer is None and b.buffer is not None:
+        if _unallocated(a) and not _unallocated(b):
             found[k] = b.element_spec()
     return found
+
+
+def _unallocated(v):
+    return (isinstance(v, TensorList) and v.buffer is None) or (
+        isinstance(v, Stack) and v.rows is None
+    )
 
 
 def _traced(ctx, before, fn):
@@ -173,16 +185,14 @@ def lower_call(ctx, *inputs, function, depth):
 def lower_while(
     ctx, *inputs, cond_graph, body_graph, num_loop_vars, has_maximum_iterations, stacked
 ):
-    if stacked is not None:
-        ctx.unimplemented(
-            "a loop being differentiated stacks each iteration's values, which has no XLA "
-            "lowering yet"
-        )
     op, n = ctx.op, num_loop_vars
     limit = inputs[-1] if has_maximum_iterations else None
     captures = list(inputs[n : len(inputs) - (1 if has_maximum_iterations else 0)])
     loop = _Loop(ctx, op, cond_graph, body_graph, captures, limit)
-    return _retrying(ctx, op, lambda learned: loop.lower(list(inputs[:n]), learned))
+    loop_vars = list(inputs[:n])
+    if stacked is not None:  # differentiated: it also counts its iterations and stacks values
+        loop.stack(loop_vars, stacked)
+    return _retrying(ctx, op, lambda learned: loop.lower(loop_vars, learned))
 
 
 class _Loop:
@@ -193,11 +203,46 @@ class _Loop:
         self.cond_graph, self.body_graph = cond_graph, body_graph
         self.captures, self.limit = captures, limit
         self.tensors = op.outputs
+        self.stacks = None  # a differentiated loop's stacks: empty, one per stacked value
+
+    def stack(self, loop_vars, stacked):
+        """Makes the loop count its iterations and stack ``stacked`` values of its body, each
+        in an array with room for the most iterations it can run, which must be known now."""
+        n = len(loop_vars)
+        capacity = self._most_iterations(loop_vars)
+        if capacity is None:
+            self.ctx.unimplemented(
+                "a loop being differentiated stacks each iteration's values in an array of fixed "
+                "size, and this loop has no bound known when compiling. Give it one: "
+                "maximum_iterations= (rt.while_loop(..., maximum_iterations=n), or "
+                "ag.experimental.set_loop_options(maximum_iterations=n) in the loop)"
+            )
+        self.stacks = [empty_stack(capacity) for _ in range(stacked)]
+        self.tensors = [*self.op.outputs[:n], *self.op.outputs[n + 1 :]]  # the count is not carried
+
+    def _most_iterations(self, loop_vars):
+        """The most iterations the loop can run, known when lowering, or None."""
+        found = []
+        if self.limit is not None:
+            known = self.ctx.bounds(self.limit)
+            if known is not None:
+                found.append(max(known[1], 0))
+        body = self.body_graph
+        for k, (start, highest) in self._counters(loop_vars).items():
+            step = int(_step(body.outputs[k], body.inputs[k]))
+            found.append((highest - start) // step + 1)
+        return min(found) if found else None
 
     def lower(self, loop_vars, learned):
         ctx = self.ctx
-        init = _values(loop_vars, self.tensors, learned["allocate"])
+        n = len(loop_vars)
+        stacks = self.stacks or []
+        init = _values(loop_vars + stacks, self.tensors, learned["allocate"])
         if learned["rotate"] or self.cond_graph.is_stateful:  # a test that prints or asserts
+            if self.stacks is not None:
+                ctx.unimplemented(
+                    "a loop being differentiated whose test has effects (prints or asserts)"
+                )
             return self._rotated(init, learned)
         base, carry = ctx.state, list(learned["carry"])
         counters = self._counters(loop_vars)
@@ -215,15 +260,17 @@ class _Loop:
             for k, (lowest, highest) in counters.items():
                 ctx.bound(values[k], lowest, highest)
             before = base.fork(dict(zip(carry, carried)))
-            outputs, inner = _traced(ctx, before, lambda: self._body(values))
+            outputs, inner = _traced(ctx, before, lambda: self._stacking_body(values, count))
             self._learn_from(values, outputs, inner.changed_from(before), carry)
             return outputs, [ctx.carry_value(inner, k) for k in carry], self._next(count)
 
         carried = [ctx.carry_value(base, k) for k in carry]
-        values, carried, _ = lax.while_loop(test, body, (init, carried, self._first_count()))
+        values, carried, count = lax.while_loop(test, body, (init, carried, self._first_count()))
         for k, v in zip(carry, carried):
             ctx.state[k] = v
-        return list(values)
+        if self.stacks is None:
+            return list(values)
+        return [*values[:n], count, *values[n:]]
 
     def _rotated(self, init, learned):
         """The loop with its test inside the body, so that the test's effects are carried.
@@ -285,8 +332,9 @@ class _Loop:
         return found
 
     def _first_count(self):
-        """The iteration count starts at 0 where there is a limit to count to, else is None."""
-        return None if self.limit is None else jnp.int32(0)
+        """The iteration count starts at 0 where there is a limit to count to or stacks to
+        write, else is None."""
+        return None if self.limit is None and self.stacks is None else jnp.int32(0)
 
     def _next(self, count):
         return None if count is None else count + 1
@@ -308,12 +356,22 @@ class _Loop:
         return self._guard(pred, ctx.state, None)
 
     def _test(self, values):
-        (pred,) = self.ctx.run(self.cond_graph, list(values) + self.captures)
+        loop_vars = values[: len(values) - len(self.stacks or ())]
+        (pred,) = self.ctx.run(self.cond_graph, list(loop_vars) + self.captures)
         return pred
 
     def _body(self, values):
         outputs = self.ctx.run(self.body_graph, list(values) + self.captures)
         return _values(outputs, self.tensors, {})
+
+    def _stacking_body(self, values, count):
+        """The body; a differentiated loop's also pushes its stacked values at ``count``."""
+        if self.stacks is None:
+            return self._body(values)
+        n = len(values) - len(self.stacks)
+        outputs = self.ctx.run(self.body_graph, list(values[:n]) + self.captures)
+        pushed = [push(self.ctx, s, v, count) for s, v in zip(values[n:], outputs[n:])]
+        return _values(outputs[:n], self.tensors, {}) + pushed
 
     def _guard(self, pred, state, count):
         """The loop goes on while ``pred``, under its iteration limit, and until a failure."""
@@ -326,6 +384,14 @@ class _Loop:
         return pred
 
     def _learn_from(self, values, outputs, changed, carry):
+        for before, after in zip(values, outputs):
+            if isinstance(before, GradientList) and (before.buffer is None) != (
+                after.buffer is None
+            ):
+                self.ctx.unimplemented(
+                    "a TensorArray's gradient that a loop's gradient starts as zeros and fills "
+                    "(an array read in the loop): its length is unknown when compiling"
+                )
         new = changed - set(carry)
         allocations = _new_allocations(values, outputs)
         if new or allocations:
@@ -334,17 +400,20 @@ class _Loop:
 
 def _steps_up(output, counter):
     """``output`` is ``counter + c`` for a constant ``c > 0``."""
+    return _step(output, counter) is not None
+
+
+def _step(output, counter):
+    """``c`` where ``output`` is ``counter + c`` for a constant ``c > 0``, else None."""
     op = output.op
     if op.type != "Add":
-        return False
+        return None
     a, b = op.inputs
     step = b if a is counter else a if b is counter else None
-    return (
-        step is not None
-        and step.op.type == "Const"
-        and np.ndim(step.op.attrs["value"]) == 0
-        and step.op.attrs["value"] > 0
-    )
+    if step is None or step.op.type != "Const" or np.ndim(step.op.attrs["value"]) != 0:
+        return None
+    value = step.op.attrs["value"]
+    return value if value > 0 else None
 
 
 def _highest_under(pred, counter, outer, ctx):

@@ -52,7 +52,7 @@ from runtime.ops import (
     tensor_array_ops,
 )
 from runtime.state import variables
-from runtime.xla import control_flow, effects, indexing, tensor_lists
+from runtime.xla import control_flow, effects, gradient_lists, indexing, tensor_lists
 
 LOWERINGS = {}
 """OpDef -> ``rule(ctx, *values, **attrs)``."""
@@ -463,20 +463,22 @@ LOWERINGS[control_flow_ops.WHILE] = control_flow.lower_while
 LOWERINGS[control_flow_ops.NO_OP] = lambda ctx: None
 LOWERINGS[function_ops.CALL] = control_flow.lower_call
 
-# A loop's gradient stacks what each iteration computed, and a TensorArray's gradient is a
-# sparse list of gradients: Python lists and dicts to the default executor, no XLA form yet.
-_GRADIENT_LISTS = "the gradient of a while loop or a TensorArray (its stacks and gradient lists)"
-for _op in (
-    list_gradient_ops.STACK_GET,
-    list_gradient_ops.GRAD_LIST_EMPTY,
-    list_gradient_ops.GRAD_LIST_ELEMENT,
-    list_gradient_ops.GRAD_LIST_FROM_TENSOR,
-    list_gradient_ops.GRAD_LIST_ADD,
-    list_gradient_ops.GRAD_LIST_GET,
-    list_gradient_ops.GRAD_LIST_DROP,
-    list_gradient_ops.GRAD_LIST_STACK,
-):
-    UNLOWERABLE[_op] = f"{_GRADIENT_LISTS} has no XLA lowering yet"
+# A loop's gradient stacks what each iteration computed (a preallocated array: the loop has
+# a bound), and a TensorArray's gradient is a dense gradient list.
+LOWERINGS[list_gradient_ops.STACK_GET] = gradient_lists.lower_stack_get
+LOWERINGS[list_gradient_ops.GRAD_LIST_EMPTY] = gradient_lists.lower_empty
+UNLOWERABLE[list_gradient_ops.GRAD_LIST_ELEMENT] = (
+    "the gradient of one element (a TensorArray read, or a loop's stack read when a loop is "
+    "differentiated twice) is a list of a length unknown when compiling; index a tensor "
+    "(x[i]) instead of reading a TensorArray"
+)
+LOWERINGS[list_gradient_ops.GRAD_LIST_FROM_TENSOR] = gradient_lists.lower_from_tensor
+LOWERINGS[list_gradient_ops.GRAD_LIST_ADD] = gradient_lists.lower_add
+LOWERINGS[list_gradient_ops.GRAD_LIST_GET] = gradient_lists.lower_get
+STATIC_OPERANDS[list_gradient_ops.GRAD_LIST_GET] = (2,)
+LOWERINGS[list_gradient_ops.GRAD_LIST_DROP] = gradient_lists.lower_drop
+LOWERINGS[list_gradient_ops.GRAD_LIST_STACK] = gradient_lists.lower_stack
+STATIC_OPERANDS[list_gradient_ops.GRAD_LIST_STACK] = (1,)
 
 LOWERINGS[tensor_array_ops.RESERVE] = tensor_lists.lower_reserve
 STATIC_OPERANDS[tensor_array_ops.RESERVE] = (0,)

@@ -22,6 +22,14 @@ from runtime.ops.array_ops import split  # noqa: E402
 from runtime.ops.broadcast_ops import broadcast_to, sum_to_shape  # noqa: E402
 from runtime.ops.function_ops import GraphFunction  # noqa: E402
 from runtime.ops.indexing_ops import unsorted_segment_sum  # noqa: E402
+from runtime.ops.list_gradient_ops import (  # noqa: E402
+    grad_list_add,
+    grad_list_drop,
+    grad_list_empty,
+    grad_list_from_tensor,
+    grad_list_get,
+    grad_list_stack,
+)
 from runtime.ops.math_ops import add_n  # noqa: E402
 from runtime.ops.nn_ops import relu_grad  # noqa: E402
 from runtime.xla.lowerings import LOWERINGS, STATIC_OPERANDS, UNLOWERABLE  # noqa: E402
@@ -41,6 +49,21 @@ def _gradients_of_slices(x, i):
         tape.watch(x)
         y = rt.reduce_sum(x[i] * x[i, 1:2]) + rt.reduce_sum(rt.gather(x, [0, 0], axis=1))
     return tape.gradient(y, x)
+
+
+def _gradient_lists(a, b, i):
+    """A TensorArray's gradients as dense lists: sums, a dropped row, rows past the end."""
+    total = grad_list_add(grad_list_add(grad_list_from_tensor(a), grad_list_empty()),
+                          grad_list_from_tensor(b))  # fmt: skip
+    dropped = grad_list_drop(total, i)
+    return (
+        grad_list_get(dropped, i, [3], rt.float32),
+        grad_list_get(dropped, i - 1, [3], rt.float32),
+        grad_list_get(total, i + 5, [3], rt.float32),  # no gradient there: zeros
+        grad_list_get(grad_list_empty(), i, [3], rt.float32),
+        grad_list_stack(dropped, [4, 3], rt.float32),  # rows past the list's: zeros
+        grad_list_stack(grad_list_empty(), [2, 3], rt.float32),
+    )
 
 
 def _xent_and_gradient(logits, labels):
@@ -162,6 +185,7 @@ CASES = {
         [F, P],
     ),
     "gradients through slices and gathers": (_gradients_of_slices, [F, np.int32(1)]),
+    "gradient lists": (_gradient_lists, [F, P, np.int32(1)]),
     "a call of a traced function": (_call_of_a_function, [P]),
 }
 
@@ -206,6 +230,7 @@ COVERED_ELSEWHERE = {
     "TensorListStack": "test_tensor_arrays",
     "TensorListLength": "test_tensor_arrays",
     "TensorListFromTensor": "test_tensor_arrays",
+    "StackGet": "test_loop_gradients",
 }
 
 

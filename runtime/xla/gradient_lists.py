@@ -1,0 +1,172 @@
+"""A loop's stacks and a TensorArray's gradient lists under XLA: dense, preallocated arrays.
+
+The default executor keeps what a differentiated loop stacks in a Python
+list that grows by one entry per iteration, and a gradient list in a dict by
+index. XLA needs every shape fixed when compiling, so:
+
+- a *stack* is a ``Stack``: arrays with one row per iteration the loop can
+  run, known when lowering (its ``maximum_iterations``, or a counter its test
+  bounds). The forward loop writes iteration ``i``'s values at row ``i`` with
+  a dynamic update; the backward loop reads them back at ``i``. A loop inside
+  a differentiated loop stacks its stacks: rows of rows.
+- a *gradient list* is a ``GradientList``: no buffer while it is all zeros,
+  else a dense ``[capacity, *element]`` array (from a gradient of a whole
+  TensorArray, as ``stack``'s is). Getting, dropping and adding are dynamic
+  slices and updates of it.
+
+>>> import jax.numpy as jnp
+>>> g = lower_from_tensor(None, jnp.arange(6.0).reshape(3, 2))
+>>> lower_get(None, lower_drop(None, g, 1), 1, (2,), jnp.float32).tolist()
+[0.0, 0.0]
+"""
+
+from __future__ import annotations
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+from jax import lax
+
+from runtime.xla.tensor_lists import TensorList
+
+# --- stacks ---------------------------------------------------------------------------------------
+
+
+@jax.tree_util.register_pytree_node_class
+class Stack:
+    """What a differentiated loop stacked: ``rows``, its values with a leading dim of
+    ``capacity`` (a pytree: an inner loop's stacks stack as arrays one dim deeper), or None
+    before the first push is traced."""
+
+    __slots__ = ("rows", "capacity")
+
+    def __init__(self, rows, capacity):
+        self.rows = rows
+        self.capacity = capacity
+
+    def tree_flatten(self):
+        return (self.rows,), self.capacity
+
+    @classmethod
+    def tree_unflatten(cls, capacity, children):
+        return cls(children[0], capacity)
+
+    def element_spec(self):
+        """The shapes and dtypes of one iteration's values (a pytree), or None."""
+        if self.rows is None:
+            return None
+        return jax.tree_util.tree_map(
+            lambda r: jax.ShapeDtypeStruct(r.shape[1:], r.dtype), self.rows
+        )
+
+
+def empty_stack(capacity):
+    """A stack with room for ``capacity`` iterations (allocated when its first push is traced)."""
+    return Stack(None, capacity)
+
+
+def allocate_stack(stack, spec):
+    """``stack`` with rows of zeros for values of ``spec`` (``Stack.element_spec``)."""
+    rows = jax.tree_util.tree_map(lambda s: jnp.zeros((stack.capacity, *s.shape), s.dtype), spec)
+    return Stack(rows, stack.capacity)
+
+
+def push(ctx, stack, value, iteration):
+    """``stack`` with ``value`` at ``iteration`` (below its capacity: the loop's bound)."""
+    if isinstance(value, (TensorList, GradientList)):
+        ctx.unimplemented("a differentiated loop that stacks a TensorArray or its gradient")
+    if not isinstance(value, Stack):
+        value = jnp.asarray(value)
+    if stack.rows is None:
+        stack = allocate_stack(stack, _spec(value))
+    if stack.capacity == 0:
+        return stack
+    rows = jax.tree_util.tree_map(
+        lambda r, v: lax.dynamic_update_index_in_dim(r, jnp.asarray(v, r.dtype), iteration, 0),
+        stack.rows,
+        value,
+    )
+    return Stack(rows, stack.capacity)
+
+
+def _spec(value):
+    return jax.tree_util.tree_map(lambda v: jax.ShapeDtypeStruct(v.shape, v.dtype), value)
+
+
+def lower_stack_get(ctx, stack, index, element_dtype, element_shape):
+    """The value the forward loop stacked on iteration ``index`` (the backward loop's count:
+    always one the forward loop ran)."""
+    if stack.rows is None:  # never pushed to: nothing reads it
+        return np.zeros(element_shape.as_list(), element_dtype.as_numpy_dtype)
+    if stack.capacity == 0:  # the loop cannot run: nothing reads it
+        return jax.tree_util.tree_map(lambda r: jnp.zeros(r.shape[1:], r.dtype), stack.rows)
+    return jax.tree_util.tree_map(
+        lambda r: lax.dynamic_index_in_dim(r, index, 0, keepdims=False), stack.rows
+    )
+
+
+# --- gradient lists -------------------------------------------------------------------------------
+
+
+@jax.tree_util.register_pytree_node_class
+class GradientList:
+    """The gradient of a TensorArray: ``buffer`` ``[capacity, *element]``, or None for zeros."""
+
+    __slots__ = ("buffer",)
+
+    def __init__(self, buffer):
+        self.buffer = buffer
+
+    def tree_flatten(self):
+        return (self.buffer,), None
+
+    @classmethod
+    def tree_unflatten(cls, aux, children):
+        return cls(children[0])
+
+
+def lower_empty(ctx):
+    return GradientList(None)
+
+
+def lower_from_tensor(ctx, value):
+    return GradientList(jnp.asarray(value))
+
+
+def lower_add(ctx, a, b):
+    if a.buffer is None:
+        return b
+    if b.buffer is None:
+        return a
+    if a.buffer.shape != b.buffer.shape:
+        ctx.unimplemented(f"gradient lists of {a.buffer.shape[0]} and {b.buffer.shape[0]} elements")
+    return GradientList(a.buffer + b.buffer)
+
+
+def lower_get(ctx, items, index, shape, element_dtype):
+    if items.buffer is None:
+        return np.zeros(tuple(int(d) for d in shape), element_dtype.as_numpy_dtype)
+    index = jnp.asarray(index, jnp.int32)
+    inside = (index >= 0) & (index < items.buffer.shape[0])  # a missing index is zeros
+    value = lax.dynamic_index_in_dim(items.buffer, index, 0, keepdims=False)
+    return jnp.where(inside, value, jnp.zeros_like(value))
+
+
+def lower_drop(ctx, items, index):
+    if items.buffer is None:
+        return items
+    index = jnp.asarray(index, jnp.int32)
+    row = lax.dynamic_index_in_dim(items.buffer, index, 0, keepdims=True)
+    inside = (index >= 0) & (index < items.buffer.shape[0])
+    zeroed = lax.dynamic_update_index_in_dim(items.buffer, jnp.zeros_like(row), index, 0)
+    return GradientList(jnp.where(inside, zeroed, items.buffer))
+
+
+def lower_stack(ctx, items, shape, element_dtype):
+    shape = tuple(int(d) for d in shape)
+    if items.buffer is None:
+        return np.zeros(shape, element_dtype.as_numpy_dtype)
+    buffer = items.buffer
+    rows = min(shape[0], buffer.shape[0])
+    out = jnp.zeros(shape, buffer.dtype)
+    return out.at[:rows].set(buffer[:rows])

@@ -1,0 +1,245 @@
+"""Gradients of loops under ``jit_compile=True``: the same as the default executor's.
+
+A differentiated loop stacks each iteration's values; under XLA the stacks are
+arrays preallocated for the loop's bound (``maximum_iterations``, a ``for``
+over a range of known length, a TensorArray of known size). Each case checks
+XLA against the default executor and against central differences; a loop with
+no bound known when compiling raises UnimplementedError naming its line.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import autograph as ag
+import runtime as rt
+from tests.extras import import_extra
+
+jax = import_extra("jax")
+
+
+def _both(fn, *args):
+    """``fn``'s results on the default executor and on XLA, as numpy values."""
+    results = []
+    for jit in (False, True):
+        out = ag.function(fn, jit_compile=jit)(*[rt.constant(a) for a in args])
+        results.append([np.asarray(t.numpy()) for t in rt.nest.flatten(out)])
+    return results
+
+
+def _central_difference(f, x, eps=1e-6):
+    """d f / d x of a scalar ``f`` of a float64 array ``x``, numerically."""
+    x = np.asarray(x, np.float64)
+    grad = np.zeros_like(x)
+    for i in np.ndindex(x.shape):
+        up, down = x.copy(), x.copy()
+        up[i] += eps
+        down[i] -= eps
+        grad[i] = (f(up) - f(down)) / (2 * eps)
+    return grad
+
+
+def _assert_gradient(fn, args, position, value_of):
+    """XLA equals the default executor, and the gradient output equals central differences."""
+    default, xla = _both(fn, *args)
+    for d, x in zip(default, xla):
+        np.testing.assert_allclose(x, d, rtol=1e-9, atol=1e-12)
+
+    def value(v):
+        changed = list(args)
+        changed[position] = v
+        return value_of(*changed)
+
+    numeric = _central_difference(value, args[position])
+    np.testing.assert_allclose(xla[1], numeric, rtol=1e-5, atol=1e-7)
+
+
+def _while_with_maximum_iterations(x, n):
+    with rt.GradientTape() as tape:
+        tape.watch(x)
+        _, y = rt.while_loop(
+            lambda i, v: i < n,
+            lambda i, v: (i + 1, rt.sin(v) * x),
+            (0, x),
+            maximum_iterations=6,
+        )
+    return y, tape.gradient(y, x)
+
+
+@pytest.mark.parametrize("n", [0, 3, 6, 9])  # 9: stopped by maximum_iterations
+def test_a_while_with_maximum_iterations(n):
+    def value(x, n):
+        v = x
+        for _ in range(min(n, 6)):
+            v = np.sin(v) * x
+        return v
+
+    _assert_gradient(_while_with_maximum_iterations, [np.float64(0.7), np.int32(n)], 0, value)
+
+
+def _converted_while_with_loop_options(x, n):
+    with rt.GradientTape() as tape:
+        tape.watch(x)
+        y = x
+        while n > 0:
+            ag.experimental.set_loop_options(maximum_iterations=8)
+            y = y * rt.cos(x) + x
+            n -= 1
+    return y, tape.gradient(y, x)
+
+
+def test_a_converted_while_with_set_loop_options():
+    def value(x, n):
+        y = x
+        for _ in range(n):
+            y = y * np.cos(x) + x
+        return y
+
+    _assert_gradient(_converted_while_with_loop_options, [np.float64(0.3), np.int32(5)], 0, value)
+
+
+def _for_over_a_range(x):
+    with rt.GradientTape() as tape:
+        tape.watch(x)
+        y = rt.reduce_sum(x)
+        for i in rt.range(5):
+            y = y * rt.tanh(x[i % 2]) + rt.cast(i, rt.float64)
+    return y, tape.gradient(y, x)
+
+
+def test_a_for_over_a_range_of_static_length():
+    def value(x):
+        y = np.sum(x)
+        for i in range(5):
+            y = y * np.tanh(x[i % 2]) + i
+        return y
+
+    _assert_gradient(_for_over_a_range, [np.array([0.4, -0.9])], 0, value)
+
+
+def _nested_loops(x):
+    with rt.GradientTape() as tape:
+        tape.watch(x)
+        y = x
+        for _ in rt.range(3):
+            for _ in rt.range(2):  # its stacks are stacked by the outer loop
+                y = rt.sin(y) * x
+            y = y + 0.5 * x
+    return y, tape.gradient(y, x)
+
+
+def test_nested_loops():
+    def value(x):
+        y = x
+        for _ in range(3):
+            for _ in range(2):
+                y = np.sin(y) * x
+            y = y + 0.5 * x
+        return y
+
+    _assert_gradient(_nested_loops, [np.float64(0.8)], 0, value)
+
+
+def _rnn(xs, w, u):
+    steps = xs.shape[0]
+    with rt.GradientTape() as tape:
+        tape.watch([w, u])
+        h = rt.zeros([2], rt.float64)
+        outputs = rt.TensorArray(rt.float64, size=steps)
+        for t in rt.range(steps):
+            h = rt.tanh(rt.reduce_sum(w * xs[t], axis=1) + rt.reduce_sum(u * h, axis=1))
+            outputs = outputs.write(t, h)
+        loss = rt.reduce_sum(rt.square(outputs.stack()))
+    grad_w, grad_u = tape.gradient(loss, [w, u])
+    return loss, grad_w, grad_u
+
+
+def _rnn_value(xs, w, u):
+    h, loss = np.zeros(2), 0.0
+    for x in xs:
+        h = np.tanh(w @ x + u @ h)
+        loss += np.sum(h**2)
+    return loss
+
+
+def test_an_rnn_over_a_tensor_array():
+    rng = np.random.default_rng(1)
+    xs, w, u = rng.standard_normal((4, 3)), rng.standard_normal((2, 3)), rng.standard_normal((2, 2))
+    default, xla = _both(_rnn, xs, w, u)
+    for d, x in zip(default, xla):
+        np.testing.assert_allclose(x, d, rtol=1e-9, atol=1e-12)
+    numeric_w = _central_difference(lambda v: _rnn_value(xs, v, u), w)
+    numeric_u = _central_difference(lambda v: _rnn_value(xs, w, v), u)
+    np.testing.assert_allclose(xla[1], numeric_w, rtol=1e-5, atol=1e-7)
+    np.testing.assert_allclose(xla[2], numeric_u, rtol=1e-5, atol=1e-7)
+
+
+def _recurrent_training_step(w, u):
+    def step(x, target):
+        with rt.GradientTape() as tape:
+            h = rt.zeros([5, 4])
+            for _ in rt.range(3):
+                h = rt.tanh(rt.matmul(x, w) + rt.matmul(h, u))
+            loss = rt.reduce_mean(rt.square(h - target))
+        grad_w, grad_u = tape.gradient(loss, [w, u])
+        w.assign_sub(0.2 * grad_w)
+        u.assign_sub(0.2 * grad_u)
+        return loss
+
+    return step
+
+
+def test_a_training_step_with_a_loop_updates_variables_as_on_the_default_executor():
+    rng = np.random.default_rng(2)
+    x = rng.standard_normal((5, 3)).astype(np.float32)
+    target = rng.standard_normal((5, 4)).astype(np.float32)
+    w0 = (0.5 * rng.standard_normal((3, 4))).astype(np.float32)
+    u0 = (0.5 * rng.standard_normal((4, 4))).astype(np.float32)
+    runs = {}
+    for jit in (False, True):
+        w, u = rt.Variable(w0), rt.Variable(u0)
+        step = ag.function(_recurrent_training_step(w, u), jit_compile=jit)
+        losses = [float(step(rt.constant(x), rt.constant(target))) for _ in range(3)]
+        runs[jit] = losses, w.numpy(), u.numpy()
+    np.testing.assert_allclose(runs[True][0], runs[False][0], rtol=1e-5)
+    assert runs[True][0][-1] < runs[True][0][0]  # it learns
+    for jitted, default in zip(runs[True][1:], runs[False][1:]):
+        np.testing.assert_allclose(jitted, default, rtol=1e-5, atol=1e-6)
+
+
+def test_the_gradient_of_a_loop_with_no_bound_is_unimplemented_naming_the_line():
+    @ag.function(jit_compile=True)
+    def unbounded(x, n):
+        with rt.GradientTape() as tape:
+            tape.watch(x)
+            y = x
+            while n > 0:  # no maximum_iterations: no size for its stacks
+                y = y * x
+                n -= 1
+        return tape.gradient(y, x)
+
+    default = ag.function(unbounded.python_function)
+    assert float(default(rt.constant(2.0), rt.constant(3))) == 32.0  # 4 x ** 3
+    with pytest.raises(rt.errors.UnimplementedError, match="maximum_iterations") as info:
+        unbounded(rt.constant(2.0), rt.constant(3))
+    message = str(info.value)
+    assert "While has no XLA form" in message and "no bound known when compiling" in message
+    assert "test_loop_gradients.py" in message and "in unbounded" in message
+
+
+def test_the_gradient_of_a_tensor_array_read_is_unimplemented_naming_the_line():
+    @ag.function(jit_compile=True)
+    def read_in_a_loop(xs):
+        with rt.GradientTape() as tape:
+            tape.watch(xs)
+            inputs = rt.TensorArray(rt.float32, size=3).unstack(xs)
+            h = rt.constant(0.0)
+            for t in rt.range(3):
+                h = 0.5 * h + inputs.read(t)
+        return tape.gradient(h, xs)
+
+    with pytest.raises(rt.errors.UnimplementedError, match="index a tensor") as info:
+        read_in_a_loop(rt.constant([1.0, 2.0, 3.0]))
+    assert "GradientListElement has no XLA form" in str(info.value)
+    assert "in read_in_a_loop" in str(info.value)
