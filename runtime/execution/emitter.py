@@ -409,4 +409,4 @@ _MANY = object()  # a value used more than once
 
 def _scalar_op(op) -> bool:
     """Scalars in and out: an inlinable form cannot fail on them (no broadcasting to hide)."""
-    return op.outputs[0].shape.rank == 0 and all(t.shape.rank == 0 for t in op.inputs)
+    return op.outputs[0].shape.as_tuple() == () and all(t.shape.as_tuple() == () for t in op.inputs)

@@ -87,7 +87,8 @@ def _is_pure(op) -> bool:
         and not op.subgraphs()
         and op.opdef is not PLACEHOLDER
         and op.opdef is not CONST
-        and not any(t.dtype.is_opaque for t in (*op.inputs, *op.outputs))
+        and not any(t.dtype.is_opaque for t in op.inputs)
+        and not any(t.dtype.is_opaque for t in op.outputs)
     )
 
 
@@ -226,10 +227,10 @@ def _identity_operand(op, inputs, known):
         return None
     neutral, commutative = entry
     a, b = inputs
-    pairs = [(a, b), (b, a)] if commutative else [(a, b)]
-    for x, c in pairs:
-        if _is_neutral(c, neutral, known) and _is_identity(x, c, op.outputs[0]):
-            return x
+    if b.op.opdef is CONST and _is_neutral(b, neutral, known) and _is_identity(a, b, op.outputs[0]):
+        return a
+    if commutative and a.op.opdef is CONST and _is_neutral(a, neutral, known):
+        return b if _is_identity(b, a, op.outputs[0]) else None
     return None
 
 
@@ -557,6 +558,7 @@ def _would_change(graph, fold, identities, merge):
                 if key in seen:
                     return True
                 seen.add(key)
-        if any(_would_change(sub, fold, identities, merge) for sub in op.subgraphs()):
+        subgraphs = op.subgraphs()
+        if subgraphs and any(_would_change(sub, fold, identities, merge) for sub in subgraphs):
             return True
     return False
