@@ -81,15 +81,14 @@ def _is_pure(op) -> bool:
     Ops with sub-graphs and ops on opaque values (TensorArray lists, variable
     handles, which change in place) are never treated as pure here.
     """
-    return (
-        op.opdef.pure
-        and not op.stateful
-        and not op.subgraphs()
-        and op.opdef is not PLACEHOLDER
-        and op.opdef is not CONST
-        and not any(t.dtype.is_opaque for t in op.inputs)
-        and not any(t.dtype.is_opaque for t in op.outputs)
-    )
+    opdef = op.opdef
+    if not opdef.pure or op.stateful or op.subgraphs() or opdef is PLACEHOLDER or opdef is CONST:
+        return False
+    for tensors in (op.inputs, op.outputs):
+        for t in tensors:  # loops, not any(): this runs for every op of every pass
+            if t.dtype.is_opaque:
+                return False
+    return True
 
 
 def _constant_value(t):
@@ -305,7 +304,7 @@ def _cse_key(op, inputs, controls):
         attrs = attr_key(op.attrs) if op.attrs else ()
     except _Incomparable:
         return None
-    return (op.opdef, tuple(id(t) for t in inputs), frozenset(id(c) for c in controls), attrs)
+    return (op.opdef, tuple(map(id, inputs)), frozenset(map(id, controls)), attrs)
 
 
 def _cse_rule(graph):
