@@ -313,7 +313,17 @@ def _key(spec, dynamic):
 
 
 def _slice_kernel(x, *dynamic, spec):
-    return x[_key(spec, dynamic)]
+    out = x[_key(spec, dynamic)]
+    if x.dtype == object and not isinstance(out, np.ndarray):
+        return np.asarray(out, dtype=object)  # numpy gives one string element as bare bytes
+    return out
+
+
+def _slice_form(op):
+    """numpy's indexing, written out; strings keep the kernel (which keeps an element an array)."""
+    if op.inputs[0].dtype is dtypes.string:
+        return None
+    return Form(Subscript(Input(0), op.attrs["spec"]))
 
 
 def _slice_infer(inputs, attrs):
@@ -374,7 +384,7 @@ STRIDED_SLICE = OpDef(
     default_name="strided_slice",
     attrs={"spec": INDEX_SPEC},
     gradient=_slice_gradient,
-    python_form=lambda op: Form(Subscript(Input(0), op.attrs["spec"])),  # numpy indexing
+    python_form=_slice_form,
 )
 
 

@@ -97,6 +97,14 @@ def test_indexing_strings_and_bools():
     check_op(lambda x: x[:, 1], [flags], flags[:, 1], rt.bool)
 
 
+def test_a_string_element_stays_a_string_tensor_that_string_ops_take():
+    # numpy gives an object array's element as bare bytes; as a tensor's value it must stay a
+    # 0-d array, so joining, measuring and printing it work in a graph as eagerly.
+    words = strings(["a", "bc", "d"])
+    check_op(lambda x: rt.strings.join([x[0], x[1]], separator="-"), [words], b"a-bc", rt.string)
+    check_op(lambda x: rt.strings.length(x[1]), [words], np.int32(2), rt.int32)
+
+
 def test_chained_indexing():
     check_op(lambda x: x[1][2], [M], M[1][2], rt.int32)
     check_op(lambda x: x[:, 1:][0][::-1], [M], M[:, 1:][0][::-1], rt.int32)
