@@ -32,7 +32,9 @@ BINARY_SYMBOLS = frozenset(
 )
 UNARY_SYMBOLS = frozenset(["-", "~", "not"])
 
-ATTRIBUTE_NAMES = frozenset(["reshape", "transpose", "mT", "write", "write_growing", "read"])
+ATTRIBUTE_NAMES = frozenset(
+    ["reshape", "transpose", "mT", "write", "write_growing", "write_int32", "read"]
+)
 """The methods and attributes a form may name: a closed set, written here."""
 
 KEYWORD_NAMES = frozenset(["out"])

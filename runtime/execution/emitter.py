@@ -22,9 +22,9 @@ import builtins
 import keyword
 import re
 
-from runtime.core.forms import Bound, Call, Input, name_hint
+from runtime.core.forms import Bound, Call, Form, Input, Method, name_hint
 from runtime.core.graph import PLACEHOLDER
-from runtime.execution import reuse
+from runtime.execution import int_counters, reuse
 from runtime.execution.expressions import ATOM, operator_text, render
 from runtime.execution.schedule import function_ops, missing_feed_error
 from runtime.ops.control_flow_ops import IF, WHILE
@@ -94,6 +94,9 @@ class Emitter:
         self._inlined_size = {}  # id(inlined tensor) -> how many ops its text holds
         self._reused = {}  # id(op) -> which of its inputs is a dead temporary to write into
         self.outline = None  # graph -> a Program of its own (compile.py sets it)
+        # Loop counters carried as Python ints (runtime.execution.int_counters): range-checked
+        # arithmetic, constants written as int literals, writes of int values.
+        self._checked, self._literals, self._int_writes = set(), {}, set()
 
     # --- names and globals ----------------------------------------------------------------
 
@@ -162,6 +165,8 @@ class Emitter:
             if not self.specialize or op in self.kernels:
                 python_form = None
             forms[id(op)] = python_form(op) if python_form is not None else None
+            if id(op) in self._int_writes:
+                forms[id(op)] = Form(Method(Input(0), "write_int32", Input(1), Input(2)))
         self._plan_inlining(ops, outputs, tests)
         if self.reuse:
             self._reused.update(reuse.plan(ops, forms, self._inlined, [*outputs, *tests]))
@@ -217,7 +222,10 @@ class Emitter:
         if form is not None and type(form.expression) is Input:  # the value itself: Identity
             env[id(op.outputs[0])] = env[id(op.inputs[form.expression.index])]
         elif form is not None and type(form.expression) is Bound:  # a constant, a handle
-            env[id(op.outputs[0])] = self.bind(form.expression)
+            literal = self._literals.get(id(op.outputs[0]))
+            env[id(op.outputs[0])] = literal or self.bind(form.expression)
+        elif id(op) in self._checked:
+            self.emit_checked(op, form, env, indent)
         else:
             self.emit_call(op, form, env, indent)
 
@@ -257,6 +265,22 @@ class Emitter:
         for t, n in zip(op.outputs, names):
             env[id(t)] = n
         self.emit(indent, f"{_tuple_text(names)} = {call}", op)
+
+    def emit_checked(self, op, form, env, indent):
+        """``+``/``-``/``*`` on a loop counter's Python ints: computed again on int32 operands
+        where the result leaves int32's range, so it wraps (and warns) as numpy's does."""
+        operands = [self._operand(t, env) for t in op.inputs]
+        call, _ = render(form.expression, operands, self.bind)
+        int32 = self.numpy_type_name(op.outputs[0].dtype)
+        again, _ = render(
+            form.expression, [(f"{int32}({text})", ATOM) for text, _ in operands], self.bind
+        )
+        name = self.value_name(op.outputs[0])
+        env[id(op.outputs[0])] = name
+        self.emit(indent, f"{name} = {call}", op)
+        bounds = f"{int_counters.INT32_MIN} <= {name} <= {int_counters.INT32_MAX}"
+        self.emit(indent, f"if not {bounds}:", op)
+        self.emit(indent + 1, f"{name} = {again}", op)
 
     def emit_subgraph(self, graph, input_exprs, indent, is_test=False):
         """Inlines ``graph`` with its inputs bound to ``input_exprs``; returns its outputs.
@@ -308,7 +332,20 @@ class Emitter:
         stacked = op.attrs["stacked"]
         captured = inputs[n:-1] if has_max else inputs[n:]
         loop_vars = [self.value_name(t) for t in op.outputs[:n]]
-        self.emit(indent, f"{_tuple_text(loop_vars)} = {_tuple_text(inputs[:n])}", op)
+        ints = None
+        if self.specialize and not self.kernels and indent < _MAX_NESTING:
+            ints = int_counters.plan(op)
+        initial = inputs[:n]
+        if ints is not None:
+            self._checked |= ints.checked
+            self._literals.update(ints.literals)
+            self._int_writes |= ints.int_writes
+            initial = [f"int({x})" if k in ints.positions else x for k, x in enumerate(initial)]
+        self.emit(indent, f"{_tuple_text(loop_vars)} = {_tuple_text(initial)}", op)
+        cond_captured = list(captured)
+        for j in ints.int_captures if ints is not None else ():
+            cond_captured[j] = self.fresh(f"{captured[j]}_int")
+            self.emit(indent, f"{cond_captured[j]} = int({captured[j]})", op)
         counts = has_max or stacked is not None
         if counts:
             counter = self.fresh(f"{name_hint(op)}_iterations")
@@ -321,7 +358,9 @@ class Emitter:
         if has_max:
             self.emit(indent + 1, f"if {counter} >= {inputs[-1]}:", op)
             self.emit(indent + 2, "break")
-        (pred,) = self.emit_subgraph(cond_graph, loop_vars + captured, indent + 1, is_test=True)
+        (pred,) = self.emit_subgraph(
+            cond_graph, loop_vars + cond_captured, indent + 1, is_test=True
+        )
         if len(self.lines) == header + 1:  # the test is one expression: it heads the loop
             self.lines[header] = "    " * indent + f"while {pred[0]}:"
         else:
@@ -343,6 +382,9 @@ class Emitter:
             self.emit(indent + 1, f"{counter} += 1", op)
         for t, name in zip(op.outputs, loop_vars):
             env[id(t)] = name
+        for k in ints.positions if ints is not None else ():
+            int32 = self.numpy_type_name(op.outputs[k].dtype)
+            self.emit(indent, f"{loop_vars[k]} = {int32}({loop_vars[k]})", op)
         if stacked is not None:
             iterations = self.value_name(op.outputs[n])
             self.emit(
@@ -367,4 +409,4 @@ _MANY = object()  # a value used more than once
 
 def _scalar_op(op) -> bool:
     """Scalars in and out: an inlinable form cannot fail on them (no broadcasting to hide)."""
-    return op.outputs[0].shape.rank == 0 and all(t.shape.rank == 0 for t in op.inputs)
+    return op.outputs[0].shape.as_tuple() == () and all(t.shape.as_tuple() == () for t in op.inputs)

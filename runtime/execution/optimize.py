@@ -81,14 +81,14 @@ def _is_pure(op) -> bool:
     Ops with sub-graphs and ops on opaque values (TensorArray lists, variable
     handles, which change in place) are never treated as pure here.
     """
-    return (
-        op.opdef.pure
-        and not op.stateful
-        and not op.subgraphs()
-        and op.opdef is not PLACEHOLDER
-        and op.opdef is not CONST
-        and not any(t.dtype.is_opaque for t in (*op.inputs, *op.outputs))
-    )
+    opdef = op.opdef
+    if not opdef.pure or op.stateful or op.subgraphs() or opdef is PLACEHOLDER or opdef is CONST:
+        return False
+    for tensors in (op.inputs, op.outputs):
+        for t in tensors:  # loops, not any(): this runs for every op of every pass
+            if t.dtype.is_opaque:
+                return False
+    return True
 
 
 def _constant_value(t):
@@ -226,10 +226,10 @@ def _identity_operand(op, inputs, known):
         return None
     neutral, commutative = entry
     a, b = inputs
-    pairs = [(a, b), (b, a)] if commutative else [(a, b)]
-    for x, c in pairs:
-        if _is_neutral(c, neutral, known) and _is_identity(x, c, op.outputs[0]):
-            return x
+    if b.op.opdef is CONST and _is_neutral(b, neutral, known) and _is_identity(a, b, op.outputs[0]):
+        return a
+    if commutative and a.op.opdef is CONST and _is_neutral(a, neutral, known):
+        return b if _is_identity(b, a, op.outputs[0]) else None
     return None
 
 
@@ -304,7 +304,7 @@ def _cse_key(op, inputs, controls):
         attrs = attr_key(op.attrs) if op.attrs else ()
     except _Incomparable:
         return None
-    return (op.opdef, tuple(id(t) for t in inputs), frozenset(id(c) for c in controls), attrs)
+    return (op.opdef, tuple(map(id, inputs)), frozenset(map(id, controls)), attrs)
 
 
 def _cse_rule(graph):
@@ -557,6 +557,7 @@ def _would_change(graph, fold, identities, merge):
                 if key in seen:
                     return True
                 seen.add(key)
-        if any(_would_change(sub, fold, identities, merge) for sub in op.subgraphs()):
+        subgraphs = op.subgraphs()
+        if subgraphs and any(_would_change(sub, fold, identities, merge) for sub in subgraphs):
             return True
     return False

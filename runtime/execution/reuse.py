@@ -79,7 +79,7 @@ def _elementwise(form):
 
 def _large(t):
     dims = t.shape.as_tuple()
-    if dims is None or None in dims or not (t.dtype.is_numeric or t.dtype.is_bool):
+    if not dims or None in dims or not (t.dtype.is_numeric or t.dtype.is_bool):
         return False
     count = 1
     for d in dims:

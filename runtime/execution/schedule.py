@@ -19,13 +19,17 @@ def ops_to_run(graph, targets, fed_ids, run_all_stateful):
     if run_all_stateful:
         stack.extend(op for op in graph._ops if op.stateful)
     needed = set()
+    push = stack.append
     while stack:
         op = stack.pop()
         if id(op) in needed:
             continue
         needed.add(id(op))
-        stack.extend(t.op for t in op.inputs if id(t) not in fed_ids)
-        stack.extend(op.control_inputs)
+        for t in op.inputs:  # a loop, not a generator: this runs for every op of a graph
+            if id(t) not in fed_ids and id(t.op) not in needed:
+                push(t.op)
+        if op.control_inputs:
+            stack.extend(op.control_inputs)
     return [op for op in graph._ops if id(op) in needed]
 
 

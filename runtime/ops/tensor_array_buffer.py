@@ -30,6 +30,7 @@ from runtime import errors
 
 _ZERO = np.int32(0)  # indices are int32 scalars: compared with int32, the comparison is cheap
 _ONE = np.int32(1)
+_INT32 = np.int32
 # The formats whose items a memoryview can assign (not float16's "e" nor complex ones).
 _MEMORYVIEW_WRITES = frozenset("?bBhHiIlLqQnNfd")
 
@@ -37,7 +38,9 @@ _MEMORYVIEW_WRITES = frozenset("?bBhHiIlLqQnNfd")
 class ElementBuffer:
     """The elements of one TensorArray: ``length`` of them, in ``values`` rows or in ``items``."""
 
-    __slots__ = ("values", "cells", "scalar", "items", "length", "capacity", "shape", "shared")
+    __slots__ = (
+        "values", "cells", "int32_cells", "scalar", "items", "length", "capacity", "shape", "shared"
+    )  # fmt: skip
 
     def __init__(self, length):
         self.length = np.int32(length)  # how many elements the array has
@@ -46,6 +49,7 @@ class ElementBuffer:
         self.shape = None  # the shape of an element of ``values``
         self.shared = False  # ``values`` is a tensor's too: copy it before writing
         self.cells = None  # what a write of a scalar element indexes: a memoryview of values
+        self.int32_cells = None  # ``cells`` while they are int32 and exactly ``length`` of them
         self.scalar = None  # the numpy type of a scalar element, while such writes may go fast
         self.items = None  # the list of elements, where they cannot share an array
 
@@ -62,11 +66,13 @@ class ElementBuffer:
     def _hold(self, values, shared):
         self.values, self.capacity, self.shape = values, np.int32(len(values)), values.shape[1:]
         self.shared = shared
-        self.scalar = self.cells = None
+        self.scalar = self.cells = self.int32_cells = None
         if not shared and values.ndim == 1:
             self.scalar = values.dtype.type  # an element's numpy type: np.int32
             cells = memoryview(values)  # its item assignment costs half an array's
             self.cells = cells if cells.format in _MEMORYVIEW_WRITES else values
+            if self.scalar is _INT32 and len(values) == self.length:
+                self.int32_cells = self.cells
 
     # --- writing ------------------------------------------------------------------------------
 
@@ -77,12 +83,29 @@ class ElementBuffer:
             return self
         return self._write(index, value, growing=False)
 
+    def write_int32(self, index, value):
+        """``write`` of an int32 element given as the Python int it equals (a loop counter's
+        value: ``runtime.execution.int_counters``); returns the buffer.
+
+        ``int32_cells`` has exactly ``length`` items, so its own bounds check is the array's
+        (a Python int compared with ``length``, an int32, costs three times as much).
+        """
+        cells = self.int32_cells
+        if cells is not None and index >= 0:
+            try:
+                cells[index] = value
+                return self
+            except IndexError:
+                pass
+        return self.write(index, _INT32(value))
+
     def write_growing(self, index, value):
         """``value`` at ``index`` of an array that grows to hold it; returns the buffer."""
         if type(value) is self.scalar and _ZERO <= index < self.capacity:
             self.cells[index] = value
             if index >= self.length:
                 self.length = index + _ONE
+                self.int32_cells = None
             return self
         return self._write(index, value, growing=True)
 
@@ -99,6 +122,7 @@ class ElementBuffer:
                     f"{int(self.length)}"
                 )
             self.length = np.int32(index + 1)
+            self.int32_cells = None
         if self.items is None and self.values is None:
             if _packable(value):
                 rows = max(int(self.length), 16) if growing else int(self.length)
@@ -123,7 +147,7 @@ class ElementBuffer:
     def _unpack(self):
         """From an array to a list: an element of another shape or kind is written."""
         self.items = list(self.values[: int(self.length)])  # views of rows never written again
-        self.values = self.shape = self.cells = self.scalar = None
+        self.values = self.shape = self.cells = self.scalar = self.int32_cells = None
         self.capacity, self.shared = _ZERO, False
 
     # --- reading ------------------------------------------------------------------------------
