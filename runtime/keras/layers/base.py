@@ -103,7 +103,7 @@ class Layer(Module):
                 f"It looks like you are subclassing `{self._base_class_name}` and you forgot to call "
                 "`super().__init__()`. Always start with this line."
             )
-        _structure["version"] += 1
+        structure_changed()
         object.__setattr__(self, name, value)
 
     def _cached(self, key, compute):
@@ -256,7 +256,7 @@ class Layer(Module):
     def __call__(self, inputs, *args, **kwargs):
         outer = _call_context.training
         training = kwargs.pop("training", None)
-        position = self._call_parameters()[1]
+        takes_training, position = self._call_parameters()
         if position is not None and len(args) > position:  # training given by position
             training = args[position]
         if training is None:
@@ -266,7 +266,7 @@ class Layer(Module):
             self._maybe_build(nest.map_structure(lambda t: t.shape, inputs))
         if position is not None and len(args) > position:
             args = (*args[:position], training, *args[position + 1 :])
-        elif self._call_parameters()[0]:
+        elif takes_training:
             kwargs["training"] = training
         _call_context.training = training
         try:
