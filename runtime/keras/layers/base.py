@@ -194,7 +194,7 @@ class Layer(Module):
                 f"You tried to call `count_params` on layer {self.name!r}, but the layer isn't "
                 "built. You can build it manually via: `layer.build(batch_input_shape)`."
             )
-        return int(sum(np.prod(v.shape.as_list(), dtype=np.int64) for v in self.weights))
+        return count_params(self.weights)
 
     def get_weights(self):
         """The weights' values, as numpy arrays."""
@@ -380,6 +380,11 @@ def _tracked(values, kind):
     for value in values:
         visit(value)
     return found
+
+
+def count_params(weights):
+    """The number of scalars in ``weights``."""
+    return int(sum(np.prod(v.shape.as_list(), dtype=np.int64) for v in weights))
 
 
 def _unique(variables):
