@@ -93,24 +93,18 @@ def eager_step(model):
 def check_agreement():
     """One step without dropout, three ways: the weights after it must agree."""
     results = []
-    for make in (
-        lambda m: (graph_step(m), _tensors()),
-        lambda m: (eager_step(m), _tensors()),
-        lambda m: (NumpyStep(m, rate=0.0), (IMAGES, LABELS)),
-    ):
+    for make_step in (graph_step, eager_step):
         model = seed_mlp(rate=0.0)
         before = model.get_weights()
-        model.set_weights(before)
-        step, args = make(model)
-        if isinstance(step, NumpyStep):
-            step(*args)
-            results.append([step.w1, step.b1, step.w2, step.b2])
-        else:
-            model.set_weights(before)  # graph_step's fit took a step: start again
-            step(*args)
-            results.append(model.get_weights())
-    for ours in results[:2]:
-        for a, b in zip(ours, results[2]):
+        step = make_step(model)
+        model.set_weights(before)  # graph_step's fit took a step: start again
+        step(*_tensors())
+        results.append(model.get_weights())
+    numpy_step = NumpyStep(seed_mlp(rate=0.0), rate=0.0)
+    numpy_step(IMAGES, LABELS)
+    expected = [numpy_step.w1, numpy_step.b1, numpy_step.w2, numpy_step.b2]
+    for ours in results:
+        for a, b in zip(ours, expected):
             if not np.allclose(a, b, rtol=1e-4, atol=1e-6):
                 raise AssertionError("the Keras step and the numpy step disagree")
 

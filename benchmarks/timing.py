@@ -40,11 +40,6 @@ def round_times(candidates, min_seconds=0.2, repeat=7):
     return rounds
 
 
-def median_times(candidates, min_seconds=0.2, repeat=7):
-    """The median per-call time of each ``(fn, args)`` over alternating rounds."""
-    return [statistics.median(r) for r in round_times(candidates, min_seconds, repeat)]
-
-
 def best_times(candidates, min_seconds=0.2, repeat=7):
     """The best per-call time of each ``(fn, args)`` over alternating rounds."""
     return [min(r) for r in round_times(candidates, min_seconds, repeat)]

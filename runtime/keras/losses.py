@@ -35,8 +35,7 @@ def align(y_true, y_pred):
     one more axis of size 1 (labels ``(n,)`` against predictions ``(n, 1)``), as Keras does."""
     y_pred = convert_to_tensor(y_pred)
     y_true = y_true if isinstance(y_true, Tensor) else convert_to_tensor(y_true)
-    if y_true.dtype is not y_pred.dtype:
-        y_true = cast(y_true, y_pred.dtype)
+    y_true = cast(y_true, y_pred.dtype)
     true_rank, pred_rank = y_true.shape.rank, y_pred.shape.rank
     one_column_more = true_rank is not None and pred_rank == true_rank + 1
     if one_column_more and y_pred.shape[-1] == 1:

@@ -44,9 +44,7 @@ def sparse_categorical_accuracy(y_true, y_pred):
     y_true, y_pred = convert_to_tensor(y_true), convert_to_tensor(y_pred)
     if y_true.shape.rank is not None and y_true.shape.rank == y_pred.shape.rank:
         y_true = squeeze(y_true, axis=-1)
-    predicted = argmax(y_pred, axis=-1)
-    if predicted.dtype is not y_true.dtype:
-        predicted = cast(predicted, y_true.dtype)
+    predicted = cast(argmax(y_pred, axis=-1), y_true.dtype)
     return cast(equal(y_true, predicted), dtypes.float32)
 
 

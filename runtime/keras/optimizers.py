@@ -83,7 +83,7 @@ class Optimizer:
         slots = self._slots.get(id(variable))
         if slots is None:
             slots = self._slots[id(variable)] = {}
-            base = variable.name[: -len(":0")] if variable.name.endswith(":0") else variable.name
+            base = variable.name.removesuffix(":0")
             for slot in self.slot_names:
                 initial = variable.numpy() * 0
                 slots[slot] = self._state_variable(initial, f"{base}/{slot}", variable.dtype)

@@ -103,7 +103,7 @@ class Layer(Module):
                 f"It looks like you are subclassing `{self._base_class_name}` and you forgot to call "
                 "`super().__init__()`. Always start with this line."
             )
-        _structure["version"] += 1
+        structure_changed()
         object.__setattr__(self, name, value)
 
     def _cached(self, key, compute):
@@ -194,7 +194,7 @@ class Layer(Module):
                 f"You tried to call `count_params` on layer {self.name!r}, but the layer isn't "
                 "built. You can build it manually via: `layer.build(batch_input_shape)`."
             )
-        return int(sum(np.prod(v.shape.as_list(), dtype=np.int64) for v in self.weights))
+        return count_params(self.weights)
 
     def get_weights(self):
         """The weights' values, as numpy arrays."""
@@ -256,7 +256,7 @@ class Layer(Module):
     def __call__(self, inputs, *args, **kwargs):
         outer = _call_context.training
         training = kwargs.pop("training", None)
-        position = self._call_parameters()[1]
+        takes_training, position = self._call_parameters()
         if position is not None and len(args) > position:  # training given by position
             training = args[position]
         if training is None:
@@ -266,7 +266,7 @@ class Layer(Module):
             self._maybe_build(nest.map_structure(lambda t: t.shape, inputs))
         if position is not None and len(args) > position:
             args = (*args[:position], training, *args[position + 1 :])
-        elif self._call_parameters()[0]:
+        elif takes_training:
             kwargs["training"] = training
         _call_context.training = training
         try:
@@ -380,6 +380,11 @@ def _tracked(values, kind):
     for value in values:
         visit(value)
     return found
+
+
+def count_params(weights):
+    """The number of scalars in ``weights``."""
+    return int(sum(np.prod(v.shape.as_list(), dtype=np.int64) for v in weights))
 
 
 def _unique(variables):

@@ -92,13 +92,14 @@ class Sequential(Model):
 
     def compute_output_shape(self, input_shape):
         shape = TensorShape(input_shape)
-        for layer in self._layers:
-            shape = TensorShape(layer.compute_output_shape(shape))
-        return shape
+        return [shape, *self._layer_output_shapes(shape)][-1]  # the last layer's
 
     def _summary_output_shapes(self):
-        shapes, shape = [], self._build_input_shape
+        return [str(shape) for shape in self._layer_output_shapes(self._build_input_shape)]
+
+    def _layer_output_shapes(self, input_shape):
+        """Each layer's output shape in turn, for inputs of ``input_shape``."""
+        shape = input_shape
         for layer in self._layers:
             shape = TensorShape(layer.compute_output_shape(shape))
-            shapes.append(str(shape))
-        return shapes
+            yield shape

@@ -8,7 +8,7 @@ has none, and neither has ours.)
 
 from __future__ import annotations
 
-import numpy as np
+from runtime.keras.layers.base import count_params
 
 LINE_LENGTH = 65
 POSITIONS = (0.45, 0.85, 1.0)
@@ -41,10 +41,6 @@ def summary_lines(model, line_length=None, positions=None):
         "_" * line_length,
     ]
     return lines
-
-
-def count_params(weights):
-    return int(sum(np.prod(v.shape.as_list(), dtype=np.int64) for v in weights))
 
 
 def _params(layer):

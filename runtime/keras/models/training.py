@@ -61,11 +61,10 @@ def predict_step(model, x):
 
 
 def _batch_logs(model, loss, y, y_pred):
-    values = [loss]
+    values = [cast(loss, dtypes.float32)]  # cast is the tensor itself when already float32
     for metric in model.compiled_metrics:
         per_example = metrics_module.resolve(metric, y, y_pred)(y, y_pred)
         values.append(reduce_mean(cast(per_example, dtypes.float32)))
-    values = [cast(v, dtypes.float32) if v.dtype is not dtypes.float32 else v for v in values]
     return values[0] if len(values) == 1 else stack(values)  # the loss alone: a scalar
 
 
