@@ -459,7 +459,7 @@ def _optimize(graph, passes, report):
             warnings.warn(
                 f"optimisation pass {names} failed and was skipped: {e!r}",
                 RuntimeWarning,
-                stacklevel=4,  # the caller of optimize: past _optimize and the with block
+                stacklevel=3,  # the caller of optimize (a with block adds no frame)
             )
             continue
         for optimization, after in zip(run, counts):
