@@ -176,11 +176,6 @@ class Form:
             )
         self.ufunc_args = ufunc_args
 
-    @property
-    def is_alias(self):
-        """The form is the op's first input itself (Identity): no line, the same value."""
-        return isinstance(self.expression, Input)
-
     def __repr__(self):
         return f"Form({self.expression!r})"
 

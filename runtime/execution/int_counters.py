@@ -119,6 +119,14 @@ def _consumers(ops):
     return consumers
 
 
+def _note_literals(result, consumer):
+    """Marks ``consumer``'s constant int32 operands to be written as Python int literals."""
+    for x in consumer.inputs:
+        value = _const_int(x)
+        if value is not None:
+            result.literals[id(x)] = repr(value)
+
+
 def _spread(result, graph, counter, allowed_outputs):
     """Marks the values computed from ``counter`` in ``graph``; False if one has a consumer
     that needs a numpy scalar."""
@@ -139,10 +147,7 @@ def _spread(result, graph, counter, allowed_outputs):
             if kind in _ARITHMETIC and all(_is_int32_scalar(x) for x in consumer.inputs):
                 out = consumer.outputs[0]
                 result.checked.add(id(consumer))
-                for x in consumer.inputs:
-                    value = _const_int(x)
-                    if value is not None:
-                        result.literals[id(x)] = repr(value)
+                _note_literals(result, consumer)
                 if id(out) not in result.ints:
                     result.ints.add(id(out))
                     pending.append(out)
@@ -150,10 +155,7 @@ def _spread(result, graph, counter, allowed_outputs):
                 if not all(_is_int32_scalar(x) for x in consumer.inputs):
                     return False
                 result.tests.add(id(consumer))
-                for x in consumer.inputs:
-                    value = _const_int(x)
-                    if value is not None:
-                        result.literals[id(x)] = repr(value)
+                _note_literals(result, consumer)
             elif kind in (READ, WRITE) and position == 1:
                 pass  # an index: compared with the array's length, as an int32 would be
             elif kind is WRITE and position == 2 and consumer.attrs["dynamic_size"] is False:

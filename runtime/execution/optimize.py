@@ -55,18 +55,6 @@ MAX_FOLDED_ELEMENTS = 1_000_000
 """Constant folding leaves an op alone when its result would hold more elements than this."""
 
 
-def _any_op(graph, predicate) -> bool:
-    """Whether ``predicate(op)`` holds for an op of ``graph`` or of its sub-graphs.
-
-    Each pass asks first whether it would change anything, and returns the
-    graph itself if not: copying is most of an optimisation's cost.
-    """
-    return any(
-        predicate(op) or any(_any_op(sub, predicate) for sub in op.subgraphs())
-        for op in graph.get_operations()
-    )
-
-
 def count_ops(graph) -> int:
     """The number of ops in ``graph``, counting those of its sub-graphs (recursively)."""
     return sum(1 + sum(count_ops(sub) for sub in op.subgraphs()) for op in graph.get_operations())
@@ -136,21 +124,6 @@ def _evaluate(op, inputs):
     return values
 
 
-def _fold_rule(graph):
-    def rule(op, inputs, controls, copy):
-        if not _foldable(op, inputs):
-            return None
-        values = _evaluate(op, inputs)
-        if values is None:
-            return None
-        return [
-            constant_in_graph(copy.graph, value, t.dtype, name=op.name)
-            for value, t in zip(values, op.outputs)
-        ]
-
-    return rule
-
-
 def constant_folding(graph) -> FuncGraph:
     """Pure ops whose inputs are all constants become constants holding their results.
 
@@ -160,9 +133,7 @@ def constant_folding(graph) -> FuncGraph:
     whose kernel raises (the error stays for run time), or results of more
     than ``MAX_FOLDED_ELEMENTS`` elements.
     """
-    if not _any_op(graph, lambda op: _foldable(op, op.inputs)):
-        return graph
-    return transform(graph, _fold_rule)
+    return _sweep(graph, [constant_folding], 0)[0]
 
 
 # --- arithmetic identities ------------------------------------------------------------------------
@@ -233,16 +204,6 @@ def _identity_operand(op, inputs, known):
     return None
 
 
-def _identity_rule(graph):
-    known = {}
-
-    def rule(op, inputs, controls, copy):
-        x = _identity_operand(op, inputs, known)
-        return None if x is None else [x]
-
-    return rule
-
-
 def arithmetic_identities(graph) -> FuncGraph:
     """``x * 1``, ``1 * x``, ``x + 0``, ``0 + x``, ``x - 0`` and ``x / 1`` become ``x``.
 
@@ -251,10 +212,7 @@ def arithmetic_identities(graph) -> FuncGraph:
     As in TensorFlow's Grappler, ``-0.0 + 0.0`` then gives ``-0.0`` (equal to
     the ``0.0`` it gave before, but of the other sign).
     """
-    known = {}
-    if not _any_op(graph, lambda op: _identity_operand(op, op.inputs, known) is not None):
-        return graph
-    return transform(graph, _identity_rule)
+    return _sweep(graph, [arithmetic_identities], 0)[0]
 
 
 # --- common subexpression elimination ---------------------------------------------------------------
@@ -307,22 +265,6 @@ def _cse_key(op, inputs, controls):
     return (op.opdef, tuple(map(id, inputs)), frozenset(map(id, controls)), attrs)
 
 
-def _cse_rule(graph):
-    seen = {}
-
-    def rule(op, inputs, controls, copy):
-        key = _cse_key(op, inputs, controls)
-        if key is None:
-            return None
-        first = seen.get(key)
-        if first is not None:
-            return list(first.outputs)
-        seen[key] = new = copy.copy_op(op, inputs, controls)
-        return new
-
-    return rule
-
-
 def common_subexpression_elimination(graph) -> FuncGraph:
     """Pure ops (and constants) of one type, on the same inputs, with equal attributes, become one.
 
@@ -331,22 +273,7 @@ def common_subexpression_elimination(graph) -> FuncGraph:
     attributes compare by value (see ``attr_key``). Ops with sub-graphs,
     stateful and impure ops are never merged.
     """
-    if not _has_duplicates(graph):
-        return graph
-    return transform(graph, _cse_rule)
-
-
-def _has_duplicates(graph) -> bool:
-    seen = set()
-    for op in graph.get_operations():
-        key = _cse_key(op, op.inputs, op.control_inputs)
-        if key is not None:
-            if key in seen:
-                return True
-            seen.add(key)
-        if any(_has_duplicates(sub) for sub in op.subgraphs()):
-            return True
-    return False
+    return _sweep(graph, [common_subexpression_elimination], 0)[0]
 
 
 # --- dead code elimination ----------------------------------------------------------------------
@@ -459,7 +386,7 @@ def _optimize(graph, passes, report):
             warnings.warn(
                 f"optimisation pass {names} failed and was skipped: {e!r}",
                 RuntimeWarning,
-                stacklevel=4,  # the caller of optimize: past _optimize and the with block
+                stacklevel=3,  # the caller of optimize (a with block adds no frame)
             )
             continue
         for optimization, after in zip(run, counts):
@@ -486,7 +413,8 @@ def _sweep(graph, run, count):
     graph, each op meeting them in turn, as if each pass had copied the graph in turn.
 
     Returns the new graph (``graph`` itself when nothing changes) and the op count
-    after each pass of ``run``, as each would have reported it.
+    after each pass of ``run``, as each would have reported it. Each of the three passes
+    called by itself is its sweep alone.
     """
     fold, identities, merge = (p in run for p in _SWEPT)
     changes = {"fold": 0, "identities": 0, "merges": 0}
@@ -544,7 +472,8 @@ def _folded(copy, op, value, dtype, seen, changes):
 
 def _would_change(graph, fold, identities, merge):
     """Whether any op of ``graph`` (or of its sub-graphs) is one the sweep would change: each
-    change the sweep makes starts at one, so a graph without any is kept as it is."""
+    change the sweep makes starts at one, so a graph without any is kept as it is (copying
+    is most of an optimisation's cost)."""
     seen, neutral = set(), {}
     for op in graph.get_operations():
         if fold and _foldable(op, op.inputs):

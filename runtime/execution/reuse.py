@@ -42,11 +42,8 @@ def plan(ops, forms, inlined, results):
     ``forms`` maps each op's id to its Form (or None), ``inlined`` holds the ids
     of values written into their consumer, ``results`` the block's results.
     """
-    elementwise = [
-        op
-        for op in ops
-        if len(op.outputs) == 1 and _elementwise(forms.get(id(op))) and _large(op.outputs[0])
-    ]
+    made = [op for op in ops if len(op.outputs) == 1 and _elementwise(forms.get(id(op)))]
+    elementwise = [op for op in made if _large(op.outputs[0])]
     if not elementwise:
         return {}
     kept = {id(t) for t in results}
@@ -54,10 +51,7 @@ def plan(ops, forms, inlined, results):
     for op in ops:
         for t in op.inputs:
             readers.setdefault(id(t), []).append(op)
-    fresh = set()  # ids of the tensors elementwise forms of this block make
-    for op in ops:
-        if _elementwise(forms.get(id(op))) and len(op.outputs) == 1:
-            fresh.add(id(op.outputs[0]))
+    fresh = {id(op.outputs[0]) for op in made}  # the tensors elementwise forms of this block make
     chosen = {}
     for op in elementwise:
         out = op.outputs[0]
