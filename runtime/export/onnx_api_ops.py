@@ -34,8 +34,7 @@ def _back(b, name, work, dtype):
 
 
 def _scalar_int64(b, name, t):
-    name = name if t.dtype is dtypes.int64 else b.cast(name, dtypes.int64)
-    return b.node1("Reshape", [name, b.int64s([1])])
+    return b.node1("Reshape", [b.as_int64(name, t), b.int64s([1])])
 
 
 def _eye(b, op, inputs):
@@ -60,8 +59,8 @@ def _einsum(b, op, inputs):
 
 def _pad_amounts(b, name, t):
     """TensorFlow's [rank, 2] paddings as ONNX's pads: all the befores, then all the afters."""
-    name = name if t.dtype is dtypes.int64 else b.cast(name, dtypes.int64)
-    return b.node1("Reshape", [b.node1("Transpose", [name], perm=[1, 0]), b.int64s([-1])])
+    amounts = b.node1("Transpose", [b.as_int64(name, t)], perm=[1, 0])
+    return b.node1("Reshape", [amounts, b.int64s([-1])])
 
 
 def _pad(b, op, inputs):
@@ -111,9 +110,7 @@ def _reversed_slice(b, x, axis, start, end):
 
 def _tile(b, op, inputs):
     x, multiples = inputs
-    if op.inputs[1].dtype is not dtypes.int64:
-        multiples = b.cast(multiples, dtypes.int64)
-    return [b.node1("Tile", [x, multiples])]
+    return [b.node1("Tile", [x, b.as_int64(multiples, op.inputs[1])])]
 
 
 def _one_hot(b, op, inputs):
@@ -122,8 +119,7 @@ def _one_hot(b, op, inputs):
     axis = op.attrs["axis"]
     if axis != -1 and rank is None:
         raise b.unsupported("one_hot along an axis other than the last needs indices of known rank")
-    indices = b.cast(indices, dtypes.int64) if op.inputs[0].dtype is not dtypes.int64 else indices
-    depth = b.cast(depth, dtypes.int64) if op.inputs[1].dtype is not dtypes.int64 else depth
+    indices, depth = b.as_int64(indices, op.inputs[0]), b.as_int64(depth, op.inputs[1])
     positions = b.node1("Range", [b.const(np.int64(0)), depth, b.const(np.int64(1))])
     # A negative or too large index equals no position: only off values, as in TensorFlow.
     hot = b.node1("Equal", [b.node1("Unsqueeze", [indices, b.int64s([-1])]), positions])

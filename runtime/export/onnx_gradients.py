@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from runtime.core import dtypes
 from runtime.export import onnx_types as types
 from runtime.export.onnx_types import work_dtype
 from runtime.ops import array_ops, broadcast_ops, indexing_ops, list_gradient_ops, math_ops, nn_ops
@@ -31,13 +30,9 @@ def _add_n(b, op, inputs):
     return [total if work is dtype else b.cast(total, dtype)]
 
 
-def _int64(b, name, t):
-    return name if t.dtype is dtypes.int64 else b.cast(name, dtypes.int64)
-
-
 def _broadcast_to(b, op, inputs):
     x, shape = inputs
-    return [b.node1("Expand", [x, _int64(b, shape, op.inputs[1])])]
+    return [b.node1("Expand", [x, b.as_int64(shape, op.inputs[1])])]
 
 
 def _sum_to_shape(b, op, inputs):
@@ -48,9 +43,9 @@ def _sum_to_shape(b, op, inputs):
     axes = op.attrs["axes"]
     if axes is not None:  # known when the graph was built
         total = b.node1("ReduceSum", [total, b.int64s(axes)], keepdims=1, noop_with_empty_axes=1)
-        total = b.node1("Reshape", [total, _int64(b, shape, op.inputs[1])], allowzero=1)
+        total = b.node1("Reshape", [total, b.as_int64(shape, op.inputs[1])], allowzero=1)
     else:
-        total = _sum_to_unknown_shape(b, op, total, _int64(b, shape, op.inputs[1]))
+        total = _sum_to_unknown_shape(b, op, total, b.as_int64(shape, op.inputs[1]))
     return [total if work is dtype else b.cast(total, dtype)]
 
 
@@ -80,7 +75,7 @@ def _sum_to_unknown_shape(b, op, total, shape):
 
 def _split(b, op, inputs):
     value, sizes = inputs
-    split = _int64(b, sizes, op.inputs[1])
+    split = b.as_int64(sizes, op.inputs[1])
     return b.node("Split", [value, split], len(op.outputs), axis=op.attrs["axis"])
 
 
@@ -90,12 +85,12 @@ def _segment_sum(b, op, inputs):
     id_rank = op.inputs[1].shape.rank
     if id_rank is None:
         raise b.unsupported("UnsortedSegmentSum needs segment ids of known rank")
-    rows = b.node1("Reshape", [_int64(b, num, op.inputs[2]), b.int64s([1])])
+    rows = b.node1("Reshape", [b.as_int64(num, op.inputs[2]), b.int64s([1])])
     row_shape = b.node1("Shape", [data], start=id_rank)
     shape = b.node1("Concat", [rows, row_shape], axis=0)
     dtype = op.outputs[0].dtype
     zeros = b.node1("Expand", [b.const(np.zeros((), dtype.as_numpy_dtype), dtype), shape])
-    indices = b.node1("Unsqueeze", [_int64(b, ids, op.inputs[1]), b.int64s([-1])])
+    indices = b.node1("Unsqueeze", [b.as_int64(ids, op.inputs[1]), b.int64s([-1])])
     return [b.node1("ScatterND", [zeros, indices, data], reduction="add")]
 
 

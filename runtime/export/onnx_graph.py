@@ -215,6 +215,11 @@ class Scope:
         """``name`` converted to ``dtype`` (a runtime DType)."""
         return self.node1("Cast", [name], to=ONNX_TYPES[dtype])
 
+    def as_int64(self, name, t):
+        """``name``, the value of the runtime tensor ``t``, as int64 (cast unless it is):
+        the type ONNX takes shapes, axes, counts and indices in."""
+        return name if t.dtype is dtypes.int64 else self.cast(name, dtypes.int64)
+
     def onnx_type(self, dtype):
         return ONNX_TYPES[dtype]
 

@@ -236,8 +236,7 @@ def _sparse_softmax_xent(b, op, inputs):
     logits, labels = inputs
     dtype = op.inputs[0].dtype
     log_probs = b.node1("LogSoftmax", [logits], axis=-1)
-    if op.inputs[1].dtype is not dtypes.int64:
-        labels = b.cast(labels, dtypes.int64)
+    labels = b.as_int64(labels, op.inputs[1])
     depth = b.node1("Squeeze", [b.node1("Shape", [logits], start=-1)])
     positions = b.node1("Range", [b.const(np.int64(0)), depth, b.const(np.int64(1))])
     hot = b.node1("Equal", [b.node1("Unsqueeze", [labels, b.int64s([-1])]), positions])
@@ -256,10 +255,6 @@ def _relu(b, op, inputs):
 # --- making, shaping and selecting tensors ----------------------------------------------------------
 
 
-def _int64(b, name, t):
-    return name if t.dtype is dtypes.int64 else b.cast(name, dtypes.int64)
-
-
 def _cast(b, op, inputs):
     return [b.cast(inputs[0], op.attrs["dtype"])]
 
@@ -275,7 +270,7 @@ def _range(b, op, inputs):
 
 def _fill(b, op, inputs):
     dims, value = inputs
-    return [b.node1("Expand", [value, _int64(b, dims, op.inputs[0])])]
+    return [b.node1("Expand", [value, b.as_int64(dims, op.inputs[0])])]
 
 
 def _full_like(fill_value):
@@ -305,7 +300,7 @@ def _rank(b, op, inputs):
 def _reshape(b, op, inputs):
     x, shape = inputs
     # allowzero: a 0 in the shape is a dimension of size 0, not "copy the input's".
-    return [b.node1("Reshape", [x, _int64(b, shape, op.inputs[1])], allowzero=1)]
+    return [b.node1("Reshape", [x, b.as_int64(shape, op.inputs[1])], allowzero=1)]
 
 
 def _transpose(b, op, inputs):
@@ -394,7 +389,7 @@ def _random(op_type):
         attrs = op.attrs
         dtype = attrs["dtype"]
         work = dtypes.float64 if dtype in (dtypes.float64, dtypes.int64) else dtypes.float32
-        shape_of = b.node1("ConstantOfShape", [_int64(b, inputs[0], op.inputs[0])])
+        shape_of = b.node1("ConstantOfShape", [b.as_int64(inputs[0], op.inputs[0])])
         params = {"dtype": b.onnx_type(work)}
         if attrs["state"].seed is not None:
             params["seed"] = float(attrs["state"].seed)

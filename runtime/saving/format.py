@@ -6,7 +6,7 @@ every function's graph, the variables, and the name, size and SHA-256 of the
 arrays file) and one arrays file, ``arrays-<generation>.npz``. The description
 carries a SHA-256 of its own content, so damage anywhere is found.
 
->>> shape_text([None, 3]), shape_text([5]), shape_text(None)
+>>> shape_text(TensorShape([None, 3])), shape_text(TensorShape([5])), shape_text(TensorShape(None))
 ('(None, 3)', '(5,)', 'unknown')
 """
 
@@ -140,14 +140,8 @@ def read_shape(dims, what="a shape"):
 
 
 def shape_text(shape):
-    if shape is None:
-        return "unknown"
-    return (
-        "("
-        + ", ".join("None" if d is None else str(d) for d in shape)
-        + ("," if len(shape) == 1 else "")
-        + ")"
-    )
+    """A shape as TensorFlow prints it, ``(None, 3)``; ``unknown`` when its rank is."""
+    return "unknown" if shape.rank is None else str(shape)
 
 
 def encode_structure(value, indices):

@@ -115,13 +115,7 @@ class SignatureFunction:
         self.input_signature = function.input_signature
         self.output_names = output_names(function.graph.structured_outputs)
         indices = [i for i in nest.flatten(self.graph.structured_outputs) if i is not None]
-        self.structured_input_signature = (
-            (),
-            {
-                a: TensorSpec(s.shape, s.dtype, a)
-                for a, s in zip(self.arguments, self.input_signature)
-            },
-        )
+        self.structured_input_signature = ((), dict(zip(self.arguments, self.input_signature)))
         self.structured_outputs = {
             name: TensorSpec(self.graph.outputs[i].shape, self.graph.outputs[i].dtype, name)
             for name, i in zip(self.output_names, indices, strict=True)

@@ -93,15 +93,15 @@ def show(path):
         lines.append(f"{kind} {name!r}:")
         lines.append("  inputs:")
         for spec in fn.input_signature:
-            lines.append(f"    {spec.name}: {spec.dtype.name} shape {_shape_text(spec.shape)}")
+            lines.append(f"    {spec.name}: {spec.dtype.name} shape {shape_text(spec.shape)}")
         lines.append("  outputs:")
         names = output_names(fn.graph.structured_outputs)
         for name, t in zip(names, fn.graph.outputs):
-            lines.append(f"    {name}: {t.dtype.name} shape {_shape_text(t.shape)}")
+            lines.append(f"    {name}: {t.dtype.name} shape {shape_text(t.shape)}")
     lines.append("variables:")
     for v in loaded.variables:
         lines.append(
-            f"  {v.name}: {v.dtype.name} shape {_shape_text(v.shape)}"
+            f"  {v.name}: {v.dtype.name} shape {shape_text(v.shape)}"
             + ("" if v.trainable else " (not trainable)")
         )
     return "\n".join(lines)
@@ -118,10 +118,6 @@ def _damage(raw, description):
     except (ValueError, RecursionError) as e:
         return f"it cannot be checked: {e}"
     return None
-
-
-def _shape_text(shape):
-    return shape_text(None if shape.rank is None else shape.as_list())
 
 
 def _read(path):

@@ -38,11 +38,7 @@ class SummaryWriter:
 
     def __init__(self, logdir, max_queue=None, flush_millis=None, filename_suffix=None):
         self.logdir = os.fspath(logdir)
-        writer_module = require(
-            "tensorboard.summary.writer.event_file_writer", "tensorboard", "rt.summary"
-        )
-        os.makedirs(self.logdir, exist_ok=True)
-        self._writer = writer_module.EventFileWriter(
+        self._writer = tensorboard.event_writer(
             self.logdir,
             max_queue_size=10 if max_queue is None else max_queue,
             flush_secs=120 if flush_millis is None else flush_millis / 1000,

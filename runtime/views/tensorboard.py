@@ -105,13 +105,14 @@ def run_metadata(graph_defs, timings=()):
     return metadata
 
 
-def event_writer(logdir):
-    """TensorBoard's own event file writer for ``logdir`` (made if missing)."""
+def event_writer(logdir, **options):
+    """TensorBoard's own event file writer for ``logdir`` (made if missing); ``options`` are
+    its ``max_queue_size``, ``flush_secs`` and ``filename_suffix``."""
     writer_module = require(
         "tensorboard.summary.writer.event_file_writer", "tensorboard", "Writing TensorBoard logs"
     )
     os.makedirs(logdir, exist_ok=True)
-    return writer_module.EventFileWriter(logdir)
+    return writer_module.EventFileWriter(logdir, **options)
 
 
 def write_graph(graph, logdir, step=0):

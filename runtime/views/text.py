@@ -72,8 +72,9 @@ def _escaped(text):
 
 
 def op_text(op, ordered_after=()) -> str:
-    """One op as one line; ``ordered_after``: ops it runs after, shown as control inputs."""
-    controls = list(op.control_inputs) + [c for c in ordered_after if c not in op.control_inputs]
+    """One op as one line; ``ordered_after``: ops it runs after, shown as control inputs
+    (``order_inputs`` gives none that a control input already orders)."""
+    controls = [*op.control_inputs, *ordered_after]
     args = [tensor_ref(t) for t in op.inputs] + [f"^{c.name}" for c in controls]
     args += [
         _attr_text(k, v, one_line=True)
