@@ -422,9 +422,9 @@ saved model predicts the same: True
 NEEDS = {"tensorboard_trace": "tensorboard"}  # an optional extra the example needs
 
 
-def run_example(name):
+def run_example(name, *args):
     return subprocess.run(
-        [sys.executable, f"examples/{name}.py"],
+        [sys.executable, f"examples/{name}.py", *args],
         cwd=ROOT,
         capture_output=True,
         text=True,
@@ -440,6 +440,16 @@ def test_example_prints_what_the_seed_prints(name):
     assert result.returncode == 0, result.stderr
     assert result.stderr == ""
     assert normalise(result.stdout) == normalise(EXPECTED[name])
+
+
+@pytest.mark.parametrize("words", [[], ["static", "graph"]])
+def test_static_graph_runs_the_loop_before_the_join_it_waits_for(words):
+    """The README's first command: the loop prints 0, 1, 2, then the joined words come."""
+    result = run_example("static_graph", *words)
+    assert result.returncode == 0, result.stderr
+    assert result.stderr == ""
+    joined = " ".join(words or ["hello", "world"]).encode()
+    assert result.stdout.splitlines()[-4:] == ["0", "1", "2", repr(joined)]
 
 
 @pytest.mark.parametrize("name", sorted(p.stem for p in EXAMPLES.glob("*.py")))

@@ -351,7 +351,7 @@ def test_stack_of_lists_tensor_arrays_and_tensors():
 
 
 def test_set_element_type_checks_the_dtype():
-    with pytest.raises(TypeError):
+    with pytest.raises(TypeError, match="no dtype has that name"):
         ag.set_element_type([], "not a dtype")
 
 

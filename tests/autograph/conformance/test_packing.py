@@ -215,7 +215,7 @@ def test_packing_never_converts_a_tensor_silently():
             rt.convert_to_tensor([i, 1.5])  # a float does not silently become int32
         with pytest.raises(TypeError, match="int32"):
             rt.convert_to_tensor([i, 1], dtype=rt.float32)
-        with pytest.raises(ValueError):
+        with pytest.raises(ValueError, match="shapes"):
             rt.convert_to_tensor([i, [1, 2]])  # not rectangular
         with pytest.raises(TypeError, match="reshape"):
             rt.constant([i, 1], shape=[2, 1])

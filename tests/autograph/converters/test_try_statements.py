@@ -16,6 +16,7 @@ import pytest
 import autograph as ag
 import runtime as rt
 from autograph.operators import staging_errors
+from tests.extras import import_extra
 
 
 def defined_in_one_branch(x):
@@ -102,7 +103,7 @@ def test_a_handler_does_not_catch_a_staging_error_on_the_runtime(fn, bare):
 
 @pytest.mark.parametrize(("fn", "bare"), WRONG, ids=lambda f: f.__name__)
 def test_a_handler_does_not_catch_a_staging_error_under_jax(fn, bare):
-    jax = pytest.importorskip("jax")
+    jax = import_extra("jax")
     import jax.numpy as jnp
 
     with pytest.raises(Exception) as expected:
@@ -127,7 +128,7 @@ def test_a_handler_still_catches_the_programs_own_error():
     assert scaled_or_zero(3, "abc") == 0
     assert int(ag.function(scaled_or_zero)(rt.constant(3), "abc").numpy()) == 0
     assert int(ag.function(scaled_or_zero)(rt.constant(3), "5").numpy()) == 15
-    jax = pytest.importorskip("jax")
+    jax = import_extra("jax")
     import jax.numpy as jnp
 
     compiled = jax.jit(ag.to_graph(scaled_or_zero), static_argnums=1)

@@ -14,7 +14,9 @@ import sys
 import numpy as np
 import pytest
 
-jax = pytest.importorskip("jax")
+from tests.extras import import_extra  # noqa: E402
+
+jax = import_extra("jax")
 import jax.numpy as jnp  # noqa: E402
 from jax import lax  # noqa: E402
 

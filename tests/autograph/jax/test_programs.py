@@ -11,7 +11,9 @@ import os
 
 import pytest
 
-jax = pytest.importorskip("jax")
+from tests.extras import import_extra  # noqa: E402
+
+jax = import_extra("jax")
 import jax.numpy as jnp  # noqa: E402
 
 import autograph as ag  # noqa: E402

@@ -84,7 +84,7 @@ def test_the_collector_is_off_while_tracing_and_as_it_was_after():
     def broken(x):
         raise ValueError("no")
 
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="^no$"):
         trace(broken, [INT], "g")
     assert gc.isenabled()
     gc.disable()

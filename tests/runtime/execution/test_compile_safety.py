@@ -195,7 +195,7 @@ def test_the_attacks_of_the_issue_run_nothing():
     program = _compile_and_run(graph, [x], [y])
     assert program is not None and "__class__" not in program.source
     total.attrs[PAYLOADS[0]] = 1
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="attributes its row does not declare"):
         compile_graph(graph, [x], [y])
 
 

@@ -15,10 +15,11 @@ import pytest
 
 import autograph as ag
 import runtime as rt
+from tests.extras import import_extra
 from tests.runtime.export.ort_isolated import run_isolated
 
-onnx = pytest.importorskip("onnx")
-pytest.importorskip("onnxruntime")
+onnx = import_extra("onnx")
+import_extra("onnxruntime")
 
 SIGNATURE = [rt.TensorSpec([], rt.int32), rt.TensorSpec([], rt.int32)]
 CALLS = [(0, 0), (3, 4), (7, 2), (-5, 9), (30, -11), (2, 2)]

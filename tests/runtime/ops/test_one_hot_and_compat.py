@@ -59,9 +59,9 @@ def test_one_hot_with_a_depth_tensor_and_unknown_dims():
 def test_one_hot_errors():
     with pytest.raises(TypeError, match="indices"):
         rt.one_hot([0.5], 2)
-    with pytest.raises(TypeError):
+    with pytest.raises(TypeError, match="requested dtype int32 for a tensor of dtype float32"):
         rt.one_hot([0], 2, on_value=rt.constant(1), off_value=rt.constant(0.0))
-    with pytest.raises(TypeError):
+    with pytest.raises(TypeError, match="requested dtype float32 for a tensor of dtype int32"):
         rt.one_hot([0], 2, on_value=rt.constant(1), dtype=rt.float32)
     with pytest.raises(ValueError, match="axis"):
         rt.one_hot([0], 2, axis=3)
