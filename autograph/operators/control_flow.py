@@ -319,18 +319,7 @@ def as_condition(test):
 
 def _loop_value(name, value, list_type=None, after=False):
     """A state value as a loop variable: defined, not None, a tensor or a TensorArray."""
-    if is_undefined(value):
-        if after:
-            raise ValueError(f"'{name}' is undefined after an iteration of a tensor-dependent loop")
-        raise ValueError(
-            f"'{name}' must be defined before the loop: it is used in a tensor-dependent loop, "
-            "which a graph may run zero times, so give it a value before the loop."
-        )
-    if value is None:
-        raise ValueError(
-            f"'{name}' is None {'after an iteration of' if after else 'before'} a tensor-dependent "
-            "loop; loop variables must be tensors, so give it an initial tensor value."
-        )
+    loop_checks.require_value(name, value, after)
     if isinstance(value, TensorList) and value.dtype is None and list_type is not None:
         value = TensorList.from_list([], *list_type)  # an empty one: its type learned
     if isinstance(value, (tuple, dict)):  # a structure: each part is a loop variable
