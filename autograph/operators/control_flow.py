@@ -194,11 +194,10 @@ def _stage_while(loop_test, loop_body, state, index, options, initial):
     if standins:  # a stand-in's shape is the one the body gives, not the zeros' own
         invariants = [leaf.shape for v in extra for leaf in rt.nest.flatten(v)]
         for i, v in zip(carried, first_values):
-            shapes = [
-                leaf.shape if isinstance(leaf, rt.Tensor) else rt.TensorShape(None)
-                for leaf in rt.nest.flatten(v)
-            ]
-            invariants += standins[i][1] if i in standins else shapes
+            if i in standins:
+                invariants += standins[i][1]
+            else:
+                invariants += [loop_options.leaf_shape(leaf) for leaf in rt.nest.flatten(v)]
     invariants = loop_options.shape_invariants(
         options, invariants, initial, carried, extra, first_values
     )
