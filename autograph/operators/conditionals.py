@@ -229,18 +229,22 @@ def _stand_in_like(value):
     return value  # the same object, as the other branch left it: not staged
 
 
-def _agree(a, b):
-    """Whether one graph value can stand for what two branches left in a variable."""
+def _agree(a, b, leaves_agree=None):
+    """Whether one graph value can stand for what two branches left in a variable: both
+    defined, the same structure, and each pair of leaves ``leaves_agree`` (the runtime's, by
+    default: both stageable, of one dtype)."""
     if is_undefined(a) or is_undefined(b) or (a is None) != (b is None):
         return False
     try:
         rt.nest.assert_same_structure(a, b)
     except (TypeError, ValueError):
         return False
-    return all(
-        _stageable(x) and _stageable(y) and _kind(x) == _kind(y)
-        for x, y in zip(rt.nest.flatten(a), rt.nest.flatten(b))
-    )
+    leaves_agree = leaves_agree or _leaves_agree
+    return all(leaves_agree(x, y) for x, y in zip(rt.nest.flatten(a), rt.nest.flatten(b)))
+
+
+def _leaves_agree(x, y):
+    return _stageable(x) and _stageable(y) and _kind(x) == _kind(y)
 
 
 def _kind(value):

@@ -194,11 +194,10 @@ def _stage_while(loop_test, loop_body, state, index, options, initial):
     if standins:  # a stand-in's shape is the one the body gives, not the zeros' own
         invariants = [leaf.shape for v in extra for leaf in rt.nest.flatten(v)]
         for i, v in zip(carried, first_values):
-            shapes = [
-                leaf.shape if isinstance(leaf, rt.Tensor) else rt.TensorShape(None)
-                for leaf in rt.nest.flatten(v)
-            ]
-            invariants += standins[i][1] if i in standins else shapes
+            if i in standins:
+                invariants += standins[i][1]
+            else:
+                invariants += [loop_options.leaf_shape(leaf) for leaf in rt.nest.flatten(v)]
     invariants = loop_options.shape_invariants(
         options, invariants, initial, carried, extra, first_values
     )
@@ -320,18 +319,7 @@ def as_condition(test):
 
 def _loop_value(name, value, list_type=None, after=False):
     """A state value as a loop variable: defined, not None, a tensor or a TensorArray."""
-    if is_undefined(value):
-        if after:
-            raise ValueError(f"'{name}' is undefined after an iteration of a tensor-dependent loop")
-        raise ValueError(
-            f"'{name}' must be defined before the loop: it is used in a tensor-dependent loop, "
-            "which a graph may run zero times, so give it a value before the loop."
-        )
-    if value is None:
-        raise ValueError(
-            f"'{name}' is None {'after an iteration of' if after else 'before'} a tensor-dependent "
-            "loop; loop variables must be tensors, so give it an initial tensor value."
-        )
+    loop_checks.require_value(name, value, after)
     if isinstance(value, TensorList) and value.dtype is None and list_type is not None:
         value = TensorList.from_list([], *list_type)  # an empty one: its type learned
     if isinstance(value, (tuple, dict)):  # a structure: each part is a loop variable

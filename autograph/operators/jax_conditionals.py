@@ -37,13 +37,13 @@ import numpy as np
 from jax import lax
 
 import runtime as rt
-from autograph.operators.conditionals import _check_branch_values
+from autograph.operators.conditionals import _agree, _check_branch_values
 from autograph.operators.data_structures import (
     check_list_lengths,
     contents,
     is_container,
-    same_contents,
     set_contents,
+    unchanged,
 )
 from autograph.operators.jax_values import (
     as_array,
@@ -83,7 +83,7 @@ def staged_if(cond, if_true, if_false, state):
             branch(if_false, False),
             state.names,
             state.optional,
-            unchanged={i: contents(c) for i, c in containers.items()},
+            held_before={i: contents(c) for i, c in containers.items()},
             before=[contents(v) if i in containers else v for i, v in enumerate(initial)],
         )
     finally:
@@ -108,10 +108,10 @@ def cond(pred, true_fn, false_fn):
     return value
 
 
-def join(pred, true_run, false_run, names, optional, unchanged=None, before=None):
+def join(pred, true_run, false_run, names, optional, held_before=None, before=None):
     """The values (one per name) after ``lax.cond(pred, ...)`` of what the two runs return.
 
-    ``unchanged``: per position, what a variable held before (a container's
+    ``held_before``: per position, what a variable held before (a container's
     contents), so that branches that leave it so do not stage it. With
     ``before`` (the variables' values before an ``if`` statement), a branch
     that reads a variable it cannot have (a ``return`` before it, say, skips
@@ -127,14 +127,16 @@ def join(pred, true_run, false_run, names, optional, unchanged=None, before=None
             true_jaxpr, true_out = _failing(true_jaxpr, false_out, before)
         elif isinstance(false_jaxpr, UnboundLocalError):
             false_jaxpr, false_out = _failing(false_jaxpr, true_out, before)
-    unchanged = unchanged or {}
+    held_before = held_before or {}
     final, plan = [], []  # plan: per staged leaf, its sources in the two branches
     for i, name in enumerate(names):
         a, b = true_out[i], false_out[i]
-        if a is b or (i in unchanged and _same(a, unchanged[i]) and _same(b, unchanged[i])):
+        if a is b or (
+            i in held_before and unchanged(a, held_before[i]) and unchanged(b, held_before[i])
+        ):
             final.append(a)
             continue
-        if name in optional and not _agree(a, b):
+        if name in optional and not _agree(a, b, _leaves_agree):
             final.append(Undefined(name))
             continue
         a, b = _fill_guarded(a, b), _fill_guarded(b, a)
@@ -237,12 +239,6 @@ def _selectable(true_jaxpr, false_jaxpr, plan):
 _NOT_SELECTED = frozenset({"cond", "while", "scan", "pjit", "jit", "div", "rem", "custom_jvp_call"})
 
 
-def _same(value, before):
-    return value is before or (
-        is_container(value) and is_container(before) and same_contents(value, before)
-    )
-
-
 def _trace(run, may_fail=False):
     """``run`` traced once: its jaxpr (of the arrays among what it returns) and what it returned.
 
@@ -273,7 +269,7 @@ def _failing(error, other_out, before):
     def run():
         jax.debug.callback(functools.partial(_raise, error))
         return [
-            was if _same(other, was) or is_undefined(other) else _stand_in(other)
+            was if unchanged(other, was) or is_undefined(other) else _stand_in(other)
             for other, was in zip(other_out, before)
         ]
 
@@ -360,15 +356,6 @@ def _common_dtype(name, a, b):
     return a_dtype
 
 
-def _agree(a, b):
-    """Whether one staged value can stand for what two branches left in an optional variable."""
-    if is_undefined(a) or is_undefined(b) or (a is None) != (b is None):
-        return False
-    try:
-        rt.nest.assert_same_structure(a, b)
-    except (TypeError, ValueError):
-        return False
-    return all(
-        stageable(x) and stageable(y) and _spec(x) == _spec(y)
-        for x, y in zip(rt.nest.flatten(a), rt.nest.flatten(b))
-    )
+def _leaves_agree(x, y):
+    """Whether one staged leaf can stand for two (an optional variable's, see ``_agree``)."""
+    return stageable(x) and stageable(y) and _spec(x) == _spec(y)

@@ -36,7 +36,13 @@ from jax import lax
 import runtime as rt
 from autograph.operators import loop_checks, unset
 from autograph.operators.data_structures import contents, is_container, set_contents
-from autograph.operators.jax_values import as_array, as_predicate, spec_of, stageable
+from autograph.operators.jax_values import (
+    as_array,
+    as_predicate,
+    spec_of,
+    stageable,
+    zeros_like_leaf,
+)
 from autograph.operators.loop_checks import check_same_structure
 from autograph.operators.variables import is_undefined
 
@@ -214,7 +220,7 @@ def _learn(positions, values, loop_body, state, saved, containers):
         if is_undefined(value):
             learned[i] = None
         elif value is not None and all(stageable(leaf) for leaf in rt.nest.flatten(value)):
-            learned[i] = rt.nest.map_structure(_zeros_like, value)
+            learned[i] = rt.nest.map_structure(zeros_like_leaf, value)
     return learned
 
 
@@ -232,26 +238,9 @@ def _set(state, values, containers):
     state.set(values)
 
 
-def _zeros_like(leaf):
-    shape, dtype = spec_of(leaf)
-    return jnp.zeros(shape, dtype)
-
-
 def _loop_value(name, value, after_iteration=False):
     """A variable's value as a loop carries it: defined, not None, of numbers and arrays."""
-    if is_undefined(value):
-        if after_iteration:
-            raise ValueError(f"'{name}' is undefined after an iteration of a tensor-dependent loop")
-        raise ValueError(
-            f"'{name}' must be defined before the loop: it is used in a tensor-dependent loop, "
-            "which a graph may run zero times, so give it a value before the loop."
-        )
-    if value is None:
-        raise ValueError(
-            f"'{name}' is None {'after an iteration of' if after_iteration else 'before'} a "
-            "tensor-dependent loop; loop variables must be tensors, so give it an initial tensor "
-            "value."
-        )
+    loop_checks.require_value(name, value, after_iteration)
     for leaf in rt.nest.flatten(value):
         if not stageable(leaf):
             raise TypeError(

@@ -10,7 +10,7 @@ runtime.errors.NestedStructureError: 'pair' does not have the same nested struct
 from __future__ import annotations
 
 import runtime as rt
-from autograph.operators.variables import UndefinedReturnValue
+from autograph.operators.variables import UndefinedReturnValue, is_undefined
 
 
 def guarded(value) -> bool:
@@ -23,6 +23,23 @@ def describe_variable(name, value_before):
     if isinstance(value_before, UndefinedReturnValue):
         return "the function's return value"
     return name
+
+
+def require_value(name, value, after=False):
+    """A loop variable must have a value, not None, before the loop and after each iteration
+    (``after``): the errors of every backend's staged loop."""
+    if is_undefined(value):
+        if after:
+            raise ValueError(f"'{name}' is undefined after an iteration of a tensor-dependent loop")
+        raise ValueError(
+            f"'{name}' must be defined before the loop: it is used in a tensor-dependent loop, "
+            "which a graph may run zero times, so give it a value before the loop."
+        )
+    if value is None:
+        raise ValueError(
+            f"'{name}' is None {'after an iteration of' if after else 'before'} a tensor-dependent "
+            "loop; loop variables must be tensors, so give it an initial tensor value."
+        )
 
 
 def check_same_structure(name, before, after):

@@ -33,8 +33,8 @@ def shape_invariants(options, invariants, initial, carried, extra, first_values)
     if not by_position:
         return invariants
     if invariants is None:
-        invariants = [_leaf_shape(leaf) for v in extra for leaf in rt.nest.flatten(v)]
-        invariants += [_leaf_shape(leaf) for v in first_values for leaf in rt.nest.flatten(v)]
+        invariants = [leaf_shape(leaf) for v in extra for leaf in rt.nest.flatten(v)]
+        invariants += [leaf_shape(leaf) for v in first_values for leaf in rt.nest.flatten(v)]
     invariants = list(invariants)
     start = sum(len(rt.nest.flatten(v)) for v in extra)
     for position, value in enumerate(first_values):
@@ -97,7 +97,8 @@ def _by_position(options, initial, carried):
     return found
 
 
-def _leaf_shape(leaf):
+def leaf_shape(leaf):
+    """A loop variable's leaf's shape as a loop carries it: unknown for a TensorArray."""
     return leaf.shape if isinstance(leaf, rt.Tensor) else rt.TensorShape(None)
 
 
