@@ -20,6 +20,7 @@ import jax.numpy as jnp
 import numpy as np
 from jax import lax
 
+from runtime.xla.effects import is_static
 from runtime.xla.gradient_lists import GradientList, Stack, allocate_stack, empty_stack, push
 from runtime.xla.state import ERROR, Redo
 from runtime.xla.tensor_lists import TensorList, allocate
@@ -95,7 +96,7 @@ def _traced(ctx, before, fn):
 
 
 def lower_if(ctx, pred, *args, then_graph, else_graph):
-    if isinstance(pred, (np.ndarray, np.generic)):  # known when compiling: one branch, inline
+    if is_static(pred):  # known when compiling: one branch, inline
         return ctx.run(then_graph if pred else else_graph, list(args))
     if _cheap(then_graph) and _cheap(else_graph):
         selected = _select(ctx, pred, then_graph, else_graph, list(args))
