@@ -75,7 +75,7 @@ class GradientGraph(FuncGraph):
             return inner
         if t.graph is self.forward:
             inner = self._resolve(self, t)
-        elif not _encloses(self, t.graph) and self.outer_graph is not None:
+        elif not is_within(self, t.graph) and self.outer_graph is not None:
             inner = super().capture(self.outer_graph.capture(t))
         else:
             return super().capture(t)
@@ -84,7 +84,7 @@ class GradientGraph(FuncGraph):
 
     def capture_from_around(self, t, shape):
         """``t`` of a graph around this one (or reachable from it), as known to have ``shape``."""
-        inner = super().capture(t if _encloses(self, t.graph) else self.outer_graph.capture(t))
+        inner = super().capture(t if is_within(self, t.graph) else self.outer_graph.capture(t))
         if inner.op.type == "Placeholder" and inner.shape.is_compatible_with(shape):
             inner.set_shape(shape)
         return inner
@@ -96,8 +96,8 @@ class GradientGraph(FuncGraph):
             )
 
 
-def _encloses(graph, other):
-    """Whether ``other`` is ``graph`` or a graph around it."""
+def is_within(graph, other):
+    """Whether ``graph`` is ``other`` or nested in it (so captures ``other``'s tensors)."""
     while graph is not None:
         if graph is other:
             return True

@@ -18,6 +18,7 @@ from runtime.core import context, nest
 from runtime.core.graph import name_scope
 from runtime.core.tensor import SymbolicTensor
 from runtime.gradients.backprop import backward, is_trainable, seed
+from runtime.gradients.control_flow import is_within
 from runtime.gradients.sources import as_source_key
 from runtime.ops.constant_ops import convert_to_tensor
 
@@ -38,7 +39,7 @@ def gradients(ys, xs, grad_ys=None, name="gradients"):
         )
     graph = ys[0].graph
     for x in xs:
-        if isinstance(x, SymbolicTensor) and not _encloses(x.graph, graph):
+        if isinstance(x, SymbolicTensor) and not is_within(graph, x.graph):
             raise ValueError(f"{x.name!r} must be from the same graph as {ys[0].name!r}")
     weights = [None] * len(ys) if grad_ys is None else nest.flatten(grad_ys)
     if len(weights) != len(ys):
@@ -55,10 +56,3 @@ def gradients(ys, xs, grad_ys=None, name="gradients"):
         ]
         keys = [as_source_key(x, graph) for x in xs]
         return backward(graph.get_operations(), [y for y, _ in pairs], [w for _, w in pairs], keys)
-
-
-def _encloses(outer, graph):
-    """Whether ``outer`` is ``graph`` or a graph it is nested in (whose tensors it captures)."""
-    while graph is not None and graph is not outer:
-        graph = graph.outer_graph
-    return graph is outer

@@ -20,6 +20,9 @@ import jax.numpy as jnp
 import numpy as np
 from jax import lax
 
+from runtime.core.graph import CONST
+from runtime.ops.math_ops import ADD, LESS, LESS_EQUAL, LOGICAL_AND
+from runtime.xla.effects import is_static
 from runtime.xla.gradient_lists import GradientList, Stack, allocate_stack, empty_stack, push
 from runtime.xla.state import ERROR, Redo
 from runtime.xla.tensor_lists import TensorList, allocate
@@ -95,7 +98,7 @@ def _traced(ctx, before, fn):
 
 
 def lower_if(ctx, pred, *args, then_graph, else_graph):
-    if isinstance(pred, (np.ndarray, np.generic)):  # known when compiling: one branch, inline
+    if is_static(pred):  # known when compiling: one branch, inline
         return ctx.run(then_graph if pred else else_graph, list(args))
     if _cheap(then_graph) and _cheap(else_graph):
         selected = _select(ctx, pred, then_graph, else_graph, list(args))
@@ -406,11 +409,11 @@ def _steps_up(output, counter):
 def _step(output, counter):
     """``c`` where ``output`` is ``counter + c`` for a constant ``c > 0``, else None."""
     op = output.op
-    if op.type != "Add":
+    if op.opdef is not ADD:
         return None
     a, b = op.inputs
     step = b if a is counter else a if b is counter else None
-    if step is None or step.op.type != "Const" or np.ndim(step.op.attrs["value"]) != 0:
+    if step is None or step.op.opdef is not CONST or np.ndim(step.op.attrs["value"]) != 0:
         return None
     value = step.op.attrs["value"]
     return value if value > 0 else None
@@ -420,14 +423,14 @@ def _highest_under(pred, counter, outer, ctx):
     """The largest value ``counter`` has when ``pred`` holds, from a ``counter < bound`` (or
     ``<=``) it requires; None when it says nothing of the kind."""
     op = pred.op
-    if op.type == "LogicalAnd":
+    if op.opdef is LOGICAL_AND:
         found = [_highest_under(t, counter, outer, ctx) for t in op.inputs]
         found = [h for h in found if h is not None]
         return min(found) if found else None
-    if op.type not in ("Less", "LessEqual") or op.inputs[0] is not counter:
+    if op.opdef not in (LESS, LESS_EQUAL) or op.inputs[0] is not counter:
         return None
     bound = op.inputs[1]
-    if bound.op.type == "Const":
+    if bound.op.opdef is CONST:
         highest = np.asarray(bound.op.attrs["value"])
         highest = int(highest) if highest.ndim == 0 else None
     else:
@@ -435,4 +438,4 @@ def _highest_under(pred, counter, outer, ctx):
         highest = None if known is None else known[1]
     if highest is None:
         return None
-    return highest - 1 if op.type == "Less" else highest
+    return highest - 1 if op.opdef is LESS else highest

@@ -12,16 +12,14 @@ from __future__ import annotations
 import jax.numpy as jnp
 import numpy as np
 
-
-def _is_static(value):
-    return isinstance(value, (np.ndarray, np.generic))
+from runtime.xla.effects import is_static
 
 
 def lower_gather(ctx, params, indices, axis):
     n = params.shape[axis]
     bad = (indices < 0) | (indices >= n)
     first_bad = jnp.ravel(indices)[jnp.argmax(jnp.ravel(bad))] if np.size(indices) else 0
-    failed = bool(np.any(bad)) if _is_static(bad) else jnp.any(bad)
+    failed = bool(np.any(bad)) if is_static(bad) else jnp.any(bad)
     ctx.check(failed, f"gather: index {{0}} is not in [0, {n})", detail=first_bad)
     return jnp.take(params, indices, axis=axis, mode="clip")
 
@@ -56,7 +54,7 @@ def _part(part, dynamic):
     if not isinstance(part, tuple):
         return part
     value = dynamic[part[1]]
-    return int(value) if _is_static(value) else value
+    return int(value) if is_static(value) else value
 
 
 def _checked_index(ctx, i, size, axis):

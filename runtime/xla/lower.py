@@ -33,6 +33,7 @@ from jax import lax
 
 from runtime import errors
 from runtime.core import floating_point
+from runtime.core.graph import PLACEHOLDER
 from runtime.execution.compile import describe_op, missing_feed_error, ops_to_run
 from runtime.xla import lowerings
 from runtime.xla.effects import is_static
@@ -145,7 +146,7 @@ class Lowering:
         if plan is None:
             plan = self.host.plans[key] = ops_to_run(graph, outputs, set(env), True)
             for op in plan:
-                if op.type == "Placeholder":
+                if op.opdef is PLACEHOLDER:
                     raise missing_feed_error(op)
         return plan
 

@@ -161,7 +161,7 @@ def _pow(ctx, x, y):
 
 def _any(condition):
     """``any`` of a condition, kept numpy where it is known when compiling."""
-    if isinstance(condition, (np.ndarray, np.generic)):
+    if effects.is_static(condition):
         return bool(np.any(condition))
     return jnp.any(condition)
 

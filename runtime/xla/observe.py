@@ -55,7 +55,7 @@ def observe(graph, values, variables):
     """Runs ``graph`` on ``values`` with the default executor, effects held back, and watches it."""
     observation = Observation()
     kernels = {}
-    for op in _all_ops(graph):
+    for op in all_ops(graph):
         kernel = op.opdef.kernel
         if op.opdef is logging_ops.PRINT:
             kernels[op] = _silent
@@ -79,16 +79,16 @@ def observe(graph, values, variables):
     return observation
 
 
-def _all_ops(graph):
+def all_ops(graph):
     """The ops of ``graph`` and of the graphs its ops run (branches, loop bodies, calls)."""
     for op in graph.get_operations():
         yield op
         for sub in op.subgraphs():
-            yield from _all_ops(sub)
+            yield from all_ops(sub)
         function = op.attrs.get("function")
         if function is not None and hasattr(function, "forward_outputs"):
             outputs = function.forward_outputs(op.attrs["depth"])
-            yield from _all_ops(outputs[0].graph if outputs else function.graph)
+            yield from all_ops(outputs[0].graph if outputs else function.graph)
 
 
 def _silent(*values, **attrs):

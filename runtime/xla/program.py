@@ -37,7 +37,7 @@ from runtime.state.variables import VAR_HANDLE
 from runtime.xla import lowerings
 from runtime.xla.effects import is_static
 from runtime.xla.lower import Host, Lowering, Specialization
-from runtime.xla.observe import observe
+from runtime.xla.observe import all_ops, observe
 from runtime.xla.state import DETAIL, ERROR, KEY, NeedsObservation, State
 from runtime.xla.tensor_lists import TensorList
 
@@ -49,7 +49,7 @@ class XlaProgram:
 
     def __init__(self, graph):
         self.graph = graph
-        ops = list(_all_ops(graph))
+        ops = list(all_ops(graph))
         self.variables = list({id(v): v for v in _variables(ops)}.values())
         self.keyed = any(op.opdef in lowerings.KEYED for op in ops)
         # JAX computes in 32 bits unless told otherwise: a graph with 64-bit values runs with
@@ -304,18 +304,6 @@ def _output(entry, results):
         length = int(np.asarray(results[length[1]]))
     items = [] if results[buffer] is None else list(np.asarray(results[buffer]))
     return [_numpy(v) for v in items[:length]]
-
-
-def _all_ops(graph):
-    """The ops of ``graph`` and of the graphs its ops run (branches, loop bodies, calls)."""
-    for op in graph.get_operations():
-        yield op
-        for sub in op.subgraphs():
-            yield from _all_ops(sub)
-        function = op.attrs.get("function")
-        if function is not None and hasattr(function, "forward_outputs"):
-            outputs = function.forward_outputs(op.attrs["depth"])
-            yield from _all_ops(outputs[0].graph if outputs else function.graph)
 
 
 def _variables(ops):
