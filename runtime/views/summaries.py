@@ -226,9 +226,10 @@ def trace_export(name, step=None, profiler_outdir=None):
 def _run_metadata_summary(name, trace):
     functions = list(trace.functions.items())
     # One function's graph as it is; several, each in a group named after its function.
-    prefixes = {}
+    prefixes, used = {}, set()
     for key, (fn_name, _) in functions:
-        prefix = fn_name if fn_name not in prefixes.values() else f"{fn_name}_{len(prefixes)}"
+        prefix = fn_name if fn_name not in used else f"{fn_name}_{len(prefixes)}"
+        used.add(prefix)
         prefixes[key] = f"{prefix}/" if len(functions) > 1 else ""
     # One GraphDef for all (TensorBoard would put several under graph_1/, graph_2/...).
     merged = tensorboard.protos("graph_pb2").GraphDef()

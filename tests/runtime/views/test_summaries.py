@@ -249,6 +249,23 @@ def test_several_functions_are_grouped_by_name_and_loops_are_timed(tmp_path):
     assert len([n for n in runs if n.node_name == "total/while"]) == 2
 
 
+def test_two_graphs_of_one_function_get_groups_of_their_own(tmp_path):
+    @ag.function
+    def f(x):
+        return x * 2
+
+    writer = rt.summary.create_file_writer(tmp_path)
+    rt.summary.trace_on(graph=True)
+    f(rt.constant(1.0))
+    f(rt.constant([1.0, 2.0]))  # a second trace, a second graph named f
+    with writer.as_default():
+        rt.summary.trace_export(name="both", step=0)
+    names = [n.name for n in TensorBoard(tmp_path).op_graph("both").node]
+    assert len(names) == len(set(names))  # no node named twice
+    groups = {name.split("/")[0] for name in names}
+    assert len(groups) == 2 and "f" in groups
+
+
 def test_calls_of_a_loaded_function_are_traced_too(tmp_path):
     demo = DemoModule(init_value=rt.constant(1.0))
     rt.saved_model.save(demo, str(tmp_path / "saved"))
