@@ -53,7 +53,7 @@ PROGRAM = textwrap.dedent(
     """
 )
 
-# Rendering for real needs Graphviz (CI installs it); without it only those two tests skip:
+# Rendering for real needs Graphviz (the CI machine has it; .ci/run does not install it); without it only those two tests skip:
 # what the CLI hands to `dot` is checked everywhere with a stand-in `dot` below.
 HAS_DOT = shutil.which("dot") is not None
 needs_dot = pytest.mark.skipif(

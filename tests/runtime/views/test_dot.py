@@ -312,7 +312,7 @@ def test_an_empty_graph():
     assert check(rt.Graph("empty").to_dot()).nodes == {}
 
 
-# Rendering needs Graphviz's dot program (CI installs it). Without it these two tests skip;
+# Rendering needs Graphviz's dot program (the CI machine has it; .ci/run does not install it). Without it these two tests skip;
 # the DOT text itself is checked by the tests above, which need no Graphviz.
 needs_dot = pytest.mark.skipif(
     shutil.which("dot") is None, reason="rendering needs Graphviz's dot program"
