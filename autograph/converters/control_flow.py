@@ -38,7 +38,7 @@ from autograph.converters.base import (
     statements,
 )
 from autograph.pyct import anno, walk
-from autograph.pyct.analysis.activity import Activity, base_name, is_composite
+from autograph.pyct.analysis.activity import Activity, base_name, is_composite, parameters
 
 
 class _Scope:
@@ -334,9 +334,7 @@ def _local_names(fn_node, functions, activity):
 
     Its statements are listed, not its every node: the activity of each is known already.
     """
-    args = fn_node.args
-    names = {a.id for a in args.args + args.kwonlyargs + args.posonlyargs}
-    names |= {a.id for a in (args.vararg, args.kwarg) if a is not None}
+    names = parameters(fn_node.args)
     declared = set()
     stack = list(fn_node.body)
     while stack:
