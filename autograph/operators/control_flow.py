@@ -202,13 +202,14 @@ def _stage_while(loop_test, loop_body, state, index, options, initial):
     invariants = loop_options.shape_invariants(
         options, invariants, initial, carried, extra, first_values
     )
+    loop_vars = tuple(extra) + tuple(first_values)
     final = list(
         rt.while_loop(
             cond_fn,
             body_fn,
-            tuple(extra) + tuple(first_values),
+            loop_vars,
             names=labels,
-            shape_invariants=invariants,
+            shape_invariants=loop_options.laid_out(loop_vars, invariants),
             maximum_iterations=loop_options.maximum_iterations(options),
         )
     )

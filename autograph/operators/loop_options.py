@@ -46,6 +46,30 @@ def shape_invariants(options, invariants, initial, carried, extra, first_values)
     return invariants
 
 
+def laid_out(values, flat):
+    """``flat`` (one shape per leaf of ``values``, the loop variables) laid out as
+    ``rt.while_loop`` reads ``shape_invariants``: a shape where a variable is a tensor, the
+    variable's own list, tuple or dict around its parts, a list of shapes for a composite (a
+    TensorArray's parts).
+
+    >>> laid_out([0, (rt.constant([1]), rt.constant([[2]]))], [rt.TensorShape([])] * 3)
+    [TensorShape([]), [TensorShape([]), TensorShape([])]]
+    """
+    if flat is None:
+        return None
+    shapes = iter(flat)
+
+    def layout(value):
+        if isinstance(value, dict):
+            return {key: layout(value[key]) for key in rt.nest.flatten({k: k for k in value})}
+        if isinstance(value, (list, tuple)):
+            return [layout(part) for part in value]
+        leaves = len(rt.nest.flatten(value))
+        return next(shapes) if leaves == 1 else [next(shapes) for _ in range(leaves)]
+
+    return [layout(value) for value in values]
+
+
 def check_invariants(options, initial, carried, names, values_after):
     """Raises if a carried variable leaves an iteration outside the shape invariant given for it.
 

@@ -270,9 +270,7 @@ def while_loop(
     flat = nest.flatten(loop_vars)
     labels = _labels(loop_vars, flat, names)
     invariants = _invariants(
-        flat,
-        _given_invariants(loop_vars, flat, shape_invariants),
-        labels if names is not None else None,
+        flat, _flat_invariants(loop_vars, shape_invariants), labels if names is not None else None
     )
     if maximum_iterations is not None:
         maximum_iterations = convert_to_tensor(maximum_iterations, dtypes.int32)
@@ -296,20 +294,6 @@ def _loop_vars_as_tensors(loop_vars):
 
     flat = nest.flatten(loop_vars)
     return nest.pack_sequence_as(loop_vars, [convert(i, v) for i, v in enumerate(flat)])
-
-
-def _given_invariants(loop_vars, flat, shape_invariants):
-    """``shape_invariants`` as one shape per leaf: given along the structure of ``loop_vars``
-    (TensorFlow's way), or already flat, one ``TensorShape`` per leaf (AutoGraph's way)."""
-    try:
-        return _flat_invariants(loop_vars, shape_invariants)
-    except ValueError:
-        flat_shapes = isinstance(shape_invariants, (list, tuple)) and all(
-            s is None or isinstance(s, TensorShape) for s in shape_invariants
-        )
-        if flat_shapes and len(shape_invariants) == len(flat):
-            return list(shape_invariants)
-        raise
 
 
 def _flat_invariants(loop_vars, shape_invariants):
