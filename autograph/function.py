@@ -309,13 +309,13 @@ class Function:
         return bound.args, bound.kwargs
 
     def _note_retrace(self, arguments):
-        reason = (
-            signatures.describe_change(self._last_arguments, arguments)
-            if self._last_arguments
-            else ""
-        )
         if self.tracing_count + 1 >= _RETRACING_WARN_AT and not self._warned:
             self._warned = True
+            reason = (
+                signatures.describe_change(self._last_arguments, arguments)
+                if self._last_arguments
+                else ""
+            )
             source.warn(
                 f"{self.__name__} was traced {self.tracing_count + 1} times. Each new signature "
                 f"traces a new graph, which is expensive; this time {reason}. Pass tensors rather "

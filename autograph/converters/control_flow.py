@@ -38,7 +38,7 @@ from autograph.converters.base import (
     statements,
 )
 from autograph.pyct import anno, walk
-from autograph.pyct.analysis.activity import Activity, base_name, is_composite
+from autograph.pyct.analysis.activity import Activity, base_name, is_composite, parameters
 
 
 class _Scope:
@@ -114,8 +114,9 @@ class _ControlFlowConverter(StatementConverter):
         in place (a list it appends to), a part (``x['b']``, ``self.n``) of an object that
         exists before it. A variable it assigns that only closures, or the statement itself
         before assigning it, read, or a local container it changes that nothing reads later,
-        is *optional*: it shares it with the code around, but need not give it a value. Its functions declare nonlocal what it carries or shares
-        (``declared``); ``inits`` bind those not certainly bound before it.
+        is *optional*: it shares it with the code around, but need not give it a value. Its
+        functions declare nonlocal what it carries or shares (``declared``); ``inits`` bind
+        those not certainly bound before it.
         """
         scope = self._scopes[-1]
         live_in = anno.getanno(node, "live_in", set())
@@ -204,22 +205,23 @@ class _ControlFlowConverter(StatementConverter):
             if block is node.orelse and len(block) == 1 and isinstance(block[0], gast.If):
                 found |= self._nested_writes(block[0])
                 continue
-            for stmt in block:
-                if child_blocks(stmt) and not isinstance(stmt, _SCOPES):
-                    found |= self._shared(stmt)
+            found |= self._shared_in(block)
+        return found
+
+    def _shared_in(self, block):
+        """What the compound statements of ``block`` share (``_shared``), scopes aside."""
+        found = set()
+        for stmt in block:
+            if child_blocks(stmt) and not isinstance(stmt, _SCOPES):
+                found |= self._shared(stmt)
         return found
 
     def _shared(self, stmt):
         """What a compound statement assigns that its functions declare nonlocal: what may be
         read around it, and what blocks nested in it share."""
-        writes = self._activity.facts(stmt).writes
         if not isinstance(stmt, (gast.If, gast.For, gast.While)):  # no functions of its own
-            inner = set()
-            for _, block in child_blocks(stmt):
-                for child in block:
-                    if child_blocks(child) and not isinstance(child, _SCOPES):
-                        inner |= self._shared(child)
-            return inner
+            return set().union(*(self._shared_in(block) for _, block in child_blocks(stmt)))
+        writes = self._activity.facts(stmt).writes
         live = anno.getanno(stmt, "live_out", set()) | anno.getanno(stmt, "live_in", set())
         return writes & (live | self._scopes[-1].captured | self._nested_writes(stmt))
 
@@ -334,9 +336,7 @@ def _local_names(fn_node, functions, activity):
 
     Its statements are listed, not its every node: the activity of each is known already.
     """
-    args = fn_node.args
-    names = {a.id for a in args.args + args.kwonlyargs + args.posonlyargs}
-    names |= {a.id for a in (args.vararg, args.kwarg) if a is not None}
+    names = parameters(fn_node.args)
     declared = set()
     stack = list(fn_node.body)
     while stack:

@@ -314,7 +314,7 @@ class Activity:
         self._collect_all(node.decorator_list + args.defaults + args.kw_defaults, found)
         inner = _Found()
         self._collect_all(node.body, inner)
-        found.nested_scope(_parameters(args), inner, node.name)
+        found.nested_scope(parameters(args), inner, node.name)
 
     def _class(self, node, found):
         self._collect_all(node.decorator_list + node.bases, found)
@@ -331,7 +331,7 @@ class Activity:
         self._collect(node.body, inner)
         # The lambdas conversion makes (``ag__.and_(a, lambda: b)``) are called where they are.
         closure = not anno.getanno(node, "immediate", False)
-        found.nested_scope(_parameters(node.args, posonly=False), inner, closure=closure)
+        found.nested_scope(parameters(node.args, posonly=False), inner, closure=closure)
 
     def _comprehension(self, node, found):
         self._collect(node.generators[0].iter, found)  # evaluated in the enclosing scope
@@ -351,7 +351,8 @@ class Activity:
         found.captured |= outer if lazy else {c for c in inner.captured if c not in local}
 
 
-def _parameters(args, posonly=True):
+def parameters(args, posonly=True):
+    """The names a function's (or, without ``posonly``, a lambda's) parameters bind."""
     params = args.args + args.kwonlyargs + (args.posonlyargs if posonly else [])
     names = {a.id for a in params}
     return names | {a.id for a in (args.vararg, args.kwarg) if a is not None}

@@ -23,7 +23,7 @@ from __future__ import annotations
 import gast
 
 from autograph.pyct import anno, walk
-from autograph.pyct.analysis.activity import Activity
+from autograph.pyct.analysis.activity import Activity, parameters
 
 
 def analyze(fn_node, activity=None):
@@ -32,13 +32,8 @@ def analyze(fn_node, activity=None):
     ``activity`` (an ``Activity``) may be shared with other analyses of the same, unchanged code.
     """
     activity = activity or Activity()
-    start = _parameters(fn_node.args) | _declared(fn_node)
+    start = parameters(fn_node.args) | _declared(fn_node)
     _Definedness(activity).block(fn_node.body, (start, set(start)))
-
-
-def _parameters(args):
-    names = {a.id for a in args.args + args.kwonlyargs + args.posonlyargs}
-    return names | {a.id for a in (args.vararg, args.kwarg) if a is not None}
 
 
 def _declared(fn_node):
