@@ -15,7 +15,11 @@ import pytest
 import autograph as ag
 import runtime as rt
 from tests.autograph.test_random_programs import _FIRST_SEED, _load, program
+from tests.extras import import_extra
 from tests.runtime.export.ort_isolated import run_isolated
+
+import_extra("onnx")
+import_extra("onnxruntime")
 
 SIGNATURE = [rt.TensorSpec([], rt.int32), rt.TensorSpec([], rt.int32)]
 _COUNT = int(os.environ.get("AUTOGRAPH_RANDOM_ONNX_PROGRAMS", 20))
