@@ -333,6 +333,8 @@ def convert_pair(x, y):
     Two tensors are returned as they are: the op's own check reports a dtype
     mismatch, naming the op and both dtypes.
     """
+    if isinstance(x, Tensor) and isinstance(y, Tensor):
+        return x, y  # the common case, first: every binary op on two tensors
     x_is = isinstance(x, Tensor) or hasattr(x, "_as_tensor")
     y_is = isinstance(y, Tensor) or hasattr(y, "_as_tensor")
     if x_is and y_is:
