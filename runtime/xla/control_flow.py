@@ -23,7 +23,15 @@ from jax import lax
 from runtime.core.graph import CONST
 from runtime.ops.math_ops import ADD, LESS, LESS_EQUAL, LOGICAL_AND
 from runtime.xla.effects import is_static
-from runtime.xla.gradient_lists import GradientList, Stack, allocate_stack, empty_stack, push
+from runtime.xla.gradient_lists import (
+    GradientList,
+    Stack,
+    allocate_stack,
+    empty_stack,
+    fitted,
+    push,
+    wider,
+)
 from runtime.xla.state import ERROR, Redo
 from runtime.xla.tensor_lists import TensorList, allocate
 
@@ -62,7 +70,8 @@ def _values(outputs, tensors, allocations):
             if v.rows is None and k in allocations:
                 v = allocate_stack(v, allocations[k])
         elif isinstance(v, GradientList):
-            pass
+            if k in allocations:
+                v = fitted(v, allocations[k])
         else:
             v = lax.convert_element_type(jnp.asarray(v), t.dtype.as_numpy_dtype)
         values.append(v)
@@ -70,12 +79,26 @@ def _values(outputs, tensors, allocations):
 
 
 def _new_allocations(before, after):
-    """TensorArrays and stacks an iteration or branch allocated that came in unallocated."""
+    """TensorArrays and stacks an iteration allocated that came in unallocated, and gradient
+    lists it filled or widened."""
     found = {}
     for k, (a, b) in enumerate(zip(before, after)):
-        if _unallocated(a) and not _unallocated(b):
+        if isinstance(a, GradientList):
+            spec = wider(a.element_spec(), b.element_spec())
+            if spec != a.element_spec():
+                found[k] = spec
+        elif _unallocated(a) and not _unallocated(b):
             found[k] = b.element_spec()
     return found
+
+
+def _fit_lists(before, after):
+    """``after`` with each gradient list at least as wide as it was in ``before``: a loop's
+    body may give back a list narrower than it came in (a new one)."""
+    return [
+        fitted(b, a.element_spec()) if isinstance(a, GradientList) and a.buffer is not None else b
+        for a, b in zip(before, after)
+    ]
 
 
 def _unallocated(v):
@@ -163,6 +186,10 @@ def conditional(ctx, key, pred, branches, tensors):
                         spec = v.element_spec()
                         if specs.setdefault(k, spec) != spec:  # one branch wrote it first
                             raise Redo(allocate={k: specs[k] or spec})
+                    elif isinstance(v, GradientList):
+                        spec = v.element_spec()
+                        if specs.setdefault(k, spec) != spec:  # one branch's list is wider
+                            raise Redo(allocate={k: wider(specs[k], spec)})
                 return values, [ctx.carry_value(inner, k) for k in carry]
 
             return traced
@@ -207,6 +234,7 @@ class _Loop:
         self.captures, self.limit = captures, limit
         self.tensors = op.outputs
         self.stacks = None  # a differentiated loop's stacks: empty, one per stacked value
+        self.stack_bounds = ()  # the range each stacked value was known to keep (or None)
 
     def stack(self, loop_vars, stacked):
         """Makes the loop count its iterations and stack ``stacked`` values of its body, each
@@ -264,6 +292,7 @@ class _Loop:
                 ctx.bound(values[k], lowest, highest)
             before = base.fork(dict(zip(carry, carried)))
             outputs, inner = _traced(ctx, before, lambda: self._stacking_body(values, count))
+            outputs = _fit_lists(values, outputs)
             self._learn_from(values, outputs, inner.changed_from(before), carry)
             return outputs, [ctx.carry_value(inner, k) for k in carry], self._next(count)
 
@@ -273,6 +302,8 @@ class _Loop:
             ctx.state[k] = v
         if self.stacks is None:
             return list(values)
+        for stack, bounds in zip(values[n:], self.stack_bounds):
+            stack.bounds = bounds  # a counter read back by the gradient keeps its range
         return [*values[:n], count, *values[n:]]
 
     def _rotated(self, init, learned):
@@ -301,6 +332,7 @@ class _Loop:
                 return outputs, pred
 
             (outputs, pred), inner = _traced(ctx, before, iteration)
+            outputs = _fit_lists(values, outputs)
             self._learn_from(values, outputs, inner.changed_from(before), carry)
             return outputs, [ctx.carry_value(inner, k) for k in carry], self._next(count), pred
 
@@ -374,6 +406,7 @@ class _Loop:
         n = len(values) - len(self.stacks)
         outputs = self.ctx.run(self.body_graph, list(values[:n]) + self.captures)
         pushed = [push(self.ctx, s, v, count) for s, v in zip(values[n:], outputs[n:])]
+        self.stack_bounds = [self.ctx.bounds(v) for v in outputs[n:]]
         return _values(outputs[:n], self.tensors, {}) + pushed
 
     def _guard(self, pred, state, count):
@@ -387,14 +420,6 @@ class _Loop:
         return pred
 
     def _learn_from(self, values, outputs, changed, carry):
-        for before, after in zip(values, outputs):
-            if isinstance(before, GradientList) and (before.buffer is None) != (
-                after.buffer is None
-            ):
-                self.ctx.unimplemented(
-                    "a TensorArray's gradient that a loop's gradient starts as zeros and fills "
-                    "(an array read in the loop): its length is unknown when compiling"
-                )
         new = changed - set(carry)
         allocations = _new_allocations(values, outputs)
         if new or allocations:

@@ -464,14 +464,11 @@ LOWERINGS[control_flow_ops.NO_OP] = lambda ctx: None
 LOWERINGS[function_ops.CALL] = control_flow.lower_call
 
 # A loop's gradient stacks what each iteration computed (a preallocated array: the loop has
-# a bound), and a TensorArray's gradient is a dense gradient list.
+# a bound), and a TensorArray's gradient is a dense gradient list (one read's: with room for
+# the indices the read can have).
 LOWERINGS[list_gradient_ops.STACK_GET] = gradient_lists.lower_stack_get
 LOWERINGS[list_gradient_ops.GRAD_LIST_EMPTY] = gradient_lists.lower_empty
-UNLOWERABLE[list_gradient_ops.GRAD_LIST_ELEMENT] = (
-    "the gradient of one element (a TensorArray read, or a loop's stack read when a loop is "
-    "differentiated twice) is a list of a length unknown when compiling; index a tensor "
-    "(x[i]) instead of reading a TensorArray"
-)
+LOWERINGS[list_gradient_ops.GRAD_LIST_ELEMENT] = gradient_lists.lower_element
 LOWERINGS[list_gradient_ops.GRAD_LIST_FROM_TENSOR] = gradient_lists.lower_from_tensor
 LOWERINGS[list_gradient_ops.GRAD_LIST_ADD] = gradient_lists.lower_add
 LOWERINGS[list_gradient_ops.GRAD_LIST_GET] = gradient_lists.lower_get
