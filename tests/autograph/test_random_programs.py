@@ -459,3 +459,10 @@ def test_random_program_with_jit_compile(tmp_path, seed):
             actual_error,
             expected,
         )
+
+
+# Programs the jit_compile runs found wrong, kept: 5000039, a zip over a range whose size
+# changed from one iteration of the loop around it to the next (the range is no longer built).
+@pytest.mark.parametrize("seed", [5000039])
+def test_jit_programs_the_large_runs_found(tmp_path, seed):
+    test_random_program_with_jit_compile(tmp_path, seed)
