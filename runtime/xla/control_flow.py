@@ -33,7 +33,7 @@ from runtime.xla.gradient_lists import (
     wider,
 )
 from runtime.xla.state import ERROR, Redo
-from runtime.xla.tensor_lists import TensorList, allocate
+from runtime.xla.tensor_lists import TensorList, allocate, widened
 
 
 def _learned(ctx, key):
@@ -48,24 +48,34 @@ def _learn(learned, redo):
 
 
 def _retrying(ctx, key, attempt):
-    """Runs ``attempt(learned)`` until it traces without learning anything new."""
+    """Runs ``attempt(learned, widths)`` until it traces without learning anything new.
+
+    ``widths`` (position -> capacity: TensorArrays widened to one size) hold for this trace
+    only: they follow the sizes observed, which another specialization has others of.
+    """
     learned = _learned(ctx, key)
+    widths = ctx.widths.setdefault(key, {})
     while True:
         saved = dict(ctx.state.values)
         try:
-            return attempt(learned)
+            return attempt(learned, widths)
         except Redo as redo:
             ctx.state.values = saved  # what the attempt changed is forgotten with it
             _learn(learned, redo)
+            for k, capacity in redo.learned.get("widen", {}).items():
+                widths[k] = max(capacity, widths.get(k, 0))
 
 
-def _values(outputs, tensors, allocations):
-    """Outputs as ``lax`` carries them: arrays of the tensors' dtypes, TensorArrays allocated."""
+def _values(outputs, tensors, allocations, widths=None):
+    """Outputs as ``lax`` carries them: arrays of the tensors' dtypes, TensorArrays allocated
+    (and widened: ``widths``, position -> capacity), gradient lists filled."""
     values = []
     for k, (v, t) in enumerate(zip(outputs, tensors)):
         if isinstance(v, TensorList):
             if v.buffer is None and k in allocations:
                 v = allocate(v, *allocations[k])
+            if widths and k in widths:
+                v = widened(v, widths[k])
         elif isinstance(v, Stack):
             if v.rows is None and k in allocations:
                 v = allocate_stack(v, allocations[k])
@@ -93,12 +103,25 @@ def _new_allocations(before, after):
 
 
 def _fit_lists(before, after):
-    """``after`` with each gradient list at least as wide as it was in ``before``: a loop's
-    body may give back a list narrower than it came in (a new one)."""
-    return [
-        fitted(b, a.element_spec()) if isinstance(a, GradientList) and a.buffer is not None else b
-        for a, b in zip(before, after)
-    ]
+    """``after`` with each TensorArray and gradient list at least as wide as it was in
+    ``before``: a loop's body may give back a list narrower than it came in (a new one)."""
+    fit = []
+    for a, b in zip(before, after):
+        if isinstance(a, GradientList) and a.buffer is not None:
+            b = fitted(b, a.element_spec())
+        elif isinstance(a, TensorList) and isinstance(b, TensorList) and a.kind() != b.kind():
+            b = widened(b, max(a.capacity, b.capacity))
+        fit.append(b)
+    return fit
+
+
+def _widths(before, after):
+    """TensorArrays an iteration gave back wider than they came in (another size or kind)."""
+    return {
+        k: b.capacity
+        for k, (a, b) in enumerate(zip(before, after))
+        if isinstance(a, TensorList) and a.kind() != b.kind()
+    }
 
 
 def _unallocated(v):
@@ -170,9 +193,9 @@ def conditional(ctx, key, pred, branches, tensors):
     names what is learned about them.
     """
 
-    def attempt(learned):
+    def attempt(learned, widths):
         base, carry = ctx.state, list(learned["carry"])
-        specs = {}
+        specs, kinds = {}, {}
 
         def branch(fn):
             def traced():
@@ -180,12 +203,15 @@ def conditional(ctx, key, pred, branches, tensors):
                 new = inner.changed_from(base) - set(carry)
                 if new:
                     raise Redo(carry=new)
-                values = _values(outputs, tensors, learned["allocate"])
+                values = _values(outputs, tensors, learned["allocate"], widths)
                 for k, v in enumerate(values):
                     if isinstance(v, TensorList):
                         spec = v.element_spec()
                         if specs.setdefault(k, spec) != spec:  # one branch wrote it first
                             raise Redo(allocate={k: specs[k] or spec})
+                        seen = kinds.setdefault(k, (v.kind(), v.capacity))
+                        if seen[0] != v.kind():  # the branches' lists have other sizes
+                            raise Redo(widen={k: max(seen[1], v.capacity)})
                     elif isinstance(v, GradientList):
                         spec = v.element_spec()
                         if specs.setdefault(k, spec) != spec:  # one branch's list is wider
@@ -222,7 +248,7 @@ def lower_while(
     loop_vars = list(inputs[:n])
     if stacked is not None:  # differentiated: it also counts its iterations and stacks values
         loop.stack(loop_vars, stacked)
-    return _retrying(ctx, op, lambda learned: loop.lower(loop_vars, learned))
+    return _retrying(ctx, op, lambda learned, widths: loop.lower(loop_vars, learned, widths))
 
 
 class _Loop:
@@ -264,11 +290,11 @@ class _Loop:
             found.append((highest - start) // step + 1)
         return min(found) if found else None
 
-    def lower(self, loop_vars, learned):
+    def lower(self, loop_vars, learned, widths):
         ctx = self.ctx
         n = len(loop_vars)
         stacks = self.stacks or []
-        init = _values(loop_vars + stacks, self.tensors, learned["allocate"])
+        init = _values(loop_vars + stacks, self.tensors, learned["allocate"], widths)
         if learned["rotate"] or self.cond_graph.is_stateful:  # a test that prints or asserts
             if self.stacks is not None:
                 ctx.unimplemented(
@@ -421,9 +447,9 @@ class _Loop:
 
     def _learn_from(self, values, outputs, changed, carry):
         new = changed - set(carry)
-        allocations = _new_allocations(values, outputs)
-        if new or allocations:
-            raise Redo(carry=new, allocate=allocations)
+        allocations, widths = _new_allocations(values, outputs), _widths(values, outputs)
+        if new or allocations or widths:
+            raise Redo(carry=new, allocate=allocations, widen=widths)
 
 
 def _steps_up(output, counter):

@@ -128,6 +128,9 @@ class Lowering:
         self.state = state if state is not None else State()
         self.op = None
         self._bounds = {}  # id(traced value) -> (value, lowest, highest): a loop's counters
+        # op -> {position: capacity}: the TensorArrays a cond or loop widens to one size. They
+        # follow the sizes observed, so unlike ``learned`` they hold for this trace only.
+        self.widths = {}
 
     # --- walking a graph ----------------------------------------------------------------------
 

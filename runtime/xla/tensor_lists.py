@@ -57,6 +57,22 @@ class TensorList:
             return None
         return self.buffer.dtype, tuple(self.buffer.shape[1:])
 
+    def kind(self):
+        """What lax needs the same in both branches of a cond and in a loop's carry."""
+        return self.capacity, self.dynamic, None if self.dynamic else self.length
+
+
+def widened(lst, capacity):
+    """``lst`` with room for at least ``capacity`` elements (zeros past its own) and its length
+    known at run time: how two branches of a cond give back the lists of two reserve ops as
+    one (a call that stacks it at another length than was observed is observed again)."""
+    capacity = max(capacity, lst.capacity)
+    buffer = lst.buffer
+    if buffer is not None and capacity > lst.capacity:
+        room = jnp.zeros((capacity - lst.capacity, *buffer.shape[1:]), buffer.dtype)
+        buffer = jnp.concatenate([buffer, room])
+    return TensorList(buffer, jnp.asarray(lst.length, jnp.int32), capacity, dynamic=True)
+
 
 def allocate(lst, dtype, element_shape):
     """``lst`` with a buffer of zeros for elements of ``dtype`` and ``element_shape``."""
