@@ -33,6 +33,7 @@ import jax.numpy as jnp
 import numpy as np
 from jax import lax
 
+from runtime.xla.shapes import dims
 from runtime.xla.tensor_lists import TensorList
 
 # --- stacks ---------------------------------------------------------------------------------------
@@ -205,7 +206,7 @@ def lower_add(ctx, a, b):
 
 def lower_get(ctx, items, index, shape, element_dtype):
     if items.buffer is None:
-        return np.zeros(tuple(int(d) for d in shape), element_dtype.as_numpy_dtype)
+        return np.zeros(dims(shape), element_dtype.as_numpy_dtype)
     index = jnp.asarray(index, jnp.int32)
     inside = (index >= 0) & (index < items.buffer.shape[0])  # a missing index is zeros
     value = lax.dynamic_index_in_dim(items.buffer, index, 0, keepdims=False)
@@ -223,7 +224,7 @@ def lower_drop(ctx, items, index):
 
 
 def lower_stack(ctx, items, shape, element_dtype):
-    shape = tuple(int(d) for d in shape)
+    shape = dims(shape)
     if items.buffer is None:
         return np.zeros(shape, element_dtype.as_numpy_dtype)
     buffer = items.buffer
