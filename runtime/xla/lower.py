@@ -87,7 +87,7 @@ class Specialization:
     """Values XLA needs when compiling that the graph knows only at run time, as observed.
 
     ``values``: (op, input position) -> the numpy value; ``capacities``: op (a
-    dynamic TensorArray's reserve, a ``GradientListElement``) -> the room it needs
+    dynamic TensorArray's reserve or stack, a ``GradientListElement``) -> the size it needs
     (``runtime.xla.observe.Observation``); ``inputs``: the
     program's inputs compiled in (position -> value), as ``jax.jit``'s
     ``static_argnums`` are. ``observed`` says the program was observed running:
@@ -266,8 +266,9 @@ class Lowering:
         return known
 
     def capacity(self):
-        """The observed capacity of what the current op makes: a dynamic TensorArray (its
-        largest size), or the gradient list of one element (its largest index, plus one)."""
+        """The observed size of what the current op makes: a dynamic TensorArray (its largest
+        size), a stack of one (the length stacked), or the gradient list of one element (its
+        largest index, plus one)."""
         specialization = self.host.specialization
         capacity = specialization.capacities.get(self.op)
         if capacity is None:

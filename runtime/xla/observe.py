@@ -29,9 +29,9 @@ from runtime.xla.lowerings import STATIC_OPERANDS
 
 class Observation:
     """What a watched run saw: ``values`` ((op, input position) -> value), ``capacities``
-    (a dynamic TensorArray's reserve op -> its largest size; a ``GradientListElement`` -> one
-    more than its largest index), ``varies`` (ops whose value changed within the call), and
-    ``error`` (what the run raised, if it did)."""
+    (a dynamic TensorArray's reserve op -> its largest size; a stack op -> the length it
+    stacked; a ``GradientListElement`` -> one more than its largest index), ``varies`` (ops
+    whose value changed within the call), and ``error`` (what the run raised, if it did)."""
 
     def __init__(self):
         self.values = {}
@@ -51,6 +51,10 @@ class Observation:
         if size > self.capacities.get(op, -1):
             self.capacities[op] = size
 
+    def stacked(self, op, length):
+        if self.capacities.setdefault(op, length) != length and op not in self.varies:
+            self.varies.append(op)
+
 
 def observe(graph, values, variables):
     """Runs ``graph`` on ``values`` with the default executor, effects held back, and watches it."""
@@ -65,6 +69,8 @@ def observe(graph, values, variables):
             kernel = _watched_reserve(op, observation)
         elif op.opdef is list_gradient_ops.GRAD_LIST_ELEMENT:
             kernel = _watched_element(op, observation)
+        elif op.opdef is tensor_array_ops.STACK:
+            kernel = _watched_stack(op, observation)
         positions = STATIC_OPERANDS.get(op.opdef)
         if positions or kernel is not op.opdef.kernel:
             kernels[op] = _watching(op, positions or (), kernel, observation)
@@ -124,6 +130,14 @@ def _watched_element(op, observation):
         return op.opdef.kernel(index, value)
 
     return element
+
+
+def _watched_stack(op, observation):
+    def stack(items, **attrs):
+        observation.stacked(op, len(items))
+        return op.opdef.kernel(items, **attrs)
+
+    return stack
 
 
 def _watched_reserve(op, observation):

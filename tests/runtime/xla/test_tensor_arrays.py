@@ -155,11 +155,25 @@ def sized_in_either_branch(a):
     return ta.size(), ta.read(0), ta.read(2)
 
 
+def started_again_in_a_loop(a, n):
+    """A loop's body gives back the list it appended to, or a new one: a list of a loop's
+    carry that its body widens."""
+
+    def body(i, ta):
+        empty = rt.TensorArray(rt.int32, size=0, dynamic_size=True)
+        return i + 1, rt.cond(a > i, lambda: ta.write(ta.size(), i * 3), lambda: empty)
+
+    ta = rt.TensorArray(rt.int32, size=0, dynamic_size=True)
+    ta = rt.while_loop(lambda i, ta: i < n, body, (0, ta))[1]
+    return ta.size(), rt.reduce_sum(ta.stack())
+
+
 @pytest.mark.parametrize(
     ("fn", "calls"),
     [
         (appended_in_either_branch, [(1, 3), (-1, 3), (1, 5), (1, 3), (-1, 0)]),
         (sized_in_either_branch, [(1,), (-1,), (2,)]),
+        (started_again_in_a_loop, [(3, 6), (5, 2), (2, 7), (4, 4)]),
     ],
 )
 def test_the_branches_of_a_cond_give_arrays_of_other_sizes(fn, calls):
