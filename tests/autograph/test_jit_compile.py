@@ -172,6 +172,31 @@ def test_the_gradient_of_a_loop_with_no_bound_is_unimplemented_on_xla_naming_the
     assert "in loop_gradient" in str(info.value)
 
 
+def test_a_zip_or_enumerate_over_a_range_whose_size_changes_in_a_loop_compiles():
+    """A range zipped or enumerated is never built (its items are computed), so its size may
+    change from one iteration of an outer loop to the next, which XLA could not compile."""
+
+    def f(a, n, rounds):
+        weights = [2, 5, 1]
+        total = 0
+        k = 0
+        while k < rounds:  # a staged loop: one range op, run with another size each time
+            for w, j in zip(weights, range(n % 6)):
+                total += w * j + a
+            for i, j in enumerate(range(1, n % 5)):
+                total += i * j
+            n = n * 3 + 1
+            k += 1
+        return total
+
+    default, compiled = ag.function(f), ag.function(f, jit_compile=True)
+    for a, n, rounds in [(1, 4, 4), (-3, 7, 3), (2, 0, 5)]:
+        expected = f(a, n, rounds)  # plain Python
+        args = [rt.constant(a), rt.constant(n), rt.constant(rounds)]
+        assert default(*args).numpy() == expected
+        assert compiled(*args).numpy() == expected
+
+
 def _general_path_calls(fn, *args):
     """The names of the general path's Python functions called while ``fn(*args)`` runs."""
     general = {"_call_flat", "_call", "run", "_fast_call"}
