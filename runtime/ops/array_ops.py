@@ -60,9 +60,9 @@ def _like_kernel(fill_value):
     return kernel
 
 
-def _like_infer(op_type):
+def _like_infer(op_type, strings=True):
     def infer(inputs, attrs):
-        if op_type == "OnesLike" and attrs["dtype"] is dtypes.string:
+        if not strings and attrs["dtype"] is dtypes.string:
             raise TypeError("ones_like() has no meaning for strings")
         if attrs["dtype"].is_opaque:
             raise TypeError(f"{op_type} cannot make {attrs['dtype'].name} values")
@@ -83,7 +83,7 @@ ZEROS_LIKE = OpDef(
 ONES_LIKE = OpDef(
     "OnesLike",
     _like_kernel(1),
-    _like_infer("OnesLike"),
+    _like_infer("OnesLike", strings=False),
     attrs=_LIKE_ATTRS,
     gradient=_CONSTANT_VALUE,
 )

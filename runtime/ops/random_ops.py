@@ -111,11 +111,11 @@ def _uniform_kernel(shape, minval, maxval, dtype, state):
     return draw.astype(dtype.as_numpy_dtype, copy=False)
 
 
-def _float_infer(op_type):
+def _float_infer(op_type, integers=False):
+    """``infer`` of a row drawing floats, or integers too where ``integers``."""
+
     def infer(inputs, attrs):
-        if not (
-            attrs["dtype"].is_floating or (op_type == "RandomUniform" and attrs["dtype"].is_integer)
-        ):
+        if not (attrs["dtype"].is_floating or (integers and attrs["dtype"].is_integer)):
             raise TypeError(f"{op_type} cannot produce {attrs['dtype'].name} values")
         return _random_infer(inputs, attrs)
 
@@ -135,7 +135,7 @@ RANDOM_NORMAL = OpDef(
 RANDOM_UNIFORM = OpDef(
     "RandomUniform",
     _uniform_kernel,
-    _float_infer("RandomUniform"),
+    _float_infer("RandomUniform", integers=True),
     stateful=True,
     default_name="random_uniform",
     attrs={
