@@ -366,6 +366,7 @@ CONST = OpDef(
     attrs={"value": TENSOR_VALUE, "dtype": DTYPE},
     gradient=NO_INPUTS,
     python_form=constant_form,
+    static_value=lambda op: op.attrs["value"],
 )
 
 

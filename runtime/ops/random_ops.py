@@ -21,8 +21,9 @@ from runtime.core.op_def import NotDifferentiable, OpDef
 from runtime.core.tensor import Tensor
 from runtime.ops import math_ops
 from runtime.ops.array_ops import shape_operand
-from runtime.ops.constant_ops import cast, constant_value, convert_to_tensor, shape_from_tensor
+from runtime.ops.constant_ops import cast, constant_value, convert_to_tensor
 from runtime.ops.registry import bind1
+from runtime.ops.shape_ops import shape_from_tensor
 
 _DEFAULT_GLOBAL_SEED = 87654321
 _global_seed = None
