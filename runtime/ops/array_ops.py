@@ -25,11 +25,6 @@ from runtime.ops.constant_ops import (
     static_ints,
 )
 from runtime.ops.registry import bind, bind1, unary_spec
-
-# Shape, Size and Rank are rows of shape_ops; runtime/xla/lowerings reads them from here.
-from runtime.ops.shape_ops import RANK as RANK
-from runtime.ops.shape_ops import SHAPE as SHAPE
-from runtime.ops.shape_ops import SIZE as SIZE
 from runtime.ops.shape_ops import shape, shape_from_tensor
 
 

@@ -48,6 +48,7 @@ from runtime.ops import (
     random_ops,
     reduction_ops,
     scan_ops,
+    shape_ops,
     string_ops,
     tensor_array_ops,
 )
@@ -298,9 +299,9 @@ LOWERINGS[broadcast_ops.FILL] = lambda ctx, dims, value: jnp.full(tuple(dims), v
 STATIC_OPERANDS[broadcast_ops.FILL] = (0,)
 LOWERINGS[array_ops.ZEROS_LIKE] = _like(0)
 LOWERINGS[array_ops.ONES_LIKE] = _like(1)
-LOWERINGS[array_ops.SHAPE] = _shape_of
-LOWERINGS[array_ops.SIZE] = lambda ctx, x, out_type: out_type.as_numpy_dtype(np.size(x))
-LOWERINGS[array_ops.RANK] = lambda ctx, x: np.int32(np.ndim(x))
+LOWERINGS[shape_ops.SHAPE] = _shape_of
+LOWERINGS[shape_ops.SIZE] = lambda ctx, x, out_type: out_type.as_numpy_dtype(np.size(x))
+LOWERINGS[shape_ops.RANK] = lambda ctx, x: np.int32(np.ndim(x))
 LOWERINGS[array_ops.RESHAPE] = lambda ctx, x, shape: jnp.reshape(x, dims(shape))
 STATIC_OPERANDS[array_ops.RESHAPE] = (1,)
 LOWERINGS[array_ops.TRANSPOSE] = lambda ctx, x, perm: jnp.transpose(x, perm)

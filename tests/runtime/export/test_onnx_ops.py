@@ -12,7 +12,7 @@ import pytest
 import runtime as rt
 from runtime.export.onnx_ops import LOWERINGS
 from runtime.ops import array_ops as array
-from runtime.ops import broadcast_ops, constant_ops, indexing_ops, nn_ops, string_ops
+from runtime.ops import broadcast_ops, constant_ops, indexing_ops, nn_ops, shape_ops, string_ops
 from runtime.ops import math_ops as math
 from runtime.ops import reduction_ops as reduction
 from tests.runtime.export.onnx_harness import check_export, spec
@@ -274,7 +274,14 @@ def ranges(n, step):
 
 
 @case(
-    [broadcast_ops.FILL, array.ZEROS_LIKE, array.ONES_LIKE, array.SHAPE, array.SIZE, array.RANK],
+    [
+        broadcast_ops.FILL,
+        array.ZEROS_LIKE,
+        array.ONES_LIKE,
+        shape_ops.SHAPE,
+        shape_ops.SIZE,
+        shape_ops.RANK,
+    ],
     [spec([None, None], F32), spec([], I32)],
     ([[1.0, 2.0, 3.0]], 2),
     (np.zeros([0, 2], np.float32), 0),
