@@ -1,0 +1,260 @@
+"""Changes a call makes, unseen by the converter, while a staged loop or ``if`` is traced.
+
+The converter sees what a statement assigns and what it changes in place
+(``stack.pop()``, ``b.v = 1``): that is the statement's state, which a staged
+loop carries from one iteration to the next. A call of the user's own function
+(``pop(stack)``, ``step(b)``) may change what it is passed too, and the
+converter cannot see that. Python makes the change once per iteration; a graph
+traces the body once, so the change happens once, at trace time, whatever the
+loop does when it runs: a wrong answer, or a loop whose test never changes.
+(TensorFlow's AutoGraph gives that answer silently.) A staged ``if`` traces
+both branches, so a branch's change happens whichever branch the graph takes.
+
+So while a staged statement is traced, the function's own lists, dicts and
+sets that it reads, and the public attributes of its own objects, are
+*watched*: their contents are noted before, and a change is an error that
+names the variable and the call that made it (checked as each call of a
+converted function returns, and once more when the tracing ends). What the
+statement carries (a list it appends to in its own code, ``b.v`` it assigns)
+is its state, not watched. Nor are globals, variables of enclosing functions
+(a trace-time log is fine there), ``rt.Module`` objects (layers build their
+variables on their first call) and attributes whose names begin with ``_``.
+
+>>> def pop(stack):
+...     return stack.pop()
+>>> def loop_body():
+...     pop(stack)
+>>> stack = [1, 2, 3]
+>>> watch = Watch("loop", {"stack": stack}, ())
+>>> loop_body()
+>>> print(watch.error("by a call of pop()", watch.changed()))  # doctest: +ELLIPSIS
+'stack' (a Python list) was changed by a call of pop() while the body of a tensor-dependent loop was traced: ...
+"""
+
+from __future__ import annotations
+
+import operator
+import sys
+import threading
+
+import runtime as rt
+from autograph.operators.staging_errors import refusal
+from autograph.operators.state import symbol_path
+
+# The watches of the statements being traced, innermost last, of every thread (each knows its
+# own): a plain list, so that a call of a converted function asks ``if WATCHES:`` at no cost.
+WATCHES = []
+
+_WHAT_HAPPENS = {
+    "loop": (
+        "the body of a tensor-dependent loop was traced: in the graph that change happens once, "
+        "when the loop is traced, not once per iteration"
+    ),
+    "if": (
+        "a branch of a tensor-dependent `if` was traced: both branches are traced, so in the "
+        "graph that change happens whichever branch runs, and before either does"
+    ),
+    "break": (
+        "the rest of a loop after a tensor-dependent `break` was traced: in the graph that change "
+        "happens whether the loop has stopped or not"
+    ),
+}
+_WHAT_TO_DO = {
+    "loop": (
+        "Make it loop state: change it in the loop's own code ({example}), or keep what changes "
+        "in tensors (a TensorArray, rt ops)."
+    ),
+    "if": (
+        "Make it the `if`'s state: change it in the branches' own code ({example}), or keep "
+        "what changes in tensors."
+    ),
+}
+_WHAT_TO_DO["break"] = _WHAT_TO_DO["if"]
+
+
+class Watch:
+    """The contents of ``variables`` (name -> value) when a staged statement began tracing.
+
+    ``carried`` are the names the statement carries: a container among them is its
+    state, and so is an attribute or a key named by one (``b.v``, ``d['k']``).
+    """
+
+    __slots__ = ("statement", "thread", "_noted")
+
+    def __init__(self, statement, variables, carried):
+        self.statement = statement
+        self.thread = threading.get_ident()
+        carried = set(carried)
+        parts = {}  # variable -> what of it the statement carries (b.v: 'v'; d['k']: 'k')
+        for name in carried:
+            base, steps = symbol_path(name)
+            if steps:
+                parts.setdefault(base, set()).add(steps[0][1])
+        self._noted = []
+        for name, value in variables.items():
+            if type(value) in _CONTAINERS:
+                if name not in carried and name not in parts:
+                    self._note_container(name, value)
+            elif _watched_object(value):
+                skip = parts.get(name, ())
+                attributes = _attributes(value, skip)
+                self._noted.append((name, value, attributes, skip))
+                for attribute, held in attributes.items():  # self.items: a list it holds
+                    if type(held) in _CONTAINERS:
+                        self._note_container(f"{name}.{attribute}", held)
+
+    def _note_container(self, name, value):
+        self._noted.append((name, value, _CONTAINERS[type(value)](value), ()))
+
+    def changed(self):
+        """(description, symbol, container type or None) of the first watched value that
+        changed, or None."""
+        for name, value, before, skip in self._noted:
+            if type(value) in _CONTAINERS:
+                if not _same_contents(before, value):
+                    return f"'{name}' (a Python {type(value).__name__})", name, type(value)
+                continue
+            for attribute, old in before.items():
+                if getattr(value, attribute, _GONE) is not old:
+                    return _attribute(name, attribute, value), f"{name}.{attribute}", None
+            for attribute in vars(value):
+                if attribute not in before and attribute not in skip and attribute[0] != "_":
+                    return _attribute(name, attribute, value), f"{name}.{attribute}", None
+        return None
+
+    def restore(self):
+        """Puts back what the watched values held: a failed staging leaves nothing half-done."""
+        for _, value, before, skip in self._noted:
+            if type(value) is list:
+                value[:] = before
+            elif type(value) in _CONTAINERS:  # a dict or a set
+                value.clear()
+                value.update(before)
+            else:
+                for attribute in [a for a in vars(value) if a[0] != "_" and a not in skip]:
+                    if attribute not in before:
+                        delattr(value, attribute)
+                for attribute, old in before.items():
+                    setattr(value, attribute, old)
+
+    def error(self, by, found):
+        description, symbol, container = found
+        return refusal(
+            ValueError(
+                f"{description} was changed {by} while {_WHAT_HAPPENS[self.statement]}. "
+                + _WHAT_TO_DO[self.statement].format(example=_EXAMPLES[container](symbol))
+            )
+        )
+
+
+# How the statement's own code could change it instead, so that the statement carries it.
+_EXAMPLES = {
+    list: lambda s: f"{s}.append(x), {s}.pop(), {s} = f({s})",
+    dict: lambda s: f"{s}[k] = v, {s} = f({s})",
+    set: lambda s: f"{s} = f({s})",
+    None: lambda s: f"{s} = ...",
+}
+
+
+_GONE = object()
+_CONTAINERS = {list: list, dict: dict, set: set}
+
+
+def _same_contents(before, container):
+    if len(before) != len(container):
+        return False
+    if type(container) is set:
+        return {id(x) for x in before} == {id(x) for x in container}
+    if type(container) is dict:
+        return all(k in container and container[k] is v for k, v in before.items())
+    return all(map(operator.is_, before, container))
+
+
+def _watched_object(value) -> bool:
+    """An object of the user's own class, whose attributes a call may change."""
+    kind = type(value)
+    if kind.__module__ in ("builtins",) or not hasattr(value, "__dict__"):
+        return False
+    top = kind.__module__.split(".")[0]
+    if top in ("runtime", "autograph", "numpy", "jax", "jaxlib", "functools", "types"):
+        return False
+    return not isinstance(value, (rt.Module, rt.Tensor, rt.TensorArray, rt.Variable, type))
+
+
+def _attributes(value, skip):
+    return {k: v for k, v in vars(value).items() if not k.startswith("_") and k not in skip}
+
+
+def _attribute(name, attribute, value):
+    kind = type(value).__name__
+    article = "an" if kind[0].lower() in "aeiou" else "a"
+    return f"'{name}.{attribute}' (an attribute of {article} {kind})"
+
+
+# --- what staged statements and calls of converted functions call ------------------------------
+
+
+def own_variables(functions, frame):
+    """The variables of the converted function that ``functions`` (a statement's branches, or its
+    loop's test and body) read, by name; ``frame`` is the one that runs the statement.
+
+    A function's own variable, read by a nested function, is a cell of it (``co_cellvars``);
+    converted code is one file, so the frames of that file above ``frame`` (the function,
+    and the statements it is nested in) tell which cells are the function's own.
+    """
+    functions = [fn for fn in functions if fn is not None]
+    if not functions:
+        return {}
+    generated = functions[0].__code__.co_filename
+    own = set()
+    while frame is not None and frame.f_code.co_filename == generated:
+        own.update(frame.f_code.co_cellvars)
+        frame = frame.f_back
+    found = {}
+    for fn in functions:
+        for name, cell in zip(fn.__code__.co_freevars, fn.__closure__ or ()):
+            if name in own and name not in found:
+                try:
+                    value = cell.cell_contents
+                except ValueError:
+                    continue
+                if type(value) in _CONTAINERS or _watched_object(value):
+                    found[name] = value
+    return found
+
+
+def begin(statement, functions, carried, depth=1):
+    """Starts watching for a staged ``statement`` ("loop", "if", or "break": the rest of a Python
+    loop after a tensor-dependent ``break``); returns the watch (or None:
+    nothing to watch), for ``end``. ``depth``: how far up the caller's caller runs the statement."""
+    variables = own_variables(functions, sys._getframe(depth + 1))
+    if not variables:
+        return None
+    watch = Watch(statement, variables, carried)
+    if not watch._noted:
+        return None
+    WATCHES.append(watch)
+    return watch
+
+
+def end(watch, failed=False):
+    """Stops ``watch``; unless the tracing ``failed`` anyway, raises if what it watched changed
+    (by code no call of a converted function ran: ``setattr``, a function left unconverted)."""
+    if watch is None:
+        return
+    WATCHES.remove(watch)
+    found = None if failed else watch.changed()
+    if failed or found is not None:
+        watch.restore()
+    if found is not None:
+        raise watch.error("by code the converter cannot see", found)
+
+
+def after_call(function):
+    """Called as a converted function returns, while staged statements are traced: an error at
+    the call if it changed what one of them watches."""
+    thread = threading.get_ident()
+    for watch in reversed(WATCHES):
+        found = watch.changed() if watch.thread == thread else None
+        if found is not None:
+            raise watch.error(f"by a call of {function.__qualname__}()", found)
