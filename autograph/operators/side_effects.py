@@ -33,6 +33,7 @@ variables on their first call) and attributes whose names begin with ``_``.
 
 from __future__ import annotations
 
+import inspect
 import operator
 import sys
 import threading
@@ -76,14 +77,17 @@ class Watch:
     """The contents of ``variables`` (name -> value) when a staged statement began tracing.
 
     ``carried`` are the names the statement carries: a container among them is its
-    state, and so is an attribute or a key named by one (``b.v``, ``d['k']``).
+    state, and so is an attribute or a key named by one (``b.v``, ``d['k']``). Of
+    ``foreign`` ones (globals, an enclosing function's) only a change to a tensor of the
+    graphs traced inside ``graph`` counts: a value that exists only inside the statement.
     """
 
-    __slots__ = ("statement", "thread", "_noted")
+    __slots__ = ("statement", "thread", "graph", "_noted")
 
-    def __init__(self, statement, variables, carried):
+    def __init__(self, statement, variables, carried, foreign=None, graph=None):
         self.statement = statement
         self.thread = threading.get_ident()
+        self.graph = graph
         carried = set(carried)
         parts = {}  # variable -> what of it the statement carries (b.v: 'v'; d['k']: 'k')
         for name in carried:
@@ -91,40 +95,72 @@ class Watch:
             if steps:
                 parts.setdefault(base, set()).add(steps[0][1])
         self._noted = []
-        for name, value in variables.items():
-            if type(value) in _CONTAINERS:
-                if name not in carried and name not in parts:
-                    self._note_container(name, value)
-            elif _watched_object(value):
+        for is_foreign, values in ((False, variables), (True, foreign or {})):
+            for name, value in values.items():
                 skip = parts.get(name, ())
-                attributes = _attributes(value, skip)
-                self._noted.append((name, value, attributes, skip))
-                for attribute, held in attributes.items():  # self.items: a list it holds
-                    if type(held) in _CONTAINERS:
-                        self._note_container(f"{name}.{attribute}", held)
+                if type(value) in _CONTAINERS:
+                    if name not in carried and not skip:  # else the statement's state
+                        self._note_container(name, value, is_foreign)
+                elif _watched_object(value):
+                    attributes = _attributes(value, skip)
+                    self._noted.append((name, value, attributes, skip, is_foreign))
+                    for attribute, held in attributes.items():  # self.items: a list it holds
+                        if type(held) in _CONTAINERS:
+                            self._note_container(f"{name}.{attribute}", held, is_foreign)
 
-    def _note_container(self, name, value):
-        self._noted.append((name, value, _CONTAINERS[type(value)](value), ()))
+    def _note_container(self, name, value, is_foreign):
+        self._noted.append((name, value, _CONTAINERS[type(value)](value), (), is_foreign))
 
     def changed(self):
-        """(description, symbol, container type or None) of the first watched value that
-        changed, or None."""
-        for name, value, before, skip in self._noted:
+        """(description, symbol, container type or None, entry) of the first watched value
+        that changed, or None."""
+        for entry in self._noted:
+            name, value, before, skip, is_foreign = entry
             if type(value) in _CONTAINERS:
-                if not _same_contents(before, value):
-                    return f"'{name}' (a Python {type(value).__name__})", name, type(value)
-                continue
-            for attribute, old in before.items():
-                if getattr(value, attribute, _GONE) is not old:
-                    return _attribute(name, attribute, value), f"{name}.{attribute}", None
-            for attribute in vars(value):
-                if attribute not in before and attribute not in skip and attribute[0] != "_":
-                    return _attribute(name, attribute, value), f"{name}.{attribute}", None
+                if _same_contents(before, value):
+                    continue
+                if is_foreign and not self._leaks(_new_items(before, value)):
+                    continue
+                what = f"'{name}' (a Python {type(value).__name__}"
+                what += ", given a tensor of the traced code)" if is_foreign else ")"
+                return what, name, type(value), entry
+            for attribute, now in vars(value).items():
+                if attribute[0] == "_" or attribute in skip or before.get(attribute, _GONE) is now:
+                    continue
+                if is_foreign and not self._leaks([now]):
+                    continue
+                return (
+                    _attribute(name, attribute, value, is_foreign),
+                    f"{name}.{attribute}",
+                    None,
+                    entry,
+                )
+            if not is_foreign and any(attribute not in vars(value) for attribute in before):
+                gone = next(attribute for attribute in before if attribute not in vars(value))
+                return _attribute(name, gone, value, False), f"{name}.{gone}", None, entry
         return None
 
-    def restore(self):
-        """Puts back what the watched values held: a failed staging leaves nothing half-done."""
-        for _, value, before, skip in self._noted:
+    def _leaks(self, values):
+        """Whether ``values`` hold a tensor of a graph traced inside the statement."""
+        for value in values:
+            for leaf in (
+                rt.nest.flatten(value) if isinstance(value, (tuple, list, dict)) else [value]
+            ):
+                if isinstance(leaf, rt.SymbolicTensor) and leaf.graph is not self.graph:
+                    graph = getattr(leaf.graph, "outer_graph", None)
+                    while graph is not None and graph is not self.graph:
+                        graph = getattr(graph, "outer_graph", None)
+                    if graph is not None:
+                        return True
+        return False
+
+    def restore(self, also=None, only=None):
+        """Puts back what the function's own watched values held (and ``also``, an entry; or
+        ``only`` that one): a failed staging leaves nothing half-done."""
+        for entry in self._noted if only is None else [only]:
+            _, value, before, skip, is_foreign = entry
+            if is_foreign and entry is not also and entry is not only:
+                continue  # a global trace-time log keeps what tracing wrote in it
             if type(value) is list:
                 value[:] = before
             elif type(value) in _CONTAINERS:  # a dict or a set
@@ -138,7 +174,7 @@ class Watch:
                     setattr(value, attribute, old)
 
     def error(self, by, found):
-        description, symbol, container = found
+        description, symbol, container, _ = found
         return refusal(
             ValueError(
                 f"{description} was changed {by} while {_WHAT_HAPPENS[self.statement]}. "
@@ -185,52 +221,96 @@ def _attributes(value, skip):
     return {k: v for k, v in vars(value).items() if not k.startswith("_") and k not in skip}
 
 
-def _attribute(name, attribute, value):
+def _attribute(name, attribute, value, is_foreign):
     kind = type(value).__name__
     article = "an" if kind[0].lower() in "aeiou" else "a"
-    return f"'{name}.{attribute}' (an attribute of {article} {kind})"
+    given = ", given a tensor of the traced code" if is_foreign else ""
+    return f"'{name}.{attribute}' (an attribute of {article} {kind}{given})"
+
+
+def _new_items(before, container):
+    """What ``container`` holds that ``before`` (its earlier copy) did not."""
+    held = {id(x) for x in (before.values() if type(before) is dict else before)}
+    now = container.values() if type(container) is dict else container
+    return [x for x in now if id(x) not in held]
 
 
 # --- what staged statements and calls of converted functions call ------------------------------
 
 
-def own_variables(functions, frame):
-    """The variables of the converted function that ``functions`` (a statement's branches, or its
-    loop's test and body) read, by name; ``frame`` is the one that runs the statement.
+def read_variables(functions, frame):
+    """``(own, foreign)``: the variables that ``functions`` (a statement's branches, or its
+    loop's test and body) read, by name: those of the converted function, and the rest (of
+    enclosing functions, globals); ``frame`` is the one that runs the statement.
 
     A function's own variable, read by a nested function, is a cell of it (``co_cellvars``);
     converted code is one file, so the frames of that file above ``frame`` (the function,
     and the statements it is nested in) tell which cells are the function's own.
     """
     functions = [fn for fn in functions if fn is not None]
+    own, foreign = {}, {}
     if not functions:
-        return {}
+        return own, foreign
     generated = functions[0].__code__.co_filename
-    own = set()
+    cells = set()
     while frame is not None and frame.f_code.co_filename == generated:
-        own.update(frame.f_code.co_cellvars)
+        cells.update(frame.f_code.co_cellvars)
         frame = frame.f_back
-    found = {}
     for fn in functions:
-        for name, cell in zip(fn.__code__.co_freevars, fn.__closure__ or ()):
-            if name in own and name not in found:
-                try:
-                    value = cell.cell_contents
-                except ValueError:
-                    continue
-                if type(value) in _CONTAINERS or _watched_object(value):
-                    found[name] = value
-    return found
+        for name, value in _reads(fn):
+            is_own = name in cells and fn.__code__.co_filename == generated
+            if _watchable(value, is_own):
+                (own if is_own else foreign).setdefault(name, value)
+            elif inspect.isfunction(value) and not value.__module__.startswith(_LIBRARIES):
+                for inner, held in _reads(value):  # a helper's closure and globals: one level
+                    if inner not in own and _watchable(held, False):
+                        foreign.setdefault(inner, held)
+    return own, foreign
+
+
+def _reads(fn):
+    """(name, value) of the closure cells of ``fn`` and the globals its code names."""
+    for name, cell in zip(fn.__code__.co_freevars, fn.__closure__ or ()):
+        try:
+            yield name, cell.cell_contents
+        except ValueError:
+            continue
+    module = fn.__globals__
+    for name in _global_names(fn.__code__):
+        value = module.get(name, _GONE)
+        if value is not _GONE:
+            yield name, value
+
+
+_LIBRARIES = ("runtime", "autograph", "numpy", "jax", "functools")
+
+
+def _watchable(value, own):
+    if type(value) in _CONTAINERS:  # a large foreign one is data, not a trace-time log
+        return own or len(value) <= _LARGEST_FOREIGN
+    return _watched_object(value)
+
+
+_LARGEST_FOREIGN = 1000
+
+
+def _global_names(code):
+    """The names ``code`` and the functions nested in it read as globals (and attributes)."""
+    names = list(code.co_names)
+    for const in code.co_consts:
+        if hasattr(const, "co_names"):
+            names += _global_names(const)
+    return names
 
 
 def begin(statement, functions, carried, depth=1):
     """Starts watching for a staged ``statement`` ("loop", "if", or "break": the rest of a Python
-    loop after a tensor-dependent ``break``); returns the watch (or None:
-    nothing to watch), for ``end``. ``depth``: how far up the caller's caller runs the statement."""
-    variables = own_variables(functions, sys._getframe(depth + 1))
-    if not variables:
+    loop after a tensor-dependent ``break``); returns the watch (or None: nothing to watch),
+    for ``end``. ``depth``: how far above the caller the frame that runs the statement is."""
+    own, foreign = read_variables(functions, sys._getframe(depth + 1))
+    if not own and not foreign:
         return None
-    watch = Watch(statement, variables, carried)
+    watch = Watch(statement, own, carried, foreign, rt.get_default_graph())
     if not watch._noted:
         return None
     WATCHES.append(watch)
@@ -245,7 +325,7 @@ def end(watch, failed=False):
     WATCHES.remove(watch)
     found = None if failed else watch.changed()
     if failed or found is not None:
-        watch.restore()
+        watch.restore(also=found and found[3])
     if found is not None:
         raise watch.error("by code the converter cannot see", found)
 
@@ -257,4 +337,5 @@ def after_call(function):
     for watch in reversed(WATCHES):
         found = watch.changed() if watch.thread == thread else None
         if found is not None:
+            watch.restore(only=found[3])  # a foreign one keeps no tensor of the traced code
             raise watch.error(f"by a call of {function.__qualname__}()", found)

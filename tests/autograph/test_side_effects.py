@@ -322,7 +322,7 @@ def test_a_list_of_an_enclosing_function_changes_while_tracing():
     def f(n):
         total = 0
         for i in rt.range(n):
-            count(i)
+            count("body")
             total += i
         return total
 
@@ -416,3 +416,43 @@ def test_an_attribute_of_self_changed_by_another_method_is_an_error():
         "'self.steps' (an attribute of an Accumulator) was changed by a call of Accumulator.tick()"
     )
     assert at_line(message, Accumulator.run, "# the call")
+
+
+GLOBAL_BOX = Box()
+
+
+def steps_a_global_in_test(n):
+    GLOBAL_BOX.v = n
+    c = 0
+    while step(GLOBAL_BOX):  # the test
+        c += 1
+    return c
+
+
+def test_a_global_given_a_tensor_of_the_loop_is_an_error_not_a_hang():
+    assert steps_a_global_in_test(0) == 4
+    message = staged_error(steps_a_global_in_test, rt.constant(0))
+    assert message.startswith(
+        "'GLOBAL_BOX.v' (an attribute of a Box, given a tensor of the traced code) was changed "
+        "by a call of step() while the body of a tensor-dependent loop was traced"
+    )
+    assert at_line(message, steps_a_global_in_test, "# the test")
+    assert not isinstance(GLOBAL_BOX.v, rt.SymbolicTensor) or GLOBAL_BOX.v.graph.outer_graph is None
+
+
+def test_a_list_of_an_enclosing_function_given_a_tensor_of_the_loop_is_an_error():
+    seen = []
+
+    def keep(x):
+        seen.append(x)
+
+    def f(n):
+        total = 0
+        for i in rt.range(n):
+            keep(i * 2)
+            total += i
+        return total
+
+    with pytest.raises(ValueError, match=r"^'seen' \(a Python list, given a tensor of the traced"):
+        ag.function(f)(rt.constant(4))
+    assert seen == []
