@@ -281,6 +281,8 @@ def _standins(values, state, run_body, uses_index):
             state.set([_probe_input(probe, v) for v in values])
             run_body([probe.add_input(rt.int32, [])] if uses_index else [])
             after = state.get()
+    except side_effects.HiddenChangeError:
+        raise  # about the program, whatever the probe finds
     except (UnboundLocalError, TypeError, ValueError):
         return {}, set(), {}  # the loop reports the undefined variables by name
     finally:

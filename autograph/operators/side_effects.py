@@ -40,11 +40,16 @@ import threading
 
 import runtime as rt
 from autograph.operators.staging_errors import refusal
-from autograph.operators.state import symbol_path
+from autograph.operators.state import NAMED_KEY, symbol_path
 
 # The watches of the statements being traced, innermost last, of every thread (each knows its
 # own): a plain list, so that a call of a converted function asks ``if WATCHES:`` at no cost.
 WATCHES = []
+
+
+class HiddenChangeError(ValueError):
+    """A call changed what a staged statement reads, where the converter could not see."""
+
 
 _WHAT_HAPPENS = {
     "loop": (
@@ -93,23 +98,28 @@ class Watch:
         for name in carried:
             base, steps = symbol_path(name)
             if steps:
-                parts.setdefault(base, set()).add(steps[0][1])
+                kind, key = steps[0]
+                # x[k]: a key known only as the value of k; the container is the state
+                parts.setdefault(base, set()).add(_ANY_KEY if kind == NAMED_KEY else key)
         self._noted = []
         for is_foreign, values in ((False, variables), (True, foreign or {})):
             for name, value in values.items():
                 skip = parts.get(name, ())
                 if type(value) in _CONTAINERS:
-                    if name not in carried and not skip:  # else the statement's state
-                        self._note_container(name, value, is_foreign)
+                    if name not in carried and _ANY_KEY not in skip:  # else the statement's state
+                        self._note_container(name, value, is_foreign, skip)
                 elif _watched_object(value):
                     attributes = _attributes(value, skip)
                     self._noted.append((name, value, attributes, skip, is_foreign))
                     for attribute, held in attributes.items():  # self.items: a list it holds
                         if type(held) in _CONTAINERS:
-                            self._note_container(f"{name}.{attribute}", held, is_foreign)
+                            self._note_container(f"{name}.{attribute}", held, is_foreign, ())
 
-    def _note_container(self, name, value, is_foreign):
-        self._noted.append((name, value, _CONTAINERS[type(value)](value), (), is_foreign))
+    def _note_container(self, name, value, is_foreign, skip):
+        """Notes a container's contents; ``skip``: the keys (indices) the statement carries."""
+        if type(value) is list:  # xs[-1] is xs[2] of three
+            skip = {key + len(value) if key < 0 else key for key in skip}
+        self._noted.append((name, value, _CONTAINERS[type(value)](value), skip, is_foreign))
 
     def changed(self):
         """(description, symbol, container type or None, entry) of the first watched value
@@ -117,7 +127,7 @@ class Watch:
         for entry in self._noted:
             name, value, before, skip, is_foreign = entry
             if type(value) in _CONTAINERS:
-                if _same_contents(before, value):
+                if _same_contents(before, value, skip):
                     continue
                 if is_foreign and not self._leaks(_new_items(before, value)):
                     continue
@@ -161,11 +171,8 @@ class Watch:
             _, value, before, skip, is_foreign = entry
             if is_foreign and entry is not also and entry is not only:
                 continue  # a global trace-time log keeps what tracing wrote in it
-            if type(value) is list:
-                value[:] = before
-            elif type(value) in _CONTAINERS:  # a dict or a set
-                value.clear()
-                value.update(before)
+            if type(value) in _CONTAINERS:  # the statement restores what it carries itself
+                _set_contents(value, before, skip)
             else:
                 for attribute in [a for a in vars(value) if a[0] != "_" and a not in skip]:
                     if attribute not in before:
@@ -176,7 +183,7 @@ class Watch:
     def error(self, by, found):
         description, symbol, container, _ = found
         return refusal(
-            ValueError(
+            HiddenChangeError(
                 f"{description} was changed {by} while {_WHAT_HAPPENS[self.statement]}. "
                 + _WHAT_TO_DO[self.statement].format(example=_EXAMPLES[container](symbol))
             )
@@ -193,16 +200,39 @@ _EXAMPLES = {
 
 
 _GONE = object()
+_ANY_KEY = object()
+
+
+def _set_contents(container, before, skip):
+    if type(container) is list:
+        keep = [(i, container[i]) for i in skip if i < len(container)] if skip else ()
+        container[:] = before
+        for i, item in keep:
+            if i < len(container):
+                container[i] = item
+    elif type(container) is dict:
+        keep = {k: container[k] for k in skip if k in container}
+        container.clear()
+        container.update(before)
+        container.update(keep)
+    else:
+        container.clear()
+        container.update(before)
+
+
 _CONTAINERS = {list: list, dict: dict, set: set}
 
 
-def _same_contents(before, container):
+def _same_contents(before, container, skip=()):
+    """Whether ``container`` holds the very objects it held (``before``), but at ``skip``."""
     if len(before) != len(container):
         return False
     if type(container) is set:
         return {id(x) for x in before} == {id(x) for x in container}
     if type(container) is dict:
-        return all(k in container and container[k] is v for k, v in before.items())
+        return all(k in container and (k in skip or container[k] is v) for k, v in before.items())
+    if skip:
+        return all(i in skip or x is y for i, (x, y) in enumerate(zip(before, container)))
     return all(map(operator.is_, before, container))
 
 
@@ -244,7 +274,7 @@ def read_variables(functions, frame):
     enclosing functions, globals); ``frame`` is the one that runs the statement.
 
     A function's own variable, read by a nested function, is a cell of it (``co_cellvars``);
-    converted code is one file, so the frames of that file above ``frame`` (the function,
+    converted code is one file, so the frames of that file from ``frame`` up (the function,
     and the statements it is nested in) tell which cells are the function's own.
     """
     functions = [fn for fn in functions if fn is not None]
@@ -253,18 +283,29 @@ def read_variables(functions, frame):
         return own, foreign
     generated = functions[0].__code__.co_filename
     cells = set()
-    while frame is not None and frame.f_code.co_filename == generated:
-        cells.update(frame.f_code.co_cellvars)
+    while frame is not None:  # staging's own frames come between a loop's body and its function
+        if frame.f_code.co_filename == generated:
+            cells.update(frame.f_code.co_cellvars)
         frame = frame.f_back
-    for fn in functions:
+    helpers = []
+    seen = {id(fn) for fn in functions}
+    for fn in functions:  # grows while it is read
         for name, value in _reads(fn):
-            is_own = name in cells and fn.__code__.co_filename == generated
+            is_own = name in cells
             if _watchable(value, is_own):
                 (own if is_own else foreign).setdefault(name, value)
-            elif inspect.isfunction(value) and not value.__module__.startswith(_LIBRARIES):
-                for inner, held in _reads(value):  # a helper's closure and globals: one level
-                    if inner not in own and _watchable(held, False):
-                        foreign.setdefault(inner, held)
+            elif not inspect.isfunction(value) or id(value) in seen:
+                continue
+            elif value.__code__.co_filename == generated:  # an elif's branches, beside the if's
+                seen.add(id(value))
+                functions.append(value)
+            elif not (value.__module__ or "").startswith(_LIBRARIES):
+                seen.add(id(value))
+                helpers.append(value)
+    for helper in helpers:  # what a helper closes over, and its globals: one level
+        for name, value in _reads(helper):
+            if name not in own and _watchable(value, False):
+                foreign.setdefault(name, value)
     return own, foreign
 
 

@@ -177,6 +177,7 @@ class State:
 
 
 _ATTRIBUTE, _KEY, _NAMED_KEY = "attribute", "key", "named key"
+NAMED_KEY = _NAMED_KEY  # the kind of a step by a key that a variable holds (x[k])
 _paths = {}  # symbol -> (base, steps): a function's few symbols, parsed once
 
 
