@@ -456,3 +456,34 @@ def test_a_list_of_an_enclosing_function_given_a_tensor_of_the_loop_is_an_error(
     with pytest.raises(ValueError, match=r"^'seen' \(a Python list, given a tensor of the traced"):
         ag.function(f)(rt.constant(4))
     assert seen == []
+
+
+def bump_first(xs):
+    xs[0] = xs[0] + 1
+
+
+def bumps_a_carried_item(n):
+    xs = [0, 5]
+    for i in rt.range(n):
+        xs[0] = xs[0] + i  # xs[0] is the loop's state
+        bump_first(xs)
+    return xs[0], xs[1]
+
+
+def bumps_another_item(n):
+    xs = [0, 5]
+    for i in rt.range(n):
+        xs[1] = xs[1] + i  # xs[1] is the loop's state, xs[0] is not
+        bump_first(xs)  # the call
+    return xs[0], xs[1]
+
+
+def test_a_call_changing_an_item_the_loop_carries_gives_pythons_answer():
+    got = ag.function(bumps_a_carried_item)(rt.constant(4))
+    assert [t.numpy() for t in got] == list(bumps_a_carried_item(4)) == [10, 5]
+
+
+def test_a_call_changing_an_item_the_loop_does_not_carry_is_an_error():
+    message = staged_error(bumps_another_item, rt.constant(4))
+    assert message.startswith("'xs' (a Python list) was changed by a call of bump_first()")
+    assert at_line(message, bumps_another_item, "# the call")
