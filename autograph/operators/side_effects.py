@@ -33,10 +33,10 @@ variables on their first call) and attributes whose names begin with ``_``.
 
 from __future__ import annotations
 
-import inspect
 import operator
 import sys
 import threading
+import weakref
 
 import runtime as rt
 from autograph.operators.staging_errors import refusal
@@ -87,12 +87,13 @@ class Watch:
     graphs traced inside ``graph`` counts: a value that exists only inside the statement.
     """
 
-    __slots__ = ("statement", "thread", "graph", "_noted")
+    __slots__ = ("statement", "thread", "graph", "scanned", "_noted")
 
     def __init__(self, statement, variables, carried, foreign=None, graph=None):
         self.statement = statement
         self.thread = threading.get_ident()
         self.graph = graph
+        self.scanned = {}  # id -> function: those whose reads it watches (kept alive with it)
         carried = set(carried)
         parts = {}  # variable -> what of it the statement carries (b.v: 'v'; d['k']: 'k')
         for name in carried:
@@ -268,16 +269,18 @@ def _new_items(before, container):
 # --- what staged statements and calls of converted functions call ------------------------------
 
 
-def read_variables(functions, frame):
+def read_variables(functions, frame, covered=(), scanned=None):
     """``(own, foreign)``: the variables that ``functions`` (a statement's branches, or its
     loop's test and body) read, by name: those of the converted function, and the rest (of
-    enclosing functions, globals); ``frame`` is the one that runs the statement.
+    enclosing functions, globals); ``frame`` is the one that runs the statement. Functions
+    whose ids are in ``covered`` are left out (an enclosing statement's watch reads them
+    already); those read go into ``scanned`` (id -> function).
 
     A function's own variable, read by a nested function, is a cell of it (``co_cellvars``);
     converted code is one file, so the frames of that file from ``frame`` up (the function,
     and the statements it is nested in) tell which cells are the function's own.
     """
-    functions = [fn for fn in functions if fn is not None]
+    functions = [fn for fn in functions if fn is not None and id(fn) not in covered]
     own, foreign = {}, {}
     if not functions:
         return own, foreign
@@ -289,12 +292,14 @@ def read_variables(functions, frame):
         frame = frame.f_back
     helpers = []
     seen = {id(fn) for fn in functions}
+    seen.update(covered)
+    looked_up = set()  # globals: each looked up once, however many functions name it
     for fn in functions:  # grows while it is read
-        for name, value in _reads(fn):
+        for name, value in _reads(fn, looked_up):
             is_own = name in cells
             if _watchable(value, is_own):
                 (own if is_own else foreign).setdefault(name, value)
-            elif not inspect.isfunction(value) or id(value) in seen:
+            elif type(value) is not _FUNCTION or id(value) in seen:
                 continue
             elif value.__code__.co_filename == generated:  # an elif's branches, beside the if's
                 seen.add(id(value))
@@ -302,22 +307,29 @@ def read_variables(functions, frame):
             elif not (value.__module__ or "").startswith(_LIBRARIES):
                 seen.add(id(value))
                 helpers.append(value)
+    if scanned is not None:
+        scanned.update((id(fn), fn) for fn in functions)
     for helper in helpers:  # what a helper closes over, and its globals: one level
-        for name, value in _reads(helper):
+        for name, value in _reads(helper, set()):
             if name not in own and _watchable(value, False):
                 foreign.setdefault(name, value)
     return own, foreign
 
 
-def _reads(fn):
-    """(name, value) of the closure cells of ``fn`` and the globals its code names."""
+_FUNCTION = type(read_variables)
+
+
+def _reads(fn, looked_up):
+    """(name, value) of the closure cells of ``fn`` and the globals its code names (but those
+    in ``looked_up``, which it adds to)."""
     for name, cell in zip(fn.__code__.co_freevars, fn.__closure__ or ()):
         try:
             yield name, cell.cell_contents
         except ValueError:
             continue
     module = fn.__globals__
-    for name in _global_names(fn.__code__):
+    for name in _global_names(fn.__code__) - looked_up:
+        looked_up.add(name)
         value = module.get(name, _GONE)
         if value is not _GONE:
             yield name, value
@@ -327,33 +339,49 @@ _LIBRARIES = ("runtime", "autograph", "numpy", "jax", "functools")
 
 
 def _watchable(value, own):
-    if type(value) in _CONTAINERS:  # a large foreign one is data, not a trace-time log
+    kind = type(value)
+    if kind in _CONTAINERS:  # a large foreign one is data, not a trace-time log
         return own or len(value) <= _LARGEST_FOREIGN
-    return _watched_object(value)
+    watched = _WATCHED_TYPES.get(kind)
+    if watched is None:
+        watched = _WATCHED_TYPES[kind] = _watched_object(value)
+    return watched
 
 
 _LARGEST_FOREIGN = 1000
+# type -> whether its objects are watched (a class's answer never changes); code -> the names
+# it and the functions nested in it read as globals. Neither keeps a class or code alive.
+_WATCHED_TYPES = weakref.WeakKeyDictionary()
+_GLOBAL_NAMES = weakref.WeakKeyDictionary()
 
 
 def _global_names(code):
     """The names ``code`` and the functions nested in it read as globals (and attributes)."""
-    names = list(code.co_names)
-    for const in code.co_consts:
-        if hasattr(const, "co_names"):
-            names += _global_names(const)
+    names = _GLOBAL_NAMES.get(code)
+    if names is None:
+        found = set(code.co_names)
+        for const in code.co_consts:
+            if hasattr(const, "co_names"):
+                found |= _global_names(const)
+        names = _GLOBAL_NAMES[code] = frozenset(found)
     return names
 
 
 def begin(statement, functions, carried, depth=1):
     """Starts watching for a staged ``statement`` ("loop", "if", or "break": the rest of a Python
-    loop after a tensor-dependent ``break``); returns the watch (or None: nothing to watch),
-    for ``end``. ``depth``: how far above the caller the frame that runs the statement is."""
-    own, foreign = read_variables(functions, sys._getframe(depth + 1))
-    if not own and not foreign:
-        return None
+    loop after a tensor-dependent ``break``); returns the watch, for ``end``. ``depth``: how far above the caller the frame that runs the statement is."""
+    thread = threading.get_ident()
+    # An elif's branches are read by the if's watch, and the elif's by it, and so on: a chain of
+    # them would read the rest of the chain at each link.
+    covered = set()
+    for outer in WATCHES:
+        if outer.thread == thread:
+            covered.update(outer.scanned)
+    scanned = {}
+    own, foreign = read_variables(functions, sys._getframe(depth + 1), covered, scanned)
+    # Pushed even with nothing to watch: the statements nested in it need not read it again.
     watch = Watch(statement, own, carried, foreign, rt.get_default_graph())
-    if not watch._noted:
-        return None
+    watch.scanned = scanned
     WATCHES.append(watch)
     return watch
 
