@@ -243,7 +243,7 @@ def _watched_object(value) -> bool:
     if kind.__module__ in ("builtins",) or not hasattr(value, "__dict__"):
         return False
     top = kind.__module__.split(".")[0]
-    if top in ("runtime", "autograph", "numpy", "jax", "jaxlib", "functools", "types"):
+    if top in ("runtime", "autograph", "numpy", "jax", "jaxlib", "functools"):
         return False
     return not isinstance(value, (rt.Module, rt.Tensor, rt.TensorArray, rt.Variable, type))
 

@@ -7,6 +7,7 @@ variable, the call, and the user's line.
 """
 
 import inspect
+import types
 
 import pytest
 
@@ -487,3 +488,21 @@ def test_a_call_changing_an_item_the_loop_does_not_carry_is_an_error():
     message = staged_error(bumps_another_item, rt.constant(4))
     assert message.startswith("'xs' (a Python list) was changed by a call of bump_first()")
     assert at_line(message, bumps_another_item, "# the call")
+
+
+def bumps_a_namespace(n):
+    counts = types.SimpleNamespace(steps=0)
+    for _ in rt.range(n):
+        bump_steps(counts)  # the call
+    return counts.steps
+
+
+def bump_steps(counts):
+    counts.steps += 1
+
+
+def test_a_simple_namespace_is_watched_like_an_object_of_the_users():
+    assert bumps_a_namespace(2) == 2
+    message = staged_error(bumps_a_namespace, rt.constant(2))
+    assert message.startswith("'counts.steps' (an attribute of a SimpleNamespace) was changed")
+    assert at_line(message, bumps_a_namespace, "# the call")
