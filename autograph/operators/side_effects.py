@@ -226,12 +226,16 @@ _CONTAINERS = {list: list, dict: dict, set: set}
 
 def _same_contents(before, container, skip=()):
     """Whether ``container`` holds the very objects it held (``before``), but at ``skip``."""
+    if type(container) is dict and skip:  # a key the statement carries may come or go
+        return {k for k in before if k not in skip} == {
+            k for k in container if k not in skip
+        } and all(k in skip or container[k] is v for k, v in before.items())
     if len(before) != len(container):
         return False
     if type(container) is set:
         return {id(x) for x in before} == {id(x) for x in container}
     if type(container) is dict:
-        return all(k in container and (k in skip or container[k] is v) for k, v in before.items())
+        return all(k in container and container[k] is v for k, v in before.items())
     if skip:
         return all(i in skip or x is y for i, (x, y) in enumerate(zip(before, container)))
     return all(map(operator.is_, before, container))
