@@ -119,7 +119,7 @@ class Watch:
     def _note_container(self, name, value, is_foreign, skip):
         """Notes a container's contents; ``skip``: the keys (indices) the statement carries."""
         if type(value) is list:  # xs[-1] is xs[2] of three
-            skip = {key + len(value) if key < 0 else key for key in skip}
+            skip = {key + len(value) if key < 0 else key for key in skip if type(key) is int}
         self._noted.append((name, value, _CONTAINERS[type(value)](value), skip, is_foreign))
 
     def changed(self):
@@ -136,7 +136,11 @@ class Watch:
                 what += ", given a tensor of the traced code)" if is_foreign else ")"
                 return what, name, type(value), entry
             for attribute, now in vars(value).items():
-                if attribute[0] == "_" or attribute in skip or before.get(attribute, _GONE) is now:
+                if (
+                    attribute[0] == "_"
+                    or attribute in skip
+                    or _same(before.get(attribute, _GONE), now)
+                ):
                     continue
                 if is_foreign and not self._leaks([now]):
                     continue
@@ -202,6 +206,12 @@ _EXAMPLES = {
 
 _GONE = object()
 _ANY_KEY = object()
+_SCALARS = (int, float, str, bool)
+
+
+def _same(old, now) -> bool:
+    """The same object, or an equal Python number or string (``b.n = b.n + 0``)."""
+    return old is now or (type(old) is type(now) and type(now) in _SCALARS and old == now)
 
 
 def _set_contents(container, before, skip):
