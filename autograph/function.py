@@ -418,8 +418,6 @@ class ConcreteFunction:
     def _entry_function(self, call_key):
         """The entry function for calls with eager tensors of the dtypes and shapes of
         ``call_key`` (runtime.execution.entry), or None where there is none to make."""
-        if getattr(self._program, "body", None) is None:
-            return None
         if not all(dtype.is_numeric or dtype.is_bool for dtype, _ in call_key):
             return None  # a string tensor's value may be bytes: the general path
         structured = self.structured_outputs

@@ -27,16 +27,21 @@ def _cold():
     jax.clear_caches()
 
 
-def first_call_seconds(make, fn, args, rounds):
-    """The median time of ``make(fn)(*args)`` from cold caches."""
-    times = []
+def first_call_seconds(candidates, fn, rounds):
+    """The median time of ``make(fn)(*args)`` from cold caches, for each ``(make, args)``.
+
+    The rounds alternate between the candidates, as ``benchmarks.timing`` does for the
+    steady state: a slow spell of the shared machine hits them all alike.
+    """
+    times = [[] for _ in candidates]
     for _ in range(rounds):
-        _cold()
-        compiled = make(fn)
-        start = time.perf_counter()
-        compiled(*args)
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
+        for k, (make, args) in enumerate(candidates):
+            _cold()
+            compiled = make(fn)
+            start = time.perf_counter()
+            compiled(*args)
+            times[k].append(time.perf_counter() - start)
+    return [statistics.median(t) for t in times]
 
 
 def _value(x):
@@ -57,8 +62,9 @@ def run(quick=False):
             if not np.allclose(_value(result), expected, rtol=1e-4, atol=1e-5 * scale):
                 raise AssertionError(f"{name}: {label} gives {_value(result)}, numpy {expected}")
         t_jax, t_ours = best_times([(reference, numpy_args), (ours, args)], min_seconds)
-        first_jax = first_call_seconds(jax_workloads.reference, fn, numpy_args, rounds)
-        first_ours = first_call_seconds(workloads.jit_version, fn, args, rounds)
+        first_jax, first_ours = first_call_seconds(
+            [(jax_workloads.reference, numpy_args), (workloads.jit_version, args)], fn, rounds
+        )
         rows.append(
             {
                 "workload": name,

@@ -33,6 +33,7 @@ from autograph.operators.data_structures import TensorList, contents, is_contain
 from autograph.operators.staging_errors import marking
 from autograph.operators.state import State
 from autograph.operators.variables import UndefinedReturnValue, is_undefined
+from runtime.ops.constant_ops import constant_value
 
 _SymbolicTensor = rt.SymbolicTensor
 
@@ -362,19 +363,70 @@ def _loop_value(name, value, list_type=None, after=False):
 
 
 class _StagedIterable:
-    """``enumerate``/``zip`` over symbolic tensors, for ``for_stmt`` to stage."""
+    """``enumerate``/``zip`` over symbolic tensors, for ``for_stmt`` to stage: ``length()``
+    (built before the loop), then ``item(i)`` (in its body)."""
 
     def __init__(self, kind, tensors, start=0):
         self.kind, self.tensors, self.start = kind, tensors, start
+        self._items = None
 
     def length(self):
-        return rt.reduce_min(rt.stack([_length(t) for t in self.tensors]))
+        parts = [_iteration(t) for t in self.tensors]
+        self._items = [item for _, item in parts]
+        return rt.reduce_min(rt.stack([length for length, _ in parts]))
 
     def item(self, i):
-        items = tuple(t[i] for t in self.tensors)
+        items = tuple(item(i) for item in self._items)
         return (i + self.start, items[0]) if self.kind == "enumerate" else items
 
 
-def _length(t):
+def _iteration(t):
+    """``(length, item)`` of a ``for`` over the tensor ``t``: a range's items are computed, so
+    it is never built (its size may be known only at run time, which XLA cannot compile);
+    another tensor's are its slices."""
+    parts = _range_parts(t)
+    if parts is not None:
+        return parts
     first = t.shape[0] if t.shape.rank else None
-    return rt.constant(first) if first is not None else rt.shape(t)[0]
+    return rt.constant(first) if first is not None else rt.shape(t)[0], t.__getitem__
+
+
+def _range_parts(iterable):
+    """``(length, item)`` for a ``for`` over ``rt.range`` of ints with a constant step: the
+    items are computed (start + i * step), so the range is never built nor sliced."""
+    if not (
+        isinstance(iterable, rt.SymbolicTensor)
+        and iterable.op.type == "Range"
+        and iterable.dtype.is_integer
+    ):
+        return None
+    start, limit, delta = iterable.op.inputs
+    step = constant_value(delta)
+    if step is None or step == 0:
+        return None
+    step = int(step)
+    # The common rt.range(n) (start 0, step 1) needs no arithmetic: only the ops it needs
+    # are traced, so there is less to trace, optimise and compile.
+    from_zero = _is_constant(start, 0)
+    if step > 0:
+        span = limit if from_zero else limit - start
+    else:
+        span = -limit if from_zero else start - limit
+    if abs(step) != 1:
+        span = (span + (abs(step) - 1)) // abs(step)
+    length = rt.maximum(span, 0)
+    if length.dtype is not rt.int32:
+        length = rt.cast(length, rt.int32)
+
+    def item(i):
+        value = i if iterable.dtype is rt.int32 else rt.cast(i, iterable.dtype)
+        if step != 1:
+            value = value * step
+        return value if from_zero else start + value
+
+    return length, item
+
+
+def _is_constant(t, number):
+    value = constant_value(t)
+    return value is not None and np.ndim(value) == 0 and value == number

@@ -11,13 +11,11 @@
 
 from __future__ import annotations
 
-import numpy as np
-
 import runtime as rt
 from autograph.operators import side_effects
 from autograph.operators.backends import PLAIN_TYPES, staging
 from autograph.operators.control_flow import (
-    _length,
+    _iteration,
     _StagedIterable,
     as_condition,
     nothing,
@@ -26,7 +24,6 @@ from autograph.operators.control_flow import (
 )
 from autograph.operators.staging_errors import marking
 from autograph.operators.state import State
-from runtime.ops.constant_ops import constant_value
 
 
 def for_stmt(
@@ -107,58 +104,14 @@ def _none_set(flags, loop_body):
     return none_set
 
 
-def _range_parts(iterable):
-    """``(length, item)`` for a ``for`` over ``rt.range`` of ints with a constant step: the
-    items are computed (start + i * step), so the range is never built nor sliced."""
-    if not (
-        isinstance(iterable, rt.SymbolicTensor)
-        and iterable.op.type == "Range"
-        and iterable.dtype.is_integer
-    ):
-        return None
-    start, limit, delta = iterable.op.inputs
-    step = constant_value(delta)
-    if step is None or step == 0:
-        return None
-    step = int(step)
-    # The common rt.range(n) (start 0, step 1) needs no arithmetic: only the ops it needs
-    # are traced, so there is less to trace, optimise and compile.
-    from_zero = _is_constant(start, 0)
-    if step > 0:
-        span = limit if from_zero else limit - start
-    else:
-        span = -limit if from_zero else start - limit
-    if abs(step) != 1:
-        span = (span + (abs(step) - 1)) // abs(step)
-    length = rt.maximum(span, 0)
-    if length.dtype is not rt.int32:
-        length = rt.cast(length, rt.int32)
-
-    def item(i):
-        value = i if iterable.dtype is rt.int32 else rt.cast(i, iterable.dtype)
-        if step != 1:
-            value = value * step
-        return value if from_zero else start + value
-
-    return length, item
-
-
-def _is_constant(t, number):
-    value = constant_value(t)
-    return value is not None and np.ndim(value) == 0 and value == number
-
-
 def staged_for(iterable, extra_test, loop_body, state, options=None):
     """The runtime's staged ``for``: an rt.while_loop over an index."""
-    parts = _range_parts(iterable)
-    if parts is not None:
-        length, item = parts
-    elif isinstance(iterable, _StagedIterable):
+    if isinstance(iterable, _StagedIterable):
         length, item = iterable.length(), iterable.item
     else:
         if iterable.shape.rank == 0:
             raise TypeError("Cannot iterate over a scalar tensor")
-        length, item = _length(iterable), iterable.__getitem__
+        length, item = _iteration(iterable)
 
     def test(i):
         more = i < length

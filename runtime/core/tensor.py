@@ -72,7 +72,9 @@ class EagerTensor(Tensor):
     def shape(self) -> TensorShape:
         if self._shape is None:
             value = self._value
-            if isinstance(value, np.generic) or self.dtype.is_opaque:
+            if type(value) is np.ndarray:
+                self._shape = TensorShape.of_array(value.shape)
+            elif isinstance(value, np.generic) or self.dtype.is_opaque:
                 self._shape = _SCALAR  # most eager values in scalar code: one shared shape
             else:
                 self._shape = TensorShape.of_array(np.shape(value))

@@ -21,7 +21,7 @@ class TensorShape:
         elif isinstance(dims, TensorShape):
             self._dims = dims._dims
         else:
-            self._dims = tuple(_as_dim(d) for d in dims)
+            self._dims = tuple(map(_as_dim, dims))
 
     @classmethod
     def unknown(cls) -> TensorShape:
@@ -153,6 +153,8 @@ class TensorShape:
 
 
 def _as_dim(d):
+    if type(d) is int and d >= 0:  # the common case, first: every op's inferred shape
+        return d
     if d is None or d == -1:
         return None
     if hasattr(d, "__index__"):

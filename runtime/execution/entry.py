@@ -45,13 +45,32 @@ def {entry}({args}):
         {restore}({token})
 {wrap}"""
 
+# For a program whose body runs no kernels of ours (it calls a compiled XLA program): nothing
+# to silence, no op to name.
+_UNGUARDED_TEMPLATE = """\
+def {entry}({args}):
+    if len({args}) != {count}:
+        return {miss}
+{unwrap}{body}
+{wrap}"""
+
 
 def entry_function(program, input_specs, output_dtypes, structure=None):
     """The entry function of ``program`` (a compiled function graph): called with a tuple of
     eager tensors, one of each ``(dtype, shape)`` of ``input_specs`` (numeric or bool dtypes,
     shapes as tuples), it returns its one result, or with ``structure`` (``tuple``, ``list``,
-    or a function of the list of results) all of them so; else ``MISS``."""
-    body_lines, results, arg_names, body_line_ops = program.body
+    or a function of the list of results) all of them so; else ``MISS``.
+
+    None where the program has no ``body`` to write one from. A program runs its ops'
+    kernels in the body (their floating-point warnings off, a failing op named) unless it
+    says ``body_runs_kernels = False``, as an XLA program, whose body calls XLA, does.
+    """
+    body = getattr(program, "body", None)
+    if body is None:
+        return None
+    body_lines, results, arg_names, body_line_ops = body
+    guarded = getattr(program, "body_runs_kernels", True)
+    indent = "    " if guarded else ""  # a guarded body is inside try
     fresh = program.namer.fresh  # names no line of the program uses
     namespace = dict(program.bound_values)
 
@@ -76,7 +95,7 @@ def entry_function(program, input_specs, output_dtypes, structure=None):
         )
     # A result written as an expression (a scalar used once) is computed inside the try.
     values = [r if r.isidentifier() else fresh("entry_value") for r in results]
-    computed = [f"        {v} = {r}" for v, r in zip(values, results) if v != r]
+    computed = [f"    {indent}{v} = {r}" for v, r in zip(values, results) if v != r]
     wrap, outs = "", []
     for value, dtype in zip(values, output_dtypes):
         out = fresh("entry_result")
@@ -96,7 +115,7 @@ def entry_function(program, input_specs, output_dtypes, structure=None):
         wrap += f"    return {bind('structure', structure)}([{', '.join(outs)}])\n"
     filename = new_filename()
     line_ops = {}
-    source = _TEMPLATE.format(
+    source = (_TEMPLATE if guarded else _UNGUARDED_TEMPLATE).format(
         **names,
         count=len(tensors),
         miss=miss,
@@ -106,10 +125,11 @@ def entry_function(program, input_specs, output_dtypes, structure=None):
         describe=bind("describe", describe_error),
         filename=bind("filename", filename),
         line_ops=bind("line_ops", line_ops),
-        body="\n".join(["    " + line for line in body_lines] + computed) or "        pass",
+        body="\n".join([indent + line for line in body_lines] + computed) or f"    {indent}pass",
         wrap=wrap,
     )
-    # Line k of the program (its body starts on line 2) is here where the body starts, + k - 2.
-    first = source.splitlines().index("    try:") + 2
-    line_ops.update({first + line - 2: op for line, op in body_line_ops.items()})
+    if guarded:
+        # Line k of the program (its body starts on line 2) is here where the body starts, + k - 2.
+        first = source.splitlines().index("    try:") + 2
+        line_ops.update({first + line - 2: op for line, op in body_line_ops.items()})
     return load(source, namespace, filename, names["entry"])

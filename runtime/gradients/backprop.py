@@ -59,9 +59,14 @@ class Recorded:
         return f"<Recorded {self.type}>"
 
 
+_TRAINABLE = frozenset(
+    [d for d in dtypes._BY_NAME.values() if d.is_floating] + [dtypes.resource, dtypes.variant]
+)
+
+
 def is_trainable(dtype) -> bool:
     """Whether a tensor of ``dtype`` carries a gradient: floats, variable handles, lists."""
-    return dtype.is_floating or dtype is dtypes.resource or dtype is dtypes.variant
+    return dtype in _TRAINABLE  # a set: asked for every output of every op a tape records
 
 
 def backward(ops, targets, target_grads, sources):
@@ -79,27 +84,27 @@ def backward(ops, targets, target_grads, sources):
                 on_path.append(op)
                 reached.update(id(t) for t in op.outputs if is_trainable(t.dtype))
                 break
-    grads = {}
+    grads = {}  # id(tensor) -> its gradients so far (at least one: only given ones are kept)
     for t, g in zip(targets, target_grads):
         if id(t) in reached and g is not None:
             grads.setdefault(id(t), []).append(g)
-    needed = set(grads)
     for op in reversed(on_path):
-        if not any(id(t) in needed for t in op.outputs):
-            continue
-        output_grads = [_total(grads, t) for t in op.outputs]
-        if all(g is None for g in output_grads):
-            continue
+        outputs = op.outputs
+        if not any(id(t) in grads for t in outputs):
+            continue  # on a path from a source, not to a target
+        output_grads = [_total(grads, t) for t in outputs]
         if type(op) is Recorded:
             op.skip_input_indices = tuple(
                 i for i, t in enumerate(op.inputs) if id(t) not in reached
             )
-        input_grads = _apply_rule(op, output_grads)
-        for t, g in zip(op.inputs, input_grads):
+        for t, g in zip(op.inputs, _apply_rule(op, output_grads)):
             if g is not None and id(t) in reached:
                 _check_gradient(op, t, g)
-                grads.setdefault(id(t), []).append(g)
-                needed.add(id(t))
+                parts = grads.get(id(t))
+                if parts is None:
+                    grads[id(t)] = [g]
+                else:
+                    parts.append(g)
     return [_total(grads, s) for s in sources]
 
 
@@ -124,9 +129,7 @@ def _apply_rule(op, output_grads):
 def _check_gradient(op, t, g):
     """A rule's gradient has its input's dtype (a variable handle's: the variable's)."""
     expected = t.dtype
-    if expected is dtypes.resource:
-        return
-    if g.dtype is not expected:
+    if g.dtype is not expected and expected is not dtypes.resource:
         raise TypeError(
             f"The gradient rule of {op.type} gave a {g.dtype.name} gradient for a "
             f"{expected.name} input"

@@ -35,7 +35,7 @@ iteration), never its graph.
 from __future__ import annotations
 
 from runtime.core import context, dtypes
-from runtime.core.graph import FuncGraph, constant_in_graph
+from runtime.core.graph import CONST, PLACEHOLDER, FuncGraph, constant_in_graph
 from runtime.core.tensor import SymbolicTensor
 from runtime.core.tensor_shape import TensorShape
 from runtime.core.tensor_spec import TensorSpec
@@ -85,7 +85,7 @@ class GradientGraph(FuncGraph):
     def capture_from_around(self, t, shape):
         """``t`` of a graph around this one (or reachable from it), as known to have ``shape``."""
         inner = super().capture(t if is_within(self, t.graph) else self.outer_graph.capture(t))
-        if inner.op.type == "Placeholder" and inner.shape.is_compatible_with(shape):
+        if inner.op.opdef is PLACEHOLDER and inner.shape.is_compatible_with(shape):
             inner.set_shape(shape)
         return inner
 
@@ -154,7 +154,7 @@ def _cond_resolver(op):
 
     def resolve(grad_graph, t):
         branch = grad_graph.forward
-        if t.op.type == "Const":
+        if t.op.opdef is CONST:
             return grad_graph.copy_constant(t)
         for j, placeholder in enumerate(branch.inputs):
             if placeholder is t:
@@ -233,7 +233,7 @@ def _while_resolver(op):
 
     def resolve(grad_graph, t):
         body = grad_graph.forward
-        if t.op.type == "Const":
+        if t.op.opdef is CONST:
             return grad_graph.copy_constant(t)
         for j, placeholder in enumerate(body.inputs[n:], n):
             if placeholder is t:  # captured by the loop: the same on every iteration

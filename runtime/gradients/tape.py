@@ -187,8 +187,9 @@ class GradientTape:
         """The gradient of ``target`` with respect to each of ``sources``, in their structure.
 
         ``target`` may be a tensor or a structure of them (their gradients add
-        up); ``output_gradients`` weighs each target (ones by default). A source
-        the target does not depend on gets None, or zeros with
+        up); ``output_gradients`` weighs each target (ones by default). A target that is
+        itself a source (a tensor or a variable) gives it its weight: ``gradient(v, v)`` is
+        ones. A source the target does not depend on gets None, or zeros with
         ``unconnected_gradients="zero"``; so do integer, boolean and string ones.
         """
         if unconnected_gradients not in _UNCONNECTED:
@@ -213,7 +214,9 @@ class GradientTape:
         self._used = True
 
     def _gradients(self, target, flat_sources, output_gradients):
-        targets = [convert_to_tensor(t) for t in nest.flatten(target)]
+        targets = [
+            t if isinstance(t, Variable) else convert_to_tensor(t) for t in nest.flatten(target)
+        ]
         weights = (
             [None] * len(targets)
             if output_gradients is None
@@ -225,7 +228,7 @@ class GradientTape:
             )
         with self._in_graph():
             pairs = [
-                (t, seed(t) if w is None else convert_to_tensor(w, t.dtype))
+                (self._target_key(t), seed(t) if w is None else convert_to_tensor(w, t.dtype))
                 for t, w in zip(targets, weights)
                 if is_trainable(t.dtype)
             ]
@@ -233,6 +236,14 @@ class GradientTape:
             ops = list(self._ops)
             grads = backward(ops, [t for t, _ in pairs], [w for _, w in pairs], keys)
         return [g if key is not None else None for key, g in zip(keys, grads)]
+
+    def _target_key(self, target):
+        """What the backward pass knows ``target`` by: a variable as a source is known (so that
+        ``gradient(v, v)`` is ones, as in TensorFlow, which differentiates the variable's handle);
+        in a graph that makes the handle, which a source variable then finds."""
+        if not isinstance(target, Variable):
+            return target
+        return target if self._graph is None else handle_in_graph(self._graph, target)
 
     def _in_graph(self):
         if self._graph is None or context.building_graph() is self._graph:

@@ -10,9 +10,10 @@ step (from 1) and ``lr`` the learning rate:
   (nesterov: ``w += momentum * v - lr * g``).
 - Adam: ``m = b1 m + (1 - b1) g``, ``v = b2 v + (1 - b2) g^2``,
   ``w -= lr sqrt(1 - b2^t) / (1 - b1^t) * m / (sqrt(v) + epsilon)``.
-- RMSprop: ``ms = rho ms + (1 - rho) g^2``, ``w -= lr g / (sqrt(ms) + epsilon)``
-  (centered: ``ms - mg^2`` under the root, ``mg`` the mean of ``g``; with momentum
-  ``mom = momentum mom + lr g / (...)``, ``w -= mom``).
+- RMSprop: ``ms = rho ms + (1 - rho) g^2``, ``w -= lr g / sqrt(ms + epsilon)``
+  (centered: ``ms - mg^2 + epsilon`` under the root, ``mg = rho mg + (1 - rho) g``; with
+  momentum ``mom = momentum mom + lr g / sqrt(...)``, ``w -= mom``). Unlike Adam's, RMSprop's
+  epsilon is under the root, as in Keras 3.
 
 >>> import runtime as rt
 >>> w = rt.Variable([1.0, 2.0])
@@ -23,6 +24,8 @@ step (from 1) and ``lr`` the learning rate:
 """
 
 from __future__ import annotations
+
+import numpy as np
 
 from runtime.core import context, dtypes
 from runtime.core.graph import name_scope
@@ -84,9 +87,9 @@ class Optimizer:
         if slots is None:
             slots = self._slots[id(variable)] = {}
             base = variable.name.removesuffix(":0")
-            for slot in self.slot_names:
-                initial = variable.numpy() * 0
-                slots[slot] = self._state_variable(initial, f"{base}/{slot}", variable.dtype)
+            zeros = np.zeros(variable.shape.as_list(), variable.dtype.as_numpy_dtype)
+            for slot in self.slot_names:  # zeros, as Keras: not ``variable * 0`` (NaN for inf)
+                slots[slot] = self._state_variable(zeros, f"{base}/{slot}", variable.dtype)
         return slots
 
     slot_names = ()
@@ -213,7 +216,7 @@ class RMSprop(Optimizer):
         if self.centered:
             mg = slots["mg"].assign(rho * slots["mg"] + (1.0 - rho) * grad)
             ms = ms - square(mg)
-        scaled = lr * grad / (sqrt(ms) + self.epsilon)
+        scaled = lr * grad / sqrt(ms + self.epsilon)  # under the root, as Keras 3 has it
         if self.momentum:
             scaled = slots["momentum"].assign(self.momentum * slots["momentum"] + scaled)
         variable.assign_sub(scaled)

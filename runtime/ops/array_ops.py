@@ -165,14 +165,14 @@ def _reshape_infer(inputs, attrs):
     dims = target.as_list()
     known_in = x.shape.num_elements()
     if dims.count(None) == 1 and known_in is not None:
-        rest = int(np.prod([d for d in dims if d is not None]))
+        rest = TensorShape([d for d in dims if d is not None]).num_elements()
         if rest == 0 or known_in % rest:
             raise ValueError(f"Cannot reshape a tensor with {known_in} elements to shape {dims}")
         dims[dims.index(None)] = known_in // rest
-    elif None not in dims and known_in is not None and int(np.prod(dims)) != known_in:
+    elif known_in is not None and target.num_elements() not in (None, known_in):
         raise ValueError(
             f"Cannot reshape a tensor with {known_in} elements to shape {dims} "
-            f"({int(np.prod(dims))} elements)"
+            f"({target.num_elements()} elements)"
         )
     return [(x.dtype, TensorShape(dims))]
 

@@ -192,7 +192,8 @@ def shape_from_tensor(t) -> TensorShape:
     """The shape a 1-D shape tensor stands for, as far as it is known statically."""
     value = constant_value(t)
     if value is not None:
-        return TensorShape([None if d < 0 else int(d) for d in np.reshape(value, -1)])
+        dims = np.asarray(value).reshape(-1).tolist()  # Python ints: cheap to check and keep
+        return TensorShape([None if d < 0 else int(d) for d in dims])
     if isinstance(t, SymbolicTensor) and t.op.type == "Shape":  # shape(x): as known as x's
         return t.op.inputs[0].shape
     if t.shape.rank == 1 and t.shape[0] is not None:
@@ -332,6 +333,8 @@ def convert_pair(x, y):
     Two tensors are returned as they are: the op's own check reports a dtype
     mismatch, naming the op and both dtypes.
     """
+    if isinstance(x, Tensor) and isinstance(y, Tensor):
+        return x, y  # the common case, first: every binary op on two tensors
     x_is = isinstance(x, Tensor) or hasattr(x, "_as_tensor")
     y_is = isinstance(y, Tensor) or hasattr(y, "_as_tensor")
     if x_is and y_is:

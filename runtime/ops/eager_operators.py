@@ -79,21 +79,27 @@ def _fast(fn, allowed, slow, swapped=False, comparison=False, nonzero_divisor=Fa
         if nonzero_divisor and dtype in _INTEGER and (isinstance(y, np.ndarray) or not y):
             return slow(a, b)
         result = new_tensor(eager)
+        # numpy's error is left for the op to word, outside the except: a user sees the op's
+        # error alone, not it "during handling of" numpy's.
         if comparison:
             try:
                 result._value = fn(x, y)
-            except Exception:  # shapes that don't broadcast: the op words the error
-                return slow(a, b)
-            result.dtype = bool_dtype
+            except Exception:  # shapes that don't broadcast
+                result = None
+            else:
+                result.dtype = bool_dtype
         else:
             token = ignore_errors()  # x/0 is inf and overflow wraps, as in the op
             try:
                 result._value = fn(x, y)
-            except Exception:  # the op's own checks word the error
-                return slow(a, b)
+            except Exception:  # the op's own checks
+                result = None
+            else:
+                result.dtype = dtype
             finally:
                 restore_errors(token)
-            result.dtype = dtype
+        if result is None:
+            return slow(a, b)
         result._shape = None
         return result
 

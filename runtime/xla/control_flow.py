@@ -23,9 +23,17 @@ from jax import lax
 from runtime.core.graph import CONST
 from runtime.ops.math_ops import ADD, LESS, LESS_EQUAL, LOGICAL_AND
 from runtime.xla.effects import is_static
-from runtime.xla.gradient_lists import GradientList, Stack, allocate_stack, empty_stack, push
+from runtime.xla.gradient_lists import (
+    GradientList,
+    Stack,
+    allocate_stack,
+    empty_stack,
+    fitted,
+    push,
+    wider,
+)
 from runtime.xla.state import ERROR, Redo
-from runtime.xla.tensor_lists import TensorList, allocate
+from runtime.xla.tensor_lists import TensorList, allocate, widened
 
 
 def _learned(ctx, key):
@@ -40,29 +48,40 @@ def _learn(learned, redo):
 
 
 def _retrying(ctx, key, attempt):
-    """Runs ``attempt(learned)`` until it traces without learning anything new."""
+    """Runs ``attempt(learned, widths)`` until it traces without learning anything new.
+
+    ``widths`` (position -> capacity: TensorArrays widened to one size) hold for this trace
+    only: they follow the sizes observed, which another specialization has others of.
+    """
     learned = _learned(ctx, key)
+    widths = ctx.widths.setdefault(key, {})
     while True:
         saved = dict(ctx.state.values)
         try:
-            return attempt(learned)
+            return attempt(learned, widths)
         except Redo as redo:
             ctx.state.values = saved  # what the attempt changed is forgotten with it
             _learn(learned, redo)
+            for k, capacity in redo.learned.get("widen", {}).items():
+                widths[k] = max(capacity, widths.get(k, 0))
 
 
-def _values(outputs, tensors, allocations):
-    """Outputs as ``lax`` carries them: arrays of the tensors' dtypes, TensorArrays allocated."""
+def _values(outputs, tensors, allocations, widths=None):
+    """Outputs as ``lax`` carries them: arrays of the tensors' dtypes, TensorArrays allocated
+    (and widened: ``widths``, position -> capacity), gradient lists filled."""
     values = []
     for k, (v, t) in enumerate(zip(outputs, tensors)):
         if isinstance(v, TensorList):
             if v.buffer is None and k in allocations:
                 v = allocate(v, *allocations[k])
+            if widths and k in widths:
+                v = widened(v, widths[k])
         elif isinstance(v, Stack):
             if v.rows is None and k in allocations:
                 v = allocate_stack(v, allocations[k])
         elif isinstance(v, GradientList):
-            pass
+            if k in allocations:
+                v = fitted(v, allocations[k])
         else:
             v = lax.convert_element_type(jnp.asarray(v), t.dtype.as_numpy_dtype)
         values.append(v)
@@ -70,12 +89,39 @@ def _values(outputs, tensors, allocations):
 
 
 def _new_allocations(before, after):
-    """TensorArrays and stacks an iteration or branch allocated that came in unallocated."""
+    """TensorArrays and stacks an iteration allocated that came in unallocated, and gradient
+    lists it filled or widened."""
     found = {}
     for k, (a, b) in enumerate(zip(before, after)):
-        if _unallocated(a) and not _unallocated(b):
+        if isinstance(a, GradientList):
+            spec = wider(a.element_spec(), b.element_spec())
+            if spec != a.element_spec():
+                found[k] = spec
+        elif _unallocated(a) and not _unallocated(b):
             found[k] = b.element_spec()
     return found
+
+
+def _fit_lists(before, after):
+    """``after`` with each TensorArray and gradient list at least as wide as it was in
+    ``before``: a loop's body may give back a list narrower than it came in (a new one)."""
+    fit = []
+    for a, b in zip(before, after):
+        if isinstance(a, GradientList) and a.buffer is not None:
+            b = fitted(b, a.element_spec())
+        elif isinstance(a, TensorList) and isinstance(b, TensorList) and a.kind() != b.kind():
+            b = widened(b, max(a.capacity, b.capacity))
+        fit.append(b)
+    return fit
+
+
+def _widths(before, after):
+    """TensorArrays an iteration gave back wider than they came in (another size or kind)."""
+    return {
+        k: b.capacity
+        for k, (a, b) in enumerate(zip(before, after))
+        if isinstance(a, TensorList) and a.kind() != b.kind()
+    }
 
 
 def _unallocated(v):
@@ -147,9 +193,9 @@ def conditional(ctx, key, pred, branches, tensors):
     names what is learned about them.
     """
 
-    def attempt(learned):
+    def attempt(learned, widths):
         base, carry = ctx.state, list(learned["carry"])
-        specs = {}
+        specs, kinds = {}, {}
 
         def branch(fn):
             def traced():
@@ -157,12 +203,19 @@ def conditional(ctx, key, pred, branches, tensors):
                 new = inner.changed_from(base) - set(carry)
                 if new:
                     raise Redo(carry=new)
-                values = _values(outputs, tensors, learned["allocate"])
+                values = _values(outputs, tensors, learned["allocate"], widths)
                 for k, v in enumerate(values):
                     if isinstance(v, TensorList):
                         spec = v.element_spec()
                         if specs.setdefault(k, spec) != spec:  # one branch wrote it first
                             raise Redo(allocate={k: specs[k] or spec})
+                        seen = kinds.setdefault(k, (v.kind(), v.capacity))
+                        if seen[0] != v.kind():  # the branches' lists have other sizes
+                            raise Redo(widen={k: max(seen[1], v.capacity)})
+                    elif isinstance(v, GradientList):
+                        spec = v.element_spec()
+                        if specs.setdefault(k, spec) != spec:  # one branch's list is wider
+                            raise Redo(allocate={k: wider(specs[k], spec)})
                 return values, [ctx.carry_value(inner, k) for k in carry]
 
             return traced
@@ -195,7 +248,7 @@ def lower_while(
     loop_vars = list(inputs[:n])
     if stacked is not None:  # differentiated: it also counts its iterations and stacks values
         loop.stack(loop_vars, stacked)
-    return _retrying(ctx, op, lambda learned: loop.lower(loop_vars, learned))
+    return _retrying(ctx, op, lambda learned, widths: loop.lower(loop_vars, learned, widths))
 
 
 class _Loop:
@@ -207,6 +260,7 @@ class _Loop:
         self.captures, self.limit = captures, limit
         self.tensors = op.outputs
         self.stacks = None  # a differentiated loop's stacks: empty, one per stacked value
+        self.stack_bounds = ()  # the range each stacked value was known to keep (or None)
 
     def stack(self, loop_vars, stacked):
         """Makes the loop count its iterations and stack ``stacked`` values of its body, each
@@ -236,11 +290,11 @@ class _Loop:
             found.append((highest - start) // step + 1)
         return min(found) if found else None
 
-    def lower(self, loop_vars, learned):
+    def lower(self, loop_vars, learned, widths):
         ctx = self.ctx
         n = len(loop_vars)
         stacks = self.stacks or []
-        init = _values(loop_vars + stacks, self.tensors, learned["allocate"])
+        init = _values(loop_vars + stacks, self.tensors, learned["allocate"], widths)
         if learned["rotate"] or self.cond_graph.is_stateful:  # a test that prints or asserts
             if self.stacks is not None:
                 ctx.unimplemented(
@@ -264,6 +318,7 @@ class _Loop:
                 ctx.bound(values[k], lowest, highest)
             before = base.fork(dict(zip(carry, carried)))
             outputs, inner = _traced(ctx, before, lambda: self._stacking_body(values, count))
+            outputs = _fit_lists(values, outputs)
             self._learn_from(values, outputs, inner.changed_from(before), carry)
             return outputs, [ctx.carry_value(inner, k) for k in carry], self._next(count)
 
@@ -273,6 +328,8 @@ class _Loop:
             ctx.state[k] = v
         if self.stacks is None:
             return list(values)
+        for stack, bounds in zip(values[n:], self.stack_bounds):
+            stack.bounds = bounds  # a counter read back by the gradient keeps its range
         return [*values[:n], count, *values[n:]]
 
     def _rotated(self, init, learned):
@@ -301,6 +358,7 @@ class _Loop:
                 return outputs, pred
 
             (outputs, pred), inner = _traced(ctx, before, iteration)
+            outputs = _fit_lists(values, outputs)
             self._learn_from(values, outputs, inner.changed_from(before), carry)
             return outputs, [ctx.carry_value(inner, k) for k in carry], self._next(count), pred
 
@@ -374,6 +432,7 @@ class _Loop:
         n = len(values) - len(self.stacks)
         outputs = self.ctx.run(self.body_graph, list(values[:n]) + self.captures)
         pushed = [push(self.ctx, s, v, count) for s, v in zip(values[n:], outputs[n:])]
+        self.stack_bounds = [self.ctx.bounds(v) for v in outputs[n:]]
         return _values(outputs[:n], self.tensors, {}) + pushed
 
     def _guard(self, pred, state, count):
@@ -387,18 +446,10 @@ class _Loop:
         return pred
 
     def _learn_from(self, values, outputs, changed, carry):
-        for before, after in zip(values, outputs):
-            if isinstance(before, GradientList) and (before.buffer is None) != (
-                after.buffer is None
-            ):
-                self.ctx.unimplemented(
-                    "a TensorArray's gradient that a loop's gradient starts as zeros and fills "
-                    "(an array read in the loop): its length is unknown when compiling"
-                )
         new = changed - set(carry)
-        allocations = _new_allocations(values, outputs)
-        if new or allocations:
-            raise Redo(carry=new, allocate=allocations)
+        allocations, widths = _new_allocations(values, outputs), _widths(values, outputs)
+        if new or allocations or widths:
+            raise Redo(carry=new, allocate=allocations, widen=widths)
 
 
 def _steps_up(output, counter):

@@ -15,6 +15,7 @@ import numpy as np
 
 from runtime import errors
 from runtime.ops import logging_ops
+from runtime.xla.shapes import dims
 
 
 def is_static(value):
@@ -69,22 +70,18 @@ def lower_assert(ctx, condition, *data, summarize):
 
 
 def lower_normal(ctx, shape, mean, stddev, dtype, state):
-    draw = jax.random.normal(ctx.draw_key(), _dims(shape), dtype=dtype.as_numpy_dtype)
+    draw = jax.random.normal(ctx.draw_key(), dims(shape), dtype=dtype.as_numpy_dtype)
     return (draw * stddev + mean).astype(dtype.as_numpy_dtype)
 
 
 def lower_uniform(ctx, shape, minval, maxval, dtype, state):
-    key, dims, np_type = ctx.draw_key(), _dims(shape), dtype.as_numpy_dtype
+    key, sizes, np_type = ctx.draw_key(), dims(shape), dtype.as_numpy_dtype
     if dtype.is_integer:
         if minval >= maxval:
             raise errors.InvalidArgumentError("ValueError: low >= high")
-        return jax.random.randint(key, dims, minval, maxval, dtype=np_type)
-    draw = jax.random.uniform(key, dims, dtype=np_type)
+        return jax.random.randint(key, sizes, minval, maxval, dtype=np_type)
+    draw = jax.random.uniform(key, sizes, dtype=np_type)
     return (draw * (maxval - minval) + minval).astype(np_type)
-
-
-def _dims(shape):
-    return tuple(int(d) for d in np.reshape(shape, -1))
 
 
 def lower_read(ctx, handle, variable):

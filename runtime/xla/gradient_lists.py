@@ -10,14 +10,20 @@ index. XLA needs every shape fixed when compiling, so:
   a dynamic update; the backward loop reads them back at ``i``. A loop inside
   a differentiated loop stacks its stacks: rows of rows.
 - a *gradient list* is a ``GradientList``: no buffer while it is all zeros,
-  else a dense ``[capacity, *element]`` array (from a gradient of a whole
-  TensorArray, as ``stack``'s is). Getting, dropping and adding are dynamic
-  slices and updates of it.
+  else a dense ``[capacity, *element]`` array. A gradient of a whole
+  TensorArray (``stack``'s) is dense already; the gradient of one element read
+  (``GradientListElement``) is written into zeros with room for every index the
+  read can have: a loop's counter below a known bound, an index known when
+  compiling, or else the largest index seen when the program was observed
+  running. Getting, dropping and adding are dynamic slices and updates; adding
+  lists of two capacities pads the smaller with zeros.
 
 >>> import jax.numpy as jnp
 >>> g = lower_from_tensor(None, jnp.arange(6.0).reshape(3, 2))
 >>> lower_get(None, lower_drop(None, g, 1), 1, (2,), jnp.float32).tolist()
 [0.0, 0.0]
+>>> lower_add(None, g, GradientList(jnp.ones((4, 2)))).buffer[:, 0].tolist()
+[1.0, 3.0, 5.0, 1.0]
 """
 
 from __future__ import annotations
@@ -27,6 +33,7 @@ import jax.numpy as jnp
 import numpy as np
 from jax import lax
 
+from runtime.xla.shapes import dims
 from runtime.xla.tensor_lists import TensorList
 
 # --- stacks ---------------------------------------------------------------------------------------
@@ -36,13 +43,15 @@ from runtime.xla.tensor_lists import TensorList
 class Stack:
     """What a differentiated loop stacked: ``rows``, its values with a leading dim of
     ``capacity`` (a pytree: an inner loop's stacks stack as arrays one dim deeper), or None
-    before the first push is traced."""
+    before the first push is traced. ``bounds``, not part of the pytree: the ``(lowest,
+    highest)`` every pushed value was known to be within (a loop's counter), or None."""
 
-    __slots__ = ("rows", "capacity")
+    __slots__ = ("rows", "capacity", "bounds")
 
-    def __init__(self, rows, capacity):
+    def __init__(self, rows, capacity, bounds=None):
         self.rows = rows
         self.capacity = capacity
+        self.bounds = bounds
 
     def tree_flatten(self):
         return (self.rows,), self.capacity
@@ -100,9 +109,12 @@ def lower_stack_get(ctx, stack, index, element_dtype, element_shape):
         return np.zeros(element_shape.as_list(), element_dtype.as_numpy_dtype)
     if stack.capacity == 0:  # the loop cannot run: nothing reads it
         return jax.tree_util.tree_map(lambda r: jnp.zeros(r.shape[1:], r.dtype), stack.rows)
-    return jax.tree_util.tree_map(
+    value = jax.tree_util.tree_map(
         lambda r: lax.dynamic_index_in_dim(r, index, 0, keepdims=False), stack.rows
     )
+    if stack.bounds is not None:  # a counter stacked: its value read back keeps its range
+        ctx.bound(value, *stack.bounds)
+    return value
 
 
 # --- gradient lists -------------------------------------------------------------------------------
@@ -124,9 +136,59 @@ class GradientList:
     def tree_unflatten(cls, aux, children):
         return cls(children[0])
 
+    def element_spec(self):
+        """The buffer's shape and dtype (capacity first), or None while it is all zeros."""
+        if self.buffer is None:
+            return None
+        return jax.ShapeDtypeStruct(self.buffer.shape, self.buffer.dtype)
+
+
+def fitted(items, spec):
+    """``items`` with a buffer of ``spec`` (``GradientList.element_spec``; zeros where
+    ``items`` has none): how a loop carries a gradient list that its body fills or widens."""
+    if items.buffer is None:
+        return GradientList(jnp.zeros(spec.shape, spec.dtype))
+    return GradientList(_padded(items.buffer, spec.shape[0]))
+
+
+def wider(a, b):
+    """The spec with room for both specs (None counts as no room)."""
+    if a is None or b is None:
+        return a or b
+    return a if a.shape[0] >= b.shape[0] else b
+
+
+def _padded(buffer, capacity):
+    missing = capacity - buffer.shape[0]
+    if missing <= 0:
+        return buffer
+    return jnp.concatenate([buffer, jnp.zeros((missing, *buffer.shape[1:]), buffer.dtype)])
+
 
 def lower_empty(ctx):
     return GradientList(None)
+
+
+def lower_element(ctx, index, value):
+    """The gradient list holding ``value`` at ``index`` (the gradient of one read): zeros with
+    room for every index the read can have."""
+    value = jnp.asarray(value)
+    known = ctx.bounds(index)
+    if known is not None and known[0] >= 0:
+        capacity = known[1] + 1
+    else:  # the largest index observed; a larger one is observed again
+        capacity = ctx.capacity()
+        ctx.check(
+            jnp.asarray(index) >= capacity,
+            "GradientListElement: index {0} is past the indices observed",
+            detail=index,
+            respecialize=True,
+        )
+        ctx.check(jnp.asarray(index) < 0, "GradientListElement: negative index {0}", detail=index)
+    buffer = jnp.zeros((capacity, *value.shape), value.dtype)
+    if capacity == 0:  # the read never ran when observed: nothing to hold
+        return GradientList(buffer)
+    return GradientList(lax.dynamic_update_index_in_dim(buffer, value, index, 0))
 
 
 def lower_from_tensor(ctx, value):
@@ -138,14 +200,13 @@ def lower_add(ctx, a, b):
         return b
     if b.buffer is None:
         return a
-    if a.buffer.shape != b.buffer.shape:
-        ctx.unimplemented(f"gradient lists of {a.buffer.shape[0]} and {b.buffer.shape[0]} elements")
-    return GradientList(a.buffer + b.buffer)
+    capacity = max(a.buffer.shape[0], b.buffer.shape[0])
+    return GradientList(_padded(a.buffer, capacity) + _padded(b.buffer, capacity))
 
 
 def lower_get(ctx, items, index, shape, element_dtype):
     if items.buffer is None:
-        return np.zeros(tuple(int(d) for d in shape), element_dtype.as_numpy_dtype)
+        return np.zeros(dims(shape), element_dtype.as_numpy_dtype)
     index = jnp.asarray(index, jnp.int32)
     inside = (index >= 0) & (index < items.buffer.shape[0])  # a missing index is zeros
     value = lax.dynamic_index_in_dim(items.buffer, index, 0, keepdims=False)
@@ -163,7 +224,7 @@ def lower_drop(ctx, items, index):
 
 
 def lower_stack(ctx, items, shape, element_dtype):
-    shape = tuple(int(d) for d in shape)
+    shape = dims(shape)
     if items.buffer is None:
         return np.zeros(shape, element_dtype.as_numpy_dtype)
     buffer = items.buffer

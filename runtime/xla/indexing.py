@@ -13,14 +13,21 @@ import jax.numpy as jnp
 import numpy as np
 
 from runtime.xla.effects import is_static
+from runtime.xla.shapes import dims
+
+
+def check_in_range(ctx, indices, size, message):
+    """Fails the op with ``message`` (``{0}``: the first bad index) unless every one of
+    ``indices`` is in [0, size): XLA would clamp them."""
+    bad = (indices < 0) | (indices >= size)
+    first_bad = jnp.ravel(indices)[jnp.argmax(jnp.ravel(bad))] if np.size(indices) else 0
+    failed = bool(np.any(bad)) if is_static(bad) else jnp.any(bad)
+    ctx.check(failed, message, detail=first_bad)
 
 
 def lower_gather(ctx, params, indices, axis):
     n = params.shape[axis]
-    bad = (indices < 0) | (indices >= n)
-    first_bad = jnp.ravel(indices)[jnp.argmax(jnp.ravel(bad))] if np.size(indices) else 0
-    failed = bool(np.any(bad)) if is_static(bad) else jnp.any(bad)
-    ctx.check(failed, f"gather: index {{0}} is not in [0, {n})", detail=first_bad)
+    check_in_range(ctx, indices, n, f"gather: index {{0}} is not in [0, {n})")
     return jnp.take(params, indices, axis=axis, mode="clip")
 
 
@@ -76,7 +83,7 @@ def lower_strided_slice(ctx, x, *dynamic, spec):
 
 def lower_strided_slice_grad(ctx, shape, grad, *dynamic, spec):
     """``grad`` written at the index into zeros of the sliced tensor's shape."""
-    shape = tuple(int(d) for d in np.reshape(shape, -1))
+    shape = dims(shape)
     grad = jnp.asarray(grad)
     return jnp.zeros(shape, grad.dtype).at[index_key(ctx, shape, dynamic, spec)].set(grad)
 

@@ -87,7 +87,8 @@ class Specialization:
     """Values XLA needs when compiling that the graph knows only at run time, as observed.
 
     ``values``: (op, input position) -> the numpy value; ``capacities``: op (a
-    dynamic TensorArray's reserve) -> its largest size; ``inputs``: the
+    dynamic TensorArray's reserve or stack, a ``GradientListElement``) -> the size it needs
+    (``runtime.xla.observe.Observation``); ``inputs``: the
     program's inputs compiled in (position -> value), as ``jax.jit``'s
     ``static_argnums`` are. ``observed`` says the program was observed running:
     an op still missing is one that did not run, and any value serves it (a
@@ -127,6 +128,9 @@ class Lowering:
         self.state = state if state is not None else State()
         self.op = None
         self._bounds = {}  # id(traced value) -> (value, lowest, highest): a loop's counters
+        # op -> {position: capacity}: the TensorArrays a cond or loop widens to one size. They
+        # follow the sizes observed, so unlike ``learned`` they hold for this trace only.
+        self.widths = {}
 
     # --- walking a graph ----------------------------------------------------------------------
 
@@ -262,7 +266,9 @@ class Lowering:
         return known
 
     def capacity(self):
-        """The observed capacity of the dynamic TensorArray the current op reserves."""
+        """The observed size of what the current op makes: a dynamic TensorArray (its largest
+        size), a stack of one (the length stacked), or the gradient list of one element (its
+        largest index, plus one)."""
         specialization = self.host.specialization
         capacity = specialization.capacities.get(self.op)
         if capacity is None:

@@ -53,6 +53,7 @@ from runtime.ops import (
 )
 from runtime.state import variables
 from runtime.xla import control_flow, effects, gradient_lists, indexing, tensor_lists
+from runtime.xla.shapes import dims
 
 LOWERINGS = {}
 """OpDef -> ``rule(ctx, *values, **attrs)``."""
@@ -182,10 +183,8 @@ LOWERINGS[nn_ops.SOFTMAX] = _softmax
 
 def _sparse_softmax_xent(ctx, logits, labels):
     depth = logits.shape[-1]
-    bad = (labels < 0) | (labels >= depth)
-    first_bad = jnp.ravel(labels)[jnp.argmax(jnp.ravel(bad))] if np.size(labels) else 0
     message = f"Received a label value of {{0}} which is outside the valid range of [0, {depth})"
-    ctx.check(_any(bad), message, detail=first_bad)
+    indexing.check_in_range(ctx, labels, depth, message)
     log_probs = jax.nn.log_softmax(logits, axis=-1)
     hot = jnp.expand_dims(labels, -1) == jnp.arange(depth)
     loss = -jnp.sum(jnp.where(hot, log_probs, jnp.zeros((), logits.dtype)), axis=-1)
@@ -302,7 +301,7 @@ LOWERINGS[array_ops.ONES_LIKE] = _like(1)
 LOWERINGS[array_ops.SHAPE] = _shape_of
 LOWERINGS[array_ops.SIZE] = lambda ctx, x, out_type: out_type.as_numpy_dtype(np.size(x))
 LOWERINGS[array_ops.RANK] = lambda ctx, x: np.int32(np.ndim(x))
-LOWERINGS[array_ops.RESHAPE] = lambda ctx, x, shape: jnp.reshape(x, tuple(int(d) for d in shape))
+LOWERINGS[array_ops.RESHAPE] = lambda ctx, x, shape: jnp.reshape(x, dims(shape))
 STATIC_OPERANDS[array_ops.RESHAPE] = (1,)
 LOWERINGS[array_ops.TRANSPOSE] = lambda ctx, x, perm: jnp.transpose(x, perm)
 LOWERINGS[array_ops.CONCAT] = lambda ctx, *xs, axis: jnp.concatenate(xs, axis=axis)
@@ -328,11 +327,11 @@ def _split(ctx, x, sizes, axis, num):
 
 
 def _sum_to_shape(ctx, grad, shape, axes):
-    shape = [int(d) for d in np.reshape(shape, -1)]
+    shape = dims(shape)
     if axes is None:  # not known when the graph was built; the shapes are known now
-        dims = jnp.shape(grad)
-        lead = len(dims) - len(shape)
-        stretched = [lead + i for i, d in enumerate(shape) if d == 1 and dims[lead + i] != 1]
+        grad_dims = jnp.shape(grad)
+        lead = len(grad_dims) - len(shape)
+        stretched = [lead + i for i, d in enumerate(shape) if d == 1 and grad_dims[lead + i] != 1]
         axes = (*range(lead), *stretched)
     total = jnp.sum(grad, axis=tuple(axes), keepdims=True, dtype=grad.dtype)
     return jnp.reshape(total, shape)
@@ -340,9 +339,7 @@ def _sum_to_shape(ctx, grad, shape, axes):
 
 LOWERINGS[array_ops.SPLIT] = _split
 STATIC_OPERANDS[array_ops.SPLIT] = (1,)
-LOWERINGS[broadcast_ops.BROADCAST_TO] = lambda ctx, x, shape: jnp.broadcast_to(
-    x, tuple(int(d) for d in np.reshape(shape, -1))
-)
+LOWERINGS[broadcast_ops.BROADCAST_TO] = lambda ctx, x, shape: jnp.broadcast_to(x, dims(shape))
 STATIC_OPERANDS[broadcast_ops.BROADCAST_TO] = (1,)
 LOWERINGS[broadcast_ops.SUM_TO_SHAPE] = _sum_to_shape
 STATIC_OPERANDS[broadcast_ops.SUM_TO_SHAPE] = (1,)
@@ -464,14 +461,11 @@ LOWERINGS[control_flow_ops.NO_OP] = lambda ctx: None
 LOWERINGS[function_ops.CALL] = control_flow.lower_call
 
 # A loop's gradient stacks what each iteration computed (a preallocated array: the loop has
-# a bound), and a TensorArray's gradient is a dense gradient list.
+# a bound), and a TensorArray's gradient is a dense gradient list (one read's: with room for
+# the indices the read can have).
 LOWERINGS[list_gradient_ops.STACK_GET] = gradient_lists.lower_stack_get
 LOWERINGS[list_gradient_ops.GRAD_LIST_EMPTY] = gradient_lists.lower_empty
-UNLOWERABLE[list_gradient_ops.GRAD_LIST_ELEMENT] = (
-    "the gradient of one element (a TensorArray read, or a loop's stack read when a loop is "
-    "differentiated twice) is a list of a length unknown when compiling; index a tensor "
-    "(x[i]) instead of reading a TensorArray"
-)
+LOWERINGS[list_gradient_ops.GRAD_LIST_ELEMENT] = gradient_lists.lower_element
 LOWERINGS[list_gradient_ops.GRAD_LIST_FROM_TENSOR] = gradient_lists.lower_from_tensor
 LOWERINGS[list_gradient_ops.GRAD_LIST_ADD] = gradient_lists.lower_add
 LOWERINGS[list_gradient_ops.GRAD_LIST_GET] = gradient_lists.lower_get

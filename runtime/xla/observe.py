@@ -22,15 +22,16 @@ from __future__ import annotations
 import numpy as np
 
 from runtime.execution.compile import compile_graph
-from runtime.ops import logging_ops, tensor_array_ops
+from runtime.ops import list_gradient_ops, logging_ops, tensor_array_ops
 from runtime.ops.tensor_array_buffer import ElementBuffer
 from runtime.xla.lowerings import STATIC_OPERANDS
 
 
 class Observation:
     """What a watched run saw: ``values`` ((op, input position) -> value), ``capacities``
-    (dynamic TensorArray reserve op -> largest size), ``varies`` (ops whose value changed
-    within the call), and ``error`` (what the run raised, if it did)."""
+    (a dynamic TensorArray's reserve op -> its largest size; a stack op -> the length it
+    stacked; a ``GradientListElement`` -> one more than its largest index), ``varies`` (ops
+    whose value changed within the call), and ``error`` (what the run raised, if it did)."""
 
     def __init__(self):
         self.values = {}
@@ -50,6 +51,10 @@ class Observation:
         if size > self.capacities.get(op, -1):
             self.capacities[op] = size
 
+    def stacked(self, op, length):
+        if self.capacities.setdefault(op, length) != length and op not in self.varies:
+            self.varies.append(op)
+
 
 def observe(graph, values, variables):
     """Runs ``graph`` on ``values`` with the default executor, effects held back, and watches it."""
@@ -62,6 +67,10 @@ def observe(graph, values, variables):
             continue
         if op.opdef is tensor_array_ops.RESERVE and op.attrs["dynamic_size"]:
             kernel = _watched_reserve(op, observation)
+        elif op.opdef is list_gradient_ops.GRAD_LIST_ELEMENT:
+            kernel = _watched_element(op, observation)
+        elif op.opdef is tensor_array_ops.STACK:
+            kernel = _watched_stack(op, observation)
         positions = STATIC_OPERANDS.get(op.opdef)
         if positions or kernel is not op.opdef.kernel:
             kernels[op] = _watching(op, positions or (), kernel, observation)
@@ -113,6 +122,22 @@ class _WatchedBuffer(ElementBuffer):
         buffer = super().write_growing(index, value)
         self.observation.grew(self.op, len(self))
         return buffer
+
+
+def _watched_element(op, observation):
+    def element(index, value):
+        observation.grew(op, int(index) + 1)
+        return op.opdef.kernel(index, value)
+
+    return element
+
+
+def _watched_stack(op, observation):
+    def stack(items, **attrs):
+        observation.stacked(op, len(items))
+        return op.opdef.kernel(items, **attrs)
+
+    return stack
 
 
 def _watched_reserve(op, observation):

@@ -32,6 +32,8 @@ import numpy as np
 from runtime import errors
 from runtime.core import dtypes
 from runtime.execution.compile import describe_op
+from runtime.execution.emitter import Namer
+from runtime.execution.entry import MISS
 from runtime.ops.logging_ops import write_text
 from runtime.state.variables import VAR_HANDLE
 from runtime.xla import lowerings
@@ -46,6 +48,8 @@ _WIDE = (dtypes.int64, dtypes.float64)
 
 class XlaProgram:
     """A FuncGraph compiled by XLA; call it with the values of the graph's inputs."""
+
+    body_runs_kernels = False  # its entry functions' body calls XLA (runtime.execution.entry)
 
     def __init__(self, graph):
         self.graph = graph
@@ -62,6 +66,7 @@ class XlaProgram:
         self._static = []  # positions of the inputs compiled in, by value
         self._by_inputs = {}  # the static inputs' values -> _Compiled
         self._current = self._compile(self._base)
+        self.namer, self.bound_values = None, {}  # the entry functions' names (see body)
 
     def __call__(self, *values):
         try:
@@ -136,6 +141,65 @@ class XlaProgram:
             return compiled.run(values)
         except _Respecialize as e:
             _changing(e.check.op)
+
+    @property
+    def body(self):
+        """What ``runtime.execution.entry`` writes an entry function from, as for the default
+        executor's ``Program.body``: lines that pick the program compiled for the inputs and
+        call its jitted function, or None where a call needs more (64-bit types; a program
+        that prints, writes variables, draws random numbers or checks at run time).
+
+        A call the lines cannot take (static inputs of values not compiled yet, a program
+        not traced yet) returns ``MISS``, and the general path takes it.
+        """
+        if self.wide or not any(c.plain for c in self._compiled.values()):
+            return None
+        if self.namer is None:
+            self.namer = Namer()
+        fresh, bound = self.namer.fresh, self.bound_values
+
+        def bind(hint, value):
+            name = fresh(hint)
+            bound[name] = value
+            return name
+
+        program, miss = bind("program", self), bind("miss", MISS)
+        args = [fresh("input") for _ in self.graph.inputs]
+        compiled, outputs = fresh("compiled"), [fresh("output") for _ in self.graph.outputs]
+        if self._static:  # the key _input_key makes, written out
+            static = [args[i] for i in self._static]
+            if len(static) == 1:
+                generic = bind("generic", np.generic)
+                key = (
+                    f"{static[0]} if isinstance({static[0]}, {generic}) else {static[0]}.tobytes()"
+                )
+            else:
+                key = f"({', '.join(f'{a}.tobytes()' for a in static)},)"
+            dynamic = [a for i, a in enumerate(args) if i not in self._static]
+            lines = [
+                f"    if {program}._static is not {bind('static', self._static)}:",
+                f"        return {miss}",
+                f"    {compiled} = {program}._by_inputs.get({key})",
+                f"    if {compiled} is None or not {compiled}.plain:",
+                f"        return {miss}",
+            ]
+        else:
+            dynamic = args
+            lines = [
+                f"    {compiled} = {program}._current",
+                f"    if {program}._static or not {compiled}.plain:",
+                f"        return {miss}",
+            ]
+        lines.append(f"    {', '.join(outputs)}, = {compiled}.jitted({', '.join(dynamic)})")
+        asarray, numpy_value = bind("asarray", np.asarray), bind("numpy_value", _numpy)
+        results = []
+        for name, tensor in zip(outputs, self.graph.outputs):
+            rank = tensor.shape.rank
+            if rank is None:
+                results.append(f"{numpy_value}({name})")
+            else:  # a scalar is a numpy scalar, as the default executor gives it
+                results.append(f"{asarray}({name}){'[()]' if rank == 0 else ''}")
+        return lines, results, args, {}
 
     def __str__(self):
         return f"<rt.xla.XlaProgram {self.graph.graph_name!r}>"

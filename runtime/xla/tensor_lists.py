@@ -57,6 +57,27 @@ class TensorList:
             return None
         return self.buffer.dtype, tuple(self.buffer.shape[1:])
 
+    def kind(self):
+        """What lax needs the same in both branches of a cond and in a loop's carry."""
+        return self.capacity, self.dynamic, None if self.dynamic else self.length
+
+
+def widened(lst, capacity):
+    """``lst`` with room for at least ``capacity`` elements (zeros past its own) and its length
+    known at run time: how two branches of a cond give back the lists of two reserve ops as
+    one (a call that stacks it at another length than was observed is observed again)."""
+    capacity = max(capacity, lst.capacity)
+    buffer = None if lst.buffer is None else _widened_buffer(lst.buffer, capacity)
+    return TensorList(buffer, jnp.asarray(lst.length, jnp.int32), capacity, dynamic=True)
+
+
+def _widened_buffer(buffer, capacity):
+    """``buffer`` with zeros after its rows up to ``capacity`` rows."""
+    if capacity <= buffer.shape[0]:
+        return buffer
+    room = jnp.zeros((capacity - buffer.shape[0], *buffer.shape[1:]), buffer.dtype)
+    return jnp.concatenate([buffer, room])
+
 
 def allocate(lst, dtype, element_shape):
     """``lst`` with a buffer of zeros for elements of ``dtype`` and ``element_shape``."""
@@ -131,14 +152,18 @@ def lower_read(ctx, lst, index, element_dtype, element_shape):
 def lower_stack(ctx, lst, element_dtype, element_shape, static_size):
     if lst.buffer is None:
         return _never_written(lst, element_dtype, element_shape)
-    if lst.dynamic:
-        ctx.check(
-            lst.length != lst.capacity,
-            "TensorArray: stacked at size {0}, not the size it had when observed",
-            detail=lst.length,
-            respecialize=True,
-        )
-    return lst.buffer
+    if not lst.dynamic:
+        return lst.buffer
+    length = ctx.capacity()  # what it was stacked at when observed: at most its capacity
+    ctx.check(
+        lst.length != length,
+        "TensorArray: stacked at size {0}, not the size it had when observed",
+        detail=lst.length,
+        respecialize=True,
+    )
+    if length >= lst.capacity:  # (more, if the stack did not run when observed: a check fails)
+        return _widened_buffer(lst.buffer, length)
+    return lst.buffer[:length]
 
 
 def _never_written(lst, element_dtype, element_shape):

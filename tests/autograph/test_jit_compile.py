@@ -170,3 +170,106 @@ def test_the_gradient_of_a_loop_with_no_bound_is_unimplemented_on_xla_naming_the
     with pytest.raises(rt.errors.UnimplementedError, match="maximum_iterations") as info:
         loop_gradient(rt.constant(2.0), rt.constant(3))
     assert "in loop_gradient" in str(info.value)
+
+
+def test_a_zip_or_enumerate_over_a_range_whose_size_changes_in_a_loop_compiles():
+    """A range zipped or enumerated is never built (its items are computed), so its size may
+    change from one iteration of an outer loop to the next, which XLA could not compile."""
+
+    def f(a, n, rounds):
+        weights = [2, 5, 1]
+        total = 0
+        k = 0
+        while k < rounds:  # a staged loop: one range op, run with another size each time
+            for w, j in zip(weights, range(n % 6)):
+                total += w * j + a
+            for i, j in enumerate(range(1, n % 5)):
+                total += i * j
+            n = n * 3 + 1
+            k += 1
+        return total
+
+    default, compiled = ag.function(f), ag.function(f, jit_compile=True)
+    for a, n, rounds in [(1, 4, 4), (-3, 7, 3), (2, 0, 5)]:
+        expected = f(a, n, rounds)  # plain Python
+        args = [rt.constant(a), rt.constant(n), rt.constant(rounds)]
+        assert default(*args).numpy() == expected
+        assert compiled(*args).numpy() == expected
+
+
+def _general_path_calls(fn, *args):
+    """The names of the general path's Python functions called while ``fn(*args)`` runs."""
+    general = {"_call_flat", "_call", "run", "_fast_call"}
+    calls = []
+
+    def profile(frame, event, arg):
+        if event == "call" and frame.f_code.co_name in general:
+            calls.append(frame.f_code.co_name)
+
+    sys.setprofile(profile)
+    try:
+        return fn(*args), calls
+    finally:
+        sys.setprofile(None)
+
+
+def test_repeated_calls_take_the_entry_function_straight_to_the_jitted_program():
+    def collatz(n):
+        steps = 0
+        while n > 1:
+            n = n // 2 if n % 2 == 0 else 3 * n + 1
+            steps += 1
+        return steps, n
+
+    default, compiled = ag.function(collatz), ag.function(collatz, jit_compile=True)
+    for start in (27, 27, 27, 6, 6, 1):
+        n = rt.constant(start)
+        expected = default(n)
+        result, general = _general_path_calls(compiled, n)
+        assert_matches(result, expected)
+        assert isinstance(result, tuple) and result[0].shape == () and result[0].dtype == rt.int32
+        assert isinstance(result[0].numpy(), np.int32)  # a numpy scalar, as the default gives
+    assert general == []  # the last call: Function.__call__, its entry function, then XLA
+    # Another dtype misses the entry and takes the general path (a new trace).
+    result, general = _general_path_calls(compiled, rt.constant(7, rt.int64))
+    assert result[0].numpy() == 16 and result[1].dtype == rt.int64
+    assert general and compiled.tracing_count == 2
+
+
+def test_the_entry_of_a_program_compiled_per_input_value_finds_each_values_program():
+    def squares(n):  # XLA needs the TensorArray's size when compiling: n is compiled in
+        ta = rt.TensorArray(rt.int32, size=n)
+        for i in rt.range(n):
+            ta = ta.write(i, i * i)
+        return ta.stack()
+
+    default, compiled = ag.function(squares), ag.function(squares, jit_compile=True)
+    compiled_sizes = set()
+    for call, size in enumerate((3, 5, 3, 5, 5, 7, 3, 2, 7)):
+        n = rt.constant(size)
+        result, general = _general_path_calls(compiled, n)
+        np.testing.assert_array_equal(result.numpy(), default(n).numpy())
+        assert result.shape == (size,)
+        if call >= 2:  # the entry function exists: it takes the sizes compiled before only
+            assert (general == []) == (size in compiled_sizes), (call, size, general)
+        compiled_sizes.add(size)
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        lambda x: rt.cast(x, rt.int64) * 3,  # 64-bit types: the general path turns them on
+        lambda x: (rt.print("x is", x), x + 1)[1],  # printing
+        lambda x: rt.gather(rt.constant([5, 6, 7, 8]), x),  # an index checked at run time
+    ],
+    ids=["int64", "print", "checked"],
+)
+def test_programs_that_need_more_than_the_jitted_call_give_the_default_results(body, capsys):
+    default, compiled = ag.function(body), ag.function(body, jit_compile=True)
+    for k in range(4):
+        x = rt.constant(k)
+        expected, expected_out = default(x), capsys.readouterr().out
+        result = compiled(x)
+        assert capsys.readouterr().out == expected_out
+        np.testing.assert_allclose(result.numpy(), expected.numpy(), rtol=1e-6)
+        assert result.dtype == expected.dtype

@@ -503,3 +503,12 @@ def test_random_program_with_jit_compile(tmp_path, seed):
             actual_error,
             expected,
         )
+
+
+# Programs the jit_compile runs found wrong, kept: 5000039, a zip over a range whose size
+# changed from one iteration of the loop around it to the next (the range is no longer built);
+# 6100207 and 6100392, a list appended to in one branch of an if and not in the other (the
+# branches gave TensorArrays of two sizes).
+@pytest.mark.parametrize("seed", [5000039, 6100207, 6100392])
+def test_jit_programs_the_large_runs_found(tmp_path, seed):
+    test_random_program_with_jit_compile(tmp_path, seed)

@@ -114,6 +114,39 @@ def test_integer_boolean_and_string_sources_and_targets_give_none():
     assert tape.gradient(n, x) is None  # an integer target has no gradient
 
 
+def test_a_target_that_is_a_source_gets_ones_tensor_or_variable():
+    # As TensorFlow: d x / d x is ones of x's shape (the target's seed), a variable included
+    # (TensorFlow differentiates its handle); with other targets the seeds add up.
+    x, v = rt.constant([[3.0, -1.0, 0.5]]), rt.Variable([1.0, 2.0])
+    with rt.GradientTape(persistent=True) as tape:
+        tape.watch(x)
+        y = v * 2.0
+    np.testing.assert_array_equal(tape.gradient(x, x).numpy(), np.ones((1, 3), np.float32))
+    np.testing.assert_array_equal(tape.gradient(v, v).numpy(), np.ones(2, np.float32))
+    np.testing.assert_array_equal(tape.gradient([y, v], v).numpy(), [3.0, 3.0])  # 2 + 1
+    weight = rt.constant([2.0, 5.0])
+    np.testing.assert_array_equal(tape.gradient(v, v, output_gradients=weight).numpy(), [2, 5])
+
+
+def test_a_variable_target_that_is_its_source_in_a_traced_function():
+    v = rt.Variable([1.0, 2.0])
+
+    @ag.function
+    def grads():
+        with rt.GradientTape() as tape:
+            y = v * 3.0
+        return tape.gradient([y, v], v)
+
+    @ag.function
+    def untouched():
+        with rt.GradientTape() as tape:
+            pass
+        return tape.gradient(v, v)
+
+    np.testing.assert_array_equal(grads().numpy(), [4.0, 4.0])  # 3 + 1
+    np.testing.assert_array_equal(untouched().numpy(), [1.0, 1.0])
+
+
 def test_output_gradients_weigh_the_target():
     x = rt.constant([1.0, 2.0, 3.0])
     with rt.GradientTape() as tape:

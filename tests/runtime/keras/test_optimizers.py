@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import partial
+
 import numpy as np
 import pytest
 
@@ -13,96 +15,146 @@ START = np.array([[0.5, -1.0], [2.0, 0.25]], np.float32)
 GRADS = [np.array([[0.1, -0.2], [0.3, 0.0]]), np.array([[-0.5, 1.0], [0.2, 0.4]])] * 3
 
 
-def sgd_reference(lr, momentum=0.0, nesterov=False):
-    w, velocity = START.astype(np.float64), np.zeros_like(START, np.float64)
-    for g in GRADS:
+def sgd_reference(lr, momentum=0.0, nesterov=False, start=START, grads=GRADS):
+    """The weight after ``grads``, and the slots (a float64 numpy run of Keras' rule)."""
+    w, velocity = start.astype(np.float64), np.zeros_like(start, np.float64)
+    for g in grads:
         if not momentum:
             w = w - lr * g
             continue
         velocity = momentum * velocity - lr * g
         w = w + (momentum * velocity - lr * g if nesterov else velocity)
-    return w
+    return w, ({"momentum": velocity} if momentum else {})
 
 
-def adam_reference(lr=0.001, beta_1=0.9, beta_2=0.999, epsilon=1e-7, amsgrad=False):
-    w = START.astype(np.float64)
+def adam_reference(
+    lr=0.001, beta_1=0.9, beta_2=0.999, epsilon=1e-7, amsgrad=False, start=START, grads=GRADS
+):
+    w = start.astype(np.float64)
     m = v = vhat = np.zeros_like(w)
-    for t, g in enumerate(GRADS, start=1):
+    for t, g in enumerate(grads, start=1):
         lr_t = lr * np.sqrt(1 - beta_2**t) / (1 - beta_1**t)
         m = beta_1 * m + (1 - beta_1) * g
         v = beta_2 * v + (1 - beta_2) * g * g
         vhat = np.maximum(vhat, v)
         w = w - lr_t * m / (np.sqrt(vhat if amsgrad else v) + epsilon)
-    return w
+    return w, ({"m": m, "v": v, "vhat": vhat} if amsgrad else {"m": m, "v": v})
 
 
-def rmsprop_reference(lr=0.001, rho=0.9, momentum=0.0, epsilon=1e-7, centered=False):
-    w = START.astype(np.float64)
+def rmsprop_reference(
+    lr=0.001, rho=0.9, momentum=0.0, epsilon=1e-7, centered=False, start=START, grads=GRADS
+):
+    """Keras 3's rule: epsilon under the square root, centered or not."""
+    w = start.astype(np.float64)
     ms = mg = mom = np.zeros_like(w)
-    for g in GRADS:
+    for g in grads:
         ms = rho * ms + (1 - rho) * g * g
         mg = rho * mg + (1 - rho) * g
-        denominator = np.sqrt(ms - mg * mg if centered else ms) + epsilon
+        denominator = np.sqrt((ms - mg * mg if centered else ms) + epsilon)
         if momentum:
             mom = momentum * mom + lr * g / denominator
             w = w - mom
         else:
             w = w - lr * g / denominator
-    return w
+    slots = {"rms": ms}
+    if momentum:
+        slots["momentum"] = mom
+    if centered:
+        slots["mg"] = mg
+    return w, slots
 
 
+RMSPROP_EPSILONS = (1e-7, 0.01)  # a large epsilon tells under the root from beside it
 CASES = [
-    ("sgd", lambda: keras.optimizers.SGD(0.1), sgd_reference(0.1)),
-    ("sgd momentum", lambda: keras.optimizers.SGD(0.1, momentum=0.9), sgd_reference(0.1, 0.9)),
+    ("sgd", lambda: keras.optimizers.SGD(0.1), partial(sgd_reference, 0.1)),
+    (
+        "sgd momentum",
+        lambda: keras.optimizers.SGD(0.1, momentum=0.9),
+        partial(sgd_reference, 0.1, 0.9),
+    ),
     (
         "sgd nesterov",
         lambda: keras.optimizers.SGD(0.1, momentum=0.5, nesterov=True),
-        sgd_reference(0.1, 0.5, True),
+        partial(sgd_reference, 0.1, 0.5, True),
     ),
-    ("adam", lambda: keras.optimizers.Adam(0.01), adam_reference(0.01)),
+    ("adam", lambda: keras.optimizers.Adam(0.01), partial(adam_reference, 0.01)),
     (
         "adam betas",
         lambda: keras.optimizers.Adam(0.05, beta_1=0.5, beta_2=0.9, epsilon=1e-3),
-        adam_reference(0.05, 0.5, 0.9, 1e-3),
+        partial(adam_reference, 0.05, 0.5, 0.9, 1e-3),
     ),
     (
         "adam amsgrad",
         lambda: keras.optimizers.Adam(0.05, amsgrad=True),
-        adam_reference(0.05, amsgrad=True),
+        partial(adam_reference, 0.05, amsgrad=True),
     ),
-    ("rmsprop", lambda: keras.optimizers.RMSprop(0.01), rmsprop_reference(0.01)),
+] + [
     (
-        "rmsprop momentum",
-        lambda: keras.optimizers.RMSprop(0.01, momentum=0.8),
-        rmsprop_reference(0.01, momentum=0.8),
-    ),
-    (
-        "rmsprop centered",
-        lambda: keras.optimizers.RMSprop(0.01, rho=0.8, centered=True),
-        rmsprop_reference(0.01, rho=0.8, centered=True),
-    ),
+        f"rmsprop momentum={momentum} centered={centered} epsilon={epsilon}",
+        partial(
+            keras.optimizers.RMSprop,
+            0.01,
+            rho=0.8,
+            momentum=momentum,
+            epsilon=epsilon,
+            centered=centered,
+        ),
+        partial(
+            rmsprop_reference, 0.01, 0.8, momentum=momentum, epsilon=epsilon, centered=centered
+        ),
+    )
+    for momentum in (0.0, 0.8)
+    for centered in (False, True)
+    for epsilon in RMSPROP_EPSILONS
 ]
 
 
-@pytest.mark.parametrize(("name", "make", "expected"), CASES, ids=[c[0] for c in CASES])
-def test_eager_updates_follow_the_documented_rule(name, make, expected):
+def assert_state(optimizer, w, reference):
+    expected, slots = reference
+    np.testing.assert_allclose(w.numpy(), expected, rtol=1e-5, atol=1e-6)
+    for name, value in slots.items():
+        np.testing.assert_allclose(optimizer.get_slot(w, name).numpy(), value, rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize(("name", "make", "reference"), CASES, ids=[c[0] for c in CASES])
+def test_eager_updates_follow_the_documented_rule(name, make, reference):
     w = rt.Variable(START)
     optimizer = make()
     for g in GRADS:
         optimizer.apply_gradients([(rt.constant(g.astype(np.float32)), w)])
-    np.testing.assert_allclose(w.numpy(), expected, rtol=1e-5, atol=1e-6)
+    assert_state(optimizer, w, reference())
     assert int(optimizer.iterations.numpy()) == len(GRADS)
 
 
-@pytest.mark.parametrize(("name", "make", "expected"), CASES, ids=[c[0] for c in CASES])
-def test_updates_inside_a_traced_step_are_the_same(name, make, expected):
+@pytest.mark.parametrize(("name", "make", "reference"), CASES, ids=[c[0] for c in CASES])
+def test_updates_inside_a_traced_step_are_the_same(name, make, reference):
     w = rt.Variable(START)
     optimizer = make()
     step = ag.function(lambda g: optimizer.apply_gradients([(g, w)]))
     for g in GRADS:
         step(rt.constant(g.astype(np.float32)))
-    np.testing.assert_allclose(w.numpy(), expected, rtol=1e-5, atol=1e-6)
+    assert_state(optimizer, w, reference())
     assert step.tracing_count == 2  # the first trace made the slots; the second one runs
+
+
+NON_FINITE = np.array([np.inf, np.nan, -np.inf, 1.5], np.float32)
+NON_FINITE_GRADS = [np.array([0.5, -0.25, 1.0, 2.0])] * 2
+
+
+@pytest.mark.parametrize(("name", "make", "reference"), CASES, ids=[c[0] for c in CASES])
+def test_slots_start_at_zero_whatever_the_weight_holds(name, make, reference):
+    # Keras' slots are zeros of the weight's shape and dtype: an inf or NaN weight stays as
+    # the rule makes it (inf - finite = inf), and its slots stay finite.
+    w = rt.Variable(NON_FINITE)
+    optimizer = make()
+    for g in NON_FINITE_GRADS:
+        optimizer.apply_gradients([(rt.constant(g.astype(np.float32)), w)])
+    expected, slots = reference(start=NON_FINITE, grads=NON_FINITE_GRADS)
+    np.testing.assert_allclose(w.numpy(), expected, rtol=1e-5)  # NaN where NaN, inf where inf
+    for name, value in slots.items():
+        slot = optimizer.get_slot(w, name)
+        assert slot.dtype is w.dtype and np.isfinite(value).all()
+        np.testing.assert_allclose(slot.numpy(), value, rtol=1e-5)
 
 
 def test_state_lives_in_named_variables_made_once():

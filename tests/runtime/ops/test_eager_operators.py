@@ -154,6 +154,14 @@ def test_mixed_dtypes_and_bad_operands_keep_the_ops_errors():
         rt.constant([1, 2]) + rt.constant([1, 2, 3])
 
 
+@pytest.mark.parametrize("op", [operator.add, operator.lt], ids=["arithmetic", "comparison"])
+def test_the_ops_error_comes_alone_not_during_handling_of_numpys(op):
+    with pytest.raises(ValueError, match="Incompatible shapes for broadcasting") as caught:
+        op(rt.constant([1.0, 2.0]), rt.constant([1.0, 2.0, 3.0]))
+    # numpy's error is the fast path's business: a user sees no "During handling of ..."
+    assert caught.value.__context__ is None and caught.value.__cause__ is None
+
+
 def test_eager_tensors_inside_a_graph_become_graph_ops():
     x = rt.constant(3)
     with rt.Graph().as_default():

@@ -226,20 +226,3 @@ def test_the_gradient_of_a_loop_with_no_bound_is_unimplemented_naming_the_line()
     message = str(info.value)
     assert "While has no XLA form" in message and "no bound known when compiling" in message
     assert "test_loop_gradients.py" in message and "in unbounded" in message
-
-
-def test_the_gradient_of_a_tensor_array_read_is_unimplemented_naming_the_line():
-    @ag.function(jit_compile=True)
-    def read_in_a_loop(xs):
-        with rt.GradientTape() as tape:
-            tape.watch(xs)
-            inputs = rt.TensorArray(rt.float32, size=3).unstack(xs)
-            h = rt.constant(0.0)
-            for t in rt.range(3):
-                h = 0.5 * h + inputs.read(t)
-        return tape.gradient(h, xs)
-
-    with pytest.raises(rt.errors.UnimplementedError, match="index a tensor") as info:
-        read_in_a_loop(rt.constant([1.0, 2.0, 3.0]))
-    assert "GradientListElement has no XLA form" in str(info.value)
-    assert "in read_in_a_loop" in str(info.value)

@@ -231,6 +231,7 @@ COVERED_ELSEWHERE = {
     "TensorListLength": "test_tensor_arrays",
     "TensorListFromTensor": "test_tensor_arrays",
     "StackGet": "test_loop_gradients",
+    "GradientListElement": "test_tensor_array_gradients",
 }
 
 

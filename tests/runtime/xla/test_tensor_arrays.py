@@ -16,8 +16,13 @@ from tests.extras import import_extra
 import_extra("jax")
 
 import runtime as rt  # noqa: E402
+from runtime.execution.compile import compile_function  # noqa: E402
 from runtime.xla.program import XlaProgram  # noqa: E402
-from tests.runtime.xla.xla_harness import assert_same_results, traced  # noqa: E402
+from tests.runtime.xla.xla_harness import (  # noqa: E402
+    assert_same_results,
+    assert_same_value,
+    traced,
+)
 
 InvalidArgument = rt.errors.InvalidArgumentError
 
@@ -124,3 +129,58 @@ def test_a_size_that_changes_within_a_call_is_unimplemented():
     program = XlaProgram(traced(fn, [np.int32(3)]))
     with pytest.raises(rt.errors.UnimplementedError, match="changes while the function runs"):
         program(np.int32(3))
+
+
+def _appending(n, scale):
+    def body(i, ta):
+        return i + 1, ta.write(ta.size(), i * scale)
+
+    ta = rt.TensorArray(rt.int32, size=0, dynamic_size=True)
+    return rt.while_loop(lambda i, ta: i < n, body, (0, ta))[1]
+
+
+def appended_in_either_branch(a, n):
+    """Each branch appends to a list of its own: two reserve ops, observed at two sizes."""
+    ta = rt.cond(a > 0, lambda: _appending(n, 2), lambda: _appending(n + 2, 1))
+    return ta.stack(), ta.size()
+
+
+def sized_in_either_branch(a):
+    """Each branch makes an array of its own fixed size."""
+    ta = rt.cond(
+        a > 0,
+        lambda: rt.TensorArray(rt.int32, size=3).write(0, a),
+        lambda: rt.TensorArray(rt.int32, size=5).write(4, a),
+    )
+    return ta.size(), ta.read(0), ta.read(2)
+
+
+def started_again_in_a_loop(a, n):
+    """A loop's body gives back the list it appended to, or a new one: a list of a loop's
+    carry that its body widens."""
+
+    def body(i, ta):
+        empty = rt.TensorArray(rt.int32, size=0, dynamic_size=True)
+        return i + 1, rt.cond(a > i, lambda: ta.write(ta.size(), i * 3), lambda: empty)
+
+    ta = rt.TensorArray(rt.int32, size=0, dynamic_size=True)
+    ta = rt.while_loop(lambda i, ta: i < n, body, (0, ta))[1]
+    return ta.size(), rt.reduce_sum(ta.stack())
+
+
+@pytest.mark.parametrize(
+    ("fn", "calls"),
+    [
+        (appended_in_either_branch, [(1, 3), (-1, 3), (1, 5), (1, 3), (-1, 0)]),
+        (sized_in_either_branch, [(1,), (-1,), (2,)]),
+        (started_again_in_a_loop, [(3, 6), (5, 2), (2, 7), (4, 4)]),
+    ],
+)
+def test_the_branches_of_a_cond_give_arrays_of_other_sizes(fn, calls):
+    """Both branches give one array, as wide as the wider; its length is known at run time."""
+    graph = traced(fn, [np.int32(v) for v in calls[0]])
+    default, program = compile_function(graph), XlaProgram(graph)
+    for call in calls:  # one program: a call stacking at another length is observed again
+        values = [np.int32(v) for v in call]
+        for i, (x, d) in enumerate(zip(program(*values), default(*values))):
+            assert_same_value(x, d, where=f"call {call}, output {i}")
