@@ -286,15 +286,17 @@ def _new_items(before, container):
 def read_variables(functions, frame, covered=(), scanned=None):
     """``(own, foreign)``: the variables that ``functions`` (a statement's branches, or its
     loop's test and body) read, by name: those of the converted function, and the rest (of
-    enclosing functions, globals); ``frame`` is the one that runs the statement. Functions
-    whose ids are in ``covered`` are left out (an enclosing statement's watch reads them
-    already); those read go into ``scanned`` (id -> function).
+    enclosing functions, globals); ``frame`` is the one that runs the statement. The functions
+    of the same converted code that these reach (an elif's branches, beside its if's) are read
+    too, but not those whose ids are in ``covered`` (an enclosing statement's watch reads them
+    already: its own functions a statement always reads, with what it carries); those read
+    go into ``scanned`` (id -> function).
 
     A function's own variable, read by a nested function, is a cell of it (``co_cellvars``);
     converted code is one file, so the frames of that file from ``frame`` up (the function,
     and the statements it is nested in) tell which cells are the function's own.
     """
-    functions = [fn for fn in functions if fn is not None and id(fn) not in covered]
+    functions = [fn for fn in functions if fn is not None]
     own, foreign = {}, {}
     if not functions:
         return own, foreign

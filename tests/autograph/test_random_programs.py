@@ -459,8 +459,9 @@ def test_random_program(tmp_path, seed):
 
 # Programs that runs of thousands found wrong, kept (while the generator draws the same ones):
 # 903065, a staged if's branch whose inner ifs shared `flag` with it; 950948, a loop staged
-# later whose iteration left such a shared variable unassigned.
-@pytest.mark.parametrize("seed", [903065, 950948])
+# later whose iteration left such a shared variable unassigned; 900932, bump(xs) in an elif
+# that does not carry xs[1], which the if around it does.
+@pytest.mark.parametrize("seed", [903065, 950948, 900932])
 def test_programs_the_large_runs_found(tmp_path, seed):
     source, inputs = program(seed)
     check_program(source, inputs, tmp_path)

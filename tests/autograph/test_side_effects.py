@@ -506,3 +506,23 @@ def test_a_simple_namespace_is_watched_like_an_object_of_the_users():
     message = staged_error(bumps_a_namespace, rt.constant(2))
     assert message.startswith("'counts.steps' (an attribute of a SimpleNamespace) was changed")
     assert at_line(message, bumps_a_namespace, "# the call")
+
+
+def bump_second(xs):
+    xs[1] = xs[1] + 1
+
+
+def bumps_in_an_elif(x):
+    xs = [0, 0]
+    if x > 5:
+        xs[1] = 10  # the if carries xs[1]; its elif does not
+    elif x > 2:
+        bump_second(xs)  # the call
+    return xs[1]
+
+
+def test_a_call_in_an_elif_changing_what_only_the_if_carries_is_an_error():
+    assert bumps_in_an_elif(3) == 1
+    message = staged_error(bumps_in_an_elif, rt.constant(3))
+    assert message.startswith("'xs' (a Python list) was changed by a call of bump_second()")
+    assert at_line(message, bumps_in_an_elif, "# the call")
