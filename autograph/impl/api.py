@@ -22,6 +22,7 @@ import weakref
 from autograph import operators
 from autograph.converters.call_trees import is_left_alone
 from autograph.impl import errors, transpiler
+from autograph.operators import side_effects
 from autograph.operators.py_builtins import override_of
 from autograph.pyct.parser import ConversionError
 from runtime.core import source, tracebacks
@@ -121,7 +122,10 @@ def _with_user_errors(converted, original):
         depth = getattr(_depth, "value", 0)
         _depth.value = depth + 1
         try:
-            return converted(*args, **kwargs)
+            result = converted(*args, **kwargs)
+            if side_effects.WATCHES:  # a staged statement is being traced: did the call change it?
+                side_effects.after_call(original)
+            return result
         except Exception as e:
             if depth:
                 raise

@@ -22,7 +22,7 @@ from __future__ import annotations
 import numpy as np
 
 import runtime as rt
-from autograph.operators import loop_checks, loop_options, unset
+from autograph.operators import loop_checks, loop_options, side_effects, unset
 from autograph.operators.backends import PLAIN_TYPES, staging
 from autograph.operators.conditionals import (
     probing,
@@ -68,8 +68,14 @@ def if_stmt(cond, if_true, if_false=None, names=(), unsupported=None, optional=(
     if backend is not None and backend.is_staged(cond):
         refuse_staging("`if`", unsupported)
         state = State(names, if_true, if_false, optional=optional)
-        with marking(if_true, if_false):
-            backend.stage_if(cond, if_true, if_false or nothing, state)
+        watch = side_effects.begin("if", (if_true, if_false), state.names)
+        try:
+            with marking(if_true, if_false):
+                backend.stage_if(cond, if_true, if_false or nothing, state)
+        except BaseException:
+            side_effects.end(watch, failed=True)
+            raise
+        side_effects.end(watch)
     elif cond:
         if_true()
     elif if_false is not None:
@@ -94,8 +100,14 @@ def while_stmt(loop_test, loop_body, names=(), unsupported=None, optional=(), op
         if backend is not None and backend.is_staged(test):
             refuse_staging("`while` loop", unsupported)
             state = State(names, loop_test, loop_body, optional=optional)
-            with marking(loop_test, loop_body):
-                backend.stage_while(loop_test, loop_body, state, options=options)
+            watch = side_effects.begin("loop", (loop_test, loop_body), state.names)
+            try:
+                with marking(loop_test, loop_body):
+                    backend.stage_while(loop_test, loop_body, state, options=options)
+            except BaseException:
+                side_effects.end(watch, failed=True)
+                raise
+            side_effects.end(watch)
             return
         if not test:
             return
@@ -270,6 +282,8 @@ def _standins(values, state, run_body, uses_index):
             state.set([_probe_input(probe, v) for v in values])
             run_body([probe.add_input(rt.int32, [])] if uses_index else [])
             after = state.get()
+    except side_effects.HiddenChangeError:
+        raise  # about the program, whatever the probe finds
     except (UnboundLocalError, TypeError, ValueError):
         return {}, set(), {}  # the loop reports the undefined variables by name
     finally:

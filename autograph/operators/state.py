@@ -110,7 +110,7 @@ class State:
                 return cell.cell_contents
             except ValueError:
                 return Undefined(name)
-        base, steps = _path(name)
+        base, steps = symbol_path(name)
         value = self._base(base)
         for step in steps:
             if value is _MISSING or is_undefined(value):
@@ -133,7 +133,7 @@ class State:
             return _MISSING
 
     def _write(self, name, value):
-        base, steps = _path(name)
+        base, steps = symbol_path(name)
         if not steps:
             cell = self._cell(base)
             if cell is not None:
@@ -177,18 +177,19 @@ class State:
 
 
 _ATTRIBUTE, _KEY, _NAMED_KEY = "attribute", "key", "named key"
+NAMED_KEY = _NAMED_KEY  # the kind of a step by a key that a variable holds (x[k])
 _paths = {}  # symbol -> (base, steps): a function's few symbols, parsed once
 
 
-def _path(name):
+def symbol_path(name):
     """``("x", [(_KEY, "a"), (_ATTRIBUTE, "b")])`` for the symbol ``x['a'].b``.
 
     Symbols are Python expressions the converter wrote: a name, then attributes
     and subscripts by a str or int constant, or by a name.
 
-    >>> _path("self.items[0]")
+    >>> symbol_path("self.items[0]")
     ('self', (('attribute', 'items'), ('key', 0)))
-    >>> _path("x[k]")
+    >>> symbol_path("x[k]")
     ('x', (('named key', 'k'),))
     """
     known = _paths.get(name)

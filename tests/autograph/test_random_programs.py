@@ -4,11 +4,13 @@ Each program is a function ``f(a, b)`` of ints, drawn statement by statement:
 assignments (tuple unpacking, conditional expressions, calls), nested ``if``/``elif``/
 ``else``, ``while`` and ``for`` loops over ``range``, ``rt.range``, ``enumerate`` and ``zip``,
 ``break``/``continue``/``return`` anywhere, a list ``xs`` and a dict ``d`` assigned
-by subscript, a list ``acc`` appended to in loops, ``try``/``except``/``finally``, and
+by subscript, a list ``acc`` appended to in loops, ``try``/``except``/``finally``,
 a variable ``w`` first assigned inside a loop (so it has no value if the loop runs
-zero times). Every program runs on several inputs as Python, converted on Python
+zero times), and a call ``bump(xs)`` that changes the list it is passed. Every program runs on several inputs as Python, converted on Python
 values, converted on eager tensors, and traced once into a graph that then runs
-each input. Where Python raises (``w`` unassigned), every mode must raise too.
+each input. Where Python raises (``w`` unassigned), every mode must raise too. Where
+``bump(xs)`` runs while a staged statement is traced that does not carry ``xs[1]``, the graph
+must raise the error that names ``xs``.
 
 The suite runs the same 300 programs each time, so a run passes or fails by the code alone
 (``AUTOGRAPH_RANDOM_SEED`` chooses the first seed, ``daily`` a new set each day, and a failure
@@ -270,6 +272,10 @@ def g(u, v):
         return (u - v) % 1000
     return (v + 1) % 1000
 
+
+def bump(items):
+    items[1] = (items[1] + 1) % 1000
+
 """
 
 PROLOGUE = [
@@ -289,10 +295,27 @@ def program(seed):
     and the inputs to run it on: the same for the same seed."""
     rng = random.Random(seed)
     gen = _Generator(rng)
-    body = PROLOGUE + gen.block(0, [], _Where()) + [gen.final_return()]
+    body = PROLOGUE + _with_bump(gen.block(0, [], _Where()), seed) + [gen.final_return()]
     source = "\n".join(["import runtime as rt", "", "", HELPER, "def f(a, b):", *_indent(body), ""])
     inputs = [(rng.randint(-30, 60), rng.randint(-30, 60)) for _ in range(3)] + [(0, 0)]
     return source, inputs
+
+
+def _with_bump(lines, seed):
+    """In a quarter of the programs, ``bump(xs)`` before one statement: a call that changes
+    the list it is passed, where the converter cannot see. A staged statement that carries
+    ``xs[1]`` gives Python's answer; one that does not raises, naming it (never a wrong answer).
+    Drawn by a generator of its own, so that the rest of each program stays as it was."""
+    rng = random.Random(seed * 7 + 1)
+    if rng.random() >= 0.25:
+        return lines
+    places = [i for i, line in enumerate(lines) if not line.lstrip().startswith(_CLAUSES)]
+    i = rng.choice(places)
+    indent = lines[i][: len(lines[i]) - len(lines[i].lstrip())]
+    return [*lines[:i], f"{indent}bump(xs)", *lines[i:]]
+
+
+_CLAUSES = ("elif ", "else:", "except ", "finally:")
 
 
 def _load(source, directory):
@@ -371,7 +394,9 @@ def check_program(source, inputs, directory):
             assert isinstance(error, UnboundLocalError), (where, error)
             assert isinstance(actual_error, UnboundLocalError), ("python", where, actual)
             assert isinstance(eager_error, UnboundLocalError), ("eager", where, eager)
-            assert isinstance(graph_error, _GRAPH_UNASSIGNED), ("graph", where, graph_error)
+            assert isinstance(graph_error, _GRAPH_UNASSIGNED) or _is_hidden_change(
+                graph_error, source
+            ), ("graph", where, graph_error)
             continue
         assert actual_error is None and _same_python(actual, expected), (
             "python",
@@ -387,6 +412,8 @@ def check_program(source, inputs, directory):
             eager_error,
             expected,
         )
+        if _is_hidden_change(graph_error, source):
+            continue
         assert graph_error is None and _same_number(graph, expected), (
             "graph",
             where,
@@ -395,7 +422,21 @@ def check_program(source, inputs, directory):
             expected,
         )
     # int32 scalars each time: one graph runs every input (unless tracing itself failed)
-    assert traced.tracing_count == 1 or isinstance(graph_error, UnboundLocalError)
+    assert (
+        traced.tracing_count == 1
+        or isinstance(graph_error, UnboundLocalError)
+        or _is_hidden_change(graph_error, source)
+    )
+
+
+def _is_hidden_change(error, source):
+    """The error a staged statement raises when ``bump(xs)`` changed ``xs`` while it was traced
+    (tracing comes before running: it may be raised where Python finds ``w`` unassigned)."""
+    return (
+        "bump(xs)" in source
+        and isinstance(error, ValueError)
+        and str(error).startswith("'xs' (a Python list) was changed by a call of bump() while")
+    )
 
 
 # A fixed set by default: CI's verdict must not depend on the day it runs. ``daily`` draws a
@@ -418,8 +459,9 @@ def test_random_program(tmp_path, seed):
 
 # Programs that runs of thousands found wrong, kept (while the generator draws the same ones):
 # 903065, a staged if's branch whose inner ifs shared `flag` with it; 950948, a loop staged
-# later whose iteration left such a shared variable unassigned.
-@pytest.mark.parametrize("seed", [903065, 950948])
+# later whose iteration left such a shared variable unassigned; 900932, bump(xs) in an elif
+# that does not carry xs[1], which the if around it does.
+@pytest.mark.parametrize("seed", [903065, 950948, 900932])
 def test_programs_the_large_runs_found(tmp_path, seed):
     source, inputs = program(seed)
     check_program(source, inputs, tmp_path)
@@ -431,6 +473,7 @@ def test_the_programs_use_every_construct():
     for construct in (
         "elif ", "while ", "for ", "rt.range(", "enumerate(", "zip(", "try:", "except ",
         "finally:", "break", "continue", "return ", "xs[", "d['", "acc.append(", "w = ",
+        "bump(xs)",
     ):  # fmt: skip
         assert construct in sources, construct
     assert max(len(line) - len(line.lstrip()) for line in sources.splitlines()) >= 4 * 5
@@ -450,6 +493,8 @@ def test_random_program_with_jit_compile(tmp_path, seed):
         expected, error = _outcome(fn, a, b)
         actual, actual_error = _outcome(compiled, rt.constant(a), rt.constant(b))
         where = f"program {seed} (AUTOGRAPH_RANDOM_SEED={seed}), inputs {a}, {b}:\n{source}"
+        if _is_hidden_change(actual_error, source):
+            continue
         if error is not None:
             assert isinstance(actual_error, _GRAPH_UNASSIGNED), (where, actual_error)
             continue

@@ -86,6 +86,8 @@ def _check_under_jax(seed, tmp_path):
         expected, error = random_programs._outcome(fn, a, b)
         got, jax_error = random_programs._outcome(compiled, jnp.int32(a), jnp.int32(b))
         where = f"program {seed} (AUTOGRAPH_RANDOM_SEED={seed}), inputs {a}, {b}:\n{source}"
+        if random_programs._is_hidden_change(jax_error, source):
+            return  # bump(xs) changed xs while a staged statement was traced: the error names it
         if jax_error is not None and error is None:
             # Only a list that grows in a staged loop has no JAX form; the error names it.
             assert "acc.append(" in source, (where, jax_error)

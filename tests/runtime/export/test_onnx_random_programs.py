@@ -14,7 +14,7 @@ import pytest
 
 import autograph as ag
 import runtime as rt
-from tests.autograph.test_random_programs import _FIRST_SEED, _load, program
+from tests.autograph.test_random_programs import _FIRST_SEED, _is_hidden_change, _load, program
 from tests.extras import import_extra
 from tests.runtime.export.ort_isolated import run_isolated
 
@@ -32,6 +32,9 @@ def test_random_program_exports_and_runs_as_python_does(tmp_path, seed):
     path = tmp_path / "model.onnx"
     try:
         rt.onnx.export(ag.function(fn), path, input_signature=SIGNATURE)
+    except ValueError as error:  # bump(xs) changed xs while a staged statement was traced
+        assert _is_hidden_change(error, source), error
+        return
     except UnboundLocalError:  # `w` unassigned on every path: Python must raise for any input
         for a, b in inputs:
             with pytest.raises(UnboundLocalError):

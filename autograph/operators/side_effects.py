@@ -1,0 +1,426 @@
+"""Changes a call makes, unseen by the converter, while a staged loop or ``if`` is traced.
+
+The converter sees what a statement assigns and what it changes in place
+(``stack.pop()``, ``b.v = 1``): that is the statement's state, which a staged
+loop carries from one iteration to the next. A call of the user's own function
+(``pop(stack)``, ``step(b)``) may change what it is passed too, and the
+converter cannot see that. Python makes the change once per iteration; a graph
+traces the body once, so the change happens once, at trace time, whatever the
+loop does when it runs: a wrong answer, or a loop whose test never changes.
+(TensorFlow's AutoGraph gives that answer silently.) A staged ``if`` traces
+both branches, so a branch's change happens whichever branch the graph takes.
+
+So while a staged statement is traced, the function's own lists, dicts and
+sets that it reads, and the public attributes of its own objects, are
+*watched*: their contents are noted before, and a change is an error that
+names the variable and the call that made it (checked as each call of a
+converted function returns, and once more when the tracing ends). What the
+statement carries (a list it appends to in its own code, ``b.v`` it assigns)
+is its state, not watched. Nor are globals, variables of enclosing functions
+(a trace-time log is fine there), ``rt.Module`` objects (layers build their
+variables on their first call) and attributes whose names begin with ``_``.
+
+>>> def pop(stack):
+...     return stack.pop()
+>>> def loop_body():
+...     pop(stack)
+>>> stack = [1, 2, 3]
+>>> watch = Watch("loop", {"stack": stack}, ())
+>>> loop_body()
+>>> print(watch.error("by a call of pop()", watch.changed()))  # doctest: +ELLIPSIS
+'stack' (a Python list) was changed by a call of pop() while the body of a tensor-dependent loop was traced: ...
+"""
+
+from __future__ import annotations
+
+import operator
+import sys
+import threading
+import weakref
+
+import runtime as rt
+from autograph.operators.staging_errors import refusal
+from autograph.operators.state import NAMED_KEY, symbol_path
+
+# The watches of the statements being traced, innermost last, of every thread (each knows its
+# own): a plain list, so that a call of a converted function asks ``if WATCHES:`` at no cost.
+WATCHES = []
+
+
+class HiddenChangeError(ValueError):
+    """A call changed what a staged statement reads, where the converter could not see."""
+
+
+_WHAT_HAPPENS = {
+    "loop": (
+        "the body of a tensor-dependent loop was traced: in the graph that change happens once, "
+        "when the loop is traced, not once per iteration"
+    ),
+    "if": (
+        "a branch of a tensor-dependent `if` was traced: both branches are traced, so in the "
+        "graph that change happens whichever branch runs, and before either does"
+    ),
+    "break": (
+        "the rest of a loop after a tensor-dependent `break` was traced: in the graph that change "
+        "happens whether the loop has stopped or not"
+    ),
+}
+_WHAT_TO_DO = {
+    "loop": (
+        "Make it loop state: change it in the loop's own code ({example}), or keep what changes "
+        "in tensors (a TensorArray, rt ops)."
+    ),
+    "if": (
+        "Make it the `if`'s state: change it in the branches' own code ({example}), or keep "
+        "what changes in tensors."
+    ),
+}
+_WHAT_TO_DO["break"] = _WHAT_TO_DO["if"]
+
+
+class Watch:
+    """The contents of ``variables`` (name -> value) when a staged statement began tracing.
+
+    ``carried`` are the names the statement carries: a container among them is its
+    state, and so is an attribute or a key named by one (``b.v``, ``d['k']``). Of
+    ``foreign`` ones (globals, an enclosing function's) only a change to a tensor of the
+    graphs traced inside ``graph`` counts: a value that exists only inside the statement.
+    """
+
+    __slots__ = ("statement", "thread", "graph", "scanned", "_noted")
+
+    def __init__(self, statement, variables, carried, foreign=None, graph=None):
+        self.statement = statement
+        self.thread = threading.get_ident()
+        self.graph = graph
+        self.scanned = {}  # id -> function: those whose reads it watches (kept alive with it)
+        carried = set(carried)
+        parts = {}  # variable -> what of it the statement carries (b.v: 'v'; d['k']: 'k')
+        for name in carried:
+            base, steps = symbol_path(name)
+            if steps:
+                kind, key = steps[0]
+                # x[k]: a key known only as the value of k; the container is the state
+                parts.setdefault(base, set()).add(_ANY_KEY if kind == NAMED_KEY else key)
+        self._noted = []
+        for is_foreign, values in ((False, variables), (True, foreign or {})):
+            for name, value in values.items():
+                skip = parts.get(name, ())
+                if type(value) in _CONTAINERS:
+                    if name not in carried and _ANY_KEY not in skip:  # else the statement's state
+                        self._note_container(name, value, is_foreign, skip)
+                elif _watched_object(value):
+                    attributes = _attributes(value, skip)
+                    self._noted.append((name, value, attributes, skip, is_foreign))
+                    for attribute, held in attributes.items():  # self.items: a list it holds
+                        if type(held) in _CONTAINERS:
+                            self._note_container(f"{name}.{attribute}", held, is_foreign, ())
+
+    def _note_container(self, name, value, is_foreign, skip):
+        """Notes a container's contents; ``skip``: the keys (indices) the statement carries."""
+        if type(value) is list:  # xs[-1] is xs[2] of three
+            skip = {key + len(value) if key < 0 else key for key in skip if type(key) is int}
+        self._noted.append((name, value, _CONTAINERS[type(value)](value), skip, is_foreign))
+
+    def changed(self):
+        """(description, symbol, container type or None, entry) of the first watched value
+        that changed, or None."""
+        for entry in self._noted:
+            name, value, before, skip, is_foreign = entry
+            if type(value) in _CONTAINERS:
+                if _same_contents(before, value, skip):
+                    continue
+                if is_foreign and not self._leaks(_new_items(before, value)):
+                    continue
+                what = f"'{name}' (a Python {type(value).__name__}"
+                what += ", given a tensor of the traced code)" if is_foreign else ")"
+                return what, name, type(value), entry
+            for attribute, now in vars(value).items():
+                if (
+                    attribute[0] == "_"
+                    or attribute in skip
+                    or _same(before.get(attribute, _GONE), now)
+                ):
+                    continue
+                if is_foreign and not self._leaks([now]):
+                    continue
+                return (
+                    _attribute(name, attribute, value, is_foreign),
+                    f"{name}.{attribute}",
+                    None,
+                    entry,
+                )
+            if not is_foreign and any(attribute not in vars(value) for attribute in before):
+                gone = next(attribute for attribute in before if attribute not in vars(value))
+                return _attribute(name, gone, value, False), f"{name}.{gone}", None, entry
+        return None
+
+    def _leaks(self, values):
+        """Whether ``values`` hold a tensor of a graph traced inside the statement."""
+        for value in values:
+            for leaf in (
+                rt.nest.flatten(value) if isinstance(value, (tuple, list, dict)) else [value]
+            ):
+                if isinstance(leaf, rt.SymbolicTensor) and leaf.graph is not self.graph:
+                    graph = getattr(leaf.graph, "outer_graph", None)
+                    while graph is not None and graph is not self.graph:
+                        graph = getattr(graph, "outer_graph", None)
+                    if graph is not None:
+                        return True
+        return False
+
+    def restore(self, also=None, only=None):
+        """Puts back what the function's own watched values held (and ``also``, an entry; or
+        ``only`` that one): a failed staging leaves nothing half-done."""
+        for entry in self._noted if only is None else [only]:
+            _, value, before, skip, is_foreign = entry
+            if is_foreign and entry is not also and entry is not only:
+                continue  # a global trace-time log keeps what tracing wrote in it
+            if type(value) in _CONTAINERS:  # the statement restores what it carries itself
+                _set_contents(value, before, skip)
+            else:
+                for attribute in [a for a in vars(value) if a[0] != "_" and a not in skip]:
+                    if attribute not in before:
+                        delattr(value, attribute)
+                for attribute, old in before.items():
+                    setattr(value, attribute, old)
+
+    def error(self, by, found):
+        description, symbol, container, _ = found
+        return refusal(
+            HiddenChangeError(
+                f"{description} was changed {by} while {_WHAT_HAPPENS[self.statement]}. "
+                + _WHAT_TO_DO[self.statement].format(example=_EXAMPLES[container](symbol))
+            )
+        )
+
+
+# How the statement's own code could change it instead, so that the statement carries it.
+_EXAMPLES = {
+    list: lambda s: f"{s}.append(x), {s}.pop(), {s} = f({s})",
+    dict: lambda s: f"{s}[k] = v, {s} = f({s})",
+    set: lambda s: f"{s} = f({s})",
+    None: lambda s: f"{s} = ...",
+}
+
+
+_GONE = object()
+_ANY_KEY = object()
+_SCALARS = (int, float, str, bool)
+
+
+def _same(old, now) -> bool:
+    """The same object, or an equal Python number or string (``b.n = b.n + 0``)."""
+    return old is now or (type(old) is type(now) and type(now) in _SCALARS and old == now)
+
+
+def _set_contents(container, before, skip):
+    if type(container) is list:
+        keep = [(i, container[i]) for i in skip if i < len(container)] if skip else ()
+        container[:] = before
+        for i, item in keep:
+            if i < len(container):
+                container[i] = item
+    elif type(container) is dict:
+        keep = {k: container[k] for k in skip if k in container}
+        container.clear()
+        container.update(before)
+        container.update(keep)
+    else:
+        container.clear()
+        container.update(before)
+
+
+_CONTAINERS = {list: list, dict: dict, set: set}
+
+
+def _same_contents(before, container, skip=()):
+    """Whether ``container`` holds the very objects it held (``before``), but at ``skip``."""
+    if type(container) is dict and skip:  # a key the statement carries may come or go
+        return {k for k in before if k not in skip} == {
+            k for k in container if k not in skip
+        } and all(k in skip or container[k] is v for k, v in before.items())
+    if len(before) != len(container):
+        return False
+    if type(container) is set:
+        return {id(x) for x in before} == {id(x) for x in container}
+    if type(container) is dict:
+        return all(k in container and container[k] is v for k, v in before.items())
+    if skip:
+        return all(i in skip or x is y for i, (x, y) in enumerate(zip(before, container)))
+    return all(map(operator.is_, before, container))
+
+
+def _watched_object(value) -> bool:
+    """An object of the user's own class, whose attributes a call may change."""
+    kind = type(value)
+    if kind.__module__ in ("builtins",) or not hasattr(value, "__dict__"):
+        return False
+    top = kind.__module__.split(".")[0]
+    if top in ("runtime", "autograph", "numpy", "jax", "jaxlib", "functools"):
+        return False
+    return not isinstance(value, (rt.Module, rt.Tensor, rt.TensorArray, rt.Variable, type))
+
+
+def _attributes(value, skip):
+    return {k: v for k, v in vars(value).items() if not k.startswith("_") and k not in skip}
+
+
+def _attribute(name, attribute, value, is_foreign):
+    kind = type(value).__name__
+    article = "an" if kind[0].lower() in "aeiou" else "a"
+    given = ", given a tensor of the traced code" if is_foreign else ""
+    return f"'{name}.{attribute}' (an attribute of {article} {kind}{given})"
+
+
+def _new_items(before, container):
+    """What ``container`` holds that ``before`` (its earlier copy) did not."""
+    held = {id(x) for x in (before.values() if type(before) is dict else before)}
+    now = container.values() if type(container) is dict else container
+    return [x for x in now if id(x) not in held]
+
+
+# --- what staged statements and calls of converted functions call ------------------------------
+
+
+def read_variables(functions, frame, covered=(), scanned=None):
+    """``(own, foreign)``: the variables that ``functions`` (a statement's branches, or its
+    loop's test and body) read, by name: those of the converted function, and the rest (of
+    enclosing functions, globals); ``frame`` is the one that runs the statement. The functions
+    of the same converted code that these reach (an elif's branches, beside its if's) are read
+    too, but not those whose ids are in ``covered`` (an enclosing statement's watch reads them
+    already: its own functions a statement always reads, with what it carries); those read
+    go into ``scanned`` (id -> function).
+
+    A function's own variable, read by a nested function, is a cell of it (``co_cellvars``);
+    converted code is one file, so the frames of that file from ``frame`` up (the function,
+    and the statements it is nested in) tell which cells are the function's own.
+    """
+    functions = [fn for fn in functions if fn is not None]
+    own, foreign = {}, {}
+    if not functions:
+        return own, foreign
+    generated = functions[0].__code__.co_filename
+    cells = set()
+    while frame is not None:  # staging's own frames come between a loop's body and its function
+        if frame.f_code.co_filename == generated:
+            cells.update(frame.f_code.co_cellvars)
+        frame = frame.f_back
+    helpers = []
+    seen = {id(fn) for fn in functions}
+    seen.update(covered)
+    looked_up = set()  # globals: each looked up once, however many functions name it
+    for fn in functions:  # grows while it is read
+        for name, value in _reads(fn, looked_up):
+            is_own = name in cells
+            if _watchable(value, is_own):
+                (own if is_own else foreign).setdefault(name, value)
+            elif type(value) is not _FUNCTION or id(value) in seen:
+                continue
+            elif value.__code__.co_filename == generated:  # an elif's branches, beside the if's
+                seen.add(id(value))
+                functions.append(value)
+            elif not (value.__module__ or "").startswith(_LIBRARIES):
+                seen.add(id(value))
+                helpers.append(value)
+    if scanned is not None:
+        scanned.update((id(fn), fn) for fn in functions)
+    for helper in helpers:  # what a helper closes over, and its globals: one level
+        for name, value in _reads(helper, set()):
+            if name not in own and _watchable(value, False):
+                foreign.setdefault(name, value)
+    return own, foreign
+
+
+_FUNCTION = type(read_variables)
+
+
+def _reads(fn, looked_up):
+    """(name, value) of the closure cells of ``fn`` and the globals its code names (but those
+    in ``looked_up``, which it adds to)."""
+    for name, cell in zip(fn.__code__.co_freevars, fn.__closure__ or ()):
+        try:
+            yield name, cell.cell_contents
+        except ValueError:
+            continue
+    module = fn.__globals__
+    for name in _global_names(fn.__code__) - looked_up:
+        looked_up.add(name)
+        value = module.get(name, _GONE)
+        if value is not _GONE:
+            yield name, value
+
+
+_LIBRARIES = ("runtime", "autograph", "numpy", "jax", "functools")
+
+
+def _watchable(value, own):
+    kind = type(value)
+    if kind in _CONTAINERS:  # a large foreign one is data, not a trace-time log
+        return own or len(value) <= _LARGEST_FOREIGN
+    watched = _WATCHED_TYPES.get(kind)
+    if watched is None:
+        watched = _WATCHED_TYPES[kind] = _watched_object(value)
+    return watched
+
+
+_LARGEST_FOREIGN = 1000
+# type -> whether its objects are watched (a class's answer never changes); code -> the names
+# it and the functions nested in it read as globals. Neither keeps a class or code alive.
+_WATCHED_TYPES = weakref.WeakKeyDictionary()
+_GLOBAL_NAMES = weakref.WeakKeyDictionary()
+
+
+def _global_names(code):
+    """The names ``code`` and the functions nested in it read as globals (and attributes)."""
+    names = _GLOBAL_NAMES.get(code)
+    if names is None:
+        found = set(code.co_names)
+        for const in code.co_consts:
+            if hasattr(const, "co_names"):
+                found |= _global_names(const)
+        names = _GLOBAL_NAMES[code] = frozenset(found)
+    return names
+
+
+def begin(statement, functions, carried, depth=1):
+    """Starts watching for a staged ``statement`` ("loop", "if", or "break": the rest of a Python
+    loop after a tensor-dependent ``break``); returns the watch, for ``end``. ``depth``: how far above the caller the frame that runs the statement is."""
+    thread = threading.get_ident()
+    # An elif's branches are read by the if's watch, and the elif's by it, and so on: a chain of
+    # them would read the rest of the chain at each link.
+    covered = set()
+    for outer in WATCHES:
+        if outer.thread == thread:
+            covered.update(outer.scanned)
+    scanned = {}
+    own, foreign = read_variables(functions, sys._getframe(depth + 1), covered, scanned)
+    # Pushed even with nothing to watch: the statements nested in it need not read it again.
+    watch = Watch(statement, own, carried, foreign, rt.get_default_graph())
+    watch.scanned = scanned
+    WATCHES.append(watch)
+    return watch
+
+
+def end(watch, failed=False):
+    """Stops ``watch``; unless the tracing ``failed`` anyway, raises if what it watched changed
+    (by code no call of a converted function ran: ``setattr``, a function left unconverted)."""
+    if watch is None:
+        return
+    WATCHES.remove(watch)
+    found = None if failed else watch.changed()
+    if failed or found is not None:
+        watch.restore(also=found and found[3])
+    if found is not None:
+        raise watch.error("by code the converter cannot see", found)
+
+
+def after_call(function):
+    """Called as a converted function returns, while staged statements are traced: an error at
+    the call if it changed what one of them watches."""
+    thread = threading.get_ident()
+    for watch in reversed(WATCHES):
+        found = watch.changed() if watch.thread == thread else None
+        if found is not None:
+            watch.restore(only=found[3])  # a foreign one keeps no tensor of the traced code
+            raise watch.error(f"by a call of {function.__qualname__}()", found)
