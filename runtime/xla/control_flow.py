@@ -260,6 +260,7 @@ class _Loop:
         self.captures, self.limit = captures, limit
         self.tensors = op.outputs
         self.stacks = None  # a differentiated loop's stacks: empty, one per stacked value
+        self.capacity = None  # with stacks: the most iterations the loop can run
         self.stack_bounds = ()  # the range each stacked value was known to keep (or None)
 
     def stack(self, loop_vars, stacked):
@@ -274,6 +275,7 @@ class _Loop:
                 "maximum_iterations= (rt.while_loop(..., maximum_iterations=n), or "
                 "ag.experimental.set_loop_options(maximum_iterations=n) in the loop)"
             )
+        self.capacity = capacity
         self.stacks = [empty_stack(capacity) for _ in range(stacked)]
         self.tensors = [*self.op.outputs[:n], *self.op.outputs[n + 1 :]]  # the count is not carried
 
@@ -330,6 +332,7 @@ class _Loop:
             return list(values)
         for stack, bounds in zip(values[n:], self.stack_bounds):
             stack.bounds = bounds  # a counter read back by the gradient keeps its range
+        ctx.bound(count, 0, self.capacity)  # the backward loop's maximum_iterations: its bound
         return [*values[:n], count, *values[n:]]
 
     def _rotated(self, init, learned):

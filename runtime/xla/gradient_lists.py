@@ -172,6 +172,11 @@ def lower_empty(ctx):
 def lower_element(ctx, index, value):
     """The gradient list holding ``value`` at ``index`` (the gradient of one read): zeros with
     room for every index the read can have."""
+    if isinstance(value, GradientList):
+        ctx.unimplemented(
+            "the second-order gradient of a loop inside another loop (the gradient of the "
+            "stacks the inner loop's gradient reads, stacked by the outer loop)"
+        )
     value = jnp.asarray(value)
     known = ctx.bounds(index)
     if known is not None and known[0] >= 0:
@@ -207,6 +212,8 @@ def lower_add(ctx, a, b):
 def lower_get(ctx, items, index, shape, element_dtype):
     if items.buffer is None:
         return np.zeros(dims(shape), element_dtype.as_numpy_dtype)
+    if items.buffer.shape[0] == 0:  # room for no index (a loop that cannot run): all zeros
+        return jnp.zeros(items.buffer.shape[1:], items.buffer.dtype)
     index = jnp.asarray(index, jnp.int32)
     inside = (index >= 0) & (index < items.buffer.shape[0])  # a missing index is zeros
     value = lax.dynamic_index_in_dim(items.buffer, index, 0, keepdims=False)
@@ -214,7 +221,7 @@ def lower_get(ctx, items, index, shape, element_dtype):
 
 
 def lower_drop(ctx, items, index):
-    if items.buffer is None:
+    if items.buffer is None or items.buffer.shape[0] == 0:
         return items
     index = jnp.asarray(index, jnp.int32)
     row = lax.dynamic_index_in_dim(items.buffer, index, 0, keepdims=True)
