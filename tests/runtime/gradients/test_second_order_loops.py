@@ -139,6 +139,39 @@ def test_while_loop_without_tensor_arrays(x):
         np.testing.assert_allclose(way, [x**4, 4 * x**3, 12 * x**2, 24 * x])
 
 
+def _exp_loop(x):
+    """exp(exp(exp(x))): the backward loop reads only what the forward loop stacked."""
+    y = x
+    for _ in rt.range(3):
+        y = rt.exp(y)
+    return y
+
+
+def test_a_loop_whose_gradient_reads_only_its_stacks():
+    x = 0.1
+    for way in _both_ways(_exp_loop, x, 2):
+        a = np.exp(x)
+        b = np.exp(a)
+        c = np.exp(b)
+        np.testing.assert_allclose(way[:2], [c, c * b * a])
+    eager, staged = _both_ways(_exp_loop, x, 2)
+    np.testing.assert_allclose(staged[2], eager[2], rtol=1e-12)
+    np.testing.assert_allclose(staged[2], _numeric_second(_exp_loop, x), rtol=1e-6)
+
+
+def _exp_or_tanh(x):
+    """A cond whose gradient reads only values the forward If exposes for it."""
+    return rt.cond(x > 0, lambda: rt.exp(x) * 2.0, lambda: rt.tanh(x) * 3.0)
+
+
+@pytest.mark.parametrize("x", [-0.5, 0.5])
+def test_a_cond_whose_gradient_reads_only_its_exposed_values(x):
+    t = np.tanh(x)
+    expected = [2 * np.exp(x)] * 3 if x > 0 else [3 * t, 3 * (1 - t * t), -6 * t * (1 - t * t)]
+    for way in _both_ways(_exp_or_tanh, x, 2):
+        np.testing.assert_allclose(way, expected)
+
+
 def test_cond_inside_the_loop():
     x = [0.3, 0.7]
     eager, staged = _both_ways(_branching, x, 2)
