@@ -195,3 +195,20 @@ def test_second_derivative_in_a_graph_with_rt_gradients():
         (first,) = rt.gradients(_read_cubes(xs), [xs])
         (second,) = rt.gradients(rt.reduce_sum(first), [xs])
     np.testing.assert_allclose(rt.Session(g).run(second, {xs: XS}), 6 * np.array(XS))
+
+
+def _nested_power(x):
+    """x ** 7 in nested loops: the outer loop stacks the inner loop's stacks."""
+    y = x
+    for _ in rt.range(2):
+        for _ in rt.range(3):
+            y = y * x
+    return y
+
+
+def test_nested_loops_to_the_third_order():
+    """The third derivative adds up gradient lists of gradient lists (the inner loop's
+    stacks, stacked by the outer loop)."""
+    x = 1.2
+    for way in _both_ways(_nested_power, x, 3):
+        np.testing.assert_allclose(way, [x**7, 7 * x**6, 42 * x**5, 210 * x**4])

@@ -136,22 +136,44 @@ def test_a_cond_inside_the_loop():
     np.testing.assert_allclose(values[2], _second_derivative_numerically(first, x), rtol=1e-6)
 
 
-def test_nested_loops_are_right_by_default_and_unimplemented_under_xla():
+def test_nested_loops_to_the_third_order():
     def nested(x):
         y = x
         for _ in rt.range(2):
-            for _ in rt.range(3):  # its stacks are stacked by the outer loop
+            for _ in rt.range(3):  # its stacks, and its backward loop's, are stacked outside
                 y = y * x
         return y  # x ** 7
 
-    def derivatives(x):
-        return _derivatives(nested, x, 2)
-
     x = 1.2
-    default = ag.function(derivatives)(rt.constant(x, rt.float64))
-    np.testing.assert_allclose([t.numpy() for t in default], [x**7, 7 * x**6, 42 * x**5])
-    with pytest.raises(rt.errors.UnimplementedError, match="a loop inside another loop"):
-        ag.function(derivatives, jit_compile=True)(rt.constant(x, rt.float64))
+    values = _agree(lambda x: _derivatives(nested, x, 3), np.float64(x))
+    np.testing.assert_allclose(values, [x**7, 7 * x**6, 42 * x**5, 210 * x**4])
+
+
+def test_nonlinear_nested_loops_with_a_count_given_at_run_time():
+    def nested(x, n):
+        y = x
+        for i in rt.range(n):
+            ag.experimental.set_loop_options(maximum_iterations=4)
+            for _ in rt.range(2):
+                y = rt.sin(y) * x + rt.cast(i, rt.float64)
+        return y
+
+    def first(x, n=3, eps=1e-6):  # the first derivative, by central differences in numpy
+        def value(v):
+            y = v
+            for i in range(n):
+                for _ in range(2):
+                    y = np.sin(y) * v + i
+            return y
+
+        return (value(x + eps) - value(x - eps)) / (2 * eps)
+
+    x = np.array([0.4, 0.9])
+    values = _agree(lambda x, n: _derivatives(lambda v: nested(v, n), x, 2), x, np.int32(3))
+    np.testing.assert_allclose(values[1], first(x), rtol=1e-6)
+    np.testing.assert_allclose(
+        values[2], _second_derivative_numerically(first, x, eps=1e-4), rtol=1e-4
+    )
 
 
 def test_a_tensor_array_written_then_stacked():
