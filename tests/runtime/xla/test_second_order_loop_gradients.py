@@ -114,6 +114,29 @@ def test_a_loop_bounded_by_maximum_iterations_with_a_count_given_at_run_time(n):
     np.testing.assert_allclose(values[2], _second_derivative_numerically(first, x), rtol=1e-6)
 
 
+def test_one_compiled_function_serves_counts_larger_and_smaller_than_the_first():
+    """Indices into the second-order gradient lists are sized by the first call observed; a
+    larger count is observed again, and every call agrees with the default executor."""
+
+    def power(x, n):
+        y = rt.constant(1.0, rt.float64)
+        for _ in rt.range(n):
+            ag.experimental.set_loop_options(maximum_iterations=6)
+            y = y * rt.sin(x)
+        return y
+
+    def derivatives(x, n):
+        return _derivatives(lambda v: power(v, n), x, 2)
+
+    jitted, default = ag.function(derivatives, jit_compile=True), ag.function(derivatives)
+    x = rt.constant(0.7, rt.float64)
+    for n in [2, 5, 0, 9, 3]:
+        expected = [t.numpy() for t in default(x, rt.constant(n))]
+        np.testing.assert_allclose([t.numpy() for t in jitted(x, rt.constant(n))], expected)
+        k = min(n, 6)
+        np.testing.assert_allclose(expected[0], np.sin(0.7) ** k)
+
+
 def test_a_cond_inside_the_loop():
     def branching(x):
         y = x
