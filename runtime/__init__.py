@@ -49,10 +49,7 @@ from runtime.ops.array_ops import (
     expand_dims,
     identity,
     ones_like,
-    rank,
     reshape,
-    shape,
-    size,
     squeeze,
     stack,
     stop_gradient,
@@ -116,6 +113,7 @@ from runtime.ops.reduction_ops import (
     reduce_sum,
 )
 from runtime.ops.scan_ops import cumsum
+from runtime.ops.shape_ops import rank, shape, size
 from runtime.ops.tensor_array_ops import TensorArray
 from runtime.state.module import Module
 from runtime.state.variables import Variable

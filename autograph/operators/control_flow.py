@@ -33,7 +33,7 @@ from autograph.operators.data_structures import TensorList, contents, is_contain
 from autograph.operators.staging_errors import marking
 from autograph.operators.state import State
 from autograph.operators.variables import UndefinedReturnValue, is_undefined
-from runtime.ops.constant_ops import constant_value
+from runtime.ops.constant_ops import RANGE, constant_value
 
 _SymbolicTensor = rt.SymbolicTensor
 
@@ -382,7 +382,7 @@ def _range_parts(iterable):
     items are computed (start + i * step), so the range is never built nor sliced."""
     if not (
         isinstance(iterable, rt.SymbolicTensor)
-        and iterable.op.type == "Range"
+        and iterable.op.opdef is RANGE
         and iterable.dtype.is_integer
     ):
         return None

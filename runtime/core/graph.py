@@ -314,7 +314,7 @@ class FuncGraph(Graph):
             graph = graph.outer_graph
         if graph is None:
             return super().capture(t)
-        if t.op.type == "Const" and not t.op.control_inputs and isinstance(t.graph, FuncGraph):
+        if t.op.opdef is CONST and not t.op.control_inputs and isinstance(t.graph, FuncGraph):
             # A function's constant is copied, not captured: the sub-graph's own optimisations
             # (folding, x + 0) then see it, and running it passes one input fewer. The value is
             # shared. Not in a Session's graph, where a feed may replace the constant.
@@ -366,6 +366,7 @@ CONST = OpDef(
     attrs={"value": TENSOR_VALUE, "dtype": DTYPE},
     gradient=NO_INPUTS,
     python_form=constant_form,
+    static_value=lambda op: op.attrs["value"],
 )
 
 

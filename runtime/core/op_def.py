@@ -48,6 +48,11 @@ class OpDef:
     ``python_form(op)`` says how compiled code writes ``op`` instead of calling
     its kernel (``x + y``, ``x.reshape(shape)``), or returns None for the
     kernel call (``runtime.core.forms``); None: always the kernel call.
+
+    ``static_value(op)`` gives the value of ``op``'s one output when it is known
+    without running a graph (a constant; the shape of a tensor whose shape is
+    known), else None; ``runtime.ops.constant_ops.constant_value`` asks it.
+    None: the value is never known before running.
     """
 
     __slots__ = (
@@ -60,6 +65,7 @@ class OpDef:
         "attrs",
         "gradient",
         "python_form",
+        "static_value",
     )
 
     def __init__(
@@ -74,6 +80,7 @@ class OpDef:
         gradient=None,
         *,
         python_form=None,
+        static_value=None,
     ):
         self.type = type
         self.kernel = kernel
@@ -90,6 +97,7 @@ class OpDef:
                 raise TypeError(f"op type {type!r}: attribute {name!r} needs an AttrKind")
         self.gradient = gradient
         self.python_form = python_form
+        self.static_value = static_value
         if type in OPS:
             raise ValueError(f"op type {type!r} is defined twice")
         OPS[type] = self

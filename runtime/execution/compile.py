@@ -39,6 +39,7 @@ import itertools
 from runtime import errors
 from runtime.core import floating_point, tracebacks
 from runtime.core.gc_pause import no_cyclic_gc
+from runtime.core.graph import PLACEHOLDER
 from runtime.execution.emitter import Emitter
 from runtime.execution.schedule import function_ops, missing_feed_error, ops_to_run
 from runtime.execution.sources import register_source
@@ -185,7 +186,7 @@ def _compile(emitter, graph, inputs, outputs, run_all_stateful, name):
     else:
         ops = ops_to_run(graph, outputs, set(env), run_all_stateful)
     for op in ops:
-        if op.type == "Placeholder" and not all(id(t) in env for t in op.outputs):
+        if op.opdef is PLACEHOLDER and not all(id(t) in env for t in op.outputs):
             raise missing_feed_error(op)
     emitter.emit_ops(ops, env, 1, [t for t in outputs if hasattr(t, "value_index")])
     results = ["None" if not hasattr(t, "value_index") else env[id(t)] for t in outputs]

@@ -11,8 +11,9 @@
 from __future__ import annotations
 
 from runtime.core import nest
-from runtime.core.graph import FuncGraph, Graph, Operation
+from runtime.core.graph import CONST, FuncGraph, Graph, Operation
 from runtime.core.tensor import SymbolicTensor
+from runtime.state.variables import VAR_HANDLE
 
 DROP = object()
 """A rule's answer: leave the op out of the new graph."""
@@ -51,7 +52,7 @@ class _Copy:
         controls = []
         for c in op.control_inputs:
             for new in self.ops.get(id(c), ()):
-                if new.type != "Const" and new not in controls:
+                if new.opdef is not CONST and new not in controls:
                     controls.append(new)
         return controls
 
@@ -81,7 +82,7 @@ class _Copy:
         new = self.graph.create_op(
             op.opdef, inputs, attrs, op.name, specs, control_inputs=controls, source=op._source
         )
-        if op.type == "VarHandleOp":
+        if op.opdef is VAR_HANDLE:
             self.graph.variable_handles[id(op.attrs["variable"])] = new.outputs[0]
         return new
 

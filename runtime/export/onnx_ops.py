@@ -33,7 +33,15 @@ from runtime.export.onnx_indexing import INDEXING_LOWERINGS
 from runtime.export.onnx_sequences import SEQUENCE_LOWERINGS
 from runtime.export.onnx_types import Handle, work_dtype
 from runtime.ops import array_ops as array
-from runtime.ops import broadcast_ops, constant_ops, logging_ops, nn_ops, random_ops, string_ops
+from runtime.ops import (
+    broadcast_ops,
+    constant_ops,
+    logging_ops,
+    nn_ops,
+    random_ops,
+    shape_ops,
+    string_ops,
+)
 from runtime.ops import math_ops as math
 from runtime.ops import reduction_ops as reduction
 from runtime.ops.control_flow_ops import NO_OP
@@ -468,9 +476,9 @@ LOWERINGS = {
     broadcast_ops.FILL: _fill,
     array.ZEROS_LIKE: _full_like(0),
     array.ONES_LIKE: _full_like(1),
-    array.SHAPE: _shape,
-    array.SIZE: _size,
-    array.RANK: _rank,
+    shape_ops.SHAPE: _shape,
+    shape_ops.SIZE: _size,
+    shape_ops.RANK: _rank,
     array.RESHAPE: _reshape,
     array.TRANSPOSE: _transpose,
     array.CONCAT: _concat,

@@ -20,6 +20,7 @@ from __future__ import annotations
 import numpy as np
 
 from runtime.core import dtypes
+from runtime.core.graph import CONST
 from runtime.core.tensor_shape import TensorShape
 from runtime.export.onnx_types import ValueType
 from runtime.ops.array_ops import IDENTITY
@@ -159,7 +160,7 @@ def _empty(b, flow):
 def _reserve(b, op, inputs):
     flow = op.outputs[0]
     size = op.inputs[0]
-    if size.op.type == "Const" and int(size.op.attrs["value"]) == 0:
+    if size.op.opdef is CONST and int(size.op.attrs["value"]) == 0:
         return [_empty(b, flow)]
     filler = _filler(b, flow)
     count = b.cast(inputs[0], dtypes.int64)

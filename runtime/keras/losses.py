@@ -19,13 +19,14 @@ from __future__ import annotations
 from runtime.core import dtypes
 from runtime.core.tensor import Tensor
 from runtime.keras import backend
-from runtime.ops.array_ops import expand_dims, size, squeeze, stop_gradient
+from runtime.ops.array_ops import expand_dims, squeeze, stop_gradient
 from runtime.ops.clip_ops import clip_by_value
 from runtime.ops.constant_ops import cast, convert_to_tensor
 from runtime.ops.math_ops import abs as abs_
 from runtime.ops.math_ops import exp, log, maximum, square
 from runtime.ops.nn_ops import sparse_softmax_cross_entropy_with_logits
 from runtime.ops.reduction_ops import reduce_max, reduce_mean, reduce_sum
+from runtime.ops.shape_ops import size
 
 # --- each example's loss -------------------------------------------------------------------------
 

@@ -13,7 +13,7 @@ from runtime import errors
 from runtime.core import attr_kinds as kinds
 from runtime.core import dtypes
 from runtime.core.forms import Bound, Form, Input, Method, alias_form, constant_input
-from runtime.core.op_def import SHAPE_ONLY, NotDifferentiable, OpDef
+from runtime.core.op_def import NotDifferentiable, OpDef
 from runtime.core.tensor import Tensor
 from runtime.core.tensor_shape import TensorShape
 from runtime.ops.constant_ops import (
@@ -21,11 +21,16 @@ from runtime.ops.constant_ops import (
     convert_to_tensor,
     list_operands,
     register_sequence_packer,
-    shape_from_tensor,
     static_int,
     static_ints,
 )
 from runtime.ops.registry import bind, bind1, unary_spec
+
+# Shape, Size and Rank are rows of shape_ops; runtime/xla/lowerings reads them from here.
+from runtime.ops.shape_ops import RANK as RANK
+from runtime.ops.shape_ops import SHAPE as SHAPE
+from runtime.ops.shape_ops import SIZE as SIZE
+from runtime.ops.shape_ops import shape, shape_from_tensor
 
 
 def shape_operand(shape, name="shape"):
@@ -60,9 +65,9 @@ def _like_kernel(fill_value):
     return kernel
 
 
-def _like_infer(op_type):
+def _like_infer(op_type, strings=True):
     def infer(inputs, attrs):
-        if op_type == "OnesLike" and attrs["dtype"] is dtypes.string:
+        if not strings and attrs["dtype"] is dtypes.string:
             raise TypeError("ones_like() has no meaning for strings")
         if attrs["dtype"].is_opaque:
             raise TypeError(f"{op_type} cannot make {attrs['dtype'].name} values")
@@ -83,7 +88,7 @@ ZEROS_LIKE = OpDef(
 ONES_LIKE = OpDef(
     "OnesLike",
     _like_kernel(1),
-    _like_infer("OnesLike"),
+    _like_infer("OnesLike", strings=False),
     attrs=_LIKE_ATTRS,
     gradient=_CONSTANT_VALUE,
 )
@@ -101,61 +106,6 @@ def ones_like(input, dtype=None, name=None):
     input = convert_to_tensor(input)
     dtype = dtypes.as_dtype(dtype) if dtype is not None else input.dtype
     return bind1(ONES_LIKE, [input], {"dtype": dtype}, name or "ones_like")
-
-
-# --- shape ------------------------------------------------------------------------------------
-
-
-def _index_type(dtype):
-    if dtype not in (dtypes.int32, dtypes.int64):
-        raise TypeError(f"out_type must be int32 or int64, got {dtype.name}")
-    return dtype
-
-
-SHAPE = OpDef(
-    "Shape",
-    lambda x, out_type: np.array(np.shape(x), dtype=out_type.as_numpy_dtype),
-    infer=lambda i, a: [(_index_type(a["out_type"]), TensorShape([i[0].shape.rank]))],
-    attrs={"out_type": kinds.DTYPE},
-    gradient=SHAPE_ONLY,
-)
-
-
-def shape(input, out_type=dtypes.int32, name=None):
-    """The shape of ``input`` as a 1-D tensor (known dims are folded in graphs).
-
-    >>> shape(convert_to_tensor([[1, 2, 3], [4, 5, 6]])).numpy()
-    array([2, 3], dtype=int32)
-    """
-    input = convert_to_tensor(input)
-    return bind1(SHAPE, [input], {"out_type": dtypes.as_dtype(out_type)}, name or "Shape")
-
-
-SIZE = OpDef(
-    "Size",
-    lambda x, out_type: out_type.as_numpy_dtype(np.size(x)),
-    infer=lambda i, a: [(_index_type(a["out_type"]), TensorShape([]))],
-    attrs={"out_type": kinds.DTYPE},
-    gradient=SHAPE_ONLY,
-)
-RANK = OpDef(
-    "Rank",
-    lambda x: np.int32(np.ndim(x)),
-    infer=lambda i, a: [(dtypes.int32, TensorShape([]))],
-    gradient=SHAPE_ONLY,
-)
-
-
-def size(input, out_type=dtypes.int32, name=None):
-    """The number of elements of ``input``."""
-    return bind1(
-        SIZE, [convert_to_tensor(input)], {"out_type": dtypes.as_dtype(out_type)}, name or "Size"
-    )
-
-
-def rank(input, name=None):
-    """The number of dimensions of ``input``."""
-    return bind1(RANK, [convert_to_tensor(input)], name=name or "Rank")
 
 
 def _reshape_infer(inputs, attrs):
@@ -337,6 +287,14 @@ def _pack_infer(inputs, attrs):
     return [(inputs[0].dtype, TensorShape(dims))]
 
 
+def _pack_value(op):
+    """A Pack's value when all its inputs' are known: graphs fold it while tracing."""
+    values = [constant_value(x) for x in op.inputs]
+    if any(v is None for v in values):
+        return None
+    return np.stack(values, axis=op.attrs["axis"])
+
+
 PACK = OpDef(
     "Pack",
     lambda *xs, axis: np.stack(xs, axis=axis),
@@ -344,6 +302,7 @@ PACK = OpDef(
     default_name="stack",
     attrs={"axis": kinds.INT},
     gradient=lambda op, g: unstack(g, num=len(op.inputs), axis=op.attrs["axis"]),
+    static_value=_pack_value,
 )
 
 

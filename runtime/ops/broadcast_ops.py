@@ -22,8 +22,9 @@ from runtime.core import dtypes
 from runtime.core.op_def import INTEGER_OUTPUT, OpDef
 from runtime.core.tensor_shape import TensorShape, broadcast_shapes
 from runtime.ops.array_ops import shape_of, shape_operand, zeros_like
-from runtime.ops.constant_ops import constant, convert_pair, convert_to_tensor, shape_from_tensor
+from runtime.ops.constant_ops import constant, convert_pair, convert_to_tensor
 from runtime.ops.registry import NUMERIC, bind1, check_dtype
+from runtime.ops.shape_ops import shape_from_tensor
 
 # --- filling ---------------------------------------------------------------------------------
 

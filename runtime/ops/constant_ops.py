@@ -124,24 +124,17 @@ def holds_tensors(value) -> bool:
 
 
 def constant_value(t):
-    """The value of ``t`` if it is known without running a graph, else None."""
+    """The value of ``t`` if it is known without running a graph, else None.
+
+    Its op's row says when (``OpDef.static_value``): a Const, the shape of a
+    fully known tensor, a Pack or Cast of known values.
+    """
     if isinstance(t, EagerTensor):
         return t._value
     if not isinstance(t, SymbolicTensor):
         return None
-    op = t.op
-    if op.type == "Const":
-        return op.attrs["value"]
-    if op.type == "Shape" and op.inputs[0].shape.is_fully_defined():
-        return np.array(op.inputs[0].shape.as_list(), dtype=op.attrs["out_type"].as_numpy_dtype)
-    if op.type == "Pack":
-        values = [constant_value(x) for x in op.inputs]
-        if all(v is not None for v in values):
-            return np.stack(values, axis=op.attrs["axis"])
-    if op.type == "Cast":
-        v = constant_value(op.inputs[0])
-        return None if v is None else np.asarray(v).astype(op.attrs["dtype"].as_numpy_dtype)
-    return None
+    known = t.op.opdef.static_value
+    return None if known is None else known(t.op)
 
 
 def static_int(value, what):
@@ -186,19 +179,6 @@ def list_operands(values, op_name):
 
 def is_tensor_like(v):
     return isinstance(v, Tensor) or hasattr(v, "_as_tensor")
-
-
-def shape_from_tensor(t) -> TensorShape:
-    """The shape a 1-D shape tensor stands for, as far as it is known statically."""
-    value = constant_value(t)
-    if value is not None:
-        dims = np.asarray(value).reshape(-1).tolist()  # Python ints: cheap to check and keep
-        return TensorShape([None if d < 0 else int(d) for d in dims])
-    if isinstance(t, SymbolicTensor) and t.op.type == "Shape":  # shape(x): as known as x's
-        return t.op.inputs[0].shape
-    if t.shape.rank == 1 and t.shape[0] is not None:
-        return TensorShape([None] * t.shape[0])
-    return TensorShape(None)
 
 
 # --- placeholders ---------------------------------------------------------------------------
@@ -253,6 +233,12 @@ def _cast_form(op):
     return Form(Call(cast_to, Input(0)), inlinable=True)
 
 
+def _cast_value(op):
+    """A Cast's value when its input's is known: graphs fold it while tracing."""
+    value = constant_value(op.inputs[0])
+    return None if value is None else np.asarray(value).astype(op.attrs["dtype"].as_numpy_dtype)
+
+
 CAST = OpDef(
     "Cast",
     _cast_kernel,
@@ -260,6 +246,7 @@ CAST = OpDef(
     attrs={"dtype": kinds.DTYPE},
     gradient=_cast_gradient,
     python_form=_cast_form,
+    static_value=_cast_value,
 )
 
 

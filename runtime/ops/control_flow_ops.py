@@ -23,7 +23,7 @@ import contextlib
 from runtime import errors
 from runtime.core import attr_kinds as kinds
 from runtime.core import context, dtypes, nest
-from runtime.core.graph import FUNC_GRAPH, Operation
+from runtime.core.graph import FUNC_GRAPH, PLACEHOLDER, Operation
 from runtime.core.op_def import NO_INPUTS, OpDef
 from runtime.core.tensor import EagerTensor, SymbolicTensor, Tensor
 from runtime.core.tensor_shape import TensorShape, as_shape
@@ -45,7 +45,7 @@ def _check_arguments(what, graph, args):
     if len(graph.inputs) != len(args):
         raise ValueError(f"{what} takes {len(graph.inputs)} inputs but is given {len(args)}")
     for i, (placeholder, arg) in enumerate(zip(graph.inputs, args)):
-        if placeholder.op.type != "Placeholder":
+        if placeholder.op.opdef is not PLACEHOLDER:
             raise ValueError(f"{what}: its input {i} is not a placeholder")
         if placeholder.dtype is not arg.dtype or not placeholder.shape.is_compatible_with(
             arg.shape

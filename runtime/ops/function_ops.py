@@ -30,6 +30,7 @@ from __future__ import annotations
 
 from runtime.core import attr_kinds as kinds
 from runtime.core import context, dtypes
+from runtime.core.graph import CONST
 from runtime.core.op_def import OpDef
 from runtime.core.tensor import EagerTensor
 from runtime.execution.compile import compile_graph
@@ -40,6 +41,7 @@ from runtime.gradients.control_flow import GradientGraph
 from runtime.ops.array_ops import zeros_like
 from runtime.ops.list_gradient_ops import grad_list_empty
 from runtime.ops.registry import bind
+from runtime.state.variables import VAR_HANDLE
 
 
 def _call_kernel(*values, function, depth):
@@ -109,7 +111,7 @@ class GraphFunction:
         self.variables = [
             h.op.attrs["variable"]
             for h in graph.variable_handles.values()
-            if h.op.type == "VarHandleOp"
+            if h.op.opdef is VAR_HANDLE
         ]
         self._forward = None  # a copy of graph that grows the intermediates as outputs
         self._levels = []  # _Backward for gradients of order 1, 2, ...
@@ -180,7 +182,7 @@ class GraphFunction:
         needs = []
 
         def resolve(grad_graph, t):
-            if t.op.type == "Const":
+            if t.op.opdef is CONST:
                 return grad_graph.copy_constant(t)
             needs.append(t)
             return grad_graph.add_input(t.dtype, t.shape, t.op.name.replace("/", "_"))

@@ -21,7 +21,6 @@ from runtime.core.tensor import Tensor
 from runtime.core.tensor_shape import TensorShape
 from runtime.ops.array_ops import (
     normalize_axis,
-    shape,
     shape_of,
     shape_operand,
     transpose,
@@ -31,11 +30,11 @@ from runtime.ops.broadcast_ops import where
 from runtime.ops.constant_ops import (
     constant_value,
     convert_to_tensor,
-    shape_from_tensor,
     static_int,
 )
 from runtime.ops.reduction_ops import reduce_sum
 from runtime.ops.registry import NUMERIC, bind1, check_dtype
+from runtime.ops.shape_ops import shape, shape_from_tensor
 
 
 def _gather_infer(inputs, attrs):

@@ -20,12 +20,13 @@ from runtime.core import attr_kinds as kinds
 from runtime.core import dtypes
 from runtime.core.op_def import NotDifferentiable, OpDef
 from runtime.core.tensor_shape import TensorShape, broadcast_shapes
-from runtime.ops.array_ops import concat, reshape, shape, shape_of, transpose
+from runtime.ops.array_ops import concat, reshape, shape_of, transpose
 from runtime.ops.broadcast_ops import ones, sum_to_shape
 from runtime.ops.constant_ops import constant_value, convert_to_tensor, static_ints
 from runtime.ops.indexing_ops import gather
 from runtime.ops.reduction_ops import reduce_sum
 from runtime.ops.registry import NUMERIC, bind1, check_dtype
+from runtime.ops.shape_ops import shape
 
 # --- eye ---------------------------------------------------------------------------------------
 

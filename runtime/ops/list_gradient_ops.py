@@ -27,8 +27,9 @@ from runtime.core import dtypes
 from runtime.core.op_def import NO_INPUTS, OpDef
 from runtime.core.tensor_shape import TensorShape
 from runtime.ops.array_ops import shape_of, shape_operand
-from runtime.ops.constant_ops import convert_to_tensor, shape_from_tensor
+from runtime.ops.constant_ops import convert_to_tensor
 from runtime.ops.registry import bind1
+from runtime.ops.shape_ops import shape_from_tensor
 
 _LIST = (dtypes.variant, TensorShape([]))
 

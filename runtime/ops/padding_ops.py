@@ -18,11 +18,12 @@ from runtime.core import attr_kinds as kinds
 from runtime.core import dtypes
 from runtime.core.op_def import OpDef
 from runtime.core.tensor_shape import TensorShape
-from runtime.ops.array_ops import reshape, shape, shape_of, stack
+from runtime.ops.array_ops import reshape, shape_of, stack
 from runtime.ops.constant_ops import cast, constant_value, convert_to_tensor
 from runtime.ops.indexing_ops import slice_tensor
 from runtime.ops.reduction_ops import reduce_sum
 from runtime.ops.registry import bind1
+from runtime.ops.shape_ops import shape
 
 # --- pad ---------------------------------------------------------------------------------------
 

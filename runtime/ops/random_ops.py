@@ -21,8 +21,9 @@ from runtime.core.op_def import NotDifferentiable, OpDef
 from runtime.core.tensor import Tensor
 from runtime.ops import math_ops
 from runtime.ops.array_ops import shape_operand
-from runtime.ops.constant_ops import cast, constant_value, convert_to_tensor, shape_from_tensor
+from runtime.ops.constant_ops import cast, constant_value, convert_to_tensor
 from runtime.ops.registry import bind1
+from runtime.ops.shape_ops import shape_from_tensor
 
 _DEFAULT_GLOBAL_SEED = 87654321
 _global_seed = None
@@ -111,11 +112,11 @@ def _uniform_kernel(shape, minval, maxval, dtype, state):
     return draw.astype(dtype.as_numpy_dtype, copy=False)
 
 
-def _float_infer(op_type):
+def _float_infer(op_type, integers=False):
+    """``infer`` of a row drawing floats, or integers too where ``integers``."""
+
     def infer(inputs, attrs):
-        if not (
-            attrs["dtype"].is_floating or (op_type == "RandomUniform" and attrs["dtype"].is_integer)
-        ):
+        if not (attrs["dtype"].is_floating or (integers and attrs["dtype"].is_integer)):
             raise TypeError(f"{op_type} cannot produce {attrs['dtype'].name} values")
         return _random_infer(inputs, attrs)
 
@@ -135,7 +136,7 @@ RANDOM_NORMAL = OpDef(
 RANDOM_UNIFORM = OpDef(
     "RandomUniform",
     _uniform_kernel,
-    _float_infer("RandomUniform"),
+    _float_infer("RandomUniform", integers=True),
     stateful=True,
     default_name="random_uniform",
     attrs={

@@ -16,11 +16,12 @@ from runtime.core import attr_kinds as kinds
 from runtime.core import dtypes
 from runtime.core.op_def import BOOL_OUTPUT, INTEGER_OUTPUT, OpDef
 from runtime.core.tensor_shape import TensorShape
-from runtime.ops.array_ops import expand_dims, shape_of, size, zeros_like
+from runtime.ops.array_ops import expand_dims, shape_of, zeros_like
 from runtime.ops.broadcast_ops import broadcast_to, where
 from runtime.ops.constant_ops import cast, convert_to_tensor, static_int, static_ints
 from runtime.ops.math_ops import divide, equal, logical_and, multiply
 from runtime.ops.registry import BOOL, NUMERIC, bind1, check_dtype
+from runtime.ops.shape_ops import size
 
 # --- reductions --------------------------------------------------------------------------------
 

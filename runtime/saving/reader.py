@@ -19,7 +19,7 @@ import json
 import os
 import re
 
-from runtime.core.graph import FuncGraph, is_valid_op_name
+from runtime.core.graph import PLACEHOLDER, FuncGraph, is_valid_op_name
 from runtime.core.op_def import OPS
 from runtime.ops.function_ops import CALL, GraphFunction
 from runtime.saving.arrays import ArraysReader
@@ -379,7 +379,7 @@ class _Reader:
         self.where = where
         graph.inputs = [self._tensor(tensors, t) for t in expect_list(data["inputs"], "inputs")]
         graph.outputs = [self._tensor(tensors, t) for t in expect_list(data["outputs"], "outputs")]
-        placeholders = [op.outputs[0] for op in ops.values() if op.type == "Placeholder"]
+        placeholders = [op.outputs[0] for op in ops.values() if op.opdef is PLACEHOLDER]
         expect(
             {id(t) for t in graph.inputs} == {id(t) for t in placeholders}
             and len(graph.inputs) == len(placeholders),

@@ -41,14 +41,14 @@ from __future__ import annotations
 
 import re
 
-from runtime.core.graph import FuncGraph, register_view
+from runtime.core.graph import CONST, PLACEHOLDER, FuncGraph, register_view
 from runtime.views.ordering import order_inputs
 from runtime.views.text import _attr_text, tensor_ref, type_text
 
 _FONT = "Helvetica"
 _STYLES = {
-    "Placeholder": 'shape=ellipse, fillcolor="#dbeafe"',
-    "Const": 'fillcolor="#f3f4f6", fontsize=9',
+    PLACEHOLDER: 'shape=ellipse, fillcolor="#dbeafe"',
+    CONST: 'fillcolor="#f3f4f6", fontsize=9',
 }
 _STATEFUL_STYLE = 'fillcolor="#fee2e2"'
 _CONTROL_FLOW_STYLE = 'fillcolor="#fde68a"'
@@ -240,11 +240,11 @@ def _subgraphs(op):
 
 def _node_statement(node, op):
     lines = [op.name, op.type]
-    if op.type == "Const" and "value" in op.attrs:
+    if op.opdef is CONST and "value" in op.attrs:
         value = _attr_text("value", op.attrs["value"]).removeprefix("value=")
         if len(value) <= _MAX_VALUE_TEXT and "\n" not in value:
             lines[1] = f"{op.type} {value}"
-    style = _STYLES.get(op.type)
+    style = _STYLES.get(op.opdef)
     if style is None and _subgraphs(op):
         style = _CONTROL_FLOW_STYLE
     elif style is None and op.stateful:

@@ -11,7 +11,7 @@ import re
 
 import numpy as np
 
-from runtime.core.graph import register_view
+from runtime.core.graph import CONST, register_view
 from runtime.views.formatting import format_value
 from runtime.views.ordering import order_inputs
 
@@ -83,7 +83,7 @@ def op_text(op, ordered_after=()) -> str:
         and not hasattr(v, "_ops")
         and not (v is None and k in _HIDDEN_WHEN_NONE)
     ]
-    if op.type == "Const":
+    if op.opdef is CONST:
         args = [_attr_text("value", op.attrs["value"], one_line=True)]
     if not op.outputs:
         lhs = op.name

@@ -1,0 +1,93 @@
+"""Shapes as tensors: ``shape``, ``size`` and ``rank``, and what a shape tensor stands for.
+
+>>> import runtime as rt
+>>> with rt.Graph().as_default():
+...     x = rt.placeholder(rt.float32, shape=[None, 3])
+...     shape_from_tensor(rt.shape(x))
+TensorShape([None, 3])
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from runtime.core import attr_kinds as kinds
+from runtime.core import dtypes
+from runtime.core.op_def import SHAPE_ONLY, OpDef
+from runtime.core.tensor import SymbolicTensor
+from runtime.core.tensor_shape import TensorShape
+from runtime.ops.constant_ops import constant_value, convert_to_tensor
+from runtime.ops.registry import bind1
+
+
+def _index_type(dtype):
+    if dtype not in (dtypes.int32, dtypes.int64):
+        raise TypeError(f"out_type must be int32 or int64, got {dtype.name}")
+    return dtype
+
+
+def _shape_value(op):
+    """A Shape op's value when its input's shape is fully known: graphs fold it while tracing."""
+    if op.inputs[0].shape.is_fully_defined():
+        return np.array(op.inputs[0].shape.as_list(), dtype=op.attrs["out_type"].as_numpy_dtype)
+    return None
+
+
+SHAPE = OpDef(
+    "Shape",
+    lambda x, out_type: np.array(np.shape(x), dtype=out_type.as_numpy_dtype),
+    infer=lambda i, a: [(_index_type(a["out_type"]), TensorShape([i[0].shape.rank]))],
+    attrs={"out_type": kinds.DTYPE},
+    gradient=SHAPE_ONLY,
+    static_value=_shape_value,
+)
+
+
+def shape(input, out_type=dtypes.int32, name=None):
+    """The shape of ``input`` as a 1-D tensor (known dims are folded in graphs).
+
+    >>> shape([[1, 2, 3], [4, 5, 6]]).numpy()
+    array([2, 3], dtype=int32)
+    """
+    input = convert_to_tensor(input)
+    return bind1(SHAPE, [input], {"out_type": dtypes.as_dtype(out_type)}, name or "Shape")
+
+
+SIZE = OpDef(
+    "Size",
+    lambda x, out_type: out_type.as_numpy_dtype(np.size(x)),
+    infer=lambda i, a: [(_index_type(a["out_type"]), TensorShape([]))],
+    attrs={"out_type": kinds.DTYPE},
+    gradient=SHAPE_ONLY,
+)
+RANK = OpDef(
+    "Rank",
+    lambda x: np.int32(np.ndim(x)),
+    infer=lambda i, a: [(dtypes.int32, TensorShape([]))],
+    gradient=SHAPE_ONLY,
+)
+
+
+def size(input, out_type=dtypes.int32, name=None):
+    """The number of elements of ``input``."""
+    return bind1(
+        SIZE, [convert_to_tensor(input)], {"out_type": dtypes.as_dtype(out_type)}, name or "Size"
+    )
+
+
+def rank(input, name=None):
+    """The number of dimensions of ``input``."""
+    return bind1(RANK, [convert_to_tensor(input)], name=name or "Rank")
+
+
+def shape_from_tensor(t) -> TensorShape:
+    """The shape a 1-D shape tensor stands for, as far as it is known statically."""
+    value = constant_value(t)
+    if value is not None:
+        dims = np.asarray(value).reshape(-1).tolist()  # Python ints: cheap to check and keep
+        return TensorShape([None if d < 0 else int(d) for d in dims])
+    if isinstance(t, SymbolicTensor) and t.op.opdef is SHAPE:  # shape(x): as known as x's
+        return t.op.inputs[0].shape
+    if t.shape.rank == 1 and t.shape[0] is not None:
+        return TensorShape([None] * t.shape[0])
+    return TensorShape(None)

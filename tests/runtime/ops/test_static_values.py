@@ -1,0 +1,91 @@
+"""What a graph knows of a tensor's value before running: ``constant_value`` asks the row of
+the tensor's op (``OpDef.static_value``), so a loaded graph, whose ops get their rows from the
+op table by name, knows as much as the traced one.
+
+The reference is numpy on the values the ops would compute.
+"""
+
+import numpy as np
+import pytest
+
+import autograph as ag
+import runtime as rt
+from runtime.core.op_def import OPS
+from runtime.ops.constant_ops import constant_value
+from runtime.ops.shape_ops import shape_from_tensor
+
+
+def _in_graph(build):
+    with rt.Graph().as_default():
+        x = rt.placeholder(rt.float32, shape=[None, 3], name="x")
+        return build(x)
+
+
+@pytest.mark.parametrize(
+    "build, expected",
+    [
+        (lambda x: rt.constant([1.5, 2.5]), np.array([1.5, 2.5], np.float32)),
+        (lambda x: rt.shape(rt.zeros([2, 3])), np.array([2, 3], np.int32)),
+        (lambda x: rt.shape(rt.zeros([4]), out_type=rt.int64), np.array([4], np.int64)),
+        (lambda x: rt.stack([rt.constant(1), rt.constant(2)]), np.array([1, 2], np.int32)),
+        (
+            lambda x: rt.stack([rt.constant([1, 2]), rt.constant([3, 4])], axis=1),
+            np.stack([[1, 2], [3, 4]], axis=1).astype(np.int32),
+        ),
+        (lambda x: rt.cast(rt.constant([1.7, -1.7]), rt.int32), np.array([1, -1], np.int32)),
+        (
+            lambda x: rt.cast(rt.stack([rt.shape(rt.zeros([5])), rt.constant([2])]), rt.float32),
+            np.array([[5.0], [2.0]], np.float32),
+        ),
+    ],
+    ids=["const", "shape", "shape-int64", "pack", "pack-axis", "cast", "cast-of-pack-of-shape"],
+)
+def test_a_value_known_while_tracing_is_the_value_the_ops_compute(build, expected):
+    known = _in_graph(build)
+    value = constant_value(known)
+    assert value is not None
+    assert np.asarray(value).dtype == expected.dtype
+    np.testing.assert_array_equal(value, expected)
+
+
+@pytest.mark.parametrize(
+    "build",
+    [
+        lambda x: x,  # a placeholder
+        lambda x: rt.shape(x),  # a shape with an unknown dim
+        lambda x: rt.stack([rt.constant(1.0), x[0, 0]]),  # one input unknown
+        lambda x: rt.cast(x, rt.int32),
+        lambda x: rt.constant(1.0) + rt.constant(2.0),  # Add's row says nothing before running
+    ],
+    ids=["placeholder", "partial-shape", "pack-of-unknown", "cast-of-unknown", "add"],
+)
+def test_a_value_not_known_while_tracing_is_none(build):
+    assert constant_value(_in_graph(build)) is None
+
+
+def test_const_shape_pack_and_cast_are_the_rows_that_know_their_value_while_tracing():
+    rows = [row for row in OPS.values() if row.static_value is not None]
+    assert {row.type for row in rows} == {"Const", "Shape", "Pack", "Cast"}
+
+
+def test_a_shape_tensor_stands_for_its_input_shape_as_far_as_known():
+    assert _in_graph(lambda x: shape_from_tensor(rt.shape(x))).as_list() == [None, 3]
+
+
+def test_a_loaded_graph_knows_what_the_traced_one_knew(tmp_path):
+    module = rt.Module()
+
+    @ag.function(input_signature=[rt.TensorSpec([None, 3], rt.float32)], autograph=False)
+    def reshape_like(x):
+        return rt.reshape(x, rt.shape(x)) * 2.0
+
+    module.reshape_like = reshape_like
+    rt.saved_model.save(module, str(tmp_path))
+    graph = rt.saved_model.load(str(tmp_path)).reshape_like.graph
+
+    assert all(op.opdef is OPS[op.type] for op in graph.get_operations())
+    shapes = [op for op in graph.get_operations() if op.type == "Shape"]
+    assert shapes and shape_from_tensor(shapes[0].outputs[0]).as_list() == [None, 3]
+    consts = [op for op in graph.get_operations() if op.type == "Const"]
+    assert [constant_value(op.outputs[0]) for op in consts] == [np.float32(2.0)]
+    assert [t.op.type for t in graph.inputs] == ["Placeholder"]
