@@ -301,12 +301,15 @@ def while_gradient(op, *grads):
     initial = [subtract(iterations, 1)]
     initial += [grads[k] if grads[k] is not None else _zeros_for(op.outputs[k]) for k in carried]
     initial += [_zeros_for(op.inputs[j], in_grads[j]) for j in summed]
-    inputs = [convert_to_tensor(t) for t in initial] + list(outer)
+    # The forward count is also the backward loop's maximum_iterations: it stops at i < 0 on
+    # that iteration anyway, but so its bound is the forward loop's, which lets a second-order
+    # gradient (differentiating this loop, stacking its values) compile under XLA.
+    inputs = [convert_to_tensor(t) for t in initial] + list(outer) + [iterations]
     attrs = {
         "cond_graph": cond_graph,
         "body_graph": grad_body,
         "num_loop_vars": len(explicit),
-        "has_maximum_iterations": False,
+        "has_maximum_iterations": True,
         "stacked": None,  # until this loop is differentiated in turn
     }
     grad_outputs = bind(op.opdef, inputs, attrs, "while_grad")

@@ -55,6 +55,7 @@ class GradientTape:
         self._graph = None  # the graph recorded in; None eagerly
         self._ops = []  # what was recorded, in the order it ran
         self._watched = {}  # id -> watched tensor or variable (kept alive: ids stay unique)
+        self._recorded_graph_ops = set()  # ids of the graph ops in _ops (they stay alive there)
         self._variables = []  # the variables watched, in order
         self._recording = False
         self._used = False
@@ -93,6 +94,7 @@ class GradientTape:
     def reset(self):
         """Forgets what was recorded, and what was watched: as new, but still recording."""
         self._ops, self._watched, self._variables = [], {}, []
+        self._recorded_graph_ops = set()
         self._used = False
 
     def watch(self, tensor):
@@ -165,10 +167,12 @@ class GradientTape:
         """Called by ``Graph.create_op`` for each op added while this tape records."""
         if op.graph is not self._graph:
             return
-        watched = self._watched
+        watched, recorded_ops = self._watched, self._recorded_graph_ops
         recorded = False
         for t in op.inputs:
-            if id(t) in watched:
+            # An output of a recorded op is watched even if the op grew it after it was
+            # recorded: a loop being differentiated grows the stacks its gradient reads.
+            if id(t) in watched or (id(t.op) in recorded_ops and is_trainable(t.dtype)):
                 recorded = True
             elif t.dtype is dtypes.resource and self._watch_accessed_variables:
                 variable = variable_of(t)
@@ -177,6 +181,7 @@ class GradientTape:
                     recorded = True
         if recorded:
             self._ops.append(op)
+            recorded_ops.add(id(op))
             for t in op.outputs:
                 if is_trainable(t.dtype):
                     watched[id(t)] = t
@@ -200,7 +205,8 @@ class GradientTape:
         flat_sources = nest.flatten(sources)
         grads = self._gradients(target, flat_sources, output_gradients)
         if not self._persistent:
-            self._ops, self._watched = [], {}  # it cannot be used again: let the values go
+            # It cannot be used again: let the values go.
+            self._ops, self._watched, self._recorded_graph_ops = [], {}, set()
         if unconnected_gradients == "zero":
             grads = [zeros_for_source(s) if g is None else g for s, g in zip(flat_sources, grads)]
         return nest.pack_sequence_as(sources, grads)

@@ -6,7 +6,8 @@ Python list, dtype ``variant``), which ``StackGet`` reads by iteration.
 
 The gradient of a ``variant`` value (a TensorArray's flow, a stack) is a
 *gradient list*: a ``variant`` holding a dict from index to the gradient of the
-element there; a missing index stands for zeros. These ops never change a
+element there; a missing index stands for zeros. An element may itself be a gradient list
+(the gradient of an inner loop's stack that an outer loop stacked). These ops never change a
 list they are given (each returns a new one when something changes), so a
 gradient list may be read from several places.
 
@@ -118,13 +119,21 @@ def _add_kernel(a, b):
         return a
     total = dict(a)
     for i, value in b.items():
-        total[i] = np.add(total[i], value) if i in total else value
+        total[i] = _add_element(total[i], value) if i in total else value
     return total
+
+
+def _add_element(a, b):
+    """Two gradients of one element: arrays, or lists (a list of lists: the gradient of the
+    stacks of a loop inside a loop, in a second-order gradient)."""
+    return _add_kernel(a, b) if isinstance(a, dict) else np.add(a, b)
 
 
 def _get_kernel(items, index, shape, element_dtype):
     value = items.get(int(index))
     if value is None:
+        if element_dtype is dtypes.variant:  # a list of lists: an empty list is zeros
+            return {}
         return np.zeros(tuple(shape), element_dtype.as_numpy_dtype)[()]
     return value
 

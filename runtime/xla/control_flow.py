@@ -21,7 +21,7 @@ import numpy as np
 from jax import lax
 
 from runtime.core.graph import CONST
-from runtime.ops.math_ops import ADD, LESS, LESS_EQUAL, LOGICAL_AND
+from runtime.ops.math_ops import ADD, GREATER, GREATER_EQUAL, LESS, LESS_EQUAL, LOGICAL_AND, SUB
 from runtime.xla.effects import is_static
 from runtime.xla.gradient_lists import (
     GradientList,
@@ -260,6 +260,7 @@ class _Loop:
         self.captures, self.limit = captures, limit
         self.tensors = op.outputs
         self.stacks = None  # a differentiated loop's stacks: empty, one per stacked value
+        self.capacity = None  # with stacks: the most iterations the loop can run
         self.stack_bounds = ()  # the range each stacked value was known to keep (or None)
 
     def stack(self, loop_vars, stacked):
@@ -274,6 +275,7 @@ class _Loop:
                 "maximum_iterations= (rt.while_loop(..., maximum_iterations=n), or "
                 "ag.experimental.set_loop_options(maximum_iterations=n) in the loop)"
             )
+        self.capacity = capacity
         self.stacks = [empty_stack(capacity) for _ in range(stacked)]
         self.tensors = [*self.op.outputs[:n], *self.op.outputs[n + 1 :]]  # the count is not carried
 
@@ -285,9 +287,9 @@ class _Loop:
             if known is not None:
                 found.append(max(known[1], 0))
         body = self.body_graph
-        for k, (start, highest) in self._counters(loop_vars).items():
-            step = int(_step(body.outputs[k], body.inputs[k]))
-            found.append((highest - start) // step + 1)
+        for k, (lowest, highest) in self._counters(loop_vars).items():
+            step = abs(int(_step(body.outputs[k], body.inputs[k])))
+            found.append((highest - lowest) // step + 1)
         return min(found) if found else None
 
     def lower(self, loop_vars, learned, widths):
@@ -330,6 +332,7 @@ class _Loop:
             return list(values)
         for stack, bounds in zip(values[n:], self.stack_bounds):
             stack.bounds = bounds  # a counter read back by the gradient keeps its range
+        ctx.bound(count, 0, self.capacity)  # the backward loop's maximum_iterations: its bound
         return [*values[:n], count, *values[n:]]
 
     def _rotated(self, init, learned):
@@ -376,20 +379,26 @@ class _Loop:
         iteration, and the test says ``counter < bound`` (``<=``), alone or in an
         ``and``, with a bound that is known (or itself has a known range). In the
         body it is then within [start, bound - 1]: index checks on it go away.
+        A counter going down (a backward loop's index, from the forward count less
+        one) starts below a known highest and the test says ``counter >= bound``
+        (``>``) with a known bound: in the body it is within [bound, highest].
         """
         found = {}
         cond, body = self.cond_graph, self.body_graph
         outer = {id(t): v for t, v in zip(cond.inputs[len(init) :], self.captures)}
         for k, start in enumerate(init):
             known = self.ctx.bounds(start) if not isinstance(start, TensorList) else None
-            if known is None or known[0] != known[1]:
+            step = _step(body.outputs[k], body.inputs[k])
+            if known is None or step is None:
                 continue
-            start = known[0]
-            if not _steps_up(body.outputs[k], body.inputs[k]):
-                continue
-            highest = _highest_under(cond.outputs[0], cond.inputs[k], outer, self.ctx)
-            if highest is not None and highest >= start:
-                found[k] = (start, highest)
+            if step > 0 and known[0] == known[1]:
+                highest = _highest_under(cond.outputs[0], cond.inputs[k], outer, self.ctx)
+                if highest is not None and highest >= known[0]:
+                    found[k] = (known[0], highest)
+            elif step < 0:
+                lowest = _lowest_under(cond.outputs[0], cond.inputs[k], outer, self.ctx)
+                if lowest is not None and known[1] >= lowest:
+                    found[k] = (lowest, known[1])
         return found
 
     def _first_count(self):
@@ -452,22 +461,44 @@ class _Loop:
             raise Redo(carry=new, allocate=allocations, widen=widths)
 
 
-def _steps_up(output, counter):
-    """``output`` is ``counter + c`` for a constant ``c > 0``."""
-    return _step(output, counter) is not None
-
-
 def _step(output, counter):
-    """``c`` where ``output`` is ``counter + c`` for a constant ``c > 0``, else None."""
+    """``c`` where ``output`` is ``counter + c`` (or ``counter - (-c)``) for a constant ``c``
+    other than 0, else None."""
     op = output.op
-    if op.opdef is not ADD:
+    if op.opdef not in (ADD, SUB):
         return None
     a, b = op.inputs
-    step = b if a is counter else a if b is counter else None
+    step = b if a is counter else a if b is counter and op.opdef is ADD else None
     if step is None or step.op.opdef is not CONST or np.ndim(step.op.attrs["value"]) != 0:
         return None
-    value = step.op.attrs["value"]
-    return value if value > 0 else None
+    value = step.op.attrs["value"] if op.opdef is ADD else -step.op.attrs["value"]
+    return value if value != 0 else None
+
+
+def _bound_of(bound, outer, ctx, end):
+    """A test's bound, known when lowering: a constant, or a captured value with a known range
+    (its ``end``: 0 lowest, 1 highest); None otherwise."""
+    if bound.op.opdef is CONST:
+        value = np.asarray(bound.op.attrs["value"])
+        return int(value) if value.ndim == 0 else None
+    known = ctx.bounds(outer[id(bound)]) if id(bound) in outer else None
+    return None if known is None else known[end]
+
+
+def _lowest_under(pred, counter, outer, ctx):
+    """The smallest value ``counter`` has when ``pred`` holds, from a ``counter >= bound`` (or
+    ``>``) it requires; None when it says nothing of the kind."""
+    op = pred.op
+    if op.opdef is LOGICAL_AND:
+        found = [_lowest_under(t, counter, outer, ctx) for t in op.inputs]
+        found = [h for h in found if h is not None]
+        return max(found) if found else None
+    if op.opdef not in (GREATER, GREATER_EQUAL) or op.inputs[0] is not counter:
+        return None
+    lowest = _bound_of(op.inputs[1], outer, ctx, 0)
+    if lowest is None:
+        return None
+    return lowest + 1 if op.opdef is GREATER else lowest
 
 
 def _highest_under(pred, counter, outer, ctx):
@@ -480,13 +511,7 @@ def _highest_under(pred, counter, outer, ctx):
         return min(found) if found else None
     if op.opdef not in (LESS, LESS_EQUAL) or op.inputs[0] is not counter:
         return None
-    bound = op.inputs[1]
-    if bound.op.opdef is CONST:
-        highest = np.asarray(bound.op.attrs["value"])
-        highest = int(highest) if highest.ndim == 0 else None
-    else:
-        known = ctx.bounds(outer[id(bound)]) if id(bound) in outer else None
-        highest = None if known is None else known[1]
+    highest = _bound_of(op.inputs[1], outer, ctx, 1)
     if highest is None:
         return None
     return highest - 1 if op.opdef is LESS else highest

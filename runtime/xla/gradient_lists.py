@@ -16,7 +16,9 @@ index. XLA needs every shape fixed when compiling, so:
   read can have: a loop's counter below a known bound, an index known when
   compiling, or else the largest index seen when the program was observed
   running. Getting, dropping and adding are dynamic slices and updates; adding
-  lists of two capacities pads the smaller with zeros.
+  lists of two capacities pads the smaller with zeros. The gradient of a stack of an
+  inner loop's stacks (a second-order gradient through nested loops) is a list of lists:
+  one more leading dim, and a get with ``element_dtype`` variant gives the inner list.
 
 >>> import jax.numpy as jnp
 >>> g = lower_from_tensor(None, jnp.arange(6.0).reshape(3, 2))
@@ -33,6 +35,7 @@ import jax.numpy as jnp
 import numpy as np
 from jax import lax
 
+from runtime.core import dtypes
 from runtime.xla.shapes import dims
 from runtime.xla.tensor_lists import TensorList
 
@@ -148,21 +151,28 @@ def fitted(items, spec):
     ``items`` has none): how a loop carries a gradient list that its body fills or widens."""
     if items.buffer is None:
         return GradientList(jnp.zeros(spec.shape, spec.dtype))
-    return GradientList(_padded(items.buffer, spec.shape[0]))
+    return GradientList(_padded(items.buffer, spec.shape))
 
 
 def wider(a, b):
-    """The spec with room for both specs (None counts as no room)."""
+    """The spec with room for both specs (None counts as no room). Dims after the first are
+    the element's, the same for both, except in a list of lists (the gradient of a loop's
+    stacks of an inner loop's stacks), whose inner lists may have other capacities."""
     if a is None or b is None:
         return a or b
-    return a if a.shape[0] >= b.shape[0] else b
+    return jax.ShapeDtypeStruct(_widest(a.shape, b.shape), a.dtype)
 
 
-def _padded(buffer, capacity):
-    missing = capacity - buffer.shape[0]
-    if missing <= 0:
+def _widest(a, b):
+    return tuple(max(m, n) for m, n in zip(a, b))
+
+
+def _padded(buffer, shape):
+    """``buffer`` with zeros after its rows (and its inner lists' rows) up to ``shape``."""
+    missing = [(0, max(want - have, 0)) for want, have in zip(shape, buffer.shape)]
+    if not any(after for _, after in missing):
         return buffer
-    return jnp.concatenate([buffer, jnp.zeros((missing, *buffer.shape[1:]), buffer.dtype)])
+    return jnp.pad(buffer, missing)
 
 
 def lower_empty(ctx):
@@ -172,6 +182,10 @@ def lower_empty(ctx):
 def lower_element(ctx, index, value):
     """The gradient list holding ``value`` at ``index`` (the gradient of one read): zeros with
     room for every index the read can have."""
+    if isinstance(value, GradientList):  # a list of lists: one more leading dim
+        if value.buffer is None:
+            return value
+        value = value.buffer
     value = jnp.asarray(value)
     known = ctx.bounds(index)
     if known is not None and known[0] >= 0:
@@ -200,21 +214,32 @@ def lower_add(ctx, a, b):
         return b
     if b.buffer is None:
         return a
-    capacity = max(a.buffer.shape[0], b.buffer.shape[0])
-    return GradientList(_padded(a.buffer, capacity) + _padded(b.buffer, capacity))
+    shape = _widest(a.buffer.shape, b.buffer.shape)
+    return GradientList(_padded(a.buffer, shape) + _padded(b.buffer, shape))
 
 
 def lower_get(ctx, items, index, shape, element_dtype):
+    if element_dtype is dtypes.variant:  # a list of lists: the inner list at ``index``
+        if items.buffer is None or items.buffer.shape[0] == 0:
+            return GradientList(None)
+        return GradientList(_row(items.buffer, index))
     if items.buffer is None:
         return np.zeros(dims(shape), element_dtype.as_numpy_dtype)
+    if items.buffer.shape[0] == 0:  # room for no index (a loop that cannot run): all zeros
+        return jnp.zeros(items.buffer.shape[1:], items.buffer.dtype)
+    return _row(items.buffer, index)
+
+
+def _row(buffer, index):
+    """``buffer[index]``, zeros for an index it has no room for (a missing one is zeros)."""
     index = jnp.asarray(index, jnp.int32)
-    inside = (index >= 0) & (index < items.buffer.shape[0])  # a missing index is zeros
-    value = lax.dynamic_index_in_dim(items.buffer, index, 0, keepdims=False)
+    inside = (index >= 0) & (index < buffer.shape[0])
+    value = lax.dynamic_index_in_dim(buffer, index, 0, keepdims=False)
     return jnp.where(inside, value, jnp.zeros_like(value))
 
 
 def lower_drop(ctx, items, index):
-    if items.buffer is None:
+    if items.buffer is None or items.buffer.shape[0] == 0:
         return items
     index = jnp.asarray(index, jnp.int32)
     row = lax.dynamic_index_in_dim(items.buffer, index, 0, keepdims=True)

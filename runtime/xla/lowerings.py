@@ -100,8 +100,6 @@ STATIC_OPERANDS[constant_ops.RANGE] = (0, 1, 2)
 # --- elementwise arithmetic ----------------------------------------------------------------------
 
 for _op, _fn in [
-    (math_ops.ADD, jnp.add),
-    (math_ops.SUB, jnp.subtract),
     (math_ops.MUL, jnp.multiply),
     (math_ops.REAL_DIV, jnp.true_divide),
     (math_ops.MAXIMUM, jnp.maximum),
@@ -126,6 +124,27 @@ for _op, _fn in [
     (math_ops.LOGICAL_NOT, jnp.logical_not),
 ]:
     LOWERINGS[_op] = _plain(_fn)
+
+
+def _offset(sign):
+    """Add (``sign`` 1) or Sub (-1). An integer scalar with a known range, moved by a constant,
+    keeps it moved: a loop's count less one (a backward loop's first index) stays bounded."""
+
+    def rule(ctx, x, y):
+        result = jnp.add(x, y) if sign > 0 else jnp.subtract(x, y)
+        if effects.is_static(result):
+            return result
+        value, moved_by = (y, x) if sign > 0 and effects.is_static(x) else (x, y)
+        known, step = ctx.bounds(value), ctx.bounds(moved_by)
+        if known is not None and step is not None and step[0] == step[1]:
+            ctx.bound(result, known[0] + sign * step[0], known[1] + sign * step[0])
+        return result
+
+    return rule
+
+
+LOWERINGS[math_ops.ADD] = _offset(1)
+LOWERINGS[math_ops.SUB] = _offset(-1)
 
 
 def _comparison(fn):
