@@ -68,14 +68,9 @@ def if_stmt(cond, if_true, if_false=None, names=(), unsupported=None, optional=(
     if backend is not None and backend.is_staged(cond):
         refuse_staging("`if`", unsupported)
         state = State(names, if_true, if_false, optional=optional)
-        watch = side_effects.begin("if", (if_true, if_false), state.names)
-        try:
-            with marking(if_true, if_false):
-                backend.stage_if(cond, if_true, if_false or nothing, state)
-        except BaseException:
-            side_effects.end(watch, failed=True)
-            raise
-        side_effects.end(watch)
+        watch = side_effects.watching("if", (if_true, if_false), state.names)
+        with watch, marking(if_true, if_false):
+            backend.stage_if(cond, if_true, if_false or nothing, state)
     elif cond:
         if_true()
     elif if_false is not None:
@@ -100,14 +95,9 @@ def while_stmt(loop_test, loop_body, names=(), unsupported=None, optional=(), op
         if backend is not None and backend.is_staged(test):
             refuse_staging("`while` loop", unsupported)
             state = State(names, loop_test, loop_body, optional=optional)
-            watch = side_effects.begin("loop", (loop_test, loop_body), state.names)
-            try:
-                with marking(loop_test, loop_body):
-                    backend.stage_while(loop_test, loop_body, state, options=options)
-            except BaseException:
-                side_effects.end(watch, failed=True)
-                raise
-            side_effects.end(watch)
+            watch = side_effects.watching("loop", (loop_test, loop_body), state.names)
+            with watch, marking(loop_test, loop_body):
+                backend.stage_while(loop_test, loop_body, state, options=options)
             return
         if not test:
             return

@@ -12,7 +12,6 @@
 from __future__ import annotations
 
 import runtime as rt
-from autograph.operators import side_effects
 from autograph.operators.backends import PLAIN_TYPES, staging
 from autograph.operators.control_flow import (
     _iteration,
@@ -22,6 +21,7 @@ from autograph.operators.control_flow import (
     refuse_staging,
     staged_while,
 )
+from autograph.operators.side_effects import watching
 from autograph.operators.staging_errors import marking
 from autograph.operators.state import State
 
@@ -44,14 +44,8 @@ def for_stmt(
     if backend is not None:
         refuse_staging("`for` loop", unsupported)
         state = State(names, loop_body, optional=optional)
-        watch = side_effects.begin("loop", (loop_body,), state.names)
-        try:
-            with marking(loop_body):
-                backend.stage_for(iterable, extra_test, loop_body, state, options=options)
-        except BaseException:
-            side_effects.end(watch, failed=True)
-            raise
-        side_effects.end(watch)
+        with watching("loop", (loop_body,), state.names), marking(loop_body):
+            backend.stage_for(iterable, extra_test, loop_body, state, options=options)
         return
     if isinstance(iterable, rt.Tensor) and iterable.shape.rank == 0:
         raise TypeError("Cannot iterate over a scalar tensor")
@@ -63,16 +57,8 @@ def for_stmt(
                 # A tensor-dependent `break` in a Python loop: the rest runs under a staged if.
                 refuse_staging("`break` out of a Python loop", unsupported)
                 state = State(names, loop_body, optional=optional)
-                watch = side_effects.begin("break", (loop_body,), state.names)
-                try:
-                    with marking(loop_body):
-                        backend.stage_if(
-                            keep_going, lambda item=item: loop_body(item), nothing, state
-                        )
-                except BaseException:
-                    side_effects.end(watch, failed=True)
-                    raise
-                side_effects.end(watch)
+                with watching("break", (loop_body,), state.names), marking(loop_body):
+                    backend.stage_if(keep_going, lambda item=item: loop_body(item), nothing, state)
                 continue
             if not keep_going:
                 break

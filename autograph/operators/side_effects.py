@@ -385,7 +385,8 @@ def _global_names(code):
 
 def begin(statement, functions, carried, depth=1):
     """Starts watching for a staged ``statement`` ("loop", "if", or "break": the rest of a Python
-    loop after a tensor-dependent ``break``); returns the watch, for ``end``. ``depth``: how far above the caller the frame that runs the statement is."""
+    loop after a tensor-dependent ``break``); returns the watch, for ``end``. ``depth``: how far
+    above the caller the frame that runs the statement is (``watching`` is one frame more)."""
     thread = threading.get_ident()
     # An elif's branches are read by the if's watch, and the elif's by it, and so on: a chain of
     # them would read the rest of the chain at each link.
@@ -400,6 +401,26 @@ def begin(statement, functions, carried, depth=1):
     watch.scanned = scanned
     WATCHES.append(watch)
     return watch
+
+
+class watching:  # noqa: N801 (used as a statement: ``with watching(...):``)
+    """Watches while a staged statement is traced: ``begin`` on entry; on exit ``end``, which
+    raises what changed, or only puts back what was watched when the tracing failed anyway.
+
+    Made by the operator that stages the statement, called by the converted code.
+    """
+
+    __slots__ = ("watch",)
+
+    def __init__(self, statement, functions, carried):
+        self.watch = begin(statement, functions, carried, depth=2)  # the operator's caller
+
+    def __enter__(self):
+        return self.watch
+
+    def __exit__(self, kind, error, traceback):
+        end(self.watch, failed=kind is not None)
+        return False
 
 
 def end(watch, failed=False):
