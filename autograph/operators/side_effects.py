@@ -18,7 +18,9 @@ converted function returns, and once more when the tracing ends). What the
 statement carries (a list it appends to in its own code, ``b.v`` it assigns)
 is its state, not watched. Nor are globals, variables of enclosing functions
 (a trace-time log is fine there), ``rt.Module`` objects (layers build their
-variables on their first call) and attributes whose names begin with ``_``.
+variables on their first call; so may an object of any class: an attribute that
+was None or absent and is given variables is not a change) and attributes whose
+names begin with ``_``.
 
 >>> def pop(stack):
 ...     return stack.pop()
@@ -140,6 +142,7 @@ class Watch:
                     attribute[0] == "_"
                     or attribute in skip
                     or _same(before.get(attribute, _GONE), now)
+                    or _built(before.get(attribute, _GONE), now)
                 ):
                     continue
                 if is_foreign and not self._leaks([now]):
@@ -212,6 +215,16 @@ _SCALARS = (int, float, str, bool)
 def _same(old, now) -> bool:
     """The same object, or an equal Python number or string (``b.n = b.n + 0``)."""
     return old is now or (type(old) is type(now) and type(now) in _SCALARS and old == now)
+
+
+def _built(old, now) -> bool:
+    """A layer of the user's own class building its variables on its first call (``self.w =
+    rt.Variable(...)`` where ``self.w`` was None or absent), as an ``rt.Module`` does: the graph
+    keeps them, as Python does (``ag.function`` lets variables be made on the first trace only)."""
+    if old is not _GONE and old is not None:
+        return False
+    leaves = rt.nest.flatten(now) if isinstance(now, (tuple, list, dict)) else [now]
+    return bool(leaves) and all(isinstance(leaf, (rt.Variable, rt.Module)) for leaf in leaves)
 
 
 def _set_contents(container, before, skip):

@@ -355,6 +355,43 @@ def test_a_module_building_itself_in_a_staged_loop_is_left_alone():
     assert counter.scale.numpy() == 2
 
 
+class Dense:
+    """A layer of the user's own class, not an ``rt.Module``: it builds its variable on its
+    first call, inside the staged loop that calls it."""
+
+    def __init__(self):
+        self.kernel = None
+
+    def __call__(self, x):
+        if self.kernel is None:
+            self.kernel = rt.Variable(2)
+        if not hasattr(self, "biases"):
+            self.biases = [rt.Variable(1)]
+        return x * self.kernel + self.biases[0]
+
+
+def test_an_object_of_the_users_building_its_variables_in_a_staged_loop_is_left_alone():
+    layer = Dense()
+    assert ag.function(uses_a_module_built_lazily)(layer, rt.constant(4)).numpy() == 16
+    assert uses_a_module_built_lazily(Dense(), 4) == 16
+    assert layer.kernel.numpy() == 2
+
+
+def test_an_attribute_that_was_none_given_a_number_is_still_an_error():
+    def sets(box):
+        box.count = 1
+
+    def sets_in_loop(n):
+        box = Box()
+        box.count = None
+        for _ in rt.range(n):
+            sets(box)  # the call
+        return 0
+
+    message = staged_error(sets_in_loop, rt.constant(2))
+    assert message.startswith("'box.count' (an attribute of a Box) was changed by a call of")
+
+
 def caches(box):
     box._cache = "filled"
 
