@@ -10,21 +10,13 @@ also take symbolic tensors.
 from __future__ import annotations
 
 import inspect
-import os
-import sys
-import sysconfig
 
 import gast
 
 from autograph.converters.base import Rewriter, ag_attribute, ag_call
 from autograph.operators.py_builtins import override_of
 from autograph.pyct import walk
-
-_LEFT_ALONE_PACKAGES = {"runtime", "autograph", "numpy", "gast", "builtins"}
-_STDLIB = os.path.normcase(sysconfig.get_paths()["stdlib"])
-_SITE = {
-    os.path.normcase(p) for k, p in sysconfig.get_paths().items() if k in ("purelib", "platlib")
-}
+from autograph.pyct.library_code import is_library_module
 
 
 def is_left_alone(fn) -> bool:
@@ -33,14 +25,7 @@ def is_left_alone(fn) -> bool:
         return True
     if inspect.isclass(fn) or inspect.isbuiltin(fn) or inspect.ismethoddescriptor(fn):
         return True
-    module_name = getattr(fn, "__module__", None) or ""
-    if module_name.split(".")[0] in _LEFT_ALONE_PACKAGES:
-        return True
-    module = sys.modules.get(module_name)
-    path = os.path.normcase(getattr(module, "__file__", None) or "")
-    if path and (path.startswith(_STDLIB) and not any(path.startswith(s) for s in _SITE)):
-        return True
-    return bool(path) and any(path.startswith(s) for s in _SITE)
+    return is_library_module(getattr(fn, "__module__", None) or "")
 
 
 class _CallConverter(Rewriter):

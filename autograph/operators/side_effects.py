@@ -11,14 +11,30 @@ loop does when it runs: a wrong answer, or a loop whose test never changes.
 both branches, so a branch's change happens whichever branch the graph takes.
 
 So while a staged statement is traced, the function's own lists, dicts and
-sets that it reads, and the public attributes of its own objects, are
-*watched*: their contents are noted before, and a change is an error that
-names the variable and the call that made it (checked as each call of a
-converted function returns, and once more when the tracing ends). What the
-statement carries (a list it appends to in its own code, ``b.v`` it assigns)
-is its state, not watched. Nor are globals, variables of enclosing functions
-(a trace-time log is fine there), ``rt.Module`` objects (layers build their
-variables on their first call) and attributes whose names begin with ``_``.
+sets that it reads (up to 1,000 items: a larger one is data, and noting it would
+cost each trace as much as its size), and the public attributes of its own
+objects, are *watched*: their contents are noted before, and a change that
+would make the graph's answer differ from Python's is an error that names the
+variable and the call that made it (checked as each call of a converted
+function returns, and once more when the tracing ends). That is:
+
+- an entry removed (``pop``, ``remove``, ``del``, ``clear``; a key, an attribute);
+- an entry replaced by a different value (``xs[1] += 1``, ``b.v = b.v + 1``; an
+  ``insert`` before existing items moves them, so it replaces them too), but
+  ``None`` given a value, which builds what was missing as an addition does;
+- an entry added (``append``, a new key or attribute, ``setdefault``) only when
+  what it adds holds a tensor of the traced code: one that exists only inside
+  the statement. Other additions (a trace-time log, a cache, a layer built on
+  its first call) happen while tracing, as Python side effects do.
+
+What the statement carries (a list it appends to in its own code, ``b.v`` it
+assigns) is its state, not watched. Of globals and variables of enclosing
+functions only an addition or replacement that puts in a tensor of the traced
+code is an error. Not watched at all: objects of library code (``runtime``,
+``autograph``, numpy, the standard library, installed packages: see
+``autograph.pyct.library_code``; but ``types.SimpleNamespace`` and
+``argparse.Namespace`` hold the user's own data), ``rt.Module`` objects, and
+attributes whose names begin with ``_``.
 
 >>> def pop(stack):
 ...     return stack.pop()
@@ -33,14 +49,18 @@ variables on their first call) and attributes whose names begin with ``_``.
 
 from __future__ import annotations
 
+import argparse
 import operator
 import sys
 import threading
+import types
 import weakref
 
 import runtime as rt
+from autograph.operators.backends import staging
 from autograph.operators.staging_errors import refusal
 from autograph.operators.state import NAMED_KEY, symbol_path
+from autograph.pyct.library_code import is_library_module
 
 # The watches of the statements being traced, innermost last, of every thread (each knows its
 # own): a plain list, so that a call of a converted function asks ``if WATCHES:`` at no cost.
@@ -89,11 +109,12 @@ class Watch:
 
     __slots__ = ("statement", "thread", "graph", "scanned", "_noted")
 
-    def __init__(self, statement, variables, carried, foreign=None, graph=None):
+    def __init__(self, statement, variables, carried, foreign=None, graph=None, scanned=None):
         self.statement = statement
         self.thread = threading.get_ident()
         self.graph = graph
-        self.scanned = {}  # id -> function: those whose reads it watches (kept alive with it)
+        # id -> function: those whose reads it watches (kept alive with it)
+        self.scanned = {} if scanned is None else scanned
         carried = set(carried)
         parts = {}  # variable -> what of it the statement carries (b.v: 'v'; d['k']: 'k')
         for name in carried:
@@ -117,46 +138,60 @@ class Watch:
                             self._note_container(f"{name}.{attribute}", held, is_foreign, ())
 
     def _note_container(self, name, value, is_foreign, skip):
-        """Notes a container's contents; ``skip``: the keys (indices) the statement carries."""
+        """Notes a container's contents; ``skip``: the keys (indices) the statement carries.
+        A large one is data, not watched: noting it would cost each trace as much as its size."""
+        if len(value) > _LARGEST_WATCHED:
+            return
         if type(value) is list:  # xs[-1] is xs[2] of three
             skip = {key + len(value) if key < 0 else key for key in skip if type(key) is int}
         self._noted.append((name, value, _CONTAINERS[type(value)](value), skip, is_foreign))
 
     def changed(self):
         """(description, symbol, container type or None, entry) of the first watched value
-        that changed, or None."""
+        that changed so that the graph's answer would differ from Python's, or None.
+
+        Of the function's own values that is an entry removed, or replaced by a different value
+        (but ``None`` by one), or an entry added that holds a tensor of the traced code; of
+        foreign ones, only a tensor of the traced code put in."""
         for entry in self._noted:
             name, value, before, skip, is_foreign = entry
             if type(value) in _CONTAINERS:
-                if _same_contents(before, value, skip):
+                change = _container_change(before, value, skip)
+                if change is None:
                     continue
-                if is_foreign and not self._leaks(_new_items(before, value)):
+                replaced, new = change
+                leaks = not (replaced and not is_foreign) and self._leaks(new)
+                if not leaks and (is_foreign or not replaced):
                     continue
                 what = f"'{name}' (a Python {type(value).__name__}"
-                what += ", given a tensor of the traced code)" if is_foreign else ")"
+                what += ", given a tensor of the traced code)" if leaks else ")"
                 return what, name, type(value), entry
-            for attribute, now in vars(value).items():
-                if (
-                    attribute[0] == "_"
-                    or attribute in skip
-                    or _same(before.get(attribute, _GONE), now)
-                ):
+            now = vars(value)
+            for attribute, held in now.items():
+                if attribute[0] == "_" or attribute in skip:
                     continue
-                if is_foreign and not self._leaks([now]):
+                old = before.get(attribute, _GONE)
+                if _same(old, held):
                     continue
+                added = old is _GONE or old is None
+                if (is_foreign or added) and not self._leaks([held]):
+                    continue
+                leaks = is_foreign or added
                 return (
-                    _attribute(name, attribute, value, is_foreign),
+                    _attribute(name, attribute, value, leaks),
                     f"{name}.{attribute}",
                     None,
                     entry,
                 )
-            if not is_foreign and any(attribute not in vars(value) for attribute in before):
-                gone = next(attribute for attribute in before if attribute not in vars(value))
-                return _attribute(name, gone, value, False), f"{name}.{gone}", None, entry
+            if not is_foreign:
+                gone = next((attribute for attribute in before if attribute not in now), None)
+                if gone is not None:
+                    return _attribute(name, gone, value, False), f"{name}.{gone}", None, entry
         return None
 
     def _leaks(self, values):
-        """Whether ``values`` hold a tensor of a graph traced inside the statement."""
+        """Whether ``values`` hold a tensor of a graph traced inside the statement (or any
+        staged value of another framework: of a JAX tracer it cannot tell which trace made it)."""
         for value in values:
             for leaf in (
                 rt.nest.flatten(value) if isinstance(value, (tuple, list, dict)) else [value]
@@ -167,6 +202,8 @@ class Watch:
                         graph = getattr(graph, "outer_graph", None)
                     if graph is not None:
                         return True
+                elif not isinstance(leaf, rt.Tensor) and staging(leaf) is not None:
+                    return True  # another framework's (a JAX tracer): which trace, it cannot tell
         return False
 
     def restore(self, also=None, only=None):
@@ -234,50 +271,65 @@ def _set_contents(container, before, skip):
 _CONTAINERS = {list: list, dict: dict, set: set}
 
 
-def _same_contents(before, container, skip=()):
-    """Whether ``container`` holds the very objects it held (``before``), but at ``skip``."""
-    if type(container) is dict and skip:  # a key the statement carries may come or go
-        return {k for k in before if k not in skip} == {
-            k for k in container if k not in skip
-        } and all(k in skip or container[k] is v for k, v in before.items())
-    if len(before) != len(container):
-        return False
-    if type(container) is set:
-        return {id(x) for x in before} == {id(x) for x in container}
-    if type(container) is dict:
-        return all(k in container and container[k] is v for k, v in before.items())
-    if skip:
-        return all(i in skip or x is y for i, (x, y) in enumerate(zip(before, container)))
-    return all(map(operator.is_, before, container))
+def _container_change(before, container, skip=()):
+    """None if ``container`` holds the very objects it held (``before``, its copy), but at
+    ``skip``; else ``(replaced, new)``: whether an entry was removed or replaced by a different
+    value (an item shifted by ``insert`` is replaced; ``None`` given a value is not), and the
+    values it holds that it did not (added, or put in place of others)."""
+    kind = type(container)
+    if kind is list:
+        if len(before) == len(container) and all(map(operator.is_, before, container)):
+            return None
+        replaced = len(container) < len(before)
+        new = container[len(before) :]
+        for i, (old, now) in enumerate(zip(before, container)):
+            if i in skip or _same(old, now):
+                continue
+            new.append(now)
+            replaced = replaced or old is not None
+        return (replaced, new) if replaced or new else None
+    if kind is dict:
+        replaced, new = False, []
+        for key, old in before.items():
+            if key in skip:
+                continue
+            now = container.get(key, _GONE)
+            if not _same(old, now):
+                replaced = replaced or old is not None or now is _GONE
+                if now is not _GONE:
+                    new.append(now)
+        new += [v for k, v in container.items() if k not in before and k not in skip]
+        return (replaced, new) if replaced or new else None
+    held = {id(x) for x in before}  # a set
+    if len(before) == len(container) and all(id(x) in held for x in container):
+        return None
+    now = {id(x) for x in container}
+    return any(id(x) not in now for x in before), [x for x in container if id(x) not in held]
 
 
 def _watched_object(value) -> bool:
     """An object of the user's own class, whose attributes a call may change."""
     kind = type(value)
-    if kind.__module__ in ("builtins",) or not hasattr(value, "__dict__"):
+    if not hasattr(value, "__dict__") or isinstance(value, _NOT_WATCHED):
         return False
-    top = kind.__module__.split(".")[0]
-    if top in ("runtime", "autograph", "numpy", "jax", "jaxlib", "functools"):
-        return False
-    return not isinstance(value, (rt.Module, rt.Tensor, rt.TensorArray, rt.Variable, type))
+    return kind in _USERS_DATA or not is_library_module(kind.__module__)
+
+
+# Library classes (a subclass is the user's, but its state is the library's concern: a layer
+# builds its variables on its first call), and the library's holders of the user's own data.
+_NOT_WATCHED = (rt.Module, rt.Tensor, rt.TensorArray, rt.Variable, type)
+_USERS_DATA = {types.SimpleNamespace, argparse.Namespace}
 
 
 def _attributes(value, skip):
     return {k: v for k, v in vars(value).items() if not k.startswith("_") and k not in skip}
 
 
-def _attribute(name, attribute, value, is_foreign):
+def _attribute(name, attribute, value, leaks):
     kind = type(value).__name__
     article = "an" if kind[0].lower() in "aeiou" else "a"
-    given = ", given a tensor of the traced code" if is_foreign else ""
+    given = ", given a tensor of the traced code" if leaks else ""
     return f"'{name}.{attribute}' (an attribute of {article} {kind}{given})"
-
-
-def _new_items(before, container):
-    """What ``container`` holds that ``before`` (its earlier copy) did not."""
-    held = {id(x) for x in (before.values() if type(before) is dict else before)}
-    now = container.values() if type(container) is dict else container
-    return [x for x in now if id(x) not in held]
 
 
 # --- what staged statements and calls of converted functions call ------------------------------
@@ -320,7 +372,7 @@ def read_variables(functions, frame, covered=(), scanned=None):
             elif value.__code__.co_filename == generated:  # an elif's branches, beside the if's
                 seen.add(id(value))
                 functions.append(value)
-            elif not (value.__module__ or "").startswith(_LIBRARIES):
+            elif not is_library_module(value.__module__ or ""):
                 seen.add(id(value))
                 helpers.append(value)
     if scanned is not None:
@@ -351,20 +403,17 @@ def _reads(fn, looked_up):
             yield name, value
 
 
-_LIBRARIES = ("runtime", "autograph", "numpy", "jax", "functools")
-
-
 def _watchable(value, own):
     kind = type(value)
-    if kind in _CONTAINERS:  # a large foreign one is data, not a trace-time log
-        return own or len(value) <= _LARGEST_FOREIGN
+    if kind in _CONTAINERS:  # a large one is data: watching it would cost as much as its size
+        return len(value) <= _LARGEST_WATCHED
     watched = _WATCHED_TYPES.get(kind)
     if watched is None:
         watched = _WATCHED_TYPES[kind] = _watched_object(value)
     return watched
 
 
-_LARGEST_FOREIGN = 1000
+_LARGEST_WATCHED = 1000
 # type -> whether its objects are watched (a class's answer never changes); code -> the names
 # it and the functions nested in it read as globals. Neither keeps a class or code alive.
 _WATCHED_TYPES = weakref.WeakKeyDictionary()
@@ -397,8 +446,7 @@ def begin(statement, functions, carried, depth=1):
     scanned = {}
     own, foreign = read_variables(functions, sys._getframe(depth + 1), covered, scanned)
     # Pushed even with nothing to watch: the statements nested in it need not read it again.
-    watch = Watch(statement, own, carried, foreign, rt.get_default_graph())
-    watch.scanned = scanned
+    watch = Watch(statement, own, carried, foreign, rt.get_default_graph(), scanned)
     WATCHES.append(watch)
     return watch
 

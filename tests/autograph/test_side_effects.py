@@ -7,6 +7,7 @@ variable, the call, and the user's line.
 """
 
 import inspect
+import random
 import types
 
 import pytest
@@ -108,9 +109,11 @@ def appends_in_for(n):
     return len(found)
 
 
-def test_a_list_appended_to_by_a_call_in_a_staged_for_is_an_error():
+def test_a_tensor_of_the_loop_appended_by_a_call_in_a_staged_for_is_an_error():
     message = staged_error(appends_in_for, rt.constant(3))
-    assert message.startswith("'found' (a Python list) was changed by a call of push()")
+    assert message.startswith(
+        "'found' (a Python list, given a tensor of the traced code) was changed by a call of push()"
+    )
     assert at_line(message, appends_in_for, "# the call")
 
 
@@ -134,17 +137,18 @@ def test_an_attribute_set_by_a_call_in_a_staged_body_is_an_error():
 def logs_in_branches(x):
     log = []
     if x > 0:
-        push(log, "positive")  # the call
+        push(log, x * 2)  # the call
     else:
-        push(log, "not positive")
+        push(log, -x)
     return len(log)
 
 
-def test_a_list_changed_by_a_call_in_a_staged_branch_is_an_error():
+def test_a_tensor_of_a_branch_appended_by_a_call_in_a_staged_if_is_an_error():
     assert logs_in_branches(1) == 1
     message = staged_error(logs_in_branches, rt.constant(1))
     assert message.startswith(
-        "'log' (a Python list) was changed by a call of push() while a branch of a "
+        "'log' (a Python list, given a tensor of the traced code) was changed by a call of "
+        "push() while a branch of a "
         "tensor-dependent `if` was traced: both branches are traced"
     )
     assert at_line(message, logs_in_branches, "# the call")
@@ -165,7 +169,10 @@ def records_in_while(n):
 
 def test_a_dict_changed_by_a_call_in_a_staged_loop_is_an_error():
     message = staged_error(records_in_while, rt.constant(2))
-    assert message.startswith("'seen' (a Python dict) was changed by a call of records()")
+    assert message.startswith(
+        "'seen' (a Python dict, given a tensor of the traced code) was changed by a call of "
+        "records()"
+    )
 
 
 def nested_helper(stack):
@@ -355,6 +362,47 @@ def test_a_module_building_itself_in_a_staged_loop_is_left_alone():
     assert counter.scale.numpy() == 2
 
 
+class Dense:
+    """A layer of the user's own class, not an ``rt.Module``: it builds its variable on its
+    first call, inside the staged loop that calls it."""
+
+    def __init__(self):
+        self.kernel = None
+
+    def __call__(self, x):
+        if self.kernel is None:
+            self.kernel = rt.Variable(2)
+        if not hasattr(self, "biases"):
+            self.biases = [rt.Variable(1)]
+        return x * self.kernel + self.biases[0]
+
+
+def test_an_object_of_the_users_building_its_variables_in_a_staged_loop_is_left_alone():
+    layer = Dense()
+    assert ag.function(uses_a_module_built_lazily)(layer, rt.constant(4)).numpy() == 16
+    assert uses_a_module_built_lazily(Dense(), 4) == 16
+    assert layer.kernel.numpy() == 2
+
+
+def sets_once(box):
+    if box.count is None:
+        box.count = 1
+
+
+def sets_in_loop(n):
+    box = Box()
+    box.count = None
+    total = 0
+    for i in rt.range(n):
+        sets_once(box)
+        total += i * box.count
+    return total
+
+
+def test_an_attribute_that_was_none_given_a_number_gives_pythons_answer():
+    assert ag.function(sets_in_loop)(rt.constant(4)).numpy() == sets_in_loop(4) == 6
+
+
 def caches(box):
     box._cache = "filled"
 
@@ -405,7 +453,8 @@ def test_a_list_an_object_holds_changed_by_its_method_is_an_error():
     assert adds_through_a_method(3) == 3
     message = staged_error(adds_through_a_method, rt.constant(3))
     assert message.startswith(
-        "'acc.items' (a Python list) was changed by a call of Accumulator.put() while the body"
+        "'acc.items' (a Python list, given a tensor of the traced code) was changed by a call of "
+        "Accumulator.put() while the body"
     )
     assert at_line(message, adds_through_a_method, "# the call")
 
@@ -526,3 +575,226 @@ def test_a_call_in_an_elif_changing_what_only_the_if_carries_is_an_error():
     message = staged_error(bumps_in_an_elif, rt.constant(3))
     assert message.startswith("'xs' (a Python list) was changed by a call of bump_second()")
     assert at_line(message, bumps_in_an_elif, "# the call")
+
+
+# --- which changes are errors: removal and replacement; an addition only of a tensor --------
+
+
+def drops(d):
+    d.pop("scale", None)
+
+
+def drops_a_key_in_loop(n):
+    d = {"scale": 2, "shift": 1}
+    total = 0
+    for i in rt.range(n):
+        total += i * d.get("scale", 1)
+        drops(d)  # the call
+    return total
+
+
+def test_a_key_removed_by_a_call_is_an_error():
+    assert drops_a_key_in_loop(3) == 3  # 0*2 + 1*1 + 2*1: Python drops it in the first step
+    message = staged_error(drops_a_key_in_loop, rt.constant(3))
+    assert message.startswith("'d' (a Python dict) was changed by a call of drops()")
+    assert at_line(message, drops_a_key_in_loop, "# the call")
+
+
+def forgets(box):
+    vars(box).pop("scale", None)
+
+
+def forgets_in_loop(n):
+    box = Box()
+    box.scale = 2
+    total = 0
+    for i in rt.range(n):
+        total += i * getattr(box, "scale", 1)
+        forgets(box)  # the call
+    return total
+
+
+def test_an_attribute_removed_by_a_call_is_an_error():
+    assert forgets_in_loop(3) == 3
+    message = staged_error(forgets_in_loop, rt.constant(3))
+    assert message.startswith("'box.scale' (an attribute of a Box) was changed by a call of")
+    assert at_line(message, forgets_in_loop, "# the call")
+
+
+def doubles(cfg):
+    cfg["scale"] = cfg["scale"] * 2
+
+
+def doubles_in_loop(n):
+    cfg = {"scale": 1}
+    total = 0
+    for _ in rt.range(n):
+        doubles(cfg)  # the call
+        total += cfg["scale"]
+    return total
+
+
+def test_a_dict_value_replaced_by_a_call_is_an_error():
+    assert doubles_in_loop(3) == 14
+    message = staged_error(doubles_in_loop, rt.constant(3))
+    assert message.startswith("'cfg' (a Python dict) was changed by a call of doubles()")
+
+
+def puts_first(xs, item):
+    xs.insert(0, item)
+
+
+def inserts_in_loop(n):
+    xs = [1, 2]
+    total = 0
+    for _ in rt.range(n):
+        puts_first(xs, 0)  # the call
+        total += xs[1]
+    return total
+
+
+def test_an_insert_before_existing_items_is_an_error():
+    assert inserts_in_loop(3) == 1  # xs[1]: 1, then 0 once the 0s shift it
+    message = staged_error(inserts_in_loop, rt.constant(3))
+    assert message.startswith("'xs' (a Python list) was changed by a call of puts_first()")
+    assert at_line(message, inserts_in_loop, "# the call")
+
+
+def notes(log, what):
+    log.append(what)
+
+
+def logs_at_trace_time(n):
+    log = []
+    total = 0
+    for i in rt.range(n):
+        notes(log, "step")
+        total += i
+    return total, len(log)
+
+
+def test_an_addition_of_a_python_value_happens_while_tracing():
+    # As a trace-time log does in TensorFlow: the body is traced once, so it logs once.
+    total, logged = ag.function(logs_at_trace_time)(rt.constant(4))
+    assert total.numpy() == 6 and logged.numpy() == 1
+    assert logs_at_trace_time(4) == (6, 4)
+
+
+# --- programs that worked before the watch, and give Python's answer --------------------------
+
+
+class Config:
+    def __init__(self):
+        self.size = 3
+
+    def scale(self):
+        if not hasattr(self, "factor"):  # made on first use
+            self.factor = 2.0
+        return self.factor
+
+
+def scales_with_a_lazy_attribute(x):
+    cfg = Config()
+    for _ in rt.range(3):
+        x = x * cfg.scale()
+    return x
+
+
+def option(cfg):
+    return cfg.setdefault("scale", 2.0)
+
+
+def scales_with_setdefault(x):
+    cfg = {}
+    for _ in rt.range(3):
+        x = x * option(cfg)
+    return x
+
+
+class Scale:
+    """A layer of the user's own class that builds its variable on first use."""
+
+    def __init__(self):
+        self.w = None
+
+    def __call__(self, x):
+        if self.w is None:
+            self.w = rt.Variable(2.0)
+        return x * self.w
+
+
+class Wrapper:
+    def __call__(self, x):
+        if not hasattr(self, "inner"):
+            self.inner = Scale()
+        return self.inner(x)
+
+
+class Sequence:
+    def __init__(self):
+        self.layers = []
+
+    def __call__(self, x):
+        if not self.layers:
+            self.layers.append(Scale())
+        for layer in self.layers:
+            x = layer(x)
+        return x
+
+
+def applies(x, model):
+    for _ in rt.range(3):
+        x = model(x)
+    return x
+
+
+def draws(rng):
+    return rng.gauss(0.0, 1.0)
+
+
+def adds_a_draw(x):
+    rng = random.Random(0)
+    for _ in rt.range(3):
+        x = x + draws(rng)
+    return x
+
+
+@pytest.mark.parametrize("fn", [scales_with_a_lazy_attribute, scales_with_setdefault])
+def test_a_value_made_on_first_use_gives_pythons_answer(fn):
+    assert ag.function(fn)(rt.constant(1.0)).numpy() == fn(1.0) == 8.0
+
+
+@pytest.mark.parametrize("model", [Wrapper, Sequence])
+def test_sub_layers_built_on_first_use_give_pythons_answer(model):
+    assert ag.function(applies)(rt.constant(1.0), model()).numpy() == 8.0
+    assert applies(1.0, model()).numpy() == 8.0
+
+
+def test_a_standard_library_object_is_not_watched():
+    # random.Random keeps its next draw in a public attribute (gauss_next); like any Python
+    # randomness in traced code, the draw is made once, while tracing.
+    once = random.Random(0).gauss(0.0, 1.0)
+    got = ag.function(adds_a_draw)(rt.constant(0.0)).numpy()
+    assert got == pytest.approx(3 * once, rel=1e-6)
+
+
+def test_a_users_module_named_like_a_library_is_watched():
+    class Counter:
+        pass
+
+    Counter.__module__ = "runtime_utils"  # the user's, though its name begins with "runtime"
+    counter = Counter()
+    counter.n = 0
+    watch = side_effects.Watch("loop", {"counter": counter}, ())
+    counter.n = 1
+    assert watch.changed()[1] == "counter.n"
+
+
+def test_a_large_list_is_data_not_watched():
+    large = list(range(side_effects._LARGEST_WATCHED + 1))
+    small = [1, 2]
+    watch = side_effects.Watch("loop", {"large": large, "small": small}, ())
+    large.pop()
+    assert watch.changed() is None
+    small.pop()
+    assert watch.changed()[1] == "small"
