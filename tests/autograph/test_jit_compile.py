@@ -273,3 +273,17 @@ def test_programs_that_need_more_than_the_jitted_call_give_the_default_results(b
         assert capsys.readouterr().out == expected_out
         np.testing.assert_allclose(result.numpy(), expected.numpy(), rtol=1e-6)
         assert result.dtype == expected.dtype
+
+
+def test_a_size_known_only_when_called_gives_each_shape_its_own_results():
+    # jax.jit traces once per shape: what the trace of one shape finds static (the shape
+    # returned) is not what a call of another shape returns.
+    @ag.function(input_signature=[rt.TensorSpec([None], rt.float32)], jit_compile=True)
+    def shape_and_double(x):
+        return rt.shape(x), x * 2.0
+
+    for n in [3, 4, 3, 3, 4, 5, 3]:
+        values = np.arange(n, dtype=np.float32)
+        size, doubled = shape_and_double(rt.constant(values))
+        assert size.numpy().tolist() == [n]
+        np.testing.assert_array_equal(doubled.numpy(), values * 2.0)
