@@ -391,14 +391,16 @@ class _Loop:
             step = _step(body.outputs[k], body.inputs[k])
             if known is None or step is None:
                 continue
+            # A bound the start is already past: the body never runs, and any range holds
+            # for it; the start's own gives the loop room for one iteration, never used.
             if step > 0 and known[0] == known[1]:
                 highest = _highest_under(cond.outputs[0], cond.inputs[k], outer, self.ctx)
-                if highest is not None and highest >= known[0]:
-                    found[k] = (known[0], highest)
+                if highest is not None:
+                    found[k] = (known[0], max(highest, known[0]))
             elif step < 0:
                 lowest = _lowest_under(cond.outputs[0], cond.inputs[k], outer, self.ctx)
-                if lowest is not None and known[1] >= lowest:
-                    found[k] = (lowest, known[1])
+                if lowest is not None:
+                    found[k] = (min(lowest, known[1]), known[1])
         return found
 
     def _first_count(self):
