@@ -72,6 +72,16 @@ class Stack:
         )
 
 
+def stack_spec(stack):
+    """``stack`` with the shapes and dtypes of its rows in place of them (kept across traces)."""
+    return jax.tree_util.tree_map(lambda r: jax.ShapeDtypeStruct(r.shape, r.dtype), stack)
+
+
+def zeros_like_stack(spec):
+    """A stack of zeros of ``spec`` (``stack_spec``)."""
+    return jax.tree_util.tree_map(lambda s: jnp.zeros(s.shape, s.dtype), spec)
+
+
 def empty_stack(capacity):
     """A stack with room for ``capacity`` iterations (allocated when its first push is traced)."""
     return Stack(None, capacity)
