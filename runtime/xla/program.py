@@ -65,7 +65,7 @@ class XlaProgram:
             not t.shape.is_fully_defined() for t in (*graph.inputs, *self.variables)
         )
         self.key = _initial_key(ops) if self.keyed else None
-        self.learned, self.plans = {}, {}  # shared by the programs of every specialization
+        self.plans = {}  # each graph's ops in order: shared by the programs of every specialization
         self._compiled = {}  # Specialization.key() -> _Compiled
         self._base = Specialization()  # what is observed: the same for every input value
         self._static = []  # positions of the inputs compiled in, by value
@@ -249,7 +249,9 @@ class _Compiled:
 
     def __init__(self, program, specialization):
         self.program = program
-        self.host = Host(specialization, program.graph, program.learned, program.plans)
+        # What tracing a loop or cond learns is its own: the specs of what it allocates follow
+        # the sizes compiled in (an inner loop's bound, a TensorArray's element shape).
+        self.host = Host(specialization, program.graph, plans=program.plans)
         self.static = specialization.inputs
         self.dynamic = [i for i in range(len(program.graph.inputs)) if i not in self.static]
         self.layout = None
