@@ -30,7 +30,9 @@ from runtime.xla.gradient_lists import (
     empty_stack,
     fitted,
     push,
+    stack_spec,
     wider,
+    zeros_like_stack,
 )
 from runtime.xla.state import ERROR, Redo
 from runtime.xla.tensor_lists import TensorList, allocate, widened
@@ -50,8 +52,9 @@ def _learn(learned, redo):
 def _retrying(ctx, key, attempt):
     """Runs ``attempt(learned, widths)`` until it traces without learning anything new.
 
-    ``widths`` (position -> capacity: TensorArrays widened to one size) hold for this trace
-    only: they follow the sizes observed, which another specialization has others of.
+    ``widths`` (position -> capacity: TensorArrays widened to one size; or -> a stack's spec:
+    the empty gradient list a cond's other branch gives there) hold for this trace only: they
+    follow the sizes observed, which another specialization has others of.
     """
     learned = _learned(ctx, key)
     widths = ctx.widths.setdefault(key, {})
@@ -64,6 +67,7 @@ def _retrying(ctx, key, attempt):
             _learn(learned, redo)
             for k, capacity in redo.learned.get("widen", {}).items():
                 widths[k] = max(capacity, widths.get(k, 0))
+            widths.update(redo.learned.get("stack", {}))
 
 
 def _values(outputs, tensors, allocations, widths=None):
@@ -80,7 +84,9 @@ def _values(outputs, tensors, allocations, widths=None):
             if v.rows is None and k in allocations:
                 v = allocate_stack(v, allocations[k])
         elif isinstance(v, GradientList):
-            if k in allocations:
+            if v.buffer is None and isinstance(widths and widths.get(k), Stack):
+                v = zeros_like_stack(widths[k])  # a stack of the other branch
+            elif k in allocations:
                 v = fitted(v, allocations[k])
         else:
             v = lax.convert_element_type(jnp.asarray(v), t.dtype.as_numpy_dtype)
@@ -195,7 +201,7 @@ def conditional(ctx, key, pred, branches, tensors):
 
     def attempt(learned, widths):
         base, carry = ctx.state, list(learned["carry"])
-        specs, kinds = {}, {}
+        specs, kinds, stacks = {}, {}, {}
 
         def branch(fn):
             def traced():
@@ -212,10 +218,18 @@ def conditional(ctx, key, pred, branches, tensors):
                         seen = kinds.setdefault(k, (v.kind(), v.capacity))
                         if seen[0] != v.kind():  # the branches' lists have other sizes
                             raise Redo(widen={k: max(seen[1], v.capacity)})
-                    elif isinstance(v, GradientList):
-                        spec = v.element_spec()
-                        if specs.setdefault(k, spec) != spec:  # one branch's list is wider
-                            raise Redo(allocate={k: wider(specs[k], spec)})
+                    elif isinstance(v, (Stack, GradientList)):
+                        seen = stacks.setdefault(k, v)
+                        if type(seen) is not type(v):
+                            # A loop being differentiated in one branch stacks values, which the
+                            # other gives as an empty list (never read): it gives zeros instead.
+                            stack, empty = (v, seen) if isinstance(v, Stack) else (seen, v)
+                            if empty.buffer is None:
+                                raise Redo(stack={k: stack_spec(stack)})
+                        elif isinstance(v, GradientList):
+                            spec = v.element_spec()
+                            if specs.setdefault(k, spec) != spec:  # one branch's list is wider
+                                raise Redo(allocate={k: wider(specs[k], spec)})
                 return values, [ctx.carry_value(inner, k) for k in carry]
 
             return traced
@@ -391,14 +405,16 @@ class _Loop:
             step = _step(body.outputs[k], body.inputs[k])
             if known is None or step is None:
                 continue
+            # A bound the start is already past: the body never runs, and any range holds
+            # for it; the start's own gives the loop room for one iteration, never used.
             if step > 0 and known[0] == known[1]:
                 highest = _highest_under(cond.outputs[0], cond.inputs[k], outer, self.ctx)
-                if highest is not None and highest >= known[0]:
-                    found[k] = (known[0], highest)
+                if highest is not None:
+                    found[k] = (known[0], max(highest, known[0]))
             elif step < 0:
                 lowest = _lowest_under(cond.outputs[0], cond.inputs[k], outer, self.ctx)
-                if lowest is not None and known[1] >= lowest:
-                    found[k] = (lowest, known[1])
+                if lowest is not None:
+                    found[k] = (min(lowest, known[1]), known[1])
         return found
 
     def _first_count(self):

@@ -37,7 +37,7 @@ from jax import lax
 
 from runtime.core import dtypes
 from runtime.xla.shapes import dims
-from runtime.xla.tensor_lists import TensorList
+from runtime.xla.tensor_lists import TensorList, padded
 
 # --- stacks ---------------------------------------------------------------------------------------
 
@@ -70,6 +70,16 @@ class Stack:
         return jax.tree_util.tree_map(
             lambda r: jax.ShapeDtypeStruct(r.shape[1:], r.dtype), self.rows
         )
+
+
+def stack_spec(stack):
+    """``stack`` with the shapes and dtypes of its rows in place of them (kept across traces)."""
+    return jax.tree_util.tree_map(lambda r: jax.ShapeDtypeStruct(r.shape, r.dtype), stack)
+
+
+def zeros_like_stack(spec):
+    """A stack of zeros of ``spec`` (``stack_spec``)."""
+    return jax.tree_util.tree_map(lambda s: jnp.zeros(s.shape, s.dtype), spec)
 
 
 def empty_stack(capacity):
@@ -151,7 +161,7 @@ def fitted(items, spec):
     ``items`` has none): how a loop carries a gradient list that its body fills or widens."""
     if items.buffer is None:
         return GradientList(jnp.zeros(spec.shape, spec.dtype))
-    return GradientList(_padded(items.buffer, spec.shape))
+    return GradientList(padded(items.buffer, spec.shape))
 
 
 def wider(a, b):
@@ -165,14 +175,6 @@ def wider(a, b):
 
 def _widest(a, b):
     return tuple(max(m, n) for m, n in zip(a, b))
-
-
-def _padded(buffer, shape):
-    """``buffer`` with zeros after its rows (and its inner lists' rows) up to ``shape``."""
-    missing = [(0, max(want - have, 0)) for want, have in zip(shape, buffer.shape)]
-    if not any(after for _, after in missing):
-        return buffer
-    return jnp.pad(buffer, missing)
 
 
 def lower_empty(ctx):
@@ -215,7 +217,7 @@ def lower_add(ctx, a, b):
     if b.buffer is None:
         return a
     shape = _widest(a.buffer.shape, b.buffer.shape)
-    return GradientList(_padded(a.buffer, shape) + _padded(b.buffer, shape))
+    return GradientList(padded(a.buffer, shape) + padded(b.buffer, shape))
 
 
 def lower_get(ctx, items, index, shape, element_dtype):

@@ -58,8 +58,9 @@ class Host:
         self.checks = []
         self.input_positions = {id(t): i for i, t in enumerate(graph.inputs)} if graph else {}
         self._codes = {}
-        # op -> what tracing its branches or body taught (control_flow); graph -> its ops in
-        # order. Both hold for every specialization of a program: they may be shared.
+        # op -> what tracing its branches or body taught (control_flow): it holds for this
+        # specialization only (the specs of what a loop allocates follow the sizes compiled in);
+        # graph -> its ops in order, for every specialization of a program: it may be shared.
         self.learned = {} if learned is None else learned
         self.plans = {} if plans is None else plans
         self.specialization = specialization or Specialization()

@@ -59,8 +59,13 @@ class XlaProgram:
         # JAX computes in 32 bits unless told otherwise: a graph with 64-bit values runs with
         # 64-bit types on (for its own calls only), so int64 stays int64.
         self.wide = any(t.dtype in _WIDE for op in ops for t in (*op.inputs, *op.outputs))
+        # Inputs of sizes known only when called: jax.jit traces once per shape, and what a trace
+        # finds static (a shape returned, a check decided) differs from shape to shape.
+        self.polymorphic = any(
+            not t.shape.is_fully_defined() for t in (*graph.inputs, *self.variables)
+        )
         self.key = _initial_key(ops) if self.keyed else None
-        self.learned, self.plans = {}, {}  # shared by the programs of every specialization
+        self.plans = {}  # each graph's ops in order: shared by the programs of every specialization
         self._compiled = {}  # Specialization.key() -> _Compiled
         self._base = Specialization()  # what is observed: the same for every input value
         self._static = []  # positions of the inputs compiled in, by value
@@ -244,10 +249,13 @@ class _Compiled:
 
     def __init__(self, program, specialization):
         self.program = program
-        self.host = Host(specialization, program.graph, program.learned, program.plans)
+        # What tracing a loop or cond learns is its own: the specs of what it allocates follow
+        # the sizes compiled in (an inner loop's bound, a TensorArray's element shape).
+        self.host = Host(specialization, program.graph, plans=program.plans)
         self.static = specialization.inputs
         self.dynamic = [i for i in range(len(program.graph.inputs)) if i not in self.static]
         self.layout = None
+        self.layouts = {}  # the shapes of the arguments -> their trace's layout (polymorphic)
         self.plain = False
         self.fast = None  # once traced, for a plain program that needs no 64-bit types: the call
         self.jitted = jax.jit(self._trace)
@@ -292,7 +300,10 @@ class _Compiled:
                 layout.detail = len(results)
                 results.append(state[DETAIL])
         layout.prints = host.callbacks > 0
-        self.layout, self.plain = layout, layout.plain
+        self.layouts[tuple(a.shape for a in args)] = layout
+        # A polymorphic program's call always looks up its shapes' layout: a new shape's
+        # trace may find it is not plain only once called.
+        self.layout, self.plain = layout, layout.plain and not program.polymorphic
         if self.plain and not program.wide:
             self.fast = _fast_call(self.jitted, self.dynamic if self.static else None)
         return tuple(results)
@@ -310,6 +321,8 @@ class _Compiled:
         host.printed_text, host.assert_messages = [], {}
         results = self.jitted(*args)
         layout = self.layout
+        if program.polymorphic:
+            layout = self.layouts[tuple(np.shape(a) for a in args)]
         code = 0 if layout.error is None else int(np.asarray(results[layout.error]))
         check = host.checks[code - 1] if code else None
         if check is not None and check.respecialize:

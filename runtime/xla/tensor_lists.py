@@ -73,10 +73,15 @@ def widened(lst, capacity):
 
 def _widened_buffer(buffer, capacity):
     """``buffer`` with zeros after its rows up to ``capacity`` rows."""
-    if capacity <= buffer.shape[0]:
+    return padded(buffer, (capacity, *buffer.shape[1:]))
+
+
+def padded(buffer, shape):
+    """``buffer`` with zeros after its rows (and its inner lists' rows) up to ``shape``."""
+    missing = [(0, max(want - have, 0)) for want, have in zip(shape, buffer.shape)]
+    if not any(after for _, after in missing):
         return buffer
-    room = jnp.zeros((capacity - buffer.shape[0], *buffer.shape[1:]), buffer.dtype)
-    return jnp.concatenate([buffer, room])
+    return jnp.pad(buffer, missing)
 
 
 def allocate(lst, dtype, element_shape):

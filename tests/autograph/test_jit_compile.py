@@ -273,3 +273,44 @@ def test_programs_that_need_more_than_the_jitted_call_give_the_default_results(b
         assert capsys.readouterr().out == expected_out
         np.testing.assert_allclose(result.numpy(), expected.numpy(), rtol=1e-6)
         assert result.dtype == expected.dtype
+
+
+def test_a_size_known_only_when_called_gives_each_shape_its_own_results():
+    # jax.jit traces once per shape: what the trace of one shape finds static (the shape
+    # returned) is not what a call of another shape returns.
+    @ag.function(input_signature=[rt.TensorSpec([None], rt.float32)], jit_compile=True)
+    def shape_and_double(x):
+        return rt.shape(x), x * 2.0
+
+    for n in [3, 4, 3, 3, 4, 5, 3]:
+        values = np.arange(n, dtype=np.float32)
+        size, doubled = shape_and_double(rt.constant(values))
+        assert size.numpy().tolist() == [n]
+        np.testing.assert_array_equal(doubled.numpy(), values * 2.0)
+
+
+def test_loops_compiled_for_each_size_allocate_for_that_size():
+    # What a loop allocates (a TensorArray's elements, an inner loop's stacks) has the size
+    # of the call it was compiled for, not of the first call's.
+    def rows(x, n):
+        ta = rt.TensorArray(rt.float32, size=3)
+        for i in rt.range(3):
+            ta = ta.write(i, rt.ones(rt.reshape(n, [1])) * x + rt.cast(i, rt.float32))
+        return ta.stack()
+
+    def nested(x, n):
+        with rt.GradientTape() as tape:
+            tape.watch(x)
+            ta = rt.TensorArray(rt.float64, size=n)  # its size: n is compiled in
+            y = x
+            for _ in rt.range(3):
+                for j in rt.range(n):  # its stacks have n rows, stacked by the outer loop
+                    ta = ta.write(j, y)
+                    y = rt.sin(y) * x
+        return y, tape.gradient(y, x)
+
+    for fn, x in [(rows, np.float32(0.5)), (nested, np.float64(0.6))]:
+        default, compiled = ag.function(fn), ag.function(fn, jit_compile=True)
+        for n in (2, 3, 2, 4):
+            args = [rt.constant(x), rt.constant(np.int32(n))]
+            assert_matches(compiled(*args), default(*args))

@@ -141,6 +141,34 @@ def test_nested_loops():
     _assert_gradient(_nested_loops, [np.float64(0.8)], 0, value)
 
 
+def _loop_in_one_branch(x, even):
+    with rt.GradientTape() as tape:
+        tape.watch(x)
+        y = x
+        for i in rt.range(4):
+            if (i % 2 == 0) == even:  # this branch's loop stacks values; the other has none
+                for _ in rt.range(2):
+                    y = rt.sin(y) * x
+            else:
+                y = y * y + x
+    return y, tape.gradient(y, x)
+
+
+@pytest.mark.parametrize("even", [True, False])
+def test_a_loop_in_one_branch_of_a_cond_in_a_loop(even):
+    def value(x, even):
+        y = x
+        for i in range(4):
+            if (i % 2 == 0) == even:
+                for _ in range(2):
+                    y = np.sin(y) * x
+            else:
+                y = y * y + x
+        return y
+
+    _assert_gradient(_loop_in_one_branch, [np.float64(0.7), even], 0, value)
+
+
 def _rnn(xs, w, u):
     steps = xs.shape[0]
     with rt.GradientTape() as tape:

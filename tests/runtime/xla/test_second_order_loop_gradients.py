@@ -95,6 +95,21 @@ def test_third_derivative_of_a_power_loop():
     np.testing.assert_allclose(values, [x**4, 4 * x**3, 12 * x**2, 24 * x])
 
 
+@pytest.mark.parametrize(("start", "stop", "step"), [(0, 0, 1), (3, 1, 1), (-2, 0, -1)])
+def test_a_loop_whose_constant_range_is_empty(start, stop, step):
+    # Its counter starts past its bound: the loop's bound is known (no iteration), and its
+    # derivatives are those of what is around it.
+    def square_then_loop(x):
+        y = x * x
+        for _ in rt.range(start, stop, step):
+            y = y * x
+        return y
+
+    x = 1.5
+    values = _agree(lambda x: _derivatives(square_then_loop, x, 3), np.float64(x))
+    np.testing.assert_allclose(values, [x**2, 2 * x, 2.0, 0.0])
+
+
 @pytest.mark.parametrize("n", [0, 2, 5, 9])  # 9: stopped by maximum_iterations
 def test_a_loop_bounded_by_maximum_iterations_with_a_count_given_at_run_time(n):
     def power(x, n):
