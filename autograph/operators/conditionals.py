@@ -163,7 +163,8 @@ def _stage_if(cond, if_true, if_false, state, initial):
     results = build_cond(cond, true_graph, false_graph, labels=labels) if needed else []
     final, start = list(true_out), 0
     for i, count in layout:
-        template = _template(true_out[i], false_out[i])
+        # What the result may be: either branch's (a TensorArray's size, if they agree).
+        template = rt.nest.join(true_out[i], false_out[i])
         final[i] = rt.nest.pack_sequence_as(template, results[start : start + count])
         start += count
     for i, flag in zip(flagged, results[start:]):
@@ -249,13 +250,6 @@ def _leaves_agree(x, y):
 
 def _kind(value):
     return value.dtype if isinstance(value, (rt.Tensor, rt.Variable)) else type(value)
-
-
-def _template(a, b):
-    """The structure to rebuild a staged value with: the branch that knows more (a written TensorArray)."""
-    if isinstance(a, rt.TensorArray) and a.dtype is None:
-        return b
-    return a
 
 
 def _fill_missing(true_out, true_graph, false_out, false_graph, staged, only_guarded=False):

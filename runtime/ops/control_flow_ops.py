@@ -181,7 +181,7 @@ def cond(pred, true_fn=None, false_fn=None, name=None):
                 f"{_describe_output(b)} from false_fn; both branches must return a value there."
             )
     outputs = build_cond(pred, true_graph, false_graph, name=name)
-    return _pack_outputs(true_out, outputs)
+    return _pack_outputs(nest.join(true_out, false_out), outputs)
 
 
 def build_cond(pred, true_graph, false_graph, labels=None, name=None):

@@ -211,6 +211,26 @@ class TensorArray:
     def _nest_rebuild(self, components):
         return self._with_flow(components[0])
 
+    def _nest_join(self, other):
+        """This array, claiming only what holds for it and ``other`` too (the other branch of a
+        cond): a size both have, the most specific element shape both are compatible with.
+
+        An array never written (dtype None) has no elements to constrain the shape.
+        """
+        joined = self._with_flow(self.flow)
+        if not isinstance(other, TensorArray):
+            return joined
+        if self.dtype is None or other.dtype is None:
+            written = other if self.dtype is None else self
+            joined.dtype, joined.element_shape = written.dtype, written.element_shape
+        else:
+            joined.element_shape = self.element_shape.most_specific_compatible_shape(
+                other.element_shape
+            )
+        if self._static_size != other._static_size:
+            joined._static_size = None
+        return joined
+
     def _with_flow(self, flow, element_shape=None):
         new = type(self).__new__(type(self))  # a subclass stays one
         new.dtype, new.dynamic_size = self.dtype, self.dynamic_size
