@@ -286,7 +286,11 @@ def _zeros_like_value(value):
 
 
 def zeros_like_spec(t):
+    """A value of ``t``'s dtype and shape (unknown dims 0): zeros, empty strings, or for a
+    ``variant`` (a TensorArray's flow) an empty list."""
     dims = [0 if d is None else d for d in t.shape.as_list()] if t.shape.rank is not None else []
+    if t.dtype is rt.variant:
+        return rt.TensorArray(None, size=0, dynamic_size=True).flow
     if t.dtype is rt.string:
         return rt.fill(dims, rt.constant(b""))
     return rt.zeros(dims, t.dtype)

@@ -238,6 +238,25 @@ def arrays_of_two_sizes_reference(x, flag):
     return sum(v * v for v in values) + values[1]
 
 
+def arrays_made_in_a_loop_and_written_in_an_if(x):
+    """A growable array made on each iteration, and written in one of two ways."""
+    with rt.GradientTape() as tape:
+        tape.watch(x)
+        y = rt.constant(0.0, rt.float64)
+        for i in rt.range(3):
+            ta = rt.TensorArray(rt.float64, size=0, dynamic_size=True)
+            if i % 2 == 0:
+                ta = ta.write(0, x * x).write(1, x)
+            else:
+                ta = ta.write(0, x * 3.0)
+            y += rt.reduce_sum(ta.stack() ** 2)
+    return y, tape.gradient(y, x)
+
+
+def arrays_made_in_a_loop_reference(x):
+    return sum(sum(v * v for v in ([x * x, x] if i % 2 == 0 else [3 * x])) for i in range(3))
+
+
 def central_differences(f, x, eps=1e-4):
     """f's first and second derivatives at x."""
     return (f(x + eps) - f(x - eps)) / (2 * eps), (f(x + eps) - 2 * f(x) + f(x - eps)) / eps**2
@@ -256,3 +275,10 @@ def test_an_if_between_arrays_of_two_sizes_against_central_differences():
         assert dx.numpy() == pytest.approx(first, rel=1e-6)
         assert ddx.numpy() == pytest.approx(second, rel=1e-5)
     assert f.tracing_count == 1
+
+
+def test_an_array_made_in_a_loop_and_written_in_an_if_against_central_differences():
+    y, dx = ag.function(arrays_made_in_a_loop_and_written_in_an_if)(rt.constant(1.3, rt.float64))
+    first, _ = central_differences(arrays_made_in_a_loop_reference, 1.3)
+    assert y.numpy() == pytest.approx(arrays_made_in_a_loop_reference(1.3))
+    assert dx.numpy() == pytest.approx(first, rel=1e-6)
