@@ -497,8 +497,10 @@ def _graph_while(
         "stacked": None,  # until the loop is differentiated
     }
     outputs = bind(WHILE, inputs, attrs, name or "while")
-    # TensorArrays come back with what the body learned about their elements.
-    return nest.pack_sequence_as(body_graph.structured_outputs, list(outputs))
+    # TensorArrays come back with what the body learned about their elements, and claim
+    # only what holds as they entered too: the loop may run zero times.
+    after = nest.join(body_graph.structured_outputs, loop_vars)
+    return nest.pack_sequence_as(after, list(outputs))
 
 
 # --- ordering -------------------------------------------------------------------------------------
