@@ -18,40 +18,20 @@ from tests.extras import import_extra
 
 jax = import_extra("jax")
 
-
-def _both(fn, *args):
-    """``fn``'s results on the default executor and on XLA, as numpy values."""
-    results = []
-    for jit in (False, True):
-        out = ag.function(fn, jit_compile=jit)(*[rt.constant(a) for a in args])
-        results.append([np.asarray(t.numpy()) for t in rt.nest.flatten(out)])
-    return results
-
-
-def _central_difference(f, x, eps=1e-6):
-    """d f / d x of a scalar ``f`` of a float64 array ``x``, numerically."""
-    x = np.asarray(x, np.float64)
-    grad = np.zeros_like(x)
-    for i in np.ndindex(x.shape):
-        up, down = x.copy(), x.copy()
-        up[i] += eps
-        down[i] -= eps
-        grad[i] = (f(up) - f(down)) / (2 * eps)
-    return grad
+from tests.runtime.gradients.grad_harness import central_difference  # noqa: E402
+from tests.runtime.xla.xla_harness import agreeing_xla_results  # noqa: E402
 
 
 def _assert_gradient(fn, args, position, value_of):
     """XLA equals the default executor, and the gradient output equals central differences."""
-    default, xla = _both(fn, *args)
-    for d, x in zip(default, xla):
-        np.testing.assert_allclose(x, d, rtol=1e-9, atol=1e-12)
+    xla = agreeing_xla_results(fn, *args)
 
     def value(v):
         changed = list(args)
         changed[position] = v
         return value_of(*changed)
 
-    numeric = _central_difference(value, args[position])
+    numeric = central_difference(value, args[position])
     np.testing.assert_allclose(xla[1], numeric, rtol=1e-5, atol=1e-7)
 
 
@@ -194,11 +174,9 @@ def _rnn_value(xs, w, u):
 def test_an_rnn_over_a_tensor_array():
     rng = np.random.default_rng(1)
     xs, w, u = rng.standard_normal((4, 3)), rng.standard_normal((2, 3)), rng.standard_normal((2, 2))
-    default, xla = _both(_rnn, xs, w, u)
-    for d, x in zip(default, xla):
-        np.testing.assert_allclose(x, d, rtol=1e-9, atol=1e-12)
-    numeric_w = _central_difference(lambda v: _rnn_value(xs, v, u), w)
-    numeric_u = _central_difference(lambda v: _rnn_value(xs, w, v), u)
+    xla = agreeing_xla_results(_rnn, xs, w, u)
+    numeric_w = central_difference(lambda v: _rnn_value(xs, v, u), w)
+    numeric_u = central_difference(lambda v: _rnn_value(xs, w, v), u)
     np.testing.assert_allclose(xla[1], numeric_w, rtol=1e-5, atol=1e-7)
     np.testing.assert_allclose(xla[2], numeric_u, rtol=1e-5, atol=1e-7)
 
