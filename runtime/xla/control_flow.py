@@ -94,6 +94,10 @@ def _values(outputs, tensors, allocations, widths=None):
     return values
 
 
+def _integer(value):
+    return getattr(value, "ndim", None) == 0 and np.dtype(value.dtype).kind in "iu"
+
+
 def _new_allocations(before, after):
     """TensorArrays and stacks an iteration allocated that came in unallocated, and gradient
     lists it filled or widened."""
@@ -201,7 +205,7 @@ def conditional(ctx, key, pred, branches, tensors):
 
     def attempt(learned, widths):
         base, carry = ctx.state, list(learned["carry"])
-        specs, kinds, stacks = {}, {}, {}
+        specs, kinds, stacks, ranges = {}, {}, {}, []
 
         def branch(fn):
             def traced():
@@ -230,6 +234,7 @@ def conditional(ctx, key, pred, branches, tensors):
                             spec = v.element_spec()
                             if specs.setdefault(k, spec) != spec:  # one branch's list is wider
                                 raise Redo(allocate={k: wider(specs[k], spec)})
+                ranges.append([ctx.bounds(v) if _integer(v) else None for v in outputs])
                 return values, [ctx.carry_value(inner, k) for k in carry]
 
             return traced
@@ -237,6 +242,9 @@ def conditional(ctx, key, pred, branches, tensors):
         outputs, carried = lax.cond(pred, branch(branches[0]), branch(branches[1]))
         for k, v in zip(carry, carried):
             ctx.state[k] = v
+        for output, known in zip(outputs, zip(*ranges)):
+            if None not in known:  # a range each branch keeps to (a loop's count): the cond's
+                ctx.bound(output, min(low for low, _ in known), max(high for _, high in known))
         return list(outputs)
 
     return _retrying(ctx, key, attempt)

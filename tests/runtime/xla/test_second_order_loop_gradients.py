@@ -18,6 +18,7 @@ from tests.extras import import_extra
 jax = import_extra("jax")
 
 import runtime.xla.program as xla_program  # noqa: E402
+from tests.runtime.gradients.grad_harness import central_difference  # noqa: E402
 from tests.runtime.xla.xla_harness import agreeing_xla_results, results_both_ways  # noqa: E402
 
 
@@ -36,14 +37,7 @@ def _derivatives(fn, x, order):
 
 def _second_derivative_numerically(first, x, eps=1e-5):
     """Central differences of ``sum(first(x))``, ``first`` a numpy function."""
-    x = np.asarray(x, np.float64)
-    out = np.zeros_like(x)
-    for i in np.ndindex(x.shape):
-        up, down = x.copy(), x.copy()
-        up[i] += eps
-        down[i] -= eps
-        out[i] = (np.sum(first(up)) - np.sum(first(down))) / (2 * eps)
-    return out
+    return central_difference(lambda v: np.sum(first(v)), x, eps)
 
 
 def test_the_reported_tensor_array_loop():
@@ -175,6 +169,38 @@ def test_a_cond_inside_the_loop():
     values = agreeing_xla_results(lambda x: _derivatives(branching, x, 2), x)
     np.testing.assert_allclose(values[1], first(x))
     np.testing.assert_allclose(values[2], _second_derivative_numerically(first, x), rtol=1e-6)
+
+
+@pytest.mark.parametrize("even", [True, False])
+def test_a_loop_in_one_branch_of_a_cond_in_a_loop(even):
+    def loop_in_a_branch(x):
+        y = x
+        for i in rt.range(4):
+            if (i % 2 == 0) == even:  # the inner loop's count leaves the cond, bounded
+                for _ in rt.range(2):
+                    y = rt.sin(y) * x
+            else:
+                y = y * y + x
+        return y
+
+    def value(x):
+        y = x
+        for i in range(4):
+            if (i % 2 == 0) == even:
+                for _ in range(2):
+                    y = np.sin(y) * x
+            else:
+                y = y * y + x
+        return y
+
+    def first(x):
+        return central_difference(value, x, 1e-6)
+
+    x = np.float64(0.7)
+    values = agreeing_xla_results(lambda x: _derivatives(loop_in_a_branch, x, 2), x)
+    np.testing.assert_allclose(values[0], value(x), rtol=1e-12)
+    np.testing.assert_allclose(values[1], first(x), rtol=1e-6)
+    np.testing.assert_allclose(values[2], _second_derivative_numerically(first, x, 1e-4), rtol=1e-4)
 
 
 def test_nested_loops_to_the_third_order():
