@@ -94,6 +94,10 @@ def _values(outputs, tensors, allocations, widths=None):
     return values
 
 
+def _integer(value):
+    return getattr(value, "ndim", None) == 0 and np.dtype(value.dtype).kind in "iu"
+
+
 def _new_allocations(before, after):
     """TensorArrays and stacks an iteration allocated that came in unallocated, and gradient
     lists it filled or widened."""
@@ -201,7 +205,7 @@ def conditional(ctx, key, pred, branches, tensors):
 
     def attempt(learned, widths):
         base, carry = ctx.state, list(learned["carry"])
-        specs, kinds, stacks = {}, {}, {}
+        specs, kinds, stacks, ranges = {}, {}, {}, []
 
         def branch(fn):
             def traced():
@@ -230,6 +234,7 @@ def conditional(ctx, key, pred, branches, tensors):
                             spec = v.element_spec()
                             if specs.setdefault(k, spec) != spec:  # one branch's list is wider
                                 raise Redo(allocate={k: wider(specs[k], spec)})
+                ranges.append([ctx.bounds(v) if _integer(v) else None for v in outputs])
                 return values, [ctx.carry_value(inner, k) for k in carry]
 
             return traced
@@ -237,6 +242,9 @@ def conditional(ctx, key, pred, branches, tensors):
         outputs, carried = lax.cond(pred, branch(branches[0]), branch(branches[1]))
         for k, v in zip(carry, carried):
             ctx.state[k] = v
+        for output, known in zip(outputs, zip(*ranges)):
+            if None not in known:  # a range each branch keeps to (a loop's count): the cond's
+                ctx.bound(output, min(low for low, _ in known), max(high for _, high in known))
         return list(outputs)
 
     return _retrying(ctx, key, attempt)
@@ -283,11 +291,14 @@ class _Loop:
         n = len(loop_vars)
         capacity = self._most_iterations(loop_vars)
         if capacity is None:
+            for bound in self._bounds_not_known(loop_vars):
+                self.ctx.compile_in(bound)  # an argument: compiled in, the bound is known
             self.ctx.unimplemented(
                 "a loop being differentiated stacks each iteration's values in an array of fixed "
                 "size, and this loop has no bound known when compiling. Give it one: "
                 "maximum_iterations= (rt.while_loop(..., maximum_iterations=n), or "
-                "ag.experimental.set_loop_options(maximum_iterations=n) in the loop)"
+                "ag.experimental.set_loop_options(maximum_iterations=n) in the loop), with n "
+                "a constant or computed from integer arguments (compiled in, by value)"
             )
         self.capacity = capacity
         self.stacks = [empty_stack(capacity) for _ in range(stacked)]
@@ -305,6 +316,21 @@ class _Loop:
             step = abs(int(_step(body.outputs[k], body.inputs[k])))
             found.append((highest - lowest) // step + 1)
         return min(found) if found else None
+
+    def _bounds_not_known(self, loop_vars):
+        """The tensors (of the graph holding the loop) that would bound it if they were known
+        when lowering: its ``maximum_iterations``, and the bounds its test sets its counters."""
+        n, op = len(loop_vars), self.op
+        if self.limit is not None:
+            yield op.inputs[-1]
+        cond, body = self.cond_graph, self.body_graph
+        outer = {id(t): v for t, v in zip(cond.inputs[n:], op.inputs[n:])}
+        for k, start in enumerate(loop_vars):
+            if isinstance(start, TensorList) or self.ctx.bounds(start) is None:
+                continue
+            step = _step(body.outputs[k], body.inputs[k])
+            if step is not None and step > 0:
+                yield from _captured_bounds(cond.outputs[0], cond.inputs[k], outer)
 
     def lower(self, loop_vars, learned, widths):
         ctx = self.ctx
@@ -499,6 +525,16 @@ def _bound_of(bound, outer, ctx, end):
         return int(value) if value.ndim == 0 else None
     known = ctx.bounds(outer[id(bound)]) if id(bound) in outer else None
     return None if known is None else known[end]
+
+
+def _captured_bounds(pred, counter, outer):
+    """The captured tensors a test requires ``counter`` to be below (``<`` or ``<=``)."""
+    op = pred.op
+    if op.opdef is LOGICAL_AND:
+        for t in op.inputs:
+            yield from _captured_bounds(t, counter, outer)
+    elif op.opdef in (LESS, LESS_EQUAL) and op.inputs[0] is counter and id(op.inputs[1]) in outer:
+        yield outer[id(op.inputs[1])]
 
 
 def _lowest_under(pred, counter, outer, ctx):

@@ -123,8 +123,11 @@ class Lowering:
     Rules get it as ``ctx``; see ``runtime.xla.lowerings`` for what they may ask of it.
     """
 
-    def __init__(self, host, state=None):
+    def __init__(self, host, state=None, inputs=None):
         self.host = host
+        # id(traced value) -> (value, position): the program's inputs not compiled in
+        self._inputs = {id(v): (v, i) for i, v in (inputs or {}).items()}
+        self._env = {}  # id(tensor) -> value, in the graph being lowered
         self.learned = host.learned
         self.state = state if state is not None else State()
         self.op = None
@@ -139,10 +142,14 @@ class Lowering:
         """The values of ``graph``'s outputs (or of ``outputs``), its inputs being ``values``."""
         outputs = graph.outputs if outputs is None else outputs
         env = {id(t): v for t, v in zip(graph.inputs, values)}
-        for op in self._plan(graph, outputs, env):
-            results = self.lower_op(op, [env[id(t)] for t in op.inputs])
-            for t, v in zip(op.outputs, results):
-                env[id(t)] = v
+        saved, self._env = self._env, env
+        try:
+            for op in self._plan(graph, outputs, env):
+                results = self.lower_op(op, [env[id(t)] for t in op.inputs])
+                for t, v in zip(op.outputs, results):
+                    env[id(t)] = v
+        finally:
+            self._env = saved
         return [env[id(t)] for t in outputs]
 
     def _plan(self, graph, outputs, env):
@@ -296,6 +303,17 @@ class Lowering:
             return None
         return known[1], known[2]
 
+    def compile_in(self, tensor):
+        """Asks for the integer scalar inputs of the program that ``tensor`` (of the graph being
+        lowered) is computed from by pure ops to be compiled in by value, as inputs that are
+        sizes are: the program is then compiled for each value of them it is called with.
+        Returns if there are none not compiled in yet."""
+        for source in _sources(tensor):
+            value = self._env.get(id(source))
+            known = self._inputs.get(id(value))
+            if known is not None and known[0] is value and _integer_scalar(value):
+                raise NeedsObservation(self.op, known[1])
+
     def within(self, index, lowest, highest):
         """Whether ``index`` is known to be within [lowest, highest] (so needs no check)."""
         known = self.bounds(index)
@@ -382,3 +400,23 @@ class Lowering:
         if isinstance(value, (int, np.ndarray, np.generic)):
             return jnp.asarray(value, dtype=getattr(value, "dtype", jnp.int32))
         return value
+
+
+def _sources(tensor):
+    """The inputs of its graph (placeholders) that ``tensor`` is computed from by pure ops."""
+    found, seen, todo = [], set(), [tensor]
+    while todo:
+        t = todo.pop()
+        if id(t) in seen:
+            continue
+        seen.add(id(t))
+        op = t.op
+        if op.opdef is PLACEHOLDER:
+            found.append(t)
+        elif op.opdef.pure and not op._subgraphs:
+            todo.extend(op.inputs)
+    return found
+
+
+def _integer_scalar(value):
+    return np.ndim(value) == 0 and np.dtype(value.dtype).kind in "iu"

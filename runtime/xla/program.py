@@ -146,6 +146,13 @@ class XlaProgram:
             return compiled.run(values)
         except _Respecialize as e:
             _changing(e.check.op)
+        except NeedsObservation as e:
+            if e.input_index is None:  # what was observed is all a run needs
+                raise
+            # An input the trace asked to have compiled in (a loop's bound): compiled for its
+            # value, with what was observed (checked on each call, as always).
+            self._static, self._by_inputs = sorted({*self._static, e.input_index}), {}
+            return self._call(values)
 
     @property
     def body(self):
@@ -270,7 +277,8 @@ class _Compiled:
         if program.keyed:
             state[KEY] = args[-1]
         host.callbacks = 0
-        outputs = Lowering(host, state).run(program.graph, list(inputs))
+        traced = {i: inputs[i] for i in self.dynamic}
+        outputs = Lowering(host, state, traced).run(program.graph, list(inputs))
         layout, results = _Layout(), []
         for value, tensor in zip(outputs, program.graph.outputs):
             if isinstance(value, TensorList):

@@ -157,18 +157,35 @@ def test_a_training_step_runs_on_xla_as_on_the_default_executor():
     np.testing.assert_allclose(runs[True][2], runs[False][2], rtol=1e-5, atol=1e-6)
 
 
-def test_the_gradient_of_a_loop_with_no_bound_is_unimplemented_on_xla_naming_the_line():
+def test_the_gradient_of_a_loop_over_a_range_of_an_argument_compiles_it_in():
     @ag.function(jit_compile=True)
     def loop_gradient(x, n):
         with rt.GradientTape() as tape:
             tape.watch(x)
             y = x
-            for _ in rt.range(n):  # n known only when it runs: no size for the loop's stacks
+            for _ in rt.range(n):  # n bounds the loop's stacks: compiled in, for each value
+                y = y * x
+        return tape.gradient(y, x)
+
+    assert [float(loop_gradient(rt.constant(2.0), rt.constant(n))) for n in (3, 1, 3)] == [
+        32.0,  # 4 x ** 3
+        4.0,  # 2 x
+        32.0,
+    ]
+
+
+def test_the_gradient_of_a_loop_with_no_bound_is_unimplemented_on_xla_naming_the_line():
+    @ag.function(jit_compile=True)
+    def loop_gradient(x):
+        with rt.GradientTape() as tape:
+            tape.watch(x)
+            y = x
+            while y < 100.0:  # the count is known only when it runs: no size for its stacks
                 y = y * x
         return tape.gradient(y, x)
 
     with pytest.raises(rt.errors.UnimplementedError, match="maximum_iterations") as info:
-        loop_gradient(rt.constant(2.0), rt.constant(3))
+        loop_gradient(rt.constant(2.0))
     assert "in loop_gradient" in str(info.value)
 
 

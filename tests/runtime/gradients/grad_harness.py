@@ -40,6 +40,19 @@ def _objective(fn, args, weights):
     return sum(float(np.sum(np.asarray(o.numpy(), np.float64) * w)) for o, w in zip(outs, weights))
 
 
+def central_difference(f, x, eps=1e-6):
+    """d f / d x of a scalar ``f`` of a float64 array ``x``, by central differences, one
+    element at a time."""
+    x = np.asarray(x, np.float64)
+    grad = np.zeros_like(x)
+    for i in np.ndindex(x.shape):
+        up, down = x.copy(), x.copy()
+        up[i] += eps
+        down[i] -= eps
+        grad[i] = (f(up) - f(down)) / (2 * eps)
+    return grad
+
+
 def numeric_gradients(fn, args, weights, eps=1e-6):
     """Central differences of the weighted objective, for each float64 argument."""
     grads = []
@@ -47,14 +60,13 @@ def numeric_gradients(fn, args, weights, eps=1e-6):
         if not _differentiable(a):
             grads.append(None)
             continue
-        g = np.zeros(np.shape(a))
-        for idx in np.ndindex(*np.shape(a)):
-            plus = [np.array(x, copy=True) for x in args]
-            minus = [np.array(x, copy=True) for x in args]
-            plus[i][idx] += eps
-            minus[i][idx] -= eps
-            g[idx] = (_objective(fn, plus, weights) - _objective(fn, minus, weights)) / (2 * eps)
-        grads.append(g)
+
+        def objective(value, i=i):
+            changed = list(args)
+            changed[i] = value
+            return _objective(fn, changed, weights)
+
+        grads.append(central_difference(objective, a, eps))
     return grads
 
 

@@ -14,6 +14,7 @@ import pytest
 
 import autograph as ag
 import runtime as rt
+from tests.runtime.gradients.grad_harness import central_difference
 
 
 def _read_cubes(xs):
@@ -74,24 +75,13 @@ def _both_ways(fn, x, order):
     return [[None if v is None else v.numpy() for v in vs] for vs in (eager, staged)]
 
 
-def _central_difference(f, x, eps=1e-6):
-    x = np.asarray(x, np.float64)
-    grad = np.zeros_like(x)
-    for i in np.ndindex(x.shape):
-        up, down = x.copy(), x.copy()
-        up[i] += eps
-        down[i] -= eps
-        grad[i] = (f(up) - f(down)) / (2 * eps)
-    return grad
-
-
 def _numeric_second(fn, x):
     """Central differences of the sum of the first derivative (computed eagerly)."""
 
     def first(value):
         return float(np.sum(_derivatives(fn, rt.constant(value, rt.float64), 1)[1].numpy()))
 
-    return _central_difference(first, x)
+    return central_difference(first, x)
 
 
 XS = [1.0, 2.0, 3.0]

@@ -2,7 +2,8 @@
 
 A differentiated loop stacks each iteration's values; under XLA the stacks are
 arrays preallocated for the loop's bound (``maximum_iterations``, a ``for``
-over a range of known length, a TensorArray of known size). Each case checks
+over a range of known length, a TensorArray of known size; integer arguments
+it is computed from are compiled in, for each value). Each case checks
 XLA against the default executor and against central differences; a loop with
 no bound known when compiling raises UnimplementedError naming its line.
 """
@@ -18,40 +19,20 @@ from tests.extras import import_extra
 
 jax = import_extra("jax")
 
-
-def _both(fn, *args):
-    """``fn``'s results on the default executor and on XLA, as numpy values."""
-    results = []
-    for jit in (False, True):
-        out = ag.function(fn, jit_compile=jit)(*[rt.constant(a) for a in args])
-        results.append([np.asarray(t.numpy()) for t in rt.nest.flatten(out)])
-    return results
-
-
-def _central_difference(f, x, eps=1e-6):
-    """d f / d x of a scalar ``f`` of a float64 array ``x``, numerically."""
-    x = np.asarray(x, np.float64)
-    grad = np.zeros_like(x)
-    for i in np.ndindex(x.shape):
-        up, down = x.copy(), x.copy()
-        up[i] += eps
-        down[i] -= eps
-        grad[i] = (f(up) - f(down)) / (2 * eps)
-    return grad
+from tests.runtime.gradients.grad_harness import central_difference  # noqa: E402
+from tests.runtime.xla.xla_harness import agreeing_xla_results  # noqa: E402
 
 
 def _assert_gradient(fn, args, position, value_of):
     """XLA equals the default executor, and the gradient output equals central differences."""
-    default, xla = _both(fn, *args)
-    for d, x in zip(default, xla):
-        np.testing.assert_allclose(x, d, rtol=1e-9, atol=1e-12)
+    xla = agreeing_xla_results(fn, *args)
 
     def value(v):
         changed = list(args)
         changed[position] = v
         return value_of(*changed)
 
-    numeric = _central_difference(value, args[position])
+    numeric = central_difference(value, args[position])
     np.testing.assert_allclose(xla[1], numeric, rtol=1e-5, atol=1e-7)
 
 
@@ -169,6 +150,110 @@ def test_a_loop_in_one_branch_of_a_cond_in_a_loop(even):
     _assert_gradient(_loop_in_one_branch, [np.float64(0.7), even], 0, value)
 
 
+def _inner_loop_bounded_by_an_argument(x, n):
+    with rt.GradientTape() as tape:
+        tape.watch(x)
+        y = x
+        for _ in rt.range(3):
+            ag.experimental.set_loop_options(maximum_iterations=3)
+            for _ in rt.range(n):  # n: an argument, compiled in for each value
+                ag.experimental.set_loop_options(maximum_iterations=n)
+                y = rt.sin(y) * x
+    return y, tape.gradient(y, x)
+
+
+def _inner_range_of_a_computed_length(x, n):
+    with rt.GradientTape() as tape:
+        tape.watch(x)
+        y = x
+        for _ in rt.range(2):
+            for _ in rt.range(n * 2 - 1):  # computed from n: n is compiled in
+                y = y * rt.cos(y) + x
+    return y, tape.gradient(y, x)
+
+
+def _inner_while_bounded_by_maximum_iterations(x, n):
+    with rt.GradientTape() as tape:
+        tape.watch(x)
+        y = x
+        for _ in rt.range(2):
+            while y < 100.0:  # no counter: maximum_iterations is its only bound
+                ag.experimental.set_loop_options(maximum_iterations=n)
+                y = y * x + 1.0
+    return y, tape.gradient(y, x)
+
+
+def _sin_power(x, n):
+    y = x
+    for _ in range(3 * n):
+        y = np.sin(y) * x
+    return y
+
+
+def _cos_steps(x, n):
+    y = x
+    for _ in range(2 * (2 * n - 1)):
+        y = y * np.cos(y) + x
+    return y
+
+
+def _grow(x, n):
+    y = x
+    for _ in range(2):
+        for _ in range(n):
+            if y >= 100.0:
+                break
+            y = y * x + 1.0
+    return y
+
+
+@pytest.mark.parametrize(
+    "fn, value",
+    [
+        (_inner_loop_bounded_by_an_argument, _sin_power),
+        (_inner_range_of_a_computed_length, _cos_steps),
+        (_inner_while_bounded_by_maximum_iterations, _grow),
+    ],
+)
+def test_an_inner_loop_bounded_by_an_argument_compiles_for_each_value(fn, value):
+    default, jitted = ag.function(fn), ag.function(fn, jit_compile=True)
+    x = np.float64(1.3)
+    for n in [2, 3, 1, 2, 4]:  # one compiled function: a program for each value, kept
+        args = [rt.constant(x), rt.constant(np.int32(n))]
+        expected = [t.numpy() for t in default(*args)]
+        got = [t.numpy() for t in jitted(*args)]
+        np.testing.assert_allclose(got, expected, rtol=1e-9, atol=1e-12)
+        np.testing.assert_allclose(got[0], value(x, n), rtol=1e-12)
+        numeric = central_difference(lambda v, n=n: value(v, n), x)
+        np.testing.assert_allclose(got[1], numeric, rtol=1e-5, atol=1e-7)
+
+
+def test_an_argument_bounding_a_loop_is_compiled_in_beside_an_observed_size():
+    def fn(x, n):
+        padding = rt.zeros(rt.stack([n * 2]), rt.float64)  # a size observed on the first call
+        with rt.GradientTape() as tape:
+            tape.watch(x)
+            y = x
+            for _ in rt.range(n):
+                y = rt.sin(y) * x
+        return y + rt.reduce_sum(padding), tape.gradient(y, x)
+
+    def value(x, n):
+        y = x
+        for _ in range(n):
+            y = np.sin(y) * x
+        return y
+
+    default, jitted = ag.function(fn), ag.function(fn, jit_compile=True)
+    for n in [2, 3, 2]:
+        args = [rt.constant(np.float64(0.9)), rt.constant(np.int32(n))]
+        expected = [t.numpy() for t in default(*args)]
+        got = [t.numpy() for t in jitted(*args)]
+        np.testing.assert_allclose(got, expected, rtol=1e-9, atol=1e-12)
+        numeric = central_difference(lambda v, n=n: value(v, n), 0.9)
+        np.testing.assert_allclose(got[1], numeric, rtol=1e-5, atol=1e-7)
+
+
 def _rnn(xs, w, u):
     steps = xs.shape[0]
     with rt.GradientTape() as tape:
@@ -194,11 +279,9 @@ def _rnn_value(xs, w, u):
 def test_an_rnn_over_a_tensor_array():
     rng = np.random.default_rng(1)
     xs, w, u = rng.standard_normal((4, 3)), rng.standard_normal((2, 3)), rng.standard_normal((2, 2))
-    default, xla = _both(_rnn, xs, w, u)
-    for d, x in zip(default, xla):
-        np.testing.assert_allclose(x, d, rtol=1e-9, atol=1e-12)
-    numeric_w = _central_difference(lambda v: _rnn_value(xs, v, u), w)
-    numeric_u = _central_difference(lambda v: _rnn_value(xs, w, v), u)
+    xla = agreeing_xla_results(_rnn, xs, w, u)
+    numeric_w = central_difference(lambda v: _rnn_value(xs, v, u), w)
+    numeric_u = central_difference(lambda v: _rnn_value(xs, w, v), u)
     np.testing.assert_allclose(xla[1], numeric_w, rtol=1e-5, atol=1e-7)
     np.testing.assert_allclose(xla[2], numeric_u, rtol=1e-5, atol=1e-7)
 
@@ -254,3 +337,20 @@ def test_the_gradient_of_a_loop_with_no_bound_is_unimplemented_naming_the_line()
     message = str(info.value)
     assert "While has no XLA form" in message and "no bound known when compiling" in message
     assert "test_loop_gradients.py" in message and "in unbounded" in message
+
+
+def test_a_bound_computed_from_a_tensors_values_is_unimplemented_saying_what_works():
+    @ag.function(jit_compile=True)
+    def summed_bound(x, ns):
+        with rt.GradientTape() as tape:
+            tape.watch(x)
+            y = x
+            for _ in rt.range(2):
+                for _ in rt.range(rt.reduce_sum(ns)):  # a vector's values: not compiled in
+                    y = y * x
+        return tape.gradient(y, x)
+
+    with pytest.raises(rt.errors.UnimplementedError, match="no bound known") as info:
+        summed_bound(rt.constant(2.0), rt.constant([1, 2]))
+    message = str(info.value)
+    assert "computed from integer arguments" in message and "in summed_bound" in message

@@ -18,23 +18,8 @@ from tests.extras import import_extra
 jax = import_extra("jax")
 
 import runtime.xla.program as xla_program  # noqa: E402
-
-
-def _both(fn, *args):
-    """``fn``'s results on the default executor and on XLA, as numpy values."""
-    results = []
-    for jit in (False, True):
-        out = ag.function(fn, jit_compile=jit)(*[rt.constant(a) for a in args])
-        results.append([np.asarray(t.numpy()) for t in rt.nest.flatten(out)])
-    return results
-
-
-def _agree(fn, *args):
-    """XLA's results, once checked against the default executor's."""
-    default, xla = _both(fn, *args)
-    for d, x in zip(default, xla):
-        np.testing.assert_allclose(x, d, rtol=1e-9, atol=1e-12)
-    return xla
+from tests.runtime.gradients.grad_harness import central_difference  # noqa: E402
+from tests.runtime.xla.xla_harness import agreeing_xla_results, results_both_ways  # noqa: E402
 
 
 def _derivatives(fn, x, order):
@@ -52,14 +37,7 @@ def _derivatives(fn, x, order):
 
 def _second_derivative_numerically(first, x, eps=1e-5):
     """Central differences of ``sum(first(x))``, ``first`` a numpy function."""
-    x = np.asarray(x, np.float64)
-    out = np.zeros_like(x)
-    for i in np.ndindex(x.shape):
-        up, down = x.copy(), x.copy()
-        up[i] += eps
-        down[i] -= eps
-        out[i] = (np.sum(first(up)) - np.sum(first(down))) / (2 * eps)
-    return out
+    return central_difference(lambda v: np.sum(first(v)), x, eps)
 
 
 def test_the_reported_tensor_array_loop():
@@ -77,7 +55,7 @@ def test_the_reported_tensor_array_loop():
         return g, outer.gradient(total, xs)
 
     xs = np.array([1.0, 2.0, 3.0], np.float32)
-    default, xla = _both(second, xs)
+    default, xla = results_both_ways(second, xs)
     np.testing.assert_allclose(xla[0], 3 * xs**2)
     np.testing.assert_allclose(xla[1], 6 * xs)
     np.testing.assert_allclose(default[1], 6 * xs)
@@ -91,7 +69,7 @@ def test_third_derivative_of_a_power_loop():
         return y
 
     x = 1.5
-    values = _agree(lambda x: _derivatives(power_four, x, 3), np.float64(x))
+    values = agreeing_xla_results(lambda x: _derivatives(power_four, x, 3), np.float64(x))
     np.testing.assert_allclose(values, [x**4, 4 * x**3, 12 * x**2, 24 * x])
 
 
@@ -106,7 +84,7 @@ def test_a_loop_whose_constant_range_is_empty(start, stop, step):
         return y
 
     x = 1.5
-    values = _agree(lambda x: _derivatives(square_then_loop, x, 3), np.float64(x))
+    values = agreeing_xla_results(lambda x: _derivatives(square_then_loop, x, 3), np.float64(x))
     np.testing.assert_allclose(values, [x**2, 2 * x, 2.0, 0.0])
 
 
@@ -120,7 +98,9 @@ def test_a_loop_bounded_by_maximum_iterations_with_a_count_given_at_run_time(n):
         return y
 
     x = 0.7
-    values = _agree(lambda x, n: _derivatives(lambda v: power(v, n), x, 2), np.float64(x), n)
+    values = agreeing_xla_results(
+        lambda x, n: _derivatives(lambda v: power(v, n), x, 2), np.float64(x), n
+    )
     k = min(n, 6)
 
     def first(v):
@@ -186,9 +166,41 @@ def test_a_cond_inside_the_loop():
         return np.cos(c) * (np.cos(a) * 2 * x * x + b)
 
     x = np.array([0.3, 0.9])
-    values = _agree(lambda x: _derivatives(branching, x, 2), x)
+    values = agreeing_xla_results(lambda x: _derivatives(branching, x, 2), x)
     np.testing.assert_allclose(values[1], first(x))
     np.testing.assert_allclose(values[2], _second_derivative_numerically(first, x), rtol=1e-6)
+
+
+@pytest.mark.parametrize("even", [True, False])
+def test_a_loop_in_one_branch_of_a_cond_in_a_loop(even):
+    def loop_in_a_branch(x):
+        y = x
+        for i in rt.range(4):
+            if (i % 2 == 0) == even:  # the inner loop's count leaves the cond, bounded
+                for _ in rt.range(2):
+                    y = rt.sin(y) * x
+            else:
+                y = y * y + x
+        return y
+
+    def value(x):
+        y = x
+        for i in range(4):
+            if (i % 2 == 0) == even:
+                for _ in range(2):
+                    y = np.sin(y) * x
+            else:
+                y = y * y + x
+        return y
+
+    def first(x):
+        return central_difference(value, x, 1e-6)
+
+    x = np.float64(0.7)
+    values = agreeing_xla_results(lambda x: _derivatives(loop_in_a_branch, x, 2), x)
+    np.testing.assert_allclose(values[0], value(x), rtol=1e-12)
+    np.testing.assert_allclose(values[1], first(x), rtol=1e-6)
+    np.testing.assert_allclose(values[2], _second_derivative_numerically(first, x, 1e-4), rtol=1e-4)
 
 
 def test_nested_loops_to_the_third_order():
@@ -200,7 +212,7 @@ def test_nested_loops_to_the_third_order():
         return y  # x ** 7
 
     x = 1.2
-    values = _agree(lambda x: _derivatives(nested, x, 3), np.float64(x))
+    values = agreeing_xla_results(lambda x: _derivatives(nested, x, 3), np.float64(x))
     np.testing.assert_allclose(values, [x**7, 7 * x**6, 42 * x**5, 210 * x**4])
 
 
@@ -224,7 +236,9 @@ def test_nonlinear_nested_loops_with_a_count_given_at_run_time():
         return (value(x + eps) - value(x - eps)) / (2 * eps)
 
     x = np.array([0.4, 0.9])
-    values = _agree(lambda x, n: _derivatives(lambda v: nested(v, n), x, 2), x, np.int32(3))
+    values = agreeing_xla_results(
+        lambda x, n: _derivatives(lambda v: nested(v, n), x, 2), x, np.int32(3)
+    )
     np.testing.assert_allclose(values[1], first(x), rtol=1e-6)
     np.testing.assert_allclose(
         values[2], _second_derivative_numerically(first, x, eps=1e-4), rtol=1e-4
@@ -240,7 +254,7 @@ def test_a_tensor_array_written_then_stacked():
         return out.stack() * rt.constant([1.0, 2.0, 3.0], rt.float64)
 
     xs = np.array([1.0, 2.0, 3.0])
-    values = _agree(lambda x: _derivatives(cubes, x, 3), xs)
+    values = agreeing_xla_results(lambda x: _derivatives(cubes, x, 3), xs)
     weights = np.array([1.0, 2.0, 3.0])
     np.testing.assert_allclose(values[1:], [3 * weights * xs**2, 6 * weights * xs, 6 * weights])
 

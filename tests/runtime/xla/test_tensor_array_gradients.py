@@ -20,29 +20,8 @@ from tests.extras import import_extra
 jax = import_extra("jax")
 
 import runtime.xla.program as xla_program  # noqa: E402
-
-
-def _both(fn, *args):
-    """``fn``'s results on the default executor and on XLA (one function for every call)."""
-    default, jitted = ag.function(fn), ag.function(fn, jit_compile=True)
-    results = []
-    for f in (default, jitted):
-        out = f(*[rt.constant(a) for a in args])
-        results.append([np.asarray(t.numpy()) for t in rt.nest.flatten(out)])
-    for d, x in zip(*results):
-        np.testing.assert_allclose(x, d, rtol=1e-9, atol=1e-12)
-    return results[1]
-
-
-def _central_difference(f, x, eps=1e-6):
-    x = np.asarray(x, np.float64)
-    grad = np.zeros_like(x)
-    for i in np.ndindex(x.shape):
-        up, down = x.copy(), x.copy()
-        up[i] += eps
-        down[i] -= eps
-        grad[i] = (f(up) - f(down)) / (2 * eps)
-    return grad
+from tests.runtime.gradients.grad_harness import central_difference  # noqa: E402
+from tests.runtime.xla.xla_harness import agreeing_xla_results  # noqa: E402
 
 
 @pytest.fixture
@@ -77,8 +56,8 @@ def test_a_read_at_a_loop_counter_needs_no_observation(observations):
         return h
 
     xs = np.array([1.0, 2.0, -0.5])
-    _, grad = _both(_read_at_the_counter, xs)
-    np.testing.assert_allclose(grad, _central_difference(value, xs), rtol=1e-6, atol=1e-8)
+    _, grad = agreeing_xla_results(_read_at_the_counter, xs)
+    np.testing.assert_allclose(grad, central_difference(value, xs), rtol=1e-6, atol=1e-8)
     assert observations == []  # the counter's bound gives the gradient list its size
 
 
@@ -109,7 +88,7 @@ def test_a_read_at_a_computed_index_is_observed_and_observed_again_past_it(obser
         args = [rt.constant(xs), rt.constant(np.int32(n))]
         _, grad = (t.numpy() for t in jitted(*args))
         np.testing.assert_allclose(grad, default(*args)[1].numpy(), rtol=1e-9, atol=1e-12)
-        numeric = _central_difference(lambda v, n=n: value(v, n), xs)
+        numeric = central_difference(lambda v, n=n: value(v, n), xs)
         np.testing.assert_allclose(grad, numeric, rtol=1e-6, atol=1e-8)
     assert len(observations) == 3  # n = 2, 3, 4; the second 3 fits what 4 observed
 
@@ -140,9 +119,9 @@ def test_reads_in_the_branches_of_a_loop_over_values_another_loop_wrote():
         return total
 
     x, w = np.float64(0.3), np.float64(1.5)
-    _, grad_x, grad_w = _both(_written_then_read_in_branches, x, w)
-    np.testing.assert_allclose(grad_x, _central_difference(lambda v: value(v, w), x), rtol=1e-6)
-    np.testing.assert_allclose(grad_w, _central_difference(lambda v: value(x, v), w), rtol=1e-6)
+    _, grad_x, grad_w = agreeing_xla_results(_written_then_read_in_branches, x, w)
+    np.testing.assert_allclose(grad_x, central_difference(lambda v: value(v, w), x), rtol=1e-6)
+    np.testing.assert_allclose(grad_w, central_difference(lambda v: value(x, v), w), rtol=1e-6)
 
 
 def _one_element_read_repeatedly(xs, k):
@@ -160,8 +139,8 @@ def _one_element_read_repeatedly(xs, k):
 @pytest.mark.parametrize("k", [0, 4])
 def test_one_element_read_in_a_while_loop(k):
     xs = np.array([0.5, -1.0, 2.0, 0.25, 3.0])
-    _, grad = _both(_one_element_read_repeatedly, xs, np.int32(k))
-    numeric = _central_difference(lambda v: 6.0 * v[k] ** 2, xs)
+    _, grad = agreeing_xla_results(_one_element_read_repeatedly, xs, np.int32(k))
+    numeric = central_difference(lambda v: 6.0 * v[k] ** 2, xs)
     np.testing.assert_allclose(grad, numeric, rtol=1e-6, atol=1e-8)
 
 
@@ -179,6 +158,6 @@ def test_the_gradient_for_a_variable_through_written_and_read_elements():
         return y, tape.gradient(y, weights)
 
     xs = np.array([[1.0, 2.0], [0.3, 0.1], [2.0, -1.0]])
-    _, grad = _both(loss, xs)
-    numeric = _central_difference(lambda v: np.sum(np.sin(v * xs)), weights.numpy())
+    _, grad = agreeing_xla_results(loss, xs)
+    numeric = central_difference(lambda v: np.sum(np.sin(v * xs)), weights.numpy())
     np.testing.assert_allclose(grad, numeric, rtol=1e-6, atol=1e-8)

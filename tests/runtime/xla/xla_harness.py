@@ -5,12 +5,17 @@ values), runs the graph with the default executor (``compile_function``) and
 with XLA (``XlaProgram``), and returns both results. ``assert_same_results``
 checks that they agree: the same dtypes and shapes, equal integers and bools,
 floats to float tolerance (XLA's own summation order and elementary functions).
+
+``results_both_ways(fn, *args)`` does the same through the public API:
+``ag.function(fn)`` and ``ag.function(fn, jit_compile=True)`` called on ``args``;
+``agreeing_xla_results`` checks those agree (float64 gradients: to 1e-9).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+import autograph as ag
 import runtime as rt
 from runtime.execution.compile import compile_function
 from runtime.execution.tracing import trace
@@ -57,4 +62,22 @@ def assert_same_results(fn, args, shapes=None):
     assert len(default) == len(xla)
     for i, (d, x) in enumerate(zip(default, xla)):
         assert_same_value(x, d, where=f"output {i}")
+    return xla
+
+
+def results_both_ways(fn, *args):
+    """``fn``'s results on ``args`` through ``ag.function``, on the default executor and with
+    ``jit_compile=True``: two lists of numpy values (its outputs flattened)."""
+    results = []
+    for jit in (False, True):
+        out = ag.function(fn, jit_compile=jit)(*[rt.constant(a) for a in args])
+        results.append([np.asarray(t.numpy()) for t in rt.nest.flatten(out)])
+    return results
+
+
+def agreeing_xla_results(fn, *args):
+    """XLA's results of ``fn`` on ``args``, once checked against the default executor's."""
+    default, xla = results_both_ways(fn, *args)
+    for d, x in zip(default, xla):
+        np.testing.assert_allclose(x, d, rtol=1e-9, atol=1e-12)
     return xla
