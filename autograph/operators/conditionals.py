@@ -163,7 +163,8 @@ def _stage_if(cond, if_true, if_false, state, initial):
     results = build_cond(cond, true_graph, false_graph, labels=labels) if needed else []
     final, start = list(true_out), 0
     for i, count in layout:
-        template = _template(true_out[i], false_out[i])
+        # What the result may be: either branch's (a TensorArray's size, if they agree).
+        template = rt.nest.join(true_out[i], false_out[i])
         final[i] = rt.nest.pack_sequence_as(template, results[start : start + count])
         start += count
     for i, flag in zip(flagged, results[start:]):
@@ -251,13 +252,6 @@ def _kind(value):
     return value.dtype if isinstance(value, (rt.Tensor, rt.Variable)) else type(value)
 
 
-def _template(a, b):
-    """The structure to rebuild a staged value with: the branch that knows more (a written TensorArray)."""
-    if isinstance(a, rt.TensorArray) and a.dtype is None:
-        return b
-    return a
-
-
 def _fill_missing(true_out, true_graph, false_out, false_graph, staged, only_guarded=False):
     """A value set in one branch only gets zeros of its type in the other.
 
@@ -292,7 +286,11 @@ def _zeros_like_value(value):
 
 
 def zeros_like_spec(t):
+    """A value of ``t``'s dtype and shape (unknown dims 0): zeros, empty strings, or for a
+    ``variant`` (a TensorArray's flow) an empty list."""
     dims = [0 if d is None else d for d in t.shape.as_list()] if t.shape.rank is not None else []
+    if t.dtype is rt.variant:
+        return rt.TensorArray(None, size=0, dynamic_size=True).flow
     if t.dtype is rt.string:
         return rt.fill(dims, rt.constant(b""))
     return rt.zeros(dims, t.dtype)

@@ -6,7 +6,9 @@
 [7, (8, 9)]
 
 Objects with ``_nest_components()`` and ``_nest_rebuild(components)`` (a
-TensorArray) are structures too: they flatten into their components.
+TensorArray) are structures too: they flatten into their components. One that
+knows more than its components (a TensorArray's static size) may also have
+``_nest_join(other)``: see ``join``.
 """
 
 from __future__ import annotations
@@ -81,6 +83,24 @@ def _pack(x, flat, i):
         packed, i = _pack(child, flat, i)
         children.append(packed)
     return _rebuild(x, children), i
+
+
+def join(a, b):
+    """A structure like ``a`` whose objects claim only what holds for both ``a`` and ``b``.
+
+    Where either of two structures (a cond's branches) may be the value, an
+    object with ``_nest_join`` (a TensorArray: its size and element shape) is
+    joined with its counterpart in ``b``; other leaves are ``a``'s. The two
+    must have the same structure.
+
+    >>> join({"k": [1, (2,)]}, {"k": [3, (4,)]})
+    {'k': [1, (2,)]}
+    """
+    if hasattr(a, "_nest_join"):
+        return a._nest_join(b)
+    if not is_nested(a):
+        return a
+    return _rebuild(a, [join(x, y) for x, y in zip(_children(a), _children(b))])
 
 
 def map_structure(fn, *structures):

@@ -181,7 +181,7 @@ def cond(pred, true_fn=None, false_fn=None, name=None):
                 f"{_describe_output(b)} from false_fn; both branches must return a value there."
             )
     outputs = build_cond(pred, true_graph, false_graph, name=name)
-    return _pack_outputs(true_out, outputs)
+    return _pack_outputs(nest.join(true_out, false_out), outputs)
 
 
 def build_cond(pred, true_graph, false_graph, labels=None, name=None):
@@ -497,8 +497,10 @@ def _graph_while(
         "stacked": None,  # until the loop is differentiated
     }
     outputs = bind(WHILE, inputs, attrs, name or "while")
-    # TensorArrays come back with what the body learned about their elements.
-    return nest.pack_sequence_as(body_graph.structured_outputs, list(outputs))
+    # TensorArrays come back with what the body learned about their elements, and claim
+    # only what holds as they entered too: the loop may run zero times.
+    after = nest.join(body_graph.structured_outputs, loop_vars)
+    return nest.pack_sequence_as(after, list(outputs))
 
 
 # --- ordering -------------------------------------------------------------------------------------

@@ -211,6 +211,27 @@ class TensorArray:
     def _nest_rebuild(self, components):
         return self._with_flow(components[0])
 
+    def _nest_join(self, other):
+        """This array, claiming only what holds for it and ``other`` too (the other branch of a
+        cond, or the array as it entered a loop): a size both have, and the most specific
+        element shape both are compatible with.
+
+        An element shape of unknown rank is one no write has fixed yet (as the first write
+        fixes it, ``infer_shape``): it takes the other's, so an empty list still stacks.
+        """
+        joined = self._with_flow(self.flow)
+        if not isinstance(other, TensorArray):
+            return joined
+        joined.dtype = self.dtype or other.dtype  # None: never written
+        mine, theirs = self.element_shape, other.element_shape
+        if mine.rank is None or theirs.rank is None:
+            joined.element_shape = theirs if mine.rank is None else mine
+        else:
+            joined.element_shape = mine.most_specific_compatible_shape(theirs)
+        if self._static_size != other._static_size:
+            joined._static_size = None
+        return joined
+
     def _with_flow(self, flow, element_shape=None):
         new = type(self).__new__(type(self))  # a subclass stays one
         new.dtype, new.dynamic_size = self.dtype, self.dynamic_size

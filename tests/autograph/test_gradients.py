@@ -213,3 +213,72 @@ def test_a_tape_inside_a_converted_loop_body_sees_the_variables_read_there():
 
     # w - 2 halves on each step: 3, 1.5, 0.75
     assert descend(rt.constant(3)).numpy() == 2.375
+
+
+# --- TensorArrays that an `if` decides ----------------------------------------------------------
+
+
+def arrays_of_two_sizes(x, flag):
+    """The `if` gives an array of 2 or 3 elements: the tape must not assume either size."""
+    with rt.GradientTape() as outer:
+        outer.watch(x)
+        with rt.GradientTape() as tape:
+            tape.watch(x)
+            if flag > 0:
+                ta = rt.TensorArray(rt.float64, size=2).write(0, x * x).write(1, x * 3.0)
+            else:
+                ta = rt.TensorArray(rt.float64, size=3).write(0, x).write(1, x).write(2, x**3)
+            y = rt.reduce_sum(ta.stack() ** 2) + ta.read(1)
+        dx = tape.gradient(y, x)
+    return y, dx, outer.gradient(dx, x)
+
+
+def arrays_of_two_sizes_reference(x, flag):
+    values = [x * x, 3 * x] if flag > 0 else [x, x, x**3]
+    return sum(v * v for v in values) + values[1]
+
+
+def arrays_made_in_a_loop_and_written_in_an_if(x):
+    """A growable array made on each iteration, and written in one of two ways."""
+    with rt.GradientTape() as tape:
+        tape.watch(x)
+        y = rt.constant(0.0, rt.float64)
+        for i in rt.range(3):
+            ta = rt.TensorArray(rt.float64, size=0, dynamic_size=True)
+            if i % 2 == 0:
+                ta = ta.write(0, x * x).write(1, x)
+            else:
+                ta = ta.write(0, x * 3.0)
+            y += rt.reduce_sum(ta.stack() ** 2)
+    return y, tape.gradient(y, x)
+
+
+def arrays_made_in_a_loop_reference(x):
+    return sum(sum(v * v for v in ([x * x, x] if i % 2 == 0 else [3 * x])) for i in range(3))
+
+
+def central_differences(f, x, eps=1e-4):
+    """f's first and second derivatives at x."""
+    return (f(x + eps) - f(x - eps)) / (2 * eps), (f(x + eps) - 2 * f(x) + f(x - eps)) / eps**2
+
+
+def test_an_if_between_arrays_of_two_sizes_against_central_differences():
+    f = ag.function(arrays_of_two_sizes)
+    for flag in (1, 0, 1):  # one trace serves both sizes
+
+        def reference(v, flag=flag):
+            return arrays_of_two_sizes_reference(v, flag)
+
+        y, dx, ddx = f(rt.constant(1.5, rt.float64), rt.constant(flag))
+        first, second = central_differences(reference, 1.5)
+        assert y.numpy() == pytest.approx(reference(1.5))
+        assert dx.numpy() == pytest.approx(first, rel=1e-6)
+        assert ddx.numpy() == pytest.approx(second, rel=1e-5)
+    assert f.tracing_count == 1
+
+
+def test_an_array_made_in_a_loop_and_written_in_an_if_against_central_differences():
+    y, dx = ag.function(arrays_made_in_a_loop_and_written_in_an_if)(rt.constant(1.3, rt.float64))
+    first, _ = central_differences(arrays_made_in_a_loop_reference, 1.3)
+    assert y.numpy() == pytest.approx(arrays_made_in_a_loop_reference(1.3))
+    assert dx.numpy() == pytest.approx(first, rel=1e-6)

@@ -331,3 +331,24 @@ def test_loops_compiled_for_each_size_allocate_for_that_size():
         for n in (2, 3, 2, 4):
             args = [rt.constant(x), rt.constant(np.int32(n))]
             assert_matches(compiled(*args), default(*args))
+
+
+def test_an_if_between_arrays_of_two_sizes_matches_the_default_executor():
+    from tests.autograph.test_gradients import arrays_of_two_sizes
+
+    default, compiled = (
+        ag.function(arrays_of_two_sizes),
+        ag.function(arrays_of_two_sizes, jit_compile=True),
+    )
+    for flag in (1, 0, 1):
+        args = [rt.constant(1.5, rt.float64), rt.constant(flag)]
+        for got, want in zip(compiled(*args), default(*args)):
+            np.testing.assert_allclose(got.numpy(), want.numpy(), rtol=1e-12)
+
+
+def test_an_array_stacked_at_several_lengths_in_one_call_is_unimplemented():
+    from tests.autograph.test_gradients import arrays_made_in_a_loop_and_written_in_an_if
+
+    compiled = ag.function(arrays_made_in_a_loop_and_written_in_an_if, jit_compile=True)
+    with pytest.raises(rt.errors.UnimplementedError, match="TensorListStack: XLA needs this"):
+        compiled(rt.constant(1.3, rt.float64))

@@ -114,6 +114,30 @@ def while_creates_dict_dynamic(n):
 
 
 @case(N012, theme="loop_created_variables", ref_raises=UnboundLocalError, expect=_zero_raises)
+def while_creates_tensor_array(n):
+    i = 0
+    while i < n:
+        ta = rt.TensorArray(rt.int32, size=0, dynamic_size=True).write(0, i).write(1, i * 2)
+        i += 1
+    return ta.stack()
+
+
+@case([(0,), (1,), (4,)], theme="loop_created_variables")
+def while_creates_tensor_array_written_in_an_if(n):
+    total = 0
+    i = 0
+    while i < n:
+        ta = rt.TensorArray(rt.int32, size=0, dynamic_size=True)
+        if i % 2 == 0:
+            ta = ta.write(0, i).write(1, 1)
+        else:
+            ta = ta.write(0, i * 10)
+        total += rt.reduce_sum(ta.stack())
+        i += 1
+    return total
+
+
+@case(N012, theme="loop_created_variables", ref_raises=UnboundLocalError, expect=_zero_raises)
 def while_creates_scalar_from_counter(n):
     i = 0
     while i < n:

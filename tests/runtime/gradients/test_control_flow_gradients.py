@@ -214,3 +214,34 @@ def test_stack_get_second_order_against_central_differences():
     eps = 1e-6
     numeric = (first(0.3 + eps)[0] - first(0.3 - eps)[0]) / (2 * eps)
     assert first(0.3)[1] == pytest.approx(numeric, rel=1e-6)
+
+
+def test_a_cond_between_arrays_of_two_sizes_against_central_differences():
+    """Which branch runs decides the array's size: the gradients must not assume the first's."""
+
+    def arrays(x):  # x > 0: [x*x, 3x]; else [x, x, x**3]
+        return rt.cond(
+            x > 0,
+            lambda: rt.TensorArray(rt.float64, size=2).write(0, x * x).write(1, x * 3.0),
+            lambda: rt.TensorArray(rt.float64, size=3).write(0, x).write(1, x).write(2, x**3),
+        )
+
+    def reference(x):
+        return sum(v * v for v in ([x * x, 3 * x] if x > 0 else [x, x, x**3]))
+
+    g = rt.Graph()
+    with g.as_default():
+        xp = rt.placeholder(rt.float64, [])
+        y = rt.reduce_sum(arrays(xp).stack() ** 2)
+        (dx,) = rt.gradients(y, [xp])
+        (ddx,) = rt.gradients(dx, [xp])
+    sess = rt.Session(g)
+    eps = 1e-4
+    for x in (1.5, -1.5):
+        got_y, got_dx, got_ddx = sess.run([y, dx, ddx], {xp: x})
+        assert got_y == pytest.approx(reference(x))
+        assert got_dx == pytest.approx(
+            (reference(x + eps) - reference(x - eps)) / (2 * eps), rel=1e-6
+        )
+        second = (reference(x + eps) - 2 * reference(x) + reference(x - eps)) / eps**2
+        assert got_ddx == pytest.approx(second, rel=1e-5)

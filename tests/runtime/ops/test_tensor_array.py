@@ -191,3 +191,82 @@ def test_graph_while_loop_overflowing_fixed_size_raises():
         np.testing.assert_array_equal(sess.run(out, {n: 3}), [0, 1, 2])
         with pytest.raises(rt.errors.InvalidArgumentError):
             sess.run(out, {n: 4})
+
+
+# --- a cond's branches --------------------------------------------------------------------------
+
+
+def _arrays_of_sizes(x, sizes, element_shapes=(None, None)):
+    """rt.cond(x > 0) between arrays of ``sizes[0]`` and ``sizes[1]`` copies of ``x``."""
+
+    def filled(size, element_shape):
+        return lambda: rt.TensorArray(rt.float64, size=size, element_shape=element_shape).unstack(
+            rt.fill([size], x)
+        )
+
+    return rt.cond(x > 0, *(filled(s, e) for s, e in zip(sizes, element_shapes)))
+
+
+def test_a_cond_of_arrays_of_two_sizes_claims_neither_size():
+    g = rt.Graph()
+    with g.as_default():
+        x = rt.placeholder(rt.float64, [])
+        stacked = _arrays_of_sizes(x, (2, 3)).stack()
+        same = _arrays_of_sizes(x, (2, 2)).stack()
+    assert stacked.shape.as_list() == [None]  # either size: the static shape claims neither
+    assert same.shape.as_list() == [2]
+    with rt.Session(g) as sess:
+        for value, rows in ((1.5, 2), (-1.5, 3)):
+            np.testing.assert_array_equal(sess.run(stacked, {x: value}), [value] * rows)
+            np.testing.assert_array_equal(sess.run(same, {x: value}), [value] * 2)
+
+
+def test_a_cond_of_arrays_joins_their_element_shapes():
+    g = rt.Graph()
+    with g.as_default():
+        x = rt.placeholder(rt.float64, [])
+        ta = rt.cond(
+            x > 0,
+            lambda: rt.TensorArray(rt.float64, size=1).write(0, rt.fill([2, 4], x)),
+            lambda: rt.TensorArray(rt.float64, size=1).write(0, rt.fill([3, 4], x)),
+        )
+        stacked = ta.stack()
+    assert stacked.shape.as_list() == [1, None, 4]
+    with rt.Session(g) as sess:
+        assert sess.run(stacked, {x: 1.0}).shape == (1, 2, 4)
+        assert sess.run(stacked, {x: -1.0}).shape == (1, 3, 4)
+
+
+@pytest.mark.parametrize("dtype", [None, rt.float32])
+def test_a_cond_of_an_unwritten_array_takes_the_written_ones_type(dtype):
+    # An element shape no write has fixed is no claim: the empty array still stacks.
+    g = rt.Graph()
+    with g.as_default():
+        x = rt.placeholder(rt.float32, [])
+        ta = rt.cond(
+            x > 0,
+            lambda: rt.TensorArray(dtype, size=0, dynamic_size=True),
+            lambda: rt.TensorArray(dtype, size=0, dynamic_size=True).write(0, [x, x]),
+        )
+    assert ta.dtype is rt.float32 and ta.element_shape.as_list() == [2]
+    with rt.Session(g) as sess:
+        assert sess.run(ta.stack(), {x: 1.0}).shape == (0, 2)
+        np.testing.assert_array_equal(sess.run(ta.stack(), {x: -1.0}), [[-1.0, -1.0]])
+
+
+def test_a_loop_that_replaces_an_array_claims_neither_size():
+    # Zero iterations leave the array that entered (2 elements); any other, the body's (3).
+    g = rt.Graph()
+    with g.as_default():
+        x = rt.placeholder(rt.float64, [])
+        n = rt.placeholder(rt.int32, [])
+        entering = rt.TensorArray(rt.float64, size=2).unstack(rt.fill([2], x))
+
+        def body(i, ta):
+            return i + 1, rt.TensorArray(rt.float64, size=3).unstack(rt.fill([3], x * 2.0))
+
+        stacked = rt.while_loop(lambda i, ta: i < n, body, (0, entering))[1].stack()
+    assert stacked.shape.as_list() == [None]
+    with rt.Session(g) as sess:
+        np.testing.assert_array_equal(sess.run(stacked, {x: 1.5, n: 0}), [1.5, 1.5])
+        np.testing.assert_array_equal(sess.run(stacked, {x: 1.5, n: 2}), [3.0, 3.0, 3.0])
