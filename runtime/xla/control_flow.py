@@ -434,11 +434,11 @@ class _Loop:
             # A bound the start is already past: the body never runs, and any range holds
             # for it; the start's own gives the loop room for one iteration, never used.
             if step > 0 and known[0] == known[1]:
-                highest = _highest_under(cond.outputs[0], cond.inputs[k], outer, self.ctx)
+                highest = _limit_under(cond.outputs[0], cond.inputs[k], outer, self.ctx, True)
                 if highest is not None:
                     found[k] = (known[0], max(highest, known[0]))
             elif step < 0:
-                lowest = _lowest_under(cond.outputs[0], cond.inputs[k], outer, self.ctx)
+                lowest = _limit_under(cond.outputs[0], cond.inputs[k], outer, self.ctx, False)
                 if lowest is not None:
                     found[k] = (min(lowest, known[1]), known[1])
         return found
@@ -537,33 +537,19 @@ def _captured_bounds(pred, counter, outer):
         yield outer[id(op.inputs[1])]
 
 
-def _lowest_under(pred, counter, outer, ctx):
-    """The smallest value ``counter`` has when ``pred`` holds, from a ``counter >= bound`` (or
-    ``>``) it requires; None when it says nothing of the kind."""
+def _limit_under(pred, counter, outer, ctx, upper):
+    """The largest (``upper``) or smallest value ``counter`` has when ``pred`` holds, from a
+    ``counter < bound`` or ``<=`` (``counter >= bound`` or ``>``) it requires, alone or in an
+    ``and``; None when it says nothing of the kind."""
     op = pred.op
     if op.opdef is LOGICAL_AND:
-        found = [_lowest_under(t, counter, outer, ctx) for t in op.inputs]
+        found = [_limit_under(t, counter, outer, ctx, upper) for t in op.inputs]
         found = [h for h in found if h is not None]
-        return max(found) if found else None
-    if op.opdef not in (GREATER, GREATER_EQUAL) or op.inputs[0] is not counter:
+        return (min if upper else max)(found) if found else None
+    strict, inclusive = (LESS, LESS_EQUAL) if upper else (GREATER, GREATER_EQUAL)
+    if op.opdef not in (strict, inclusive) or op.inputs[0] is not counter:
         return None
-    lowest = _bound_of(op.inputs[1], outer, ctx, 0)
-    if lowest is None:
-        return None
-    return lowest + 1 if op.opdef is GREATER else lowest
-
-
-def _highest_under(pred, counter, outer, ctx):
-    """The largest value ``counter`` has when ``pred`` holds, from a ``counter < bound`` (or
-    ``<=``) it requires; None when it says nothing of the kind."""
-    op = pred.op
-    if op.opdef is LOGICAL_AND:
-        found = [_highest_under(t, counter, outer, ctx) for t in op.inputs]
-        found = [h for h in found if h is not None]
-        return min(found) if found else None
-    if op.opdef not in (LESS, LESS_EQUAL) or op.inputs[0] is not counter:
-        return None
-    highest = _bound_of(op.inputs[1], outer, ctx, 1)
-    if highest is None:
-        return None
-    return highest - 1 if op.opdef is LESS else highest
+    limit = _bound_of(op.inputs[1], outer, ctx, 1 if upper else 0)
+    if limit is None or op.opdef is inclusive:
+        return limit
+    return limit - 1 if upper else limit + 1
