@@ -527,29 +527,33 @@ def _bound_of(bound, outer, ctx, end):
     return None if known is None else known[end]
 
 
-def _captured_bounds(pred, counter, outer):
-    """The captured tensors a test requires ``counter`` to be below (``<`` or ``<=``)."""
+def _conjuncts(pred):
+    """The ops whose results ``pred`` is the ``and`` of (its own op where it is no ``and``)."""
     op = pred.op
     if op.opdef is LOGICAL_AND:
         for t in op.inputs:
-            yield from _captured_bounds(t, counter, outer)
-    elif op.opdef in (LESS, LESS_EQUAL) and op.inputs[0] is counter and id(op.inputs[1]) in outer:
-        yield outer[id(op.inputs[1])]
+            yield from _conjuncts(t)
+    else:
+        yield op
+
+
+def _captured_bounds(pred, counter, outer):
+    """The captured tensors a test requires ``counter`` to be below (``<`` or ``<=``)."""
+    for op in _conjuncts(pred):
+        if op.opdef in (LESS, LESS_EQUAL) and op.inputs[0] is counter and id(op.inputs[1]) in outer:
+            yield outer[id(op.inputs[1])]
 
 
 def _limit_under(pred, counter, outer, ctx, upper):
     """The largest (``upper``) or smallest value ``counter`` has when ``pred`` holds, from a
     ``counter < bound`` or ``<=`` (``counter >= bound`` or ``>``) it requires, alone or in an
     ``and``; None when it says nothing of the kind."""
-    op = pred.op
-    if op.opdef is LOGICAL_AND:
-        found = [_limit_under(t, counter, outer, ctx, upper) for t in op.inputs]
-        found = [h for h in found if h is not None]
-        return (min if upper else max)(found) if found else None
     strict, inclusive = (LESS, LESS_EQUAL) if upper else (GREATER, GREATER_EQUAL)
-    if op.opdef not in (strict, inclusive) or op.inputs[0] is not counter:
-        return None
-    limit = _bound_of(op.inputs[1], outer, ctx, 1 if upper else 0)
-    if limit is None or op.opdef is inclusive:
-        return limit
-    return limit - 1 if upper else limit + 1
+    found = []
+    for op in _conjuncts(pred):
+        if op.opdef not in (strict, inclusive) or op.inputs[0] is not counter:
+            continue
+        limit = _bound_of(op.inputs[1], outer, ctx, 1 if upper else 0)
+        if limit is not None:
+            found.append(limit if op.opdef is inclusive else limit - 1 if upper else limit + 1)
+    return (min if upper else max)(found) if found else None
