@@ -432,56 +432,43 @@ def _global_names(code):
     return names
 
 
-def begin(statement, functions, carried, depth=1):
-    """Starts watching for a staged ``statement`` ("loop", "if", or "break": the rest of a Python
-    loop after a tensor-dependent ``break``); returns the watch, for ``end``. ``depth``: how far
-    above the caller the frame that runs the statement is (``watching`` is one frame more)."""
-    thread = threading.get_ident()
-    # An elif's branches are read by the if's watch, and the elif's by it, and so on: a chain of
-    # them would read the rest of the chain at each link.
-    covered = set()
-    for outer in WATCHES:
-        if outer.thread == thread:
-            covered.update(outer.scanned)
-    scanned = {}
-    own, foreign = read_variables(functions, sys._getframe(depth + 1), covered, scanned)
-    # Pushed even with nothing to watch: the statements nested in it need not read it again.
-    watch = Watch(statement, own, carried, foreign, rt.get_default_graph(), scanned)
-    WATCHES.append(watch)
-    return watch
-
-
 class watching:  # noqa: N801 (used as a statement: ``with watching(...):``)
-    """Watches while a staged statement is traced: ``begin`` on entry; on exit ``end``, which
-    raises what changed, or only puts back what was watched when the tracing failed anyway.
-
-    Made by the operator that stages the statement, called by the converted code.
+    """Watches what a staged ``statement`` ("loop", "if", or "break": the rest of a Python loop
+    after a tensor-dependent ``break``) reads while it is traced. Made by the operator that
+    stages the statement, which the converted code called: on exit it raises what changed
+    (by code no call of a converted function ran: ``setattr``, a function left unconverted),
+    or, when the tracing failed anyway, only puts back what was watched.
     """
 
     __slots__ = ("watch",)
 
     def __init__(self, statement, functions, carried):
-        self.watch = begin(statement, functions, carried, depth=2)  # the operator's caller
+        thread = threading.get_ident()
+        # An elif's branches are read by the if's watch, and the elif's by it, and so on: a
+        # chain of them would read the rest of the chain at each link.
+        covered = set()
+        for outer in WATCHES:
+            if outer.thread == thread:
+                covered.update(outer.scanned)
+        scanned = {}
+        frame = sys._getframe(2)  # the converted code's, which called the operator
+        own, foreign = read_variables(functions, frame, covered, scanned)
+        # Pushed even with nothing to watch: the statements nested in it need not read it again.
+        self.watch = Watch(statement, own, carried, foreign, rt.get_default_graph(), scanned)
+        WATCHES.append(self.watch)
 
     def __enter__(self):
         return self.watch
 
     def __exit__(self, kind, error, traceback):
-        end(self.watch, failed=kind is not None)
+        watch = self.watch
+        WATCHES.remove(watch)
+        found = None if kind is not None else watch.changed()
+        if kind is not None or found is not None:
+            watch.restore(also=found and found[3])
+        if found is not None:
+            raise watch.error("by code the converter cannot see", found)
         return False
-
-
-def end(watch, failed=False):
-    """Stops ``watch``; unless the tracing ``failed`` anyway, raises if what it watched changed
-    (by code no call of a converted function ran: ``setattr``, a function left unconverted)."""
-    if watch is None:
-        return
-    WATCHES.remove(watch)
-    found = None if failed else watch.changed()
-    if failed or found is not None:
-        watch.restore(also=found and found[3])
-    if found is not None:
-        raise watch.error("by code the converter cannot see", found)
 
 
 def after_call(function):
