@@ -27,7 +27,7 @@ from runtime.keras import backend
 from runtime.ops.array_ops import expand_dims, squeeze, zeros_like
 from runtime.ops.broadcast_ops import where
 from runtime.ops.constant_ops import cast, convert_to_tensor
-from runtime.ops.math_ops import equal
+from runtime.ops.math_ops import equal, maximum
 from runtime.ops.reduction_ops import reduce_sum
 from runtime.ops.shape_ops import size
 
@@ -79,11 +79,16 @@ def divide_no_nan(x, y):
 
 
 def _count(values):
-    """The number of values, as their dtype: a Python number when the shape is known."""
+    """The number of values, as their dtype (a constant when the shape is known)."""
     known = values.shape.num_elements() if values.shape.rank is not None else None
     if known is not None:
         return convert_to_tensor(float(known), dtype=values.dtype)
     return cast(size(values), values.dtype)
+
+
+def _mean(total, values):
+    """``total`` over the number of ``values``; 0 for no values (their total is 0)."""
+    return total / maximum(_count(values), 1.0)
 
 
 def apply_mask(sample_weight, mask, reduction, dtype):
@@ -123,7 +128,7 @@ def reduce_values(values, sample_weight=None, reduction="sum_over_batch_size"):
         return total
     if reduction == "mean_with_sample_weight" and sample_weight is not None:
         return divide_no_nan(total, reduce_sum(sample_weight))
-    return divide_no_nan(total, _count(values))
+    return _mean(total, values)
 
 
 class Loss:
