@@ -387,3 +387,59 @@ def test_labels_of_another_rank_are_refused():
 def test_an_unknown_reduction_is_refused():
     with pytest.raises(ValueError, match="Invalid value for argument `reduction`"):
         losses.MeanSquaredError(reduction="abc")
+
+
+# --- the functions, and losses of the user's own ------------------------------------------------
+
+FUNCTIONS = [
+    (losses.mean_squared_error, ref_mse, REAL, LOGITS),
+    (losses.mse, ref_mse, REAL, SATURATED),
+    (losses.MSE, ref_mse, REAL[:, 0], LOGITS[:, :1]),
+    (losses.mean_absolute_error, ref_mae, REAL, LOGITS),
+    (losses.mae, ref_mae, REAL, SATURATED),
+    (losses.MAE, ref_mae, REAL[:, :1], LOGITS[:, 0]),
+    (losses.binary_crossentropy, ref_bce, BINARY, SATURATED),
+    (losses.categorical_crossentropy, ref_cce, ONE_HOT, WRONG_AND_SURE),
+]
+
+
+@pytest.mark.parametrize(("fn", "ref", "y_true", "y_pred"), FUNCTIONS)
+def test_each_function_gives_each_example_s_loss(fn, ref, y_true, y_pred):
+    t, p = same_rank(np.float64(y_true), np.float64(y_pred))
+    np.testing.assert_allclose(fn(y_true, y_pred).numpy(), ref(t, p), rtol=2e-5, atol=1e-6)
+
+
+def test_the_sparse_function_gives_each_example_s_loss():
+    got = losses.sparse_categorical_crossentropy(LABELS, WRONG_AND_SURE).numpy()
+    np.testing.assert_allclose(got, ref_scce(LABELS, np.float64(WRONG_AND_SURE))[0], rtol=2e-5)
+
+
+def test_keras_mse_function_on_labels_n_and_predictions_n_by_1_gives_n_values():
+    loss = losses.mean_squared_error(np.array([4, 8, 12]), np.array([[3], [0], [1]]))
+    assert loss.shape == (3,)
+    np.testing.assert_allclose(loss.numpy(), [1.0, 64.0, 121.0])
+
+
+class Gap(losses.Loss):
+    def call(self, y_true, y_pred):
+        return y_pred - y_true
+
+
+@pytest.mark.parametrize("weights", ["none", "scalar", "(N,)", "(N,1)"])
+@pytest.mark.parametrize("reduction", ["sum_over_batch_size", "sum", None])
+def test_a_users_loss_is_weighted_and_reduced_as_keras_does(weights, reduction):
+    y_true, y_pred = REAL[:, 0], LOGITS[:, 0]
+    expected = ref_reduce(np.float64(y_pred) - y_true, WEIGHTS[weights], None, reduction)
+    got = Gap(reduction=reduction)(y_true, y_pred, sample_weight=WEIGHTS[weights]).numpy()
+    np.testing.assert_allclose(got, expected, rtol=2e-5, atol=1e-6)
+
+
+def test_a_function_given_as_a_loss_is_weighted_per_example():
+    def absolute_cubed(y_true, y_pred):
+        return rt.reduce_mean(abs(y_pred - y_true) ** 3, axis=-1)
+
+    loss = losses.get(absolute_cubed)
+    weights = WEIGHTS["(N,1)"]
+    expected = ref_reduce((np.abs(np.float64(LOGITS) - REAL) ** 3).mean(-1), weights)
+    np.testing.assert_allclose(loss(REAL, LOGITS, sample_weight=weights).numpy(), expected,
+                               rtol=2e-5)  # fmt: skip
