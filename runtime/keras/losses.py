@@ -151,13 +151,13 @@ def categorical_crossentropy(y_true, y_pred, from_logits=False, label_smoothing=
             SyntaxWarning,
             stacklevel=2,
         )
-    if label_smoothing:
-        y_true = y_true * (1.0 - label_smoothing) + label_smoothing / _classes(y_true)
     if y_true.shape.rank == 0:
         raise ValueError(
             "Arguments `target` and `output` must be at least rank 1. "
             f"Received: {_shapes(y_true, y_pred)}"
         )
+    if label_smoothing:
+        y_true = y_true * (1.0 - label_smoothing) + label_smoothing / _classes(y_true)
     check_same_shape(y_true, y_pred)
     if from_logits:
         log_p = _log_softmax(y_pred, axis)
