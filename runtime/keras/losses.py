@@ -27,7 +27,12 @@ import warnings
 
 from runtime.core import dtypes
 from runtime.keras import backend
-from runtime.keras.loss_base import Loss, LossFunctionWrapper, squeeze_or_expand_to_same_rank
+from runtime.keras.loss_base import (
+    Loss,
+    LossFunctionWrapper,
+    as_loss_dtype,
+    squeeze_or_expand_to_same_rank,
+)
 from runtime.ops.array_ops import expand_dims, squeeze, stop_gradient, zeros_like
 from runtime.ops.broadcast_ops import where
 from runtime.ops.clip_ops import clip_by_value
@@ -45,13 +50,8 @@ def align(y_true, y_pred):
     """The two as tensors of ``y_pred``'s dtype, brought to the same rank where they differ by a
     trailing axis of size 1 (labels ``(n,)`` against predictions ``(n, 1)``), as Keras does."""
     y_pred = convert_to_tensor(y_pred)
-    y_true = _as_dtype(y_true, y_pred.dtype)
+    y_true = as_loss_dtype(y_true, y_pred.dtype)
     return squeeze_or_expand_to_same_rank(y_true, y_pred)
-
-
-def _as_dtype(x, dtype):
-    x = convert_to_tensor(x)
-    return x if x.dtype is dtype else cast(x, dtype)
 
 
 def mean_squared_error(y_true, y_pred):
@@ -102,7 +102,7 @@ def binary_crossentropy(y_true, y_pred, from_logits=False, label_smoothing=0.0, 
     array([0.916, 0.714], dtype=float32)
     """
     y_pred = convert_to_tensor(y_pred)
-    y_true = _as_dtype(y_true, y_pred.dtype)
+    y_true = as_loss_dtype(y_true, y_pred.dtype)
     if label_smoothing:
         y_true = y_true * (1.0 - label_smoothing) + 0.5 * label_smoothing
     check_same_shape(y_true, y_pred)
@@ -142,7 +142,7 @@ def categorical_crossentropy(y_true, y_pred, from_logits=False, label_smoothing=
     """
     _check_axis(axis)
     y_pred = convert_to_tensor(y_pred)
-    y_true = _as_dtype(y_true, y_pred.dtype)
+    y_true = as_loss_dtype(y_true, y_pred.dtype)
     if y_pred.shape.rank and y_pred.shape[-1] == 1:
         warnings.warn(
             "In loss categorical_crossentropy, expected y_pred.shape to be "
