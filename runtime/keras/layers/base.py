@@ -24,6 +24,7 @@ whether or not that ``call`` names ``training`` (a Dropout deep in a model).
 
 from __future__ import annotations
 
+import functools
 import inspect
 import threading
 
@@ -90,6 +91,12 @@ class Layer(Module):
         if input_shape is None and kwargs.get("input_shape") is not None:
             input_shape = (kwargs.get("batch_size"), *kwargs["input_shape"])
         self._batch_input_shape = None if input_shape is None else tuple(input_shape)
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        build = cls.__dict__.get("build")
+        if build is not None and not getattr(build, "_marks_built", False):
+            cls.build = _marking_built(build)
 
     @property
     def name_scope(self):
@@ -330,6 +337,32 @@ class Layer(Module):
         else:  # the user's: where they defined it
             where = cls.__module__
         return f"<{where}.{cls.__qualname__} {self.name!r}>"
+
+
+def _marking_built(build):
+    """``build``, then the layer marked built, as Keras 3 wraps every layer's ``build``: a layer
+    built by hand (``dense.build((1, 2))``, then ``set_weights``) keeps its weights at its first
+    call instead of being built again with fresh ones, whether or not its ``build`` says
+    ``self.built = True`` or calls ``super().build``."""
+
+    @functools.wraps(build)
+    def build_then_mark_built(self, *args, **kwargs):
+        build(self, *args, **kwargs)
+        self.built = True
+        if getattr(self, "_build_input_shape", None) is None and args and args[0] is not None:
+            self._build_input_shape = _as_shape(args[0])
+
+    build_then_mark_built._marks_built = True
+    return build_then_mark_built
+
+
+Layer.build = _marking_built(Layer.build)
+
+
+def _as_shape(shape):
+    """One shape (a tuple of sizes) as a TensorShape; several shapes as they are."""
+    flat = isinstance(shape, (list, tuple)) and all(d is None or isinstance(d, int) for d in shape)
+    return TensorShape(shape) if flat else shape
 
 
 # Library code that stages itself: autograph calls the layer as it is, and converts its call.

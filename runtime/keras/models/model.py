@@ -174,13 +174,15 @@ class Model(Layer):
             validation_data, shuffle, initial_epoch,
         )  # fmt: skip
 
-    def evaluate(self, x=None, y=None, batch_size=32, verbose=1, return_dict=False):
-        """The loss (and metrics: ``[loss, *metrics]``) over ``(x, y)``, in inference mode."""
-        return training.evaluate(self, x, y, batch_size, verbose, return_dict)
+    def evaluate(self, x=None, y=None, batch_size=32, verbose=1, return_dict=False, callbacks=None):
+        """The loss (and metrics: ``[loss, *metrics]``) over ``(x, y)``, in inference mode;
+        ``callbacks`` get the test hooks (``on_test_begin``, ``on_test_batch_end``...)."""
+        return training.evaluate(self, x, y, batch_size, verbose, return_dict, callbacks)
 
-    def predict(self, x, batch_size=32, verbose=0):
-        """The model's outputs for ``x``, batch by batch, as a numpy array."""
-        return training.predict(self, x, batch_size, verbose)
+    def predict(self, x, batch_size=32, verbose=0, callbacks=None):
+        """The model's outputs for ``x``, batch by batch, as a numpy array; ``callbacks`` get
+        the predict hooks (``on_predict_batch_end`` with ``{"outputs": ...}``)."""
+        return training.predict(self, x, batch_size, verbose, callbacks)
 
     # --- saving ------------------------------------------------------------------------------
 

@@ -165,10 +165,10 @@ def fit(model, x, y, batch_size, epochs, verbose, callbacks, validation_split, v
         callback_list.on_epoch_begin(epoch)
         order = generator.permutation(n) if generator is not None else None
         logs, bar = _run_epoch(
-            runner, x, y, order, batch_size, names, verbose, callback_list, steps
+            runner, x, y, order, batch_size, names, verbose, callback_list, steps, "train"
         )
-        if validation_data is not None:
-            val = _evaluate_arrays(model, *validation_data, batch_size, verbose=0)
+        if validation_data is not None:  # the test hooks run, as in Keras' fit
+            val = _evaluate_arrays(model, *validation_data, batch_size, 0, callback_list)
             logs.update({f"val_{name}": value for name, value in val.items()})
         if bar is not None:
             bar.update(steps, logs, finalize=True)
@@ -180,21 +180,22 @@ def fit(model, x, y, batch_size, epochs, verbose, callbacks, validation_split, v
     return history
 
 
-def _run_epoch(runner, x, y, order, batch_size, names, verbose, callback_list, steps):
+def _run_epoch(runner, x, y, order, batch_size, names, verbose, callback_list, steps, mode):
     """Runs the step over the batches (the examples in ``order``, or as they are: then each
-    batch is a view); returns the epoch's logs and its progress bar."""
+    batch is a view), calling the ``mode`` batch hooks (``"train"``, ``"test"``); returns the
+    epoch's logs and its progress bar."""
     n = len(x)
     totals = np.zeros(len(names))
     seen = 0
     bar = Progbar(steps, verbose) if verbose else None
-    batch_hooks = callback_list.wants_batches
+    batch_hooks = callback_list.wants_batches(mode)
 
     def current_logs():
         return dict(zip(names, (totals / max(seen, 1)).tolist()))
 
     for step, start in enumerate(range(0, n, batch_size)):
         if batch_hooks:
-            callback_list.on_batch_begin(step)
+            callback_list.on_batch_begin(mode, step)
         stop = min(start + batch_size, n)
         if order is None:
             values = runner(x[start:stop], y[start:stop])._value
@@ -206,51 +207,61 @@ def _run_epoch(runner, x, y, order, batch_size, names, verbose, callback_list, s
         if bar is not None:
             bar.update(step + 1, current_logs)
         if batch_hooks:
-            callback_list.on_batch_end(step, current_logs())
+            callback_list.on_batch_end(mode, step, current_logs())
     return current_logs(), bar
 
 
-def evaluate(model, x, y, batch_size, verbose, return_dict):
+def evaluate(model, x, y, batch_size, verbose, return_dict, callbacks=None):
     model._check_compiled(needs_loss=True)
     _check_batch_size(batch_size)
     x, y = _arrays(x, y)
-    logs = _evaluate_arrays(model, x, y, batch_size, verbose)
+    steps = math.ceil(len(x) / batch_size)
+    callback_list = CallbackList(
+        callbacks or (), model, {"verbose": verbose, "epochs": 1, "steps": steps}
+    )
+    logs = _evaluate_arrays(model, x, y, batch_size, verbose, callback_list)
     if return_dict:
         return logs
     values = [logs[name] for name in model.metrics_names]
     return values[0] if len(values) == 1 else values
 
 
-def _evaluate_arrays(model, x, y, batch_size, verbose):
+def _evaluate_arrays(model, x, y, batch_size, verbose, callback_list):
+    """The loss and metrics over ``(x, y)``, between ``on_test_begin`` and ``on_test_end``."""
     runner = StepRunner(model, "test", test_step, [x, y])
     steps = math.ceil(len(x) / batch_size)
+    callback_list.on_test_begin()
     logs, bar = _run_epoch(
-        runner, x, y, None, batch_size, model.metrics_names, verbose, _NO_CALLBACKS, steps
+        runner, x, y, None, batch_size, model.metrics_names, verbose, callback_list, steps, "test"
     )
     if bar is not None:
         bar.update(steps, logs, finalize=True)
+    callback_list.on_test_end(logs)
     return logs
 
 
-def predict(model, x, batch_size, verbose):
+def predict(model, x, batch_size, verbose, callbacks=None):
     _check_batch_size(batch_size)
     x = as_array(x, "x")
     runner = StepRunner(model, "predict", predict_step, [x])
     steps = math.ceil(len(x) / batch_size)
+    callback_list = CallbackList(
+        callbacks or (), model, {"verbose": verbose, "epochs": 1, "steps": steps}
+    )
+    batch_hooks = callback_list.wants_batches("predict")
     bar = Progbar(steps, verbose) if verbose else None
     outputs = []
+    callback_list.on_predict_begin()
     for step, start in enumerate(range(0, len(x), batch_size)):
-        result = runner(x[start : start + batch_size])
-        outputs.append(nest.map_structure(lambda t: t._value, result))
+        if batch_hooks:
+            callback_list.on_batch_begin("predict", step)
+        result = nest.map_structure(lambda t: t._value, runner(x[start : start + batch_size]))
+        outputs.append(result)
+        if batch_hooks:
+            callback_list.on_batch_end("predict", step, {"outputs": result})
         if bar is not None:
             bar.update(step + 1, {})
     if bar is not None:
         bar.update(steps, {}, finalize=True)
+    callback_list.on_predict_end()
     return nest.map_structure(lambda *parts: np.concatenate(parts), *outputs)
-
-
-class _NoCallbacks:
-    wants_batches = False
-
-
-_NO_CALLBACKS = _NoCallbacks()

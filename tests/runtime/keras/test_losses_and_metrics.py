@@ -32,11 +32,9 @@ def _reference(name, y_true, y_pred):
         return ((y_true - p) ** 2).mean(axis=-1)
     if name == "mae":
         return np.abs(y_true - p).mean(axis=-1)
-    if name == "binary":  # float32 as Keras computes it: 1 - (1 - 1e-7) rounds there
-        c = np.clip(np.float32(y_pred), np.float32(EPS), np.float32(1 - EPS))
-        one, eps = np.float32(1), np.float32(EPS)
-        bce = y_true * np.log(c + eps) + (1 - y_true) * np.log(one - c + eps)
-        return -bce.mean(axis=-1)
+    if name == "binary":  # clipped in float32 as Keras clips: 1 - (1 - 1e-7) rounds there
+        c = np.clip(np.float32(y_pred), np.float32(EPS), np.float32(1 - EPS)).astype(np.float64)
+        return -(y_true * np.log(c) + (1 - y_true) * np.log(1 - c)).mean(axis=-1)
     if name == "binary_logits":  # -[y log s(x) + (1 - y) log(1 - s(x))], computed stably
         return (np.maximum(p, 0) - p * y_true + np.log1p(np.exp(-np.abs(p)))).mean(axis=-1)
     if name == "categorical":
