@@ -456,7 +456,7 @@ def blas_kernels_this_cpu_runs():
     """The OpenBLAS kernels of other x86-64 CPUs that this one can run (none elsewhere)."""
     if platform.machine().lower() not in ("x86_64", "amd64"):
         return []
-    features = np._core._multiarray_umath.__cpu_features__
+    features = getattr(np._core._multiarray_umath, "__cpu_features__", {})  # numpy 2's own probe
     return [k for k, needs in _BLAS_KERNELS.items() if all(features.get(f) for f in needs)]
 
 
