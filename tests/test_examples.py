@@ -14,11 +14,14 @@ times become ``T`` and its logged values ``V``). Everything else is behaviour: a
 is a bug.
 """
 
+import os
+import platform
 import re
 import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from tests.extras import import_extra
@@ -422,13 +425,14 @@ saved model predicts the same: True
 NEEDS = {"tensorboard_trace": "tensorboard"}  # an optional extra the example needs
 
 
-def run_example(name, *args):
+def run_example(name, *args, env=None):
     return subprocess.run(
         [sys.executable, f"examples/{name}.py", *args],
         cwd=ROOT,
         capture_output=True,
         text=True,
         timeout=60,
+        env=None if env is None else {**os.environ, **env},
     )
 
 
@@ -440,6 +444,29 @@ def test_example_prints_what_the_seed_prints(name):
     assert result.returncode == 0, result.stderr
     assert result.stderr == ""
     assert normalise(result.stdout) == normalise(EXPECTED[name])
+
+
+# numpy's OpenBLAS picks its matrix-product kernels by CPU, and each kernel blocks (sums) a
+# product its own way. OPENBLAS_CORETYPE chooses one: with those this CPU can run, one machine
+# computes what others do. The x86-64 kernels and the CPU features they need:
+_BLAS_KERNELS = {"Nehalem": (), "Sandybridge": ("AVX",), "Haswell": ("AVX2", "FMA3")}
+
+
+def blas_kernels_this_cpu_runs():
+    """The OpenBLAS kernels of other x86-64 CPUs that this one can run (none elsewhere)."""
+    if platform.machine().lower() not in ("x86_64", "amd64"):
+        return []
+    features = getattr(np._core._multiarray_umath, "__cpu_features__", {})  # numpy 2's own probe
+    return [k for k, needs in _BLAS_KERNELS.items() if all(features.get(f) for f in needs)]
+
+
+@pytest.mark.parametrize("kernel", [None, *blas_kernels_this_cpu_runs()], ids=lambda k: k or "own")
+def test_the_training_example_prints_the_same_with_every_blas_kernel(kernel):
+    """Its printed text holds on every machine: what it compares across two paths (the
+    model's predict, in batches, and the loaded model's call) it compares to a tolerance."""
+    result = run_example("keras_training", env=kernel and {"OPENBLAS_CORETYPE": kernel})
+    assert result.returncode == 0, result.stderr
+    assert normalise(result.stdout) == normalise(EXPECTED["keras_training"])
 
 
 @pytest.mark.parametrize("words", [[], ["static", "graph"]])

@@ -156,7 +156,10 @@ loaded = rt.saved_model.load(path)
 x = np.load(path + "/x.npy")
 by_call = loaded(x).numpy()
 by_signature = rt.nest.flatten(loaded.signatures["serving_default"](inputs=x))[0].numpy()
-print(np.array_equal(by_call, np.load(path + "/predicted.npy")), np.array_equal(by_call, by_signature))
+# predict's batches and the loaded call are two paths (BLAS may block them differently): close;
+# the signature runs the call's own graph on the same rows: the same numbers.
+predicted = np.load(path + "/predicted.npy")
+print(np.allclose(by_call, predicted, rtol=1e-5, atol=1e-6), np.array_equal(by_call, by_signature))
 print(sorted(v.name for v in loaded.variables))
 """
 
@@ -193,7 +196,7 @@ def test_model_save_is_saved_model_save_and_a_subclassed_model_saves_too(tmp_pat
     expected = model.predict(data)
     model.save(str(tmp_path / "m"))
     loaded = rt.saved_model.load(str(tmp_path / "m"))
-    np.testing.assert_array_equal(loaded(data).numpy(), expected)
+    np.testing.assert_allclose(loaded(data).numpy(), expected, rtol=1e-5, atol=1e-6)
     assert loaded.__call__.input_signature[0].shape == (None, 28, 28)
 
 
