@@ -2,7 +2,8 @@
 
 A traceback through generated code shows its lines only if ``linecache`` has
 them; an entry kept for ever would keep every compiled program's source, so
-each is removed when the function it belongs to is garbage-collected.
+each is emptied when the function it belongs to is garbage-collected, and removed
+at the next registration.
 
 >>> namespace = {}
 >>> exec(compile("def f():\\n    return 1\\n", "<example>", "exec"), namespace)
@@ -20,8 +21,24 @@ from __future__ import annotations
 import linecache
 import weakref
 
+_EMPTY = (0, None, [], "")
+_emptied = []  # names whose functions were collected, to remove outside the collector
+
 
 def register_source(filename, source, fn):
     """Puts ``source`` in linecache under ``filename`` until ``fn`` is garbage-collected."""
+    while _emptied:
+        name = _emptied.pop()
+        if linecache.cache.get(name) is _EMPTY:
+            del linecache.cache[name]
     linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
-    weakref.finalize(fn, linecache.cache.pop, filename, None).atexit = False
+    weakref.finalize(fn, _empty_entry, filename).atexit = False
+
+
+def _empty_entry(filename):
+    # Runs inside the garbage collector, which can run while linecache.checkcache loops over
+    # a list of the cache's names and then reads each: removing a name here would make that
+    # read a KeyError, so the entry keeps its name and loses its lines.
+    if filename in linecache.cache:
+        linecache.cache[filename] = _EMPTY
+        _emptied.append(filename)
