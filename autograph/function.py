@@ -37,7 +37,7 @@ from runtime.execution import profiling
 from runtime.execution.compile import compile_function
 from runtime.execution.entry import MISS, entry_function
 from runtime.execution.optimize import optimize
-from runtime.execution.tracing import set_outputs, trace
+from runtime.execution.tracing import call_with_effects, set_outputs, trace
 from runtime.extras import require
 from runtime.ops.function_ops import GraphFunction
 from runtime.state.variables import observe_creation
@@ -146,11 +146,13 @@ class Function:
                     return result
             if _eager["on"]:
                 return self.python_function(*args, **kwargs)
-            if context.building_graph() is not None:  # inside another graph: inline
+            graph = context.building_graph()
+            if graph is not None:  # inside another graph: inline
                 arguments = self._arguments(args, kwargs)  # checks the input_signature
                 bound = self._signature.bind_partial()
                 bound.arguments.update(arguments)
-                return self._traceable()(*bound.args, **bound.kwargs)
+                call = functools.partial(self._traceable(), *bound.args, **bound.kwargs)
+                return call_with_effects(graph, call)
             # The common call, eager tensors by position, skips binding and signature keys: the
             # graph chosen the first time is the one the full path would choose again.
             call_key = None if kwargs else signatures.call_key(args)
