@@ -2,6 +2,7 @@
 
 import pytest
 
+import autograph as ag
 import runtime as rt
 
 
@@ -105,8 +106,6 @@ def test_a_module_whose_init_skips_super_still_finds_its_variables():
 
 
 def test_a_module_whose_init_skips_super_can_be_an_argument_of_a_function():
-    import autograph as ag
-
     @ag.function
     def apply(module, x):
         return x @ module.w + module.b
