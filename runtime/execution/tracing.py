@@ -11,8 +11,6 @@ from __future__ import annotations
 from runtime.core import context, nest
 from runtime.core.gc_pause import no_cyclic_gc
 from runtime.core.graph import FuncGraph, Operation, arg_op_name
-from runtime.core.tensor import SymbolicTensor
-from runtime.ops.array_ops import identity
 from runtime.ops.constant_ops import convert_to_tensor
 
 
@@ -47,46 +45,6 @@ def trace(fn, args_template, name, outer_graph=None, arg_names=None, shapes=None
         graph.structured_outputs = nest.map_structure(lambda x: _output(graph, x), result)
     graph.outputs = [t for t in nest.flatten(graph.structured_outputs) if t is not None]
     return graph
-
-
-def call_with_effects(graph, call):
-    """Runs ``call()``, which adds ops to ``graph``; its results then bring its effects along.
-
-    A function inlined into a FuncGraph needs nothing more: such a graph runs all its stateful
-    ops. A Session's graph runs only what is fetched, so, as tf.function's call op does, each
-    tensor of the result waits on the prints, asserts, assignments and draws that the call
-    added (automatic control dependencies), and a result of None becomes an op that runs them.
-
-    >>> import runtime as rt
-    >>> def increment(x):
-    ...     rt.print("ran")
-    ...     return x + 1.0
-    >>> g = rt.Graph()
-    >>> with g.as_default():
-    ...     y = call_with_effects(g, lambda: increment(rt.constant(0.0)))
-    >>> with rt.Session(graph=g) as sess:
-    ...     sess.run(y)
-    ran
-    np.float32(1.0)
-    """
-    first = len(graph._ops)
-    result = call()
-    if isinstance(graph, FuncGraph):
-        return result
-    effects = [op for op in graph._ops[first:] if op.stateful]
-    if not effects:
-        return result
-    with graph.control_dependencies(effects):
-        if result is None:
-            from runtime.ops.control_flow_ops import no_op  # it imports this module
-
-            return no_op()
-        return nest.map_structure(lambda x: _after(graph, x), result)
-
-
-def _after(graph, x):
-    # Only this graph's own tensors: a variable or a Python value has nothing to wait for.
-    return identity(x) if isinstance(x, SymbolicTensor) and x.graph is graph else x
 
 
 def set_outputs(graph, values):
