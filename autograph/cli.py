@@ -13,7 +13,8 @@
 A request that cannot be met (no such file or name, a value that is not a
 function, a function that cannot be converted, an output format that the file's
 extension does not name) is one line on stderr, ``autograph: FILE: what is
-wrong``, and the command exits 1 (2 for a command line argparse rejects). An
+wrong``, and the command exits 1 (2, after the usage, for a command line argparse
+rejects, a malformed ``--signature`` included). An
 error of the user's program itself, while it runs or loads, is its traceback
 without the library's frames, and exits 1.
 """
@@ -247,6 +248,7 @@ def _add_graph_command(commands):
     graph.add_argument(
         "--signature",
         metavar="SPECS",
+        type=_signature_argument,
         help='the tensor arguments\' dtypes and shapes, e.g. "float32[None,3],int32[]"',
     )
     graph.add_argument(
@@ -319,7 +321,7 @@ def _concrete_function(obj, options):
             raise _UserError(f"autograph: {path}: {name} is not a function (it is {_kind(obj)})")
         obj = function(obj)
     if options.signature is not None:
-        args = _parse_signature(options.signature)
+        args = options.signature  # TensorSpecs: argparse parsed them
     elif options.args:
         args = [_example_tensor(a) for a in options.args]
     elif obj.input_signature is not None:
@@ -339,9 +341,26 @@ def _concrete_function(obj, options):
     return obj.get_concrete_function(*args)
 
 
+_SIGNATURE_FORM = (
+    "expected dtype[dims] for each tensor argument, comma-separated, like "
+    '"float32[None,3],int32[]" (a dimension is an integer, or None or ? for any size; '
+    "[*] is any rank)"
+)
+
+
+def _signature_argument(text):
+    """``--signature``'s value as TensorSpecs; argparse refuses a malformed one, with usage."""
+    try:
+        return _parse_signature(text)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(
+            f"bad signature {text!r}: {e}; {_SIGNATURE_FORM}"
+        ) from None
+
+
 def _parse_signature(text):
     """``"float32[None,3],int32[]"`` as TensorSpecs; ``?``, ``None`` or ``-1`` is an unknown
-    dimension, ``[*]`` an unknown rank."""
+    dimension, ``[*]`` an unknown rank. ValueError says what is wrong."""
     import runtime as rt
 
     specs = []
@@ -349,14 +368,12 @@ def _parse_signature(text):
         entry = entry.strip(" ,")
         match = re.fullmatch(r"(\w+)\s*\[([^\]]*)\]", entry)
         if not match:
-            raise _UserError(
-                f"autograph: --signature: expected dtype[dims] like float32[None,3], got {entry!r}"
-            )
+            raise ValueError(f"{entry!r} is not dtype[dims]")
         dtype_name, dims_text = match.groups()
         try:
             dtype = rt.as_dtype(dtype_name)
         except TypeError as e:
-            raise _UserError(f"autograph: --signature: {e}") from None
+            raise ValueError(str(e).rstrip(".")) from None
         if dims_text.strip() == "*":
             specs.append(rt.TensorSpec(None, dtype))
             continue
@@ -364,13 +381,13 @@ def _parse_signature(text):
         for dim in filter(None, (d.strip() for d in dims_text.split(","))):
             if dim in ("?", "None", "-1"):
                 dims.append(None)
-            elif dim.isdigit():
+            elif re.fullmatch(r"[0-9]+", dim):  # not str.isdigit: "²" is a digit to it
                 dims.append(int(dim))
             else:
-                raise _UserError(f"autograph: --signature: bad dimension {dim!r} in {entry!r}")
+                raise ValueError(f"bad dimension {dim!r} in {entry!r}")
         specs.append(rt.TensorSpec(dims, dtype))
     if not specs:
-        raise _UserError("autograph: --signature is empty")
+        raise ValueError("it is empty")
     return specs
 
 
@@ -423,6 +440,7 @@ def _add_export_command(commands):
     export.add_argument(
         "--signature",
         metavar="SPECS",
+        type=_signature_argument,
         help='the tensor arguments\' dtypes and shapes, e.g. "float32[None,3],int32[]"',
     )
     export.add_argument(

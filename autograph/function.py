@@ -33,6 +33,7 @@ from autograph.eager_switch import state as _eager
 from autograph.input_signature import apply_signature, defaults_of, positional_count, validated
 from runtime import xla
 from runtime.core import context, source, tracebacks
+from runtime.core.graph import FuncGraph
 from runtime.execution import profiling
 from runtime.execution.compile import compile_function
 from runtime.execution.entry import MISS, entry_function
@@ -72,6 +73,32 @@ def function(
             jit_compile=jit_compile,
         )
     return Function(fn, input_signature, autograph, reduce_retracing, jit_compile=jit_compile)
+
+
+def _call_with_effects(graph, call):
+    """Runs ``call()``, which inlines a function into ``graph``; its results bring its effects.
+
+    A FuncGraph needs nothing more: it runs all its stateful ops. A Session's graph runs only
+    what is fetched, so, as tf.function's call op does, each tensor of the result waits on the
+    prints, asserts, assignments and draws that the call added (automatic control
+    dependencies), and a result of None becomes an op that runs them.
+    """
+    if isinstance(graph, FuncGraph):
+        return call()
+    first = len(graph.get_operations())
+    result = call()
+    effects = [op for op in graph.get_operations()[first:] if op.stateful]
+    if not effects:
+        return result
+    with graph.control_dependencies(effects):
+        if result is None:
+            return rt.no_op()
+        return rt.nest.map_structure(lambda x: _after_effects(graph, x), result)
+
+
+def _after_effects(graph, x):
+    # Only this graph's own tensors: a variable or a Python value has nothing to wait for.
+    return rt.identity(x) if isinstance(x, rt.SymbolicTensor) and x.graph is graph else x
 
 
 class Function:
@@ -146,11 +173,13 @@ class Function:
                     return result
             if _eager["on"]:
                 return self.python_function(*args, **kwargs)
-            if context.building_graph() is not None:  # inside another graph: inline
+            graph = context.building_graph()
+            if graph is not None:  # inside another graph: inline
                 arguments = self._arguments(args, kwargs)  # checks the input_signature
                 bound = self._signature.bind_partial()
                 bound.arguments.update(arguments)
-                return self._traceable()(*bound.args, **bound.kwargs)
+                call = functools.partial(self._traceable(), *bound.args, **bound.kwargs)
+                return _call_with_effects(graph, call)
             # The common call, eager tensors by position, skips binding and signature keys: the
             # graph chosen the first time is the one the full path would choose again.
             call_key = None if kwargs else signatures.call_key(args)

@@ -75,13 +75,16 @@ def to_graph(fn):
         return fn
     converted = _instances.get(function)
     if converted is None:
-        converted = _with_user_errors(
-            transpiler.instantiate(transpiler.convert(function), function, _AG_NAMESPACE),
-            function,
-        )
+        converted = _with_user_errors(_converted_code(function), function)
         converted.__autograph_original__ = function
         _instances[function] = converted
     return types.MethodType(converted, bound_to) if bound_to is not None else converted
+
+
+def _converted_code(function):
+    if errors.is_generated(function.__code__.co_filename):
+        return function  # defined inside converted code: converted along with it
+    return transpiler.instantiate(transpiler.convert(function), function, _AG_NAMESPACE)
 
 
 def to_code(fn) -> str:

@@ -122,14 +122,16 @@ def _convert(fn):
     node = control_flow.transform(node, ctx, facts)
     node = try_statements.transform(node, ctx)
     _strip_evaluated_parts(node)
-    factory = _factory(node, fn.__code__.co_freevars)
+    # A function defined inside converted code already reads the operators as ``ag__``.
+    freevars = [var for var in fn.__code__.co_freevars if var != "ag__"]
+    factory = _factory(node, freevars)
     text, line_map = printer.print_with_lines(factory)
     file_name = fn.__name__.replace("<", "").replace(">", "")
     future_flags = fn.__code__.co_flags & _FUTURE_FLAGS
     namespace, path = loader.load_source(text + "\n", file_name, future_flags)
     errors.register(path, filename, line_map, ctx.namer.made)
     # Only the code object is kept: the cells given here are never read.
-    instance = namespace["create_converted"](None, *[None] * len(fn.__code__.co_freevars))
+    instance = namespace["create_converted"](None, *[None] * len(freevars))
     return ConvertedCode(instance.__code__, node, path)
 
 

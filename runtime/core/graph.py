@@ -37,6 +37,21 @@ def is_valid_op_name(name) -> bool:
     return type(name) is str and _VALID_NAME.fullmatch(name) is not None
 
 
+def arg_op_name(name: str) -> str:
+    """An argument's name made a valid op name, as tf.function names its placeholders.
+
+    A valid name stays; otherwise each character an op name cannot hold becomes ``_``, and a
+    name not starting with a letter gets ``arg_`` before it.
+
+    >>> arg_op_name("x"), arg_op_name("_"), arg_op_name("_scale")
+    ('x', 'arg__', 'arg__scale')
+    """
+    if is_valid_op_name(name):
+        return name
+    swapped = re.sub(r"[^A-Za-z0-9_]", "_", name)
+    return swapped if swapped[:1].isalpha() else "arg_" + swapped
+
+
 class Operation:
     """A node: an op type applied to input tensors, with attributes, producing output tensors."""
 

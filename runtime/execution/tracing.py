@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from runtime.core import context, nest
 from runtime.core.gc_pause import no_cyclic_gc
-from runtime.core.graph import FuncGraph, Operation
+from runtime.core.graph import FuncGraph, Operation, arg_op_name
 from runtime.ops.constant_ops import convert_to_tensor
 
 
@@ -30,7 +30,7 @@ def trace(fn, args_template, name, outer_graph=None, arg_names=None, shapes=None
     )
     leaves = nest.flatten(list(args_template))
     shapes = shapes if shapes is not None else [leaf.shape for leaf in leaves]
-    names = arg_names or ["x"] * len(leaves)
+    names = [arg_op_name(n) for n in arg_names] if arg_names else ["x"] * len(leaves)
     with graph.as_default(), no_cyclic_gc():
         placeholders = [
             graph.add_input(leaf.dtype, shape, name)

@@ -2,7 +2,8 @@
 
 The model's inputs are the function's tensor arguments, in order and under
 their names, unknown dimensions named after them (``x_dim0``); its outputs are
-the function's results, flattened, named ``output_0``, ``output_1``...
+the function's results, flattened, named ``output_0``, ``output_1``... (with a suffix,
+``output_0_1``, where an input already has that name).
 """
 
 from __future__ import annotations
@@ -69,17 +70,20 @@ def build_model(onnx, graph, input_names, name):
     """The ONNX model computing ``graph`` (a FuncGraph) from inputs named ``input_names``."""
     parts = ModelParts(onnx, graph)
     scope = Scope(parts)
-    inputs = []
+    inputs, bindings = [], []
     for t, arg in zip(graph.inputs, input_names, strict=True):
         if t.shape.rank is None:
             raise ValueError(
                 f"rt.onnx.export: ONNX needs the rank of every input, and {arg!r} has an unknown "
                 "shape; give it a shape (None for a dimension of any size)"
             )
-        parts.reserve(arg)
-        inputs.append(parts.value_info(arg, scope.type_of(t), dims=lambda i, a=arg: f"{a}_dim{i}"))
-    output_names = [parts.reserve(f"output_{i}") for i in range(len(graph.outputs))]
-    results = scope.emit(graph, input_names)
+        name = parts.claim(arg)
+        bindings.append(name)
+        inputs.append(
+            parts.value_info(name, scope.type_of(t), dims=lambda i, a=name: f"{a}_dim{i}")
+        )
+    output_names = [parts.claim(f"output_{i}") for i in range(len(graph.outputs))]
+    results = scope.emit(graph, bindings)
     outputs = []
     for i, (t, result, out) in enumerate(zip(graph.outputs, results, output_names)):
         if t.shape.rank is None:

@@ -46,6 +46,7 @@ class ModelParts:
         self.helper = onnx.helper
         self._node_names = Graph("onnx nodes")  # the runtime's one owner of unique names
         self._value_names = Graph("onnx values")
+        self._claimed = set()  # the model's input and output names, exactly as written
         self.initializers = []
         self._constants = {}  # (dtype, shape, bytes) -> the initializer holding that constant
         self._variables = {}  # id(variable) -> its initializer
@@ -57,10 +58,18 @@ class ModelParts:
     def value_name(self, base):
         return self._value_names.unique_name(base)
 
-    def reserve(self, name):
-        """Claims ``name`` exactly (a model input or output); ValueError if it is taken."""
-        if self.value_name(name) != name:
-            raise ValueError(f"the ONNX value name {name!r} is used twice")
+    def claim(self, base):
+        """The name of a model input or output: ``base`` itself unless an earlier input or
+        output has it (then ``base_1``, ``base_2``...), whatever the user called the arguments.
+
+        Claimed before any other value is named, so those keep clear of it.
+        """
+        name, i = base, 0
+        while name in self._claimed:
+            i += 1
+            name = f"{base}_{i}"
+        self._claimed.add(name)
+        self._value_names.unique_name(name)  # marks it taken for the names made later
         return name
 
     def initializer(self, value, dtype, base, shared=False):

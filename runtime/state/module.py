@@ -45,14 +45,21 @@ class Module:
         with name_scope(name) as scope:
             self._scope_name = scope
 
+    def _named(self):
+        """Names the module from its class, on first use, when a subclass's ``__init__`` did
+        not call ``super().__init__()``: TensorFlow accepts that, and so do its tutorials."""
+        if "_name" not in self.__dict__:
+            Module.__init__(self)
+        return self
+
     @property
     def name(self):
-        return self._name
+        return self._named()._name
 
     @property
     def name_scope(self):
         """A name scope to create the module's variables in: ``with self.name_scope:``."""
-        return name_scope(self._scope_name)
+        return name_scope(self._named()._scope_name)
 
     @property
     def variables(self):
@@ -83,7 +90,7 @@ class Module:
         return found
 
     def __repr__(self):
-        return f"<rt.Module {self._name!r}>"
+        return f"<rt.Module {self.name!r}>"
 
 
 def _leaves(value, seen):

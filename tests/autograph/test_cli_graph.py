@@ -218,9 +218,6 @@ def test_without_graphviz_svg_and_png_say_to_install_it(program, fmt):
         (["graph", "model.py::untyped"], "untyped has no input_signature: give example arguments"),
         (["graph", "model.py::untyped", "1"], "missing a required argument: 'b'"),
         (["graph", "model.py::untyped", "1", "--signature", "int32[]"], "not both"),
-        (["graph", "model.py::untyped", "--signature", "float32"], "expected dtype[dims]"),
-        (["graph", "model.py::untyped", "--signature", "floatish[],int32[]"], "no dtype"),
-        (["graph", "model.py::untyped", "--signature", "int32[x],int32[]"], "bad dimension"),
         (["graph", "model.py::graph", "1"], "already a graph"),
         (["graph", "model.py::step", "-o", "no/such/dir/g.dot"], "cannot write no/such/dir/g.dot"),
         (
@@ -243,6 +240,34 @@ def test_bad_requests_get_one_line_errors(program, args, message):
     assert message in result.stderr and "Traceback" not in result.stderr
     assert [x for x in result.stderr.splitlines() if x.startswith("autograph:")] != []
     assert result.stdout == ""
+
+
+@pytest.mark.parametrize("command", ["graph", "export"])
+@pytest.mark.parametrize(
+    ("signature", "reason"),
+    [
+        ("float32[²]", "bad dimension '²' in 'float32[²]'"),  # "²".isdigit(), but no int
+        ("float32", "'float32' is not dtype[dims]"),
+        ("floatish[],int32[]", "Cannot convert 'floatish' to a dtype: no dtype has that name"),
+        ("int32[x],int32[]", "bad dimension 'x' in 'int32[x]'"),
+        ("", "it is empty"),
+    ],
+)
+def test_a_malformed_signature_is_rejected_by_the_parser_with_the_form_expected(
+    program, command, signature, reason
+):
+    output = ["-o", "m.onnx"] if command == "export" else []
+    result = autograph(
+        command, "model.py::untyped", "--signature", signature, *output, cwd=program.parent
+    )
+    assert result.returncode == 2
+    assert result.stderr.startswith(f"usage: autograph {command}")
+    assert f"error: argument --signature: bad signature {signature!r}: {reason};" in result.stderr
+    assert (
+        'expected dtype[dims] for each tensor argument, comma-separated, like "float32[None,3]'
+        in (result.stderr)
+    )
+    assert "Traceback" not in result.stderr and result.stdout == ""
 
 
 def test_unknown_format_is_rejected_by_the_parser(program):

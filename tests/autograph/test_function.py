@@ -830,6 +830,25 @@ def test_calling_a_concrete_function():
         cf(c([[1.0, 2.0, 3.0]]), c(1, rt.int32))
 
 
+def test_arguments_named_with_underscores_trace_and_compute_as_python():
+    twice = lambda _: _ + _  # noqa: E731 (the reported spelling)
+
+    def weighted(_, __scale, x_1):
+        return _ * __scale + x_1
+
+    assert values(ag.function(twice)(c(2.0))) == twice(2.0)
+    assert values(ag.function(weighted)(c(2.0), c(3.0), c(1.0))) == weighted(2.0, 3.0, 1.0)
+
+
+def test_placeholders_of_underscore_arguments_are_named_as_tensorflow_names_them():
+    def weighted(_, __scale, x_1):
+        return _ * __scale + x_1
+
+    cf = ag.function(weighted).get_concrete_function(c(2.0), c(3.0), c(1.0))
+    # TensorFlow: a name not starting with a letter gets "arg_" before it; valid ones stay.
+    assert [t.op.name for t in cf.inputs] == ["arg__", "arg___scale", "x_1"]
+
+
 # --- run_functions_eagerly ----------------------------------------------------------------------
 
 

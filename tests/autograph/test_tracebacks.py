@@ -138,6 +138,60 @@ def test_converted_frames_are_listed_at_the_users_lines():
 
 
 @ag.function
+def defines_a_function_using_a_missing_name(x):
+    @ag.function
+    def inner(y):
+        return rt.no_such_op(y)  # MARK: missing name
+
+    return inner(x)  # MARK: nested call
+
+
+def test_a_nested_functions_error_is_reported_at_the_users_lines():
+    assert not hasattr(rt, "no_such_op")
+    with pytest.raises(AttributeError, match="has no attribute 'no_such_op'") as info:
+        defines_a_function_using_a_missing_name(rt.constant(1.0))
+    assert generated_frames(info.value) == []
+    message = "".join(traceback.format_exception_only(info.value))  # AttributeError: in a note
+    outer = line_of(defines_a_function_using_a_missing_name.python_function, "# MARK: nested call")
+    assert message.index(f"line {outer}, in defines_a_function_using_a_missing_name") < (
+        message.index(f"line {outer - 2}, in inner")  # the MARK: missing name line
+    )
+
+
+def test_a_nested_function_with_control_flow_is_converted_once():
+    @ag.function
+    def outer(x):
+        @ag.function
+        def doubled_if_positive(y):
+            if y > 0:
+                y = y * 2
+            return y
+
+        return doubled_if_positive(x)
+
+    assert outer(rt.constant(3.0)).numpy() == 6.0
+    assert outer(rt.constant(-3.0)).numpy() == -3.0
+
+
+def test_to_code_of_a_function_defined_in_converted_code():
+    def make():
+        def doubled_if_positive(y):
+            if y > 0:
+                y = y * 2
+            return y
+
+        return doubled_if_positive
+
+    def doubled_if_positive(y):
+        if y > 0:
+            y = y * 2
+        return y
+
+    nested = ag.to_graph(make)()
+    assert ag.to_code(nested) == ag.to_code(doubled_if_positive)
+
+
+@ag.function
 def raises_with_a_cause(x):
     try:
         {}["missing"]

@@ -75,6 +75,22 @@ def test_inputs_are_the_arguments_and_outputs_the_flattened_results(tmp_path):
         np.testing.assert_array_equal(g, e.numpy())
 
 
+def test_arguments_named_like_the_outputs_keep_their_names_and_the_outputs_move_aside(tmp_path):
+    @ag.function(input_signature=[spec([2]), spec([2])])
+    def f(output_0, output_1):
+        return output_0 + output_1, output_0 * output_1
+
+    model = rt.onnx.export(f, tmp_path / "m.onnx")
+    inputs = [i.name for i in model.graph.input]
+    outputs = [o.name for o in model.graph.output]
+    assert inputs == ["output_0", "output_1"]
+    assert len(set(inputs + outputs)) == 4
+    a, b = np.array([1.0, 2.0], np.float32), np.array([3.0, 5.0], np.float32)
+    total, product = session(tmp_path / "m.onnx").run(outputs, {"output_0": a, "output_1": b})
+    np.testing.assert_array_equal(total, a + b)
+    np.testing.assert_array_equal(product, a * b)
+
+
 def test_the_model_declares_its_opset_and_passes_the_full_check(tmp_path):
     model = rt.onnx.export(ag.function(double, input_signature=[spec([])]), tmp_path / "m.onnx")
     assert [(o.domain, o.version) for o in model.opset_import] == [("", rt.onnx.OPSET)]

@@ -2,6 +2,7 @@
 
 import pytest
 
+import autograph as ag
 import runtime as rt
 
 
@@ -79,3 +80,37 @@ def test_private_attributes_hold_variables_too():
             self._w = rt.Variable(1.0)
 
     assert [v.numpy() for v in Hidden().variables] == [1.0]
+
+
+class WithoutSuperInit(rt.Module):
+    def __init__(self):  # no super().__init__(), as three TensorFlow tutorials write it
+        self.w = rt.Variable(rt.ones([2, 3]), name="w")
+        self.b = rt.Variable(rt.zeros([3]), name="b", trainable=False)
+        self.inner = Dense(3, 1, name="inner")
+
+
+def test_a_module_whose_init_skips_super_is_named_from_its_class():
+    module = WithoutSuperInit()
+    assert module.name == "without_super_init"
+    assert repr(module) == "<rt.Module 'without_super_init'>"
+    with module.name_scope:
+        assert rt.Variable(1.0, name="v").name == "without_super_init/v:0"
+
+
+def test_a_module_whose_init_skips_super_still_finds_its_variables():
+    module = WithoutSuperInit()
+    # Breadth first, attributes in name order: its own, then those of its submodule.
+    assert [v.name for v in module.variables] == ["b:0", "w:0", "inner/b:0", "inner/w:0"]
+    assert [v.name for v in module.trainable_variables] == ["w:0", "inner/w:0"]
+    assert [m.name for m in module.submodules] == ["inner"]
+
+
+def test_a_module_whose_init_skips_super_can_be_an_argument_of_a_function():
+    @ag.function
+    def apply(module, x):
+        return x @ module.w + module.b
+
+    module = WithoutSuperInit()
+    spec = rt.TensorSpec([None, 2], rt.float32)
+    assert "without_super_init" in str(apply.get_concrete_function(module, spec))
+    assert apply(module, rt.ones([1, 2])).numpy().tolist() == [[2.0, 2.0, 2.0]]
