@@ -33,7 +33,8 @@ function returns, and once more when the tracing ends). That is:
 What the statement carries (a list it appends to in its own code, ``b.v`` it
 assigns) is its state, not watched. Of globals and variables of enclosing
 functions only an addition or replacement that puts in a tensor of the traced
-code is an error. Not watched at all: objects of library code (``runtime``,
+code is an error, and, in a staged loop, an attribute of an object replaced
+(``counter.n += 1``: a loop test reading it through a call would never change). Not watched at all: objects of library code (``runtime``,
 ``autograph``, numpy, the standard library, installed packages: see
 ``autograph.pyct.library_code``; but ``types.SimpleNamespace`` and
 ``argparse.Namespace`` hold the user's own data), ``rt.Module`` objects, and
@@ -178,9 +179,12 @@ class Watch:
                 if _same(old, held):
                     continue
                 added = old is _GONE or old is None
-                if (is_foreign or added) and not self._leaks([held]):
+                leaks = (is_foreign or added) and self._leaks([held])
+                # A foreign object's attribute replaced in a loop: a test that reads it through a
+                # call (while counter.step() < n) would test the same value on every iteration.
+                replaced = not added and (not is_foreign or self.statement == "loop")
+                if not leaks and not replaced:
                     continue
-                leaks = is_foreign or added
                 return (
                     _attribute(name, attribute, value, leaks),
                     f"{name}.{attribute}",
