@@ -190,13 +190,26 @@ class _Depth(threading.local):
 
 _depth = _Depth()
 _FRAMES_PER_LEVEL = 80  # Python frames of one traced branch: ours, the converted code's, JAX's
+# Each level also takes some 4 KB of the C stack (JAX's tracing calls back into Python), so
+# with no cap a recursion that a tensor decides (fib(n - 1) under `if n < 2`) would trace on
+# until the C stack overflows and the process dies, about 2,000 levels in on an 8 MB stack.
+MAX_NESTING = 400
 
 
 @contextlib.contextmanager
 def _deeper():
     """One more level of nested branches. Tracing one takes some 80 Python frames (most of
     them JAX's), so a chain of 100 ``elif``s would pass Python's default recursion limit of
-    1000: it is raised as the nesting needs, and put back when the outermost ``if`` is done."""
+    1000: it is raised as the nesting needs, and put back when the outermost ``if`` is done.
+    Deeper than ``MAX_NESTING`` levels is Python's ``RecursionError``, as a recursion that
+    never ends gives without a tensor."""
+    if _depth.value >= MAX_NESTING:
+        raise RecursionError(
+            f"maximum recursion depth exceeded: more than {MAX_NESTING} tensor-dependent `if`s "
+            "traced inside each other; a recursive function whose recursion stops on a tensor "
+            "condition is traced for ever, since tracing takes both branches (recurse on Python "
+            "values, or write the recursion as a loop)"
+        )
     _depth.value += 1
     limit = sys.getrecursionlimit()
     needed = 1000 + _depth.value * _FRAMES_PER_LEVEL

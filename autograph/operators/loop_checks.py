@@ -10,7 +10,9 @@ runtime.errors.NestedStructureError: 'pair' does not have the same nested struct
 from __future__ import annotations
 
 import runtime as rt
+from autograph.operators.staging_errors import refusal
 from autograph.operators.variables import UndefinedReturnValue, is_undefined
+from runtime.core.graph import CONST
 
 
 def guarded(value) -> bool:
@@ -54,3 +56,43 @@ def check_same_structure(name, before, after):
             f"{rt.nest.describe(after)} after it; a graph loop needs the same structure on "
             "every iteration."
         ) from None
+
+
+def refuse_a_test_of_constants(test, iterations):
+    """A ``while`` that ran ``iterations`` times as Python and whose test then became ``test``, a
+    symbolic tensor: TensorFlow's NotImplementedError if it is computed from constants alone.
+
+    A tensor-dependent ``break`` or ``return``, or a variable given a value from the function's
+    inputs, makes the test a tensor that the graph loop can change: the rest of the loop is
+    staged. A variable that merely changed type (``i = rt.constant(1)`` in the body) gives a
+    test of values that no input changes, and a graph loop of it may never end (TensorFlow's
+    reference example). An op with sub-graphs, or one that is not pure (a placeholder, a
+    variable's read), counts as an input.
+    """
+    if not isinstance(test, rt.SymbolicTensor) or not _of_constants(test):
+        return
+    raise refusal(
+        NotImplementedError(
+            "The condition of while loop started as non-Tensor, then changed to Tensor: after "
+            f"{iterations} iteration{'s' if iterations != 1 else ''} as Python, the values it "
+            "tests became tensors made of constants alone (a variable changed type, as "
+            "`i = rt.constant(1)` makes it), which no input of the graph changes, so a graph "
+            "loop from there may never end. Give the loop's variables tensor values before it "
+            "(`i = rt.constant(0)`) to make it a graph loop from the start, or keep them Python "
+            "values."
+        )
+    )
+
+
+def _of_constants(tensor) -> bool:
+    """Whether ``tensor`` is computed by pure ops from Const ops alone."""
+    pending, seen = [tensor.op], set()
+    while pending:
+        op = pending.pop()
+        if id(op) in seen or op.opdef is CONST:
+            continue
+        seen.add(id(op))
+        if not op.opdef.pure or op.stateful or op.subgraphs():
+            return False
+        pending.extend(t.op for t in op.inputs)
+    return True

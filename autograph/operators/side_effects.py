@@ -22,15 +22,19 @@ function returns, and once more when the tracing ends). That is:
 - an entry replaced by a different value (``xs[1] += 1``, ``b.v = b.v + 1``; an
   ``insert`` before existing items moves them, so it replaces them too), but
   ``None`` given a value, which builds what was missing as an addition does;
-- an entry added (``append``, a new key or attribute, ``setdefault``) only when
-  what it adds holds a tensor of the traced code: one that exists only inside
-  the statement. Other additions (a trace-time log, a cache, a layer built on
-  its first call) happen while tracing, as Python side effects do.
+- an item added to a list of the function's own variables (``push(xs, 1)``): Python
+  adds one per iteration, the graph one in all, so ``len(xs)`` after the loop would be
+  wrong;
+- another entry added (a new key or attribute, ``setdefault``, an item of a list an
+  object holds) only when what it adds holds a tensor of the traced code: one that
+  exists only inside the statement. Other additions (a cache, a layer built on its
+  first call) happen while tracing, as Python side effects do.
 
 What the statement carries (a list it appends to in its own code, ``b.v`` it
 assigns) is its state, not watched. Of globals and variables of enclosing
 functions only an addition or replacement that puts in a tensor of the traced
-code is an error. Not watched at all: objects of library code (``runtime``,
+code is an error, and, in a staged loop, an attribute of an object replaced
+(``counter.n += 1``: a loop test reading it through a call would never change). Not watched at all: objects of library code (``runtime``,
 ``autograph``, numpy, the standard library, installed packages: see
 ``autograph.pyct.library_code``; but ``types.SimpleNamespace`` and
 ``argparse.Namespace`` hold the user's own data), ``rt.Module`` objects, and
@@ -161,7 +165,8 @@ class Watch:
                     continue
                 replaced, new = change
                 leaks = not (replaced and not is_foreign) and self._leaks(new)
-                if not leaks and (is_foreign or not replaced):
+                grown = new and _grows_wrong(name, value, is_foreign)
+                if not leaks and not grown and (is_foreign or not replaced):
                     continue
                 what = f"'{name}' (a Python {type(value).__name__}"
                 what += ", given a tensor of the traced code)" if leaks else ")"
@@ -174,9 +179,12 @@ class Watch:
                 if _same(old, held):
                     continue
                 added = old is _GONE or old is None
-                if (is_foreign or added) and not self._leaks([held]):
+                leaks = (is_foreign or added) and self._leaks([held])
+                # A foreign object's attribute replaced in a loop: a test that reads it through a
+                # call (while counter.step() < n) would test the same value on every iteration.
+                replaced = not added and (not is_foreign or self.statement == "loop")
+                if not leaks and not replaced:
                     continue
-                leaks = is_foreign or added
                 return (
                     _attribute(name, attribute, value, leaks),
                     f"{name}.{attribute}",
@@ -244,6 +252,15 @@ _EXAMPLES = {
 _GONE = object()
 _ANY_KEY = object()
 _SCALARS = (int, float, str, bool)
+
+
+def _grows_wrong(name, container, is_foreign) -> bool:
+    """Whether items added to ``container`` make the graph's answer differ from Python's: a list
+    of the function's own variables. Python adds them once per iteration (or only on the branch
+    taken), the graph once, at trace time; so ``len(xs)``, ``xs[-1]`` or a loop over it after the
+    statement would be wrong. A dict or a set given the same key again is unchanged, and a list
+    an object holds (``self.layers``) is built once, on first use, as layers are."""
+    return type(container) is list and not is_foreign and "." not in name  # xs, not self.items
 
 
 def _same(old, now) -> bool:

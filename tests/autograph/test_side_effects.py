@@ -664,20 +664,52 @@ def notes(log, what):
     log.append(what)
 
 
-def logs_at_trace_time(n):
+def logs_in_for(n):
     log = []
     total = 0
     for i in rt.range(n):
-        notes(log, "step")
+        notes(log, "step")  # the call
         total += i
     return total, len(log)
 
 
-def test_an_addition_of_a_python_value_happens_while_tracing():
-    # As a trace-time log does in TensorFlow: the body is traced once, so it logs once.
-    total, logged = ag.function(logs_at_trace_time)(rt.constant(4))
-    assert total.numpy() == 6 and logged.numpy() == 1
-    assert logs_at_trace_time(4) == (6, 4)
+def counts_appends_in_while(n):
+    xs = []
+    i = 0
+    while i < n:
+        notes(xs, 1)  # the call
+        i += 1
+    return len(xs)
+
+
+def appends_in_a_branch(x):
+    xs = [0]
+    if x > 0:
+        notes(xs, 1)  # the call
+    return xs[-1]
+
+
+@pytest.mark.parametrize("fn", [logs_in_for, counts_appends_in_while, appends_in_a_branch])
+def test_an_item_appended_by_a_call_to_the_functions_own_list_is_an_error(fn):
+    # Python appends once per iteration (len 4), or only on the branch taken (xs[-1] is 0 for
+    # -1); traced once, the graph would append once, whatever it then does: len 1, xs[-1] 1.
+    assert (logs_in_for(4), counts_appends_in_while(4), appends_in_a_branch(-1)) == ((6, 4), 4, 0)
+    message = staged_error(fn, rt.constant(-1 if fn is appends_in_a_branch else 4))
+    assert message.startswith("'")
+    assert message.split("'")[1] in ("log", "xs")
+    assert "(a Python list) was changed by a call of notes()" in message
+    assert at_line(message, fn, "# the call")
+
+
+def test_an_item_appended_to_a_list_the_loop_appends_to_gives_pythons_answer():
+    def f(n):
+        xs = []
+        for i in rt.range(n):
+            xs.append(i)  # the loop's own code: the list is a TensorList the loop carries
+            notes(xs, i * 10)
+        return ag.stack(xs)
+
+    assert list(ag.function(f)(rt.constant(3)).numpy()) == list(ag.stack(f(3)).numpy())
 
 
 # --- programs that worked before the watch, and give Python's answer --------------------------

@@ -8,6 +8,8 @@ the jaxpr shows which lax primitive the statement became.
 from __future__ import annotations
 
 import inspect
+import os
+import pathlib
 import subprocess
 import sys
 
@@ -556,3 +558,44 @@ def test_print_and_assert_run_with_the_program(capsys):
         assert capsys.readouterr().out == expected
     with pytest.raises(jax.errors.JaxRuntimeError, match="x too large"):
         compiled(50.0, 2)
+
+
+# --- a recursion that a tensor decides -------------------------------------------------------
+
+_RECURSIVE_FIB = """
+import jax, jax.numpy as jnp
+import autograph as ag
+import runtime as rt
+
+def fib(n):
+    if n < 2:
+        return n
+    return fib(n - 1) + fib(n - 2)
+
+try:
+    if {jax!r}:
+        jax.jit(ag.to_graph(fib))(jnp.int32(5))
+    else:
+        ag.function(fib)(rt.constant(5))
+except RecursionError as error:
+    print("RecursionError", "in fib" in str(error))
+"""
+
+
+@pytest.mark.parametrize("under_jax", [True, False], ids=["jax", "runtime"])
+def test_a_recursion_a_tensor_decides_is_a_recursion_error(under_jax, tmp_path):
+    # Tracing takes both branches of `if n < 2`, so the recursion never stops, in TensorFlow too
+    # (RecursionError). Nested JAX branches raise Python's recursion limit: with no cap, the C
+    # stack overflowed after a minute and the process died of SIGSEGV.
+    script = tmp_path / "recursive_fib.py"
+    script.write_text(_RECURSIVE_FIB.format(jax=under_jax))
+    root = pathlib.Path(__file__).resolve().parents[3]
+    done = subprocess.run(
+        [sys.executable, str(script)],
+        env={**os.environ, "PYTHONPATH": str(root)},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.split() == ["RecursionError", "True"]

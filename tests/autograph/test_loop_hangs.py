@@ -1,0 +1,108 @@
+"""Loops that would never end when their graph runs: a clear error while tracing instead.
+
+Each program runs in a subprocess with a time limit, so that a loop that does not end
+fails the test instead of stopping the suite.
+"""
+
+import os
+import pathlib
+import subprocess
+import sys
+import textwrap
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+
+
+def run_program(tmp_path, source, timeout=60):
+    """What ``source`` prints, run as a file of its own (the converter reads its source)."""
+    script = tmp_path / "program.py"
+    script.write_text(textwrap.dedent(source))
+    done = subprocess.run(
+        [sys.executable, str(script)],
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    return done.stdout
+
+
+# TensorFlow's reference (control_flow.md): "the loop below will generate an error. After the
+# first iteration, `i` becomes a tf.Tensor". As plain Python, i stays below 10 for ever.
+CHANGES_TYPE = """
+import autograph as ag
+import runtime as rt
+
+def changes_type():
+    i = 0
+    while i < 10:
+        i = rt.constant(1)
+    return i
+
+try:
+    ag.function(changes_type)()
+except NotImplementedError as error:
+    message = str(error)
+    print(message.startswith(
+        "The condition of while loop started as non-Tensor, then changed to Tensor"
+    ))
+    print('program.py", line 7, in changes_type' in message)
+"""
+
+
+def test_a_while_whose_test_becomes_a_tensor_of_constants_is_tensorflows_error(tmp_path):
+    assert run_program(tmp_path, CHANGES_TYPE).split() == ["True", "True"]
+
+
+def stops_on_a_tensor(x):
+    i = 0
+    while i < 10:
+        if x > 3:
+            break
+        i = i + x
+    return i
+
+
+def test_a_while_whose_test_becomes_a_tensor_of_the_inputs_is_staged_from_there():
+    import autograph as ag
+    import runtime as rt
+
+    for x in (2, 4):  # the break makes the test a tensor after the first iteration
+        assert ag.function(stops_on_a_tensor)(rt.constant(x)).numpy() == stops_on_a_tensor(x)
+
+
+# A helper called in the loop's test changes an attribute of a global object: the graph's test
+# would read the value it had when traced, on every iteration.
+GLOBAL_COUNTER = """
+import autograph as ag
+import runtime as rt
+
+class Counter:
+    def __init__(self):
+        self.count = 0
+
+    def step(self):
+        self.count += 1
+        return self.count
+
+COUNTER = Counter()
+
+def counts(n):
+    k = 0
+    while COUNTER.step() < n:
+        k += 1
+    return k
+
+print(counts(5))
+COUNTER.count = 0
+try:
+    ag.function(counts)(rt.constant(5))
+except ValueError as error:
+    print(type(error).__name__, str(error).startswith("'COUNTER.count' (an attribute of a Counter)"))
+"""
+
+
+def test_an_attribute_of_a_global_changed_in_a_staged_test_is_an_error_not_a_hang(tmp_path):
+    assert run_program(tmp_path, GLOBAL_COUNTER).split() == ["4", "HiddenChangeError", "True"]
