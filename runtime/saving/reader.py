@@ -2,8 +2,9 @@
 
 The files are untrusted. The description is read only up to its size limit and
 parsed as JSON; the arrays file must have the size and SHA-256 the description
-gives, and only the members it names are read, each within the size its dtype
-and shape allow, without pickles. Every op is checked against its row of the op
+gives, and is read once: the bytes checked are the bytes parsed. Only the
+members the description names are read, each within the size its dtype and
+shape allow, without pickles. Every op is checked against its row of the op
 table: its attribute names and the kind of each value, then its inputs with the
 row's shape and dtype inference, sub-graphs of If and While ops included. The
 description's own checksum must match. Only then are functions compiled, and
@@ -15,6 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import io
 import json
 import os
 import re
@@ -155,11 +157,13 @@ class _Reader:
         # Checked now, reported after the checks of the content (whose messages say more),
         # or as the cause when the arrays file does not match what the description says.
         self.damage = _damage(raw, description)
-        with self._open_arrays(raw, description["arrays"]) as (arrays_file, arrays_path, size):
+        with self._open_arrays(raw, description["arrays"]) as (arrays_data, arrays_path):
             # Each array reference has a "key" and names one member (two for strings): a zip
             # directory listing more members is refused before any of them costs memory.
             max_members = 2 * raw.count(b'"key"')
-            self.arrays = ArraysReader(arrays_file, arrays_path, size, max_members)
+            self.arrays = ArraysReader(
+                io.BytesIO(arrays_data), arrays_path, len(arrays_data), max_members
+            )
             with self._in_description():
                 self.variables = {}
                 for entry in expect_list(description["variables"], "'variables'"):
@@ -235,7 +239,8 @@ class _Reader:
 
     @contextlib.contextmanager
     def _open_arrays(self, raw, reference):
-        """The arrays file, checked to have the size and SHA-256 that ``reference`` gives.
+        """``(bytes, path)`` of the arrays file, checked to have the size and SHA-256 that
+        ``reference`` gives.
 
         When the description is damaged, that is the error, not the mismatch it causes.
         """
@@ -271,15 +276,14 @@ class _Reader:
                 raise ArraysFileError(
                     f"{path}: the arrays file has {actual} bytes, but the description says {size}"
                 )
-            sha = hashlib.sha256()
             try:
-                for chunk in iter(lambda: file.read(1 << 20), b""):
-                    sha.update(chunk)
+                data = file.read(size + 1)
             except OSError as e:
                 raise ArraysFileError(f"{path}: cannot read the arrays file: {e}") from e
-            if sha.hexdigest() != digest:
-                raise ArraysFileError(f"{path}: the arrays file is damaged (its SHA-256 differs)")
-            yield file, path, actual
+        # The bytes hashed are the bytes parsed: a file rewritten after the check is not read.
+        if len(data) != size or hashlib.sha256(data).hexdigest() != digest:
+            raise ArraysFileError(f"{path}: the arrays file is damaged (its SHA-256 differs)")
+        yield data, path
 
     # --- the parts of the description ---------------------------------------------------------
 
