@@ -122,6 +122,33 @@ def _damage(raw, description):
     return None
 
 
+def _output_specs(opdef, inferred, saved, depth):
+    """The specs of an op's outputs: what its inputs and attributes make (``inferred``).
+
+    The file's own (``saved``) may know less, never more: a shape the graph
+    does not make would be trusted by callers and exports. The one exception
+    is a sub-graph's placeholder, which a gradient refines to the shape its
+    value has (``GradientGraph.capture_from_around``).
+    """
+    refined = opdef is PLACEHOLDER and depth > 0
+    if len(inferred) != len(saved) or not all(
+        d is sd and (s.is_subtype_of(ss) or (refined and ss.is_subtype_of(s)))
+        for (d, s), (sd, ss) in zip(inferred, saved)
+    ):
+        raise Damage(
+            f"its outputs are not what its inputs and attributes make: {_specs_text(inferred)} "
+            f"(the file says {_specs_text(saved)})"
+        )
+    if refined:
+        return [(d, s.merge_with(ss)) for (d, s), (_, ss) in zip(inferred, saved)]
+    return inferred
+
+
+def _specs_text(specs):
+    text = ", ".join(f"{dtype.name} {shape_text(shape)}" for dtype, shape in specs)
+    return text if len(text) <= 200 else text[:200] + "..."
+
+
 def _read(path):
     for _ in range(_ATTEMPTS):
         try:
@@ -418,19 +445,12 @@ class _Reader:
         # In a graph a call is ready for one order of gradients; more is an edit, each order
         # a backward function built when the call is checked.
         expect(opdef is not CALL or attrs["depth"] == 1, "a call in a graph must have depth 1")
-        specs = [self._spec(s) for s in expect_list(data["outputs"], "its outputs")]
+        saved = [self._spec(s) for s in expect_list(data["outputs"], "its outputs")]
         try:
             inferred = opdef.infer(inputs, attrs)  # the graph must make sense, not just parse
         except Exception as e:
             raise Damage(f"it does not fit its inputs: {type(e).__name__}: {e}") from None
-        expect(
-            len(inferred) == len(specs)
-            and all(
-                d is sd and s.is_compatible_with(ss) for (d, s), (sd, ss) in zip(inferred, specs)
-            ),
-            "its outputs are not what its inputs and attributes make",
-        )
-        specs = [(d, s.merge_with(ss)) for (d, s), (_, ss) in zip(inferred, specs)]
+        specs = _output_specs(opdef, inferred, saved, depth)
         op = graph.create_op(opdef, inputs, attrs, name, specs, [ops[c] for c in controls])
         expect(op.name == name, f"op name {name!r} is used twice")
         return op
