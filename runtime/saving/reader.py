@@ -15,6 +15,7 @@ SavedModelError naming the file and the problem.
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import io
 import json
@@ -23,6 +24,8 @@ import re
 
 from runtime.core.graph import PLACEHOLDER, FuncGraph, is_valid_op_name
 from runtime.core.op_def import OPS
+from runtime.core.tensor_shape import MAX_RANK
+from runtime.ops.constant_ops import static_values_once
 from runtime.ops.function_ops import CALL, GraphFunction
 from runtime.saving.arrays import ArraysReader
 from runtime.saving.attributes import decode_attr
@@ -128,8 +131,14 @@ def _output_specs(opdef, inferred, saved, depth):
     The file's own (``saved``) may know less, never more: a shape the graph
     does not make would be trusted by callers and exports. The one exception
     is a sub-graph's placeholder, which a gradient refines to the shape its
-    value has (``GradientGraph.capture_from_around``).
+    value has (``GradientGraph.capture_from_around``). No rank is over MAX_RANK.
     """
+    for _, shape in inferred:
+        expect(
+            shape.rank is None or shape.rank <= MAX_RANK,
+            f"an output would have {shape.rank} dimensions: too many dimensions in tensor "
+            f"(at most {MAX_RANK})",
+        )
     refined = opdef is PLACEHOLDER and depth > 0
     if len(inferred) != len(saved) or not all(
         d is sd and (s.is_subtype_of(ss) or (refined and ss.is_subtype_of(s)))
@@ -181,9 +190,10 @@ class _Reader:
 
     def read(self):
         raw, description = self._description()
-        # Checked now, reported after the checks of the content (whose messages say more),
-        # or as the cause when the arrays file does not match what the description says.
-        self.damage = _damage(raw, description)
+        # Reported after the checks of the content (whose messages say more, and which refuse
+        # a hostile graph before the whole text is written again to compare its layout), or
+        # as the cause when the arrays file does not match what the description says.
+        self.damage = functools.cache(lambda: _damage(raw, description))
         with self._open_arrays(raw, description["arrays"]) as (arrays_data, arrays_path):
             # Each array reference has a "key" and names one member (two for strings): a zip
             # directory listing more members is refused before any of them costs memory.
@@ -191,7 +201,7 @@ class _Reader:
             self.arrays = ArraysReader(
                 io.BytesIO(arrays_data), arrays_path, len(arrays_data), max_members
             )
-            with self._in_description():
+            with self._in_description(), static_values_once():
                 self.variables = {}
                 for entry in expect_list(description["variables"], "'variables'"):
                     self._variable(entry)
@@ -201,7 +211,8 @@ class _Reader:
                     expect(is_saveable_name(name), "a function name must be printable text")
                     graphs[name] = self._function(entry)
                 self.where = "the description"
-                expect(self.damage is None, self.damage)
+                damage = self.damage()
+                expect(damage is None, damage)
             self.arrays.check_all_read()
         functions = {}
         for name, (graph, arguments) in graphs.items():
@@ -275,9 +286,10 @@ class _Reader:
             with self._checked_arrays(raw, reference) as opened:
                 yield opened
         except ArraysFileError as e:
-            if self.damage is None:
+            damage = self.damage()
+            if damage is None:
                 raise
-            raise SavedModelError(f"{self.description_path}: {self.damage}") from e
+            raise SavedModelError(f"{self.description_path}: {damage}") from e
 
     @contextlib.contextmanager
     def _checked_arrays(self, raw, reference):
