@@ -319,8 +319,10 @@ class _Reader:
                 data = file.read(size + 1)
             except OSError as e:
                 raise ArraysFileError(f"{path}: cannot read the arrays file: {e}") from e
+        if len(data) != size:
+            raise ArraysFileError(f"{path}: the arrays file changed size while it was read")
         # The bytes hashed are the bytes parsed: a file rewritten after the check is not read.
-        if len(data) != size or hashlib.sha256(data).hexdigest() != digest:
+        if hashlib.sha256(data).hexdigest() != digest:
             raise ArraysFileError(f"{path}: the arrays file is damaged (its SHA-256 differs)")
         yield data, path
 
