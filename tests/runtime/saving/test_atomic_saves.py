@@ -349,3 +349,23 @@ def test_the_arrays_loaded_are_the_bytes_whose_sha256_was_checked(tmp_path, monk
 
     monkeypatch.setattr(reader, "hashlib", types.SimpleNamespace(sha256=RewrittenWhenChecked))
     assert rt.saved_model.load(path).scale.numpy() == 2.0  # the checked bytes, not 3.0
+
+
+def test_an_arrays_file_that_grows_while_it_is_read_is_refused_naming_it(tmp_path, monkeypatch):
+    import runtime.saving.reader as reader
+
+    path = str(tmp_path / "model")
+    rt.saved_model.save(_Scaled(2.0), path)
+    arrays_file = arrays_path(path)
+    opened = reader.open_regular_file
+
+    def open_then_grow(name, *args):
+        file, size = opened(name, *args)
+        if name == arrays_file:
+            with open(arrays_file, "ab") as f:
+                f.write(b"\0")  # after its size was taken, before it is read
+        return file, size
+
+    monkeypatch.setattr(reader, "open_regular_file", open_then_grow)
+    with pytest.raises(SavedModelError, match="the arrays file changed size while it was read"):
+        rt.saved_model.load(path)
