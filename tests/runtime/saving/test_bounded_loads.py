@@ -3,8 +3,9 @@
 Each model here is a few kilobytes, signed as a save signs it, and built so
 that a loader without bounds would spend days (a chain of Packs whose static
 value is recomputed along every path), or make shapes of millions of
-dimensions (a shape tensor of ones, an index of many ``None``s). Each load runs
-in a fresh process whose own clock times the load, and a hang is killed.
+dimensions (a shape tensor of ones, an index of many ``None``s). Those loads run
+in a fresh process whose own clock times the load, and a hang is killed; the
+limits' edges load in this one.
 """
 
 import json
