@@ -9,6 +9,20 @@ True
 
 from __future__ import annotations
 
+# The most dimensions a tensor may have: TensorFlow's limit (MaxDimensions in its
+# tensor_shape.h). Shapes inferred from data (a shape tensor's value, an index of many
+# ``None``s) are checked against it, so a huge one is an error, not a huge shape.
+MAX_RANK = 254
+
+
+def check_rank(rank, what):
+    """Raises ValueError when ``rank`` is over MAX_RANK, in TensorFlow's words."""
+    if rank > MAX_RANK:
+        raise ValueError(
+            f"{what} would have {rank} dimensions: too many dimensions in tensor "
+            f"(at most {MAX_RANK})"
+        )
+
 
 class TensorShape:
     """A tensor's shape: a tuple of dims (``None`` = unknown), or unknown rank."""

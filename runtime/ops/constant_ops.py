@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
+
 import numpy as np
 
 from runtime import errors
@@ -127,14 +130,67 @@ def constant_value(t):
     """The value of ``t`` if it is known without running a graph, else None.
 
     Its op's row says when (``OpDef.static_value``): a Const, the shape of a
-    fully known tensor, a Pack or Cast of known values.
+    fully known tensor, a Pack or Cast of known values. While a saved graph is
+    rebuilt (``static_values_once``), each tensor's value is computed once.
     """
     if isinstance(t, EagerTensor):
         return t._value
     if not isinstance(t, SymbolicTensor):
         return None
     known = t.op.opdef.static_value
-    return None if known is None else known(t.op)
+    if known is None:
+        return None
+    once = _static_values.get()
+    return known(t.op) if once is None else once.value(t, known)
+
+
+class _StaticValues:
+    """The static values of one graph being rebuilt: each computed once, within limits.
+
+    A value of more than ``MAX_STATIC_ELEMENTS`` elements, or one past
+    ``MAX_STATIC_TOTAL`` elements in all, counts as unknown (None): a chain of
+    Packs, each stacking the one before twice, costs one step per op, not one
+    per path through the chain, and at most the limits in memory.
+    """
+
+    def __init__(self):
+        self._values = {}  # id(tensor) -> (tensor, value): kept alive, its id stays its own
+        self._total = 0
+
+    def value(self, t, known):
+        entry = self._values.get(id(t))
+        if entry is not None:
+            return entry[1]
+        size = t.shape.num_elements()
+        value = None
+        if (
+            size is not None
+            and size <= MAX_STATIC_ELEMENTS
+            and self._total + size <= MAX_STATIC_TOTAL
+        ):
+            value = known(t.op)
+            self._total += size
+        self._values[id(t)] = (t, value)
+        return value
+
+
+MAX_STATIC_ELEMENTS = 1 << 16  # as many as one op has outputs at most (a shape has <= 254)
+MAX_STATIC_TOTAL = 1 << 22
+_static_values = contextvars.ContextVar("static_values", default=None)
+
+
+@contextlib.contextmanager
+def static_values_once():
+    """Within it, ``constant_value`` computes each tensor's value once, within limits.
+
+    For rebuilding a graph whose shapes no longer change (loading a saved
+    model): a value computed once stays right only while its inputs' shapes do.
+    """
+    token = _static_values.set(_StaticValues())
+    try:
+        yield
+    finally:
+        _static_values.reset(token)
 
 
 def static_int(value, what):

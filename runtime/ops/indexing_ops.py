@@ -18,7 +18,7 @@ from runtime.core import dtypes
 from runtime.core.forms import Form, Input, Subscript
 from runtime.core.op_def import OpDef
 from runtime.core.tensor import Tensor
-from runtime.core.tensor_shape import TensorShape
+from runtime.core.tensor_shape import TensorShape, check_rank
 from runtime.ops.array_ops import (
     normalize_axis,
     shape_of,
@@ -334,12 +334,15 @@ def _slice_infer(inputs, attrs):
     for t in inputs[1:]:
         if not t.dtype.is_integer or t.shape.rank not in (0, None):
             raise TypeError(f"Tensor indices must be integer scalars, got {t.dtype.name} {t.shape}")
+    new_axes = spec.count(None)
+    check_rank(new_axes, "the index's result")  # each None adds a dimension
     if x.shape.rank is None:
         return [(x.dtype, TensorShape(None))]
     dims = x.shape.as_list()
-    consumed = sum(1 for k in spec if k is not None and k is not Ellipsis)
+    consumed = len(spec) - new_axes - spec.count(Ellipsis)
     if consumed > len(dims):
         raise IndexError(f"Too many indices for a tensor of rank {len(dims)}")
+    check_rank(len(dims) - consumed + new_axes, "the index's result")
     out, d = [], 0
     for k in spec:
         if k is Ellipsis:

@@ -15,7 +15,7 @@ from runtime.core import attr_kinds as kinds
 from runtime.core import dtypes
 from runtime.core.op_def import SHAPE_ONLY, OpDef
 from runtime.core.tensor import SymbolicTensor
-from runtime.core.tensor_shape import TensorShape
+from runtime.core.tensor_shape import TensorShape, check_rank
 from runtime.ops.constant_ops import constant_value, convert_to_tensor
 from runtime.ops.registry import bind1
 
@@ -81,9 +81,17 @@ def rank(input, name=None):
 
 
 def shape_from_tensor(t) -> TensorShape:
-    """The shape a 1-D shape tensor stands for, as far as it is known statically."""
+    """The shape a 1-D shape tensor stands for, as far as it is known statically.
+
+    ValueError when it has more than MAX_RANK elements (checked before its value
+    is read where its shape tells: a huge constant of ones is an error, not a
+    shape of that rank).
+    """
+    if t.shape.rank == 1 and t.shape[0] is not None:
+        check_rank(t.shape[0], "a shape given as a tensor")
     value = constant_value(t)
     if value is not None:
+        check_rank(np.size(value), "a shape given as a tensor")
         dims = np.asarray(value).reshape(-1).tolist()  # Python ints: cheap to check and keep
         return TensorShape([None if d < 0 else int(d) for d in dims])
     if isinstance(t, SymbolicTensor) and t.op.opdef is SHAPE:  # shape(x): as known as x's

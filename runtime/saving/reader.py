@@ -2,8 +2,9 @@
 
 The files are untrusted. The description is read only up to its size limit and
 parsed as JSON; the arrays file must have the size and SHA-256 the description
-gives, and only the members it names are read, each within the size its dtype
-and shape allow, without pickles. Every op is checked against its row of the op
+gives, and is read once: the bytes checked are the bytes parsed. Only the
+members the description names are read, each within the size its dtype and
+shape allow, without pickles. Every op is checked against its row of the op
 table: its attribute names and the kind of each value, then its inputs with the
 row's shape and dtype inference, sub-graphs of If and While ops included. The
 description's own checksum must match. Only then are functions compiled, and
@@ -14,13 +15,17 @@ SavedModelError naming the file and the problem.
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
+import io
 import json
 import os
 import re
 
 from runtime.core.graph import PLACEHOLDER, FuncGraph, is_valid_op_name
 from runtime.core.op_def import OPS
+from runtime.core.tensor_shape import MAX_RANK
+from runtime.ops.constant_ops import static_values_once
 from runtime.ops.function_ops import CALL, GraphFunction
 from runtime.saving.arrays import ArraysReader
 from runtime.saving.attributes import decode_attr
@@ -120,6 +125,39 @@ def _damage(raw, description):
     return None
 
 
+def _output_specs(opdef, inferred, saved, depth):
+    """The specs of an op's outputs: what its inputs and attributes make (``inferred``).
+
+    The file's own (``saved``) may know less, never more: a shape the graph
+    does not make would be trusted by callers and exports. The one exception
+    is a sub-graph's placeholder, which a gradient refines to the shape its
+    value has (``GradientGraph.capture_from_around``). No rank is over MAX_RANK.
+    """
+    for _, shape in inferred:
+        expect(
+            shape.rank is None or shape.rank <= MAX_RANK,
+            f"an output would have {shape.rank} dimensions: too many dimensions in tensor "
+            f"(at most {MAX_RANK})",
+        )
+    refined = opdef is PLACEHOLDER and depth > 0
+    if len(inferred) != len(saved) or not all(
+        d is sd and (s.is_subtype_of(ss) or (refined and ss.is_subtype_of(s)))
+        for (d, s), (sd, ss) in zip(inferred, saved)
+    ):
+        raise Damage(
+            f"its outputs are not what its inputs and attributes make: {_specs_text(inferred)} "
+            f"(the file says {_specs_text(saved)})"
+        )
+    if refined:
+        return [(d, s.merge_with(ss)) for (d, s), (_, ss) in zip(inferred, saved)]
+    return inferred
+
+
+def _specs_text(specs):
+    text = ", ".join(f"{dtype.name} {shape_text(shape)}" for dtype, shape in specs)
+    return text if len(text) <= 200 else text[:200] + "..."
+
+
 def _read(path):
     for _ in range(_ATTEMPTS):
         try:
@@ -152,15 +190,18 @@ class _Reader:
 
     def read(self):
         raw, description = self._description()
-        # Checked now, reported after the checks of the content (whose messages say more),
-        # or as the cause when the arrays file does not match what the description says.
-        self.damage = _damage(raw, description)
-        with self._open_arrays(raw, description["arrays"]) as (arrays_file, arrays_path, size):
+        # Reported after the checks of the content (whose messages say more, and which refuse
+        # a hostile graph before the whole text is written again to compare its layout), or
+        # as the cause when the arrays file does not match what the description says.
+        self.damage = functools.cache(lambda: _damage(raw, description))
+        with self._open_arrays(raw, description["arrays"]) as (arrays_data, arrays_path):
             # Each array reference has a "key" and names one member (two for strings): a zip
             # directory listing more members is refused before any of them costs memory.
             max_members = 2 * raw.count(b'"key"')
-            self.arrays = ArraysReader(arrays_file, arrays_path, size, max_members)
-            with self._in_description():
+            self.arrays = ArraysReader(
+                io.BytesIO(arrays_data), arrays_path, len(arrays_data), max_members
+            )
+            with self._in_description(), static_values_once():
                 self.variables = {}
                 for entry in expect_list(description["variables"], "'variables'"):
                     self._variable(entry)
@@ -170,7 +211,8 @@ class _Reader:
                     expect(is_saveable_name(name), "a function name must be printable text")
                     graphs[name] = self._function(entry)
                 self.where = "the description"
-                expect(self.damage is None, self.damage)
+                damage = self.damage()
+                expect(damage is None, damage)
             self.arrays.check_all_read()
         functions = {}
         for name, (graph, arguments) in graphs.items():
@@ -235,7 +277,8 @@ class _Reader:
 
     @contextlib.contextmanager
     def _open_arrays(self, raw, reference):
-        """The arrays file, checked to have the size and SHA-256 that ``reference`` gives.
+        """``(bytes, path)`` of the arrays file, checked to have the size and SHA-256 that
+        ``reference`` gives.
 
         When the description is damaged, that is the error, not the mismatch it causes.
         """
@@ -243,9 +286,10 @@ class _Reader:
             with self._checked_arrays(raw, reference) as opened:
                 yield opened
         except ArraysFileError as e:
-            if self.damage is None:
+            damage = self.damage()
+            if damage is None:
                 raise
-            raise SavedModelError(f"{self.description_path}: {self.damage}") from e
+            raise SavedModelError(f"{self.description_path}: {damage}") from e
 
     @contextlib.contextmanager
     def _checked_arrays(self, raw, reference):
@@ -271,15 +315,16 @@ class _Reader:
                 raise ArraysFileError(
                     f"{path}: the arrays file has {actual} bytes, but the description says {size}"
                 )
-            sha = hashlib.sha256()
             try:
-                for chunk in iter(lambda: file.read(1 << 20), b""):
-                    sha.update(chunk)
+                data = file.read(size + 1)
             except OSError as e:
                 raise ArraysFileError(f"{path}: cannot read the arrays file: {e}") from e
-            if sha.hexdigest() != digest:
-                raise ArraysFileError(f"{path}: the arrays file is damaged (its SHA-256 differs)")
-            yield file, path, actual
+        if len(data) != size:
+            raise ArraysFileError(f"{path}: the arrays file changed size while it was read")
+        # The bytes hashed are the bytes parsed: a file rewritten after the check is not read.
+        if hashlib.sha256(data).hexdigest() != digest:
+            raise ArraysFileError(f"{path}: the arrays file is damaged (its SHA-256 differs)")
+        yield data, path
 
     # --- the parts of the description ---------------------------------------------------------
 
@@ -414,19 +459,12 @@ class _Reader:
         # In a graph a call is ready for one order of gradients; more is an edit, each order
         # a backward function built when the call is checked.
         expect(opdef is not CALL or attrs["depth"] == 1, "a call in a graph must have depth 1")
-        specs = [self._spec(s) for s in expect_list(data["outputs"], "its outputs")]
+        saved = [self._spec(s) for s in expect_list(data["outputs"], "its outputs")]
         try:
             inferred = opdef.infer(inputs, attrs)  # the graph must make sense, not just parse
         except Exception as e:
             raise Damage(f"it does not fit its inputs: {type(e).__name__}: {e}") from None
-        expect(
-            len(inferred) == len(specs)
-            and all(
-                d is sd and s.is_compatible_with(ss) for (d, s), (sd, ss) in zip(inferred, specs)
-            ),
-            "its outputs are not what its inputs and attributes make",
-        )
-        specs = [(d, s.merge_with(ss)) for (d, s), (_, ss) in zip(inferred, specs)]
+        specs = _output_specs(opdef, inferred, saved, depth)
         op = graph.create_op(opdef, inputs, attrs, name, specs, [ops[c] for c in controls])
         expect(op.name == name, f"op name {name!r} is used twice")
         return op

@@ -89,3 +89,23 @@ def test_a_loaded_graph_knows_what_the_traced_one_knew(tmp_path):
     consts = [op for op in graph.get_operations() if op.type == "Const"]
     assert [constant_value(op.outputs[0]) for op in consts] == [np.float32(2.0)]
     assert [t.op.type for t in graph.inputs] == ["Placeholder"]
+
+
+@pytest.mark.parametrize(
+    "build, rank",
+    [
+        (lambda x: rt.reshape(x, rt.ones([300], rt.int32)), 300),  # a shape given as a tensor
+        (lambda x: rt.fill(rt.ones([255], rt.int32), 1.0), 255),
+        (lambda x: x[(None,) * 253], 255),  # x has two dimensions: 253 more make 255
+        (lambda x: x[(None,) * 300 + (0, 0)], 300),
+    ],
+)
+def test_a_shape_inferred_from_data_has_at_most_tensorflows_254_dimensions(build, rank):
+    with pytest.raises(ValueError, match=f"would have {rank} dimensions: too many dimensions in "):
+        _in_graph(build)
+
+
+def test_254_dimensions_inferred_from_data_are_allowed():
+    assert _in_graph(lambda x: x[(None,) * 252]).shape.as_list() == [1] * 252 + [None, 3]
+    ones = np.ones(254, np.int32)
+    assert _in_graph(lambda x: rt.fill(rt.constant(ones), 1.0)).shape == (1,) * 254

@@ -8,6 +8,10 @@ import hashlib
 import json
 import os
 
+import numpy as np
+
+import autograph as ag
+import runtime as rt
 from runtime.saving.format import checksum, describe
 
 
@@ -47,3 +51,55 @@ def files_of(path):
             with open(full, "rb") as f:
                 out[name] = f.read()
     return out
+
+
+# --- graphs written by hand -------------------------------------------------------------------
+
+
+def op_json(name, op_type, inputs=(), attrs=None, outputs=(("float32", None),)):
+    """One op of a description's graph; ``outputs`` as (dtype, shape list or None) pairs."""
+    return {
+        "name": name,
+        "type": op_type,
+        "inputs": list(inputs),
+        "control_inputs": [],
+        "attrs": attrs or {},
+        "outputs": [{"dtype": dtype, "shape": shape} for dtype, shape in outputs],
+    }
+
+
+def const_json(arrays, name, value):
+    """A Const op holding ``value``, stored in ``arrays`` (an ArraysWriter)."""
+    reference = arrays.add(np.asarray(value))
+    kind = "scalar" if np.ndim(value) == 0 else "array"
+    return op_json(
+        name,
+        "Const",
+        attrs={"value": {kind: reference}, "dtype": {"dtype": reference["dtype"]}},
+        outputs=[(reference["dtype"], list(np.shape(value)))],
+    )
+
+
+def write_function(path, ops, outputs, arrays):
+    """Saves a model whose one signature is ``f(x)`` (float32 [None]) made of ``ops``.
+
+    ``x:0`` is its input; ``outputs`` names the tensors it returns; ``arrays``
+    (an ArraysWriter) holds the constants of ``ops``. Signed, as a save signs.
+    """
+
+    @ag.function(input_signature=[rt.TensorSpec([None], rt.float32)], autograph=False)
+    def f(x):
+        return x * 2.0
+
+    rt.saved_model.save(rt.Module(), path, signatures=f)
+    document = description(path)
+    x = op_json(
+        "x",
+        "Placeholder",
+        attrs={"dtype": {"dtype": "float32"}, "shape": {"shape": [None]}},
+        outputs=[("float32", [None])],
+    )
+    function = document["functions"]["serving_default"]
+    function["graph"] = {"ops": [x, *ops], "inputs": ["x:0"], "outputs": list(outputs)}
+    function["outputs"] = {"tuple": [{"output": i} for i in range(len(outputs))]}
+    write_signed(path, document, arrays=arrays.to_bytes())

@@ -5,11 +5,13 @@ every file-system step of a save and at random times, and savers and readers
 run side by side; after each, the path must hold one complete model.
 """
 
+import hashlib
 import json
 import os
 import subprocess
 import sys
 import textwrap
+import types
 
 import numpy as np
 import pytest
@@ -17,7 +19,7 @@ import pytest
 import autograph as ag
 import runtime as rt
 from runtime.saved_model import SavedModelError
-from tests.runtime.saving.model_files import files_of
+from tests.runtime.saving.model_files import arrays_path, files_of
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 
@@ -307,3 +309,63 @@ def test_a_description_that_load_would_refuse_for_its_size_is_not_saved(tmp_path
         rt.saved_model.save(_Weights(50), path)
     assert files_of(path) == before
     assert rt.saved_model.load(path).first().numpy() == 0.0
+
+
+class _Scaled(rt.Module):
+    def __init__(self, scale):
+        super().__init__()
+        self.scale = rt.Variable(scale)
+
+    @ag.function(input_signature=[rt.TensorSpec([], rt.float32)], autograph=False)
+    def __call__(self, x):
+        return x * self.scale
+
+
+def test_the_arrays_loaded_are_the_bytes_whose_sha256_was_checked(tmp_path, monkeypatch):
+    import runtime.saving.reader as reader
+
+    path, other = str(tmp_path / "model"), str(tmp_path / "other")
+    rt.saved_model.save(_Scaled(2.0), path)
+    rt.saved_model.save(_Scaled(3.0), other)
+    arrays_file, rewritten = arrays_path(path), files_of(other)
+    (replacement,) = (data for name, data in rewritten.items() if name.startswith("arrays-"))
+    assert len(replacement) == os.path.getsize(arrays_file)
+
+    class RewrittenWhenChecked:
+        """SHA-256 that, once the digest is taken, rewrites the file in place: as a writer
+        racing the load would, between the check and the parse."""
+
+        def __init__(self, data=b""):
+            self._sha = hashlib.sha256(data)
+
+        def update(self, data):
+            self._sha.update(data)
+
+        def hexdigest(self):
+            digest = self._sha.hexdigest()
+            with open(arrays_file, "r+b") as f:
+                f.write(replacement)
+            return digest
+
+    monkeypatch.setattr(reader, "hashlib", types.SimpleNamespace(sha256=RewrittenWhenChecked))
+    assert rt.saved_model.load(path).scale.numpy() == 2.0  # the checked bytes, not 3.0
+
+
+def test_an_arrays_file_that_grows_while_it_is_read_is_refused_naming_it(tmp_path, monkeypatch):
+    import runtime.saving.reader as reader
+
+    path = str(tmp_path / "model")
+    rt.saved_model.save(_Scaled(2.0), path)
+    arrays_file = arrays_path(path)
+    opened = reader.open_regular_file
+
+    def open_then_grow(name, *args):
+        file, size = opened(name, *args)
+        if name == arrays_file:
+            with open(arrays_file, "ab") as f:
+                f.write(b"\0")  # after its size was taken, before it is read
+        return file, size
+
+    monkeypatch.setattr(reader, "open_regular_file", open_then_grow)
+    with pytest.raises(SavedModelError, match="the arrays file changed size while it was read"):
+        rt.saved_model.load(path)

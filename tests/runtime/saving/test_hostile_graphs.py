@@ -154,3 +154,40 @@ def test_the_sources_of_loaded_functions_leave_linecache_with_them(model):
     del loaded
     gc.collect()
     assert not added & set(linecache.cache)
+
+
+@pytest.fixture
+def doubling(tmp_path):
+    @ag.function(input_signature=[rt.TensorSpec([None], rt.float32)], autograph=False)
+    def double(x):
+        return x * 2.0
+
+    path = str(tmp_path / "double")
+    rt.saved_model.save(rt.Module(), path, signatures=double)
+    return path
+
+
+@pytest.mark.parametrize("op_type", ["Mul", "Placeholder"])
+def test_an_output_shape_the_graph_does_not_make_is_refused(doubling, op_type):
+    # Trusted, a loaded x * 2 would declare (2,) and return (6,) for 6 values, and an ONNX
+    # export of it would declare (2,).
+    document = description(doubling)
+    ops = document["functions"]["serving_default"]["graph"]["ops"]
+    op = next(o for o in ops if o["type"] == op_type)
+    op["outputs"][0]["shape"] = [2]
+    write_signed(doubling, document)
+    assert _load_error(doubling).endswith(
+        f"({op_type}): its outputs are not what its inputs and attributes make: "
+        "float32 (None,) (the file says float32 (2,))"
+    )
+
+
+def test_an_output_shape_that_knows_less_than_the_graph_loads_as_the_graph_makes_it(doubling):
+    document = description(doubling)
+    ops = document["functions"]["serving_default"]["graph"]["ops"]
+    next(o for o in ops if o["type"] == "Mul")["outputs"][0]["shape"] = None
+    write_signed(doubling, document)
+    served = rt.saved_model.load(doubling).signatures["serving_default"]
+    assert served.graph.outputs[0].shape.as_list() == [None]
+    x = np.arange(6, dtype=np.float32)
+    np.testing.assert_array_equal(served(x=x)["output_0"].numpy(), x * 2)

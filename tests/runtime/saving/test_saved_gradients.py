@@ -183,3 +183,37 @@ def test_calls_nest_up_to_the_limit_and_a_deeper_nesting_is_refused_before_it_is
         SavedModelError, match=f"called functions are nested over {MAX_CALL_NESTING}"
     ):
         rt.saved_model.load(path)
+
+
+class BranchesOfTwoShapes(rt.Module):
+    """A cond whose branches return (3,) and (1,): its output is (None,), and the gradient's
+    branches read it as the shape each branch made (a placeholder refined beyond its input)."""
+
+    def __init__(self):
+        super().__init__()
+        self.w = rt.Variable(np.ones(3, np.float32))
+
+    @ag.function(
+        input_signature=[rt.TensorSpec([], rt.bool), rt.TensorSpec([3], rt.float32)],
+        autograph=False,
+    )
+    def gradient(self, pred, x):
+        with rt.GradientTape() as tape:
+            y = rt.cond(
+                pred,
+                lambda: rt.exp(x * self.w),
+                lambda: rt.exp(rt.reduce_sum(x * self.w, axis=0, keepdims=True)),
+            )
+            loss = rt.reduce_sum(y * y)
+        return tape.gradient(loss, self.w)
+
+
+def test_a_cond_gradient_whose_branches_differ_in_shape_loads_and_computes_the_same(tmp_path):
+    path = str(tmp_path / "model")
+    rt.saved_model.save(BranchesOfTwoShapes(), path)
+    loaded = rt.saved_model.load(path)
+    x = np.array([0.0, 1.0, 2.0], np.float32)
+    # d/dw sum(exp(x * w) ** 2) = 2 x exp(2 x w); d/dw exp(sum(x * w)) ** 2 = 2 x exp(2 sum(x w))
+    np.testing.assert_allclose(loaded.gradient(True, x).numpy(), 2 * x * np.exp(2 * x), rtol=1e-5)
+    expected = 2 * x * np.exp(2 * x.sum())
+    np.testing.assert_allclose(loaded.gradient(False, x).numpy(), expected, rtol=1e-5)
