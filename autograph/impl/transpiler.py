@@ -23,6 +23,7 @@ from autograph.converters import (
     control_flow,
     directives,
     logical_expressions,
+    methods,
     return_statements,
     try_statements,
     unsupported,
@@ -100,6 +101,7 @@ def _convert(fn):
     unsupported.check(node, fn.__qualname__)
     filename = fn.__code__.co_filename
     ctx = Context(Namer.for_function(fn), _resolver(fn), filename)
+    node = methods.transform(node, fn, ctx)
     _rename_user_ag(node, ctx.namer)
     _leave_alone_marked(node, ctx)
     for converter in (
