@@ -23,6 +23,7 @@ from autograph.converters import (
     control_flow,
     directives,
     logical_expressions,
+    match_statements,
     methods,
     return_statements,
     try_statements,
@@ -105,6 +106,7 @@ def _convert(fn):
     _rename_user_ag(node, ctx.namer)
     _leave_alone_marked(node, ctx)
     for converter in (
+        match_statements,
         directives,
         break_statements,
         continue_statements,

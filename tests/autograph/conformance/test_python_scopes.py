@@ -10,7 +10,8 @@ import types
 
 import autograph as ag
 import runtime as rt
-from tests.autograph.conformance.harness import Programs
+from runtime.errors import OperatorNotAllowedInGraphError
+from tests.autograph.conformance.harness import Programs, Raises
 
 programs = Programs()
 case = programs.case
@@ -171,6 +172,173 @@ def test_a_function_only_named_like_a_method_keeps_its_names():
 
     wrapper.__qualname__ = "_Counter.add"  # as functools.wraps would name it
     assert ag.to_graph(wrapper)() == wrapper() == 5
+
+
+# --- match statements -------------------------------------------------------------------------
+
+
+@case([([0, 0, 1, 0],), ([0, 0],), ([],)], theme="loop_control_flow (break in a case)")
+def match_break_in_loop(xs):
+    t = 0
+    for x in xs:
+        match x:
+            case 0:
+                t += 10
+            case _:
+                break
+    return t
+
+
+@case([([1, 2, 3, 9, 0],), ([5, 5],)], theme="loop_control_flow (continue and return in cases)")
+def match_continue_and_return(xs):
+    t = 0
+    for x in xs:
+        match x:
+            case 2:
+                continue
+            case 9:
+                return -t
+            case n:
+                t += n
+    return t
+
+
+@case([(0,), (1,), (2,), (3,), (7,)], theme="cond_basic (value, or, guard, capture, wildcard)")
+def match_values(x):
+    match x:
+        case 0:
+            r = 10
+        case 1 | 2:
+            r = 20
+        case n if n > 4:
+            r = n * 3
+        case _:
+            r = -1
+    return r
+
+
+@case([(3,), (-3,)], theme="cond_basic (a capture named like the subject, a failing guard)")
+def match_guard_falls_through(x):
+    match x:
+        case x if x > 100:
+            y = 0
+        case (1 | 3) as y:
+            y = y * 7
+        case _:
+            y = x + 1
+    return y
+
+
+@case([(None,), (True,), (False,), (5,)], tensors=(False,), theme="cond_basic (singletons)")
+def match_singletons(x):
+    match x:
+        case None:
+            return 0
+        case True:
+            return 1
+        case False:
+            return 2
+    return 3
+
+
+@case(
+    [(("add", 5), 2), (("neg",), 2), (("scale", 2, 3), 4), ([1, 2], 1), ("add", 1)],
+    tensors=(False, True),
+    theme="cond_basic (sequence patterns on Python values, staged bodies)",
+)
+def match_sequences(command, x):
+    match command:
+        case ("add", n):
+            if x > 3:
+                x = x + n
+            else:
+                x = x - n
+        case ("neg",):
+            x = -x
+        case ("scale", *factors):
+            for f in factors:
+                x = x * f
+        case [a, b] if a < b:
+            x = x + a + b
+        case _:
+            x = 0
+    return x
+
+
+@case(
+    [({"op": "add", "by": 3}, 4), ({"op": "keep", "a": 1, "b": 2}, 4), ({"x": 1}, 4)],
+    tensors=(False, True),
+    theme="cond_basic (mapping patterns)",
+)
+def match_mappings(config, x):
+    match config:
+        case {"op": "add", "by": by}:
+            y = x + by
+        case {"op": "keep", **rest}:
+            y = x * len(rest)
+        case _:
+            y = x
+    return y
+
+
+class _Point:
+    __match_args__ = ("x", "y")
+
+    def __init__(self, x, y):
+        self.x, self.y = x, y
+
+
+@case(
+    [(_Point(0, 2), 3), (_Point(1, 1), 3), (_Point(2, 5), 3), (7, 3)],
+    tensors=(False, True),
+    theme="cond_basic (class patterns)",
+)
+def match_classes(p, x):
+    match p:
+        case _Point(0, y):
+            r = x * y
+        case _Point(x=1, y=yy) if yy == 1:
+            r = x + yy
+        case _Point(a, b):
+            r = x * (a + b)
+        case int():
+            r = -x
+    return r
+
+
+@case(
+    [(1,), (2,)],
+    expect={"c": Raises(OperatorNotAllowedInGraphError, "sequence pattern \\(line .* symbolic")},
+    theme="nested_control_flow (a match in a case)",
+    note="the sequence pattern's value 1 would be compared with a symbolic tensor",
+)
+def match_nested(x):
+    match (x, x + 1):
+        case (1, second):
+            match second:
+                case 2:
+                    r = 100
+                case _:
+                    r = 0
+        case _:
+            r = x
+    return r
+
+
+@case(
+    [([1, 2],)],
+    expect={"c": Raises(OperatorNotAllowedInGraphError, "sequence pattern \\(line")},
+    theme="cond_basic (a structural pattern on a symbolic tensor)",
+    note="a symbolic tensor has no length or items to match while tracing",
+    eager_ref=True,
+)
+def match_sequence_on_tensor(xs):
+    match xs:
+        case [a, b]:
+            r = a + b
+        case _:
+            r = 0
+    return r
 
 
 test_program = programs.test()
