@@ -26,12 +26,14 @@ from autograph.converters import (
     match_statements,
     methods,
     return_statements,
+    scope_calls,
     try_statements,
     unsupported,
     variables,
 )
 from autograph.converters.base import Context, function_def, name
 from autograph.impl import errors
+from autograph.operators import original_scope
 from autograph.pyct import anno, loader, parser, printer, walk
 from autograph.pyct.analysis import definedness, liveness
 from autograph.pyct.analysis.activity import Activity
@@ -103,6 +105,7 @@ def _convert(fn):
     filename = fn.__code__.co_filename
     ctx = Context(Namer.for_function(fn), _resolver(fn), filename)
     node = methods.transform(node, fn, ctx)
+    scope_calls.mark_user_scopes(node)
     _rename_user_ag(node, ctx.namer)
     _leave_alone_marked(node, ctx)
     for converter in (
@@ -125,6 +128,7 @@ def _convert(fn):
     node = variables.transform(node, ctx, facts)
     node = control_flow.transform(node, ctx, facts)
     node = try_statements.transform(node, ctx)
+    node = scope_calls.transform(node)
     _strip_evaluated_parts(node)
     factory = _factory(node, fn.__code__.co_freevars)
     text, line_map = printer.print_with_lines(factory)
@@ -132,6 +136,7 @@ def _convert(fn):
     future_flags = fn.__code__.co_flags & _FUTURE_FLAGS
     namespace, path = loader.load_source(text + "\n", file_name, future_flags)
     errors.register(path, filename, line_map, ctx.namer.made)
+    original_scope.register(path, ctx.namer.made)
     # Only the code object is kept: the cells given here are never read.
     instance = namespace["create_converted"](None, *[None] * len(fn.__code__.co_freevars))
     return ConvertedCode(instance.__code__, node, path)

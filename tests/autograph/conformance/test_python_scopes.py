@@ -341,4 +341,88 @@ def match_sequence_on_tensor(xs):
     return r
 
 
+# --- eval, exec, locals, vars, dir, globals ---------------------------------------------------
+
+y = 100  # a global of the same name as the programs' local variables: they must not read it
+
+
+@case(NS, theme="builtins (eval reads the function's own variable in a branch)")
+def eval_in_branch(x):
+    y = x + 4  # noqa: F841 - read by the string
+    if x > 1:
+        z = eval("y * 2")
+    else:
+        z = eval("y - 1")
+    return z
+
+
+@case(NS, theme="builtins (eval in a loop body, a conditional expression and an `and`)")
+def eval_in_loop_and_expressions(x):
+    y = 3  # noqa: F841 - read by the string
+    total = 0
+    for i in range(x):
+        total += eval("i * y") if i > 0 else 1
+        if total > 2 and eval("total < y * 10"):
+            total += 1
+    return total
+
+
+@case(NS, theme="builtins (exec prints the function's own variable)")
+def exec_in_branch(x):
+    y = 7  # noqa: F841 - read by the string
+    if x > 1:
+        exec("print(y * 2)")
+    return x
+
+
+@case(NS, theme="builtins (eval with explicit namespaces, and globals())")
+def eval_with_namespaces(x):
+    y = 5
+    if x > 1:
+        a = eval("y + 1", {"y": 1})
+        b = eval("y + 1", None, {"y": 2})
+        c = globals()["y"]
+    else:
+        a, b, c = 0, 0, 0
+    return a + b + c + y
+
+
+def _names_code(names):
+    """A number that tells sets of names apart."""
+    return sum((len(k) + 1) * ord(k[0]) for k in names)
+
+
+@case(NS, theme="builtins (locals, vars and dir name the function's variables)")
+def locals_in_branch(x):
+    a = 1
+    if x > 1:
+        b = 2
+        n = _names_code(locals()) + vars()["b"] * 1000 + _names_code(dir()) * 10000
+    else:
+        n = -_names_code(locals())
+    return n + a
+
+
+@case(NS, theme="builtins (eval in a lambda and a comprehension: their own scopes)")
+def eval_in_inner_scopes(x):
+    y = 2  # noqa: F841 - read by the string
+    if x > 1:
+        plus_one = lambda k: eval("k + 1")  # noqa: E731 - a lambda is the point
+        r = plus_one(x) + sum([eval("i * y") for i in range(3)])  # y: the global
+    else:
+        r = 0
+    return r
+
+
+@case(NS, theme="builtins (eval reached as a value)")
+def eval_as_value(x):
+    y = x + 1  # noqa: F841 - read by the string
+    evaluate = eval
+    if x > 1:
+        r = evaluate("y * 3")
+    else:
+        r = 0
+    return r
+
+
 test_program = programs.test()
