@@ -425,4 +425,71 @@ def eval_as_value(x):
     return r
 
 
+# --- loops with an else clause ----------------------------------------------------------------
+
+
+@case(
+    [("sum", 2), ("sum", 9), ("other", 3)],
+    tensors=(False, True),
+    theme="loop_control_flow (for/else in a match case)",
+)
+def for_else_in_match_case(mode, n):
+    t = 0
+    match mode:
+        case "sum":
+            for i in range(n):
+                if i > 3:
+                    break
+                t += i
+            else:
+                t = -t
+        case _:
+            t = n
+    return t
+
+
+@case([([1, 2, 3],), ([1],), ([],)], theme="loop_control_flow (for/else over a tensor)")
+def for_else_over_tensor(xs):
+    t = 0
+    for x in xs:
+        if x > 2:
+            break
+        t += x
+    else:
+        t = -1
+    return t
+
+
+@case(NS, theme="loop_control_flow (for/else: return in the body, continue)")
+def for_else_return_and_continue(n):
+    t = 0
+    for i in range(n):
+        if i == 1:
+            continue
+        if t > 3:
+            return t
+        t += i
+    else:
+        t = t * 100
+    return t
+
+
+@case(NS, theme="loop_control_flow (while/else with a break, and an inner for/else)")
+def while_else_with_break(n):
+    t = 0
+    i = 0
+    while i < n:
+        i += 1
+        for j in range(i):
+            if j > 2:
+                break
+            t += j
+        else:
+            continue
+        break
+    else:
+        t = -t
+    return t
+
+
 test_program = programs.test()
