@@ -129,15 +129,16 @@ def _mangle(tree, class_name):
     """Renames the private identifiers of ``tree``; a class defined inside mangles its own
     body with its own name, as Python does."""
     for node in walk.nodes(tree, into_scopes=False):
+        nested = node is not tree and isinstance(node, (*_SCOPES, gast.ClassDef))
+        parts = _scope_parts(node, class_name) if nested else ()  # a class's name as written
         for field in _NAMED_FIELDS.get(type(node), ()):
             value = getattr(node, field, None)
             if isinstance(value, list):
                 setattr(node, field, [mangled(v, class_name) for v in value])
             elif value is not None:
                 setattr(node, field, mangled(value, class_name))
-        if node is not tree and isinstance(node, (*_SCOPES, gast.ClassDef)):
-            for part, owner in _scope_parts(node, class_name):
-                _mangle(part, owner)
+        for part, owner in parts:
+            _mangle(part, owner)
 
 
 def _scope_parts(scope, class_name):
