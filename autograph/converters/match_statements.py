@@ -25,7 +25,7 @@ from __future__ import annotations
 import gast
 
 from autograph.converters.base import StatementConverter, name, new_node, statements
-from autograph.pyct import anno
+from autograph.pyct import anno, walk
 from autograph.pyct.origin import set_origin
 
 # Patterns that are tests of the subject's value.
@@ -179,4 +179,6 @@ def _if(test, body, orelse, origin):
 
 
 def transform(node, ctx):
+    if not any(isinstance(s, gast.Match) for s in walk.statements(node.body)):
+        return node
     return _MatchConverter(ctx).visit(node)

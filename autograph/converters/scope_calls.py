@@ -15,6 +15,8 @@ user's own function, lambda or comprehension (``depth=``), whose variables it mu
 
 from __future__ import annotations
 
+import types
+
 import gast
 
 from autograph.converters.base import new_node
@@ -24,6 +26,18 @@ from autograph.pyct import anno, walk
 _SCOPES = (gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda)
 _COMPREHENSIONS = (gast.ListComp, gast.SetComp, gast.DictComp, gast.GeneratorExp)
 _OPERATORS = frozenset(override.__name__ for override in OVERRIDES.values())
+_BUILTIN_NAMES = frozenset(builtin.__name__ for builtin in OVERRIDES)
+
+
+def calls_scope_builtins(fn):
+    """Whether the code of ``fn`` names ``eval``, ``exec``, ``locals``, ``vars`` or ``dir``
+    (called, taken as a value, or as an attribute): only then is there anything to do."""
+    codes = [fn.__code__]
+    for code in codes:  # grows while it is read
+        if _BUILTIN_NAMES.intersection(code.co_names):
+            return True
+        codes += [c for c in code.co_consts if isinstance(c, types.CodeType)]
+    return False
 
 
 def mark_user_scopes(fn_node):
@@ -35,19 +49,18 @@ def mark_user_scopes(fn_node):
 
 def transform(fn_node):
     """Gives each scope builtin's call the number of functions conversion made around it."""
-    _count(fn_node, 0)
+    stack = [(fn_node, 0)]
+    while stack:  # not recursive: an `and` chain of hundreds nests as deep
+        node, depth = stack.pop()
+        for child in walk.children(node):
+            inner = depth
+            if isinstance(child, (*_SCOPES, *_COMPREHENSIONS)):
+                inner = 0 if anno.getanno(child, "user_scope") else depth + 1
+            elif depth and _is_scope_operator(child):
+                constant = new_node(gast.Constant, value=depth, kind=None)
+                child.keywords.append(gast.keyword(arg="depth", value=constant))
+            stack.append((child, inner))
     return fn_node
-
-
-def _count(node, depth):
-    for child in walk.children(node):
-        inner = depth
-        if isinstance(child, (*_SCOPES, *_COMPREHENSIONS)):
-            inner = 0 if anno.getanno(child, "user_scope") else depth + 1
-        elif _is_scope_operator(child) and depth:
-            constant = new_node(gast.Constant, value=depth, kind=None)
-            child.keywords.append(gast.keyword(arg="depth", value=constant))
-        _count(child, inner)
 
 
 def _is_scope_operator(node):

@@ -105,7 +105,9 @@ def _convert(fn):
     filename = fn.__code__.co_filename
     ctx = Context(Namer.for_function(fn), _resolver(fn), filename)
     node = methods.transform(node, fn, ctx)
-    scope_calls.mark_user_scopes(node)
+    scope_builtins = scope_calls.calls_scope_builtins(fn)
+    if scope_builtins:
+        scope_calls.mark_user_scopes(node)
     _rename_user_ag(node, ctx.namer)
     _leave_alone_marked(node, ctx)
     for converter in (
@@ -128,7 +130,8 @@ def _convert(fn):
     node = variables.transform(node, ctx, facts)
     node = control_flow.transform(node, ctx, facts)
     node = try_statements.transform(node, ctx)
-    node = scope_calls.transform(node)
+    if scope_builtins:
+        node = scope_calls.transform(node)
     _strip_evaluated_parts(node)
     factory = _factory(node, fn.__code__.co_freevars)
     text, line_map = printer.print_with_lines(factory)
