@@ -17,12 +17,10 @@ import types
 
 import gast
 
-from autograph.converters.base import name
+from autograph.converters.base import SCOPED_COMPREHENSIONS, name
 from autograph.pyct import walk
 
 _SCOPES = (gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda)
-# Comprehensions are scopes of their own on Python 3.11: ``super()`` there is Python's to refuse.
-_COMPREHENSIONS = (gast.ListComp, gast.SetComp, gast.DictComp, gast.GeneratorExp)
 
 
 def transform(fn_node, fn, ctx):
@@ -170,8 +168,8 @@ def _explicit_super(node, first_parameter):
         positional = node.args.posonlyargs + node.args.args
         first_parameter = positional[0].id if positional else None
     for child in walk.children(node):
-        if isinstance(child, _COMPREHENSIONS):
-            continue
+        if isinstance(child, SCOPED_COMPREHENSIONS):
+            continue  # a scope of its own: ``super()`` there is Python's to refuse
         if _is_bare_super(child) and first_parameter is not None:
             child.args = [name("__class__"), name(first_parameter)]
         _explicit_super(child, first_parameter)

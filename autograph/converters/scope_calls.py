@@ -19,12 +19,12 @@ import types
 
 import gast
 
-from autograph.converters.base import new_node
+from autograph.converters.base import SCOPED_COMPREHENSIONS, new_node
 from autograph.operators.original_scope import OVERRIDES
 from autograph.pyct import anno, walk
 
 _SCOPES = (gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda)
-_COMPREHENSIONS = (gast.ListComp, gast.SetComp, gast.DictComp, gast.GeneratorExp)
+_COMPREHENSIONS = SCOPED_COMPREHENSIONS
 _OPERATORS = frozenset(override.__name__ for override in OVERRIDES.values())
 _BUILTIN_NAMES = frozenset(builtin.__name__ for builtin in OVERRIDES)
 
