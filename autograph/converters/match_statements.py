@@ -163,13 +163,16 @@ _KINDS = {
     gast.MatchSequence: "a sequence pattern",
     gast.MatchMapping: "a mapping pattern",
     gast.MatchClass: "a class pattern",
-    gast.MatchOr: "an `|` of patterns that capture",
-    gast.MatchAs: "a pattern",
+    gast.MatchOr: "an or-pattern that captures",
 }
 
 
 def _describe(pattern):
-    return f"{_KINDS.get(type(pattern), 'a pattern')} (line {pattern.lineno})"
+    """What the error about a staged subject calls ``pattern``: its kind and line."""
+    line = pattern.lineno
+    while isinstance(pattern, gast.MatchAs) and pattern.pattern is not None:
+        pattern = pattern.pattern  # `case [a, b] as pair:` is a sequence pattern
+    return f"{_KINDS.get(type(pattern), 'a pattern')} (line {line})"
 
 
 def _if(test, body, orelse, origin):
