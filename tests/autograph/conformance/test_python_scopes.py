@@ -403,6 +403,25 @@ def locals_in_branch(x):
     return n + a
 
 
+@case(NS, theme="builtins (exec's assignments do not change the function's variables)")
+def exec_does_not_assign(x):
+    y = 1
+    if x > 1:
+        exec("y = 50")
+    return y
+
+
+@case([(1,), (2,)], theme="builtins (locals() in a match case: no names of the conversion)")
+def locals_in_match_case(x):
+    a = 2
+    match x:
+        case 1:
+            n = _names_code(locals()) + a
+        case _:
+            n = 0
+    return n
+
+
 @case(NS, theme="builtins (eval in a lambda and a comprehension: their own scopes)")
 def eval_in_inner_scopes(x):
     y = 2  # noqa: F841 - read by the string
