@@ -47,6 +47,60 @@ def mark_user_scopes(fn_node):
             anno.setanno(node, "user_scope", True)
 
 
+def share_variables(fn_node):
+    """Marks each scope builtin's call with the variables of its user scope that it may read,
+    before the analyses, which count them as read there (``reads_scope``).
+
+    So a branch or loop that assigns one carries it, although no code reads it but the
+    string that ``eval`` runs. Only the names that a constant string names are read; any
+    other string, and ``locals()``, may read every variable.
+    """
+    for scope in walk.nodes(fn_node):
+        if not (isinstance(scope, _SCOPES) and anno.getanno(scope, "user_scope")):
+            continue
+        own = walk.nodes(scope, into_scopes=False)
+        names = frozenset(_bound_names(own, scope))
+        for node in own:
+            if _is_scope_operator(node):
+                anno.setanno(node, "reads_scope", _read_by(node, names))
+
+
+def _read_by(call, names):
+    """The variables among ``names`` that ``call``, of a scope builtin, may read."""
+    if call.func.attr not in ("eval_", "exec_"):
+        return frozenset() if call.args else names  # vars(obj) and dir(obj) read no variable
+    if not call.args or call.keywords or _has_namespaces(call.args[1:]):
+        return frozenset()  # namespaces of its own
+    source = call.args[0]
+    if not (isinstance(source, gast.Constant) and isinstance(source.value, str)):
+        return names
+    try:
+        code = compile(source.value, "<string>", "eval" if call.func.attr == "eval_" else "exec")
+    except SyntaxError:
+        return frozenset()  # it raises when it runs, as in Python
+    return names & _code_names(code)
+
+
+def _has_namespaces(args):
+    return any(not (isinstance(a, gast.Constant) and a.value is None) for a in args)
+
+
+def _code_names(code):
+    names, codes = set(), [code]
+    for c in codes:  # grows while it is read
+        names.update(c.co_names, c.co_varnames, c.co_freevars)
+        codes += [k for k in c.co_consts if isinstance(k, types.CodeType)]
+    return names
+
+
+def _bound_names(nodes, scope):
+    for node in nodes:
+        if isinstance(node, gast.Name) and not isinstance(node.ctx, gast.Load):
+            yield node.id
+        elif isinstance(node, (gast.FunctionDef, gast.ClassDef)) and node is not scope:
+            yield node.name
+
+
 def transform(fn_node):
     """Gives each scope builtin's call the number of functions conversion made around it."""
     stack = [(fn_node, 0)]

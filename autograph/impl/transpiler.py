@@ -124,6 +124,8 @@ def _convert(fn):
     # The analyses and the two converters after them ask about the code as the user wrote it.
     # The variables converter wraps reads in ag__.ld: `o.v = x` may become `ag__.ld(o).v = x`,
     # still the write of `o.v` that control flow must carry, as the analyses found.
+    if scope_builtins:
+        scope_calls.share_variables(node)
     facts = Activity()
     liveness.analyze(node, facts)
     definedness.analyze(node, facts)

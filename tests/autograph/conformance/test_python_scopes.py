@@ -422,6 +422,40 @@ def locals_in_match_case(x):
     return n
 
 
+@case(NS, theme="builtins (a branch's assignment read only by eval)")
+def eval_reads_branch_assignment(x):
+    y = 0
+    if x > 1:
+        y = x * 5  # noqa: F841 - read by the string
+    return eval("y")
+
+
+@case(NS, theme="builtins (a loop's assignment read only by eval, locals() after branches)")
+def eval_and_locals_after_loop(n):
+    y = 0
+    for i in range(n):
+        y = i  # noqa: F841 - read by the string
+    if n > 1:
+        z = 3
+    else:
+        z = 4
+    return eval("y + 1") + locals()["z"] * 10
+
+
+@case(
+    [(0,), (2,)],
+    expect={"c": Raises(ValueError, "'tmp' must also be initialized in the else branch")},
+    theme="builtins (locals() after a staged branch that assigns a variable on one path)",
+    note="locals() may read every variable: a graph needs a value for tmp on both paths",
+)
+def locals_after_one_sided_branch(x):
+    y = 1
+    if x > 1:
+        y = 2
+        tmp = 5  # noqa: F841 - read by locals()
+    return locals()["y"]
+
+
 @case(NS, theme="builtins (eval in a lambda and a comprehension: their own scopes)")
 def eval_in_inner_scopes(x):
     y = 2  # noqa: F841 - read by the string
