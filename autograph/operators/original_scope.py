@@ -38,21 +38,28 @@ def user_locals(frame, depth=None):
     user's function; None when unknown (``f = eval; f(s)``): then every frame of a function
     that conversion made, up to the first that it did not.
     """
-    filename = frame.f_code.co_filename
-    made = _made_names.get(filename)
+    made = _made_names.get(frame.f_code.co_filename)
     if made is None:  # not converted code
         return dict(frame.f_locals)
-    frames = []
-    while frame is not None:
-        if frame.f_code.co_filename == filename:
-            frames.append(frame)
-            if (len(frames) > depth) if depth is not None else frame.f_code.co_name not in made:
-                break
-        frame = frame.f_back
     merged = {}
-    for f in reversed(frames):  # the innermost value of a name wins
+    for f in reversed(_user_frames(frame, depth, made)):  # the innermost value of a name wins
         merged.update(f.f_locals)
     return {k: v for k, v in merged.items() if k not in made and not isinstance(v, Undefined)}
+
+
+def _user_frames(frame, depth, made):
+    """The frames of one user function's converted code, from ``frame`` out to the user's."""
+    filename = frame.f_code.co_filename
+    frames = []
+    while frame is not None:
+        if frame.f_code.co_filename == filename:  # not the operators' frames between them
+            frames.append(frame)
+            if depth is None and frame.f_code.co_name not in made:
+                break
+            if depth is not None and len(frames) > depth:
+                break
+        frame = frame.f_back
+    return frames
 
 
 def eval_(source, globals=None, locals=None, *, depth=0):  # noqa: A002 - eval's own names
