@@ -2,11 +2,19 @@
 
 from __future__ import annotations
 
+import sys
+
 import gast
 
 from autograph.pyct import anno, templates
 from autograph.pyct.origin import set_origin
 from autograph.pyct.walk import BRANCHES, INNER, LEAVES, branches
+
+# Comprehensions that run in a frame of their own: all of them before Python 3.12, only
+# generator expressions since (PEP 709 inlines the others into their function).
+SCOPED_COMPREHENSIONS = (gast.GeneratorExp,) + (
+    (gast.ListComp, gast.SetComp, gast.DictComp) if sys.version_info < (3, 12) else ()
+)
 
 
 class Context:

@@ -9,6 +9,7 @@ also take symbolic tensors.
 
 from __future__ import annotations
 
+import functools
 import inspect
 
 import gast
@@ -23,6 +24,8 @@ def is_left_alone(fn) -> bool:
     """Whether calls to ``fn`` run it as it is (library code), rather than converting it."""
     if getattr(fn, "__autograph_do_not_convert__", False):
         return True
+    if isinstance(fn, functools.partial):  # functools' own object: what it calls decides
+        return is_left_alone(fn.func)
     if inspect.isclass(fn) or inspect.isbuiltin(fn) or inspect.ismethoddescriptor(fn):
         return True
     return is_library_module(getattr(fn, "__module__", None) or "")

@@ -22,11 +22,12 @@ import weakref
 from autograph import operators
 from autograph.converters.call_trees import is_left_alone
 from autograph.impl import errors, transpiler
-from autograph.operators import side_effects
+from autograph.operators import original_scope, side_effects
 from autograph.operators.py_builtins import override_of
 from autograph.pyct.parser import ConversionError
 from runtime.core import source, tracebacks
 
+_SCOPE_BUILTINS = frozenset(original_scope.OVERRIDES.values())
 _instances = weakref.WeakKeyDictionary()  # original function -> converted function
 _depth = threading.local()
 
@@ -149,6 +150,8 @@ def converted_call(fn):
     its converted function with the same arguments.
     """
     override = override_of(fn)
+    if override in _SCOPE_BUILTINS:  # reached as a value: where the call is, is not known
+        return functools.partial(override, depth=None)
     if override is not None:
         return override
     if isinstance(fn, functools.partial):

@@ -23,13 +23,17 @@ from autograph.converters import (
     control_flow,
     directives,
     logical_expressions,
+    match_statements,
+    methods,
     return_statements,
+    scope_calls,
     try_statements,
     unsupported,
     variables,
 )
 from autograph.converters.base import Context, function_def, name
 from autograph.impl import errors
+from autograph.operators import original_scope
 from autograph.pyct import anno, loader, parser, printer, walk
 from autograph.pyct.analysis import definedness, liveness
 from autograph.pyct.analysis.activity import Activity
@@ -100,9 +104,14 @@ def _convert(fn):
     unsupported.check(node, fn.__qualname__)
     filename = fn.__code__.co_filename
     ctx = Context(Namer.for_function(fn), _resolver(fn), filename)
+    node = methods.transform(node, fn, ctx)
+    scope_builtins = scope_calls.calls_scope_builtins(fn)
+    if scope_builtins:
+        scope_calls.mark_user_scopes(node)
     _rename_user_ag(node, ctx.namer)
     _leave_alone_marked(node, ctx)
     for converter in (
+        match_statements,
         directives,
         break_statements,
         continue_statements,
@@ -115,12 +124,16 @@ def _convert(fn):
     # The analyses and the two converters after them ask about the code as the user wrote it.
     # The variables converter wraps reads in ag__.ld: `o.v = x` may become `ag__.ld(o).v = x`,
     # still the write of `o.v` that control flow must carry, as the analyses found.
+    if scope_builtins:
+        scope_calls.share_variables(node)
     facts = Activity()
     liveness.analyze(node, facts)
     definedness.analyze(node, facts)
     node = variables.transform(node, ctx, facts)
     node = control_flow.transform(node, ctx, facts)
     node = try_statements.transform(node, ctx)
+    if scope_builtins:
+        node = scope_calls.transform(node)
     _strip_evaluated_parts(node)
     # A function defined inside converted code already reads the operators as ``ag__``.
     freevars = [var for var in fn.__code__.co_freevars if var != "ag__"]
@@ -130,6 +143,7 @@ def _convert(fn):
     future_flags = fn.__code__.co_flags & _FUTURE_FLAGS
     namespace, path = loader.load_source(text + "\n", file_name, future_flags)
     errors.register(path, filename, line_map, ctx.namer.made)
+    original_scope.register(path, ctx.namer.made)
     # Only the code object is kept: the cells given here are never read.
     instance = namespace["create_converted"](None, *[None] * len(freevars))
     return ConvertedCode(instance.__code__, node, path)

@@ -9,6 +9,8 @@ from autograph.operators.control_flow import if_stmt, is_symbolic, while_stmt
 from autograph.operators.exceptions import assert_stmt
 from autograph.operators.for_loops import for_stmt
 from autograph.operators.logical import and_, if_exp, not_, or_
+from autograph.operators.original_scope import dir_, eval_, exec_, locals_, vars_
+from autograph.operators.pattern_matching import match_structure
 from autograph.operators.py_builtins import (
     abs_,
     enumerate_,

@@ -19,6 +19,7 @@ from __future__ import annotations
 import builtins
 
 import runtime as rt
+from autograph.operators import original_scope
 from autograph.operators.backends import staging, staging_any
 from autograph.operators.control_flow import is_symbolic
 
@@ -165,6 +166,7 @@ OVERRIDES = {
     builtins.abs: abs_,
     builtins.max: max_,
     builtins.min: min_,
+    **original_scope.OVERRIDES,
 }
 
 

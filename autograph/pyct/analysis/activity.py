@@ -12,7 +12,8 @@ Nested functions, lambdas and comprehensions have scopes of their own: only
 the outer symbols they use count, as reads (a nested ``def`` also writes its
 own name, and its ``nonlocal`` names). The outer names that a function or a
 lambda reads are also *captured*: a closure may read them whenever it is
-called, so they are as good as read after every statement that follows.
+called, so they are as good as read after every statement that follows. So are the names
+a call is annotated to read (``reads_scope``): ``eval`` and ``locals()`` may read any.
 
 >>> import gast
 >>> r, w = reads_writes(gast.parse("self.total += x[i]").body[0])
@@ -292,6 +293,7 @@ class Activity:
             found.writes.add(target)
 
     def _call(self, node, found):
+        found.reads.update(anno.getanno(node, "reads_scope", ()))
         func = _called(node.func)
         owner = (
             symbol(func.value) if type(func) is gast.Attribute and func.attr in MUTATORS else None

@@ -1,0 +1,127 @@
+"""Tells ``ag__.eval_``, ``exec_``, ``locals_``, ``vars_`` and ``dir_`` where the user's scope is.
+
+The call converter makes ``eval(s)`` into ``ag__.eval_(s)``; the control-flow and logic
+converters may then put it inside functions of their own (``if_true``, the lambdas of
+``and``). After them, each such call is told how many of those stand between it and the
+user's own function, lambda or comprehension (``depth=``), whose variables it must see
+(``operators/original_scope.py``):
+
+    def f(c):                        def f(c):
+        y = 4                            y = 4
+        if c:                 ->         def if_true():
+            z = eval("y")                    nonlocal z
+        ...                                  z = ag__.eval_('y', depth=1)
+"""
+
+from __future__ import annotations
+
+import types
+
+import gast
+
+from autograph.converters.base import SCOPED_COMPREHENSIONS, new_node
+from autograph.operators.original_scope import OVERRIDES
+from autograph.pyct import anno, walk
+
+_SCOPES = (gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda)
+_COMPREHENSIONS = SCOPED_COMPREHENSIONS
+_OPERATORS = frozenset(override.__name__ for override in OVERRIDES.values())
+_BUILTIN_NAMES = frozenset(builtin.__name__ for builtin in OVERRIDES)
+
+
+def calls_scope_builtins(fn):
+    """Whether the code of ``fn`` names ``eval``, ``exec``, ``locals``, ``vars`` or ``dir``
+    (called, taken as a value, or as an attribute): only then is there anything to do."""
+    codes = [fn.__code__]
+    for code in codes:  # grows while it is read
+        if _BUILTIN_NAMES.intersection(code.co_names):
+            return True
+        codes += [c for c in code.co_consts if isinstance(c, types.CodeType)]
+    return False
+
+
+def mark_user_scopes(fn_node):
+    """Marks the scopes the user wrote, before conversion adds its own."""
+    for node in walk.nodes(fn_node):
+        if isinstance(node, (*_SCOPES, *_COMPREHENSIONS)):
+            anno.setanno(node, "user_scope", True)
+
+
+def share_variables(fn_node):
+    """Marks each scope builtin's call with the variables of its user scope that it may read,
+    before the analyses, which count them as read there (``reads_scope``).
+
+    So a branch or loop that assigns one carries it, although no code reads it but the
+    string that ``eval`` runs. Only the names that a constant string names are read; any
+    other string, and ``locals()``, may read every variable.
+    """
+    for scope in walk.nodes(fn_node):
+        if not (isinstance(scope, _SCOPES) and anno.getanno(scope, "user_scope")):
+            continue
+        own = walk.nodes(scope, into_scopes=False)
+        names = frozenset(_bound_names(own, scope))
+        for node in own:
+            if _is_scope_operator(node):
+                anno.setanno(node, "reads_scope", _read_by(node, names))
+
+
+def _read_by(call, names):
+    """The variables among ``names`` that ``call``, of a scope builtin, may read."""
+    if call.func.attr not in ("eval_", "exec_"):
+        return frozenset() if call.args else names  # vars(obj) and dir(obj) read no variable
+    if not call.args or call.keywords or _has_namespaces(call.args[1:]):
+        return frozenset()  # namespaces of its own
+    source = call.args[0]
+    if not (isinstance(source, gast.Constant) and isinstance(source.value, str)):
+        return names
+    try:
+        code = compile(source.value, "<string>", "eval" if call.func.attr == "eval_" else "exec")
+    except SyntaxError:
+        return frozenset()  # it raises when it runs, as in Python
+    return names & _code_names(code)
+
+
+def _has_namespaces(args):
+    return any(not (isinstance(a, gast.Constant) and a.value is None) for a in args)
+
+
+def _code_names(code):
+    names, codes = set(), [code]
+    for c in codes:  # grows while it is read
+        names.update(c.co_names, c.co_varnames, c.co_freevars)
+        codes += [k for k in c.co_consts if isinstance(k, types.CodeType)]
+    return names
+
+
+def _bound_names(nodes, scope):
+    for node in nodes:
+        if isinstance(node, gast.Name) and not isinstance(node.ctx, gast.Load):
+            yield node.id
+        elif isinstance(node, (gast.FunctionDef, gast.ClassDef)) and node is not scope:
+            yield node.name
+
+
+def transform(fn_node):
+    """Gives each scope builtin's call the number of functions conversion made around it."""
+    stack = [(fn_node, 0)]
+    while stack:  # not recursive: an `and` chain of hundreds nests as deep
+        node, depth = stack.pop()
+        for child in walk.children(node):
+            inner = depth
+            if isinstance(child, (*_SCOPES, *_COMPREHENSIONS)):
+                inner = 0 if anno.getanno(child, "user_scope") else depth + 1
+            elif depth and _is_scope_operator(child):
+                constant = new_node(gast.Constant, value=depth, kind=None)
+                child.keywords.append(gast.keyword(arg="depth", value=constant))
+            stack.append((child, inner))
+    return fn_node
+
+
+def _is_scope_operator(node):
+    func = getattr(node, "func", None) if isinstance(node, gast.Call) else None
+    return (
+        isinstance(func, gast.Attribute)
+        and func.attr in _OPERATORS
+        and isinstance(func.value, gast.Name)
+        and func.value.id == "ag__"
+    )
