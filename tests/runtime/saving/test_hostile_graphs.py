@@ -153,7 +153,10 @@ def test_the_sources_of_loaded_functions_leave_linecache_with_them(model):
     assert added and all(linecache.getlines(name) for name in added)
     del loaded
     gc.collect()
+    assert not any(linecache.getlines(name) for name in added)  # emptied by the collector
+    reloaded = rt.saved_model.load(model)  # and removed at the next registration
     assert not added & set(linecache.cache)
+    del reloaded
 
 
 @pytest.fixture
