@@ -47,9 +47,11 @@ class Module:
 
     def _named(self):
         """Names the module from its class, on first use, when a subclass's ``__init__`` did
-        not call ``super().__init__()``: TensorFlow accepts that, and so do its tutorials."""
+        not call ``super().__init__()``: TensorFlow accepts that, and so do its tutorials. Its
+        scope is opened at the top, as a constructor's would be, not inside the first caller's."""
         if "_name" not in self.__dict__:
-            Module.__init__(self)
+            with name_scope(""):
+                Module.__init__(self)
         return self
 
     @property

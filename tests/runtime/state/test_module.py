@@ -97,6 +97,14 @@ def test_a_module_whose_init_skips_super_is_named_from_its_class():
         assert rt.Variable(1.0, name="v").name == "without_super_init/v:0"
 
 
+def test_a_module_whose_init_skips_super_is_named_at_the_top_wherever_first_used():
+    module = WithoutSuperInit()
+    with rt.name_scope("outer"), module.name_scope:
+        assert rt.Variable(1.0, name="v").name == "without_super_init/v:0"
+    with module.name_scope:  # and the same scope after
+        assert rt.Variable(1.0, name="u").name == "without_super_init/u:0"
+
+
 def test_a_module_whose_init_skips_super_still_finds_its_variables():
     module = WithoutSuperInit()
     # Breadth first, attributes in name order: its own, then those of its submodule.
