@@ -202,6 +202,9 @@ class XlaProgram:
                 f"    if {program}._static or not {compiled}.plain:",
                 f"        return {miss}",
             ]
+        if self.variables:  # a plain program may read variables: their values now, after
+            read, variables = bind("read", _device_or_numpy), bind("variables", self.variables)
+            dynamic = [*dynamic, f"*map({read}, {variables})"]
         lines.append(f"    {', '.join(outputs)}, = {compiled}.jitted({', '.join(dynamic)})")
         asarray, numpy_value = bind("asarray", np.asarray), bind("numpy_value", _numpy)
         results = []
@@ -313,14 +316,16 @@ class _Compiled:
         # trace may find it is not plain only once called.
         self.layout, self.plain = layout, layout.plain and not program.polymorphic
         if self.plain and not program.wide:
-            self.fast = _fast_call(self.jitted, self.dynamic if self.static else None)
+            dynamic = self.dynamic if self.static else None
+            self.fast = _fast_call(self.jitted, dynamic, program.variables)
         return tuple(results)
 
     def run(self, values):
-        if self.plain:  # the common call: nothing around the jitted function
+        if self.plain:  # the common call: nothing around the jitted function but reads
             if self.static:
                 values = [values[i] for i in self.dynamic]
-            return tuple(map(_numpy, self.jitted(*values)))
+            variables = map(_device_or_numpy, self.program.variables)
+            return tuple(map(_numpy, self.jitted(*values, *variables)))
         program, host = self.program, self.host
         args = [values[i] for i in self.dynamic] if self.static else list(values)
         args.extend(_device_or_numpy(v) for v in program.variables)
@@ -357,9 +362,16 @@ class _Compiled:
         return check.error_type(f"{message}\n\t [[{describe_op(check.op)}]]", check.op)
 
 
-def _fast_call(jitted, dynamic):
-    """The call of a plain program: the jitted function on the inputs not compiled in, and
-    its results as numpy."""
+def _fast_call(jitted, dynamic, variables):
+    """The call of a plain program: the jitted function on the inputs not compiled in and
+    the current values of the variables it reads, and its results as numpy."""
+    if variables:
+
+        def call(values):
+            inputs = values if dynamic is None else [values[i] for i in dynamic]
+            return tuple(map(_numpy, jitted(*inputs, *map(_device_or_numpy, variables))))
+
+        return call
     if dynamic is None:
         return lambda values: tuple(map(_numpy, jitted(*values)))
     if not dynamic:

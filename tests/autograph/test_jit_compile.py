@@ -352,3 +352,21 @@ def test_an_array_stacked_at_several_lengths_in_one_call_is_unimplemented():
     compiled = ag.function(arrays_made_in_a_loop_and_written_in_an_if, jit_compile=True)
     with pytest.raises(rt.errors.UnimplementedError, match="TensorListStack: XLA needs this"):
         compiled(rt.constant(1.3, rt.float64))
+
+
+def test_a_function_that_only_reads_variables_passes_their_current_values_on_every_call():
+    # A program with nothing around its jitted call but variable reads took the fast path
+    # without the variables: its second call raised KeyError naming the variable.
+    w = rt.Variable(np.ones((4, 8), np.float32), name="w")
+
+    def mlp(x):
+        return rt.nn.softmax(rt.matmul(x, w))
+
+    default, compiled = ag.function(mlp), ag.function(mlp, jit_compile=True)
+    for step, rows in enumerate((2, 2, 5, 2, 5, 5)):
+        x = np.arange(rows * 4, dtype=np.float32).reshape(rows, 4) / 10
+        logits = x @ w.numpy()
+        expected = np.exp(logits) / np.exp(logits).sum(axis=1, keepdims=True)
+        np.testing.assert_allclose(compiled(rt.constant(x)).numpy(), expected, rtol=1e-5)
+        np.testing.assert_allclose(default(rt.constant(x)).numpy(), expected, rtol=1e-5)
+        w.assign(np.random.default_rng(step).normal(size=(4, 8)).astype(np.float32))
