@@ -65,6 +65,7 @@ class XlaProgram:
             not t.shape.is_fully_defined() for t in (*graph.inputs, *self.variables)
         )
         self.key = _initial_key(ops) if self.keyed else None
+        self.strings = [t for t in graph.inputs if t.dtype.is_string]  # JAX cannot take these
         self.plans = {}  # each graph's ops in order: shared by the programs of every specialization
         self._compiled = {}  # Specialization.key() -> _Compiled
         self._base = Specialization()  # what is observed: the same for every input value
@@ -89,8 +90,14 @@ class XlaProgram:
                 raise
             # Raised while JAX traced the program: JAX's note about its own frames is noise here.
             raise type(e)(e.message, e.op) from None
+        except jax.errors.JaxRuntimeError as e:
+            if "RESOURCE_EXHAUSTED" not in str(e):
+                raise
+            raise _out_of_memory(self.graph, e) from None
 
     def _call(self, values):
+        if self.strings:
+            raise _string_argument(self.strings[0])
         compiled = self._current
         if self._static:
             compiled = self._by_inputs.get(self._input_key(values)) or self._for_inputs(values)
@@ -218,6 +225,24 @@ class XlaProgram:
 
     def __str__(self):
         return f"<rt.xla.XlaProgram {self.graph.graph_name!r}>"
+
+
+def _out_of_memory(graph, error):
+    """XLA could not allocate: the error the default executor raises for numpy's MemoryError."""
+    detail = str(error).removeprefix("RESOURCE_EXHAUSTED: ").strip()
+    return errors.InvalidArgumentError(
+        f"MemoryError: XLA ran out of memory running {graph.graph_name}: {detail}"
+    )
+
+
+def _string_argument(placeholder):
+    op = placeholder.op
+    return errors.UnimplementedError(
+        f"argument '{op.name}' is a string tensor, and XLA has no strings. Run the function "
+        "without jit_compile, or pass the string as a Python value (then it is part of the "
+        f"signature, and each value traces its own graph).\n\t [[{describe_op(op)}]]",
+        op,
+    )
 
 
 def _changing(op):
