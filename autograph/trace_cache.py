@@ -39,6 +39,7 @@ class TraceCache:
 
     def __init__(self, capacity=None):
         self.capacity = MAX_SIGNATURES if capacity is None else capacity
+        self._recent = self.capacity // 2  # stores since an entry was moved: still recent
         self.lock = threading.RLock()
         self._exact = OrderedDict()  # signature key -> _Entry, least recently used first
         self._general = {}  # key without shapes -> graphs with unknown dims, newest first
@@ -58,7 +59,7 @@ class TraceCache:
         entry = self._exact.get(key)
         if entry is None or entry.refs and not entry.alive():
             return None
-        if self._stores - entry.moved_at > self.capacity // 2:
+        if self._stores - entry.moved_at > self._recent:
             # In the older half: to the back, so that it is not the next out. (Only then, so
             # that a hit on a recent one costs one dict look-up.)
             entry.moved_at = self._stores
