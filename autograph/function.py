@@ -21,6 +21,7 @@ objects count by identity. A new signature traces a new graph.
 
 from __future__ import annotations
 
+import copy
 import functools
 import inspect
 import operator
@@ -343,6 +344,17 @@ class Function:
                 "than Python values, give an input_signature, or use reduce_retracing=True.",
                 RetracingWarning,
             )
+
+    def __deepcopy__(self, memo):
+        """A deep copy traces its own graphs: of a copy of the function (a method of a copied
+        object reads that object), with the cache and its locks new."""
+        return Function(
+            copy.deepcopy(self.python_function, memo),
+            self.input_signature,
+            self.autograph,
+            self.reduce_retracing,
+            self.jit_compile,
+        )
 
     def __repr__(self):
         return f"<ag.Function {self.__name__}>"

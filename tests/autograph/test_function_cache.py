@@ -1,5 +1,6 @@
 """``ag.function``'s cache of traced graphs: thread-safe tracing, look-up cost, what it keeps."""
 
+import copy
 import gc
 import threading
 import warnings
@@ -269,3 +270,21 @@ def test_the_fast_path_of_eager_tensor_calls_is_bounded_too(monkeypatch):
                 np.testing.assert_allclose(double(x).numpy(), np.full(n, 2.0))
     gc.collect()
     assert sum(ref() is not None for ref in held) <= 8
+
+
+def test_a_deep_copy_traces_its_own_graphs_for_the_copied_object():
+    # The cache holds locks, which cannot be copied: a deep copy starts with a cache of its own.
+    class Scale:
+        def __init__(self, k):
+            self.k = k
+            self.apply = ag.function(self._apply)
+
+        def _apply(self, x):
+            return x * self.k
+
+    original = Scale(2.0)
+    np.testing.assert_allclose(original.apply(rt.constant(3.0)).numpy(), 6.0)
+    twin = copy.deepcopy(original)
+    twin.k = 5.0
+    np.testing.assert_allclose(twin.apply(rt.constant(3.0)).numpy(), 15.0)
+    np.testing.assert_allclose(original.apply(rt.constant(3.0)).numpy(), 6.0)
