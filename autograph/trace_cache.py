@@ -100,8 +100,8 @@ class TraceCache:
 
     def remember_call(self, call_key, graph):
         """The fast path serves calls of ``call_key`` with ``graph`` from now on."""
-        if graph not in self._uses or call_key in self.by_call:  # (forgotten meanwhile)
-            return
+        if graph not in self._uses or call_key in self.by_call:
+            return  # forgotten since the call found it, or remembered by another thread
         if len(self.by_call) >= self.capacity:
             self._forget_call(next(iter(self.by_call)))
         self.by_call[call_key] = graph
