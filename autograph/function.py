@@ -21,9 +21,11 @@ objects count by identity. A new signature traces a new graph.
 
 from __future__ import annotations
 
+import copy
 import functools
 import inspect
 import operator
+import threading
 import types
 import weakref
 
@@ -31,6 +33,7 @@ import runtime as rt
 from autograph import signatures
 from autograph.eager_switch import state as _eager
 from autograph.input_signature import apply_signature, defaults_of, positional_count, validated
+from autograph.trace_cache import TraceCache
 from runtime import xla
 from runtime.core import context, source, tracebacks
 from runtime.core.graph import FuncGraph
@@ -118,15 +121,13 @@ class Function:
         self.reduce_retracing = reduce_retracing
         self.jit_compile = bool(jit_compile)
         self.tracing_count = 0
-        self._concrete = {}
-        self._by_call = {}  # (dtype, shape) of each positional eager tensor -> ConcreteFunction
-        self._entries = {}  # the same keys -> the entry function of that call (or None)
+        self._cache = TraceCache()  # its lock is held while tracing: one trace at a time
         self._entry = None  # the entry function of the last call that had one: tried first
-        self._by_rank = {}  # signature without shapes -> traced graphs, newest first
-        self._last_arguments = None
+        self._last_arguments = None  # those of the last trace, detached (for the warning)
         self._made_variables = False
         self._warned = False
         self._instances = weakref.WeakKeyDictionary()
+        self._instances_lock = threading.Lock()
         self._signature = inspect.signature(python_function)
         self._defaults = defaults_of(python_function)
         # A call giving this many positional arguments fills in no default: the fast path
@@ -146,7 +147,10 @@ class Function:
         except TypeError:  # not weak-referenceable: keep it on the instance
             return self._bind(instance)
         if bound is None:
-            bound = self._instances[instance] = self._bind(instance)
+            with self._instances_lock:  # threads binding one instance at once share one Function
+                bound = self._instances.get(instance)
+                if bound is None:
+                    bound = self._instances[instance] = self._bind(instance)
         return bound
 
     def _bind(self, instance):
@@ -183,13 +187,11 @@ class Function:
             # The common call, eager tensors by position, skips binding and signature keys: the
             # graph chosen the first time is the one the full path would choose again.
             call_key = None if kwargs else signatures.call_key(args)
-            concrete = self._by_call.get(call_key)
+            concrete = self._cache.by_call.get(call_key)
             if concrete is not None:
                 if context.recording_tapes():  # a tape sees the call as one differentiable op
                     return concrete._call_recorded(list(args))
-                if call_key not in self._entries:  # called a second time: worth an entry function
-                    self._entries[call_key] = concrete._entry_function(call_key)
-                self._entry = self._entries[call_key]
+                self._entry = self._entry_of(call_key, concrete)
                 return concrete._call_flat([a._value for a in args])
             arguments = self._arguments(args, kwargs)
             concrete = self._concrete_function(self._as_signature(arguments))
@@ -198,14 +200,28 @@ class Function:
                 and len(args) >= self._positional  # no defaults filled in
                 and len(signatures.tensor_leaves(arguments)) == len(args)
             ):
-                self._by_call[call_key] = concrete  # the args are all the inputs
+                with self._cache.lock:
+                    self._cache.remember_call(call_key, concrete)  # the args are all the inputs
             return concrete._call_arguments(arguments)
         except Exception as error:
             tracebacks.filter_traceback(error)  # the user's frames only, unless switched off
             raise
 
+    def _entry_of(self, call_key, concrete):
+        entries = self._cache.entries
+        entry = entries.get(call_key, MISS)
+        if entry is MISS:  # called a second time: worth an entry function
+            entry = concrete._entry_function(call_key)
+            with self._cache.lock:
+                if call_key in self._cache.by_call:  # (not forgotten meanwhile)
+                    entries[call_key] = entry
+        return entry
+
     def get_concrete_function(self, *args, **kwargs):
-        """The ConcreteFunction for these arguments (tensors or TensorSpecs), traced if needed."""
+        """The ConcreteFunction for these arguments (tensors or TensorSpecs), traced if needed.
+
+        Thread-safe: threads asking at once for one signature get one ConcreteFunction.
+        """
         try:
             if not args and not kwargs and self.input_signature is not None:
                 args = self.input_signature
@@ -261,25 +277,31 @@ class Function:
 
     def _concrete_function(self, arguments):
         key = signatures.signature_key(arguments)
-        concrete = self._concrete.get(key)
+        concrete = self._cache.lookup(key)
         if concrete is not None:
             return concrete
+        # One trace at a time, as TensorFlow's lock does: threads missing the same signature
+        # at once get one graph, and only the first trace may create variables.
+        with self._cache.lock:
+            concrete = self._cache.lookup(key)  # (traced by another thread while this waited)
+            return self._find_or_trace(key, arguments) if concrete is None else concrete
+
+    def _find_or_trace(self, key, arguments):
         # A graph traced for more general shapes (None dims) serves any call that fits it.
         rank_key = signatures.signature_key(arguments, shapes=False)
         shapes = [signatures.spec_of(leaf).shape for leaf in signatures.tensor_leaves(arguments)]
-        traced = self._by_rank.setdefault(rank_key, [])
-        for candidate in traced:
-            if all(s.is_subtype_of(g) for g, s in zip(candidate.input_shapes, shapes)):
-                self._concrete[key] = candidate
-                return candidate
-        relaxed = None
-        if self.reduce_retracing and traced:
-            relaxed = [
-                g.most_specific_compatible_shape(s) for g, s in zip(traced[0].input_shapes, shapes)
-            ]
-        concrete = self._trace(arguments, relaxed)
-        self._concrete[key] = concrete
-        traced.insert(0, concrete)
+        concrete = self._cache.find_general(rank_key, shapes)
+        if concrete is None:
+            newest = self._cache.newest(rank_key)
+            relaxed = None
+            if self.reduce_retracing and newest is not None:
+                relaxed = [
+                    g.most_specific_compatible_shape(s) for g, s in zip(newest.input_shapes, shapes)
+                ]
+            concrete = self._trace(arguments, relaxed)
+        general = not all(s.is_fully_defined() for s in concrete.input_shapes)
+        objects = signatures.objects_in(arguments)
+        self._cache.store(key, rank_key, concrete, objects, general)
         return concrete
 
     def _trace(self, arguments, shapes=None):
@@ -290,7 +312,7 @@ class Function:
             # Variables made on the first trace are kept; the graph that runs is a second
             # trace, which must not make any (a function that makes one per call cannot run).
             concrete = self._trace_once(arguments, shapes)
-        self._last_arguments = arguments
+        self._last_arguments = [(name, signatures.detached(v)) for name, v in arguments]
         return concrete
 
     def _trace_once(self, arguments, shapes):
@@ -352,6 +374,17 @@ class Function:
                 RetracingWarning,
             )
 
+    def __deepcopy__(self, memo):
+        """A deep copy traces its own graphs: of a copy of the function (a method of a copied
+        object reads that object), with the cache and its locks new."""
+        return Function(
+            copy.deepcopy(self.python_function, memo),
+            self.input_signature,
+            self.autograph,
+            self.reduce_retracing,
+            self.jit_compile,
+        )
+
     def __repr__(self):
         return f"<ag.Function {self.__name__}>"
 
@@ -374,7 +407,9 @@ class ConcreteFunction:
             rt.TensorSpec(t.shape, t.dtype, signatures.spec_name(v))
             for t, v in zip(self.inputs, leaves)
         )
-        self._traced = [(n, signatures.replace_leaves(v, specs)) for n, v in arguments]
+        self._traced = [
+            (n, signatures.detached(signatures.replace_leaves(v, specs))) for n, v in arguments
+        ]
         self.input_shapes = [t.shape for t in self.inputs[: len(leaves)]]
         self._arguments = [(n, signatures.describe_value(v)) for n, v in self._traced]
         optimized, self.optimization_report = optimize(graph)
@@ -382,10 +417,11 @@ class ConcreteFunction:
         self._program = (xla.compile_function if jit_compile else compile_function)(optimized)
         self._optimized = optimized  # the graph that runs (rt.summary names its ops' times)
         self._graph_function = None  # made when a tape first watches a call
-        self.structured_input_signature = (
-            tuple(signatures.to_specs(v) for _, v in self._traced),
-            {},
-        )
+
+    @property
+    def structured_input_signature(self):
+        """``(args, kwargs)`` as traced: TensorSpecs, and the Python values (TensorFlow's)."""
+        return tuple(signatures.to_specs(v) for _, v in self._traced), {}
 
     def __call__(self, *args, **kwargs):
         """Runs the graph on arguments bound as the Python function binds them; tensors must fit

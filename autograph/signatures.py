@@ -12,6 +12,8 @@ objects count by identity. (An ``input_signature`` is checked by
 
 from __future__ import annotations
 
+import weakref
+
 import numpy as np
 
 import runtime as rt
@@ -134,7 +136,92 @@ def encode(value, shapes=True):
         return ("python", "float", value.hex())  # nan == nan here, so nan does not always retrace
     if value is None or isinstance(value, (bool, int, str, bytes)):
         return ("python", type(value).__name__, value)
+    if isinstance(value, WeakArgument):
+        return value.encoded()
     return ("object", type(value).__name__, id(value))
+
+
+def _by_value(value):
+    return value is None or isinstance(value, (bool, int, float, str, bytes))
+
+
+def _by_identity(value):
+    """Whether ``value`` is an argument that counts by its identity (an "other object")."""
+    return not (
+        is_tensor_leaf(value)
+        or _by_value(value)
+        or isinstance(value, (rt.Variable, list, tuple, dict, WeakArgument))
+    )
+
+
+class WeakArgument:
+    """An object argument as a traced graph remembers it: weakly where Python allows, so that a
+    graph does not keep alive every object it was traced for (as TensorFlow holds them).
+
+    >>> class Config: pass
+    >>> config = Config()
+    >>> held = WeakArgument(config)
+    >>> held() is config, encode(held) == encode(config)
+    (True, True)
+    >>> del config
+    >>> held() is None, held.encoded()[0]
+    (True, 'dead object')
+    """
+
+    __slots__ = ("_ref", "_type_name", "_identity")
+
+    def __init__(self, value):
+        self._type_name = type(value).__name__
+        self._identity = id(value)
+        try:
+            self._ref = weakref.ref(value)
+        except TypeError:  # not weak-referenceable (an object() or a __slots__ class): kept
+            self._ref = lambda: value
+
+    def __call__(self):
+        """The object, or None once it is gone."""
+        return self._ref()
+
+    def encoded(self):
+        # Once the object is gone its id may be another object's: then it matches nothing.
+        if self._ref() is None:
+            return ("dead object", self._type_name, self._identity)
+        return ("object", self._type_name, self._identity)
+
+    def __repr__(self):
+        value = self._ref()
+        return f"<{self._type_name} object, gone>" if value is None else repr(value)
+
+
+def detached(value):
+    """``value`` as a traced graph keeps it: tensors as their specs, objects held weakly."""
+    if is_tensor_leaf(value):
+        return spec_of(value)
+    if isinstance(value, (list, tuple)):
+        items = [detached(v) for v in value]
+        return type(value)(*items) if hasattr(value, "_fields") else type(value)(items)
+    if isinstance(value, dict):
+        return type(value)((k, detached(v)) for k, v in value.items())
+    return WeakArgument(value) if _by_identity(value) else value
+
+
+def objects_in(arguments):
+    """The arguments' objects that count by identity, in order (their ids are in the key)."""
+    found = []
+
+    def visit(value):
+        if isinstance(value, (list, tuple)):
+            for v in value:
+                visit(v)
+        elif isinstance(value, dict):
+            for v in value.values():
+                visit(v)
+        elif _by_identity(value):
+            found.append(value)
+
+    for _, value in arguments:
+        visit(value)
+    return found
 
 
 def signature_key(arguments, shapes=True):
@@ -167,6 +254,8 @@ def describe_change(old, new):
 def to_specs(value):
     if is_tensor_leaf(value):
         return spec_of(value)
+    if isinstance(value, WeakArgument):
+        return value()
     if isinstance(value, (list, tuple)) and not hasattr(value, "_fields"):
         return type(value)(to_specs(v) for v in value)
     return value

@@ -17,6 +17,8 @@ op, so every run reads the current value and assignments write it back.
 
 from __future__ import annotations
 
+import threading
+
 import numpy as np
 
 from runtime import errors
@@ -164,11 +166,18 @@ ASSIGN_SUB = OpDef(
 )
 
 
-_creation_observers = []
+class _Observers(threading.local):
+    def __init__(self):
+        self.stack = []
+
+
+# Per thread, as TensorFlow's variable creator scopes are: a trace in one thread must not
+# judge the variables another thread creates at the same time.
+_creation_observers = _Observers()
 
 
 class observe_creation:  # noqa: N801 (a context manager, used like a function)
-    """Calls ``observer(variable)`` for every Variable created inside the block.
+    """Calls ``observer(variable)`` for every Variable created inside the block, in this thread.
 
     ``ag.function`` uses it to allow variables on the first trace only.
     """
@@ -177,10 +186,10 @@ class observe_creation:  # noqa: N801 (a context manager, used like a function)
         self.observer = observer
 
     def __enter__(self):
-        _creation_observers.append(self.observer)
+        _creation_observers.stack.append(self.observer)
 
     def __exit__(self, *exc):
-        _creation_observers.remove(self.observer)
+        _creation_observers.stack.remove(self.observer)
 
 
 class Variable:
@@ -191,7 +200,7 @@ class Variable:
     """
 
     def __init__(self, initial_value, dtype=None, trainable=True, name=None):
-        for observer in list(_creation_observers):
+        for observer in list(_creation_observers.stack):
             observer(self)  # may refuse: raises before anything is created
         if callable(initial_value):
             with context.eager_mode():

@@ -217,6 +217,9 @@ class Lowering:
             return self._failure(op, type(e), e.message)
         except (ValueError, IndexError, TypeError, ZeroDivisionError, OverflowError) as e:
             return self._failure(op, errors.InvalidArgumentError, f"{type(e).__name__}: {e}")
+        except MemoryError as e:  # no stand-in of that size either: it fails when compiling
+            message = f"MemoryError: {e}\n\t [[{describe_op(op)}]]"
+            raise errors.InvalidArgumentError(message, op) from None
         finally:
             floating_point.restore(token)
         return [out] if len(op.outputs) == 1 else list(out)

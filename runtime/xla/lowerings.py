@@ -53,7 +53,7 @@ from runtime.ops import (
     tensor_array_ops,
 )
 from runtime.state import variables
-from runtime.xla import control_flow, effects, gradient_lists, indexing, tensor_lists
+from runtime.xla import casts, control_flow, effects, gradient_lists, indexing, tensor_lists
 from runtime.xla.shapes import dims
 
 LOWERINGS = {}
@@ -86,7 +86,10 @@ LOWERINGS[graph_rows.PLACEHOLDER] = _placeholder
 
 
 def _cast(ctx, x, dtype):
-    return lax.convert_element_type(x, dtype.as_numpy_dtype)
+    target = np.dtype(dtype.as_numpy_dtype)
+    if casts.needs_numpy_cast(x.dtype, target):  # NaN and out of range: numpy's values
+        return casts.float_to_int(x, target)
+    return lax.convert_element_type(x, target)
 
 
 LOWERINGS[constant_ops.CAST] = _cast

@@ -65,6 +65,7 @@ class XlaProgram:
             not t.shape.is_fully_defined() for t in (*graph.inputs, *self.variables)
         )
         self.key = _initial_key(ops) if self.keyed else None
+        self.strings = [t for t in graph.inputs if t.dtype.is_string]  # JAX cannot take these
         self.plans = {}  # each graph's ops in order: shared by the programs of every specialization
         self._compiled = {}  # Specialization.key() -> _Compiled
         self._base = Specialization()  # what is observed: the same for every input value
@@ -89,8 +90,14 @@ class XlaProgram:
                 raise
             # Raised while JAX traced the program: JAX's note about its own frames is noise here.
             raise type(e)(e.message, e.op) from None
+        except jax.errors.JaxRuntimeError as e:
+            if "RESOURCE_EXHAUSTED" not in str(e):
+                raise
+            raise _out_of_memory(self.graph, e) from None
 
     def _call(self, values):
+        if self.strings:
+            raise _string_argument(self.strings[0])
         compiled = self._current
         if self._static:
             compiled = self._by_inputs.get(self._input_key(values)) or self._for_inputs(values)
@@ -202,6 +209,9 @@ class XlaProgram:
                 f"    if {program}._static or not {compiled}.plain:",
                 f"        return {miss}",
             ]
+        if self.variables:  # a plain program may read variables: their values now, after
+            read, variables = bind("read", _device_or_numpy), bind("variables", self.variables)
+            dynamic = [*dynamic, f"*map({read}, {variables})"]
         lines.append(f"    {', '.join(outputs)}, = {compiled}.jitted({', '.join(dynamic)})")
         asarray, numpy_value = bind("asarray", np.asarray), bind("numpy_value", _numpy)
         results = []
@@ -215,6 +225,24 @@ class XlaProgram:
 
     def __str__(self):
         return f"<rt.xla.XlaProgram {self.graph.graph_name!r}>"
+
+
+def _out_of_memory(graph, error):
+    """XLA could not allocate: the error the default executor raises for numpy's MemoryError."""
+    detail = str(error).removeprefix("RESOURCE_EXHAUSTED: ").strip()
+    return errors.InvalidArgumentError(
+        f"MemoryError: XLA ran out of memory running {graph.graph_name}: {detail}"
+    )
+
+
+def _string_argument(placeholder):
+    op = placeholder.op
+    return errors.UnimplementedError(
+        f"argument '{op.name}' is a string tensor, and XLA has no strings. Run the function "
+        "without jit_compile, or pass the string as a Python value (then it is part of the "
+        f"signature, and each value traces its own graph).\n\t [[{describe_op(op)}]]",
+        op,
+    )
 
 
 def _changing(op):
@@ -313,14 +341,16 @@ class _Compiled:
         # trace may find it is not plain only once called.
         self.layout, self.plain = layout, layout.plain and not program.polymorphic
         if self.plain and not program.wide:
-            self.fast = _fast_call(self.jitted, self.dynamic if self.static else None)
+            dynamic = self.dynamic if self.static else None
+            self.fast = _fast_call(self.jitted, dynamic, program.variables)
         return tuple(results)
 
     def run(self, values):
-        if self.plain:  # the common call: nothing around the jitted function
+        if self.plain:  # the common call: nothing around the jitted function but reads
             if self.static:
                 values = [values[i] for i in self.dynamic]
-            return tuple(map(_numpy, self.jitted(*values)))
+            variables = map(_device_or_numpy, self.program.variables)
+            return tuple(map(_numpy, self.jitted(*values, *variables)))
         program, host = self.program, self.host
         args = [values[i] for i in self.dynamic] if self.static else list(values)
         args.extend(_device_or_numpy(v) for v in program.variables)
@@ -357,9 +387,16 @@ class _Compiled:
         return check.error_type(f"{message}\n\t [[{describe_op(check.op)}]]", check.op)
 
 
-def _fast_call(jitted, dynamic):
-    """The call of a plain program: the jitted function on the inputs not compiled in, and
-    its results as numpy."""
+def _fast_call(jitted, dynamic, variables):
+    """The call of a plain program: the jitted function on the inputs not compiled in and
+    the current values of the variables it reads, and its results as numpy."""
+    if variables:
+
+        def call(values):
+            inputs = values if dynamic is None else [values[i] for i in dynamic]
+            return tuple(map(_numpy, jitted(*inputs, *map(_device_or_numpy, variables))))
+
+        return call
     if dynamic is None:
         return lambda values: tuple(map(_numpy, jitted(*values)))
     if not dynamic:

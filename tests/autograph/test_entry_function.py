@@ -186,7 +186,7 @@ def test_keyword_calls_and_string_tensors_take_the_general_path():
     for _ in range(3):
         assert join(a, b).numpy() == b"x-y"
         assert join(a=a, b=b).numpy() == b"x-y"
-    assert join._entries.get(((rt.string, ()), (rt.string, ()))) is None
+    assert join._cache.entries.get(((rt.string, ()), (rt.string, ()))) is None
 
 
 def test_while_rt_summary_traces_every_call_is_seen_by_its_recorder(monkeypatch):

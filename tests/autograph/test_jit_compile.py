@@ -352,3 +352,75 @@ def test_an_array_stacked_at_several_lengths_in_one_call_is_unimplemented():
     compiled = ag.function(arrays_made_in_a_loop_and_written_in_an_if, jit_compile=True)
     with pytest.raises(rt.errors.UnimplementedError, match="TensorListStack: XLA needs this"):
         compiled(rt.constant(1.3, rt.float64))
+
+
+def test_a_function_that_only_reads_variables_passes_their_current_values_on_every_call():
+    # A program with nothing around its jitted call but variable reads took the fast path
+    # without the variables: its second call raised KeyError naming the variable.
+    w = rt.Variable(np.ones((4, 8), np.float32), name="w")
+
+    def mlp(x):
+        return rt.nn.softmax(rt.matmul(x, w))
+
+    default, compiled = ag.function(mlp), ag.function(mlp, jit_compile=True)
+    for step, rows in enumerate((2, 2, 5, 2, 5, 5)):
+        x = np.arange(rows * 4, dtype=np.float32).reshape(rows, 4) / 10
+        logits = x @ w.numpy()
+        expected = np.exp(logits) / np.exp(logits).sum(axis=1, keepdims=True)
+        np.testing.assert_allclose(compiled(rt.constant(x)).numpy(), expected, rtol=1e-5)
+        np.testing.assert_allclose(default(rt.constant(x)).numpy(), expected, rtol=1e-5)
+        w.assign(np.random.default_rng(step).normal(size=(4, 8)).astype(np.float32))
+
+
+def test_a_string_argument_is_unimplemented_naming_it_and_the_callers_line():
+    def shout(s):
+        return rt.strings.join([s, "!"])
+
+    compiled = ag.function(shout, jit_compile=True)
+    with pytest.raises(rt.errors.UnimplementedError, match="argument 's' is a string") as info:
+        compiled(rt.constant("hi"))  # JAX's own TypeError before
+    assert f'File "{__file__}"' in str(info.value)
+    # What the message suggests: a Python string is compiled in, as the default executor does.
+    assert compiled("hi").numpy() == ag.function(shout)("hi").numpy() == b"hi!"
+
+
+CAST_VALUES = [np.nan, np.inf, -np.inf, 1e10, -1e10, 3.7, -3.7, 300.0, -300.0, 7e4, -0.5]
+CAST_VALUES += [2.0**31, -(2.0**31), -(2.0**31) - 1e3, 2.0**63, -(2.0**63), 1e19, 1e30]
+
+
+@pytest.mark.parametrize("source", [rt.float16, rt.float32, rt.float64], ids=lambda d: d.name)
+@pytest.mark.parametrize(
+    "target", [rt.int8, rt.int16, rt.int32, rt.int64, rt.uint8], ids=lambda d: d.name
+)
+def test_casting_nan_and_out_of_range_floats_to_integers_gives_numpys_values(source, target):
+    with np.errstate(invalid="ignore", over="ignore"):
+        x = np.array(CAST_VALUES, source.as_numpy_dtype)  # (float16: the large ones are inf)
+        expected = x.astype(target.as_numpy_dtype)  # what the default executor computes
+
+    def cast(x):
+        return rt.cast(x, target)
+
+    np.testing.assert_array_equal(ag.function(cast, jit_compile=True)(x).numpy(), expected)
+    np.testing.assert_array_equal(ag.function(cast)(x).numpy(), expected)
+
+
+# 10**15 float32s: more than any address space holds, so no allocator can give them.
+HUGE = [10**5, 10**5, 10**5]
+
+
+def _huge_fill():
+    return rt.zeros(HUGE)
+
+
+def _huge_fill_of(x):
+    return rt.fill(HUGE, x)  # lowered to XLA: XLA's allocation fails
+
+
+@pytest.mark.parametrize(("fn", "args"), [(_huge_fill, ()), (_huge_fill_of, (1.0,))])
+def test_an_allocation_failure_is_the_default_executors_invalid_argument_error(fn, args):
+    tensors = [rt.constant(a) for a in args]
+    with pytest.raises(rt.errors.InvalidArgumentError, match="MemoryError: Unable to allocate"):
+        ag.function(fn)(*tensors)
+    with pytest.raises(rt.errors.InvalidArgumentError, match="MemoryError: ") as info:
+        ag.function(fn, jit_compile=True)(*tensors)  # a bare MemoryError before
+    assert fn.__name__ in str(info.value)
