@@ -84,8 +84,8 @@ def while_stmt(loop_test, loop_body, names=(), unsupported=None, optional=(), op
     """Runs ``while loop_test(): loop_body()``; a symbolic test stages the loop as rt.while_loop.
 
     A loop that starts with Python values and whose test turns symbolic
-    after some iterations is staged from that iteration on, unless the test is made of
-    constants alone (``loop_checks.refuse_a_test_of_constants``). ``names`` are the
+    after some iterations is staged from that iteration on, unless the graph loop could never
+    end (``loop_checks.refuse_a_loop_that_never_ends``). ``names`` are the
     variables the loop carries (see ``State``); ``options`` those of ``set_loop_options``.
     """
     test = _first_test(loop_test, tuple(names) + tuple(optional), loop_body)
@@ -96,12 +96,12 @@ def while_stmt(loop_test, loop_body, names=(), unsupported=None, optional=(), op
             test = backend.simplified(test)
         if backend is not None and backend.is_staged(test):
             refuse_staging("`while` loop", unsupported)
-            if iterations:
-                loop_checks.refuse_a_test_of_constants(test, iterations)
             state = State(names, loop_test, loop_body, optional=optional)
             watch = side_effects.watching("loop", (loop_test, loop_body), state.names)
             with watch, marking(loop_test, loop_body):
                 backend.stage_while(loop_test, loop_body, state, options=options)
+            if iterations:
+                loop_checks.refuse_a_loop_that_never_ends(test, state.get(), iterations)
             return
         if not test:
             return

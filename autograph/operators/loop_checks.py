@@ -9,10 +9,13 @@ runtime.errors.NestedStructureError: 'pair' does not have the same nested struct
 
 from __future__ import annotations
 
+import numpy as np
+
 import runtime as rt
 from autograph.operators.staging_errors import refusal
 from autograph.operators.variables import UndefinedReturnValue, is_undefined
 from runtime.core.graph import CONST
+from runtime.ops.control_flow_ops import WHILE
 
 
 def guarded(value) -> bool:
@@ -58,30 +61,53 @@ def check_same_structure(name, before, after):
         ) from None
 
 
-def refuse_a_test_of_constants(test, iterations):
-    """A ``while`` that ran ``iterations`` times as Python and whose test then became ``test``, a
-    symbolic tensor: TensorFlow's NotImplementedError if it is computed from constants alone.
+def refuse_a_loop_that_never_ends(test, values, iterations):
+    """A ``while`` that ran ``iterations`` times as Python, then was staged on ``test``, a
+    symbolic tensor, giving the loop's outputs ``values``: TensorFlow's NotImplementedError if
+    the graph loop can never end.
 
-    A tensor-dependent ``break`` or ``return``, or a variable given a value from the function's
-    inputs, makes the test a tensor that the graph loop can change: the rest of the loop is
-    staged. A variable that merely changed type (``i = rt.constant(1)`` in the body) gives a
-    test of values that no input changes, and a graph loop of it may never end (TensorFlow's
-    reference example). An op with sub-graphs, or one that is not pure (a placeholder, a
-    variable's read), counts as an input.
+    It never ends when its test, computed from constants alone, is true, and its body gives
+    every variable it carries back unchanged or as the same constant it entered with: each
+    iteration then tests the same values (``i = rt.constant(1)`` in the body, TensorFlow's
+    reference example). A loop whose body changes what it carries (``i = i + rt.constant(1)``)
+    or whose test reads the function's inputs is staged, and gives Python's answer.
     """
-    if not isinstance(test, rt.SymbolicTensor) or not _of_constants(test):
+    loop = _while_op(values)
+    if loop is None or not _of_constants(test) or not _value(test):
         return
+    _, body = loop.subgraphs()
+    for entry, inside, out in zip(loop.inputs, body.inputs, body.outputs):
+        if out is inside:
+            continue
+        if not (_of_constants(entry) and _of_constants(out)):
+            return
+        before, after = _value(entry), _value(out)
+        if before.dtype != after.dtype or not np.array_equal(before, after):
+            return
     raise refusal(
         NotImplementedError(
             "The condition of while loop started as non-Tensor, then changed to Tensor: after "
             f"{iterations} iteration{'s' if iterations != 1 else ''} as Python, the values it "
             "tests became tensors made of constants alone (a variable changed type, as "
-            "`i = rt.constant(1)` makes it), which no input of the graph changes, so a graph "
-            "loop from there may never end. Give the loop's variables tensor values before it "
+            "`i = rt.constant(1)` makes it) that every iteration gives again, so the graph "
+            "loop would never end. Give the loop's variables tensor values before it "
             "(`i = rt.constant(0)`) to make it a graph loop from the start, or keep them Python "
             "values."
         )
     )
+
+
+def _while_op(values):
+    """The While op whose outputs are among ``values``, if any."""
+    for leaf in rt.nest.flatten(values):
+        if isinstance(leaf, rt.SymbolicTensor) and leaf.op.opdef is WHILE:
+            return leaf.op
+    return None
+
+
+def _value(tensor):
+    """The value of ``tensor``, computed from constants alone, by running its graph."""
+    return rt.Session(tensor.graph).run(tensor)
 
 
 def _of_constants(tensor) -> bool:

@@ -10,6 +10,11 @@ import subprocess
 import sys
 import textwrap
 
+import pytest
+
+import autograph as ag
+import runtime as rt
+
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 
 
@@ -66,11 +71,48 @@ def stops_on_a_tensor(x):
 
 
 def test_a_while_whose_test_becomes_a_tensor_of_the_inputs_is_staged_from_there():
-    import autograph as ag
-    import runtime as rt
-
     for x in (2, 4):  # the break makes the test a tensor after the first iteration
         assert ag.function(stops_on_a_tensor)(rt.constant(x)).numpy() == stops_on_a_tensor(x)
+
+
+def counts_to_ten(x):
+    i = 0
+    while i < 10:
+        i = i + rt.constant(1)  # a tensor from the first iteration on, which the loop changes
+    return i + x
+
+
+def sums_past_a_hundred(x):
+    s = 0.0
+    while s < 100.0:
+        s = s + rt.reduce_sum(rt.constant([1.0, 2.0]))
+    return s + x
+
+
+def stops_at_a_constant_flag(x):
+    done = False
+    while not done:
+        x = x + 1
+        done = rt.constant(True)
+    return x
+
+
+def jumps_past_the_bound(x):
+    i = 0
+    while i < 10:
+        i = rt.constant(20)  # the same constant each time, but the test is then false
+    return i + x
+
+
+@pytest.mark.parametrize(
+    "program", [counts_to_ten, sums_past_a_hundred, stops_at_a_constant_flag, jumps_past_the_bound]
+)
+def test_a_while_of_constants_that_ends_gives_pythons_answer(program):
+    # The test becomes a tensor of constants, but the staged loop ends: Python's answer, not
+    # TensorFlow's error (these were refused by a first version of the check).
+    x = rt.constant(0.0 if program is sums_past_a_hundred else 0)
+    expected = program(x).numpy()  # eager: plain Python iterations
+    assert ag.function(program)(x).numpy() == expected
 
 
 # A helper called in the loop's test changes an attribute of a global object: the graph's test
