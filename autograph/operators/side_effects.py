@@ -33,8 +33,10 @@ function returns, and once more when the tracing ends). That is:
 What the statement carries (a list it appends to in its own code, ``b.v`` it
 assigns) is its state, not watched. Of globals and variables of enclosing
 functions only an addition or replacement that puts in a tensor of the traced
-code is an error, and, in a staged loop, an attribute of an object replaced
-(``counter.n += 1``: a loop test reading it through a call would never change). Not watched at all: objects of library code (``runtime``,
+code is an error, and, in a staged loop, an attribute of an object replaced by another
+value (``counter.n += 1``): Python changes it once per iteration, the graph once in all,
+and a loop test reading it through a call would never change. Not watched at all: objects
+of library code (``runtime``,
 ``autograph``, numpy, the standard library, installed packages: see
 ``autograph.pyct.library_code``; but ``types.SimpleNamespace`` and
 ``argparse.Namespace`` hold the user's own data), ``rt.Module`` objects, and
@@ -251,7 +253,7 @@ _EXAMPLES = {
 
 _GONE = object()
 _ANY_KEY = object()
-_SCALARS = (int, float, str, bool)
+_IMMUTABLE = (int, float, complex, str, bytes, bool, rt.TensorShape, rt.DType)
 
 
 def _grows_wrong(name, container, is_foreign) -> bool:
@@ -264,8 +266,15 @@ def _grows_wrong(name, container, is_foreign) -> bool:
 
 
 def _same(old, now) -> bool:
-    """The same object, or an equal Python number or string (``b.n = b.n + 0``)."""
-    return old is now or (type(old) is type(now) and type(now) in _SCALARS and old == now)
+    """The same object, or an equal immutable value: a Python number or string
+    (``b.n = b.n + 0``), a shape or dtype (``memo.shape = x.shape``), or a tuple of them."""
+    if old is now:
+        return True
+    if type(old) is not type(now):
+        return False
+    if type(now) is tuple:
+        return len(old) == len(now) and all(map(_same, old, now))
+    return type(now) in _IMMUTABLE and old == now
 
 
 def _set_contents(container, before, skip):

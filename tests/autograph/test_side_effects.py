@@ -810,6 +810,35 @@ def test_a_standard_library_object_is_not_watched():
     assert got == pytest.approx(3 * once, rel=1e-6)
 
 
+class ShapeMemo:
+    shape = None
+    spec = None
+
+
+SHAPE_MEMO = ShapeMemo()
+
+
+def remembers_the_shape(x):
+    SHAPE_MEMO.shape = x.shape  # trace-time memos: the same values on every iteration
+    SHAPE_MEMO.spec = (x.shape, x.dtype)
+    return x * 2
+
+
+def doubles_three_times(x):
+    for _ in rt.range(3):
+        x = remembers_the_shape(x)
+    return x
+
+
+@pytest.mark.parametrize(
+    "shape, spec", [(None, None), (rt.TensorShape([1]), (rt.TensorShape([1]), rt.float32))]
+)
+def test_a_global_given_an_equal_immutable_value_in_a_staged_loop_is_not_a_change(shape, spec):
+    SHAPE_MEMO.shape, SHAPE_MEMO.spec = shape, spec
+    got = ag.function(doubles_three_times)(rt.constant([1.0])).numpy()
+    assert got.tolist() == [8.0]
+
+
 def test_a_users_module_named_like_a_library_is_watched():
     class Counter:
         pass
