@@ -21,15 +21,14 @@ from __future__ import annotations
 import linecache
 import weakref
 
-_EMPTY = (0, None, [], "")
-_emptied = []  # names whose functions were collected, to remove outside the collector
+_emptied = []  # (name, emptied entry) of collected functions, to remove outside the collector
 
 
 def register_source(filename, source, fn):
     """Puts ``source`` in linecache under ``filename`` until ``fn`` is garbage-collected."""
     while _emptied:
-        name = _emptied.pop()
-        if linecache.cache.get(name) is _EMPTY:
+        name, entry = _emptied.pop()
+        if linecache.cache.get(name) is entry:
             del linecache.cache[name]
     linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
     weakref.finalize(fn, _empty_entry, filename).atexit = False
@@ -40,5 +39,5 @@ def _empty_entry(filename):
     # a list of the cache's names and then reads each: removing a name here would make that
     # read a KeyError, so the entry keeps its name and loses its lines.
     if filename in linecache.cache:
-        linecache.cache[filename] = _EMPTY
-        _emptied.append(filename)
+        entry = linecache.cache[filename] = (0, None, [], filename)
+        _emptied.append((filename, entry))
