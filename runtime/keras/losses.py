@@ -256,7 +256,26 @@ class MeanAbsoluteError(LossFunctionWrapper):
         super().__init__(mean_absolute_error, reduction, name, dtype)
 
 
-class BinaryCrossentropy(LossFunctionWrapper):
+class _Crossentropy(LossFunctionWrapper):
+    """A cross-entropy loss object: ``from_logits``, ``label_smoothing`` and ``axis`` are its
+    function's, kept as attributes as Keras keeps them."""
+
+    def __init__(self, fn, from_logits, label_smoothing, axis, reduction, name, dtype):
+        super().__init__(
+            fn,
+            reduction,
+            name,
+            dtype,
+            from_logits=from_logits,
+            label_smoothing=label_smoothing,
+            axis=axis,
+        )
+        self.from_logits = from_logits
+        self.label_smoothing = label_smoothing
+        self.axis = axis
+
+
+class BinaryCrossentropy(_Crossentropy):
     """``binary_crossentropy`` as a loss object: labels 0 or 1, predictions probabilities (or
     logits with ``from_logits=True``) of the same shape."""
 
@@ -269,21 +288,11 @@ class BinaryCrossentropy(LossFunctionWrapper):
         name="binary_crossentropy",
         dtype=None,
     ):
-        super().__init__(
-            binary_crossentropy,
-            reduction,
-            name,
-            dtype,
-            from_logits=from_logits,
-            label_smoothing=label_smoothing,
-            axis=axis,
-        )
-        self.from_logits = from_logits
-        self.label_smoothing = label_smoothing
-        self.axis = axis
+        fn = binary_crossentropy
+        super().__init__(fn, from_logits, label_smoothing, axis, reduction, name, dtype)
 
 
-class CategoricalCrossentropy(LossFunctionWrapper):
+class CategoricalCrossentropy(_Crossentropy):
     """``categorical_crossentropy`` as a loss object: one-hot labels of the predictions'
     shape."""
 
@@ -296,18 +305,8 @@ class CategoricalCrossentropy(LossFunctionWrapper):
         name="categorical_crossentropy",
         dtype=None,
     ):
-        super().__init__(
-            categorical_crossentropy,
-            reduction,
-            name,
-            dtype,
-            from_logits=from_logits,
-            label_smoothing=label_smoothing,
-            axis=axis,
-        )
-        self.from_logits = from_logits
-        self.label_smoothing = label_smoothing
-        self.axis = axis
+        fn = categorical_crossentropy
+        super().__init__(fn, from_logits, label_smoothing, axis, reduction, name, dtype)
 
 
 class SparseCategoricalCrossentropy(LossFunctionWrapper):
