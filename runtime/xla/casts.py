@@ -22,10 +22,23 @@ import numpy as np
 from jax import lax
 
 _INT32, _INT64 = np.dtype(np.int32), np.dtype(np.int64)
-_THROUGH = {np.dtype(t): _INT32 for t in (np.int8, np.int16, np.int32, np.uint8, np.uint16)}
+
+
+def _through_int32(target) -> bool:
+    """Whether numpy casts floats to ``target`` as the low bits of an int32 cast here (x86's
+    compilers do; ARM's convert to unsigned types saturating, -3.7 giving 0, not 253)."""
+    probe = np.array([-3.7, 300.0, -300.0, 7e4, 2.0**40])
+    with np.errstate(invalid="ignore"):
+        return np.array_equal(probe.astype(target), probe.astype(np.int32).astype(target))
+
+
+_NARROW = (np.int8, np.int16, np.uint8, np.uint16)
+_THROUGH = {np.dtype(t): _INT32 for t in _NARROW if _through_int32(t)}
+_THROUGH[_INT32] = _INT32
 _THROUGH[_INT64] = _INT64
-"""Target -> the type numpy converts a float through (uint32 and uint64 are left to XLA:
-numpy's results for them differ with the source type and the CPU's vector instructions)."""
+"""Target -> the type numpy converts a float through. Others (uint32 and uint64, and narrow
+types numpy does not cast through int32 here) are left to XLA: numpy's results for them differ
+with the source type and the CPU's vector instructions."""
 
 
 def _numpy_invalid(through):

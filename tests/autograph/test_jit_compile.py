@@ -393,6 +393,10 @@ CAST_VALUES += [2.0**31, -(2.0**31), -(2.0**31) - 1e3, 2.0**63, -(2.0**63), 1e19
     "target", [rt.int8, rt.int16, rt.int32, rt.int64, rt.uint8], ids=lambda d: d.name
 )
 def test_casting_nan_and_out_of_range_floats_to_integers_gives_numpys_values(source, target):
+    from runtime.xla.casts import needs_numpy_cast
+
+    if not needs_numpy_cast(np.dtype(source.as_numpy_dtype), np.dtype(target.as_numpy_dtype)):
+        pytest.skip(f"numpy does not cast floats to {target.name} through int32 on this CPU")
     with np.errstate(invalid="ignore", over="ignore"):
         x = np.array(CAST_VALUES, source.as_numpy_dtype)  # (float16: the large ones are inf)
         expected = x.astype(target.as_numpy_dtype)  # what the default executor computes
@@ -404,8 +408,9 @@ def test_casting_nan_and_out_of_range_floats_to_integers_gives_numpys_values(sou
     np.testing.assert_array_equal(ag.function(cast)(x).numpy(), expected)
 
 
-# 10**15 float32s: more than any address space holds, so no allocator can give them.
-HUGE = [10**5, 10**5, 10**5]
+# 10**18 float32s: more than any address space holds (57-bit ones too), so no allocator can
+# give them, whatever the machine's overcommit setting.
+HUGE = [10**6, 10**6, 10**6]
 
 
 def _huge_fill():
