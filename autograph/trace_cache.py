@@ -108,7 +108,7 @@ class TraceCache:
         self._calls_of.setdefault(graph, set()).add(call_key)
 
     def graphs(self):
-        """The graphs remembered now, each once."""
+        """The graphs remembered now, each once (for inspection: tests and debugging)."""
         return list(self._uses)
 
     def _forget_call(self, call_key):
