@@ -58,7 +58,7 @@ from runtime.saving.format import (
 )
 from runtime.saving.loaded import LoadedFunction, LoadedObject, SignatureFunction, output_names
 from runtime.saving.writer import RESERVED_ATTRIBUTES
-from runtime.state.variables import Variable
+from runtime.state.variables import OwnedArray, Variable
 
 _ATTEMPTS = 20  # reads started again because a save committed meanwhile
 _DESCRIPTION_FIELDS = (
@@ -338,9 +338,9 @@ class _Reader:
         expect(type(key) is str and _VARIABLE_KEY.fullmatch(key), "its key is damaged")
         expect(key not in self.variables, f"its key {key!r} is used twice")
         expect(type(entry["trainable"]) is bool, "'trainable' must be true or false")
-        value = self.arrays.read(entry["value"], "its value")
+        value = self.arrays.read(entry["value"], "its value")  # a fresh array: the variable's own
         dtype = read_dtype(entry["value"]["dtype"])
-        variable = Variable(value, dtype=dtype, trainable=entry["trainable"])
+        variable = Variable(OwnedArray(value), dtype=dtype, trainable=entry["trainable"])
         variable.name = name
         variable._base_name = name[:-2]
         self.variables[key] = variable

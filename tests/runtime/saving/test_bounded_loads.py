@@ -12,10 +12,12 @@ import json
 import subprocess
 import sys
 import textwrap
+import tracemalloc
 
 import numpy as np
 import pytest
 
+import autograph as ag
 import runtime as rt
 from runtime.core.op_def import OPS
 from runtime.saved_model import SavedModelError
@@ -28,7 +30,8 @@ _HANG = 120  # a load still running after this long is killed: the test fails, n
 _TIMED_LOAD = textwrap.dedent(
     """
     import json, sys, time
-    import runtime as rt
+    import autograph as ag
+import runtime as rt
     start = time.perf_counter()
     try:
         rt.saved_model.load(sys.argv[1])
@@ -166,3 +169,30 @@ def test_autograph_show_of_a_pack_chain_answers_at_once(tmp_path):
     )
     assert done.returncode == 0, done.stderr
     assert "    output_0: float32 shape unknown\n" in done.stdout
+
+
+class _Weights(rt.Module):
+    def __init__(self, value):
+        super().__init__()
+        self.w = rt.Variable(value)
+
+    @ag.function(input_signature=[])
+    def read(self):
+        return self.w * 1.0
+
+
+def test_loading_a_large_variable_holds_the_arrays_file_and_the_value_at_most(tmp_path):
+    # The arrays file is held while it is parsed (the bytes hashed are the bytes parsed); the
+    # variable's value is read into its own array and kept without a copy, so no third copy
+    # of it (the member's bytes, a copy made by the Variable) is held at any time.
+    value = np.arange(10_000_000, dtype=np.float32)  # 40 MB: more than anything else a load holds
+    path = str(tmp_path / "model")
+    rt.saved_model.save(_Weights(value), path)
+    tracemalloc.start()
+    try:
+        loaded = rt.saved_model.load(path)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    np.testing.assert_array_equal(loaded.w.numpy(), value)
+    assert peak < 2.5 * value.nbytes, f"{peak / value.nbytes:.2f} times the variable's size"
