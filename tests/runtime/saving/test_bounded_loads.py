@@ -30,8 +30,7 @@ _HANG = 120  # a load still running after this long is killed: the test fails, n
 _TIMED_LOAD = textwrap.dedent(
     """
     import json, sys, time
-    import autograph as ag
-import runtime as rt
+    import runtime as rt
     start = time.perf_counter()
     try:
         rt.saved_model.load(sys.argv[1])
