@@ -57,6 +57,7 @@ from runtime.saving.format import (
     shape_text,
 )
 from runtime.saving.loaded import LoadedFunction, LoadedObject, SignatureFunction, output_names
+from runtime.saving.sub_graph_inputs import check_sub_graph_inputs
 from runtime.saving.writer import RESERVED_ATTRIBUTES
 from runtime.state.variables import OwnedArray, Variable
 
@@ -131,7 +132,9 @@ def _output_specs(opdef, inferred, saved, depth):
     The file's own (``saved``) may know less, never more: a shape the graph
     does not make would be trusted by callers and exports. The one exception
     is a sub-graph's placeholder, which a gradient refines to the shape its
-    value has (``GradientGraph.capture_from_around``). No rank is over MAX_RANK.
+    value has (``GradientGraph.capture_from_around``): the op feeding the
+    sub-graph checks it against what it is given (``sub_graph_inputs``). No
+    rank is over MAX_RANK.
     """
     for _, shape in inferred:
         expect(
@@ -464,6 +467,7 @@ class _Reader:
             inferred = opdef.infer(inputs, attrs)  # the graph must make sense, not just parse
         except Exception as e:
             raise Damage(f"it does not fit its inputs: {type(e).__name__}: {e}") from None
+        check_sub_graph_inputs(opdef, inputs, attrs)
         specs = _output_specs(opdef, inferred, saved, depth)
         op = graph.create_op(opdef, inputs, attrs, name, specs, [ops[c] for c in controls])
         expect(op.name == name, f"op name {name!r} is used twice")
