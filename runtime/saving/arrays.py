@@ -40,6 +40,7 @@ from runtime.saving.zip_layout import check_layout
 _KEY = re.compile(r"[a-z][0-9]{1,9}")
 _MAX_HEADER_BYTES = 4096  # a member's .npy header (numpy writes 128 bytes)
 _BYTES_SUFFIX = ".bytes"
+_CHUNK_BYTES = 1 << 20  # read at a time into a member's array
 
 
 def dtype_of(value):
@@ -166,26 +167,45 @@ class ArraysReader:
                 f"member {name!r} declares {member.size} bytes, over the limit of {limit} "
                 f"bytes that a {dtype} array of shape {dims} allows"
             )
+        array = np.empty(dims, dtype)
         try:
             with self._archive.open(member.info) as stream:
-                header = _read_header(stream)
-                data = stream.read(nbytes + 1)
+                stored_dims, fortran_order, stored_dtype = _read_header(stream)
+                if fortran_order:
+                    raise self._damage(
+                        f"member {name!r} is in Fortran order; a save writes C order"
+                    )
+                if (stored_dims, stored_dtype) != (dims, dtype):
+                    raise self._damage(
+                        f"member {name!r} holds {_array_text(stored_dtype, stored_dims)}, but "
+                        f"the description says {_array_text(dtype, dims)}"
+                    )
+                read = _read_into(stream, memoryview(array.reshape(-1).view(np.uint8)))
+                read += len(stream.read(1))  # at the end: zipfile checks the member's CRC-32
         except (zipfile.BadZipFile, OSError, ValueError, EOFError, Damage) as e:
             raise self._damage(f"member {name!r} is damaged ({e})") from None
-        stored_dims, fortran_order, stored_dtype = header
-        if fortran_order:
-            raise self._damage(f"member {name!r} is in Fortran order; a save writes C order")
-        if (stored_dims, stored_dtype) != (dims, dtype):
-            raise self._damage(
-                f"member {name!r} holds {_array_text(stored_dtype, stored_dims)}, but the "
-                f"description says {_array_text(dtype, dims)}"
-            )
-        if len(data) != nbytes:
-            raise self._damage(f"member {name!r} has {len(data)} bytes of data, not {nbytes}")
-        array = np.frombuffer(bytearray(data), dtype=dtype).reshape(dims)
+        if read != nbytes:
+            raise self._damage(f"member {name!r} has {read} bytes of data, not {nbytes}")
         if dtype == np.bool_ and array.view(np.uint8).max(initial=0) > 1:
             raise self._damage(f"member {name!r} holds bools other than 0 and 1")
         return array
+
+
+def _read_into(stream, buffer):
+    """Fills ``buffer`` from ``stream`` a chunk at a time; returns the bytes read.
+
+    The arrays file is held in memory while it is loaded (the bytes hashed are
+    the bytes parsed), so a member is read straight into its array: reading it
+    whole first would hold a third copy of a large variable at once.
+    """
+    filled = 0
+    while filled < len(buffer):
+        chunk = stream.read(min(_CHUNK_BYTES, len(buffer) - filled))
+        if not chunk:
+            break
+        buffer[filled : filled + len(chunk)] = chunk
+        filled += len(chunk)
+    return filled
 
 
 def _array_text(dtype, dims):

@@ -57,8 +57,9 @@ from runtime.saving.format import (
     shape_text,
 )
 from runtime.saving.loaded import LoadedFunction, LoadedObject, SignatureFunction, output_names
+from runtime.saving.sub_graph_inputs import check_sub_graph_inputs
 from runtime.saving.writer import RESERVED_ATTRIBUTES
-from runtime.state.variables import Variable
+from runtime.state.variables import OwnedArray, Variable
 
 _ATTEMPTS = 20  # reads started again because a save committed meanwhile
 _DESCRIPTION_FIELDS = (
@@ -131,7 +132,9 @@ def _output_specs(opdef, inferred, saved, depth):
     The file's own (``saved``) may know less, never more: a shape the graph
     does not make would be trusted by callers and exports. The one exception
     is a sub-graph's placeholder, which a gradient refines to the shape its
-    value has (``GradientGraph.capture_from_around``). No rank is over MAX_RANK.
+    value has (``GradientGraph.capture_from_around``): the op feeding the
+    sub-graph checks it against what it is given (``sub_graph_inputs``). No
+    rank is over MAX_RANK.
     """
     for _, shape in inferred:
         expect(
@@ -338,9 +341,9 @@ class _Reader:
         expect(type(key) is str and _VARIABLE_KEY.fullmatch(key), "its key is damaged")
         expect(key not in self.variables, f"its key {key!r} is used twice")
         expect(type(entry["trainable"]) is bool, "'trainable' must be true or false")
-        value = self.arrays.read(entry["value"], "its value")
+        value = self.arrays.read(entry["value"], "its value")  # a fresh array: the variable's own
         dtype = read_dtype(entry["value"]["dtype"])
-        variable = Variable(value, dtype=dtype, trainable=entry["trainable"])
+        variable = Variable(OwnedArray(value), dtype=dtype, trainable=entry["trainable"])
         variable.name = name
         variable._base_name = name[:-2]
         self.variables[key] = variable
@@ -464,6 +467,7 @@ class _Reader:
             inferred = opdef.infer(inputs, attrs)  # the graph must make sense, not just parse
         except Exception as e:
             raise Damage(f"it does not fit its inputs: {type(e).__name__}: {e}") from None
+        check_sub_graph_inputs(opdef, inputs, attrs)
         specs = _output_specs(opdef, inferred, saved, depth)
         op = graph.create_op(opdef, inputs, attrs, name, specs, [ops[c] for c in controls])
         expect(op.name == name, f"op name {name!r} is used twice")

@@ -327,7 +327,19 @@ class Variable:
         )
 
 
+class OwnedArray:
+    """A numpy array that nothing else holds (a loaded model's value): a Variable given it
+    takes it as its value without a copy, so a large variable is not held twice at once."""
+
+    __slots__ = ("array",)
+
+    def __init__(self, array):
+        self.array = array
+
+
 def _initial_numpy(value, dtype):
+    if isinstance(value, OwnedArray):
+        return to_numpy(value.array, dtype)
     if isinstance(value, Variable):
         value = value._value
     elif isinstance(value, Tensor):

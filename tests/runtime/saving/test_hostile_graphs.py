@@ -194,3 +194,38 @@ def test_an_output_shape_that_knows_less_than_the_graph_loads_as_the_graph_makes
     assert served.graph.outputs[0].shape.as_list() == [None]
     x = np.arange(6, dtype=np.float32)
     np.testing.assert_array_equal(served(x=x)["output_0"].numpy(), x * 2)
+
+
+@pytest.fixture
+def choosing(tmp_path):
+    @ag.function(
+        input_signature=[rt.TensorSpec([None], rt.float32), rt.TensorSpec([], rt.bool)],
+        autograph=False,
+    )
+    def choose(x, p):
+        return rt.cond(p, lambda: x * 2.0, lambda: x * 3.0)
+
+    path = str(tmp_path / "choose")
+    rt.saved_model.save(rt.Module(), path, signatures=choose)
+    return path
+
+
+@pytest.mark.parametrize("field", ["outputs", "attrs"])
+def test_a_branch_input_that_knows_more_than_the_cond_gives_it_is_refused(choosing, field):
+    # Each branch's x_capture stands for x, of shape (None,). Trusted as (2,), the cond would
+    # declare (2,) and return (6,) for 6 values.
+    document = description(choosing)
+    ops = document["functions"]["serving_default"]["graph"]["ops"]
+    cond = next(o for o in ops if o["type"] == "If")
+    for branch in ("then_graph", "else_graph"):
+        branch_ops = cond["attrs"][branch]["graph"]["ops"]
+        placeholder = next(o for o in branch_ops if o["type"] == "Placeholder")
+        if field == "outputs":  # refined beyond its attributes, as a gradient's may be
+            placeholder["outputs"][0]["shape"] = [2]
+        else:
+            placeholder["attrs"]["shape"] = {"shape": [2]}
+    write_signed(choosing, document)
+    assert _load_error(choosing).endswith(
+        "op 'cond' (If): the true branch's input 'x_capture' is float32 (2,), but the op gives "
+        "it float32 (None,): a sub-graph input may know less than what it is given, never more"
+    )

@@ -185,35 +185,65 @@ def test_calls_nest_up_to_the_limit_and_a_deeper_nesting_is_refused_before_it_is
         rt.saved_model.load(path)
 
 
-class BranchesOfTwoShapes(rt.Module):
+def _two_shapes(pred, x, w):
     """A cond whose branches return (3,) and (1,): its output is (None,), and the gradient's
     branches read it as the shape each branch made (a placeholder refined beyond its input)."""
+    return rt.cond(
+        pred,
+        lambda: rt.exp(x * w),
+        lambda: rt.exp(rt.reduce_sum(x * w, axis=0, keepdims=True)),
+    )
+
+
+_SIGNATURE = [rt.TensorSpec([], rt.bool), rt.TensorSpec([3], rt.float32)]
+
+
+class BranchesOfTwoShapes(rt.Module):
+    def __init__(self):
+        super().__init__()
+        self.w = rt.Variable(np.ones(3, np.float32))
+
+    @ag.function(input_signature=_SIGNATURE, autograph=False)
+    def gradient(self, pred, x):
+        with rt.GradientTape() as tape:
+            y = _two_shapes(pred, x, self.w)
+            loss = rt.reduce_sum(y * y)
+        return tape.gradient(loss, self.w)
+
+
+class BranchesOfTwoShapesInALoop(rt.Module):
+    """The same cond on each of two iterations: its gradient reads the forward cond's output
+    from the loop's stack."""
 
     def __init__(self):
         super().__init__()
         self.w = rt.Variable(np.ones(3, np.float32))
 
-    @ag.function(
-        input_signature=[rt.TensorSpec([], rt.bool), rt.TensorSpec([3], rt.float32)],
-        autograph=False,
-    )
+    @ag.function(input_signature=_SIGNATURE, autograph=False)
     def gradient(self, pred, x):
+        def body(i, total):
+            y = _two_shapes(pred, x, self.w)
+            return [i + 1, total + rt.reduce_sum(y * y)]
+
         with rt.GradientTape() as tape:
-            y = rt.cond(
-                pred,
-                lambda: rt.exp(x * self.w),
-                lambda: rt.exp(rt.reduce_sum(x * self.w, axis=0, keepdims=True)),
+            _, loss = rt.while_loop(
+                lambda i, total: i < 2, body, [rt.constant(0), rt.constant(0.0)]
             )
-            loss = rt.reduce_sum(y * y)
         return tape.gradient(loss, self.w)
 
 
-def test_a_cond_gradient_whose_branches_differ_in_shape_loads_and_computes_the_same(tmp_path):
+@pytest.mark.parametrize(
+    "module, times", [(BranchesOfTwoShapes, 1), (BranchesOfTwoShapesInALoop, 2)]
+)
+def test_a_cond_gradient_whose_branches_differ_in_shape_loads_and_computes_the_same(
+    tmp_path, module, times
+):
     path = str(tmp_path / "model")
-    rt.saved_model.save(BranchesOfTwoShapes(), path)
+    rt.saved_model.save(module(), path)
     loaded = rt.saved_model.load(path)
     x = np.array([0.0, 1.0, 2.0], np.float32)
     # d/dw sum(exp(x * w) ** 2) = 2 x exp(2 x w); d/dw exp(sum(x * w)) ** 2 = 2 x exp(2 sum(x w))
-    np.testing.assert_allclose(loaded.gradient(True, x).numpy(), 2 * x * np.exp(2 * x), rtol=1e-5)
-    expected = 2 * x * np.exp(2 * x.sum())
+    expected = times * 2 * x * np.exp(2 * x)
+    np.testing.assert_allclose(loaded.gradient(True, x).numpy(), expected, rtol=1e-5)
+    expected = times * 2 * x * np.exp(2 * x.sum())
     np.testing.assert_allclose(loaded.gradient(False, x).numpy(), expected, rtol=1e-5)
