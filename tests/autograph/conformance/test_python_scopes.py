@@ -478,6 +478,77 @@ def eval_as_value(x):
     return r
 
 
+@case(NS, theme="builtins (locals() as a comprehension's first iterable: the enclosing scope)")
+def locals_as_comprehension_iterable(x):
+    g = 1
+    if x > 1:
+        listed = [k for k in locals()]
+        n = _names_code(listed) + _names_code(sorted(k for k in locals())) * 1000
+    else:
+        n = -_names_code(list(k for k in locals())) - g
+    return n
+
+
+@case(NS, theme="builtins (defaults, a decorator and class keywords see the enclosing scope)")
+def scope_builtins_in_definitions(x):
+    g = 3
+    if x > 1:
+
+        def inner(k=eval("g"), *, code=_names_code(locals())):  # noqa: B008 - the point
+            return k + code
+
+        by_lambda = (lambda *, names=dir(): _names_code(names))()  # noqa: E731, B008
+
+        @eval("lambda f: f") if "g" in locals() else None
+        def decorated():
+            return 1000
+
+        class WithKeyword(_Extra, extra=eval("g * 7")):
+            pass
+
+        r = inner() + by_lambda + decorated() + WithKeyword.extra
+    else:
+        r = g
+    return r
+
+
+class _Extra:
+    def __init_subclass__(cls, extra=0):
+        cls.extra = extra
+
+
+@case(NS, theme="builtins (a staged branch's assignment read by eval in a default)")
+def eval_in_default_reads_branch_assignment(x):
+    y = 0
+    if x > 1:
+        y = x * 5  # noqa: F841 - read by the string
+
+    def inner(k=eval("y")):  # noqa: B008 - the point
+        return k
+
+    return inner()
+
+
+@case(NS, theme="builtins (locals() in a generator's body reads its own scope only)")
+def locals_in_generator_body(x):
+    if x > 1:
+        tmp = 5  # noqa: F841 - assigned on one path: not read by the generator's locals()
+    return sum(len(locals()) for k in range(2))
+
+
+@case(NS, theme="builtins (a lambda's keyword-only default and a class keyword are reads)")
+def definitions_read_branch_assignment(x):
+    y = 0
+    if x > 1:
+        y = x * 5
+    by_lambda = (lambda *, k=y: k)()  # noqa: E731
+
+    class WithKeyword(_Extra, extra=y * 2):
+        pass
+
+    return by_lambda + WithKeyword.extra
+
+
 # --- loops with an else clause ----------------------------------------------------------------
 
 
