@@ -549,6 +549,64 @@ def definitions_read_branch_assignment(x):
     return by_lambda + WithKeyword.extra
 
 
+# Before Python 3.13, locals() in a function gives one dict per call, which each call updates
+# (what exec wrote there stays); since (PEP 667), a new dict each time. Python is the reference.
+
+
+@case(NS, theme="builtins (locals() after exec: what exec wrote, on this Python)")
+def exec_then_locals(x):
+    if x > 1:
+        exec("q = 5")
+        r = locals().get("q", -1)
+    else:
+        r = 0
+    return r
+
+
+@case(NS, theme="builtins (eval and dir() after exec, on this Python)")
+def exec_then_eval_and_dir(x):
+    y = 2
+    if x > 1:
+        exec("w = y * 3; y = 9")
+        r = eval("w if 'w' in dir() else -1") * 10 + locals()["y"]
+    else:
+        r = y
+    return r
+
+
+@case(NS, theme="builtins (a dict from locals() seen again after an assignment)")
+def locals_dict_kept(x):
+    y = 2
+    if x > 1:
+        d = locals()
+        y = 5
+        locals()
+        r = d["y"] * 10 + (d is locals()) + len(d) * 100
+    else:
+        r = -1
+    return r
+
+
+@case(NS, theme="builtins (exec and locals() in a loop body)")
+def exec_in_loop(n):
+    total = 0
+    for i in range(n):
+        exec("acc = i * 10")
+        total += locals().get("acc", 1)
+    return total
+
+
+@case([(1,), (3,)], tensors=(False,), theme="builtins (locals() and exec in a class body)")
+def locals_in_class_body(x):
+    class Body:
+        w = x
+        names = _names_code(locals())
+        locals()["z"] = 3
+        exec("q = w * 4")
+
+    return Body.names + Body.z * 10 + Body.q * 100
+
+
 # --- loops with an else clause ----------------------------------------------------------------
 
 
