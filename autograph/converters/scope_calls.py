@@ -3,8 +3,10 @@
 The call converter makes ``eval(s)`` into ``ag__.eval_(s)``; the control-flow and logic
 converters may then put it inside functions of their own (``if_true``, the lambdas of
 ``and``). After them, each such call is told how many of those stand between it and the
-user's own function, lambda or comprehension (``depth=``), whose variables it must see
-(``operators/original_scope.py``):
+user's own function, lambda, class body or comprehension (``depth=``), whose variables it
+must see (``operators/original_scope.py``). What Python evaluates where such a scope is
+defined (defaults, decorators, bases, a comprehension's first iterable) counts as the
+enclosing scope's code:
 
     def f(c):                        def f(c):
         y = 4                            y = 4
@@ -23,8 +25,14 @@ from autograph.converters.base import SCOPED_COMPREHENSIONS, new_node
 from autograph.operators.original_scope import OVERRIDES
 from autograph.pyct import anno, walk
 
-_SCOPES = (gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda)
-_COMPREHENSIONS = SCOPED_COMPREHENSIONS
+# Each of these runs in a frame of its own; a class body, too.
+_SCOPES = (
+    gast.FunctionDef,
+    gast.AsyncFunctionDef,
+    gast.Lambda,
+    gast.ClassDef,
+    *SCOPED_COMPREHENSIONS,
+)
 _OPERATORS = frozenset(override.__name__ for override in OVERRIDES.values())
 _BUILTIN_NAMES = frozenset(builtin.__name__ for builtin in OVERRIDES)
 
@@ -43,7 +51,7 @@ def calls_scope_builtins(fn):
 def mark_user_scopes(fn_node):
     """Marks the scopes the user wrote, before conversion adds its own."""
     for node in walk.nodes(fn_node):
-        if isinstance(node, (*_SCOPES, *_COMPREHENSIONS)):
+        if isinstance(node, _SCOPES):
             anno.setanno(node, "user_scope", True)
 
 
@@ -58,11 +66,62 @@ def share_variables(fn_node):
     for scope in walk.nodes(fn_node):
         if not (isinstance(scope, _SCOPES) and anno.getanno(scope, "user_scope")):
             continue
-        own = walk.nodes(scope, into_scopes=False)
-        names = frozenset(_bound_names(own, scope))
+        own = _evaluated_in(scope)
+        names = frozenset(_bound_names(own)) | _parameters(scope)
         for node in own:
             if _is_scope_operator(node):
                 anno.setanno(node, "reads_scope", _read_by(node, names))
+
+
+def _evaluated_in(scope):
+    """The nodes that Python evaluates in ``scope``'s own frame: not those of the user scopes
+    it holds, but their parts evaluated where they are defined (``_outer_parts``)."""
+    found = _inner_parts(scope)
+    for node in found:  # grows while it is read
+        inner_scope = isinstance(node, _SCOPES) and anno.getanno(node, "user_scope")
+        found += _outer_parts(node) if inner_scope else walk.children(node)
+    return found
+
+
+def _outer_parts(scope):
+    """What Python evaluates in the scope around ``scope``, where it is defined: the defaults
+    of a function or lambda, decorators, annotations, a class's bases and keywords, and the
+    first iterable of a comprehension."""
+    if isinstance(scope, gast.ClassDef):
+        return [*scope.decorator_list, *scope.bases, *scope.keywords]
+    if isinstance(scope, (gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda)):
+        args = scope.args
+        defaults = [*args.defaults, *(d for d in args.kw_defaults if d is not None)]
+        if isinstance(scope, gast.Lambda):
+            return defaults
+        params = [*args.posonlyargs, *args.args, args.vararg, *args.kwonlyargs, args.kwarg]
+        notes = [p.annotation for p in params if p is not None and p.annotation is not None]
+        returns = [scope.returns] if scope.returns is not None else []
+        return [*scope.decorator_list, *defaults, *notes, *returns]
+    return [scope.generators[0].iter]
+
+
+def _inner_parts(scope):
+    """What Python evaluates in ``scope``'s own frame, at its top level (``_outer_parts``)."""
+    if isinstance(scope, gast.Lambda):
+        return [scope.body]
+    if isinstance(scope, (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef)):
+        return list(scope.body)
+    first, *others = scope.generators
+    parts = [first.target, *first.ifs]
+    for generator in others:
+        parts += [generator.target, generator.iter, *generator.ifs]
+    if isinstance(scope, gast.DictComp):
+        return [*parts, scope.key, scope.value]
+    return [*parts, scope.elt]
+
+
+def _parameters(scope):
+    args = getattr(scope, "args", None)
+    if not isinstance(args, gast.arguments):
+        return frozenset()
+    params = [*args.posonlyargs, *args.args, args.vararg, *args.kwonlyargs, args.kwarg]
+    return frozenset(p.id for p in params if p is not None)
 
 
 def _read_by(call, names):
@@ -93,27 +152,30 @@ def _code_names(code):
     return names
 
 
-def _bound_names(nodes, scope):
+def _bound_names(nodes):
     for node in nodes:
         if isinstance(node, gast.Name) and not isinstance(node.ctx, gast.Load):
             yield node.id
-        elif isinstance(node, (gast.FunctionDef, gast.ClassDef)) and node is not scope:
+        elif isinstance(node, (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef)):
             yield node.name
+        elif isinstance(node, gast.alias):
+            yield node.asname or node.name.partition(".")[0]
 
 
 def transform(fn_node):
     """Gives each scope builtin's call the number of functions conversion made around it."""
-    stack = [(fn_node, 0)]
+    stack = [(part, 0) for part in _inner_parts(fn_node)]
     while stack:  # not recursive: an `and` chain of hundreds nests as deep
         node, depth = stack.pop()
-        for child in walk.children(node):
-            inner = depth
-            if isinstance(child, (*_SCOPES, *_COMPREHENSIONS)):
-                inner = 0 if anno.getanno(child, "user_scope") else depth + 1
-            elif depth and _is_scope_operator(child):
-                constant = new_node(gast.Constant, value=depth, kind=None)
-                child.keywords.append(gast.keyword(arg="depth", value=constant))
-            stack.append((child, inner))
+        if isinstance(node, _SCOPES):
+            inner = 0 if anno.getanno(node, "user_scope") else depth + 1
+            stack += [(part, depth) for part in _outer_parts(node)]
+            stack += [(part, inner) for part in _inner_parts(node)]
+            continue
+        if depth and _is_scope_operator(node):
+            constant = new_node(gast.Constant, value=depth, kind=None)
+            node.keywords.append(gast.keyword(arg="depth", value=constant))
+        stack += [(child, depth) for child in walk.children(node)]
     return fn_node
 
 

@@ -18,11 +18,14 @@ assigned yet. ``globals()`` needs nothing: converted code runs in the user's mod
 from __future__ import annotations
 
 import builtins
+import inspect
 import sys
 
 from autograph.operators.variables import Undefined
 
 _UNSET = object()
+_ONE_DICT_PER_CALL = sys.version_info < (3, 13)  # PEP 667 made locals() a new dict each time
+_SHARED = "ag__ locals"  # a key of a frame's locals that no variable can be named
 _made_names = {}  # generated file -> the names conversion made in it
 
 
@@ -37,14 +40,43 @@ def user_locals(frame, depth=None):
     ``depth``: how many functions that conversion made stand between ``frame`` and the
     user's function; None when unknown (``f = eval; f(s)``): then every frame of a function
     that conversion made, up to the first that it did not.
+
+    As Python's ``locals()`` on the version that runs: before 3.13 (PEP 667), one dict per
+    call of the user's function, updated by each call, so that what ``exec`` writes there
+    stays; since, a new dict each time.
     """
     made = _made_names.get(frame.f_code.co_filename)
-    if made is None:  # not converted code
-        return dict(frame.f_locals)
+    if made is None or not frame.f_code.co_flags & inspect.CO_OPTIMIZED:
+        # Not converted code, or a class body: its namespace itself, as Python gives it.
+        return frame.f_locals if _ONE_DICT_PER_CALL else dict(frame.f_locals)
+    frames = _user_frames(frame, depth, made)
     merged = {}
-    for f in reversed(_user_frames(frame, depth, made)):  # the innermost value of a name wins
+    for f in reversed(frames):  # the innermost value of a name wins
         merged.update(f.f_locals)
-    return {k: v for k, v in merged.items() if k not in made and not isinstance(v, Undefined)}
+    variables = {
+        k: v
+        for k, v in merged.items()
+        if k not in made and k != _SHARED and not isinstance(v, Undefined)
+    }
+    if not _ONE_DICT_PER_CALL:
+        return variables
+    return _update_shared(frames, variables, made)
+
+
+def _update_shared(frames, variables, made):
+    """The one dict of the user function's call (kept in its frame's own, under a name no
+    variable can have), updated as Python updates a frame's: every variable set to its value,
+    unassigned ones removed, any other name (what ``exec`` wrote) left."""
+    shared = frames[-1].f_locals.setdefault(_SHARED, {})
+    names = {n for f in frames for n in _frame_variables(f.f_code)} - made
+    for name in names.difference(variables):
+        shared.pop(name, None)
+    shared.update(variables)
+    return shared
+
+
+def _frame_variables(code):
+    return (*code.co_varnames, *code.co_cellvars, *code.co_freevars)
 
 
 def _user_frames(frame, depth, made):
@@ -68,8 +100,8 @@ def eval_(source, globals=None, locals=None, *, depth=0):  # noqa: A002 - eval's
 
 
 def exec_(source, globals=None, locals=None, *, depth=0, closure=None):  # noqa: A002
-    """``exec``; without ``globals``, in a copy of the user function's variables, which,
-    as in Python, the executed code's assignments do not change."""
+    """``exec``; without ``globals``, in the user function's variables as ``locals()`` gives
+    them, which, as in Python, the executed code's assignments do not change."""
     namespaces = _namespaces(sys._getframe(1), globals, locals, depth)
     if closure is not None:
         return builtins.exec(source, *namespaces, closure=closure)
@@ -77,7 +109,7 @@ def exec_(source, globals=None, locals=None, *, depth=0, closure=None):  # noqa:
 
 
 def locals_(*, depth=0):
-    """``locals()``: the user function's variables (a new dict)."""
+    """``locals()``: the user function's variables (``user_locals``)."""
     return user_locals(sys._getframe(1), depth)
 
 

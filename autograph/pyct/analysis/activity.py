@@ -319,7 +319,7 @@ class Activity:
         found.nested_scope(parameters(args), inner, node.name)
 
     def _class(self, node, found):
-        self._collect_all(node.decorator_list + node.bases, found)
+        self._collect_all(node.decorator_list + node.bases + node.keywords, found)
         inner = _Found()
         self._collect_all(node.body, inner)
         found.nested_scope(set(), inner, node.name, closure=False)
@@ -328,7 +328,7 @@ class Activity:
         found.declared.update(node.names)
 
     def _lambda(self, node, found):
-        self._collect_all(node.args.defaults, found)
+        self._collect_all(node.args.defaults + node.args.kw_defaults, found)
         inner = _Found()
         self._collect(node.body, inner)
         # The lambdas conversion makes (``ag__.and_(a, lambda: b)``) are called where they are.
