@@ -35,7 +35,7 @@ iteration), never its graph.
 from __future__ import annotations
 
 from runtime.core import context, dtypes
-from runtime.core.graph import CONST, PLACEHOLDER, FuncGraph, constant_in_graph
+from runtime.core.graph import CONST, FuncGraph, constant_in_graph
 from runtime.core.tensor import SymbolicTensor
 from runtime.core.tensor_shape import TensorShape
 from runtime.core.tensor_spec import TensorSpec
@@ -82,12 +82,11 @@ class GradientGraph(FuncGraph):
         self._resolved[id(t)] = inner
         return inner
 
-    def capture_from_around(self, t, shape):
-        """``t`` of a graph around this one (or reachable from it), as known to have ``shape``."""
-        inner = super().capture(t if is_within(self, t.graph) else self.outer_graph.capture(t))
-        if inner.op.opdef is PLACEHOLDER and inner.shape.is_compatible_with(shape):
-            inner.set_shape(shape)
-        return inner
+    def capture_from_around(self, t):
+        """``t`` of a graph around this one (or reachable from it), captured as it is: its
+        placeholder knows the shape ``t`` has, no more, so a saved gradient's sub-graph inputs
+        never claim more than their ops give them (``runtime.saving.sub_graph_inputs``)."""
+        return super().capture(t if is_within(self, t.graph) else self.outer_graph.capture(t))
 
     def copy_constant(self, t):
         with self.no_control_dependencies():
@@ -158,8 +157,8 @@ def _cond_resolver(op):
             return grad_graph.copy_constant(t)
         for j, placeholder in enumerate(branch.inputs):
             if placeholder is t:
-                return grad_graph.capture_from_around(op.inputs[n_explicit + j], t.shape)
-        return grad_graph.capture_from_around(_exposed(op, branch, t), t.shape)
+                return grad_graph.capture_from_around(op.inputs[n_explicit + j])
+        return grad_graph.capture_from_around(_exposed(op, branch, t))
 
     return resolve
 
@@ -188,9 +187,7 @@ def if_gradient(op, *grads):
             for j in kept:
                 g = in_grads[j]
                 if g is None:
-                    g = _zeros_for(
-                        grad_graph.capture_from_around(captured[j], captured[j].shape), other[j]
-                    )
+                    g = _zeros_for(grad_graph.capture_from_around(captured[j]), other[j])
                 outputs.append(g)
             grad_graph.outputs = [grad_graph.prepare_input(g) for g in outputs]
     then_grad, else_grad = branch_graphs
@@ -237,8 +234,8 @@ def _while_resolver(op):
             return grad_graph.copy_constant(t)
         for j, placeholder in enumerate(body.inputs[n:], n):
             if placeholder is t:  # captured by the loop: the same on every iteration
-                return grad_graph.capture_from_around(op.inputs[j], t.shape)
-        stack = grad_graph.capture_from_around(_stacked(op, t), TensorShape([]))
+                return grad_graph.capture_from_around(op.inputs[j])
+        stack = grad_graph.capture_from_around(_stacked(op, t))
         with grad_graph.as_default():
             return stack_get(stack, grad_graph.iteration, t.dtype, t.shape)
 
@@ -268,7 +265,7 @@ def while_gradient(op, *grads):
         target_grads = list(carried_grads)
         for position, stack_grad in stack_grads:
             value = body.outputs[position]
-            inner = grad_body.capture_from_around(stack_grad, TensorShape([]))
+            inner = grad_body.capture_from_around(stack_grad)
             targets.append(value)
             target_grads.append(
                 grad_list_get(inner, grad_body.iteration, value.shape.as_list(), value.dtype)

@@ -126,14 +126,13 @@ def _damage(raw, description):
     return None
 
 
-def _output_specs(opdef, inferred, saved, depth):
+def _output_specs(opdef, inferred, saved):
     """The specs of an op's outputs: what its inputs and attributes make (``inferred``).
 
     The file's own (``saved``) may know less, never more: a shape the graph
-    does not make would be trusted by callers and exports. The one exception
-    is a sub-graph's placeholder, which a gradient refines to the shape its
-    value has (``GradientGraph.capture_from_around``): the op feeding the
-    sub-graph checks it against what it is given (``sub_graph_inputs``). No
+    does not make would be trusted by callers and exports. A sub-graph's
+    placeholder makes the shape of its attribute, which the op feeding the
+    sub-graph checks against what it is given (``sub_graph_inputs``). No
     rank is over MAX_RANK.
     """
     for _, shape in inferred:
@@ -142,17 +141,13 @@ def _output_specs(opdef, inferred, saved, depth):
             f"an output would have {shape.rank} dimensions: too many dimensions in tensor "
             f"(at most {MAX_RANK})",
         )
-    refined = opdef is PLACEHOLDER and depth > 0
     if len(inferred) != len(saved) or not all(
-        d is sd and (s.is_subtype_of(ss) or (refined and ss.is_subtype_of(s)))
-        for (d, s), (sd, ss) in zip(inferred, saved)
+        d is sd and s.is_subtype_of(ss) for (d, s), (sd, ss) in zip(inferred, saved)
     ):
         raise Damage(
             f"its outputs are not what its inputs and attributes make: {_specs_text(inferred)} "
             f"(the file says {_specs_text(saved)})"
         )
-    if refined:
-        return [(d, s.merge_with(ss)) for (d, s), (_, ss) in zip(inferred, saved)]
     return inferred
 
 
@@ -468,7 +463,7 @@ class _Reader:
         except Exception as e:
             raise Damage(f"it does not fit its inputs: {type(e).__name__}: {e}") from None
         check_sub_graph_inputs(opdef, inputs, attrs)
-        specs = _output_specs(opdef, inferred, saved, depth)
+        specs = _output_specs(opdef, inferred, saved)
         op = graph.create_op(opdef, inputs, attrs, name, specs, [ops[c] for c in controls])
         expect(op.name == name, f"op name {name!r} is used twice")
         return op

@@ -4,12 +4,9 @@ A sub-graph's placeholder stands for the outer tensor its op feeds in. A save
 gives it that tensor's shape, or one that knows less (a loop variable's shape
 invariant); a shape knowing more would be trusted by every op after it, and by
 the op's outputs: a branch placeholder forged to (2,) for an input of shape
-(None,) makes a cond that declares (2,) and returns (6,) for 6 values. The
-one placeholder that may know more is a cond gradient's
-(``GradientGraph.capture_from_around``): its branch reads an output of the
-forward cond, whose shape is what *both* forward branches allow, but it runs
-only when its own predicate, the forward cond's, chose the same branch, so it
-is given that branch's output and may know that branch's shape.
+(None,) makes a cond that declares (2,) and returns (6,) for 6 values. (A
+cond gradient's branch reads an output of the forward cond as the cond gives
+it, knowing what both forward branches allow: ``GradientGraph.capture_from_around``.)
 
 >>> import runtime as rt
 >>> from runtime.core.tensor_shape import TensorShape
@@ -30,7 +27,6 @@ from __future__ import annotations
 
 from runtime.ops.control_flow_ops import IF, WHILE
 from runtime.ops.function_ops import CALL
-from runtime.ops.list_gradient_ops import STACK_GET
 from runtime.saving.format import Damage, shape_text
 
 
@@ -41,13 +37,9 @@ def check_sub_graph_inputs(opdef, inputs, attrs):
     already checked by the op's row (the placeholders are compatible with the
     inputs, in number and dtype); ops without sub-graphs pass.
     """
-    for what, graph, outer, branch in _sub_graphs(opdef, inputs, attrs):
+    for what, graph, outer in _sub_graphs(opdef, inputs, attrs):
         for placeholder, given in zip(graph.inputs, outer):
             if given.shape.is_subtype_of(placeholder.shape):
-                continue
-            if branch is not None and _given_the_branch_output(
-                given, inputs[0], branch, placeholder
-            ):
                 continue
             raise Damage(
                 f"{what}'s input {placeholder.op.name!r} is {placeholder.dtype.name} "
@@ -58,30 +50,13 @@ def check_sub_graph_inputs(opdef, inputs, attrs):
 
 
 def _sub_graphs(opdef, inputs, attrs):
-    """``(what, graph, outer inputs, branch key or None)`` for each sub-graph of the op."""
+    """``(what, graph, outer inputs)`` for each sub-graph of the op."""
     if opdef is IF:
-        yield "the true branch", attrs["then_graph"], inputs[1:], "then_graph"
-        yield "the false branch", attrs["else_graph"], inputs[1:], "else_graph"
+        yield "the true branch", attrs["then_graph"], inputs[1:]
+        yield "the false branch", attrs["else_graph"], inputs[1:]
     elif opdef is WHILE:
         loop_inputs = inputs[:-1] if attrs["has_maximum_iterations"] else inputs
-        yield "the loop's test", attrs["cond_graph"], loop_inputs, None
-        yield "the loop's body", attrs["body_graph"], loop_inputs, None
+        yield "the loop's test", attrs["cond_graph"], loop_inputs
+        yield "the loop's body", attrs["body_graph"], loop_inputs
     elif opdef is CALL:
-        yield "the called function", attrs["function"].graph, inputs, None
-
-
-def _given_the_branch_output(given, pred, branch, placeholder):
-    """Whether ``placeholder`` of ``branch`` (an If on ``pred``) may know the shape of the
-    value it is given when that branch runs: a cond gradient's reading of the forward cond.
-
-    ``given`` is then an output of a forward If on the same ``pred``: the same
-    branch ran, so it is that branch's output, and the placeholder may know its
-    shape (no more). A gradient in a loop reads the forward cond's output from
-    the loop's stack (StackGet), whose element shape is its own attribute, which
-    the loader cannot check either: such a placeholder is taken as saved.
-    """
-    forward = given.op
-    if forward.opdef is IF and forward.inputs[0] is pred:
-        made = forward.attrs[branch].outputs[given.value_index]
-        return made.shape.is_subtype_of(placeholder.shape)
-    return forward.opdef is STACK_GET
+        yield "the called function", attrs["function"].graph, inputs

@@ -232,8 +232,26 @@ class BranchesOfTwoShapesInALoop(rt.Module):
         return tape.gradient(loss, self.w)
 
 
+class BranchesOfTwoShapesInACond(rt.Module):
+    """The same cond in one branch of another (on a constant true predicate): the gradient's
+    inner cond reads the forward cond's output through the outer gradient's branch."""
+
+    def __init__(self):
+        super().__init__()
+        self.w = rt.Variable(np.ones(3, np.float32))
+
+    @ag.function(input_signature=_SIGNATURE, autograph=False)
+    def gradient(self, pred, x):
+        with rt.GradientTape() as tape:
+            outer = rt.logical_or(pred, rt.logical_not(pred))  # true, not known when traced
+            y = rt.cond(outer, lambda: _two_shapes(pred, x, self.w), lambda: x * self.w)
+            loss = rt.reduce_sum(y * y)
+        return tape.gradient(loss, self.w)
+
+
 @pytest.mark.parametrize(
-    "module, times", [(BranchesOfTwoShapes, 1), (BranchesOfTwoShapesInALoop, 2)]
+    "module, times",
+    [(BranchesOfTwoShapes, 1), (BranchesOfTwoShapesInALoop, 2), (BranchesOfTwoShapesInACond, 1)],
 )
 def test_a_cond_gradient_whose_branches_differ_in_shape_loads_and_computes_the_same(
     tmp_path, module, times
