@@ -24,7 +24,7 @@ from runtime.saved_model import SavedModelError
 from runtime.saving.arrays import ArraysWriter
 from tests.runtime.saving.model_files import const_json, op_json, write_function
 
-_SECONDS = 1.0  # the bound: one load of these few-kilobyte models takes ~0.05 s; unbounded, days
+_SECONDS = 1.0  # the bound; a load takes ~0.05 s (unbounded: days)
 _HANG = 120  # a load still running after this long is killed: the test fails, not hangs
 
 _TIMED_LOAD = textwrap.dedent(
