@@ -101,7 +101,7 @@ def while_stmt(loop_test, loop_body, names=(), unsupported=None, optional=(), op
             with watch, marking(loop_test, loop_body):
                 backend.stage_while(loop_test, loop_body, state, options=options)
             if iterations:
-                loop_checks.refuse_a_loop_that_never_ends(test, state.get(), iterations)
+                loop_checks.refuse_a_loop_that_never_ends(state.get(), iterations)
             return
         if not test:
             return

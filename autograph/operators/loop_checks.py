@@ -61,40 +61,92 @@ def check_same_structure(name, before, after):
         ) from None
 
 
-def refuse_a_loop_that_never_ends(test, values, iterations):
-    """A ``while`` that ran ``iterations`` times as Python, then was staged on ``test``, a
-    symbolic tensor, giving the loop's outputs ``values``: TensorFlow's NotImplementedError if
-    the graph loop can never end.
+def refuse_a_loop_that_never_ends(values, iterations):
+    """A ``while`` that ran ``iterations`` times as Python, then was staged, giving the loop's
+    outputs ``values``: TensorFlow's NotImplementedError if the graph loop can never end.
 
-    It never ends when its test, computed from constants alone, is true, and its body gives
-    every variable it carries back unchanged or as the same constant it entered with: each
-    iteration then tests the same values (``i = rt.constant(1)`` in the body, TensorFlow's
-    reference example). A loop whose body changes what it carries (``i = i + rt.constant(1)``)
-    or whose test reads the function's inputs is staged, and gives Python's answer.
+    The staged loop's own test and body decide. The values the test reads, and those
+    their next values are computed from, are followed through the body; when all of them
+    enter as constants and the body computes them by pure ops, one iteration is run on
+    them: a true test and the same values back mean every iteration tests the same values
+    (``i = rt.constant(1)`` in the body, TensorFlow's reference example), whatever else the
+    loop carries. A loop that changes what its test reads (``i = i + rt.constant(1)``), or
+    whose test reads the function's inputs, or that has ``maximum_iterations``, is staged,
+    and gives Python's answer.
     """
     loop = _while_op(values)
-    if loop is None or not _of_constants(test) or not _value(test):
+    if loop is None or loop.attrs["has_maximum_iterations"]:
         return
-    _, body = loop.subgraphs()
-    for entry, inside, out in zip(loop.inputs, body.inputs, body.outputs):
-        if out is inside:
-            continue
-        if not (_of_constants(entry) and _of_constants(out)):
-            return
-        before, after = _value(entry), _value(out)
-        if before.dtype != after.dtype or not np.array_equal(before, after):
+    cond, body = loop.subgraphs()
+    followed = _followed_positions(cond, body)
+    if followed is None or not all(_of_constants(loop.inputs[k]) for k in followed):
+        return
+    entry = {k: _value(loop.inputs[k]) for k in followed}
+    if not _run(cond, cond.outputs[0], entry):
+        return
+    for k in followed:
+        if k < len(body.outputs) and not _same_array(_run(body, body.outputs[k], entry), entry[k]):
             return
     raise refusal(
         NotImplementedError(
             "The condition of while loop started as non-Tensor, then changed to Tensor: after "
             f"{iterations} iteration{'s' if iterations != 1 else ''} as Python, the values it "
-            "tests became tensors made of constants alone (a variable changed type, as "
+            "tests became tensors made of constants (a variable changed type, as "
             "`i = rt.constant(1)` makes it) that every iteration gives again, so the graph "
             "loop would never end. Give the loop's variables tensor values before it "
             "(`i = rt.constant(0)`) to make it a graph loop from the start, or keep them Python "
             "values."
         )
     )
+
+
+def _followed_positions(cond, body):
+    """The loop positions (loop variables, then captures) that the test reads and that the
+    next values of those are computed from; None if any is computed by an impure op."""
+    followed = _positions_read(cond, cond.outputs[0])
+    pending = list(followed or ())
+    while pending and followed is not None:
+        k = pending.pop()
+        if k >= len(body.outputs):  # a capture: the same value on every iteration
+            continue
+        read = _positions_read(body, body.outputs[k])
+        if read is None:
+            return None
+        pending += read - followed
+        followed |= read
+    return followed
+
+
+def _positions_read(graph, tensor):
+    """The positions of ``graph``'s inputs that ``tensor`` is computed from, by pure ops and
+    constants alone; None if another op (a variable's read, a print, a nested loop) is on
+    the way."""
+    position = {id(p.op): k for k, p in enumerate(graph.inputs)}
+    read, pending, seen = set(), [tensor.op], set()
+    while pending:
+        op = pending.pop()
+        if id(op) in seen or op.opdef is CONST:
+            continue
+        seen.add(id(op))
+        if id(op) in position:
+            read.add(position[id(op)])
+        elif not op.opdef.pure or op.stateful or op.subgraphs():
+            return None
+        else:
+            pending.extend(t.op for t in op.inputs)
+    return read
+
+
+def _run(graph, tensor, values):
+    """``tensor`` of a loop's sub-graph, computed with its inputs at ``values`` (by position)."""
+    feeds = {graph.inputs[k]: value for k, value in values.items()}
+    return rt.Session(graph).run(tensor, feeds)
+
+
+def _same_array(a, b) -> bool:
+    a, b = np.asarray(a), np.asarray(b)
+    nan_aware = a.dtype.kind in "fc"
+    return a.dtype == b.dtype and np.array_equal(a, b, equal_nan=nan_aware)
 
 
 def _while_op(values):

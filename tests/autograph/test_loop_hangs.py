@@ -61,6 +61,70 @@ def test_a_while_whose_test_becomes_a_tensor_of_constants_is_tensorflows_error(t
     assert run_program(tmp_path, CHANGES_TYPE).split() == ["True", "True"]
 
 
+# Loops that never end beside values that change, or computed from themselves: the staged
+# loop's own test and body decide, not a check of every value it carries (a first version
+# of the check let each of these through to a graph loop that never ended).
+NEVER_ENDING = """
+import math
+import autograph as ag
+import runtime as rt
+
+def with_a_counter():
+    i, k = 0, 0
+    while i < 10:
+        i, k = rt.constant(1), k + 1
+    return i, k
+
+def with_a_list():
+    i, items = 0, []
+    while i < 10:
+        i = rt.constant(1)
+        items.append(1)
+    return i
+
+def with_an_inner_loop():
+    i, j = 0, 0
+    while i < 10:
+        i = rt.constant(1)
+        while j < 3:
+            j = j + 1
+    return i, j
+
+def computed_from_itself():
+    i = 0
+    while i < 10:
+        i = rt.constant(1) + 0 * i
+    return i
+
+def stays_nan():
+    x = -1.0
+    while not (x > 0):
+        x = rt.constant(math.nan)
+    return x
+
+for program in (with_a_counter, with_a_list, with_an_inner_loop, computed_from_itself, stays_nan):
+    try:
+        ag.function(program)()
+        print(program.__name__, "ran")
+    except NotImplementedError as error:
+        print(program.__name__, str(error).startswith("The condition of while loop started as non-Tensor"))
+"""
+
+
+def test_a_loop_that_never_ends_is_refused_whatever_else_it_carries(tmp_path):
+    lines = run_program(tmp_path, NEVER_ENDING).splitlines()
+    assert lines == [
+        f"{name} True"
+        for name in (
+            "with_a_counter",
+            "with_a_list",
+            "with_an_inner_loop",
+            "computed_from_itself",
+            "stays_nan",
+        )
+    ]
+
+
 def stops_on_a_tensor(x):
     i = 0
     while i < 10:
@@ -97,6 +161,14 @@ def stops_at_a_constant_flag(x):
     return x
 
 
+def draws_in_its_test(x):
+    draws = iter(range(100))
+    i = 0
+    while (i < 10) & (next(draws) < 2):  # the staged test draws 2: false, the loop ends
+        i = rt.constant(1)
+    return i + x
+
+
 def jumps_past_the_bound(x):
     i = 0
     while i < 10:
@@ -105,7 +177,14 @@ def jumps_past_the_bound(x):
 
 
 @pytest.mark.parametrize(
-    "program", [counts_to_ten, sums_past_a_hundred, stops_at_a_constant_flag, jumps_past_the_bound]
+    "program",
+    [
+        counts_to_ten,
+        sums_past_a_hundred,
+        stops_at_a_constant_flag,
+        jumps_past_the_bound,
+        draws_in_its_test,
+    ],
 )
 def test_a_while_of_constants_that_ends_gives_pythons_answer(program):
     # The test becomes a tensor of constants, but the staged loop ends: Python's answer, not
