@@ -1,4 +1,5 @@
-"""Collecting the tests: what needs an optional extra is left out when the extra is missing.
+"""Collecting the tests: what needs an optional extra is left out when the extra is missing,
+and property tests have no time limit per example.
 
 The JAX lowering (``runtime/xla``) and AutoGraph's JAX backend need the extra ``jax``, and the summaries' examples
 (``rt.summary``) the extra ``tensorboard``; their tests under ``tests/`` skip themselves
@@ -7,6 +8,14 @@ not collected.
 """
 
 import importlib.util
+
+from hypothesis import settings
+
+# Hypothesis fails an example that runs over 200 ms by default: a collection pause or a busy
+# CI machine makes that a failure of the machine, not of the code (the suite's own limits are
+# on whole programs, with room). Tests that set their own settings keep them.
+settings.register_profile("suite", deadline=None)
+settings.load_profile("suite")
 
 _NEEDS = {  # docs/: docs/conftest.py
     "jax": [
