@@ -88,14 +88,14 @@ def _call_with_effects(graph, call):
     """
     if isinstance(graph, FuncGraph):
         return call()
-    first = len(graph.get_operations())
+    first = graph.num_operations  # (not a copy of every op: a graph may inline many calls)
     result = call()
-    effects = [op for op in graph.get_operations()[first:] if op.stateful]
+    effects = [op for op in graph.operations_from(first) if op.stateful]
     if not effects:
         return result
+    if result is None:
+        return rt.group(*effects)
     with graph.control_dependencies(effects):
-        if result is None:
-            return rt.no_op()
         return rt.nest.map_structure(lambda x: _after_effects(graph, x), result)
 
 

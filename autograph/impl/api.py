@@ -150,9 +150,9 @@ def converted_call(fn):
     its converted function with the same arguments.
     """
     override = override_of(fn)
-    if override in _SCOPE_BUILTINS:  # reached as a value: where the call is, is not known
-        return functools.partial(override, depth=None)
     if override is not None:
+        if override in _SCOPE_BUILTINS:  # reached as a value: where the call is, is not known
+            return functools.partial(override, depth=None)
         return override
     if isinstance(fn, functools.partial):
         inner = converted_call(fn.func)

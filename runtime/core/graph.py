@@ -246,6 +246,14 @@ class Graph:
     def get_operations(self):
         return list(self._ops)
 
+    def operations_from(self, first):
+        """The ops added since the graph had ``first`` ops: ``len(get_operations())`` then."""
+        return self._ops[first:]
+
+    @property
+    def num_operations(self):
+        return len(self._ops)
+
     def get_operation_by_name(self, name) -> Operation:
         try:
             return self._ops_by_name[name]
