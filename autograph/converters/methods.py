@@ -13,12 +13,12 @@ converted code finds the class the method was defined in, as ``super()`` does.
 from __future__ import annotations
 
 import builtins
-import types
 
 import gast
 
 from autograph.converters.base import SCOPED_COMPREHENSIONS, name
 from autograph.pyct import walk
+from autograph.pyct.naming import code_names
 
 _SCOPES = (gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda)
 
@@ -68,7 +68,7 @@ def _mangling_class(fn, fn_node):
     if class_name is None:
         return None
     private = {i for i in _identifiers(fn_node) if _is_private(i)}
-    compiled = _compiled_names(fn.__code__)
+    compiled = code_names(fn.__code__)
     if any(mangled(i, class_name) in compiled for i in private):
         return class_name
     return None
@@ -87,17 +87,6 @@ def _enclosing_class(qualname):
         if parts[i] != "<locals>" and parts[i + 1] != "<locals>":
             return parts[i]
     return None
-
-
-def _compiled_names(code):
-    """Every name the code objects of ``code`` (and those nested in it) use."""
-    names, codes = set(), [code]
-    for c in codes:  # grows while it is read
-        names.update(c.co_names, c.co_varnames, c.co_cellvars, c.co_freevars)
-        for const in c.co_consts:
-            if isinstance(const, types.CodeType):
-                codes.append(const)
-    return names
 
 
 # Node class -> the fields that hold identifiers Python mangles (not a call's keywords, nor a

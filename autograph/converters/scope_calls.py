@@ -24,6 +24,7 @@ import gast
 from autograph.converters.base import SCOPED_COMPREHENSIONS, new_node
 from autograph.operators.original_scope import OVERRIDES
 from autograph.pyct import anno, walk
+from autograph.pyct.naming import code_names
 
 # Each of these runs in a frame of its own; a class body, too.
 _SCOPES = (
@@ -137,19 +138,11 @@ def _read_by(call, names):
         code = compile(source.value, "<string>", "eval" if call.func.attr == "eval_" else "exec")
     except SyntaxError:
         return frozenset()  # it raises when it runs, as in Python
-    return names & _code_names(code)
+    return names & code_names(code)
 
 
 def _has_namespaces(args):
     return any(not (isinstance(a, gast.Constant) and a.value is None) for a in args)
-
-
-def _code_names(code):
-    names, codes = set(), [code]
-    for c in codes:  # grows while it is read
-        names.update(c.co_names, c.co_varnames, c.co_freevars)
-        codes += [k for k in c.co_consts if isinstance(k, types.CodeType)]
-    return names
 
 
 def _bound_names(nodes):

@@ -11,6 +11,20 @@ import builtins
 import types
 
 
+def code_names(code):
+    """Every name ``code`` and the code objects nested in it use: globals and attributes,
+    variables, cells and free variables.
+
+    >>> sorted(code_names(compile("lambda a: b.c", "<example>", "eval")))
+    ['a', 'b', 'c']
+    """
+    names, codes = set(), [code]
+    for c in codes:  # grows while it is read
+        names.update(c.co_names, c.co_varnames, c.co_cellvars, c.co_freevars)
+        codes += [k for k in c.co_consts if isinstance(k, types.CodeType)]
+    return names
+
+
 class Namer:
     def __init__(self, taken):
         self._taken = set(taken) | set(dir(builtins)) | {"ag__"}
@@ -33,12 +47,7 @@ class Namer:
         >>> namer.new("if_true"), namer.new("loop_body"), namer.new("if_false")
         ('if_true_1', 'loop_body_1', 'if_false')
         """
-        names = set(fn.__globals__)
-        codes = [fn.__code__]
-        for code in codes:  # grows while it is read
-            names.update(code.co_varnames, code.co_names, code.co_cellvars, code.co_freevars)
-            codes += [c for c in code.co_consts if isinstance(c, types.CodeType)]
-        return cls(names)
+        return cls(set(fn.__globals__) | code_names(fn.__code__))
 
     def new(self, base):
         i = self._next.get(base, 0)
