@@ -18,8 +18,10 @@ NotDifferentiable('its output is bool')
 
 from __future__ import annotations
 
+import functools
 import keyword
 
+from runtime.core.array_namespace import NUMPY
 from runtime.core.attr_kinds import AttrKind
 
 OPS = {}
@@ -53,6 +55,17 @@ class OpDef:
     without running a graph (a constant; the shape of a tensor whose shape is
     known), else None; ``runtime.ops.constant_ops.constant_value`` asks it.
     None: the value is never known before running.
+
+    ``implementation(xp, *input_values, **attrs)`` is what the op computes,
+    written once against an array namespace ``xp`` (``runtime.core.array_namespace``):
+    the numpy kernel is it called with ``NUMPY`` (unless ``kernel`` is given, for a
+    ufunc the compiler writes as an operator), and the XLA lowering is it called
+    with the namespace over ``jax.numpy``. Its run-time checks (``xp.check``) and
+    their messages are therefore the same in every backend.
+
+    ``onnx`` names the ONNX operator that computes an elementwise op on the same
+    inputs (``"Erf"``), for rows whose ONNX form is that one node; other rows have
+    their rule in ``runtime/export`` or none.
     """
 
     __slots__ = (
@@ -66,6 +79,8 @@ class OpDef:
         "gradient",
         "python_form",
         "static_value",
+        "implementation",
+        "onnx",
     )
 
     def __init__(
@@ -81,7 +96,13 @@ class OpDef:
         *,
         python_form=None,
         static_value=None,
+        implementation=None,
+        onnx=None,
     ):
+        if kernel is None:
+            if implementation is None:
+                raise ValueError(f"op type {type!r} needs a kernel or an implementation")
+            kernel = functools.partial(implementation, NUMPY)
         self.type = type
         self.kernel = kernel
         self.infer = infer
@@ -98,6 +119,8 @@ class OpDef:
         self.gradient = gradient
         self.python_form = python_form
         self.static_value = static_value
+        self.implementation = implementation
+        self.onnx = onnx
         if type in OPS:
             raise ValueError(f"op type {type!r} is defined twice")
         OPS[type] = self

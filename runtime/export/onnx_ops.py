@@ -25,6 +25,7 @@ import numpy as np
 
 from runtime.core import dtypes
 from runtime.core.graph import CONST, PLACEHOLDER
+from runtime.core.op_def import OPS
 from runtime.export import onnx_types as types
 from runtime.export.onnx_api_ops import API_OPS_LOWERINGS
 from runtime.export.onnx_control_flow import CONTROL_FLOW_LOWERINGS
@@ -430,17 +431,7 @@ LOWERINGS = {
     math.POW: _elementwise("Pow", types.POW),
     math.MAXIMUM: _elementwise("Max", types.MIN_MAX),
     math.MINIMUM: _elementwise("Min", types.MIN_MAX),
-    math.NEG: _elementwise("Neg", types.NEG),
-    math.ABS: _elementwise("Abs"),
-    math.SIGN: _elementwise("Sign"),
     math.SQUARE: _square,
-    math.SQRT: _elementwise("Sqrt", types.FLOATS),
-    math.EXP: _elementwise("Exp", types.FLOATS),
-    math.LOG: _elementwise("Log", types.FLOATS),
-    math.SIN: _elementwise("Sin", types.FLOATS),
-    math.COS: _elementwise("Cos", types.FLOATS),
-    math.TANH: _elementwise("Tanh", types.FLOATS),
-    math.SIGMOID: _elementwise("Sigmoid", types.FLOATS),
     nn_ops.RELU: _relu,
     nn_ops.SOFTMAX: _softmax,
     nn_ops.SPARSE_SOFTMAX_XENT: _sparse_softmax_xent,
@@ -455,7 +446,6 @@ LOWERINGS = {
     math.LOGICAL_AND: _elementwise("And", {dtypes.bool_}),
     math.LOGICAL_OR: _elementwise("Or", {dtypes.bool_}),
     math.LOGICAL_XOR: _elementwise("Xor", {dtypes.bool_}),
-    math.LOGICAL_NOT: _elementwise("Not", {dtypes.bool_}),
     # reductions
     reduction.SUM: _reduction("ReduceSum", types.MATMUL),
     reduction.PROD: _reduction("ReduceProd", types.MATMUL),
@@ -503,6 +493,13 @@ LOWERINGS = {
     **SEQUENCE_LOWERINGS,
     **GRADIENT_LOWERINGS,
 }
+
+# A row naming its ONNX operator (``onnx="Tanh"``) is that one node on its inputs.
+for _opdef in list(OPS.values()):
+    if _opdef.onnx is not None and _opdef not in LOWERINGS:
+        LOWERINGS[_opdef] = _elementwise(
+            _opdef.onnx, types.ELEMENTWISE_TYPES.get(_opdef.onnx, types.FLOATS)
+        )
 
 DROPPED = {
     logging_ops.PRINT: "ONNX has no output stream: the model computes its results without printing",

@@ -57,6 +57,13 @@ WHERE = MIN_MAX | {dtypes.string}
 RANGE = frozenset({dtypes.int16, dtypes.int32, dtypes.int64, dtypes.float32, dtypes.float64})
 NON_ZERO = frozenset({dtypes.bool_, dtypes.int32, dtypes.int64, dtypes.uint8, dtypes.float32})
 
+ELEMENTWISE_TYPES = {
+    "Neg": NEG, "Abs": ARITHMETIC, "Sign": ARITHMETIC, "Not": frozenset({dtypes.bool_}),
+}  # fmt: skip
+"""The types onnxruntime computes an elementwise operator named by a row's ``onnx`` in
+(``runtime.core.op_def``), where not only floats: the math operators (Exp, Erf, ...)
+compute floats."""
+
 _WIDER = [dtypes.int32, dtypes.int64, dtypes.float32, dtypes.float64]
 
 

@@ -15,9 +15,9 @@ import functools
 
 import numpy as np
 
-from runtime import errors
 from runtime.core import attr_kinds as kinds
 from runtime.core import dtypes, forms
+from runtime.core.array_namespace import elementwise
 from runtime.core.op_def import BOOL_OUTPUT, STRINGS, NotDifferentiable, OpDef, skipped_inputs
 from runtime.core.tensor import Tensor
 from runtime.core.tensor_shape import TensorShape, broadcast_shapes
@@ -55,8 +55,12 @@ def _binary_infer(op_type, allowed, out_dtype=None):
 
 
 def _binary(op_type, kernel, allowed, default_name, gradient, out_dtype=None, form=None):
-    """A binary row. ``form``: its ``python_form``, or the symbol of the Python operator that means
-    what its kernel (a ufunc) does; by default a kernel that is a ufunc is written as its call."""
+    """A binary row. ``kernel``: the name of the ufunc it is in numpy and every array namespace
+    (``"add"``), or a numpy kernel of its own. ``form``: its ``python_form``, or the symbol of the
+    Python operator that means what its ufunc does; by default a ufunc is written as its call."""
+    implementation = None
+    if type(kernel) is str:
+        implementation, kernel = elementwise(kernel), getattr(np, kernel)
     if type(form) is str:
         python_form = forms.operator_form(form, kernel)
     elif form is None and isinstance(kernel, np.ufunc):
@@ -70,6 +74,7 @@ def _binary(op_type, kernel, allowed, default_name, gradient, out_dtype=None, fo
         default_name=default_name,
         gradient=gradient,
         python_form=python_form,
+        implementation=implementation,
     )
 
 
@@ -124,36 +129,50 @@ _STEPS = NotDifferentiable(
 )
 
 
-def _int_safe(fn, what):
-    """Integer floordiv/mod by zero is an error, as in TensorFlow, not numpy's silent 0."""
+def _integer_division(name, what):
+    """Integer floordiv/mod by zero is an error, as in TensorFlow, not numpy's silent 0 (nor
+    XLA's -1 or x)."""
 
-    def kernel(x, y):
-        if x.dtype.kind in "iu" and not y.all():  # the method: much cheaper than np.all on scalars
-            raise errors.InvalidArgumentError(f"Integer division by zero in {what}")
-        return fn(x, y)
+    def implementation(xp, x, y):
+        if x.dtype.kind in "iu":
+            xp.check(y == 0, f"Integer division by zero in {what}")
+        return getattr(xp, name)(x, y)
 
-    return kernel
+    return implementation
+
+
+def _division_row(op_type, name, what, default_name, gradient, symbol):
+    implementation = _integer_division(name, what)
+    return OpDef(
+        op_type,
+        None,
+        _binary_infer(op_type, NUMERIC, None),
+        default_name=default_name,
+        gradient=gradient,
+        python_form=forms.division_form(symbol, getattr(np, name)),
+        implementation=implementation,
+    )
 
 
 _BOOL_ONLY = {"dtypes": lambda dtype: dtype.is_bool}
 _IN_TESTS = {"LogicalAnd": "and", "LogicalOr": "or"}  # Python's own, in an if's or while's test
 
-ADD = _binary("Add", np.add, NUMERIC, "add", _ADD, form="+")
+ADD = _binary("Add", "add", NUMERIC, "add", _ADD, form="+")
 STRING_ADD = _binary(
     "StringAdd", _object_result(np.add), lambda d: d is dtypes.string, "add", STRINGS
 )
-SUB = _binary("Sub", np.subtract, NUMERIC, "sub", _SUB, form="-")
-MUL = _binary("Mul", np.multiply, NUMERIC, "mul", _MUL, form="*")
-REAL_DIV = _binary("RealDiv", np.true_divide, FLOATING, "truediv", _DIV, form="/")
-FLOOR_DIV = _binary("FloorDiv", _int_safe(np.floor_divide, "floordiv"), NUMERIC, "floordiv", _STEPS, form=forms.division_form("//", np.floor_divide))  # fmt: skip
-FLOOR_MOD = _binary("FloorMod", _int_safe(np.mod, "mod"), NUMERIC, "mod", _MOD, form=forms.division_form("%", np.mod))  # fmt: skip
+SUB = _binary("Sub", "subtract", NUMERIC, "sub", _SUB, form="-")
+MUL = _binary("Mul", "multiply", NUMERIC, "mul", _MUL, form="*")
+REAL_DIV = _binary("RealDiv", "true_divide", FLOATING, "truediv", _DIV, form="/")
+FLOOR_DIV = _division_row("FloorDiv", "floor_divide", "floordiv", "floordiv", _STEPS, "//")
+FLOOR_MOD = _division_row("FloorMod", "mod", "mod", "mod", _MOD, "%")
 POW = _binary("Pow", np.power, NUMERIC, "pow", _POW, form=forms.division_form("**", np.power, False))  # fmt: skip
-MAXIMUM = _binary("Maximum", np.maximum, NUMERIC, "Maximum", _MAX)
-MINIMUM = _binary("Minimum", np.minimum, NUMERIC, "Minimum", _MIN)
-LESS = _binary("Less", np.less, NUMERIC, "Less", BOOL_OUTPUT, dtypes.bool_, "<")
-LESS_EQUAL = _binary("LessEqual", np.less_equal, NUMERIC, "LessEqual", BOOL_OUTPUT, dtypes.bool_, "<=")  # fmt: skip
-GREATER = _binary("Greater", np.greater, NUMERIC, "Greater", BOOL_OUTPUT, dtypes.bool_, ">")
-GREATER_EQUAL = _binary("GreaterEqual", np.greater_equal, NUMERIC, "GreaterEqual", BOOL_OUTPUT, dtypes.bool_, ">=")  # fmt: skip
+MAXIMUM = _binary("Maximum", "maximum", NUMERIC, "Maximum", _MAX)
+MINIMUM = _binary("Minimum", "minimum", NUMERIC, "Minimum", _MIN)
+LESS = _binary("Less", "less", NUMERIC, "Less", BOOL_OUTPUT, dtypes.bool_, "<")
+LESS_EQUAL = _binary("LessEqual", "less_equal", NUMERIC, "LessEqual", BOOL_OUTPUT, dtypes.bool_, "<=")  # fmt: skip
+GREATER = _binary("Greater", "greater", NUMERIC, "Greater", BOOL_OUTPUT, dtypes.bool_, ">")
+GREATER_EQUAL = _binary("GreaterEqual", "greater_equal", NUMERIC, "GreaterEqual", BOOL_OUTPUT, dtypes.bool_, ">=")  # fmt: skip
 EQUAL = _binary(
     "Equal",
     lambda x, y: np.bool_(np.equal(x, y)) if np.ndim(x) == np.ndim(y) == 0 else np.equal(x, y),
@@ -174,11 +193,11 @@ NOT_EQUAL = _binary(
 )
 # On bools, numpy's &, | and ^ are the logical ufuncs.
 LOGICAL_AND, LOGICAL_OR, LOGICAL_XOR = (
-    _binary(op_type, ufunc, BOOL, op_type, BOOL_OUTPUT,
-            form=forms.operator_form(symbol, ufunc, _IN_TESTS.get(op_type), **_BOOL_ONLY))
-    for op_type, ufunc, symbol in (("LogicalAnd", np.logical_and, "&"),
-                                   ("LogicalOr", np.logical_or, "|"),
-                                   ("LogicalXor", np.logical_xor, "^"))
+    _binary(op_type, name, BOOL, op_type, BOOL_OUTPUT,
+            form=forms.operator_form(symbol, getattr(np, name), _IN_TESTS.get(op_type), **_BOOL_ONLY))
+    for op_type, name, symbol in (("LogicalAnd", "logical_and", "&"),
+                                  ("LogicalOr", "logical_or", "|"),
+                                  ("LogicalXor", "logical_xor", "^"))
 )  # fmt: skip
 
 
@@ -271,10 +290,13 @@ def divide(x, y, name=None):
 # --- unary elementwise --------------------------------------------------------------------
 
 
-def _unary(op_type, kernel, allowed, py_name, doc, gradient, python_form=None):
+def elementwise_unary(op_type, implementation, allowed, py_name, doc, gradient, python_form=None,
+                      onnx=None):  # fmt: skip
     """A row and its function for an elementwise op; ``gradient(x, y, g)`` gives x's gradient.
 
-    A kernel that is a numpy ufunc is written as its call, which may reuse a dead temporary.
+    ``implementation``: the name of the ufunc the op is in numpy and every array namespace
+    (``"tanh"``), or ``implementation(xp, x)``. ``onnx``: the ONNX operator that computes it.
+    A ufunc is written in compiled code as its call, which may reuse a dead temporary.
     """
 
     def infer(inputs, attrs):
@@ -287,10 +309,21 @@ def _unary(op_type, kernel, allowed, py_name, doc, gradient, python_form=None):
         def gradient(op, g):
             return (rule(op.inputs[0], op.outputs[0], g),)
 
+    kernel = None
+    if type(implementation) is str:
+        kernel = getattr(np, implementation)
+        implementation = elementwise(implementation)
     if python_form is None and isinstance(kernel, np.ufunc):
         python_form = forms.ufunc_call_form(kernel, op_type)
     op = OpDef(
-        op_type, kernel, infer, default_name=op_type, gradient=gradient, python_form=python_form
+        op_type,
+        kernel,
+        infer,
+        default_name=op_type,
+        gradient=gradient,
+        python_form=python_form,
+        implementation=implementation,
+        onnx=onnx,
     )
 
     def fn(x, name=None):
@@ -301,76 +334,103 @@ def _unary(op_type, kernel, allowed, py_name, doc, gradient, python_form=None):
     return op, fn
 
 
-def _sigmoid(x):
-    return 1 / (1 + np.exp(-x))
+_unary = elementwise_unary
+
+
+def _sigmoid(xp, x):
+    return 1 / (1 + xp.exp(-x))
 
 
 NEG, negative = _unary(
     "Neg",
-    np.negative,
+    "negative",
     NUMERIC,
     "negative",
     "``-x``.\n\n>>> negative([1, -2]).numpy()\narray([-1,  2], dtype=int32)",
     lambda x, y, g: negative(g),
     python_form=forms.operator_form("-", np.negative),
+    onnx="Neg",
 )
 ABS, abs = _unary(
     "Abs",
-    np.abs,
+    "absolute",
     NUMERIC,
     "abs",
     "``|x|``.\n\n>>> abs([-1.5, 2.0]).numpy()\narray([1.5, 2. ], dtype=float32)",
     lambda x, y, g: multiply(g, sign(x)),
     python_form=forms.builtin_call_form("abs", np.absolute),
+    onnx="Abs",
 )
 SIGN, sign = _unary(
     "Sign",
-    np.sign,
+    "sign",
     NUMERIC,
     "sign",
     "-1, 0 or 1 by the sign of ``x``.",
     lambda x, y, g: zeros_like(x),
+    onnx="Sign",
 )
 SQRT, sqrt = _unary(
     "Sqrt",
-    np.sqrt,
+    "sqrt",
     FLOATING,
     "sqrt",
     "Square root; floats only.\n\n>>> sqrt(4.0).numpy()\nnp.float32(2.0)",
     lambda x, y, g: divide(multiply(g, 0.5), y),
+    onnx="Sqrt",
 )
 SQUARE, square = _unary(
     "Square",
-    np.square,
+    "square",
     NUMERIC,
     "square",
     "``x * x``.",
     lambda x, y, g: multiply(g, multiply(x, 2)),
 )
 EXP, exp = _unary(
-    "Exp", np.exp, FLOATING, "exp", "``e ** x``; floats only.", lambda x, y, g: multiply(g, y)
+    "Exp",
+    "exp",
+    FLOATING,
+    "exp",
+    "``e ** x``; floats only.",
+    lambda x, y, g: multiply(g, y),
+    onnx="Exp",
 )
 LOG, log = _unary(
-    "Log", np.log, FLOATING, "log", "Natural logarithm; floats only.", lambda x, y, g: divide(g, x)
+    "Log",
+    "log",
+    FLOATING,
+    "log",
+    "Natural logarithm; floats only.",
+    lambda x, y, g: divide(g, x),
+    onnx="Log",
 )
 SIN, sin = _unary(
-    "Sin", np.sin, FLOATING, "sin", "Sine; floats only.", lambda x, y, g: multiply(g, cos(x))
+    "Sin",
+    "sin",
+    FLOATING,
+    "sin",
+    "Sine; floats only.",
+    lambda x, y, g: multiply(g, cos(x)),
+    onnx="Sin",
 )
 COS, cos = _unary(
     "Cos",
-    np.cos,
+    "cos",
     FLOATING,
     "cos",
     "Cosine; floats only.",
     lambda x, y, g: negative(multiply(g, sin(x))),
+    onnx="Cos",
 )
 TANH, tanh = _unary(
     "Tanh",
-    np.tanh,
+    "tanh",
     FLOATING,
     "tanh",
     "Hyperbolic tangent; floats only.",
     lambda x, y, g: multiply(g, subtract(1, multiply(y, y))),
+    onnx="Tanh",
 )
 SIGMOID, sigmoid = _unary(
     "Sigmoid",
@@ -379,15 +439,17 @@ SIGMOID, sigmoid = _unary(
     "sigmoid",
     "``1 / (1 + exp(-x))``; floats only.\n\n>>> sigmoid(0.0).numpy()\nnp.float32(0.5)",
     lambda x, y, g: multiply(g, multiply(y, subtract(1, y))),
+    onnx="Sigmoid",
 )
 LOGICAL_NOT, logical_not = _unary(
     "LogicalNot",
-    np.logical_not,
+    "logical_not",
     BOOL,
     "logical_not",
     "Elementwise ``not x`` on bools.",
     BOOL_OUTPUT,
     python_form=forms.operator_form("~", np.logical_not, in_test="not", **_BOOL_ONLY),
+    onnx="Not",
 )
 
 

@@ -178,7 +178,7 @@ class Lowering:
                     values[p] = self._speculate(op, p, values[p])
         if op.opdef.pure and op.outputs and not op._subgraphs and all(map(is_static, values)):
             return self._evaluate_now(op, values)
-        rule = lowerings.LOWERINGS.get(op.opdef)
+        rule = lowerings.rule_for(op.opdef)
         if rule is None:
             self.unimplemented(lowerings.UNLOWERABLE.get(op.opdef, "it is not in the XLA table"))
         try:

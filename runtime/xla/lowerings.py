@@ -10,8 +10,11 @@ program's state (variables, the random key) or print go through it. A rule
 raises what the kernel raises (``InvalidArgumentError``) for inputs that are
 wrong whatever their values (shapes): the program then fails there when run.
 
-Every row of ``OPS`` is in ``LOWERINGS`` or in ``UNLOWERABLE`` (with the
-reason), and a test holds the table to that. A pure op whose inputs are all
+A row that gives its ``implementation`` against an array namespace
+(``runtime.core.op_def``) has no entry written here: its rule is that
+implementation called with ``jax.numpy`` (``runtime.xla.array_namespace``).
+Every row of ``OPS`` is in ``LOWERINGS`` (written or so made) or in
+``UNLOWERABLE`` (with the reason), and a test holds the table to that. A pure op whose inputs are all
 known when compiling is not lowered at all: its numpy kernel runs once, while
 tracing, so string constants and shapes still work in a compiled function.
 
@@ -31,6 +34,7 @@ from jax import lax
 
 from runtime import errors
 from runtime.core import graph as graph_rows
+from runtime.core.op_def import OPS
 from runtime.ops import (
     array_ops,
     broadcast_ops,
@@ -54,6 +58,7 @@ from runtime.ops import (
 )
 from runtime.state import variables
 from runtime.xla import casts, control_flow, effects, gradient_lists, indexing, tensor_lists
+from runtime.xla.array_namespace import implemented
 from runtime.xla.shapes import dims
 
 LOWERINGS = {}
@@ -102,32 +107,6 @@ STATIC_OPERANDS[constant_ops.RANGE] = (0, 1, 2)
 
 # --- elementwise arithmetic ----------------------------------------------------------------------
 
-for _op, _fn in [
-    (math_ops.MUL, jnp.multiply),
-    (math_ops.REAL_DIV, jnp.true_divide),
-    (math_ops.MAXIMUM, jnp.maximum),
-    (math_ops.MINIMUM, jnp.minimum),
-    (math_ops.LESS, jnp.less),
-    (math_ops.LESS_EQUAL, jnp.less_equal),
-    (math_ops.GREATER, jnp.greater),
-    (math_ops.GREATER_EQUAL, jnp.greater_equal),
-    (math_ops.LOGICAL_AND, jnp.logical_and),
-    (math_ops.LOGICAL_OR, jnp.logical_or),
-    (math_ops.LOGICAL_XOR, jnp.logical_xor),
-    (math_ops.NEG, jnp.negative),
-    (math_ops.ABS, jnp.abs),
-    (math_ops.SIGN, jnp.sign),
-    (math_ops.SQRT, jnp.sqrt),
-    (math_ops.SQUARE, jnp.square),
-    (math_ops.EXP, jnp.exp),
-    (math_ops.LOG, jnp.log),
-    (math_ops.SIN, jnp.sin),
-    (math_ops.COS, jnp.cos),
-    (math_ops.TANH, jnp.tanh),
-    (math_ops.LOGICAL_NOT, jnp.logical_not),
-]:
-    LOWERINGS[_op] = _plain(_fn)
-
 
 def _offset(sign):
     """Add (``sign`` 1) or Sub (-1). An integer scalar with a known range, moved by a constant,
@@ -161,19 +140,7 @@ def _comparison(fn):
 
 LOWERINGS[math_ops.EQUAL] = _comparison(jnp.equal)
 LOWERINGS[math_ops.NOT_EQUAL] = _comparison(jnp.not_equal)
-LOWERINGS[math_ops.SIGMOID] = _plain(lambda x: 1 / (1 + jnp.exp(-x)))  # the kernel's formula
 LOWERINGS[nn_ops.RELU] = _plain(lambda x: jnp.maximum(x, jnp.zeros((), x.dtype)))
-
-
-def _nonzero_divisor(what):
-    """Integer ``//`` and ``%`` by zero fail, as the kernel makes them; XLA would give -1 or x."""
-
-    def rule(ctx, x, y):
-        if jnp.issubdtype(x.dtype, jnp.integer):
-            ctx.check(_any(y == 0), f"Integer division by zero in {what}")
-        return (jnp.floor_divide if what == "floordiv" else jnp.mod)(x, y)
-
-    return rule
 
 
 def _pow(ctx, x, y):
@@ -190,8 +157,6 @@ def _any(condition):
     return jnp.any(condition)
 
 
-LOWERINGS[math_ops.FLOOR_DIV] = _nonzero_divisor("floordiv")
-LOWERINGS[math_ops.FLOOR_MOD] = _nonzero_divisor("mod")
 LOWERINGS[math_ops.POW] = _pow
 
 
@@ -504,3 +469,16 @@ LOWERINGS[tensor_array_ops.READ] = tensor_lists.lower_read
 LOWERINGS[tensor_array_ops.STACK] = tensor_lists.lower_stack
 LOWERINGS[tensor_array_ops.LENGTH] = tensor_lists.lower_length
 LOWERINGS[tensor_array_ops.FROM_TENSOR] = tensor_lists.lower_from_tensor
+
+
+def rule_for(opdef):
+    """The XLA rule of ``opdef``: its entry here, or one made from its ``implementation``;
+    None when it has neither (``UNLOWERABLE`` says why)."""
+    rule = LOWERINGS.get(opdef)
+    if rule is None and opdef.implementation is not None:
+        rule = LOWERINGS[opdef] = implemented(opdef.implementation)
+    return rule
+
+
+for _op in list(OPS.values()):
+    rule_for(_op)

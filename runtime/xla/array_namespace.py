@@ -1,0 +1,55 @@
+"""``jax.numpy`` as an op implementation's array namespace, and rules made from implementations.
+
+A row of the op table that gives ``implementation(xp, *values, **attrs)``
+(``runtime.core.op_def``) needs no XLA rule of its own: ``implemented(fn)``
+makes one, calling it with ``JAX``, bound to the lowering that traces it, so
+that ``xp.check`` becomes the lowering's run-time check (the program fails with
+the same error and message the numpy kernel raises).
+
+>>> import jax.numpy as jnp
+>>> JAX.tanh is jnp.tanh, JAX.backend
+(True, 'jax')
+"""
+
+from __future__ import annotations
+
+import jax.numpy as jnp
+import jax.scipy.special
+import numpy as np
+
+from runtime import errors
+from runtime.core.array_namespace import ArrayNamespace
+from runtime.xla.effects import is_static
+
+JAX = ArrayNamespace(jnp, backend="jax", erf=jax.scipy.special.erf)
+"""jax.numpy as an array namespace; ``check`` is given per lowering (``implemented``)."""
+
+
+class _Checked:
+    """``JAX`` with ``check`` recording a run-time check of one lowering."""
+
+    __slots__ = ("check",)
+
+    def __init__(self, lowering):
+        def check(failed, message, error_type=errors.InvalidArgumentError):
+            if not is_static(failed) and not isinstance(failed, bool):
+                failed = jnp.any(failed)
+            elif np.any(failed):
+                failed = True
+            else:
+                return
+            lowering.check(failed, message, error_type=error_type)
+
+        self.check = check
+
+    def __getattr__(self, name):
+        return getattr(JAX, name)
+
+
+def implemented(implementation):
+    """The XLA rule ``rule(ctx, *values, **attrs)`` of a row's ``implementation``."""
+
+    def rule(ctx, *values, **attrs):
+        return implementation(_Checked(ctx), *values, **attrs)
+
+    return rule
