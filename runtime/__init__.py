@@ -10,6 +10,7 @@ from runtime import (
     debugging,
     errors,
     keras,
+    math,
     nn,
     onnx,
     random,
@@ -70,6 +71,7 @@ from runtime.ops.logging_ops import (
 from runtime.ops.math_ops import (
     abs,
     add,
+    add_n,
     cos,
     divide,
     equal,

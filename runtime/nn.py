@@ -1,6 +1,86 @@
-"""Neural networks: ``rt.nn.relu``, ``rt.nn.softmax``, ``rt.nn.sparse_softmax_cross_entropy_with_logits``."""
+"""Neural networks: ``rt.nn.relu``, ``softmax``, ``gelu``, ``leaky_relu``, ``softplus``, ...
 
-from runtime.ops.math_ops import sigmoid, tanh
+``gelu`` and ``leaky_relu`` are *composites*: functions over other ops, with no row and no
+backend rule of their own (``runtime.ops.op_info``); their gradients, XLA and ONNX forms are
+those of the ops they are made of.
+
+>>> import runtime as rt
+>>> rt.nn.leaky_relu([-1.0, 2.0]).numpy()
+array([-0.2,  2. ], dtype=float32)
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from runtime.core import dtypes
+from runtime.core.graph import name_scope
+from runtime.math import softplus
+from runtime.ops.broadcast_ops import where
+from runtime.ops.constant_ops import cast, convert_to_tensor
+from runtime.ops.math_ops import add, greater, multiply, sigmoid, tanh
 from runtime.ops.nn_ops import relu, softmax, sparse_softmax_cross_entropy_with_logits
+from runtime.ops.op_info import floats, op_info
+from runtime.ops.special_math_ops import erf
 
-__all__ = ["relu", "sigmoid", "softmax", "sparse_softmax_cross_entropy_with_logits", "tanh"]
+__all__ = [
+    "gelu",
+    "leaky_relu",
+    "relu",
+    "sigmoid",
+    "softmax",
+    "softplus",
+    "sparse_softmax_cross_entropy_with_logits",
+    "tanh",
+]
+
+_SQRT_2_OVER_PI = math.sqrt(2 / math.pi)
+
+
+def _gelu_reference(x, approximate=False):
+    x = np.asarray(x, np.float64)
+    if approximate:
+        return 0.5 * x * (1 + np.tanh(_SQRT_2_OVER_PI * (x + 0.044715 * x**3)))
+    return 0.5 * x * (1 + np.vectorize(math.erf)(x / math.sqrt(2)))
+
+
+@op_info("rt.nn.gelu", floats(-4.0, 4.0, kwargs=({}, {"approximate": True})), _gelu_reference)
+def gelu(features, approximate=False, name=None):
+    """The Gaussian error linear unit, ``x * P(X <= x)`` for a standard normal ``X``:
+    ``0.5 * x * (1 + erf(x / sqrt(2)))``, or with ``approximate=True`` TensorFlow's tanh form
+    ``0.5 * x * (1 + tanh(sqrt(2 / pi) * (x + 0.044715 * x**3)))``.
+
+    >>> gelu([-1.0, 0.0, 1.0]).numpy()
+    array([-0.15865526,  0.        ,  0.8413447 ], dtype=float32)
+    """
+    with name_scope(name or "Gelu"):
+        x = convert_to_tensor(features)
+        if approximate:
+            cubic = add(x, multiply(multiply(multiply(x, x), x), 0.044715))
+            return multiply(multiply(x, 0.5), add(tanh(multiply(cubic, _SQRT_2_OVER_PI)), 1))
+        return multiply(multiply(x, 0.5), add(erf(multiply(x, 1 / math.sqrt(2))), 1))
+
+
+def _leaky_relu_reference(x, alpha=0.2):
+    x = np.asarray(x, np.float64)
+    return np.where(x > 0, x, alpha * x)
+
+
+_LEAKY_SAMPLES = floats(-3.0, 3.0, kwargs=({}, {"alpha": 0.1}))
+
+
+@op_info("rt.nn.leaky_relu", _LEAKY_SAMPLES, _leaky_relu_reference)
+def leaky_relu(features, alpha=0.2, name=None):
+    """``x`` where ``x > 0``, else ``alpha * x``. Integer features are taken as float32, as
+    TensorFlow does.
+
+    >>> leaky_relu([-2.0, 3.0], alpha=0.5).numpy()
+    array([-1.,  3.], dtype=float32)
+    """
+    with name_scope(name or "LeakyRelu"):
+        x = convert_to_tensor(features)
+        if x.dtype.is_integer:
+            x = cast(x, dtypes.float32)
+        return where(greater(x, 0), x, multiply(x, alpha))

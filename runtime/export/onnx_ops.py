@@ -41,6 +41,7 @@ from runtime.ops import (
     nn_ops,
     random_ops,
     shape_ops,
+    special_math_ops,
     string_ops,
 )
 from runtime.ops import math_ops as math
@@ -58,7 +59,10 @@ def _computed(b, op_type, inputs, dtype, supported, result_dtype=None, **attribu
 
     ``result_dtype``: the runtime dtype of the result, when not ``dtype`` (a comparison).
     """
-    work = work_dtype(dtype, supported)
+    try:
+        work = work_dtype(dtype, supported)
+    except ValueError as e:
+        raise b.unsupported(f"{op_type} of {dtype.name}: {e}") from None
     if work is dtype:
         return b.node1(op_type, inputs, **attributes)
     out = b.node1(op_type, [b.cast(x, work) for x in inputs], **attributes)
@@ -149,6 +153,45 @@ def _as_string(b, op, inputs):
         "ONNX's Cast formats floats differently from as_string (6 decimals, or %g); "
         "export the number and format it where the model runs"
     )
+
+
+# --- log(1 + x) and exp(x) - 1 near zero: ONNX has neither ------------------------------------
+
+
+def _float_rule(compute):
+    """A rule computing in a float type onnxruntime has (float16 in float32), cast back."""
+
+    def rule(b, op, inputs):
+        dtype = op.inputs[0].dtype
+        work = work_dtype(dtype, types.FLOATS - {dtypes.float16})
+        x = inputs[0] if work is dtype else b.cast(inputs[0], work)
+        one = b.const(np.ones((), work.as_numpy_dtype))
+        out = compute(b, x, one)
+        return [out if work is dtype else b.cast(out, dtype)]
+
+    return rule
+
+
+def _log1p(b, x, one):
+    """``log(u) * x / (u - 1)`` with ``u = 1 + x``: the rounding of ``u`` cancels (Goldberg's
+    way of computing log1p from log); ``x`` itself where ``u`` rounds to 1, inf at inf."""
+    u = b.node1("Add", [x, one])
+    exact = b.node1("Mul", [b.node1("Log", [u]), b.node1("Div", [x, b.node1("Sub", [u, one])])])
+    small = b.node1("Where", [b.node1("Equal", [u, one]), x, exact])
+    return b.node1("Where", [b.node1("IsInf", [u], detect_negative=0), u, small])
+
+
+def _expm1(b, x, one):
+    """``(u - 1) * x / log(u)`` with ``u = exp(x)`` (Kahan's way of computing expm1 from exp):
+    ``x`` where ``u`` rounds to 1, -1 where ``u`` is 0, inf at inf."""
+    u = b.node1("Exp", [x])
+    less_one = b.node1("Sub", [u, one])
+    exact = b.node1("Mul", [less_one, b.node1("Div", [x, b.node1("Log", [u])])])
+    small = b.node1("Where", [b.node1("Equal", [u, one]), x, exact])
+    to_zero = b.node1(
+        "Where", [b.node1("Equal", [less_one, b.node1("Neg", [one])]), less_one, small]
+    )
+    return b.node1("Where", [b.node1("IsInf", [u], detect_negative=0), u, to_zero])
 
 
 # --- reductions -------------------------------------------------------------------------------------
@@ -258,7 +301,11 @@ def _sparse_softmax_xent(b, op, inputs):
 
 
 def _relu(b, op, inputs):
-    return [_computed(b, "Relu", inputs, op.inputs[0].dtype, types.RELU)]
+    dtype = op.inputs[0].dtype
+    if dtype in types.RELU or dtype is not dtypes.int64:
+        return [_computed(b, "Relu", inputs, dtype, types.RELU)]
+    # onnxruntime's Relu has no int64 (nor a wider integer to compute it in): Max with 0.
+    return [b.node1("Max", [inputs[0], b.const(np.zeros((), np.int64))])]
 
 
 # --- making, shaping and selecting tensors ----------------------------------------------------------
@@ -432,6 +479,8 @@ LOWERINGS = {
     math.MAXIMUM: _elementwise("Max", types.MIN_MAX),
     math.MINIMUM: _elementwise("Min", types.MIN_MAX),
     math.SQUARE: _square,
+    special_math_ops.LOG1P: _float_rule(_log1p),
+    special_math_ops.EXPM1: _float_rule(_expm1),
     nn_ops.RELU: _relu,
     nn_ops.SOFTMAX: _softmax,
     nn_ops.SPARSE_SOFTMAX_XENT: _sparse_softmax_xent,

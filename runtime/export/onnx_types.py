@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+import numpy as np
+
 from runtime.core import dtypes
 from runtime.core.tensor_shape import TensorShape
 
@@ -59,6 +61,7 @@ NON_ZERO = frozenset({dtypes.bool_, dtypes.int32, dtypes.int64, dtypes.uint8, dt
 
 ELEMENTWISE_TYPES = {
     "Neg": NEG, "Abs": ARITHMETIC, "Sign": ARITHMETIC, "Not": frozenset({dtypes.bool_}),
+    "Erf": frozenset({dtypes.float32}),
 }  # fmt: skip
 """The types onnxruntime computes an elementwise operator named by a row's ``onnx`` in
 (``runtime.core.op_def``), where not only floats: the math operators (Exp, Erf, ...)
@@ -68,14 +71,21 @@ _WIDER = [dtypes.int32, dtypes.int64, dtypes.float32, dtypes.float64]
 
 
 def work_dtype(dtype, supported):
-    """``dtype`` if ``supported`` holds it, else the type to compute in: int32 for small
-    integers and bools, float32 for float16 (or the next wider type that is supported)."""
+    """``dtype`` if ``supported`` holds it, else the type to compute in: the narrowest of
+    int32, int64, float32, float64 that is supported and holds every ``dtype`` value (int32
+    for small integers and bools, float32 for float16). Never a narrower type: a float64 op
+    onnxruntime computes only in float32 raises ValueError rather than losing digits."""
     if dtype in supported:
         return dtype
-    start = 2 if dtype.is_floating else 0
-    for wider in _WIDER[start:]:
-        if wider in supported:
+    size = np.dtype(dtype.as_numpy_dtype).itemsize
+    for wider in _WIDER:
+        if (
+            wider in supported
+            and wider.is_floating == dtype.is_floating
+            and np.dtype(wider.as_numpy_dtype).itemsize >= size
+        ):
             return wider
     raise ValueError(
-        f"no type to compute {dtype.name} in among {sorted(d.name for d in supported)}"
+        f"onnxruntime computes it in {', '.join(sorted(d.name for d in supported))}, "
+        f"none of which holds every {dtype.name} value"
     )

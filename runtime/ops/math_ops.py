@@ -17,13 +17,13 @@ import numpy as np
 
 from runtime.core import attr_kinds as kinds
 from runtime.core import dtypes, forms
-from runtime.core.array_namespace import elementwise
 from runtime.core.op_def import BOOL_OUTPUT, STRINGS, NotDifferentiable, OpDef, skipped_inputs
 from runtime.core.tensor import Tensor
 from runtime.core.tensor_shape import TensorShape, broadcast_shapes
 from runtime.ops.array_ops import zeros_like
 from runtime.ops.broadcast_ops import unbroadcast, where
 from runtime.ops.constant_ops import cast, convert_pair, convert_to_tensor
+from runtime.ops.elementwise_ops import binary, division, elementwise_unary
 from runtime.ops.registry import ANY, BOOL, FLOATING, NUMERIC, bind1, check_dtype
 
 
@@ -37,45 +37,6 @@ def _object_result(fn):
 
 
 # --- binary elementwise -------------------------------------------------------------------
-
-
-def _binary_infer(op_type, allowed, out_dtype=None):
-    def infer(inputs, attrs):
-        x, y = inputs
-        if x.dtype is not y.dtype:
-            raise TypeError(
-                f"Cannot compute {op_type} of a {x.dtype.name} tensor and a {y.dtype.name} tensor: "
-                f"tensors of different dtypes are not converted implicitly; use rt.cast(x, rt.{y.dtype.name}) "
-                f"or rt.cast(y, rt.{x.dtype.name})."
-            )
-        check_dtype(op_type, x, allowed)
-        return [(out_dtype or x.dtype, broadcast_shapes(x.shape, y.shape))]
-
-    return infer
-
-
-def _binary(op_type, kernel, allowed, default_name, gradient, out_dtype=None, form=None):
-    """A binary row. ``kernel``: the name of the ufunc it is in numpy and every array namespace
-    (``"add"``), or a numpy kernel of its own. ``form``: its ``python_form``, or the symbol of the
-    Python operator that means what its ufunc does; by default a ufunc is written as its call."""
-    implementation = None
-    if type(kernel) is str:
-        implementation, kernel = elementwise(kernel), getattr(np, kernel)
-    if type(form) is str:
-        python_form = forms.operator_form(form, kernel)
-    elif form is None and isinstance(kernel, np.ufunc):
-        python_form = forms.ufunc_call_form(kernel, op_type)
-    else:
-        python_form = form
-    return OpDef(
-        op_type,
-        kernel,
-        _binary_infer(op_type, allowed, out_dtype),
-        default_name=default_name,
-        gradient=gradient,
-        python_form=python_form,
-        implementation=implementation,
-    )
 
 
 # --- the gradients of binary ops: each operand's, summed back over what broadcasting added ---
@@ -129,51 +90,26 @@ _STEPS = NotDifferentiable(
 )
 
 
-def _integer_division(name, what):
-    """Integer floordiv/mod by zero is an error, as in TensorFlow, not numpy's silent 0 (nor
-    XLA's -1 or x)."""
-
-    def implementation(xp, x, y):
-        if x.dtype.kind in "iu":
-            xp.check(y == 0, f"Integer division by zero in {what}")
-        return getattr(xp, name)(x, y)
-
-    return implementation
-
-
-def _division_row(op_type, name, what, default_name, gradient, symbol):
-    implementation = _integer_division(name, what)
-    return OpDef(
-        op_type,
-        None,
-        _binary_infer(op_type, NUMERIC, None),
-        default_name=default_name,
-        gradient=gradient,
-        python_form=forms.division_form(symbol, getattr(np, name)),
-        implementation=implementation,
-    )
-
-
 _BOOL_ONLY = {"dtypes": lambda dtype: dtype.is_bool}
 _IN_TESTS = {"LogicalAnd": "and", "LogicalOr": "or"}  # Python's own, in an if's or while's test
 
-ADD = _binary("Add", "add", NUMERIC, "add", _ADD, form="+")
-STRING_ADD = _binary(
+ADD = binary("Add", "add", NUMERIC, "add", _ADD, form="+")
+STRING_ADD = binary(
     "StringAdd", _object_result(np.add), lambda d: d is dtypes.string, "add", STRINGS
 )
-SUB = _binary("Sub", "subtract", NUMERIC, "sub", _SUB, form="-")
-MUL = _binary("Mul", "multiply", NUMERIC, "mul", _MUL, form="*")
-REAL_DIV = _binary("RealDiv", "true_divide", FLOATING, "truediv", _DIV, form="/")
-FLOOR_DIV = _division_row("FloorDiv", "floor_divide", "floordiv", "floordiv", _STEPS, "//")
-FLOOR_MOD = _division_row("FloorMod", "mod", "mod", "mod", _MOD, "%")
-POW = _binary("Pow", np.power, NUMERIC, "pow", _POW, form=forms.division_form("**", np.power, False))  # fmt: skip
-MAXIMUM = _binary("Maximum", "maximum", NUMERIC, "Maximum", _MAX)
-MINIMUM = _binary("Minimum", "minimum", NUMERIC, "Minimum", _MIN)
-LESS = _binary("Less", "less", NUMERIC, "Less", BOOL_OUTPUT, dtypes.bool_, "<")
-LESS_EQUAL = _binary("LessEqual", "less_equal", NUMERIC, "LessEqual", BOOL_OUTPUT, dtypes.bool_, "<=")  # fmt: skip
-GREATER = _binary("Greater", "greater", NUMERIC, "Greater", BOOL_OUTPUT, dtypes.bool_, ">")
-GREATER_EQUAL = _binary("GreaterEqual", "greater_equal", NUMERIC, "GreaterEqual", BOOL_OUTPUT, dtypes.bool_, ">=")  # fmt: skip
-EQUAL = _binary(
+SUB = binary("Sub", "subtract", NUMERIC, "sub", _SUB, form="-")
+MUL = binary("Mul", "multiply", NUMERIC, "mul", _MUL, form="*")
+REAL_DIV = binary("RealDiv", "true_divide", FLOATING, "truediv", _DIV, form="/")
+FLOOR_DIV = division("FloorDiv", "floor_divide", "floordiv", "floordiv", _STEPS, "//")
+FLOOR_MOD = division("FloorMod", "mod", "mod", "mod", _MOD, "%")
+POW = binary("Pow", np.power, NUMERIC, "pow", _POW, form=forms.division_form("**", np.power, False))  # fmt: skip
+MAXIMUM = binary("Maximum", "maximum", NUMERIC, "Maximum", _MAX)
+MINIMUM = binary("Minimum", "minimum", NUMERIC, "Minimum", _MIN)
+LESS = binary("Less", "less", NUMERIC, "Less", BOOL_OUTPUT, dtypes.bool_, "<")
+LESS_EQUAL = binary("LessEqual", "less_equal", NUMERIC, "LessEqual", BOOL_OUTPUT, dtypes.bool_, "<=")  # fmt: skip
+GREATER = binary("Greater", "greater", NUMERIC, "Greater", BOOL_OUTPUT, dtypes.bool_, ">")
+GREATER_EQUAL = binary("GreaterEqual", "greater_equal", NUMERIC, "GreaterEqual", BOOL_OUTPUT, dtypes.bool_, ">=")  # fmt: skip
+EQUAL = binary(
     "Equal",
     lambda x, y: np.bool_(np.equal(x, y)) if np.ndim(x) == np.ndim(y) == 0 else np.equal(x, y),
     ANY,
@@ -182,7 +118,7 @@ EQUAL = _binary(
     dtypes.bool_,
     forms.operator_form("==", np.equal),
 )
-NOT_EQUAL = _binary(
+NOT_EQUAL = binary(
     "NotEqual",
     lambda x, y: np.logical_not(EQUAL.kernel(x, y)),
     ANY,
@@ -193,7 +129,7 @@ NOT_EQUAL = _binary(
 )
 # On bools, numpy's &, | and ^ are the logical ufuncs.
 LOGICAL_AND, LOGICAL_OR, LOGICAL_XOR = (
-    _binary(op_type, name, BOOL, op_type, BOOL_OUTPUT,
+    binary(op_type, name, BOOL, op_type, BOOL_OUTPUT,
             form=forms.operator_form(symbol, getattr(np, name), _IN_TESTS.get(op_type), **_BOOL_ONLY))
     for op_type, name, symbol in (("LogicalAnd", "logical_and", "&"),
                                   ("LogicalOr", "logical_or", "|"),
@@ -290,58 +226,11 @@ def divide(x, y, name=None):
 # --- unary elementwise --------------------------------------------------------------------
 
 
-def elementwise_unary(op_type, implementation, allowed, py_name, doc, gradient, python_form=None,
-                      onnx=None):  # fmt: skip
-    """A row and its function for an elementwise op; ``gradient(x, y, g)`` gives x's gradient.
-
-    ``implementation``: the name of the ufunc the op is in numpy and every array namespace
-    (``"tanh"``), or ``implementation(xp, x)``. ``onnx``: the ONNX operator that computes it.
-    A ufunc is written in compiled code as its call, which may reuse a dead temporary.
-    """
-
-    def infer(inputs, attrs):
-        check_dtype(op_type, inputs[0], allowed)
-        return [(inputs[0].dtype, inputs[0].shape)]
-
-    if callable(gradient):
-        rule = gradient
-
-        def gradient(op, g):
-            return (rule(op.inputs[0], op.outputs[0], g),)
-
-    kernel = None
-    if type(implementation) is str:
-        kernel = getattr(np, implementation)
-        implementation = elementwise(implementation)
-    if python_form is None and isinstance(kernel, np.ufunc):
-        python_form = forms.ufunc_call_form(kernel, op_type)
-    op = OpDef(
-        op_type,
-        kernel,
-        infer,
-        default_name=op_type,
-        gradient=gradient,
-        python_form=python_form,
-        implementation=implementation,
-        onnx=onnx,
-    )
-
-    def fn(x, name=None):
-        return bind1(op, [convert_to_tensor(x)], name=name or op_type)
-
-    fn.__name__ = py_name
-    fn.__doc__ = doc
-    return op, fn
-
-
-_unary = elementwise_unary
-
-
 def _sigmoid(xp, x):
     return 1 / (1 + xp.exp(-x))
 
 
-NEG, negative = _unary(
+NEG, negative = elementwise_unary(
     "Neg",
     "negative",
     NUMERIC,
@@ -351,7 +240,7 @@ NEG, negative = _unary(
     python_form=forms.operator_form("-", np.negative),
     onnx="Neg",
 )
-ABS, abs = _unary(
+ABS, abs = elementwise_unary(
     "Abs",
     "absolute",
     NUMERIC,
@@ -361,7 +250,7 @@ ABS, abs = _unary(
     python_form=forms.builtin_call_form("abs", np.absolute),
     onnx="Abs",
 )
-SIGN, sign = _unary(
+SIGN, sign = elementwise_unary(
     "Sign",
     "sign",
     NUMERIC,
@@ -370,7 +259,7 @@ SIGN, sign = _unary(
     lambda x, y, g: zeros_like(x),
     onnx="Sign",
 )
-SQRT, sqrt = _unary(
+SQRT, sqrt = elementwise_unary(
     "Sqrt",
     "sqrt",
     FLOATING,
@@ -379,7 +268,7 @@ SQRT, sqrt = _unary(
     lambda x, y, g: divide(multiply(g, 0.5), y),
     onnx="Sqrt",
 )
-SQUARE, square = _unary(
+SQUARE, square = elementwise_unary(
     "Square",
     "square",
     NUMERIC,
@@ -387,7 +276,7 @@ SQUARE, square = _unary(
     "``x * x``.",
     lambda x, y, g: multiply(g, multiply(x, 2)),
 )
-EXP, exp = _unary(
+EXP, exp = elementwise_unary(
     "Exp",
     "exp",
     FLOATING,
@@ -396,7 +285,7 @@ EXP, exp = _unary(
     lambda x, y, g: multiply(g, y),
     onnx="Exp",
 )
-LOG, log = _unary(
+LOG, log = elementwise_unary(
     "Log",
     "log",
     FLOATING,
@@ -405,7 +294,7 @@ LOG, log = _unary(
     lambda x, y, g: divide(g, x),
     onnx="Log",
 )
-SIN, sin = _unary(
+SIN, sin = elementwise_unary(
     "Sin",
     "sin",
     FLOATING,
@@ -414,7 +303,7 @@ SIN, sin = _unary(
     lambda x, y, g: multiply(g, cos(x)),
     onnx="Sin",
 )
-COS, cos = _unary(
+COS, cos = elementwise_unary(
     "Cos",
     "cos",
     FLOATING,
@@ -423,7 +312,7 @@ COS, cos = _unary(
     lambda x, y, g: negative(multiply(g, sin(x))),
     onnx="Cos",
 )
-TANH, tanh = _unary(
+TANH, tanh = elementwise_unary(
     "Tanh",
     "tanh",
     FLOATING,
@@ -432,7 +321,7 @@ TANH, tanh = _unary(
     lambda x, y, g: multiply(g, subtract(1, multiply(y, y))),
     onnx="Tanh",
 )
-SIGMOID, sigmoid = _unary(
+SIGMOID, sigmoid = elementwise_unary(
     "Sigmoid",
     _sigmoid,
     FLOATING,
@@ -441,7 +330,7 @@ SIGMOID, sigmoid = _unary(
     lambda x, y, g: multiply(g, multiply(y, subtract(1, y))),
     onnx="Sigmoid",
 )
-LOGICAL_NOT, logical_not = _unary(
+LOGICAL_NOT, logical_not = elementwise_unary(
     "LogicalNot",
     "logical_not",
     BOOL,

@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+import autograph as ag
 import runtime as rt
 from runtime.export.onnx_ops import LOWERINGS
 from runtime.ops import array_ops as array
@@ -409,5 +410,32 @@ def test_every_simple_lowered_op_has_a_case_here():
         | {variables.VAR_HANDLE, variables.READ}
         | {variables.ASSIGN, variables.ASSIGN_ADD, variables.ASSIGN_SUB}
     )
-    missing = set(LOWERINGS) - COVERED - elsewhere
+    missing = set(LOWERINGS) - COVERED - elsewhere - _ops_of_registered_op_infos()
     assert not missing, sorted(op.type for op in missing)
+
+
+def _ops_of_registered_op_infos():
+    """The rows the ops registered with ``op_info`` use: test_op_infos.py exports each."""
+    from runtime.execution.tracing import trace
+    from runtime.ops.op_info import OP_INFOS
+
+    rows = set()
+    for info in OP_INFOS.values():
+        sample = info.samples(np.random.default_rng(0))[0]
+        specs = [rt.TensorSpec(np.shape(a), rt.as_dtype(a.dtype)) for a in sample.args]
+        graph = trace(lambda *xs, fn=info.fn, kw=sample.kwargs: fn(*xs, **kw), specs, "f")
+        rows.update(op.opdef for op in graph.get_operations())
+    return rows
+
+
+def test_int64_beyond_int32_is_not_computed_in_int32(tmp_path):
+    # onnxruntime's Relu has no int64: the model once computed it in int32, wrapping 2**40.
+    calls = [(np.array([-(2**40), 2**40, 3], np.int64),)]
+    check_export(rt.nn.relu, [spec([3], rt.int64)], calls, tmp_path / "relu.onnx")
+
+
+def test_a_float64_op_onnxruntime_has_only_in_float32_is_refused(tmp_path):
+    # Computing it in float32 would lose half its digits without a word.
+    function = ag.function(rt.math.erf).get_concrete_function(spec([2], rt.float64))
+    with pytest.raises(rt.errors.UnimplementedError, match="Erf of float64.*float32"):
+        rt.onnx.export(function, tmp_path / "erf.onnx")
