@@ -18,6 +18,7 @@ from runtime.ops import math_ops as math
 from runtime.ops import reduction_ops as reduction
 from tests.runtime.export.onnx_harness import check_export, spec
 from tests.runtime.ops.op_harness import strings
+from tests.runtime.ops.op_info_rows import rows_of_registered_ops
 
 # --- each lowered op against the runtime ------------------------------------------------------
 
@@ -410,22 +411,8 @@ def test_every_simple_lowered_op_has_a_case_here():
         | {variables.VAR_HANDLE, variables.READ}
         | {variables.ASSIGN, variables.ASSIGN_ADD, variables.ASSIGN_SUB}
     )
-    missing = set(LOWERINGS) - COVERED - elsewhere - _ops_of_registered_op_infos()
+    missing = set(LOWERINGS) - COVERED - elsewhere - rows_of_registered_ops()
     assert not missing, sorted(op.type for op in missing)
-
-
-def _ops_of_registered_op_infos():
-    """The rows the ops registered with ``op_info`` use: test_op_infos.py exports each."""
-    from runtime.execution.tracing import trace
-    from runtime.ops.op_info import OP_INFOS
-
-    rows = set()
-    for info in OP_INFOS.values():
-        sample = info.samples(np.random.default_rng(0))[0]
-        specs = [rt.TensorSpec(np.shape(a), rt.as_dtype(a.dtype)) for a in sample.args]
-        graph = trace(lambda *xs, fn=info.fn, kw=sample.kwargs: fn(*xs, **kw), specs, "f")
-        rows.update(op.opdef for op in graph.get_operations())
-    return rows
 
 
 def test_int64_beyond_int32_is_not_computed_in_int32(tmp_path):
