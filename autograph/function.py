@@ -43,7 +43,7 @@ from runtime.execution.entry import MISS, entry_function
 from runtime.execution.optimize import optimize
 from runtime.execution.tracing import set_outputs, trace
 from runtime.extras import require
-from runtime.ops.function_ops import GraphFunction
+from runtime.functions.graph_function import GraphFunction
 from runtime.state.variables import observe_creation
 from runtime.views import render
 
@@ -518,7 +518,7 @@ class ConcreteFunction:
 
     def _call_recorded(self, tensors):
         """A call under a recording GradientTape: one op the tape can differentiate
-        (``runtime.ops.function_ops``: the backward function is built from this graph)."""
+        (``runtime.functions.graph_function``: the backward function is built from this graph)."""
         if self._graph_function is None:
             self._graph_function = GraphFunction(self.graph, self._program, self.name)
         return self._structured(self._graph_function(tensors))

@@ -42,6 +42,7 @@ from runtime.core.tensor import EagerTensor, SymbolicTensor, Tensor
 from runtime.core.tensor_shape import TensorShape
 from runtime.core.tensor_spec import TensorSpec
 from runtime.execution.session import Session
+from runtime.functions.control_flow import cond, while_loop
 from runtime.gradients.graph import gradients
 from runtime.gradients.tape import GradientTape
 from runtime.ops import eager_operators as _eager_operators  # installs fast operators
@@ -61,7 +62,7 @@ from runtime.ops.array_ops import (
 from runtime.ops.broadcast_ops import fill, ones, where, zeros
 from runtime.ops.clip_ops import clip_by_value
 from runtime.ops.constant_ops import cast, constant, convert_to_tensor, placeholder, range
-from runtime.ops.control_flow_ops import cond, control_dependencies, group, no_op, while_loop
+from runtime.ops.control_flow_ops import control_dependencies, group, no_op
 from runtime.ops.indexing_ops import gather, one_hot
 from runtime.ops.linalg_ops import einsum, eye
 from runtime.ops.logging_ops import (

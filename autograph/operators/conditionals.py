@@ -46,7 +46,7 @@ from autograph.operators.data_structures import (
 from autograph.operators.known import assuming
 from autograph.operators.variables import Undefined, UndefinedReturnValue, is_undefined
 from runtime.execution.tracing import set_outputs, trace
-from runtime.ops.control_flow_ops import build_cond
+from runtime.functions.control_flow import build_cond
 
 
 def staged_if(cond, if_true, if_false, state):

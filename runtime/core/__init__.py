@@ -1,1 +1,2 @@
-"""The data the rest is built on: dtypes, shapes, tensors, specs, op rows, graphs, nesting."""
+"""The data the rest is built on: dtypes, shapes, tensors, specs, op rows, graphs, nesting,
+and how values print (``formatting``, tf.print's text)."""

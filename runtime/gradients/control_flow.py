@@ -44,6 +44,7 @@ from runtime.gradients.backprop import backward, is_trainable
 from runtime.ops.array_ops import zeros_like
 from runtime.ops.broadcast_ops import zeros
 from runtime.ops.constant_ops import convert_to_tensor
+from runtime.ops.control_flow_ops import IF, WHILE
 from runtime.ops.list_gradient_ops import (
     grad_list_add,
     grad_list_empty,
@@ -316,3 +317,10 @@ def while_gradient(op, *grads):
     for j, out in zip(summed, grad_outputs[1 + len(carried) :]):
         result[j] = out
     return result
+
+
+# The If and While rows live in the op table (runtime.ops.control_flow_ops), a layer below the
+# tracing and the backward pass these rules use: so the rules are set on the rows here, when the
+# gradients package loads (its __init__ imports this module).
+IF.gradient = if_gradient
+WHILE.gradient = while_gradient

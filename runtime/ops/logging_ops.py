@@ -10,11 +10,11 @@ import numpy as np
 from runtime import errors
 from runtime.core import attr_kinds as kinds
 from runtime.core import dtypes
+from runtime.core.formatting import format_value
 from runtime.core.op_def import EFFECT_ONLY, OpDef
 from runtime.core.tensor import Tensor
 from runtime.ops.constant_ops import convert_to_tensor
 from runtime.ops.registry import BOOL, bind_op, check_dtype
-from runtime.views.formatting import format_value
 
 
 def _print_kernel(*values, template, sep, end, stream, summarize):

@@ -22,7 +22,7 @@ import numpy as np
 from runtime.core.dtypes import DType
 from runtime.core.graph import FuncGraph
 from runtime.core.tensor_shape import TensorShape
-from runtime.ops.function_ops import GraphFunction
+from runtime.functions.graph_function import GraphFunction
 from runtime.ops.random_ops import RandomState
 from runtime.saving.format import (
     Damage,

@@ -25,8 +25,9 @@ import re
 from runtime.core.graph import PLACEHOLDER, FuncGraph, is_valid_op_name
 from runtime.core.op_def import OPS
 from runtime.core.tensor_shape import MAX_RANK
+from runtime.functions.graph_function import GraphFunction
 from runtime.ops.constant_ops import static_values_once
-from runtime.ops.function_ops import CALL, GraphFunction
+from runtime.ops.function_ops import CALL
 from runtime.saving.arrays import ArraysReader
 from runtime.saving.attributes import decode_attr
 from runtime.saving.files import ModelChanged, open_regular_file, read_limited

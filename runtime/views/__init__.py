@@ -1,1 +1,1 @@
-"""Ways to look at graphs and values: text, Graphviz DOT, TensorBoard, tf.print formatting."""
+"""Ways to look at graphs and values: text, Graphviz DOT, TensorBoard, summaries."""

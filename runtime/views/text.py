@@ -11,8 +11,8 @@ import re
 
 import numpy as np
 
+from runtime.core.formatting import format_value
 from runtime.core.graph import CONST, register_view
-from runtime.views.formatting import format_value
 from runtime.views.ordering import order_inputs
 
 # Attributes the line already shows some other way.

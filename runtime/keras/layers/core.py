@@ -17,11 +17,11 @@ import numbers
 from runtime.core import dtypes
 from runtime.core.tensor import Tensor
 from runtime.core.tensor_shape import TensorShape
+from runtime.functions.control_flow import cond
 from runtime.keras import activations, initializers
 from runtime.keras.layers.base import Layer
 from runtime.ops.array_ops import reshape, shape_of
 from runtime.ops.constant_ops import cast
-from runtime.ops.control_flow_ops import cond
 from runtime.ops.linalg_ops import einsum
 from runtime.ops.math_ops import matmul
 from runtime.ops.random_ops import uniform

@@ -15,6 +15,7 @@ import pytest
 import runtime as rt
 from runtime.core.op_def import OPS, NotDifferentiable
 from runtime.execution.tracing import trace
+from runtime.functions.graph_function import GraphFunction
 from runtime.ops import (
     array_ops,
     broadcast_ops,
@@ -379,7 +380,7 @@ case(
 
 # --- calls of traced functions ----------------------------------------------------------------------
 
-_CALLED = function_ops.GraphFunction(
+_CALLED = GraphFunction(
     trace(lambda x, y: rt.sin(x) * y, [rt.TensorSpec([None], rt.float64)] * 2, "called")
 )
 case(function_ops.CALL, lambda x, y: _CALLED([x, y])[0], [r(3), r(3)], [[None], [None]])

@@ -12,9 +12,9 @@ import pytest
 
 import runtime as rt
 from runtime.execution.tracing import trace
+from runtime.functions.graph_function import GraphFunction
 from runtime.gradients.backprop import Recorded
 from runtime.ops import array_ops, broadcast_ops, indexing_ops, list_gradient_ops, math_ops, nn_ops
-from runtime.ops.function_ops import GraphFunction
 from tests.runtime.ops.op_harness import check_op, eager_and_graph_raise
 
 A = np.arange(6, dtype=np.float32).reshape(2, 3) - 2.5

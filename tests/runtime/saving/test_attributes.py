@@ -9,7 +9,7 @@ import pytest
 import runtime as rt
 from runtime.core.graph import FuncGraph
 from runtime.execution.tracing import trace
-from runtime.ops.function_ops import GraphFunction
+from runtime.functions.graph_function import GraphFunction
 from runtime.ops.random_ops import RandomState
 from runtime.saving.arrays import ArraysReader, ArraysWriter
 from runtime.saving.attributes import ATTRIBUTE_TAGS, decode_attr, encode_attr

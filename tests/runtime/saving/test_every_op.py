@@ -14,8 +14,8 @@ import autograph as ag
 import runtime as rt
 from runtime.core.op_def import OPS
 from runtime.execution.tracing import trace
+from runtime.functions.graph_function import GraphFunction
 from runtime.ops import array_ops, broadcast_ops, list_gradient_ops, math_ops
-from runtime.ops.function_ops import GraphFunction
 
 # A traced function called as one op (PartitionedCall): saved with its graph.
 _CUBE = GraphFunction(trace(lambda x: x * x * x, [rt.TensorSpec([3], rt.float32)], "cube"))

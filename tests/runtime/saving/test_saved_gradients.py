@@ -12,7 +12,7 @@ import pytest
 import autograph as ag
 import runtime as rt
 from runtime.execution.tracing import trace
-from runtime.ops.function_ops import GraphFunction
+from runtime.functions.graph_function import GraphFunction
 from runtime.saving.format import MAX_CALL_NESTING, SavedModelError
 from tests.runtime.saving.model_files import description, write_signed
 

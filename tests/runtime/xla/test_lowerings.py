@@ -18,9 +18,9 @@ import_extra("jax")
 import runtime as rt  # noqa: E402
 from runtime.core.op_def import OPS  # noqa: E402
 from runtime.execution.tracing import trace  # noqa: E402
+from runtime.functions.graph_function import GraphFunction  # noqa: E402
 from runtime.ops.array_ops import split  # noqa: E402
 from runtime.ops.broadcast_ops import broadcast_to, sum_to_shape  # noqa: E402
-from runtime.ops.function_ops import GraphFunction  # noqa: E402
 from runtime.ops.indexing_ops import unsorted_segment_sum  # noqa: E402
 from runtime.ops.list_gradient_ops import (  # noqa: E402
     grad_list_add,
