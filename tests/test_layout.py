@@ -39,6 +39,7 @@ LAYERS = (
     # the public namespaces: rt, rt.nn, ...
     (
         "runtime",
+        "runtime.math",
         "runtime.nn",
         "runtime.random",
         "runtime.strings",
