@@ -22,6 +22,7 @@ import gast
 from autograph.converters.base import StatementConverter, name, statements
 from autograph.converters.jumps import Lowering, contains, holders, stop_loop_on
 from autograph.pyct import anno
+from autograph.pyct.walk import BLOCK_FIELDS
 
 
 def always_returns(stmts):
@@ -58,7 +59,7 @@ def _move_rest_into_branches(stmts, moved):
     """
     out = []
     for i, stmt in enumerate(stmts):
-        for field in ("body", "orelse", "finalbody"):
+        for field in BLOCK_FIELDS:  # the statement's own blocks; an except clause's stay as written
             if isinstance(getattr(stmt, field, None), list) and not isinstance(
                 stmt, gast.FunctionDef
             ):
@@ -161,7 +162,7 @@ def _assigns(stmt, flag):
 
 def _drop_flag_assignments(stmts, flag):
     for node in gast.walk(gast.Module(body=stmts, type_ignores=[])):
-        for field in ("body", "orelse", "finalbody"):
+        for field in BLOCK_FIELDS:  # clauses are among the nodes walked
             block = getattr(node, field, None)
             if isinstance(block, list):
                 setattr(node, field, [s for s in block if not _assigns(s, flag)])

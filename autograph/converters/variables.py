@@ -12,7 +12,7 @@ import gast
 
 from autograph.converters.base import Transformer, ag_call, child_blocks
 from autograph.pyct import anno, walk
-from autograph.pyct.walk import INNER
+from autograph.pyct.walk import INNER, block_shape
 
 
 class _Reads(Transformer):
@@ -61,9 +61,7 @@ def _converted_statements(fn_node):
 
 _FUNCTIONS = (gast.FunctionDef, gast.AsyncFunctionDef)
 _COMPOUND = frozenset(
-    cls
-    for cls in INNER
-    if issubclass(cls, gast.stmt) and {"body", "orelse", "finalbody", "handlers"} & set(cls._fields)
+    cls for cls in INNER if issubclass(cls, gast.stmt) and block_shape(cls) != ((), None)
 )
 
 

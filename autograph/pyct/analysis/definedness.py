@@ -135,8 +135,7 @@ class _Definedness:
         for item in node.items if cls is gast.With else ():
             if item.optional_vars is not None:
                 assigned |= self._writes(item.optional_vars)
-        blocks = [getattr(node, field, []) for field in ("body", "orelse", "finalbody")]
-        for block in blocks + [h.body for h in getattr(node, "handlers", ())]:
+        for _, block in walk.child_blocks(node):
             found = self._assigned(block)
             if found is None:
                 return _DELETES
