@@ -80,7 +80,7 @@ class Converter(Transformer):
         self.ctx = ctx
 
     def visit_FunctionDef(self, node):
-        if anno.getanno(node, "skip_conversion"):
+        if anno.getanno(node, anno.Basic.SKIP_CONVERSION):
             return node
         return self.generic_visit(node)
 
@@ -182,7 +182,7 @@ def _inner(value):
 
 
 def _left_alone(node):
-    return isinstance(node, _FUNCTIONS) and anno.getanno(node, "skip_conversion")
+    return isinstance(node, _FUNCTIONS) and anno.getanno(node, anno.Basic.SKIP_CONVERSION)
 
 
 class StatementConverter(Converter):

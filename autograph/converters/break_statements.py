@@ -58,7 +58,7 @@ class _BreakConverter(StatementConverter):
         ``while not exhausted_: if not (...): exhausted_ = True else: <body>``.
         """
         test = node.test
-        anno.setanno(node, "test_mutates", _passed_to_callees(test, self.ctx))
+        anno.setanno(node, anno.Basic.TEST_MUTATES, _passed_to_callees(test, self.ctx))
         if not node.orelse:
             guard = gast.If(test=negate_expression(test), body=[gast.Break()], orelse=[])
             set_origin(guard, node.lineno)

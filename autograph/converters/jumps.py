@@ -137,4 +137,8 @@ def stop_loop_on(loop, flag):
         loop.test = gast.BoolOp(op=gast.And(), values=[negate(flag), loop.test])
         set_origin(loop.test, loop.lineno)
     else:
-        anno.setanno(loop, "extra_test_flags", anno.getanno(loop, "extra_test_flags", ()) + (flag,))
+        anno.setanno(
+            loop,
+            anno.Basic.EXTRA_TEST_FLAGS,
+            anno.getanno(loop, anno.Basic.EXTRA_TEST_FLAGS, ()) + (flag,),
+        )

@@ -82,7 +82,7 @@ class _ReturnConverter(StatementConverter):
     compound_only = True  # only functions change
 
     def visit_FunctionDef(self, node):
-        if anno.getanno(node, "skip_conversion"):
+        if anno.getanno(node, anno.Basic.SKIP_CONVERSION):
             return node
         node = self.generic_visit(node)  # nested functions keep their own returns
         body = node.body

@@ -155,7 +155,7 @@ def _leave_alone_marked(fn_node, ctx):
         if isinstance(node, (gast.FunctionDef, gast.AsyncFunctionDef)) and any(
             _is_do_not_convert(ctx.resolve(d)) for d in node.decorator_list
         ):
-            anno.setanno(node, "skip_conversion", True)
+            anno.setanno(node, anno.Basic.SKIP_CONVERSION, True)
 
 
 def _is_do_not_convert(resolved):

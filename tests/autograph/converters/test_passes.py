@@ -165,7 +165,7 @@ class _EveryNode(Converter):
     def visit(self, node):
         if not self.rewriter.walked:  # what rules may look at: here, simply all the nodes
             self.rewriter.walked = walk.nodes(node)
-        if isinstance(node, gast.FunctionDef) and anno.getanno(node, "skip_conversion"):
+        if isinstance(node, gast.FunctionDef) and anno.getanno(node, anno.Basic.SKIP_CONVERSION):
             return node
         node = self.generic_visit(node)
         rule = self.rewriter.rules.get(type(node))
@@ -299,7 +299,7 @@ DEFINEDNESS_SOURCES = [  # loop bodies start with an if: its maybe_defined_in sh
 
 def _definedness_annotations(fn):
     return [
-        (anno.getanno(s, "defined_in"), anno.getanno(s, "maybe_defined_in"))
+        (anno.getanno(s, anno.Static.DEFINED_IN), anno.getanno(s, anno.Static.MAYBE_DEFINED_IN))
         for s in walk.statements(fn.body)
     ]
 
