@@ -72,7 +72,7 @@ def _holds(stmt, jump_type, into_loops, found):
     return held
 
 
-class Lowering:
+class JumpLowering:
     """Replaces the jumps of one kind in a block and guards what follows them: ``lower(block)``.
 
     ``replace(jump)`` gives the statements standing for one jump;

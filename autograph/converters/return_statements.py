@@ -20,7 +20,7 @@ from __future__ import annotations
 import gast
 
 from autograph.converters.base import StatementConverter, name, statements
-from autograph.converters.jumps import Lowering, contains, holders, stop_loop_on
+from autograph.converters.jumps import JumpLowering, contains, holders, stop_loop_on
 from autograph.pyct import anno
 from autograph.pyct.walk import BLOCK_FIELDS
 
@@ -114,7 +114,7 @@ class _ReturnConverter(StatementConverter):
             stop_loop_on(loop, flag)
             loops_stopped.append(loop)
 
-        lowering = Lowering(gast.Return, flag, replace, into_loops=True, on_loop=on_loop)
+        lowering = JumpLowering(gast.Return, flag, replace, into_loops=True, on_loop=on_loop)
         may_fall_off = not always_returns(body)
         lowered = lowering.lower(body, held)
         flagged = lowering.guarded or loops_stopped

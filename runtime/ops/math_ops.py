@@ -24,7 +24,7 @@ from runtime.core.tensor_shape import TensorShape, broadcast_shapes
 from runtime.ops.array_ops import zeros_like
 from runtime.ops.broadcast_ops import unbroadcast, where
 from runtime.ops.constant_ops import cast, convert_pair, convert_to_tensor
-from runtime.ops.registry import ANY, BOOL, FLOATING, NUMERIC, bind1, check_dtype
+from runtime.ops.registry import ANY_DTYPE, BOOL, FLOATING, NUMERIC, bind1, check_dtype
 
 
 def _object_result(fn):
@@ -157,7 +157,7 @@ GREATER_EQUAL = _binary("GreaterEqual", np.greater_equal, NUMERIC, "GreaterEqual
 EQUAL = _binary(
     "Equal",
     lambda x, y: np.bool_(np.equal(x, y)) if np.ndim(x) == np.ndim(y) == 0 else np.equal(x, y),
-    ANY,
+    ANY_DTYPE,
     "Equal",
     BOOL_OUTPUT,
     dtypes.bool_,
@@ -166,7 +166,7 @@ EQUAL = _binary(
 NOT_EQUAL = _binary(
     "NotEqual",
     lambda x, y: np.logical_not(EQUAL.kernel(x, y)),
-    ANY,
+    ANY_DTYPE,
     "NotEqual",
     BOOL_OUTPUT,
     dtypes.bool_,

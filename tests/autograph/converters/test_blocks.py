@@ -11,7 +11,7 @@ from autograph.converters import break_statements, continue_statements, return_s
 from autograph.converters.base import Context, child_blocks
 from autograph.impl import transpiler
 from autograph.pyct import walk
-from autograph.pyct.naming import Namer
+from autograph.pyct.naming import ConversionNamer
 from autograph.pyct.printer import to_source
 
 EVERY_COMPOUND_STATEMENT = """
@@ -121,7 +121,9 @@ def f(xs):
 
 def _context():
     """A context for MATCH_IN_LOOP: fresh names avoid its own, and its names resolve here."""
-    return Context(Namer({"f", "xs", "total", "x"}), transpiler._resolver(_context), "<test>")
+    return Context(
+        ConversionNamer({"f", "xs", "total", "x"}), transpiler._resolver(_context), "<test>"
+    )
 
 
 @pytest.mark.parametrize(

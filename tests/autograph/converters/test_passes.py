@@ -35,7 +35,7 @@ from autograph.impl import transpiler
 from autograph.pyct import anno, templates, walk
 from autograph.pyct.analysis import definedness, liveness
 from autograph.pyct.analysis.activity import Activity
-from autograph.pyct.naming import Namer
+from autograph.pyct.naming import ConversionNamer
 from autograph.pyct.printer import to_source
 
 JUMPY_SOURCES = [
@@ -189,7 +189,7 @@ def _parsed(source):
 
 def _namer(fn):
     """A namer that avoids the names of the parsed function ``fn`` (it has no code object)."""
-    return Namer({n.id for n in walk.nodes(fn) if isinstance(n, gast.Name)})
+    return ConversionNamer({n.id for n in walk.nodes(fn) if isinstance(n, gast.Name)})
 
 
 def _context(fn):
@@ -527,7 +527,9 @@ RETURN_SOURCES = [
 def test_returns_lowered_with_the_holders_found_first_as_with_new_ones(source, monkeypatch):
     fn = _parsed(source)
     converted = to_source(return_statements.transform(fn, _context(fn)))
-    lower = jumps.Lowering.lower
-    monkeypatch.setattr(jumps.Lowering, "lower", lambda self, stmts, held=None: lower(self, stmts))
+    lower = jumps.JumpLowering.lower
+    monkeypatch.setattr(
+        jumps.JumpLowering, "lower", lambda self, stmts, held=None: lower(self, stmts)
+    )
     reference_fn = _parsed(source)
     assert to_source(return_statements.transform(reference_fn, _context(reference_fn))) == converted
