@@ -8,7 +8,15 @@ import gast
 
 from autograph.pyct import anno, templates
 from autograph.pyct.origin import set_origin
-from autograph.pyct.walk import BRANCHES, INNER, LEAVES, branches
+from autograph.pyct.walk import (
+    BRANCHES,
+    INNER,
+    LEAVES,
+    block_shape,
+    branches,
+    child_blocks,
+    set_block,
+)
 
 # Comprehensions that run in a frame of their own: all of them before Python 3.12, only
 # generator expressions since (PEP 709 inlines the others into their function).
@@ -72,7 +80,7 @@ class Converter(Transformer):
         self.ctx = ctx
 
     def visit_FunctionDef(self, node):
-        if anno.getanno(node, "skip_conversion"):
+        if anno.getanno(node, anno.Basic.SKIP_CONVERSION):
             return node
         return self.generic_visit(node)
 
@@ -174,42 +182,7 @@ def _inner(value):
 
 
 def _left_alone(node):
-    return isinstance(node, _FUNCTIONS) and anno.getanno(node, "skip_conversion")
-
-
-_BLOCKS = ("body", "orelse", "finalbody")
-_block_fields = {}  # node class -> (its fields among _BLOCKS, whether it has handlers)
-
-
-def child_blocks(node):
-    """The statement lists directly inside a compound statement, as (field, block) pairs.
-
-    An except clause's block comes as (handler, block).
-
-    >>> loop = gast.parse("for x in xs:\\n    pass\\nelse:\\n    y = 1").body[0]
-    >>> [field for field, block in child_blocks(loop)]
-    ['body', 'orelse']
-    """
-    fields, has_handlers = _shape(type(node))
-    found = []
-    for field in fields:
-        block = getattr(node, field, None)
-        if type(block) is list and block and isinstance(block[0], gast.stmt):
-            found.append((field, block))
-    if has_handlers:
-        found += [(handler, handler.body) for handler in getattr(node, "handlers", None) or ()]
-    return found
-
-
-def _shape(cls):
-    """(the fields of ``cls`` among _BLOCKS, whether it has handlers): where its blocks may be."""
-    shape = _block_fields.get(cls)
-    if shape is None:
-        shape = _block_fields[cls] = (
-            tuple(f for f in _BLOCKS if f in cls._fields),
-            "handlers" in cls._fields,
-        )
-    return shape
+    return isinstance(node, _FUNCTIONS) and anno.getanno(node, anno.Basic.SKIP_CONVERSION)
 
 
 class StatementConverter(Converter):
@@ -223,11 +196,8 @@ class StatementConverter(Converter):
     compound_only = False
 
     def generic_visit(self, node):
-        for field, block in child_blocks(node):
-            if isinstance(field, str):
-                setattr(node, field, self.visit_block(block))
-            else:
-                field.body = self.visit_block(block)
+        for where, block in child_blocks(node):
+            set_block(node, where, self.visit_block(block))
         return node
 
     def visit_block(self, stmts):
@@ -235,7 +205,7 @@ class StatementConverter(Converter):
             return super().visit_block(stmts)
         out = []
         for stmt in stmts:
-            if _shape(type(stmt)) == _SIMPLE:
+            if block_shape(type(stmt)) == _SIMPLE:
                 out.append(stmt)
                 continue
             result = self.visit(stmt)
@@ -244,7 +214,7 @@ class StatementConverter(Converter):
         return out
 
 
-_SIMPLE = ((), False)  # the shape of a statement that holds no block
+_SIMPLE = ((), None)  # the block_shape of a statement that holds no block
 
 
 def statements(template, origin_node, **replacements):

@@ -17,7 +17,7 @@ from __future__ import annotations
 import gast
 
 from autograph.converters.base import StatementConverter, flag_assignment, negate
-from autograph.converters.jumps import Lowering, holders, stop_loop_on
+from autograph.converters.jumps import JumpLowering, holders, stop_loop_on
 from autograph.pyct import anno
 from autograph.pyct.analysis.activity import Activity
 from autograph.pyct.origin import set_origin
@@ -35,7 +35,7 @@ class _BreakConverter(StatementConverter):
         if not any(id(stmt) in held for stmt in node.body):
             return before + [node] if before else node
         flag = self.ctx.namer.new("break_")
-        lowering = Lowering(gast.Break, flag, lambda jump: [flag_assignment(flag, True, jump)])
+        lowering = JumpLowering(gast.Break, flag, lambda jump: [flag_assignment(flag, True, jump)])
         node.body = lowering.lower(node.body, held)
         stop_loop_on(node, flag)
         before.append(flag_assignment(flag, False, node))
@@ -58,7 +58,7 @@ class _BreakConverter(StatementConverter):
         ``while not exhausted_: if not (...): exhausted_ = True else: <body>``.
         """
         test = node.test
-        anno.setanno(node, "test_mutates", _passed_to_callees(test, self.ctx))
+        anno.setanno(node, anno.Basic.TEST_MUTATES, _passed_to_callees(test, self.ctx))
         if not node.orelse:
             guard = gast.If(test=negate_expression(test), body=[gast.Break()], orelse=[])
             set_origin(guard, node.lineno)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import gast
 
 from autograph.converters.base import StatementConverter, flag_assignment
-from autograph.converters.jumps import Lowering, holders
+from autograph.converters.jumps import JumpLowering, holders
 
 
 class _ContinueConverter(StatementConverter):
@@ -25,7 +25,9 @@ class _ContinueConverter(StatementConverter):
         if not any(id(stmt) in held for stmt in node.body):
             return node
         flag = self.ctx.namer.new("continue_")
-        lowering = Lowering(gast.Continue, flag, lambda jump: [flag_assignment(flag, True, jump)])
+        lowering = JumpLowering(
+            gast.Continue, flag, lambda jump: [flag_assignment(flag, True, jump)]
+        )
         node.body = [flag_assignment(flag, False, node.body[0])] + lowering.lower(node.body, held)
         return node
 

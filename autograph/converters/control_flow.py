@@ -77,7 +77,7 @@ class _ControlFlowConverter(StatementConverter):
     # --- scopes ---------------------------------------------------------------------------
 
     def visit_FunctionDef(self, node):
-        if anno.getanno(node, "skip_conversion"):
+        if anno.getanno(node, anno.Basic.SKIP_CONVERSION):
             return node
         scope = _Scope(node, self._activity)
         self._scopes.append(scope)
@@ -119,7 +119,7 @@ class _ControlFlowConverter(StatementConverter):
         those not certainly bound before it.
         """
         scope = self._scopes[-1]
-        live_in = anno.getanno(node, "live_in", set())
+        live_in = anno.getanno(node, anno.Static.LIVE_IN, set())
         carried, optional = set(), set()
         nested = self._nested_writes(node)
         for sym in writes | mutated:
@@ -142,8 +142,8 @@ class _ControlFlowConverter(StatementConverter):
                     # (The flags and return value jumps make are guarded by the flags.)
                     optional.add(sym)
         declared = {s for s in carried | optional if s in writes and not is_composite(s)}
-        defined = anno.getanno(node, "defined_in", set())
-        maybe = anno.getanno(node, "maybe_defined_in", set())
+        defined = anno.getanno(node, anno.Static.DEFINED_IN, set())
+        maybe = anno.getanno(node, anno.Static.MAYBE_DEFINED_IN, set())
         enclosing = set().union(*self._declared) if self._declared else set()
         inits = []
         for sym in sorted(declared):
@@ -222,7 +222,9 @@ class _ControlFlowConverter(StatementConverter):
         if not isinstance(stmt, (gast.If, gast.For, gast.While)):  # no functions of its own
             return set().union(*(self._shared_in(block) for _, block in child_blocks(stmt)))
         writes = self._activity.facts(stmt).writes
-        live = anno.getanno(stmt, "live_out", set()) | anno.getanno(stmt, "live_in", set())
+        live = anno.getanno(stmt, anno.Static.LIVE_OUT, set()) | anno.getanno(
+            stmt, anno.Static.LIVE_IN, set()
+        )
         return writes & (live | self._scopes[-1].captured | self._nested_writes(stmt))
 
     def _writes(self, *nodes):
@@ -241,7 +243,7 @@ class _ControlFlowConverter(StatementConverter):
     def visit_If(self, node):
         body_writes, body_mutated = self._writes(node.body)
         orelse_writes, orelse_mutated = self._writes(node.orelse)
-        live = anno.getanno(node, "live_out", set())
+        live = anno.getanno(node, anno.Static.LIVE_OUT, set())
         symbols, optional, declared, before = self._state(
             node, body_writes | orelse_writes, body_mutated | orelse_mutated, live
         )
@@ -273,8 +275,10 @@ class _ControlFlowConverter(StatementConverter):
         # What a test moved into the body passes to a function that may change it in place
         # (pop(stack)): optional state, carried where a loop can carry it (a list), left
         # alone where it cannot (an object of the user's).
-        passed = anno.getanno(node, "test_mutates", set()) - body_writes - body_mutated
-        live = anno.getanno(node, "live_out", set()) | anno.getanno(node, "live_in", set())
+        passed = anno.getanno(node, anno.Basic.TEST_MUTATES, set()) - body_writes - body_mutated
+        live = anno.getanno(node, anno.Static.LIVE_OUT, set()) | anno.getanno(
+            node, anno.Static.LIVE_IN, set()
+        )
         symbols, optional, declared, before = self._state(
             node, body_writes | test_writes, body_mutated | test_mutated | passed, live
         )
@@ -295,9 +299,11 @@ class _ControlFlowConverter(StatementConverter):
         return defs + before + [call] + orelse
 
     def visit_For(self, node):
-        flags = anno.getanno(node, "extra_test_flags", ())
+        flags = anno.getanno(node, anno.Basic.EXTRA_TEST_FLAGS, ())
         writes, mutated = self._writes(node.body, node.target)
-        live = anno.getanno(node, "live_out", set()) | anno.getanno(node, "head_live", set())
+        live = anno.getanno(node, anno.Static.LIVE_OUT, set()) | anno.getanno(
+            node, anno.Static.HEAD_LIVE, set()
+        )
         symbols, optional, declared, before = self._state(node, writes, mutated, live)
         namer = self.ctx.namer
         loop_body = namer.new("loop_body")

@@ -30,8 +30,6 @@ from autograph.lang import directives, special_functions
 from autograph.pyct import anno, walk
 from autograph.pyct.analysis.activity import symbol
 
-LOOP_OPTIONS = "loop_options"  # annotation of a loop: {option name: expression node}
-
 _NAMES = {"set_loop_options", "set_element_type", "stack"}
 _LOOPS = (gast.For, gast.While)
 
@@ -83,7 +81,9 @@ def transform(node, ctx):
                     "first statement of a loop's body, whose options it sets"
                 )
             options = _arguments(call, directives.set_loop_options)
-            anno.setanno(loop, LOOP_OPTIONS, {k: copy.deepcopy(v) for k, v in options.items()})
+            anno.setanno(
+                loop, anno.Basic.LOOP_OPTIONS, {k: copy.deepcopy(v) for k, v in options.items()}
+            )
         elif target is directives.set_element_type:
             arguments = _arguments(call, directives.set_element_type)
             listed = symbol(arguments["entity"])
@@ -107,7 +107,7 @@ def transform(node, ctx):
 
 def options_dict(loop):
     """The ``options`` argument of a loop's call: a dict display, or None without options."""
-    options = anno.getanno(loop, LOOP_OPTIONS)
+    options = anno.getanno(loop, anno.Basic.LOOP_OPTIONS)
     if not options:
         return None
     keys = [gast.Constant(value=k, kind=None) for k in options]

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import gast
 
-from autograph.converters.base import child_blocks, negate
+from autograph.converters.base import negate
 from autograph.pyct import anno
 from autograph.pyct.origin import set_origin
+from autograph.pyct.walk import child_blocks, set_block
 
 _SCOPES = (gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda, gast.ClassDef)
 _LOOPS = (gast.For, gast.While, gast.AsyncFor)
@@ -71,7 +72,7 @@ def _holds(stmt, jump_type, into_loops, found):
     return held
 
 
-class Lowering:
+class JumpLowering:
     """Replaces the jumps of one kind in a block and guards what follows them: ``lower(block)``.
 
     ``replace(jump)`` gives the statements standing for one jump;
@@ -116,11 +117,8 @@ class Lowering:
 
     def inside(self, stmt):
         """``stmt`` with its blocks lowered, and what must follow it (a loop's guarded ``else``)."""
-        for field in ("body", "orelse", "finalbody"):
-            if isinstance(getattr(stmt, field, None), list):
-                setattr(stmt, field, self.block(getattr(stmt, field)))
-        for handler in getattr(stmt, "handlers", ()):
-            handler.body = self.block(handler.body)
+        for where, block in child_blocks(stmt):
+            set_block(stmt, where, self.block(block))
         if isinstance(stmt, _LOOPS) and self.on_loop is not None:
             self.on_loop(stmt)
             if stmt.orelse:
@@ -139,4 +137,8 @@ def stop_loop_on(loop, flag):
         loop.test = gast.BoolOp(op=gast.And(), values=[negate(flag), loop.test])
         set_origin(loop.test, loop.lineno)
     else:
-        anno.setanno(loop, "extra_test_flags", anno.getanno(loop, "extra_test_flags", ()) + (flag,))
+        anno.setanno(
+            loop,
+            anno.Basic.EXTRA_TEST_FLAGS,
+            anno.getanno(loop, anno.Basic.EXTRA_TEST_FLAGS, ()) + (flag,),
+        )

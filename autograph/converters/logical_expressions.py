@@ -18,7 +18,7 @@ from autograph.pyct.origin import set_origin
 def _lazy(node):
     """``lambda: node``, called where it stands: its reads are the expression's own."""
     lazy = gast.Lambda(args=parameters([]), body=node)
-    anno.setanno(lazy, "immediate", True)
+    anno.setanno(lazy, anno.Basic.IMMEDIATE, True)
     return lazy
 
 

@@ -91,7 +91,7 @@ class _MatchConverter(StatementConverter):
             captured=captured,
         )[0]
         helper.body[0].cases[0].pattern = pattern
-        anno.setanno(helper, "skip_conversion", True)
+        anno.setanno(helper, anno.Basic.SKIP_CONVERSION, True)
         helpers.append(helper)
         setup = statements(
             "matched = ag__.match_structure(case_fn, subject, kind)",

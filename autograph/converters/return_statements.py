@@ -20,8 +20,9 @@ from __future__ import annotations
 import gast
 
 from autograph.converters.base import StatementConverter, name, statements
-from autograph.converters.jumps import Lowering, contains, holders, stop_loop_on
+from autograph.converters.jumps import JumpLowering, contains, holders, stop_loop_on
 from autograph.pyct import anno
+from autograph.pyct.walk import BLOCK_FIELDS
 
 
 def always_returns(stmts):
@@ -58,7 +59,7 @@ def _move_rest_into_branches(stmts, moved):
     """
     out = []
     for i, stmt in enumerate(stmts):
-        for field in ("body", "orelse", "finalbody"):
+        for field in BLOCK_FIELDS:  # the statement's own blocks; an except clause's stay as written
             if isinstance(getattr(stmt, field, None), list) and not isinstance(
                 stmt, gast.FunctionDef
             ):
@@ -81,7 +82,7 @@ class _ReturnConverter(StatementConverter):
     compound_only = True  # only functions change
 
     def visit_FunctionDef(self, node):
-        if anno.getanno(node, "skip_conversion"):
+        if anno.getanno(node, anno.Basic.SKIP_CONVERSION):
             return node
         node = self.generic_visit(node)  # nested functions keep their own returns
         body = node.body
@@ -113,7 +114,7 @@ class _ReturnConverter(StatementConverter):
             stop_loop_on(loop, flag)
             loops_stopped.append(loop)
 
-        lowering = Lowering(gast.Return, flag, replace, into_loops=True, on_loop=on_loop)
+        lowering = JumpLowering(gast.Return, flag, replace, into_loops=True, on_loop=on_loop)
         may_fall_off = not always_returns(body)
         lowered = lowering.lower(body, held)
         flagged = lowering.guarded or loops_stopped
@@ -161,7 +162,7 @@ def _assigns(stmt, flag):
 
 def _drop_flag_assignments(stmts, flag):
     for node in gast.walk(gast.Module(body=stmts, type_ignores=[])):
-        for field in ("body", "orelse", "finalbody"):
+        for field in BLOCK_FIELDS:  # clauses are among the nodes walked
             block = getattr(node, field, None)
             if isinstance(block, list):
                 setattr(node, field, [s for s in block if not _assigns(s, flag)])

@@ -53,7 +53,7 @@ def mark_user_scopes(fn_node):
     """Marks the scopes the user wrote, before conversion adds its own."""
     for node in walk.nodes(fn_node):
         if isinstance(node, _SCOPES):
-            anno.setanno(node, "user_scope", True)
+            anno.setanno(node, anno.Basic.USER_SCOPE, True)
 
 
 def share_variables(fn_node):
@@ -65,13 +65,13 @@ def share_variables(fn_node):
     other string, and ``locals()``, may read every variable.
     """
     for scope in walk.nodes(fn_node):
-        if not (isinstance(scope, _SCOPES) and anno.getanno(scope, "user_scope")):
+        if not (isinstance(scope, _SCOPES) and anno.getanno(scope, anno.Basic.USER_SCOPE)):
             continue
         own = _evaluated_in(scope)
         names = frozenset(_bound_names(own)) | _parameters(scope)
         for node in own:
             if _is_scope_operator(node):
-                anno.setanno(node, "reads_scope", _read_by(node, names))
+                anno.setanno(node, anno.Basic.READS_SCOPE, _read_by(node, names))
 
 
 def _evaluated_in(scope):
@@ -79,7 +79,7 @@ def _evaluated_in(scope):
     it holds, but their parts evaluated where they are defined (``_outer_parts``)."""
     found = _inner_parts(scope)
     for node in found:  # grows while it is read
-        inner_scope = isinstance(node, _SCOPES) and anno.getanno(node, "user_scope")
+        inner_scope = isinstance(node, _SCOPES) and anno.getanno(node, anno.Basic.USER_SCOPE)
         found += _outer_parts(node) if inner_scope else walk.children(node)
     return found
 
@@ -161,7 +161,7 @@ def transform(fn_node):
     while stack:  # not recursive: an `and` chain of hundreds nests as deep
         node, depth = stack.pop()
         if isinstance(node, _SCOPES):
-            inner = 0 if anno.getanno(node, "user_scope") else depth + 1
+            inner = 0 if anno.getanno(node, anno.Basic.USER_SCOPE) else depth + 1
             stack += [(part, depth) for part in _outer_parts(node)]
             stack += [(part, inner) for part in _inner_parts(node)]
             continue

@@ -36,4 +36,4 @@ def check(fn_node, fn_name):
     for node in walk.statements(fn_node.body):
         nested = isinstance(node, (gast.FunctionDef, gast.AsyncFunctionDef))
         if nested and any(isinstance(n, _GENERATOR) for n in walk.nodes(node, into_scopes=False)):
-            anno.setanno(node, "skip_conversion", True)
+            anno.setanno(node, anno.Basic.SKIP_CONVERSION, True)

@@ -12,7 +12,7 @@ import gast
 
 from autograph.converters.base import Transformer, ag_call, child_blocks
 from autograph.pyct import anno, walk
-from autograph.pyct.walk import INNER
+from autograph.pyct.walk import INNER, block_shape
 
 
 class _Reads(Transformer):
@@ -31,7 +31,7 @@ class _Reads(Transformer):
 
     def visit_Lambda(self, node):
         # The lambdas of ``ag__.and_(a, lambda: b)`` are called right there: b is read here.
-        return self.generic_visit(node) if anno.getanno(node, "immediate") else node
+        return self.generic_visit(node) if anno.getanno(node, anno.Basic.IMMEDIATE) else node
 
     visit_ListComp = visit_SetComp = visit_DictComp = visit_GeneratorExp = _skip
 
@@ -53,7 +53,7 @@ def _converted_statements(fn_node):
     """
     found = [(fn_node, True)]
     for stmt, _ in found:  # grows while it is read
-        if not (isinstance(stmt, _FUNCTIONS) and anno.getanno(stmt, "skip_conversion")):
+        if not (isinstance(stmt, _FUNCTIONS) and anno.getanno(stmt, anno.Basic.SKIP_CONVERSION)):
             for _, block in child_blocks(stmt):
                 found += [(s, type(s) in _COMPOUND) for s in block]
     return found
@@ -61,9 +61,7 @@ def _converted_statements(fn_node):
 
 _FUNCTIONS = (gast.FunctionDef, gast.AsyncFunctionDef)
 _COMPOUND = frozenset(
-    cls
-    for cls in INNER
-    if issubclass(cls, gast.stmt) and {"body", "orelse", "finalbody", "handlers"} & set(cls._fields)
+    cls for cls in INNER if issubclass(cls, gast.stmt) and block_shape(cls) != ((), None)
 )
 
 
@@ -85,7 +83,7 @@ def transform(node, ctx, activity):
     local_names = _local_names(node)
     # Each statement's own expressions only: the order they are wrapped in does not matter.
     for stmt, compound in _converted_statements(node):
-        defined = anno.getanno(stmt, "defined_in")
+        defined = anno.getanno(stmt, anno.Static.DEFINED_IN)
         if defined is None:
             continue
         # Of a compound statement, what it holds is looked at on its own.

@@ -37,7 +37,7 @@ from autograph.operators import original_scope
 from autograph.pyct import anno, loader, parser, printer, walk
 from autograph.pyct.analysis import definedness, liveness
 from autograph.pyct.analysis.activity import Activity
-from autograph.pyct.naming import Namer
+from autograph.pyct.naming import ConversionNamer
 
 _MISSING = object()
 # The compiler flags of the __future__ features a module may choose, as its functions' code
@@ -103,7 +103,7 @@ def _convert(fn):
         node = _lambda_as_function(node)
     unsupported.check(node, fn.__qualname__)
     filename = fn.__code__.co_filename
-    ctx = Context(Namer.for_function(fn), _resolver(fn), filename)
+    ctx = Context(ConversionNamer.for_function(fn), _resolver(fn), filename)
     node = methods.transform(node, fn, ctx)
     scope_builtins = scope_calls.calls_scope_builtins(fn)
     if scope_builtins:
@@ -155,7 +155,7 @@ def _leave_alone_marked(fn_node, ctx):
         if isinstance(node, (gast.FunctionDef, gast.AsyncFunctionDef)) and any(
             _is_do_not_convert(ctx.resolve(d)) for d in node.decorator_list
         ):
-            anno.setanno(node, "skip_conversion", True)
+            anno.setanno(node, anno.Basic.SKIP_CONVERSION, True)
 
 
 def _is_do_not_convert(resolved):

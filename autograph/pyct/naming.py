@@ -1,6 +1,6 @@
 """Fresh names for generated code that never clash with the user's names.
 
->>> namer = Namer({"if_true", "x"})
+>>> namer = ConversionNamer({"if_true", "x"})
 >>> namer.new("if_true"), namer.new("if_true"), namer.new("loop_body")
 ('if_true_1', 'if_true_2', 'loop_body')
 """
@@ -25,7 +25,11 @@ def code_names(code):
     return names
 
 
-class Namer:
+class ConversionNamer:
+    """Names for what conversion adds to a function (branch functions, flags, the match
+    subject...): ``new(base)`` gives ``base``, or ``base_1``, ``base_2``... where that is
+    taken, never a name the user's code uses, a builtin's, or one given before."""
+
     def __init__(self, taken):
         self._taken = set(taken) | set(dir(builtins)) | {"ag__"}
         self._next = {}  # base -> the first suffix that may be free: those before it are taken
@@ -43,7 +47,7 @@ class Namer:
         >>> def f(x):
         ...     if_true = [loop_body for loop_body in x]
         ...     return if_true
-        >>> namer = Namer.for_function(f)
+        >>> namer = ConversionNamer.for_function(f)
         >>> namer.new("if_true"), namer.new("loop_body"), namer.new("if_false")
         ('if_true_1', 'loop_body_1', 'if_false')
         """

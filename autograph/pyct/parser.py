@@ -51,7 +51,7 @@ def parse_function(fn):
     may_nest = fn.__name__ == "<lambda>" or source.count("def") > 1
     for node in walk.statements(module.body) if may_nest else module.body:
         if isinstance(node, (gast.FunctionDef, gast.AsyncFunctionDef)):
-            anno.setanno(node, "user_function", node.name)
+            anno.setanno(node, anno.Basic.USER_FUNCTION, node.name)
     if code_match.matches(fn) is False:
         raise ConversionError(
             f"The source of {fn.__qualname__} in {fn.__code__.co_filename} is not the code that "

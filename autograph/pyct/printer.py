@@ -62,7 +62,9 @@ class _StatementPrinter:
             self.user_line = enclosing_line if line is None else line
             kind = type(node)
             if kind is gast.FunctionDef:
-                self.user_function = anno.getanno(node, "user_function") or enclosing_function
+                self.user_function = (
+                    anno.getanno(node, anno.Basic.USER_FUNCTION) or enclosing_function
+                )
             _STATEMENTS.get(kind, _StatementPrinter.unknown)(self, node)
             self.user_function = enclosing_function
         self.user_line = enclosing_line

@@ -101,10 +101,69 @@ def statements(block):
     found = list(block)
     extend = found.extend
     for stmt in found:  # grows while it is read
-        for field in ("body", "orelse", "finalbody"):
-            value = getattr(stmt, field, None)
-            if type(value) is list:
-                extend(value)
-        for clause in getattr(stmt, "handlers", None) or getattr(stmt, "cases", None) or ():
-            extend(clause.body)
+        for _, inner in child_blocks(stmt):
+            extend(inner)
     return found
+
+
+# --- blocks: the statement lists that compound statements hold --------------------------------
+
+BLOCK_FIELDS = ("body", "orelse", "finalbody")
+"""The fields in which a compound statement holds a block of statements itself."""
+
+CLAUSE_FIELDS = ("handlers", "cases")
+"""The fields in which a compound statement holds clauses, each with a block (its ``body``):
+``except`` handlers and ``match`` cases."""
+
+_SHAPES = {}  # node class -> what block_shape gave for it
+
+
+def block_shape(cls):
+    """Where a ``cls`` node may hold blocks: (its fields among ``BLOCK_FIELDS``, its field
+    among ``CLAUSE_FIELDS`` or None). A statement that holds no block has ``((), None)``.
+
+    >>> block_shape(gast.Try), block_shape(gast.Match), block_shape(gast.Assign)
+    ((('body', 'orelse', 'finalbody'), 'handlers'), ((), 'cases'), ((), None))
+    """
+    shape = _SHAPES.get(cls)
+    if shape is None:
+        fields = cls._fields
+        clauses = [f for f in CLAUSE_FIELDS if f in fields]
+        shape = _SHAPES[cls] = (
+            tuple(f for f in BLOCK_FIELDS if f in fields),
+            clauses[0] if clauses else None,
+        )
+    return shape
+
+
+def child_blocks(node):
+    """The statement lists directly inside a compound statement, as (where, block) pairs.
+
+    ``where`` is the field holding the block, or for a clause's block (an
+    ``except`` handler's, a ``match`` case's) the clause itself:
+    ``set_block(node, where, new_block)`` puts a block back.
+
+    >>> loop = gast.parse("for x in xs:\\n    pass\\nelse:\\n    y = 1").body[0]
+    >>> [where for where, block in child_blocks(loop)]
+    ['body', 'orelse']
+    >>> match = gast.parse("match x:\\n    case 1:\\n        y = 1").body[0]
+    >>> [type(where).__name__ for where, block in child_blocks(match)]
+    ['match_case']
+    """
+    fields, clause_field = block_shape(type(node))
+    found = []
+    for field in fields:
+        block = getattr(node, field, None)
+        if type(block) is list and block and isinstance(block[0], gast.stmt):
+            found.append((field, block))
+    if clause_field is not None:
+        found += [(clause, clause.body) for clause in getattr(node, clause_field, None) or ()]
+    return found
+
+
+def set_block(node, where, block):
+    """Puts ``block`` where ``child_blocks(node)`` found one: in a field of ``node``, or a clause."""
+    if type(where) is str:
+        setattr(node, where, block)
+    else:
+        where.body = block

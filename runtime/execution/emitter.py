@@ -54,7 +54,7 @@ def _tuple_text(names):
     return ", ".join(names)
 
 
-class Namer:
+class ModuleNamer:
     """The one owner of a generated module's names: each is unique, made of ASCII letters,
     digits and ``_``, never a keyword, never a builtin's name."""
 
@@ -85,7 +85,7 @@ class Emitter:
         self.lines = []
         self.namespace = {}
         self.line_ops = {}
-        self.namer = Namer()
+        self.namer = ModuleNamer()
         self.fresh = self.namer.fresh
         self._shared = {}  # id(value) -> its global name: kernels, types, ufuncs, bound once
         self._forms = {}  # id(op) -> its Form, or None for a kernel call

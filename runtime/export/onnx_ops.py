@@ -27,7 +27,7 @@ from runtime.core import dtypes
 from runtime.core.graph import CONST, PLACEHOLDER
 from runtime.core.op_def import OPS
 from runtime.export import onnx_types as types
-from runtime.export.onnx_api_ops import API_OPS_LOWERINGS
+from runtime.export.onnx_array_ops import ARRAY_OPS_LOWERINGS
 from runtime.export.onnx_control_flow import CONTROL_FLOW_LOWERINGS
 from runtime.export.onnx_gradients import GRADIENT_LOWERINGS, UNEXPORTABLE_GRADIENT_OPS
 from runtime.export.onnx_indexing import INDEXING_LOWERINGS
@@ -537,7 +537,7 @@ LOWERINGS = {
     random_ops.RANDOM_NORMAL: _random("RandomNormalLike"),
     random_ops.RANDOM_UNIFORM: _random("RandomUniformLike"),
     **INDEXING_LOWERINGS,
-    **API_OPS_LOWERINGS,
+    **ARRAY_OPS_LOWERINGS,
     **CONTROL_FLOW_LOWERINGS,
     **SEQUENCE_LOWERINGS,
     **GRADIENT_LOWERINGS,

@@ -24,7 +24,7 @@ from runtime.ops.array_ops import zeros_like
 from runtime.ops.broadcast_ops import unbroadcast, where
 from runtime.ops.constant_ops import cast, convert_pair, convert_to_tensor
 from runtime.ops.elementwise_ops import binary, division, elementwise_unary
-from runtime.ops.registry import ANY, BOOL, FLOATING, NUMERIC, bind1, check_dtype
+from runtime.ops.registry import ANY_DTYPE, BOOL, FLOATING, NUMERIC, bind1, check_dtype
 
 
 def _object_result(fn):
@@ -112,7 +112,7 @@ GREATER_EQUAL = binary("GreaterEqual", "greater_equal", NUMERIC, "GreaterEqual",
 EQUAL = binary(
     "Equal",
     lambda x, y: np.bool_(np.equal(x, y)) if np.ndim(x) == np.ndim(y) == 0 else np.equal(x, y),
-    ANY,
+    ANY_DTYPE,
     "Equal",
     BOOL_OUTPUT,
     dtypes.bool_,
@@ -121,7 +121,7 @@ EQUAL = binary(
 NOT_EQUAL = binary(
     "NotEqual",
     lambda x, y: np.logical_not(EQUAL.kernel(x, y)),
-    ANY,
+    ANY_DTYPE,
     "NotEqual",
     BOOL_OUTPUT,
     dtypes.bool_,

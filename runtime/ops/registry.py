@@ -99,4 +99,4 @@ NUMERIC = lambda d: d.is_numeric  # noqa: E731
 FLOATING = lambda d: d.is_floating  # noqa: E731
 
 BOOL = lambda d: d is dtypes.bool_  # noqa: E731
-ANY = lambda d: True  # noqa: E731
+ANY_DTYPE = lambda d: True  # noqa: E731

@@ -35,7 +35,7 @@ from runtime.xla.gradient_lists import (
     zeros_like_stack,
 )
 from runtime.xla.state import ERROR, Redo
-from runtime.xla.tensor_lists import TensorList, allocate, widened
+from runtime.xla.tensor_lists import TensorArrayValue, allocate, widened
 
 
 def _learned(ctx, key):
@@ -75,7 +75,7 @@ def _values(outputs, tensors, allocations, widths=None):
     (and widened: ``widths``, position -> capacity), gradient lists filled."""
     values = []
     for k, (v, t) in enumerate(zip(outputs, tensors)):
-        if isinstance(v, TensorList):
+        if isinstance(v, TensorArrayValue):
             if v.buffer is None and k in allocations:
                 v = allocate(v, *allocations[k])
             if widths and k in widths:
@@ -119,7 +119,11 @@ def _fit_lists(before, after):
     for a, b in zip(before, after):
         if isinstance(a, GradientList) and a.buffer is not None:
             b = fitted(b, a.element_spec())
-        elif isinstance(a, TensorList) and isinstance(b, TensorList) and a.kind() != b.kind():
+        elif (
+            isinstance(a, TensorArrayValue)
+            and isinstance(b, TensorArrayValue)
+            and a.kind() != b.kind()
+        ):
             b = widened(b, max(a.capacity, b.capacity))
         fit.append(b)
     return fit
@@ -130,12 +134,12 @@ def _widths(before, after):
     return {
         k: b.capacity
         for k, (a, b) in enumerate(zip(before, after))
-        if isinstance(a, TensorList) and a.kind() != b.kind()
+        if isinstance(a, TensorArrayValue) and a.kind() != b.kind()
     }
 
 
 def _unallocated(v):
-    return (isinstance(v, TensorList) and v.buffer is None) or (
+    return (isinstance(v, TensorArrayValue) and v.buffer is None) or (
         isinstance(v, Stack) and v.rows is None
     )
 
@@ -215,7 +219,7 @@ def conditional(ctx, key, pred, branches, tensors):
                     raise Redo(carry=new)
                 values = _values(outputs, tensors, learned["allocate"], widths)
                 for k, v in enumerate(values):
-                    if isinstance(v, TensorList):
+                    if isinstance(v, TensorArrayValue):
                         spec = v.element_spec()
                         if specs.setdefault(k, spec) != spec:  # one branch wrote it first
                             raise Redo(allocate={k: specs[k] or spec})
@@ -326,7 +330,7 @@ class _Loop:
         cond, body = self.cond_graph, self.body_graph
         outer = {id(t): v for t, v in zip(cond.inputs[n:], op.inputs[n:])}
         for k, start in enumerate(loop_vars):
-            if isinstance(start, TensorList) or self.ctx.bounds(start) is None:
+            if isinstance(start, TensorArrayValue) or self.ctx.bounds(start) is None:
                 continue
             step = _step(body.outputs[k], body.inputs[k])
             if step is not None and step > 0:
@@ -427,7 +431,7 @@ class _Loop:
         cond, body = self.cond_graph, self.body_graph
         outer = {id(t): v for t, v in zip(cond.inputs[len(init) :], self.captures)}
         for k, start in enumerate(init):
-            known = self.ctx.bounds(start) if not isinstance(start, TensorList) else None
+            known = self.ctx.bounds(start) if not isinstance(start, TensorArrayValue) else None
             step = _step(body.outputs[k], body.inputs[k])
             if known is None or step is None:
                 continue

@@ -37,7 +37,7 @@ from jax import lax
 
 from runtime.core import dtypes
 from runtime.xla.shapes import dims
-from runtime.xla.tensor_lists import TensorList, padded
+from runtime.xla.tensor_lists import TensorArrayValue, padded
 
 # --- stacks ---------------------------------------------------------------------------------------
 
@@ -95,7 +95,7 @@ def allocate_stack(stack, spec):
 
 def push(ctx, stack, value, iteration):
     """``stack`` with ``value`` at ``iteration`` (below its capacity: the loop's bound)."""
-    if isinstance(value, (TensorList, GradientList)):
+    if isinstance(value, (TensorArrayValue, GradientList)):
         ctx.unimplemented("a differentiated loop that stacks a TensorArray or its gradient")
     if not isinstance(value, Stack):
         value = jnp.asarray(value)

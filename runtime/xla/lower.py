@@ -37,8 +37,8 @@ from runtime.core.graph import PLACEHOLDER
 from runtime.execution.compile import describe_op, missing_feed_error, ops_to_run
 from runtime.xla import lowerings
 from runtime.xla.effects import is_static
-from runtime.xla.state import DETAIL, ERROR, KEY, NeedsObservation, State
-from runtime.xla.tensor_lists import TensorList
+from runtime.xla.state import DETAIL, ERROR, KEY, NeedsObservation, ProgramState
+from runtime.xla.tensor_lists import TensorArrayValue
 
 
 class Check(NamedTuple):
@@ -129,7 +129,7 @@ class Lowering:
         self._inputs = {id(v): (v, i) for i, v in (inputs or {}).items()}
         self._env = {}  # id(tensor) -> value, in the graph being lowered
         self.learned = host.learned
-        self.state = state if state is not None else State()
+        self.state = state if state is not None else ProgramState()
         self.op = None
         self._bounds = {}  # id(traced value) -> (value, lowest, highest): a loop's counters
         # op -> {position: capacity}: the TensorArrays a cond or loop widens to one size. They
@@ -198,7 +198,7 @@ class Lowering:
         typed = []
         for t, v in zip(op.outputs, outputs):
             dtype = t.dtype
-            if dtype.is_opaque or dtype.is_string or isinstance(v, TensorList):
+            if dtype.is_opaque or dtype.is_string or isinstance(v, TensorArrayValue):
                 typed.append(v)
             elif is_static(v):
                 typed.append(np.asarray(v).astype(dtype.as_numpy_dtype, copy=False)[()])

@@ -32,7 +32,7 @@ import numpy as np
 from runtime import errors
 from runtime.core import dtypes
 from runtime.execution.compile import describe_op
-from runtime.execution.emitter import Namer
+from runtime.execution.emitter import ModuleNamer
 from runtime.execution.entry import MISS
 from runtime.ops.logging_ops import write_text
 from runtime.state.variables import VAR_HANDLE
@@ -40,8 +40,8 @@ from runtime.xla import lowerings
 from runtime.xla.effects import is_static
 from runtime.xla.lower import Host, Lowering, Specialization
 from runtime.xla.observe import all_ops, observe
-from runtime.xla.state import DETAIL, ERROR, KEY, NeedsObservation, State
-from runtime.xla.tensor_lists import TensorList
+from runtime.xla.state import DETAIL, ERROR, KEY, NeedsObservation, ProgramState
+from runtime.xla.tensor_lists import TensorArrayValue
 
 _WIDE = (dtypes.int64, dtypes.float64)
 
@@ -174,7 +174,7 @@ class XlaProgram:
         if self.wide or not any(c.plain for c in self._compiled.values()):
             return None
         if self.namer is None:
-            self.namer = Namer()
+            self.namer = ModuleNamer()
         fresh, bound = self.namer.fresh, self.bound_values
 
         def bind(hint, value):
@@ -301,7 +301,7 @@ class _Compiled:
         inputs, old = dict(self.static), args[n_in : n_in + n_var]
         inputs.update(zip(self.dynamic, args[:n_in]))
         inputs = [inputs[i] for i in range(len(program.graph.inputs))]
-        state = State(zip(program.variables, old))
+        state = ProgramState(zip(program.variables, old))
         if program.keyed:
             state[KEY] = args[-1]
         host.callbacks = 0
@@ -309,7 +309,7 @@ class _Compiled:
         outputs = Lowering(host, state, traced).run(program.graph, list(inputs))
         layout, results = _Layout(), []
         for value, tensor in zip(outputs, program.graph.outputs):
-            if isinstance(value, TensorList):
+            if isinstance(value, TensorArrayValue):
                 length = value.length
                 if value.dynamic:
                     results.append(length)

@@ -9,12 +9,12 @@ effect becomes a value passed along in program order:
 - ``ERROR``, the code of the first run-time failure (0: none yet), and
   ``DETAIL``, a number the failure's message shows (the bad index).
 
-An entry missing from a State has its value from before the program: a
+An entry missing from a ProgramState has its value from before the program: a
 variable its input, ``ERROR`` the static 0 (no failure possible yet). Inside a
-``lax.cond`` branch or a ``lax.while_loop`` body, a fork of the State is used,
+``lax.cond`` branch or a ``lax.while_loop`` body, a fork of the ProgramState is used,
 and the entries the branch or body changed are carried out of it.
 
->>> state = State({"v": 1})
+>>> state = ProgramState({"v": 1})
 >>> inner = state.fork()
 >>> inner["v"] = 2
 >>> inner.changed_from(state), state["v"]
@@ -28,7 +28,7 @@ ERROR = "error code"
 DETAIL = "error detail"
 
 
-class State:
+class ProgramState:
     """The state entries of a program at one point of its trace (see the module docstring)."""
 
     __slots__ = ("values",)
@@ -50,7 +50,7 @@ class State:
 
     def fork(self, overrides=None):
         """A copy to trace a branch or loop body with; ``overrides`` are the carried entries."""
-        inner = State(self.values)
+        inner = ProgramState(self.values)
         if overrides:
             inner.values.update(overrides)
         return inner

@@ -1,7 +1,7 @@
 """TensorArrays under XLA: a buffer allocated once, written in place with dynamic updates.
 
 The default executor keeps a TensorArray in a buffer that grows; XLA
-needs every shape fixed when compiling. So a ``TensorList`` is a buffer of
+needs every shape fixed when compiling. So a ``TensorArrayValue`` is a buffer of
 ``capacity`` elements (allocated at the first write, when the element's dtype
 and shape are known) and, for a ``dynamic_size`` array, its length so far.
 
@@ -11,7 +11,7 @@ largest size it reached when the program was observed running
 makes the call observe again and compile for the new size.
 
 >>> import jax.numpy as jnp
->>> lst = allocate(TensorList(None, 3, 3, dynamic=False), jnp.int32, ())
+>>> lst = allocate(TensorArrayValue(None, 3, 3, dynamic=False), jnp.int32, ())
 >>> lst.buffer.shape, lst.length
 ((3,), 3)
 """
@@ -27,7 +27,7 @@ from runtime import errors
 
 
 @jax.tree_util.register_pytree_node_class
-class TensorList:
+class TensorArrayValue:
     """A TensorArray's value: ``buffer`` (``[capacity, *element]``, or None before the first
     write) and ``length`` (an int for a fixed size; an int32 array for a dynamic size)."""
 
@@ -68,7 +68,7 @@ def widened(lst, capacity):
     one (a call that stacks it at another length than was observed is observed again)."""
     capacity = max(capacity, lst.capacity)
     buffer = None if lst.buffer is None else _widened_buffer(lst.buffer, capacity)
-    return TensorList(buffer, jnp.asarray(lst.length, jnp.int32), capacity, dynamic=True)
+    return TensorArrayValue(buffer, jnp.asarray(lst.length, jnp.int32), capacity, dynamic=True)
 
 
 def _widened_buffer(buffer, capacity):
@@ -87,15 +87,15 @@ def padded(buffer, shape):
 def allocate(lst, dtype, element_shape):
     """``lst`` with a buffer of zeros for elements of ``dtype`` and ``element_shape``."""
     buffer = jnp.zeros((lst.capacity, *element_shape), dtype)
-    return TensorList(buffer, lst.length, lst.capacity, lst.dynamic)
+    return TensorArrayValue(buffer, lst.length, lst.capacity, lst.dynamic)
 
 
 def lower_reserve(ctx, size, dynamic_size):
     size = int(size)
     if not dynamic_size:
-        return TensorList(None, size, size, dynamic=False)
+        return TensorArrayValue(None, size, size, dynamic=False)
     capacity = max(ctx.capacity(), size)
-    return TensorList(None, jnp.int32(size), capacity, dynamic=True)
+    return TensorArrayValue(None, jnp.int32(size), capacity, dynamic=True)
 
 
 def lower_write(ctx, lst, index, value, dynamic_size):
@@ -109,7 +109,7 @@ def lower_write(ctx, lst, index, value, dynamic_size):
     if ctx.within(index, 0, lst.capacity - 1):  # a loop's counter below the size: no checks
         buffer = _written(lst.buffer, value, index)
         length = jnp.maximum(lst.length, index + 1) if lst.dynamic else lst.length
-        return TensorList(buffer, length, lst.capacity, lst.dynamic)
+        return TensorArrayValue(buffer, length, lst.capacity, lst.dynamic)
     ctx.check(index < 0, "TensorArray: cannot write to negative index {0}", detail=index)
     length = lst.length
     if lst.dynamic:
@@ -127,7 +127,7 @@ def lower_write(ctx, lst, index, value, dynamic_size):
             + str(lst.capacity),
             detail=index,
         )
-    return TensorList(_written(lst.buffer, value, index), length, lst.capacity, lst.dynamic)
+    return TensorArrayValue(_written(lst.buffer, value, index), length, lst.capacity, lst.dynamic)
 
 
 def _written(buffer, value, index):
@@ -191,4 +191,4 @@ def lower_length(ctx, lst):
 
 def lower_from_tensor(ctx, value):
     n = int(np.shape(value)[0])
-    return TensorList(jnp.asarray(value), n, n, dynamic=False)
+    return TensorArrayValue(jnp.asarray(value), n, n, dynamic=False)

@@ -293,7 +293,7 @@ class Activity:
             found.writes.add(target)
 
     def _call(self, node, found):
-        found.reads.update(anno.getanno(node, "reads_scope", ()))
+        found.reads.update(anno.getanno(node, anno.Basic.READS_SCOPE, ()))
         func = _called(node.func)
         owner = (
             symbol(func.value) if type(func) is gast.Attribute and func.attr in MUTATORS else None
@@ -332,7 +332,7 @@ class Activity:
         inner = _Found()
         self._collect(node.body, inner)
         # The lambdas conversion makes (``ag__.and_(a, lambda: b)``) are called where they are.
-        closure = not anno.getanno(node, "immediate", False)
+        closure = not anno.getanno(node, anno.Basic.IMMEDIATE, False)
         found.nested_scope(parameters(node.args, posonly=False), inner, closure=closure)
 
     def _comprehension(self, node, found):

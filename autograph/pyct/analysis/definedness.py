@@ -14,8 +14,10 @@ statement) and ``maybe_defined_in`` (assigned on some path; on if/while/for). Pa
 ... ''').body[0]
 >>> analyze(fn)
 >>> loop = fn.body[1]
->>> sorted(anno.getanno(loop, "defined_in")), sorted(anno.getanno(loop, "maybe_defined_in"))
-(['x'], ['x', 'y'])
+>>> sorted(anno.getanno(loop, anno.Static.DEFINED_IN))
+['x']
+>>> sorted(anno.getanno(loop, anno.Static.MAYBE_DEFINED_IN))
+['x', 'y']
 """
 
 from __future__ import annotations
@@ -66,7 +68,7 @@ class _Definedness:
 
     def simple(self, node, state):
         definite, maybe = state
-        anno.setanno(node, "defined_in", definite)
+        anno.setanno(node, anno.Static.DEFINED_IN, definite)
         writes = self._writes(node)
         if isinstance(node, gast.Delete):
             return definite - writes, maybe - writes
@@ -80,8 +82,8 @@ class _Definedness:
         return known
 
     def _annotate(self, node, state):
-        anno.setanno(node, "defined_in", set(state[0]))
-        anno.setanno(node, "maybe_defined_in", set(state[1]))
+        anno.setanno(node, anno.Static.DEFINED_IN, set(state[0]))
+        anno.setanno(node, anno.Static.MAYBE_DEFINED_IN, set(state[1]))
 
     def visit_FunctionDef(self, node, state):
         analyze(node, self.activity)
@@ -135,8 +137,7 @@ class _Definedness:
         for item in node.items if cls is gast.With else ():
             if item.optional_vars is not None:
                 assigned |= self._writes(item.optional_vars)
-        blocks = [getattr(node, field, []) for field in ("body", "orelse", "finalbody")]
-        for block in blocks + [h.body for h in getattr(node, "handlers", ())]:
+        for _, block in walk.child_blocks(node):
             found = self._assigned(block)
             if found is None:
                 return _DELETES

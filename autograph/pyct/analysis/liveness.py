@@ -25,8 +25,10 @@ exit the symbols that outlive it are live: names it declares ``nonlocal`` or
 ... ''').body[0]
 >>> analyze(fn)
 >>> loop = fn.body[1]
->>> sorted(anno.getanno(loop, "live_out")), sorted(anno.getanno(loop, "body_live_in"))
-(['t'], ['i', 'n'])
+>>> sorted(anno.getanno(loop, anno.Static.LIVE_OUT))
+['t']
+>>> sorted(anno.getanno(loop, anno.Static.BODY_LIVE_IN))
+['i', 'n']
 """
 
 from __future__ import annotations
@@ -159,8 +161,8 @@ class _Liveness:
         before = (
             self._reads(node.test) | self.block(node.body, after) | self.block(node.orelse, after)
         )
-        anno.setanno(node, "live_out", set(after))
-        anno.setanno(node, "live_in", set(before))
+        anno.setanno(node, anno.Static.LIVE_OUT, set(after))
+        anno.setanno(node, anno.Static.LIVE_IN, set(before))
         return before
 
     def visit_While(self, node, after):
@@ -173,14 +175,16 @@ class _Liveness:
             if new_head == head:
                 break
             head = new_head
-        anno.setanno(node, "live_out", set(after))
-        anno.setanno(node, "live_in", set(head))
-        anno.setanno(node, "body_live_in", set(body_in))
+        anno.setanno(node, anno.Static.LIVE_OUT, set(after))
+        anno.setanno(node, anno.Static.LIVE_IN, set(head))
+        anno.setanno(node, anno.Static.BODY_LIVE_IN, set(body_in))
         return head
 
     def visit_For(self, node, after):
         targets = _kills([node.target])
-        flags = set(anno.getanno(node, "extra_test_flags", ()))  # read before every iteration
+        flags = set(
+            anno.getanno(node, anno.Basic.EXTRA_TEST_FLAGS, ())
+        )  # read before every iteration
         exit_live = self.block(node.orelse, after) | flags
         head = exit_live
         while True:
@@ -190,11 +194,11 @@ class _Liveness:
                 break
             head = new_head
         before = self._reads(node.iter) | head
-        anno.setanno(node, "live_out", set(after))
-        anno.setanno(node, "live_in", set(before))
+        anno.setanno(node, anno.Static.LIVE_OUT, set(after))
+        anno.setanno(node, anno.Static.LIVE_IN, set(before))
         # Before each iteration (the extra test's flags too).
-        anno.setanno(node, "head_live", set(head))
-        anno.setanno(node, "body_live_in", set(_without(body_in, targets)))
+        anno.setanno(node, anno.Static.HEAD_LIVE, set(head))
+        anno.setanno(node, anno.Static.BODY_LIVE_IN, set(_without(body_in, targets)))
         return before
 
     def visit_With(self, node, after):

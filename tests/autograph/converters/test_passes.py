@@ -35,7 +35,7 @@ from autograph.impl import transpiler
 from autograph.pyct import anno, templates, walk
 from autograph.pyct.analysis import definedness, liveness
 from autograph.pyct.analysis.activity import Activity
-from autograph.pyct.naming import Namer
+from autograph.pyct.naming import ConversionNamer
 from autograph.pyct.printer import to_source
 
 JUMPY_SOURCES = [
@@ -165,7 +165,7 @@ class _EveryNode(Converter):
     def visit(self, node):
         if not self.rewriter.walked:  # what rules may look at: here, simply all the nodes
             self.rewriter.walked = walk.nodes(node)
-        if isinstance(node, gast.FunctionDef) and anno.getanno(node, "skip_conversion"):
+        if isinstance(node, gast.FunctionDef) and anno.getanno(node, anno.Basic.SKIP_CONVERSION):
             return node
         node = self.generic_visit(node)
         rule = self.rewriter.rules.get(type(node))
@@ -189,7 +189,7 @@ def _parsed(source):
 
 def _namer(fn):
     """A namer that avoids the names of the parsed function ``fn`` (it has no code object)."""
-    return Namer({n.id for n in walk.nodes(fn) if isinstance(n, gast.Name)})
+    return ConversionNamer({n.id for n in walk.nodes(fn) if isinstance(n, gast.Name)})
 
 
 def _context(fn):
@@ -299,7 +299,7 @@ DEFINEDNESS_SOURCES = [  # loop bodies start with an if: its maybe_defined_in sh
 
 def _definedness_annotations(fn):
     return [
-        (anno.getanno(s, "defined_in"), anno.getanno(s, "maybe_defined_in"))
+        (anno.getanno(s, anno.Static.DEFINED_IN), anno.getanno(s, anno.Static.MAYBE_DEFINED_IN))
         for s in walk.statements(fn.body)
     ]
 
@@ -527,7 +527,9 @@ RETURN_SOURCES = [
 def test_returns_lowered_with_the_holders_found_first_as_with_new_ones(source, monkeypatch):
     fn = _parsed(source)
     converted = to_source(return_statements.transform(fn, _context(fn)))
-    lower = jumps.Lowering.lower
-    monkeypatch.setattr(jumps.Lowering, "lower", lambda self, stmts, held=None: lower(self, stmts))
+    lower = jumps.JumpLowering.lower
+    monkeypatch.setattr(
+        jumps.JumpLowering, "lower", lambda self, stmts, held=None: lower(self, stmts)
+    )
     reference_fn = _parsed(source)
     assert to_source(return_statements.transform(reference_fn, _context(reference_fn))) == converted

@@ -92,7 +92,7 @@ def test_closures_capture_the_outer_names_they_read(source, captured):
 
 def test_the_lambdas_of_converted_logic_capture_nothing():
     lazy = gast.parse("lambda: y").body[0].value
-    anno.setanno(lazy, "immediate", True)
+    anno.setanno(lazy, anno.Basic.IMMEDIATE, True)
     assert Activity().captured(lazy) == set()
     assert Activity().reads(lazy) == {"y"}
 
@@ -121,7 +121,7 @@ def test_what_a_handler_reads_is_live_after_a_raise_in_the_try():
             return r
         """
     )
-    assert "r" in anno.getanno(_first_if(fn), "live_out")
+    assert "r" in anno.getanno(_first_if(fn), anno.Static.LIVE_OUT)
 
 
 def test_what_a_handler_reads_is_live_after_a_statement_that_assigns_it():
@@ -139,7 +139,7 @@ def test_what_a_handler_reads_is_live_after_a_statement_that_assigns_it():
             return -1
         """
     )
-    assert "y" in anno.getanno(_first_if(fn), "live_out")
+    assert "y" in anno.getanno(_first_if(fn), anno.Static.LIVE_OUT)
 
 
 def test_what_a_finally_block_reads_is_live_at_a_return_in_the_try():
@@ -155,7 +155,7 @@ def test_what_a_finally_block_reads_is_live_at_a_return_in_the_try():
                 print(n)
         """
     )
-    assert "n" in anno.getanno(_first_if(fn), "live_out")
+    assert "n" in anno.getanno(_first_if(fn), anno.Static.LIVE_OUT)
 
 
 def test_methods_of_a_class_defined_in_the_function_are_analysed():
@@ -172,4 +172,4 @@ def test_methods_of_a_class_defined_in_the_function_are_analysed():
             return Thing().value(x)
         """
     )
-    assert anno.getanno(_first_if(fn), "live_out") == {"w"}
+    assert anno.getanno(_first_if(fn), anno.Static.LIVE_OUT) == {"w"}

@@ -119,8 +119,8 @@ def test_top_level_statements_without_a_line_are_not_mapped():
 def test_lines_of_a_users_function_stand_for_it_until_the_function_ends():
     tree = gast.parse("def outer():\n    def inner():\n        x = 1\n    y = 2\nz = 3")
     outer, inner = tree.body[0], tree.body[0].body[0]
-    anno.setanno(outer, "user_function", "outer")
-    anno.setanno(inner, "user_function", "user_inner")
+    anno.setanno(outer, anno.Basic.USER_FUNCTION, "outer")
+    anno.setanno(inner, anno.Basic.USER_FUNCTION, "user_inner")
     text, lines = print_with_lines(tree)
     assert text == "def outer():\n\n    def inner():\n        x = 1\n    y = 2\nz = 3"
     assert lines == {

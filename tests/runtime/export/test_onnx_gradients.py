@@ -145,7 +145,7 @@ def clipped_sums(x, low, on):
     return rt.clip_by_value(running, low, 0.5) * rt.one_hot([1, 0], 3, on_value=on)
 
 
-def test_the_gradients_of_the_api_ops_export(tmp_path):
+def test_the_gradients_of_the_array_ops_export(tmp_path):
     x = np.array([[0.5, -1.0, 2.0], [1.5, 0.25, -0.5], [1.0, 2.0, 3.0]], np.float32)
     y = np.array([[0.75, -2.0, 1.0], [0.5, 1.0, -1.5], [2.0, 0.0, 1.0]], np.float32)
     signature = [spec([3, 3]), spec([2, 3, 3]), spec([3, 3])]

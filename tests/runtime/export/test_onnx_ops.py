@@ -392,10 +392,10 @@ def test_op_exports_and_runs_as_in_the_runtime(fn, signature, calls, tmp_path):
 
 
 def test_every_simple_lowered_op_has_a_case_here():
-    # Control flow, TensorArrays, variables, random ops and the ops added for API.md have
+    # Control flow, TensorArrays, variables, random ops and the array ops of onnx_array_ops have
     # their own test files.
     from runtime.core.graph import CONST, PLACEHOLDER
-    from runtime.export.onnx_api_ops import API_OPS_LOWERINGS  # test_onnx_api_ops.py
+    from runtime.export.onnx_array_ops import ARRAY_OPS_LOWERINGS  # test_onnx_array_ops.py
     from runtime.export.onnx_control_flow import CONTROL_FLOW_LOWERINGS
     from runtime.export.onnx_gradients import GRADIENT_LOWERINGS  # test_onnx_gradients.py
     from runtime.export.onnx_sequences import SEQUENCE_LOWERINGS
@@ -406,7 +406,7 @@ def test_every_simple_lowered_op_has_a_case_here():
         set(CONTROL_FLOW_LOWERINGS)
         | set(SEQUENCE_LOWERINGS)
         | set(GRADIENT_LOWERINGS)
-        | set(API_OPS_LOWERINGS)
+        | set(ARRAY_OPS_LOWERINGS)
         | {CONST, PLACEHOLDER, random_ops.RANDOM_NORMAL, random_ops.RANDOM_UNIFORM}
         | {variables.VAR_HANDLE, variables.READ}
         | {variables.ASSIGN, variables.ASSIGN_ADD, variables.ASSIGN_SUB}

@@ -1,5 +1,6 @@
-"""The ONNX form of the ops added for API.md: eye, einsum, pad, tile, one_hot, cumsum and
-clip_by_value, keyed by their ``OpDef`` rows (merged into ``onnx_ops.LOWERINGS``).
+"""The ONNX form of the ops that make, pad and tile arrays (eye, one_hot, pad, mirror_pad,
+tile), contract them (einsum), sum them along an axis (cumsum) and clip them (clip_by_value),
+keyed by their ``OpDef`` rows (merged into ``onnx_ops.LOWERINGS``).
 
 Where ONNX's operator means something else than TensorFlow's, the rule keeps TensorFlow's:
 ``OneHot`` counts negative indices from the end (TensorFlow gives them no hot entry), so
@@ -150,7 +151,7 @@ def _clip_by_value(b, op, inputs):
     return [_back(b, out, work, dtype)]
 
 
-API_OPS_LOWERINGS = {
+ARRAY_OPS_LOWERINGS = {
     linalg_ops.EYE: _eye,
     linalg_ops.EINSUM: _einsum,
     padding_ops.PAD: _pad,

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import runtime as rt
-from runtime.export.onnx_api_ops import API_OPS_LOWERINGS
+from runtime.export.onnx_array_ops import ARRAY_OPS_LOWERINGS
 from runtime.ops import clip_ops, indexing_ops, linalg_ops, padding_ops, scan_ops
 from tests.runtime.export.onnx_harness import check_export, spec
 
@@ -163,4 +163,4 @@ def test_clip_by_value(dtype, tmp_path):
 
 def test_every_lowering_here_is_tested():
     # runs last in this file: the tests above record what they cover
-    assert set(API_OPS_LOWERINGS) <= COVERED, set(API_OPS_LOWERINGS) - COVERED
+    assert set(ARRAY_OPS_LOWERINGS) <= COVERED, set(ARRAY_OPS_LOWERINGS) - COVERED

@@ -1,4 +1,4 @@
-"""The ops added for API.md (pad, tile, one_hot, cumsum, clip_by_value, einsum, eye) and a packed
+"""The array ops (pad, tile, one_hot, cumsum, clip_by_value, einsum, eye) and a packed
 list survive saving: a loaded function gives what the original gave."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ class _Uses(rt.Module):
     @ag.function(
         input_signature=[rt.TensorSpec([None, 3], rt.float32), rt.TensorSpec([None], rt.int32)]
     )
-    def every_new_op(self, x, i):
+    def every_array_op(self, x, i):
         return (
             rt.pad(x, [[1, 0], [0, 1]], constant_values=2.0),
             rt.pad(x, [[0, 0], [1, 1]], mode="REFLECT"),
@@ -31,10 +31,10 @@ def test_the_new_ops_give_the_same_results_after_loading(tmp_path):
     module = _Uses()
     x = np.arange(6, dtype=np.float32).reshape(2, 3) - 2
     i = np.int32([2, 0])
-    expected = module.every_new_op(x, i)
+    expected = module.every_array_op(x, i)
     rt.saved_model.save(module, str(tmp_path))
     loaded = rt.saved_model.load(str(tmp_path))
-    got = loaded.every_new_op(rt.constant(x), rt.constant(i))
+    got = loaded.every_array_op(rt.constant(x), rt.constant(i))
     assert len(got) == len(expected)
     for want, have in zip(expected, got):
         assert want.dtype is have.dtype
