@@ -74,3 +74,27 @@ def test_plot_without_matplotlib_says_what_to_install(tmp_path, monkeypatch, cap
     error = capsys.readouterr().err
     assert 'needs the matplotlib package: pip install "autograph-numpy[bench]"' in error
     assert not (tmp_path / "plot.png").exists()
+
+
+def test_compare_takes_the_median_of_each_side_and_marks_what_got_slower():
+    from benchmarks.compare import compare
+
+    def results(graph, eager, xla):
+        return {
+            "workloads": [{"workload": "w", "graph_ratio": graph, "eager_ratio": eager}],
+            "xla": [{"workload": "w", "ratio": xla, "first_call_ratio": 1.0}],
+        }
+
+    before = [results(1.0, 2.0, 1.0), results(1.2, 2.0, 9.0), results(1.1, 2.0, 1.0)]
+    after = [results(1.1, 2.2, 1.0), results(1.1, 2.1, 1.0), results(5.0, 2.1, 1.0)]
+    rows = {
+        (section, column): tuple(row) for section, _, column, *row in compare(before, after, 0.05)
+    }
+    assert rows[("workloads", "graph_ratio")] == (1.1, 1.1, 0.0, False)
+    old, new, change, slower = rows[("workloads", "eager_ratio")]
+    assert (old, new, slower) == (2.0, 2.1, False) and abs(change - 0.05) < 1e-12
+    assert rows[("xla", "ratio")] == (1.0, 1.0, 0.0, False)
+    assert rows[("xla", "first_call_ratio")][3] is False
+    slower_after = [results(1.0, 2.0, 1.0)], [results(1.2, 2.0, 1.0)]
+    (graph_row, *_) = compare(*slower_after, 0.05)
+    assert graph_row[2] == "graph_ratio" and graph_row[-1] is True

@@ -1,0 +1,108 @@
+"""Before and after, side by side in one run: ``python -m benchmarks.compare REV``.
+
+Checks out ``REV`` (a commit, a branch) into a temporary git worktree and runs
+``python -m benchmarks --json`` there and in this tree, in turn, ``--rounds``
+times each (before, after, before, after, ...), so that both see the machine in
+the same state. Each row compares the ratios against hand-written numpy (or
+jax.jit / lax), which already cancel the machine's speed, taking each side's
+median over its rounds; ``change`` is after over before, less one, and a row
+more than ``--limit`` slower is marked. Options: ``--quick``, ``--rounds N``
+(default 3), ``--only TEXT``, ``--limit`` (default 0.05), ``--json FILE``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import pathlib
+import statistics
+import subprocess
+import sys
+import tempfile
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+
+# (section of the results, its ratio columns): what each table compares
+COLUMNS = {
+    "workloads": ("graph_ratio", "eager_ratio"),
+    "xla": ("ratio", "first_call_ratio"),
+    "jax_autograph": ("ratio",),
+}
+
+
+def _run_benchmarks(tree, out, quick, only):
+    command = [sys.executable, "-m", "benchmarks", "--json", str(out)]
+    command += ["--quick"] if quick else []
+    command += ["--only", only] if only else []
+    env = {**os.environ, "PYTHONPATH": str(tree)}
+    subprocess.run(command, cwd=tree, env=env, check=True, stdout=subprocess.DEVNULL)
+    with open(out) as f:
+        return json.load(f)
+
+
+def _medians(runs):
+    """{(section, workload, column): the median ratio over the runs}."""
+    values = {}
+    for results in runs:
+        for section, columns in COLUMNS.items():
+            for row in results.get(section) or ():
+                for column in columns:
+                    values.setdefault((section, row["workload"], column), []).append(row[column])
+    return {key: statistics.median(v) for key, v in values.items()}
+
+
+def compare(before_runs, after_runs, limit):
+    """The rows of the comparison: (section, workload, column, before, after, change, slower)."""
+    before, after = _medians(before_runs), _medians(after_runs)
+    rows = []
+    for key in before:
+        if key in after:
+            change = after[key] / before[key] - 1
+            rows.append((*key, before[key], after[key], change, change > limit))
+    return rows
+
+
+def print_rows(rows, rev, limit):
+    print(f"{'workload':40} {'ratio':17} {'before':>8} {'after':>8} {'change':>8}")
+    for section, workload, column, old, new, change, slower in rows:
+        label = column if section == "workloads" else f"{section} {column}"
+        mark = f"  <- over {limit:.0%} slower" if slower else ""
+        print(f"{workload:40} {label:17} {old:7.2f}x {new:7.2f}x {change:+7.1%}{mark}")
+    print(f"\nbefore: {rev}; after: this tree. Ratios against hand-written numpy/JAX, medians.")
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.compare")
+    parser.add_argument("rev", help="the commit to compare with (before)")
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--only")
+    parser.add_argument("--limit", type=float, default=0.05)
+    parser.add_argument("--json", help="also write the rows to this file")
+    options = parser.parse_args(argv)
+    with tempfile.TemporaryDirectory() as tmp:
+        base = pathlib.Path(tmp) / "before"
+        subprocess.run(
+            ["git", "-C", str(ROOT), "worktree", "add", "--detach", "-q", str(base), options.rev],
+            check=True,
+        )
+        try:
+            before_runs, after_runs = [], []
+            for k in range(options.rounds):
+                print(f"round {k + 1} of {options.rounds}", file=sys.stderr, flush=True)
+                out = pathlib.Path(tmp) / f"{k}.json"
+                before_runs.append(_run_benchmarks(base, out, options.quick, options.only))
+                after_runs.append(_run_benchmarks(ROOT, out, options.quick, options.only))
+        finally:
+            subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(base)])
+    rows = compare(before_runs, after_runs, options.limit)
+    print_rows(rows, options.rev, options.limit)
+    if options.json:
+        with open(options.json, "w") as f:
+            json.dump({"before": options.rev, "rows": rows}, f, indent=1)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
