@@ -20,6 +20,7 @@ from runtime.ops import array_ops, math_ops, nn_ops, tensor_array_ops
 from runtime.ops.constant_ops import CAST
 from runtime.ops.indexing_ops import STRIDED_SLICE
 from runtime.state.variables import VAR_HANDLE
+from tests.runtime.ops.op_info_rows import rows_of_registered_ops
 
 F32, I32, B = np.float32, np.int32, np.bool_
 RNG = np.random.default_rng(7)
@@ -154,8 +155,10 @@ PARAMS = [
 
 
 def test_every_row_with_a_form_has_a_case():
+    # test_op_infos.py compares the forms of the rows its ops are made of with their kernels.
     with_forms = {row for row in OPS.values() if row.python_form is not None}
-    assert with_forms == set(CASES) | set(NOT_COVERED)
+    assert with_forms - rows_of_registered_ops() <= set(CASES) | set(NOT_COVERED)
+    assert set(CASES) | set(NOT_COVERED) <= with_forms
 
 
 def _compile_both(fn, args, shapes=None):
