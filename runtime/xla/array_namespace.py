@@ -21,8 +21,16 @@ from runtime import errors
 from runtime.core.array_namespace import ArrayNamespace
 from runtime.xla.effects import is_static
 
-JAX = ArrayNamespace(jnp, backend="jax", erf=jax.scipy.special.erf)
-"""jax.numpy as an array namespace; ``check`` is given per lowering (``implemented``)."""
+
+def _check_outside_a_lowering(failed, message, error_type=errors.InvalidArgumentError):
+    raise TypeError(
+        "xp.check under JAX records a check of the lowering being traced: call the "
+        "implementation through runtime.xla.array_namespace.implemented"
+    )
+
+
+JAX = ArrayNamespace(jnp, backend="jax", erf=jax.scipy.special.erf, check=_check_outside_a_lowering)
+"""jax.numpy as an array namespace; ``check`` is bound per lowering (``implemented``)."""
 
 
 class _Checked:
