@@ -50,7 +50,6 @@ from runtime.ops import (
     nn_ops,
     padding_ops,
     random_ops,
-    reduction_ops,
     scan_ops,
     shape_ops,
     string_ops,
@@ -193,70 +192,6 @@ def _matmul(ctx, a, b, transpose_a, transpose_b):
 
 LOWERINGS[math_ops.MATMUL] = _matmul
 
-# --- reductions ----------------------------------------------------------------------------------
-
-
-def _typed_reduction(fn):
-    def rule(ctx, x, axis, keepdims):
-        return fn(x, axis=axis, keepdims=keepdims, dtype=x.dtype)
-
-    return rule
-
-
-def _extreme(fn, largest):
-    def rule(ctx, x, axis, keepdims):
-        if x.size:
-            return fn(x, axis=axis, keepdims=keepdims)
-        if jnp.issubdtype(x.dtype, jnp.floating):
-            initial = -np.inf if largest else np.inf
-        else:
-            info = np.iinfo(x.dtype)
-            initial = info.min if largest else info.max
-        return fn(x, axis=axis, keepdims=keepdims, initial=initial)
-
-    return rule
-
-
-def _mean(ctx, x, axis, keepdims):
-    if jnp.issubdtype(x.dtype, jnp.integer):
-        # Summed as wide as XLA allows here: int64 when the program runs with 64-bit types on.
-        wide = jax.dtypes.canonicalize_dtype(np.int64)
-        total = jnp.sum(x, axis=axis, keepdims=keepdims, dtype=wide)
-        count = x.size // max(total.size, 1)
-        if count == 0:
-            raise errors.InvalidArgumentError("reduce_mean of an empty integer tensor")
-        # Integer mean truncates toward zero, like TensorFlow's.
-        return (jnp.sign(total) * (jnp.abs(total) // count)).astype(x.dtype)
-    if x.size == 0:
-        shape = jax.eval_shape(lambda v: jnp.sum(v, axis=axis, keepdims=keepdims), x).shape
-        return jnp.full(shape, jnp.nan, dtype=x.dtype)
-    accumulate = jnp.float32 if x.dtype == jnp.float16 else x.dtype
-    return jnp.mean(x, axis=axis, keepdims=keepdims, dtype=accumulate).astype(x.dtype)
-
-
-def _bool_reduction(fn):
-    return lambda ctx, x, axis, keepdims: fn(x, axis=axis, keepdims=keepdims)
-
-
-def _arg(fn):
-    def rule(ctx, x, axis, output_type):
-        if x.shape[axis] == 0:
-            raise errors.InvalidArgumentError("argmax/argmin over an empty dimension")
-        return fn(x, axis=axis).astype(output_type.as_numpy_dtype)
-
-    return rule
-
-
-LOWERINGS[reduction_ops.SUM] = _typed_reduction(jnp.sum)
-LOWERINGS[reduction_ops.PROD] = _typed_reduction(jnp.prod)
-LOWERINGS[reduction_ops.MEAN] = _mean
-LOWERINGS[reduction_ops.MAX] = _extreme(jnp.max, largest=True)
-LOWERINGS[reduction_ops.MIN] = _extreme(jnp.min, largest=False)
-LOWERINGS[reduction_ops.ALL] = _bool_reduction(jnp.all)
-LOWERINGS[reduction_ops.ANY] = _bool_reduction(jnp.any)
-LOWERINGS[reduction_ops.ARG_MAX] = _arg(jnp.argmax)
-LOWERINGS[reduction_ops.ARG_MIN] = _arg(jnp.argmin)
-
 # --- shapes and layouts --------------------------------------------------------------------------
 
 
@@ -358,34 +293,6 @@ def _clip(ctx, t, low, high):
     return jnp.minimum(jnp.maximum(t, low), high)
 
 
-def _pairs(paddings):
-    if np.any(np.asarray(paddings) < 0):
-        raise errors.InvalidArgumentError("pad: paddings must not be negative")
-    return [tuple(int(p) for p in pair) for pair in np.asarray(paddings)]
-
-
-def _mirror_pad(ctx, x, paddings, mode):
-    pairs = _pairs(paddings)
-    limit = 1 if mode == "REFLECT" else 0  # a reflection leaves the edge out, a symmetric copy not
-    for dim, (before, after) in zip(jnp.shape(x), pairs):
-        if max(before, after) > dim - limit:
-            raise errors.InvalidArgumentError(
-                f"pad: {mode} paddings {before} and {after} must be at most {dim - limit} "
-                f"for a dimension of size {dim}"
-            )
-    return jnp.pad(x, pairs, mode=mode.lower())
-
-
-def _tile(ctx, x, multiples):
-    if np.any(np.asarray(multiples) < 0):
-        raise errors.InvalidArgumentError(f"tile: multiples must not be negative: {multiples}")
-    if len(multiples) != jnp.ndim(x):
-        raise errors.InvalidArgumentError(
-            f"tile: {len(multiples)} multiples for a tensor of rank {jnp.ndim(x)}"
-        )
-    return jnp.tile(x, tuple(int(m) for m in multiples))
-
-
 def _cumsum(ctx, x, axis, exclusive, reverse):
     if reverse:
         x = jnp.flip(x, axis)
@@ -402,13 +309,8 @@ def _einsum(ctx, *operands, equation):
 
 
 LOWERINGS[clip_ops.CLIP_BY_VALUE] = _clip
-LOWERINGS[padding_ops.PAD] = lambda ctx, x, paddings, value: jnp.pad(
-    x, _pairs(paddings), constant_values=value
-)
 STATIC_OPERANDS[padding_ops.PAD] = (1,)
-LOWERINGS[padding_ops.MIRROR_PAD] = _mirror_pad
 STATIC_OPERANDS[padding_ops.MIRROR_PAD] = (1,)
-LOWERINGS[padding_ops.TILE] = _tile
 STATIC_OPERANDS[padding_ops.TILE] = (1,)
 LOWERINGS[scan_ops.CUMSUM] = _cumsum
 # Its sizes are static operands: by the time the rule runs its kernel computes it, once.
