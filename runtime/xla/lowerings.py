@@ -51,14 +51,12 @@ from runtime.ops import (
     padding_ops,
     random_ops,
     scan_ops,
-    shape_ops,
     string_ops,
     tensor_array_ops,
 )
 from runtime.state import variables
 from runtime.xla import casts, control_flow, effects, gradient_lists, indexing, tensor_lists
 from runtime.xla.array_namespace import implemented
-from runtime.xla.shapes import dims
 
 LOWERINGS = {}
 """OpDef -> ``rule(ctx, *values, **attrs)``."""
@@ -193,78 +191,29 @@ def _matmul(ctx, a, b, transpose_a, transpose_b):
 LOWERINGS[math_ops.MATMUL] = _matmul
 
 # --- shapes and layouts --------------------------------------------------------------------------
+# Their implementations are the ops' own (runtime/ops): only which inputs XLA needs when
+# compiling, and the strings XLA cannot make, are said here.
 
 
-def _like(fill_value):
-    def rule(ctx, x, dtype):
+def _refusing_strings(opdef):
+    """``opdef``'s implementation, refusing the string dtype it can make under numpy."""
+    rule = implemented(opdef.implementation)
+
+    def refusing(ctx, x, dtype):
         if dtype.is_string:
             ctx.unimplemented("XLA has no strings")
-        return jnp.full(jnp.shape(x), fill_value, dtype=dtype.as_numpy_dtype)
+        return rule(ctx, x, dtype)
 
-    return rule
-
-
-def _shape_of(ctx, x, out_type):
-    return np.array(jnp.shape(x), dtype=out_type.as_numpy_dtype)  # known when compiling
+    return refusing
 
 
-def _unpack(ctx, x, num, axis):
-    if x.shape[axis] != num:
-        raise errors.InvalidArgumentError(
-            f"unstack: expected {num} along axis {axis}, got {x.shape[axis]}"
-        )
-    moved = jnp.moveaxis(x, axis, 0)
-    return tuple(moved[i] for i in range(num))
-
-
-LOWERINGS[broadcast_ops.FILL] = lambda ctx, dims, value: jnp.full(tuple(dims), value, value.dtype)
+LOWERINGS[array_ops.ZEROS_LIKE] = _refusing_strings(array_ops.ZEROS_LIKE)
+LOWERINGS[array_ops.ONES_LIKE] = _refusing_strings(array_ops.ONES_LIKE)
 STATIC_OPERANDS[broadcast_ops.FILL] = (0,)
-LOWERINGS[array_ops.ZEROS_LIKE] = _like(0)
-LOWERINGS[array_ops.ONES_LIKE] = _like(1)
-LOWERINGS[shape_ops.SHAPE] = _shape_of
-LOWERINGS[shape_ops.SIZE] = lambda ctx, x, out_type: out_type.as_numpy_dtype(np.size(x))
-LOWERINGS[shape_ops.RANK] = lambda ctx, x: np.int32(np.ndim(x))
-LOWERINGS[array_ops.RESHAPE] = lambda ctx, x, shape: jnp.reshape(x, dims(shape))
 STATIC_OPERANDS[array_ops.RESHAPE] = (1,)
-LOWERINGS[array_ops.TRANSPOSE] = lambda ctx, x, perm: jnp.transpose(x, perm)
-LOWERINGS[array_ops.CONCAT] = lambda ctx, *xs, axis: jnp.concatenate(xs, axis=axis)
-LOWERINGS[array_ops.PACK] = lambda ctx, *xs, axis: jnp.stack(xs, axis=axis)
-LOWERINGS[array_ops.UNPACK] = _unpack
-LOWERINGS[array_ops.EXPAND_DIMS] = lambda ctx, x, axis: jnp.expand_dims(x, axis)
-LOWERINGS[array_ops.SQUEEZE] = lambda ctx, x, axis: jnp.squeeze(x, axis)
-LOWERINGS[array_ops.IDENTITY] = lambda ctx, x: x
-LOWERINGS[broadcast_ops.SELECT] = _plain(jnp.where)
 UNLOWERABLE[broadcast_ops.WHERE] = "its result's shape depends on the values of its input"
-
-LOWERINGS[array_ops.STOP_GRADIENT] = lambda ctx, x: x
-
-
-def _split(ctx, x, sizes, axis, num):
-    sizes = np.reshape(sizes, -1)
-    if len(sizes) != num or int(np.sum(sizes)) != jnp.shape(x)[axis]:
-        raise errors.InvalidArgumentError(
-            f"split: sizes {sizes.tolist()} do not add up to dimension {axis} of size "
-            f"{jnp.shape(x)[axis]}"
-        )
-    return tuple(jnp.split(x, np.cumsum(sizes)[:-1].tolist(), axis=axis))
-
-
-def _sum_to_shape(ctx, grad, shape, axes):
-    shape = dims(shape)
-    if axes is None:  # not known when the graph was built; the shapes are known now
-        grad_dims = jnp.shape(grad)
-        lead = len(grad_dims) - len(shape)
-        stretched = [lead + i for i, d in enumerate(shape) if d == 1 and grad_dims[lead + i] != 1]
-        axes = (*range(lead), *stretched)
-    total = jnp.sum(grad, axis=tuple(axes), keepdims=True, dtype=grad.dtype)
-    return jnp.reshape(total, shape)
-
-
-LOWERINGS[array_ops.SPLIT] = _split
 STATIC_OPERANDS[array_ops.SPLIT] = (1,)
-LOWERINGS[broadcast_ops.BROADCAST_TO] = lambda ctx, x, shape: jnp.broadcast_to(x, dims(shape))
 STATIC_OPERANDS[broadcast_ops.BROADCAST_TO] = (1,)
-LOWERINGS[broadcast_ops.SUM_TO_SHAPE] = _sum_to_shape
 STATIC_OPERANDS[broadcast_ops.SUM_TO_SHAPE] = (1,)
 LOWERINGS[math_ops.ADD_N] = lambda ctx, *xs: functools.reduce(jnp.add, xs)
 LOWERINGS[nn_ops.RELU_GRAD] = lambda ctx, g, y: jnp.where(y > 0, g, jnp.zeros((), g.dtype))
