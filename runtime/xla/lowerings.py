@@ -25,9 +25,6 @@ tracing, so string constants and shapes still work in a compiled function.
 
 from __future__ import annotations
 
-import functools
-
-import jax
 import jax.numpy as jnp
 import numpy as np
 from jax import lax
@@ -38,7 +35,6 @@ from runtime.core.op_def import OPS
 from runtime.ops import (
     array_ops,
     broadcast_ops,
-    clip_ops,
     constant_ops,
     control_flow_ops,
     function_ops,
@@ -47,10 +43,8 @@ from runtime.ops import (
     list_gradient_ops,
     logging_ops,
     math_ops,
-    nn_ops,
     padding_ops,
     random_ops,
-    scan_ops,
     string_ops,
     tensor_array_ops,
 )
@@ -137,7 +131,6 @@ def _comparison(fn):
 
 LOWERINGS[math_ops.EQUAL] = _comparison(jnp.equal)
 LOWERINGS[math_ops.NOT_EQUAL] = _comparison(jnp.not_equal)
-LOWERINGS[nn_ops.RELU] = _plain(lambda x: jnp.maximum(x, jnp.zeros((), x.dtype)))
 
 
 def _pow(ctx, x, y):
@@ -156,39 +149,6 @@ def _any(condition):
 
 LOWERINGS[math_ops.POW] = _pow
 
-
-def _softmax(ctx, x, axis):
-    shifted = x - jnp.max(x, axis=axis, keepdims=True)
-    e = jnp.exp(shifted)
-    return e / jnp.sum(e, axis=axis, keepdims=True)
-
-
-LOWERINGS[nn_ops.SOFTMAX] = _softmax
-
-
-def _sparse_softmax_xent(ctx, logits, labels):
-    depth = logits.shape[-1]
-    message = f"Received a label value of {{0}} which is outside the valid range of [0, {depth})"
-    indexing.check_in_range(ctx, labels, depth, message)
-    log_probs = jax.nn.log_softmax(logits, axis=-1)
-    hot = jnp.expand_dims(labels, -1) == jnp.arange(depth)
-    loss = -jnp.sum(jnp.where(hot, log_probs, jnp.zeros((), logits.dtype)), axis=-1)
-    return loss, jnp.exp(log_probs) - hot.astype(logits.dtype)
-
-
-LOWERINGS[nn_ops.SPARSE_SOFTMAX_XENT] = _sparse_softmax_xent
-
-
-def _matmul(ctx, a, b, transpose_a, transpose_b):
-    if transpose_a:
-        a = jnp.swapaxes(a, -1, -2)
-    if transpose_b:
-        b = jnp.swapaxes(b, -1, -2)
-    # HIGHEST: float32 products in float32, as numpy computes them (not TF32 on GPUs).
-    return jnp.matmul(a, b, precision=lax.Precision.HIGHEST)
-
-
-LOWERINGS[math_ops.MATMUL] = _matmul
 
 # --- shapes and layouts --------------------------------------------------------------------------
 # Their implementations are the ops' own (runtime/ops): only which inputs XLA needs when
@@ -215,8 +175,6 @@ UNLOWERABLE[broadcast_ops.WHERE] = "its result's shape depends on the values of 
 STATIC_OPERANDS[array_ops.SPLIT] = (1,)
 STATIC_OPERANDS[broadcast_ops.BROADCAST_TO] = (1,)
 STATIC_OPERANDS[broadcast_ops.SUM_TO_SHAPE] = (1,)
-LOWERINGS[math_ops.ADD_N] = lambda ctx, *xs: functools.reduce(jnp.add, xs)
-LOWERINGS[nn_ops.RELU_GRAD] = lambda ctx, g, y: jnp.where(y > 0, g, jnp.zeros((), g.dtype))
 
 # --- indexing (runtime/xla/indexing.py) --------------------------------------------------------
 
@@ -232,42 +190,10 @@ STATIC_OPERANDS[indexing_ops.ONE_HOT] = (1,)
 # --- clipping, padding, tiling, running sums, matrices --------------------------------------------
 
 
-def _clip(ctx, t, low, high):
-    out_shape = np.broadcast_shapes(jnp.shape(t), jnp.shape(low), jnp.shape(high))
-    if out_shape != jnp.shape(t):
-        raise errors.InvalidArgumentError(
-            f"clip_by_value: the bounds (shapes {jnp.shape(low)} and {jnp.shape(high)}) must not "
-            f"change the shape of t ({jnp.shape(t)})"
-        )
-    return jnp.minimum(jnp.maximum(t, low), high)
-
-
-def _cumsum(ctx, x, axis, exclusive, reverse):
-    if reverse:
-        x = jnp.flip(x, axis)
-    out = jnp.cumsum(x, axis=axis, dtype=x.dtype)
-    if exclusive and out.shape[axis]:  # each sum leaves its own element out: shift, from zero
-        zero = jnp.zeros_like(lax.slice_in_dim(out, 0, 1, axis=axis))
-        out = jnp.concatenate([zero, lax.slice_in_dim(out, 0, -1, axis=axis)], axis=axis)
-    return jnp.flip(out, axis) if reverse else out
-
-
-def _einsum(ctx, *operands, equation):
-    out = jnp.einsum(equation, *operands, precision=lax.Precision.HIGHEST)
-    return out.astype(operands[0].dtype)
-
-
-LOWERINGS[clip_ops.CLIP_BY_VALUE] = _clip
 STATIC_OPERANDS[padding_ops.PAD] = (1,)
 STATIC_OPERANDS[padding_ops.MIRROR_PAD] = (1,)
 STATIC_OPERANDS[padding_ops.TILE] = (1,)
-LOWERINGS[scan_ops.CUMSUM] = _cumsum
-# Its sizes are static operands: by the time the rule runs its kernel computes it, once.
-LOWERINGS[linalg_ops.EYE] = lambda ctx, rows, columns, **attrs: linalg_ops.EYE.kernel(
-    rows, columns, **attrs
-)
 STATIC_OPERANDS[linalg_ops.EYE] = (0, 1)
-LOWERINGS[linalg_ops.EINSUM] = _einsum
 
 # --- strings: no XLA form ----------------------------------------------------------------------
 
