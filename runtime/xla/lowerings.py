@@ -12,11 +12,16 @@ wrong whatever their values (shapes): the program then fails there when run.
 
 A row that gives its ``implementation`` against an array namespace
 (``runtime.core.op_def``) has no entry written here: its rule is that
-implementation called with ``jax.numpy`` (``runtime.xla.array_namespace``).
+implementation called with ``jax.numpy`` (``runtime.xla.array_namespace``),
+so what it computes, its checks and their messages are the op's own. Written
+here is only what XLA needs of its own: control flow, effects, variables,
+TensorArrays and gradient lists, indexing (XLA clamps where numpy raises),
+casts (XLA saturates), the bounds of loop counters, and the refusal of strings.
 Every row of ``OPS`` is in ``LOWERINGS`` (written or so made) or in
-``UNLOWERABLE`` (with the reason), and a test holds the table to that. A pure op whose inputs are all
-known when compiling is not lowered at all: its numpy kernel runs once, while
-tracing, so string constants and shapes still work in a compiled function.
+``UNLOWERABLE`` (with the reason), and a test holds the table to that. A pure
+op whose inputs are all known when compiling is not lowered at all: its numpy
+kernel runs once, while tracing, so string constants and shapes still work in
+a compiled function.
 
 >>> from runtime.ops import math_ops, string_ops
 >>> math_ops.ADD in LOWERINGS, UNLOWERABLE[string_ops.STRING_JOIN]
@@ -63,11 +68,6 @@ STATIC_OPERANDS = {}
 at run time is observed on a first run and compiled in (``runtime.xla.observe``)."""
 
 
-def _plain(fn):
-    """A rule that is a function of the input values alone."""
-    return lambda ctx, *values: fn(*values)
-
-
 # --- the ops every graph makes ----------------------------------------------------------------
 
 
@@ -81,6 +81,7 @@ LOWERINGS[graph_rows.PLACEHOLDER] = _placeholder
 # --- constants, casts, ranges ------------------------------------------------------------------
 
 
+# XLA's own: a float cast to an integer saturates in XLA, where numpy's value is wanted.
 def _cast(ctx, x, dtype):
     target = np.dtype(dtype.as_numpy_dtype)
     if casts.needs_numpy_cast(x.dtype, target):  # NaN and out of range: numpy's values
@@ -89,16 +90,11 @@ def _cast(ctx, x, dtype):
 
 
 LOWERINGS[constant_ops.CAST] = _cast
-# Range's bounds are static operands: by the time its rule would run, its inputs are all known
-# and its kernel computes it. The rule is never reached.
-LOWERINGS[constant_ops.RANGE] = lambda ctx, start, limit, delta: constant_ops.RANGE.kernel(
-    start, limit, delta
-)
-STATIC_OPERANDS[constant_ops.RANGE] = (0, 1, 2)
 
 # --- elementwise arithmetic ----------------------------------------------------------------------
 
 
+# XLA's own: the bounds of a loop's counter, which XLA's indexing needs (``ctx.bound``).
 def _offset(sign):
     """Add (``sign`` 1) or Sub (-1). An integer scalar with a known range, moved by a constant,
     keeps it moved: a loop's count less one (a backward loop's first index) stays bounded."""
@@ -120,6 +116,7 @@ LOWERINGS[math_ops.ADD] = _offset(1)
 LOWERINGS[math_ops.SUB] = _offset(-1)
 
 
+# XLA's own: it refuses strings, which the kernels compare.
 def _comparison(fn):
     def rule(ctx, x, y):
         if ctx.op.inputs[0].dtype.is_string:
@@ -133,6 +130,8 @@ LOWERINGS[math_ops.EQUAL] = _comparison(jnp.equal)
 LOWERINGS[math_ops.NOT_EQUAL] = _comparison(jnp.not_equal)
 
 
+# XLA's own: numpy raises for a negative integer power by itself, XLA needs the check, and
+# a non-negative exponent to compute.
 def _pow(ctx, x, y):
     if jnp.issubdtype(x.dtype, jnp.integer):
         ctx.check(_any(y < 0), "ValueError: Integers to negative integer powers are not allowed.")
@@ -150,13 +149,24 @@ def _any(condition):
 LOWERINGS[math_ops.POW] = _pow
 
 
-# --- shapes and layouts --------------------------------------------------------------------------
-# Their implementations are the ops' own (runtime/ops): only which inputs XLA needs when
-# compiling, and the strings XLA cannot make, are said here.
+# --- ops whose rule is their implementation: what XLA needs to know when compiling ------------
+
+STATIC_OPERANDS[constant_ops.RANGE] = (0, 1, 2)
+STATIC_OPERANDS[broadcast_ops.FILL] = (0,)
+STATIC_OPERANDS[array_ops.RESHAPE] = (1,)
+STATIC_OPERANDS[array_ops.SPLIT] = (1,)
+STATIC_OPERANDS[broadcast_ops.BROADCAST_TO] = (1,)
+STATIC_OPERANDS[broadcast_ops.SUM_TO_SHAPE] = (1,)
+STATIC_OPERANDS[padding_ops.PAD] = (1,)
+STATIC_OPERANDS[padding_ops.MIRROR_PAD] = (1,)
+STATIC_OPERANDS[padding_ops.TILE] = (1,)
+STATIC_OPERANDS[linalg_ops.EYE] = (0, 1)
+UNLOWERABLE[broadcast_ops.WHERE] = "its result's shape depends on the values of its input"
 
 
+# XLA's own: it refuses strings, which ``zeros_like`` and ``ones_like`` make under numpy.
 def _refusing_strings(opdef):
-    """``opdef``'s implementation, refusing the string dtype it can make under numpy."""
+    """``opdef``'s implementation, refusing the string dtype."""
     rule = implemented(opdef.implementation)
 
     def refusing(ctx, x, dtype):
@@ -169,12 +179,6 @@ def _refusing_strings(opdef):
 
 LOWERINGS[array_ops.ZEROS_LIKE] = _refusing_strings(array_ops.ZEROS_LIKE)
 LOWERINGS[array_ops.ONES_LIKE] = _refusing_strings(array_ops.ONES_LIKE)
-STATIC_OPERANDS[broadcast_ops.FILL] = (0,)
-STATIC_OPERANDS[array_ops.RESHAPE] = (1,)
-UNLOWERABLE[broadcast_ops.WHERE] = "its result's shape depends on the values of its input"
-STATIC_OPERANDS[array_ops.SPLIT] = (1,)
-STATIC_OPERANDS[broadcast_ops.BROADCAST_TO] = (1,)
-STATIC_OPERANDS[broadcast_ops.SUM_TO_SHAPE] = (1,)
 
 # --- indexing (runtime/xla/indexing.py) --------------------------------------------------------
 
@@ -186,14 +190,6 @@ LOWERINGS[indexing_ops.UNSORTED_SEGMENT_SUM] = indexing.lower_segment_sum
 STATIC_OPERANDS[indexing_ops.UNSORTED_SEGMENT_SUM] = (2,)
 LOWERINGS[indexing_ops.ONE_HOT] = indexing.lower_one_hot
 STATIC_OPERANDS[indexing_ops.ONE_HOT] = (1,)
-
-# --- clipping, padding, tiling, running sums, matrices --------------------------------------------
-
-
-STATIC_OPERANDS[padding_ops.PAD] = (1,)
-STATIC_OPERANDS[padding_ops.MIRROR_PAD] = (1,)
-STATIC_OPERANDS[padding_ops.TILE] = (1,)
-STATIC_OPERANDS[linalg_ops.EYE] = (0, 1)
 
 # --- strings: no XLA form ----------------------------------------------------------------------
 
