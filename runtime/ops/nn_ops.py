@@ -55,7 +55,7 @@ def _relu_grad(xp, g, y):
     infinite there (NaN * 0), in every backend. Written as a choice of ``g`` or ``g * 0``:
     XLA would simplify the product with a converted bool into a choice of ``g`` or 0."""
     zero = y.dtype.type(0)
-    return xp.where(y > zero, g, g * zero)
+    return xp.where(y > zero, g, g * zero)[()]  # [()]: a scalar's is a scalar, as g * ... is
 
 
 RELU_GRAD = OpDef(
