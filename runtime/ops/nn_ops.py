@@ -52,10 +52,12 @@ def _relu_grad_form(op):
 
 def _relu_grad(xp, g, y):
     """As TensorFlow's ReluGrad, ``g * (y > 0)``: 0 where y <= 0, but NaN where g is NaN or
-    infinite there (NaN * 0), in every backend. Written as a choice of ``g`` or ``g * 0``:
-    XLA would simplify the product with a converted bool into a choice of ``g`` or 0."""
+    infinite there (NaN * 0), in every backend."""
     zero = y.dtype.type(0)
-    return xp.where(y > zero, g, g * zero)[()]  # [()]: a scalar's is a scalar, as g * ... is
+    if xp.backend == "numpy":
+        return g * (y > zero)
+    # XLA would simplify the product with a converted bool into a choice of g or 0.
+    return xp.where(y > zero, g, g * zero)
 
 
 RELU_GRAD = OpDef(
