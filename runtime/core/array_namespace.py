@@ -75,7 +75,8 @@ class ArrayNamespace(types.SimpleNamespace):
 
 def _raise_where(failed, message, error_type=errors.InvalidArgumentError, detail=None):
     """numpy's ``check``: raise now if ``failed`` holds anywhere."""
-    if np.any(failed):
+    # An array's own any(): most of np.any's cost is its Python wrapper.
+    if failed.any() if isinstance(failed, (np.ndarray, np.generic)) else failed:
         if detail is not None:
             shown = detail()
             message = message.format(*(shown if isinstance(shown, tuple) else (shown,)))

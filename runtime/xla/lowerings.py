@@ -182,13 +182,11 @@ LOWERINGS[array_ops.ONES_LIKE] = _refusing_strings(array_ops.ONES_LIKE)
 
 # --- indexing (runtime/xla/indexing.py) --------------------------------------------------------
 
-LOWERINGS[indexing_ops.GATHER] = indexing.lower_gather
 LOWERINGS[indexing_ops.STRIDED_SLICE] = indexing.lower_strided_slice
 LOWERINGS[indexing_ops.STRIDED_SLICE_GRAD] = indexing.lower_strided_slice_grad
 STATIC_OPERANDS[indexing_ops.STRIDED_SLICE_GRAD] = (0,)
 LOWERINGS[indexing_ops.UNSORTED_SEGMENT_SUM] = indexing.lower_segment_sum
 STATIC_OPERANDS[indexing_ops.UNSORTED_SEGMENT_SUM] = (2,)
-LOWERINGS[indexing_ops.ONE_HOT] = indexing.lower_one_hot
 STATIC_OPERANDS[indexing_ops.ONE_HOT] = (1,)
 
 # --- strings: no XLA form ----------------------------------------------------------------------

@@ -296,6 +296,10 @@ FAILING = {
         lambda x, low: rt.clip_by_value(x[:1], low, 1.5), [F, P],
         "clip_by_value: the bounds (shapes (2, 3) and ()) must not change the shape of t ((1, 3))",
     ),
+    "gather index out of range": (
+        lambda x, i: rt.gather(x, i, axis=1), [F, np.array([0, 5, -1], np.int32)],
+        "gather: index 5 is not in [0, 3)",
+    ),
     "label out of range": (
         lambda x, labels: rt.nn.sparse_softmax_cross_entropy_with_logits(labels, x),
         [F, np.array([1, 7], np.int32)],
