@@ -12,12 +12,24 @@ definition, and every backend reads them.
 A namespace is the array library's functions (``xp.maximum``, ``xp.sum``,
 ``xp.where``, ...) plus the few things an op needs beyond them:
 
-- ``xp.check(failed, message)``: the op fails with ``InvalidArgumentError``
-  where ``failed`` holds: under numpy, at once; under XLA, as a checked error
-  that the program raises after the call, as the default executor would have;
+- ``xp.check(failed, message, detail=None)``: the op fails with
+  ``InvalidArgumentError`` where ``failed`` holds: under numpy, at once; under
+  XLA, as a checked error that the program raises after the call, as the
+  default executor would have. ``detail``, a function of no arguments, gives
+  the number (or the two) a message's ``{0}`` (``{1}``) shows, the bad value:
+  numpy calls it only when the check fails;
+- ``xp.canonical_dtype(dtype)``: the dtype the backend computes for ``dtype``
+  (XLA without 64-bit types computes int64 as int32);
 - ``xp.erf``: the error function, which numpy lacks;
 - ``xp.backend``: the backend's name (``"numpy"``, ``"jax"``), for the rare
-  rule that must differ (precision flags of a matmul).
+  rule that must differ.
+
+A shape error (wrong whatever the values) is raised as ``InvalidArgumentError``
+by the implementation itself: shapes are known when XLA compiles, and the
+lowering makes the raise the program's failure.
+
+``matmul`` and ``einsum`` multiply float32 in float32 in every namespace, as
+numpy does (XLA is asked for its highest precision, not TF32 on GPUs).
 
 >>> import numpy as np
 >>> NUMPY.maximum is np.maximum, NUMPY.backend
@@ -26,6 +38,11 @@ A namespace is the array library's functions (``xp.maximum``, ``xp.sum``,
 Traceback (most recent call last):
   ...
 runtime.errors.InvalidArgumentError: negative size
+>>> labels = np.array([1, 7])
+>>> NUMPY.check(labels > 3, "label {0} is too large", detail=lambda: labels.max())
+Traceback (most recent call last):
+  ...
+runtime.errors.InvalidArgumentError: label 7 is too large
 >>> float(NUMPY.erf(np.float64(0.5)))  # math.erf(0.5)
 0.5204998778130465
 """
@@ -41,9 +58,10 @@ from runtime import errors
 
 
 class ArrayNamespace(types.SimpleNamespace):
-    """An array library's functions as attributes, plus ``check``, ``erf`` and ``backend``.
+    """An array library's functions as attributes, plus ``check``, ``erf``, ``canonical_dtype``
+    and ``backend``.
 
-    ``ArrayNamespace(np, backend="numpy", check=..., erf=...)``: the module's public
+    ``ArrayNamespace(np, backend="numpy", check=..., erf=..., ...)``: the module's public
     names are copied once, so ``xp.add`` is as fast as ``np.add``.
     """
 
@@ -55,9 +73,13 @@ class ArrayNamespace(types.SimpleNamespace):
         return f"<array namespace {self.backend!r}>"
 
 
-def _raise_where(failed, message, error_type=errors.InvalidArgumentError):
+def _raise_where(failed, message, error_type=errors.InvalidArgumentError, detail=None):
     """numpy's ``check``: raise now if ``failed`` holds anywhere."""
-    if np.any(failed):
+    # An array's own any(): most of np.any's cost is its Python wrapper.
+    if failed.any() if isinstance(failed, (np.ndarray, np.generic)) else failed:
+        if detail is not None:
+            shown = detail()
+            message = message.format(*(shown if isinstance(shown, tuple) else (shown,)))
         raise error_type(message)
 
 
@@ -88,5 +110,5 @@ def elementwise(name):
     return implementation
 
 
-NUMPY = ArrayNamespace(np, backend="numpy", check=_raise_where, erf=_erf)
+NUMPY = ArrayNamespace(np, backend="numpy", check=_raise_where, erf=_erf, canonical_dtype=np.dtype)
 """numpy as an array namespace: what kernels and eager ops run on."""

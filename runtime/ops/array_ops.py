@@ -52,12 +52,12 @@ def shape_of(t):
 # --- like another tensor ---------------------------------------------------------------------
 
 
-def _like_kernel(fill_value):
-    def kernel(x, dtype):
+def _like(fill_value):
+    def implementation(xp, x, dtype):
         value = b"" if dtype is dtypes.string else fill_value
-        return np.full(np.shape(x), value, dtype=dtype.as_numpy_dtype)
+        return xp.full(xp.shape(x), value, dtype=dtype.as_numpy_dtype)
 
-    return kernel
+    return implementation
 
 
 def _like_infer(op_type, strings=True):
@@ -75,17 +75,19 @@ _LIKE_ATTRS = {"dtype": kinds.DTYPE}
 _CONSTANT_VALUE = NotDifferentiable("its value does not depend on the input's values")
 ZEROS_LIKE = OpDef(
     "ZerosLike",
-    _like_kernel(0),
+    None,
     _like_infer("ZerosLike"),
     attrs=_LIKE_ATTRS,
     gradient=_CONSTANT_VALUE,
+    implementation=_like(0),
 )
 ONES_LIKE = OpDef(
     "OnesLike",
-    _like_kernel(1),
+    None,
     _like_infer("OnesLike", strings=False),
     attrs=_LIKE_ATTRS,
     gradient=_CONSTANT_VALUE,
+    implementation=_like(1),
 )
 
 
@@ -136,10 +138,11 @@ def _reshape_form(op):
 
 RESHAPE = OpDef(
     "Reshape",
-    lambda x, shape: np.reshape(x, tuple(shape)),
+    None,
     infer=_reshape_infer,
     gradient=lambda op, g: (_as_input_shape(op, g), None),
     python_form=_reshape_form,
+    implementation=lambda xp, x, shape: xp.reshape(x, tuple(shape)),
 )
 
 
@@ -178,11 +181,12 @@ def _transpose_form(op):
 
 TRANSPOSE = OpDef(
     "Transpose",
-    lambda x, perm: np.transpose(x, perm),
+    None,
     infer=_transpose_infer,
     attrs={"perm": kinds.AXES},
     gradient=_transpose_gradient,
     python_form=_transpose_form,
+    implementation=lambda xp, x, perm: xp.transpose(x, perm),
 )
 
 
@@ -249,11 +253,12 @@ def _concat_gradient(op, g):
 
 CONCAT = OpDef(
     "ConcatV2",
-    lambda *xs, axis: np.concatenate(xs, axis=axis),
+    None,
     infer=_concat_infer,
     default_name="concat",
     attrs={"axis": kinds.INT},
     gradient=_concat_gradient,
+    implementation=lambda xp, *xs, axis: xp.concatenate(xs, axis=axis),
 )
 
 
@@ -292,12 +297,13 @@ def _pack_value(op):
 
 PACK = OpDef(
     "Pack",
-    lambda *xs, axis: np.stack(xs, axis=axis),
+    None,
     infer=_pack_infer,
     default_name="stack",
     attrs={"axis": kinds.INT},
     gradient=lambda op, g: unstack(g, num=len(op.inputs), axis=op.attrs["axis"]),
     static_value=_pack_value,
+    implementation=lambda xp, *xs, axis: xp.stack(xs, axis=axis),
 )
 
 
@@ -360,12 +366,12 @@ def _unpack_infer(inputs, attrs):
     return [(x.dtype, TensorShape(dims))] * num
 
 
-def _unpack_kernel(x, num, axis):
-    if np.shape(x)[axis] != num:
+def _unpack(xp, x, num, axis):
+    if xp.shape(x)[axis] != num:
         raise errors.InvalidArgumentError(
-            f"unstack: expected {num} along axis {axis}, got {np.shape(x)[axis]}"
+            f"unstack: expected {num} along axis {axis}, got {xp.shape(x)[axis]}"
         )
-    return tuple(np.moveaxis(x, axis, 0))
+    return tuple(xp.moveaxis(x, axis, 0))
 
 
 _MAX_UNSTACK = 1 << 16  # outputs of one op, where the dimension is not known before it runs
@@ -378,11 +384,12 @@ def _dense(grads, outputs):
 
 UNPACK = OpDef(
     "Unpack",
-    _unpack_kernel,
+    None,
     infer=_unpack_infer,
     default_name="unstack",
     attrs={"num": kinds.INT, "axis": kinds.INT},
     gradient=lambda op, *grads: (stack(_dense(grads, op.outputs), axis=op.attrs["axis"]),),
+    implementation=_unpack,
 )
 
 
@@ -415,10 +422,11 @@ def _expand_dims_infer(inputs, attrs):
 
 EXPAND_DIMS = OpDef(
     "ExpandDims",
-    lambda x, axis: np.expand_dims(x, axis),
+    None,
     infer=_expand_dims_infer,
     attrs={"axis": kinds.INT},
     gradient=lambda op, g: (_as_input_shape(op, g),),
+    implementation=lambda xp, x, axis: xp.expand_dims(x, axis),
 )
 
 
@@ -450,10 +458,11 @@ def _squeeze_infer(inputs, attrs):
 
 SQUEEZE = OpDef(
     "Squeeze",
-    lambda x, axis: np.squeeze(x, axis),
+    None,
     infer=_squeeze_infer,
     attrs={"axis": kinds.AXES},
     gradient=lambda op, g: (_as_input_shape(op, g),),
+    implementation=lambda xp, x, axis: xp.squeeze(x, axis),
 )
 
 
@@ -463,7 +472,12 @@ def squeeze(input, axis=None, name=None):
     return bind1(SQUEEZE, [convert_to_tensor(input)], {"axis": axis}, name or "Squeeze")
 
 
-IDENTITY = OpDef("Identity", lambda x: x, infer=unary_spec, gradient=lambda op, g: (g,), python_form=alias_form)  # fmt: skip
+def _same(xp, x):
+    """What Identity and StopGradient compute, in every backend: their input."""
+    return x
+
+
+IDENTITY = OpDef("Identity", None, infer=unary_spec, gradient=lambda op, g: (g,), python_form=alias_form, implementation=_same)  # fmt: skip
 
 
 def identity(input, name=None):
@@ -475,10 +489,11 @@ def identity(input, name=None):
 
 STOP_GRADIENT = OpDef(
     "StopGradient",
-    lambda x: x,
+    None,
     infer=unary_spec,
     gradient=NotDifferentiable("it stops gradients: that is what it is for"),
     python_form=alias_form,
+    implementation=_same,
 )
 
 
@@ -519,23 +534,24 @@ def _split_infer(inputs, attrs):
     return specs
 
 
-def _split_kernel(x, sizes, axis, num):
-    sizes = np.reshape(sizes, -1)
-    if len(sizes) != num or int(np.sum(sizes)) != np.shape(x)[axis]:
+def _split(xp, x, sizes, axis, num):
+    sizes = np.reshape(sizes, -1)  # known when XLA compiles: numpy in every backend
+    if len(sizes) != num or int(np.sum(sizes)) != xp.shape(x)[axis]:
         raise errors.InvalidArgumentError(
             f"split: sizes {sizes.tolist()} do not add up to dimension {axis} of size "
-            f"{np.shape(x)[axis]}"
+            f"{xp.shape(x)[axis]}"
         )
-    return tuple(np.split(x, np.cumsum(sizes)[:-1], axis=axis))
+    return tuple(xp.split(x, np.cumsum(sizes)[:-1].tolist(), axis=axis))
 
 
 SPLIT = OpDef(
     "SplitV",
-    _split_kernel,
+    None,
     infer=_split_infer,
     default_name="split",
     attrs={"axis": kinds.INT, "num": kinds.INT},
     gradient=lambda op, *grads: (concat(_dense(grads, op.outputs), op.attrs["axis"]), None),
+    implementation=_split,
 )
 
 

@@ -19,6 +19,7 @@ import numpy as np
 
 from runtime.core import attr_kinds as kinds
 from runtime.core import dtypes
+from runtime.core.array_namespace import elementwise
 from runtime.core.op_def import INTEGER_OUTPUT, OpDef
 from runtime.core.tensor_shape import TensorShape, broadcast_shapes
 from runtime.ops.array_ops import shape_of, shape_operand, zeros_like
@@ -38,9 +39,11 @@ def _fill_infer(inputs, attrs):
 
 FILL = OpDef(
     "Fill",
-    lambda dims, value: np.full(tuple(dims), value),
+    None,
     infer=_fill_infer,
     gradient=lambda op, g: (None, sum_to_shape(g, [])),
+    # dims are known when XLA compiles (a static operand)
+    implementation=lambda xp, dims, value: xp.full(tuple(dims), value, value.dtype),
 )
 
 
@@ -73,12 +76,13 @@ def ones(shape, dtype=dtypes.float32, name=None):
 # --- broadcast_to and its adjoint ---------------------------------------------------------------
 
 
-def _broadcast_to_kernel(x, shape):
-    if np.shape(x) == shape:
+def _broadcast_to(xp, x, shape):
+    shape = tuple(shape.tolist())  # known when XLA compiles (a static operand)
+    if xp.shape(x) == shape:
         return x
-    if np.ndim(x) == 0 and math.prod(shape) <= 4096:
-        return np.full(shape, x)  # a small fill is several times cheaper than a broadcast view
-    return np.broadcast_to(x, shape)
+    if xp.ndim(x) == 0 and math.prod(shape) <= 4096:
+        return xp.full(shape, x)  # a small fill is several times cheaper than a broadcast view
+    return xp.broadcast_to(x, shape)
 
 
 def _broadcast_to_infer(inputs, attrs):
@@ -100,9 +104,10 @@ def _broadcast_to_infer(inputs, attrs):
 
 BROADCAST_TO = OpDef(
     "BroadcastTo",
-    lambda x, shape: _broadcast_to_kernel(x, tuple(shape.tolist())),
+    None,
     infer=_broadcast_to_infer,
     gradient=lambda op, g: (sum_to_shape(g, shape_of(op.inputs[0])), None),
+    implementation=_broadcast_to,
 )
 
 
@@ -126,13 +131,13 @@ def _summed_axes(dims, shape):
     return (*builtins.range(lead), *stretched)
 
 
-def _sum_to_shape_kernel(grad, shape, axes):
-    shape = tuple(shape.tolist())
-    if np.shape(grad) == shape:
+def _sum_to_shape(xp, grad, shape, axes):
+    shape = tuple(shape.tolist())  # known when XLA compiles (a static operand)
+    if xp.shape(grad) == shape:
         return grad  # nothing was broadcast: the common case when the graph could not tell
     if axes is None:  # not known when the graph was built: found from the value
-        axes = _summed_axes(np.shape(grad), shape)
-    return np.add.reduce(grad, axis=axes, keepdims=True, dtype=grad.dtype).reshape(shape)
+        axes = _summed_axes(xp.shape(grad), shape)
+    return xp.add.reduce(grad, axis=axes, keepdims=True, dtype=grad.dtype).reshape(shape)
 
 
 def _sum_to_shape_infer(inputs, attrs):
@@ -148,10 +153,11 @@ def _sum_to_shape_infer(inputs, attrs):
 
 SUM_TO_SHAPE = OpDef(
     "SumToShape",
-    _sum_to_shape_kernel,
+    None,
     infer=_sum_to_shape_infer,
     attrs={"axes": kinds.AXES},
     gradient=lambda op, g: (broadcast_to(g, shape_of(op.inputs[0])), None),
+    implementation=_sum_to_shape,
 )
 
 
@@ -230,10 +236,11 @@ def _select_gradient(op, g):
 
 SELECT = OpDef(
     "SelectV2",
-    lambda c, x, y: np.where(c, x, y),
+    np.where,  # numpy's own, called with no wrapper
     infer=_select_infer,
     default_name="where",
     gradient=_select_gradient,
+    implementation=elementwise("where"),
 )
 
 

@@ -7,8 +7,6 @@ array([2, 5, 6], dtype=int32)
 
 from __future__ import annotations
 
-import numpy as np
-
 from runtime import errors
 from runtime.core.op_def import OpDef
 from runtime.core.tensor_shape import broadcast_shapes
@@ -37,12 +35,12 @@ def _clip_infer(inputs, attrs):
     return [(t.dtype, t.shape.merge_with(shape) if t.shape.is_compatible_with(shape) else shape)]
 
 
-def _clip_kernel(t, low, high):
-    out = np.minimum(np.maximum(t, low), high)
-    if np.shape(out) != np.shape(t):
+def _clip(xp, t, low, high):
+    out = xp.minimum(xp.maximum(t, low), high)
+    if xp.shape(out) != xp.shape(t):
         raise errors.InvalidArgumentError(
-            f"clip_by_value: the bounds (shapes {np.shape(low)} and {np.shape(high)}) must not "
-            f"change the shape of t ({np.shape(t)})"
+            f"clip_by_value: the bounds (shapes {xp.shape(low)} and {xp.shape(high)}) must not "
+            f"change the shape of t ({xp.shape(t)})"
         )
     return out
 
@@ -60,7 +58,9 @@ def _clip_gradient(op, grad):
     )
 
 
-CLIP_BY_VALUE = OpDef("ClipByValue", _clip_kernel, _clip_infer, gradient=_clip_gradient)
+CLIP_BY_VALUE = OpDef(
+    "ClipByValue", None, _clip_infer, gradient=_clip_gradient, implementation=_clip
+)
 
 
 def clip_by_value(t, clip_value_min, clip_value_max, name=None):

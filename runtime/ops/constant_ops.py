@@ -337,17 +337,18 @@ def _range_infer(inputs, attrs):
     return [(inputs[0].dtype, TensorShape([None]))]
 
 
-def _range_kernel(start, limit, delta):
-    if delta == 0:
+def _range(xp, start, limit, delta):
+    if delta == 0:  # its bounds are known when XLA compiles (static operands)
         raise errors.InvalidArgumentError("range(): delta must not be 0")
-    return np.arange(start, limit, delta, dtype=np.result_type(start))
+    return xp.arange(start, limit, delta, dtype=np.result_type(start))
 
 
 RANGE = OpDef(
     "Range",
-    _range_kernel,
+    None,
     infer=_range_infer,
     gradient=NotDifferentiable("its values are an arithmetic sequence, as in TensorFlow"),
+    implementation=_range,
 )
 
 

@@ -48,12 +48,16 @@ def _gather_infer(inputs, attrs):
     return [(params.dtype, TensorShape(dims[:axis] + indices.shape.as_list() + dims[axis + 1 :]))]
 
 
-def _gather_kernel(params, indices, axis):
-    n = np.shape(params)[axis]
-    if np.size(indices) and (np.min(indices) < 0 or np.max(indices) >= n):
-        bad = np.asarray(indices)[(np.asarray(indices) < 0) | (np.asarray(indices) >= n)].flat[0]
-        raise errors.InvalidArgumentError(f"gather: index {bad} is not in [0, {n})")
-    return np.take(params, indices, axis=axis)
+def _gather(xp, params, indices, axis):
+    n = xp.shape(params)[axis]
+    if indices.size:  # checked: XLA would clamp an index out of range, numpy wrap a negative
+        bad = (indices < 0) | (indices >= n)
+        xp.check(
+            bad,
+            f"gather: index {{0}} is not in [0, {n})",
+            detail=lambda: xp.ravel(indices)[xp.argmax(xp.ravel(bad))],  # the first bad one
+        )
+    return xp.take(params, indices, axis=axis)
 
 
 def _gather_gradient(op, grad):
@@ -80,11 +84,12 @@ def _gather_gradient(op, grad):
 
 GATHER = OpDef(
     "GatherV2",
-    _gather_kernel,
+    None,
     infer=_gather_infer,
     default_name="GatherV2",
     attrs={"axis": kinds.INT},
     gradient=_gather_gradient,
+    implementation=_gather,
 )
 
 
@@ -175,12 +180,12 @@ def _one_hot_infer(inputs, attrs):
     return [(on.dtype, TensorShape(dims))]
 
 
-def _one_hot_kernel(indices, depth, on, off, axis):
-    if depth < 0:
+def _one_hot(xp, indices, depth, on, off, axis):
+    if depth < 0:  # depth is known when XLA compiles (a static operand)
         raise errors.InvalidArgumentError(f"one_hot: depth must be >= 0, got {depth}")
-    hot = np.expand_dims(indices, -1) == np.arange(int(depth))  # out of range: no hot entry
-    out = np.where(hot, on, off).astype(np.asarray(on).dtype)
-    return out if axis == -1 else np.moveaxis(out, -1, axis)
+    hot = xp.expand_dims(indices, -1) == xp.arange(int(depth))  # out of range: no hot entry
+    out = xp.where(hot, on, off).astype(xp.asarray(on).dtype)
+    return out if axis == -1 else xp.moveaxis(out, -1, axis)
 
 
 def _one_hot_gradient(op, grad):
@@ -196,10 +201,11 @@ def _one_hot_gradient(op, grad):
 
 ONE_HOT = OpDef(
     "OneHot",
-    _one_hot_kernel,
+    None,
     infer=_one_hot_infer,
     attrs={"axis": kinds.INT},
     gradient=_one_hot_gradient,
+    implementation=_one_hot,
 )
 
 

@@ -13,8 +13,6 @@ from __future__ import annotations
 
 import string
 
-import numpy as np
-
 from runtime import errors
 from runtime.core import attr_kinds as kinds
 from runtime.core import dtypes
@@ -44,13 +42,13 @@ def _eye_infer(inputs, attrs):
     return [(attrs["dtype"], TensorShape([*attrs["batch_shape"], *dims]))]
 
 
-def _eye_kernel(num_rows, num_columns, dtype, batch_shape):
-    if num_rows < 0 or num_columns < 0:
+def _eye(xp, num_rows, num_columns, dtype, batch_shape):
+    if num_rows < 0 or num_columns < 0:  # sizes are known when XLA compiles: static operands
         raise errors.InvalidArgumentError(
             f"eye: the number of rows and columns must be >= 0, got {num_rows} and {num_columns}"
         )
-    matrix = np.eye(int(num_rows), int(num_columns), dtype=dtype.as_numpy_dtype)
-    return np.broadcast_to(matrix, (*batch_shape, *matrix.shape)).copy()
+    matrix = xp.eye(int(num_rows), int(num_columns), dtype=dtype.as_numpy_dtype)
+    return xp.broadcast_to(matrix, (*batch_shape, *matrix.shape)).copy()
 
 
 _BATCH_SHAPE = kinds.AttrKind(
@@ -59,11 +57,12 @@ _BATCH_SHAPE = kinds.AttrKind(
 )
 EYE = OpDef(
     "Eye",
-    _eye_kernel,
+    None,
     _eye_infer,
     attrs={"dtype": kinds.DTYPE, "batch_shape": _BATCH_SHAPE},
     # As in TensorFlow, whose eye is built of ops on its sizes alone.
     gradient=NotDifferentiable("its inputs are integer sizes"),
+    implementation=_eye,
 )
 
 
@@ -184,9 +183,8 @@ def _einsum_infer(inputs, attrs):
     return [(first.dtype, TensorShape(dims))]
 
 
-def _einsum_kernel(*operands, equation):
-    out = np.einsum(equation, *operands)
-    return out.astype(operands[0].dtype, copy=False) if isinstance(out, np.ndarray) else out
+def _einsum(xp, *operands, equation):
+    return xp.einsum(equation, *operands).astype(operands[0].dtype, copy=False)
 
 
 def _einsum_gradient(op, grad):
@@ -262,10 +260,11 @@ def _dim(x, term, position):
 
 EINSUM = OpDef(
     "Einsum",
-    _einsum_kernel,
+    None,
     _einsum_infer,
     attrs={"equation": kinds.STR},
     gradient=_einsum_gradient,
+    implementation=_einsum,
 )
 
 

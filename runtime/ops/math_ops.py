@@ -372,12 +372,12 @@ def _matmul_infer(inputs, attrs):
     return [(a.dtype, batch.concatenate([da[-2], db[-1]]))]
 
 
-def _matmul_kernel(a, b, transpose_a, transpose_b):
+def _matmul(xp, a, b, transpose_a, transpose_b):
     if transpose_a:
         a = a.mT  # the last two axes swapped: a view
     if transpose_b:
         b = b.mT
-    return np.matmul(a, b)
+    return xp.matmul(a, b)
 
 
 def _matmul_gradient(op, g):
@@ -410,11 +410,12 @@ def _sum_batch(grad, x):
 
 MATMUL = OpDef(
     "MatMul",
-    _matmul_kernel,
+    None,
     _matmul_infer,
     attrs={"transpose_a": kinds.BOOL, "transpose_b": kinds.BOOL},
     gradient=_matmul_gradient,
     python_form=forms.matmul_form,
+    implementation=_matmul,
 )
 
 
@@ -447,9 +448,10 @@ def _add_n_infer(inputs, attrs):
 
 ADD_N = OpDef(
     "AddN",
-    lambda *xs: functools.reduce(np.add, xs),
+    None,
     _add_n_infer,
     gradient=lambda op, g: (g,) * len(op.inputs),
+    implementation=lambda xp, *xs: functools.reduce(xp.add, xs),
 )
 
 

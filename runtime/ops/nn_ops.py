@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from runtime import errors
 from runtime.core import attr_kinds as kinds
 from runtime.core.forms import Bound, Call, Form, Input, Operator
 from runtime.core.op_def import OpDef
@@ -51,13 +50,24 @@ def _relu_grad_form(op):
     return Form(Operator("*", Input(0), Operator(">", Input(1), _zero(op))))
 
 
+def _relu_grad(xp, g, y):
+    """As TensorFlow's ReluGrad, ``g * (y > 0)``: 0 where y <= 0, but NaN where g is NaN or
+    infinite there (NaN * 0), in every backend."""
+    zero = y.dtype.type(0)
+    if xp.backend == "numpy":
+        return g * (y > zero)
+    # XLA would simplify the product with a converted bool into a choice of g or 0.
+    return xp.where(y > zero, g, g * zero)
+
+
 RELU_GRAD = OpDef(
     "ReluGrad",
-    lambda g, y: g * (y > 0),  # as TensorFlow's ReluGrad: 0 where y <= 0 (g * False)
+    None,
     _relu_grad_infer,
     # Linear in g; y only picks where it passes, so y's own gradient is zero almost everywhere.
     gradient=lambda op, gg: (relu_grad(gg, op.inputs[1]), None),
     python_form=_relu_grad_form,
+    implementation=_relu_grad,
 )
 
 
@@ -75,10 +85,11 @@ def _relu_form(op):
 
 RELU = OpDef(
     "Relu",
-    lambda x: np.maximum(x, 0),
+    None,
     _numeric_unary_spec("Relu", NUMERIC),
     gradient=lambda op, g: (relu_grad(g, op.outputs[0]),),
     python_form=_relu_form,
+    implementation=lambda xp, x: xp.maximum(x, x.dtype.type(0)),
 )
 
 
@@ -94,10 +105,10 @@ def relu(features, name=None):
 # --- softmax ------------------------------------------------------------------------------------
 
 
-def _softmax_kernel(x, axis):
-    shifted = x - np.max(x, axis=axis, keepdims=True)
-    e = np.exp(shifted)
-    return e / np.sum(e, axis=axis, keepdims=True)
+def _softmax(xp, x, axis):
+    shifted = x - xp.max(x, axis=axis, keepdims=True)
+    e = xp.exp(shifted)
+    return e / xp.sum(e, axis=axis, keepdims=True)
 
 
 def _softmax_infer(inputs, attrs):
@@ -116,10 +127,11 @@ def _softmax_gradient(op, g):
 
 SOFTMAX = OpDef(
     "Softmax",
-    _softmax_kernel,
+    None,
     _softmax_infer,
     attrs={"axis": kinds.INT},
     gradient=_softmax_gradient,
+    implementation=_softmax,
 )
 
 
@@ -140,23 +152,23 @@ def softmax(logits, axis=-1, name=None):
 # --- sparse softmax cross-entropy ----------------------------------------------------------------
 
 
-def _sparse_xent_kernel(logits, labels):
-    depth = np.shape(logits)[-1]
-    flat_labels = np.reshape(labels, -1)
-    if flat_labels.size and (flat_labels.min() < 0 or flat_labels.max() >= depth):
-        bad = flat_labels[(flat_labels < 0) | (flat_labels >= depth)][0]
-        raise errors.InvalidArgumentError(
-            f"Received a label value of {bad} which is outside the valid range of [0, {depth})"
+def _sparse_xent(xp, logits, labels):
+    depth = xp.shape(logits)[-1]
+    if labels.size:
+        bad = (labels < 0) | (labels >= depth)
+        xp.check(
+            bad,
+            f"Received a label value of {{0}} which is outside the valid range of [0, {depth})",
+            detail=lambda: xp.ravel(labels)[xp.argmax(xp.ravel(bad))],  # the first bad one
         )
-    flat = np.reshape(logits, (-1, depth))
-    shifted = flat - flat.max(axis=1, keepdims=True)  # exp cannot overflow
-    exp = np.exp(shifted)
-    sums = exp.sum(axis=1, keepdims=True)
-    rows = np.arange(len(flat))
-    loss = np.log(sums[:, 0]) - shifted[rows, flat_labels]
-    backprop = exp / sums  # softmax, minus 1 at the label: the loss's gradient
-    backprop[rows, flat_labels] -= 1
-    return loss.reshape(np.shape(labels)), backprop.reshape(np.shape(logits))
+    shifted = logits - xp.max(logits, axis=-1, keepdims=True)  # exp cannot overflow
+    exp = xp.exp(shifted)
+    sums = xp.sum(exp, axis=-1, keepdims=True)
+    at_label = xp.take_along_axis(shifted, xp.expand_dims(labels, -1), axis=-1)
+    loss = xp.log(sums) - at_label
+    hot = xp.expand_dims(labels, -1) == xp.arange(depth)
+    backprop = exp / sums - hot.astype(logits.dtype)  # softmax, minus 1 at the label
+    return xp.reshape(loss, xp.shape(labels)), backprop
 
 
 def _sparse_xent_infer(inputs, attrs):
@@ -192,10 +204,11 @@ def _sparse_xent_gradient(op, loss_grad, backprop_grad):
 
 SPARSE_SOFTMAX_XENT = OpDef(
     "SparseSoftmaxCrossEntropyWithLogits",
-    _sparse_xent_kernel,
+    None,
     _sparse_xent_infer,
     default_name="SparseSoftmaxCrossEntropyWithLogits",
     gradient=_sparse_xent_gradient,
+    implementation=_sparse_xent,
 )
 
 

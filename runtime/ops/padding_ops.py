@@ -67,31 +67,32 @@ def _pad_infer(inputs, attrs):
     return [(x.dtype, _paddings_infer("pad", x, paddings))]
 
 
-def _checked(paddings, what):
+def _pairs(paddings):
+    """``(before, after)`` of each dim. Paddings are known when XLA compiles: numpy here."""
     paddings = np.asarray(paddings)
     if np.any(paddings < 0):
-        raise errors.InvalidArgumentError(f"{what}: paddings must not be negative")
+        raise errors.InvalidArgumentError("pad: paddings must not be negative")
     return [tuple(int(p) for p in pair) for pair in paddings]
 
 
-def _pad_kernel(x, paddings, value):
-    return np.pad(x, _checked(paddings, "pad"), mode="constant", constant_values=value)
+def _pad(xp, x, paddings, value):
+    return xp.pad(x, _pairs(paddings), mode="constant", constant_values=value)
 
 
 def _mirror_pad_infer(inputs, attrs):
     return [(inputs[0].dtype, _paddings_infer("pad", *inputs))]
 
 
-def _mirror_pad_kernel(x, paddings, mode):
-    pairs = _checked(paddings, "pad")
+def _mirror_pad(xp, x, paddings, mode):
+    pairs = _pairs(paddings)
     limit = 1 if mode == "REFLECT" else 0  # a reflection leaves the edge out, a symmetric copy not
-    for dim, (before, after) in zip(np.shape(x), pairs):
+    for dim, (before, after) in zip(xp.shape(x), pairs):
         if max(before, after) > dim - limit:
             raise errors.InvalidArgumentError(
                 f"pad: {mode} paddings {before} and {after} must be at most {dim - limit} "
                 f"for a dimension of size {dim}"
             )
-    return np.pad(x, pairs, mode=mode.lower())
+    return xp.pad(x, pairs, mode=mode.lower())
 
 
 # --- the gradients of padding: each padded value is a copy, its gradient goes to the original --
@@ -162,13 +163,16 @@ def _one_dim(rank, axis, before, after):
     return stack([stack([convert_to_tensor(v, dtypes.int32) for v in row]) for row in rows])
 
 
-PAD = OpDef("PadV2", _pad_kernel, _pad_infer, default_name="Pad", gradient=_pad_gradient)
+PAD = OpDef(
+    "PadV2", None, _pad_infer, default_name="Pad", gradient=_pad_gradient, implementation=_pad
+)
 MIRROR_PAD = OpDef(
     "MirrorPad",
-    _mirror_pad_kernel,
+    None,
     _mirror_pad_infer,
     attrs={"mode": kinds.one_of("REFLECT", "SYMMETRIC")},
     gradient=_mirror_pad_gradient,
+    implementation=_mirror_pad,
 )
 
 
@@ -228,14 +232,15 @@ def _tile_infer(inputs, attrs):
     ]
 
 
-def _tile_kernel(x, multiples):
+def _tile(xp, x, multiples):
+    """``multiples`` are known when XLA compiles: numpy here."""
     if np.any(multiples < 0):
         raise errors.InvalidArgumentError(f"tile: multiples must not be negative: {multiples}")
-    if len(multiples) != np.ndim(x):
+    if len(multiples) != xp.ndim(x):
         raise errors.InvalidArgumentError(
-            f"tile: {len(multiples)} multiples for a tensor of rank {np.ndim(x)}"
+            f"tile: {len(multiples)} multiples for a tensor of rank {xp.ndim(x)}"
         )
-    return np.tile(x, tuple(int(m) for m in multiples))
+    return xp.tile(x, tuple(int(m) for m in multiples))
 
 
 def _tile_gradient(op, grad):
@@ -252,7 +257,7 @@ def _tile_gradient(op, grad):
     return reshape(summed, shape_of(x)), None
 
 
-TILE = OpDef("Tile", _tile_kernel, _tile_infer, gradient=_tile_gradient)
+TILE = OpDef("Tile", None, _tile_infer, gradient=_tile_gradient, implementation=_tile)
 
 
 def tile(input, multiples, name=None):

@@ -54,40 +54,46 @@ def _reduce_infer(op_type, allowed, out_dtype=None):
     return infer
 
 
-def _typed(reducer):
-    def kernel(x, axis, keepdims):
-        return reducer(x, axis=axis, keepdims=keepdims, dtype=x.dtype)
-
-    return kernel
+# Each reduction's implementation is written once against an array namespace ``xp``
+# (``runtime.core.array_namespace``): numpy for the kernel, jax.numpy for XLA.
 
 
-def _mean_kernel(x, axis, keepdims):
+def _typed(name):
+    """Sum or product, in the input's dtype (numpy would widen small ints)."""
+
+    def implementation(xp, x, axis, keepdims):
+        return getattr(xp, name)(x, axis=axis, keepdims=keepdims, dtype=x.dtype)
+
+    return implementation
+
+
+def _mean(xp, x, axis, keepdims):
     if x.dtype.kind in "iu":
-        total = np.sum(x, axis=axis, keepdims=keepdims, dtype=np.int64)
-        count = np.size(x) // builtins.max(np.size(total), 1)
+        # Summed as wide as the backend allows (XLA without 64-bit types: int32).
+        total = xp.sum(x, axis=axis, keepdims=keepdims, dtype=xp.canonical_dtype(np.int64))
+        count = x.size // builtins.max(total.size, 1)
         if count == 0:
             raise errors.InvalidArgumentError("reduce_mean of an empty integer tensor")
         # Integer mean truncates toward zero, like TensorFlow's.
-        return (np.sign(total) * (np.abs(total) // count)).astype(x.dtype)
-    if x.dtype.kind == "f" and x.dtype.itemsize >= 4 and np.size(x):
-        # np.mean's own steps (a sum in x's dtype, divided by the count) without its overhead.
-        total = np.add.reduce(x, axis=axis, keepdims=keepdims)
-        return total / (np.size(x) // builtins.max(np.size(total), 1))
-    if np.size(x) == 0:  # the mean of nothing is nan, without numpy's warning
-        empty_sum = np.sum(x, axis=axis, keepdims=keepdims)
-        return np.full(np.shape(empty_sum), np.nan, dtype=x.dtype)[()]
-    # Half floats are summed in float32, so a mean of many large values does not overflow.
-    accumulate = np.float32 if x.dtype == np.float16 else x.dtype
-    return np.asarray(np.mean(x, axis=axis, keepdims=keepdims, dtype=accumulate)).astype(x.dtype)[
-        ()
-    ]
+        return (xp.sign(total) * (xp.abs(total) // count)).astype(x.dtype)
+    if x.size == 0:  # the mean of nothing is nan, without numpy's warning
+        empty_sum = xp.sum(x, axis=axis, keepdims=keepdims)
+        return xp.full(xp.shape(empty_sum), xp.nan, dtype=x.dtype)[()]
+    # Half floats are summed in float32, so a mean of many large values does not overflow;
+    # the sum divided by the count are np.mean's own steps, without its overhead.
+    if x.dtype.itemsize >= 4:
+        total = xp.add.reduce(x, axis=axis, keepdims=keepdims)
+        return total / (x.size // builtins.max(total.size, 1))
+    total = xp.add.reduce(x, axis=axis, keepdims=keepdims, dtype=np.float32)
+    return (total / (x.size // builtins.max(total.size, 1))).astype(x.dtype)
 
 
-def _extreme(reducer, largest):
+def _extreme(name, largest):
     """Max or min; over nothing it is the identity (-inf for a float max), as in TensorFlow."""
 
-    def kernel(x, axis, keepdims):
-        if np.size(x):
+    def implementation(xp, x, axis, keepdims):
+        reducer = getattr(xp, name)
+        if x.size:
             return reducer(x, axis=axis, keepdims=keepdims)
         if x.dtype.kind == "f":
             initial = -np.inf if largest else np.inf
@@ -96,14 +102,14 @@ def _extreme(reducer, largest):
             initial = info.min if largest else info.max
         return reducer(x, axis=axis, keepdims=keepdims, initial=initial)
 
-    return kernel
+    return implementation
 
 
-def _bool_reduce(reducer):
-    def kernel(x, axis, keepdims):
-        return reducer(x, axis=axis, keepdims=keepdims)
+def _bool_reduce(name):
+    def implementation(xp, x, axis, keepdims):
+        return getattr(xp, name)(x, axis=axis, keepdims=keepdims)
 
-    return kernel
+    return implementation
 
 
 # --- their gradients ---------------------------------------------------------------------------
@@ -161,14 +167,15 @@ def _prod_gradient(op, grad):
     return (multiply(_with_reduced_dims(op, grad), others),)
 
 
-def _reduction(op_type, kernel, allowed, default_name, doc, gradient):
+def _reduction(op_type, implementation, allowed, default_name, doc, gradient):
     op = OpDef(
         op_type,
-        kernel,
+        None,
         _reduce_infer(op_type, allowed),
         default_name=default_name,
         attrs={"axis": kinds.AXES, "keepdims": kinds.BOOL},
         gradient=gradient,
+        implementation=implementation,
     )
 
     def fn(input_tensor, axis=None, keepdims=False, name=None):
@@ -182,7 +189,7 @@ def _reduction(op_type, kernel, allowed, default_name, doc, gradient):
 
 SUM, reduce_sum = _reduction(
     "Sum",
-    _typed(np.sum),
+    _typed("sum"),
     NUMERIC,
     "Sum",
     "Sum over ``axis`` (all axes by default).\n\n>>> reduce_sum([[1, 2], [3, 4]], axis=0).numpy()\narray([4, 6], dtype=int32)",
@@ -190,7 +197,7 @@ SUM, reduce_sum = _reduction(
 )
 MEAN, reduce_mean = _reduction(
     "Mean",
-    _mean_kernel,
+    _mean,
     NUMERIC,
     "Mean",
     "Mean over ``axis``; integer means truncate, as in TensorFlow.\n\n>>> reduce_mean([1, 2]).numpy()\nnp.int32(1)",
@@ -198,7 +205,7 @@ MEAN, reduce_mean = _reduction(
 )
 MAX, reduce_max = _reduction(
     "Max",
-    _extreme(np.max, largest=True),
+    _extreme("max", largest=True),
     NUMERIC,
     "Max",
     "Largest element over ``axis``.",
@@ -206,20 +213,20 @@ MAX, reduce_max = _reduction(
 )
 MIN, reduce_min = _reduction(
     "Min",
-    _extreme(np.min, largest=False),
+    _extreme("min", largest=False),
     NUMERIC,
     "Min",
     "Smallest element over ``axis``.",
     _extreme_gradient,
 )
 PROD, reduce_prod = _reduction(
-    "Prod", _typed(np.prod), NUMERIC, "Prod", "Product over ``axis``.", _prod_gradient
+    "Prod", _typed("prod"), NUMERIC, "Prod", "Product over ``axis``.", _prod_gradient
 )
 ALL, reduce_all = _reduction(
-    "All", _bool_reduce(np.all), BOOL, "All", "Logical and over ``axis``.", BOOL_OUTPUT
+    "All", _bool_reduce("all"), BOOL, "All", "Logical and over ``axis``.", BOOL_OUTPUT
 )
 ANY, reduce_any = _reduction(
-    "Any", _bool_reduce(np.any), BOOL, "Any", "Logical or over ``axis``.", BOOL_OUTPUT
+    "Any", _bool_reduce("any"), BOOL, "Any", "Logical or over ``axis``.", BOOL_OUTPUT
 )
 
 
@@ -245,29 +252,31 @@ def _arg_infer(op_type):
     return infer
 
 
-def _arg_kernel(reducer):
-    def kernel(x, axis, output_type):
-        if np.shape(x)[axis] == 0:
+def _arg(name):
+    def implementation(xp, x, axis, output_type):
+        if xp.shape(x)[axis] == 0:
             raise errors.InvalidArgumentError("argmax/argmin over an empty dimension")
-        return reducer(x, axis=axis).astype(output_type.as_numpy_dtype)
+        return getattr(xp, name)(x, axis=axis).astype(output_type.as_numpy_dtype)
 
-    return kernel
+    return implementation
 
 
 _ARG_ATTRS = {"axis": kinds.INT, "output_type": kinds.DTYPE}
 ARG_MAX = OpDef(
     "ArgMax",
-    _arg_kernel(np.argmax),
+    None,
     _arg_infer("ArgMax"),
     attrs=_ARG_ATTRS,
     gradient=INTEGER_OUTPUT,
+    implementation=_arg("argmax"),
 )
 ARG_MIN = OpDef(
     "ArgMin",
-    _arg_kernel(np.argmin),
+    None,
     _arg_infer("ArgMin"),
     attrs=_ARG_ATTRS,
     gradient=INTEGER_OUTPUT,
+    implementation=_arg("argmin"),
 )
 
 

@@ -7,8 +7,6 @@ array([1, 3, 6], dtype=int32)
 
 from __future__ import annotations
 
-import numpy as np
-
 from runtime.core import attr_kinds as kinds
 from runtime.core.op_def import OpDef
 from runtime.ops.array_ops import normalize_axis
@@ -26,16 +24,15 @@ def _cumsum_infer(inputs, attrs):
     return [(x.dtype, x.shape)]
 
 
-def _cumsum_kernel(x, axis, exclusive, reverse):
+def _cumsum(xp, x, axis, exclusive, reverse):
     if reverse:
-        x = np.flip(x, axis)
-    out = np.cumsum(x, axis=axis, dtype=x.dtype)
+        x = xp.flip(x, axis)
+    out = xp.cumsum(x, axis=axis, dtype=x.dtype)
     if exclusive and out.shape[axis]:  # each sum leaves its own element out: shift, from zero
-        out = np.roll(out, 1, axis)
-        first = [slice(None)] * out.ndim
-        first[axis] = 0
-        out[tuple(first)] = 0
-    return np.flip(out, axis) if reverse else out
+        before = (slice(None),) * (axis % out.ndim)
+        first, all_but_last = out[(*before, slice(0, 1))], out[(*before, slice(0, -1))]
+        out = xp.concatenate([xp.zeros_like(first), all_but_last], axis=axis)
+    return xp.flip(out, axis) if reverse else out
 
 
 def _cumsum_gradient(op, grad):
@@ -47,10 +44,11 @@ def _cumsum_gradient(op, grad):
 
 CUMSUM = OpDef(
     "Cumsum",
-    _cumsum_kernel,
+    None,
     _cumsum_infer,
     attrs={"axis": kinds.INT, "exclusive": kinds.BOOL, "reverse": kinds.BOOL},
     gradient=_cumsum_gradient,
+    implementation=_cumsum,
 )
 
 

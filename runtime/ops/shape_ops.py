@@ -33,13 +33,16 @@ def _shape_value(op):
     return None
 
 
+# Shapes are known when XLA compiles: these compute numpy values in every backend, so
+# that what depends on them (a reshape's shape, a fill's dims) is known too.
 SHAPE = OpDef(
     "Shape",
-    lambda x, out_type: np.array(np.shape(x), dtype=out_type.as_numpy_dtype),
+    None,
     infer=lambda i, a: [(_index_type(a["out_type"]), TensorShape([i[0].shape.rank]))],
     attrs={"out_type": kinds.DTYPE},
     gradient=SHAPE_ONLY,
     static_value=_shape_value,
+    implementation=lambda xp, x, out_type: np.array(xp.shape(x), dtype=out_type.as_numpy_dtype),
 )
 
 
@@ -55,16 +58,18 @@ def shape(input, out_type=dtypes.int32, name=None):
 
 SIZE = OpDef(
     "Size",
-    lambda x, out_type: out_type.as_numpy_dtype(np.size(x)),
+    None,
     infer=lambda i, a: [(_index_type(a["out_type"]), TensorShape([]))],
     attrs={"out_type": kinds.DTYPE},
     gradient=SHAPE_ONLY,
+    implementation=lambda xp, x, out_type: out_type.as_numpy_dtype(xp.size(x)),
 )
 RANK = OpDef(
     "Rank",
-    lambda x: np.int32(np.ndim(x)),
+    None,
     infer=lambda i, a: [(dtypes.int32, TensorShape([]))],
     gradient=SHAPE_ONLY,
+    implementation=lambda xp, x: np.int32(xp.ndim(x)),
 )
 
 

@@ -13,23 +13,36 @@ the same error and message the numpy kernel raises).
 
 from __future__ import annotations
 
+import functools
+
+import jax
 import jax.numpy as jnp
 import jax.scipy.special
 import numpy as np
+from jax import lax
 
 from runtime import errors
 from runtime.core.array_namespace import ArrayNamespace
 from runtime.xla.effects import is_static
 
 
-def _check_outside_a_lowering(failed, message, error_type=errors.InvalidArgumentError):
+def _check_outside_a_lowering(failed, message, error_type=errors.InvalidArgumentError, detail=None):
     raise TypeError(
         "xp.check under JAX records a check of the lowering being traced: call the "
         "implementation through runtime.xla.array_namespace.implemented"
     )
 
 
-JAX = ArrayNamespace(jnp, backend="jax", erf=jax.scipy.special.erf, check=_check_outside_a_lowering)
+JAX = ArrayNamespace(
+    jnp,
+    backend="jax",
+    erf=jax.scipy.special.erf,
+    check=_check_outside_a_lowering,
+    canonical_dtype=jax.dtypes.canonicalize_dtype,
+    # HIGHEST: float32 products in float32, as numpy computes them (not TF32 on GPUs).
+    matmul=functools.partial(jnp.matmul, precision=lax.Precision.HIGHEST),
+    einsum=functools.partial(jnp.einsum, precision=lax.Precision.HIGHEST),
+)
 """jax.numpy as an array namespace; ``check`` is bound per lowering (``implemented``)."""
 
 
@@ -39,14 +52,15 @@ class _Checked:
     __slots__ = ("check",)
 
     def __init__(self, lowering):
-        def check(failed, message, error_type=errors.InvalidArgumentError):
+        def check(failed, message, error_type=errors.InvalidArgumentError, detail=None):
             if not is_static(failed) and not isinstance(failed, bool):
                 failed = jnp.any(failed)
             elif np.any(failed):
                 failed = True
             else:
                 return
-            lowering.check(failed, message, error_type=error_type)
+            shown = None if detail is None else detail()
+            lowering.check(failed, message, detail=shown, error_type=error_type)
 
         self.check = check
 

@@ -1,5 +1,5 @@
-"""Lowerings of indexing: ``x[...]`` and its gradient, ``gather``, ``unsorted_segment_sum``,
-``one_hot``.
+"""Lowerings of indexing: ``x[...]`` and its gradient, and ``unsorted_segment_sum`` (a scatter,
+which numpy writes in place). ``gather`` and ``one_hot`` are their ops' implementations.
 
 XLA clamps an index out of range where numpy raises, so an index known only at
 run time is checked (``ctx.check``) with numpy's message, unless it is a loop
@@ -10,25 +10,9 @@ only at run time has no shape XLA can compile.
 from __future__ import annotations
 
 import jax.numpy as jnp
-import numpy as np
 
 from runtime.xla.effects import is_static
 from runtime.xla.shapes import dims
-
-
-def check_in_range(ctx, indices, size, message):
-    """Fails the op with ``message`` (``{0}``: the first bad index) unless every one of
-    ``indices`` is in [0, size): XLA would clamp them."""
-    bad = (indices < 0) | (indices >= size)
-    first_bad = jnp.ravel(indices)[jnp.argmax(jnp.ravel(bad))] if np.size(indices) else 0
-    failed = bool(np.any(bad)) if is_static(bad) else jnp.any(bad)
-    ctx.check(failed, message, detail=first_bad)
-
-
-def lower_gather(ctx, params, indices, axis):
-    n = params.shape[axis]
-    check_in_range(ctx, indices, n, f"gather: index {{0}} is not in [0, {n})")
-    return jnp.take(params, indices, axis=axis, mode="clip")
 
 
 def index_key(ctx, shape, dynamic, spec):
@@ -94,9 +78,3 @@ def lower_segment_sum(ctx, data, segment_ids, num_segments):
     rows = jnp.reshape(data, (ids.size, *jnp.shape(data)[jnp.ndim(segment_ids) :]))
     ids = jnp.where(ids < 0, n, ids)  # as in TensorFlow, ids out of range are dropped
     return jnp.zeros((n, *rows.shape[1:]), rows.dtype).at[ids].add(rows, mode="drop")
-
-
-def lower_one_hot(ctx, indices, depth, on, off, axis):
-    hot = jnp.expand_dims(indices, -1) == jnp.arange(int(depth))  # out of range: no hot entry
-    out = jnp.where(hot, on, off).astype(jnp.asarray(on).dtype)
-    return out if axis == -1 else jnp.moveaxis(out, -1, axis)

@@ -12,11 +12,16 @@ wrong whatever their values (shapes): the program then fails there when run.
 
 A row that gives its ``implementation`` against an array namespace
 (``runtime.core.op_def``) has no entry written here: its rule is that
-implementation called with ``jax.numpy`` (``runtime.xla.array_namespace``).
+implementation called with ``jax.numpy`` (``runtime.xla.array_namespace``),
+so what it computes, its checks and their messages are the op's own. Written
+here is only what XLA needs of its own: control flow, effects, variables,
+TensorArrays and gradient lists, indexing (XLA clamps where numpy raises),
+casts (XLA saturates), the bounds of loop counters, and the refusal of strings.
 Every row of ``OPS`` is in ``LOWERINGS`` (written or so made) or in
-``UNLOWERABLE`` (with the reason), and a test holds the table to that. A pure op whose inputs are all
-known when compiling is not lowered at all: its numpy kernel runs once, while
-tracing, so string constants and shapes still work in a compiled function.
+``UNLOWERABLE`` (with the reason), and a test holds the table to that. A pure
+op whose inputs are all known when compiling is not lowered at all: its numpy
+kernel runs once, while tracing, so string constants and shapes still work in
+a compiled function.
 
 >>> from runtime.ops import math_ops, string_ops
 >>> math_ops.ADD in LOWERINGS, UNLOWERABLE[string_ops.STRING_JOIN]
@@ -25,9 +30,6 @@ tracing, so string constants and shapes still work in a compiled function.
 
 from __future__ import annotations
 
-import functools
-
-import jax
 import jax.numpy as jnp
 import numpy as np
 from jax import lax
@@ -38,7 +40,6 @@ from runtime.core.op_def import OPS
 from runtime.ops import (
     array_ops,
     broadcast_ops,
-    clip_ops,
     constant_ops,
     control_flow_ops,
     function_ops,
@@ -47,19 +48,14 @@ from runtime.ops import (
     list_gradient_ops,
     logging_ops,
     math_ops,
-    nn_ops,
     padding_ops,
     random_ops,
-    reduction_ops,
-    scan_ops,
-    shape_ops,
     string_ops,
     tensor_array_ops,
 )
 from runtime.state import variables
 from runtime.xla import casts, control_flow, effects, gradient_lists, indexing, tensor_lists
 from runtime.xla.array_namespace import implemented
-from runtime.xla.shapes import dims
 
 LOWERINGS = {}
 """OpDef -> ``rule(ctx, *values, **attrs)``."""
@@ -70,11 +66,6 @@ UNLOWERABLE = {}
 STATIC_OPERANDS = {}
 """OpDef -> positions of inputs XLA needs when compiling (shapes, sizes): a value known only
 at run time is observed on a first run and compiled in (``runtime.xla.observe``)."""
-
-
-def _plain(fn):
-    """A rule that is a function of the input values alone."""
-    return lambda ctx, *values: fn(*values)
 
 
 # --- the ops every graph makes ----------------------------------------------------------------
@@ -90,6 +81,7 @@ LOWERINGS[graph_rows.PLACEHOLDER] = _placeholder
 # --- constants, casts, ranges ------------------------------------------------------------------
 
 
+# XLA's own: a float cast to an integer saturates in XLA, where numpy's value is wanted.
 def _cast(ctx, x, dtype):
     target = np.dtype(dtype.as_numpy_dtype)
     if casts.needs_numpy_cast(x.dtype, target):  # NaN and out of range: numpy's values
@@ -98,16 +90,11 @@ def _cast(ctx, x, dtype):
 
 
 LOWERINGS[constant_ops.CAST] = _cast
-# Range's bounds are static operands: by the time its rule would run, its inputs are all known
-# and its kernel computes it. The rule is never reached.
-LOWERINGS[constant_ops.RANGE] = lambda ctx, start, limit, delta: constant_ops.RANGE.kernel(
-    start, limit, delta
-)
-STATIC_OPERANDS[constant_ops.RANGE] = (0, 1, 2)
 
 # --- elementwise arithmetic ----------------------------------------------------------------------
 
 
+# XLA's own: the bounds of a loop's counter, which XLA's indexing needs (``ctx.bound``).
 def _offset(sign):
     """Add (``sign`` 1) or Sub (-1). An integer scalar with a known range, moved by a constant,
     keeps it moved: a loop's count less one (a backward loop's first index) stays bounded."""
@@ -129,6 +116,7 @@ LOWERINGS[math_ops.ADD] = _offset(1)
 LOWERINGS[math_ops.SUB] = _offset(-1)
 
 
+# XLA's own: it refuses strings, which the kernels compare.
 def _comparison(fn):
     def rule(ctx, x, y):
         if ctx.op.inputs[0].dtype.is_string:
@@ -140,9 +128,10 @@ def _comparison(fn):
 
 LOWERINGS[math_ops.EQUAL] = _comparison(jnp.equal)
 LOWERINGS[math_ops.NOT_EQUAL] = _comparison(jnp.not_equal)
-LOWERINGS[nn_ops.RELU] = _plain(lambda x: jnp.maximum(x, jnp.zeros((), x.dtype)))
 
 
+# XLA's own: numpy raises for a negative integer power by itself, XLA needs the check, and
+# a non-negative exponent to compute.
 def _pow(ctx, x, y):
     if jnp.issubdtype(x.dtype, jnp.integer):
         ctx.check(_any(y < 0), "ValueError: Integers to negative integer powers are not allowed.")
@@ -160,263 +149,45 @@ def _any(condition):
 LOWERINGS[math_ops.POW] = _pow
 
 
-def _softmax(ctx, x, axis):
-    shifted = x - jnp.max(x, axis=axis, keepdims=True)
-    e = jnp.exp(shifted)
-    return e / jnp.sum(e, axis=axis, keepdims=True)
+# --- ops whose rule is their implementation: what XLA needs to know when compiling ------------
 
-
-LOWERINGS[nn_ops.SOFTMAX] = _softmax
-
-
-def _sparse_softmax_xent(ctx, logits, labels):
-    depth = logits.shape[-1]
-    message = f"Received a label value of {{0}} which is outside the valid range of [0, {depth})"
-    indexing.check_in_range(ctx, labels, depth, message)
-    log_probs = jax.nn.log_softmax(logits, axis=-1)
-    hot = jnp.expand_dims(labels, -1) == jnp.arange(depth)
-    loss = -jnp.sum(jnp.where(hot, log_probs, jnp.zeros((), logits.dtype)), axis=-1)
-    return loss, jnp.exp(log_probs) - hot.astype(logits.dtype)
-
-
-LOWERINGS[nn_ops.SPARSE_SOFTMAX_XENT] = _sparse_softmax_xent
-
-
-def _matmul(ctx, a, b, transpose_a, transpose_b):
-    if transpose_a:
-        a = jnp.swapaxes(a, -1, -2)
-    if transpose_b:
-        b = jnp.swapaxes(b, -1, -2)
-    # HIGHEST: float32 products in float32, as numpy computes them (not TF32 on GPUs).
-    return jnp.matmul(a, b, precision=lax.Precision.HIGHEST)
-
-
-LOWERINGS[math_ops.MATMUL] = _matmul
-
-# --- reductions ----------------------------------------------------------------------------------
-
-
-def _typed_reduction(fn):
-    def rule(ctx, x, axis, keepdims):
-        return fn(x, axis=axis, keepdims=keepdims, dtype=x.dtype)
-
-    return rule
-
-
-def _extreme(fn, largest):
-    def rule(ctx, x, axis, keepdims):
-        if x.size:
-            return fn(x, axis=axis, keepdims=keepdims)
-        if jnp.issubdtype(x.dtype, jnp.floating):
-            initial = -np.inf if largest else np.inf
-        else:
-            info = np.iinfo(x.dtype)
-            initial = info.min if largest else info.max
-        return fn(x, axis=axis, keepdims=keepdims, initial=initial)
-
-    return rule
-
-
-def _mean(ctx, x, axis, keepdims):
-    if jnp.issubdtype(x.dtype, jnp.integer):
-        # Summed as wide as XLA allows here: int64 when the program runs with 64-bit types on.
-        wide = jax.dtypes.canonicalize_dtype(np.int64)
-        total = jnp.sum(x, axis=axis, keepdims=keepdims, dtype=wide)
-        count = x.size // max(total.size, 1)
-        if count == 0:
-            raise errors.InvalidArgumentError("reduce_mean of an empty integer tensor")
-        # Integer mean truncates toward zero, like TensorFlow's.
-        return (jnp.sign(total) * (jnp.abs(total) // count)).astype(x.dtype)
-    if x.size == 0:
-        shape = jax.eval_shape(lambda v: jnp.sum(v, axis=axis, keepdims=keepdims), x).shape
-        return jnp.full(shape, jnp.nan, dtype=x.dtype)
-    accumulate = jnp.float32 if x.dtype == jnp.float16 else x.dtype
-    return jnp.mean(x, axis=axis, keepdims=keepdims, dtype=accumulate).astype(x.dtype)
-
-
-def _bool_reduction(fn):
-    return lambda ctx, x, axis, keepdims: fn(x, axis=axis, keepdims=keepdims)
-
-
-def _arg(fn):
-    def rule(ctx, x, axis, output_type):
-        if x.shape[axis] == 0:
-            raise errors.InvalidArgumentError("argmax/argmin over an empty dimension")
-        return fn(x, axis=axis).astype(output_type.as_numpy_dtype)
-
-    return rule
-
-
-LOWERINGS[reduction_ops.SUM] = _typed_reduction(jnp.sum)
-LOWERINGS[reduction_ops.PROD] = _typed_reduction(jnp.prod)
-LOWERINGS[reduction_ops.MEAN] = _mean
-LOWERINGS[reduction_ops.MAX] = _extreme(jnp.max, largest=True)
-LOWERINGS[reduction_ops.MIN] = _extreme(jnp.min, largest=False)
-LOWERINGS[reduction_ops.ALL] = _bool_reduction(jnp.all)
-LOWERINGS[reduction_ops.ANY] = _bool_reduction(jnp.any)
-LOWERINGS[reduction_ops.ARG_MAX] = _arg(jnp.argmax)
-LOWERINGS[reduction_ops.ARG_MIN] = _arg(jnp.argmin)
-
-# --- shapes and layouts --------------------------------------------------------------------------
-
-
-def _like(fill_value):
-    def rule(ctx, x, dtype):
-        if dtype.is_string:
-            ctx.unimplemented("XLA has no strings")
-        return jnp.full(jnp.shape(x), fill_value, dtype=dtype.as_numpy_dtype)
-
-    return rule
-
-
-def _shape_of(ctx, x, out_type):
-    return np.array(jnp.shape(x), dtype=out_type.as_numpy_dtype)  # known when compiling
-
-
-def _unpack(ctx, x, num, axis):
-    if x.shape[axis] != num:
-        raise errors.InvalidArgumentError(
-            f"unstack: expected {num} along axis {axis}, got {x.shape[axis]}"
-        )
-    moved = jnp.moveaxis(x, axis, 0)
-    return tuple(moved[i] for i in range(num))
-
-
-LOWERINGS[broadcast_ops.FILL] = lambda ctx, dims, value: jnp.full(tuple(dims), value, value.dtype)
+STATIC_OPERANDS[constant_ops.RANGE] = (0, 1, 2)
 STATIC_OPERANDS[broadcast_ops.FILL] = (0,)
-LOWERINGS[array_ops.ZEROS_LIKE] = _like(0)
-LOWERINGS[array_ops.ONES_LIKE] = _like(1)
-LOWERINGS[shape_ops.SHAPE] = _shape_of
-LOWERINGS[shape_ops.SIZE] = lambda ctx, x, out_type: out_type.as_numpy_dtype(np.size(x))
-LOWERINGS[shape_ops.RANK] = lambda ctx, x: np.int32(np.ndim(x))
-LOWERINGS[array_ops.RESHAPE] = lambda ctx, x, shape: jnp.reshape(x, dims(shape))
 STATIC_OPERANDS[array_ops.RESHAPE] = (1,)
-LOWERINGS[array_ops.TRANSPOSE] = lambda ctx, x, perm: jnp.transpose(x, perm)
-LOWERINGS[array_ops.CONCAT] = lambda ctx, *xs, axis: jnp.concatenate(xs, axis=axis)
-LOWERINGS[array_ops.PACK] = lambda ctx, *xs, axis: jnp.stack(xs, axis=axis)
-LOWERINGS[array_ops.UNPACK] = _unpack
-LOWERINGS[array_ops.EXPAND_DIMS] = lambda ctx, x, axis: jnp.expand_dims(x, axis)
-LOWERINGS[array_ops.SQUEEZE] = lambda ctx, x, axis: jnp.squeeze(x, axis)
-LOWERINGS[array_ops.IDENTITY] = lambda ctx, x: x
-LOWERINGS[broadcast_ops.SELECT] = _plain(jnp.where)
+STATIC_OPERANDS[array_ops.SPLIT] = (1,)
+STATIC_OPERANDS[broadcast_ops.BROADCAST_TO] = (1,)
+STATIC_OPERANDS[broadcast_ops.SUM_TO_SHAPE] = (1,)
+STATIC_OPERANDS[padding_ops.PAD] = (1,)
+STATIC_OPERANDS[padding_ops.MIRROR_PAD] = (1,)
+STATIC_OPERANDS[padding_ops.TILE] = (1,)
+STATIC_OPERANDS[linalg_ops.EYE] = (0, 1)
 UNLOWERABLE[broadcast_ops.WHERE] = "its result's shape depends on the values of its input"
 
-LOWERINGS[array_ops.STOP_GRADIENT] = lambda ctx, x: x
+
+# XLA's own: it refuses strings, which ``zeros_like`` and ``ones_like`` make under numpy.
+def _refusing_strings(opdef):
+    """``opdef``'s implementation, refusing the string dtype."""
+    rule = implemented(opdef.implementation)
+
+    def refusing(ctx, x, dtype):
+        if dtype.is_string:
+            ctx.unimplemented("XLA has no strings")
+        return rule(ctx, x, dtype)
+
+    return refusing
 
 
-def _split(ctx, x, sizes, axis, num):
-    sizes = np.reshape(sizes, -1)
-    if len(sizes) != num or int(np.sum(sizes)) != jnp.shape(x)[axis]:
-        raise errors.InvalidArgumentError(
-            f"split: sizes {sizes.tolist()} do not add up to dimension {axis} of size "
-            f"{jnp.shape(x)[axis]}"
-        )
-    return tuple(jnp.split(x, np.cumsum(sizes)[:-1].tolist(), axis=axis))
-
-
-def _sum_to_shape(ctx, grad, shape, axes):
-    shape = dims(shape)
-    if axes is None:  # not known when the graph was built; the shapes are known now
-        grad_dims = jnp.shape(grad)
-        lead = len(grad_dims) - len(shape)
-        stretched = [lead + i for i, d in enumerate(shape) if d == 1 and grad_dims[lead + i] != 1]
-        axes = (*range(lead), *stretched)
-    total = jnp.sum(grad, axis=tuple(axes), keepdims=True, dtype=grad.dtype)
-    return jnp.reshape(total, shape)
-
-
-LOWERINGS[array_ops.SPLIT] = _split
-STATIC_OPERANDS[array_ops.SPLIT] = (1,)
-LOWERINGS[broadcast_ops.BROADCAST_TO] = lambda ctx, x, shape: jnp.broadcast_to(x, dims(shape))
-STATIC_OPERANDS[broadcast_ops.BROADCAST_TO] = (1,)
-LOWERINGS[broadcast_ops.SUM_TO_SHAPE] = _sum_to_shape
-STATIC_OPERANDS[broadcast_ops.SUM_TO_SHAPE] = (1,)
-LOWERINGS[math_ops.ADD_N] = lambda ctx, *xs: functools.reduce(jnp.add, xs)
-LOWERINGS[nn_ops.RELU_GRAD] = lambda ctx, g, y: jnp.where(y > 0, g, jnp.zeros((), g.dtype))
+LOWERINGS[array_ops.ZEROS_LIKE] = _refusing_strings(array_ops.ZEROS_LIKE)
+LOWERINGS[array_ops.ONES_LIKE] = _refusing_strings(array_ops.ONES_LIKE)
 
 # --- indexing (runtime/xla/indexing.py) --------------------------------------------------------
 
-LOWERINGS[indexing_ops.GATHER] = indexing.lower_gather
 LOWERINGS[indexing_ops.STRIDED_SLICE] = indexing.lower_strided_slice
 LOWERINGS[indexing_ops.STRIDED_SLICE_GRAD] = indexing.lower_strided_slice_grad
 STATIC_OPERANDS[indexing_ops.STRIDED_SLICE_GRAD] = (0,)
 LOWERINGS[indexing_ops.UNSORTED_SEGMENT_SUM] = indexing.lower_segment_sum
 STATIC_OPERANDS[indexing_ops.UNSORTED_SEGMENT_SUM] = (2,)
-LOWERINGS[indexing_ops.ONE_HOT] = indexing.lower_one_hot
 STATIC_OPERANDS[indexing_ops.ONE_HOT] = (1,)
-
-# --- clipping, padding, tiling, running sums, matrices --------------------------------------------
-
-
-def _clip(ctx, t, low, high):
-    out_shape = np.broadcast_shapes(jnp.shape(t), jnp.shape(low), jnp.shape(high))
-    if out_shape != jnp.shape(t):
-        raise errors.InvalidArgumentError(
-            f"clip_by_value: the bounds (shapes {jnp.shape(low)} and {jnp.shape(high)}) must not "
-            f"change the shape of t ({jnp.shape(t)})"
-        )
-    return jnp.minimum(jnp.maximum(t, low), high)
-
-
-def _pairs(paddings):
-    if np.any(np.asarray(paddings) < 0):
-        raise errors.InvalidArgumentError("pad: paddings must not be negative")
-    return [tuple(int(p) for p in pair) for pair in np.asarray(paddings)]
-
-
-def _mirror_pad(ctx, x, paddings, mode):
-    pairs = _pairs(paddings)
-    limit = 1 if mode == "REFLECT" else 0  # a reflection leaves the edge out, a symmetric copy not
-    for dim, (before, after) in zip(jnp.shape(x), pairs):
-        if max(before, after) > dim - limit:
-            raise errors.InvalidArgumentError(
-                f"pad: {mode} paddings {before} and {after} must be at most {dim - limit} "
-                f"for a dimension of size {dim}"
-            )
-    return jnp.pad(x, pairs, mode=mode.lower())
-
-
-def _tile(ctx, x, multiples):
-    if np.any(np.asarray(multiples) < 0):
-        raise errors.InvalidArgumentError(f"tile: multiples must not be negative: {multiples}")
-    if len(multiples) != jnp.ndim(x):
-        raise errors.InvalidArgumentError(
-            f"tile: {len(multiples)} multiples for a tensor of rank {jnp.ndim(x)}"
-        )
-    return jnp.tile(x, tuple(int(m) for m in multiples))
-
-
-def _cumsum(ctx, x, axis, exclusive, reverse):
-    if reverse:
-        x = jnp.flip(x, axis)
-    out = jnp.cumsum(x, axis=axis, dtype=x.dtype)
-    if exclusive and out.shape[axis]:  # each sum leaves its own element out: shift, from zero
-        zero = jnp.zeros_like(lax.slice_in_dim(out, 0, 1, axis=axis))
-        out = jnp.concatenate([zero, lax.slice_in_dim(out, 0, -1, axis=axis)], axis=axis)
-    return jnp.flip(out, axis) if reverse else out
-
-
-def _einsum(ctx, *operands, equation):
-    out = jnp.einsum(equation, *operands, precision=lax.Precision.HIGHEST)
-    return out.astype(operands[0].dtype)
-
-
-LOWERINGS[clip_ops.CLIP_BY_VALUE] = _clip
-LOWERINGS[padding_ops.PAD] = lambda ctx, x, paddings, value: jnp.pad(
-    x, _pairs(paddings), constant_values=value
-)
-STATIC_OPERANDS[padding_ops.PAD] = (1,)
-LOWERINGS[padding_ops.MIRROR_PAD] = _mirror_pad
-STATIC_OPERANDS[padding_ops.MIRROR_PAD] = (1,)
-LOWERINGS[padding_ops.TILE] = _tile
-STATIC_OPERANDS[padding_ops.TILE] = (1,)
-LOWERINGS[scan_ops.CUMSUM] = _cumsum
-# Its sizes are static operands: by the time the rule runs its kernel computes it, once.
-LOWERINGS[linalg_ops.EYE] = lambda ctx, rows, columns, **attrs: linalg_ops.EYE.kernel(
-    rows, columns, **attrs
-)
-STATIC_OPERANDS[linalg_ops.EYE] = (0, 1)
-LOWERINGS[linalg_ops.EINSUM] = _einsum
 
 # --- strings: no XLA form ----------------------------------------------------------------------
 

@@ -17,6 +17,7 @@ import_extra("jax")
 
 import runtime as rt  # noqa: E402
 from runtime.core.op_def import OPS  # noqa: E402
+from runtime.execution.compile import compile_function  # noqa: E402
 from runtime.execution.tracing import trace  # noqa: E402
 from runtime.functions.graph_function import GraphFunction  # noqa: E402
 from runtime.ops.array_ops import split  # noqa: E402
@@ -33,8 +34,9 @@ from runtime.ops.list_gradient_ops import (  # noqa: E402
 from runtime.ops.math_ops import add_n  # noqa: E402
 from runtime.ops.nn_ops import relu_grad  # noqa: E402
 from runtime.xla.lowerings import LOWERINGS, STATIC_OPERANDS, UNLOWERABLE  # noqa: E402
+from runtime.xla.program import XlaProgram  # noqa: E402
 from tests.runtime.ops.op_info_rows import rows_of_registered_ops  # noqa: E402
-from tests.runtime.xla.xla_harness import assert_same_results, traced  # noqa: E402
+from tests.runtime.xla.xla_harness import assert_same_results, run_both, traced  # noqa: E402
 
 F = np.array([[-2.5, -1.0, 0.0], [0.5, 1.0, 3.0]], np.float32)
 P = np.array([[0.5, 1.0, 2.0], [3.0, 4.5, 9.0]], np.float32)
@@ -255,3 +257,64 @@ def test_the_cases_use_every_lowered_op():
 def test_unknown_placeholder_dims_take_the_call_shapes():
     result = assert_same_results(lambda x: rt.reduce_sum(x * 2.0, axis=0), [F], shapes=[[None, 3]])
     assert result[0].shape == (3,)
+
+
+def test_relu_grad_is_nan_where_the_gradient_is_nan_or_infinite():
+    """TensorFlow's ReluGrad is ``g * (y > 0)``: where y <= 0 a NaN or infinite g gives
+    NaN (NaN * 0, inf * 0), not 0; the default executor and XLA alike."""
+    g = np.array([np.nan, np.inf, 2.0, np.nan, -np.inf], np.float32)
+    y = np.array([-1.0, 0.0, 0.0, 3.0, 1.0], np.float32)
+    expected = np.array([np.nan, np.nan, 0.0, np.nan, -np.inf], np.float32)
+    default, xla = run_both(relu_grad, [g, y])
+    np.testing.assert_array_equal(default[0], expected)
+    np.testing.assert_array_equal(xla[0], expected)
+
+
+FAILING = {
+    "negative paddings": (
+        lambda x, p: rt.pad(x, p), [F, np.array([[0, -1], [0, 0]], np.int32)],
+        "pad: paddings must not be negative",
+    ),
+    "mirror padding too wide": (
+        lambda x: rt.pad(x, [[2, 0], [0, 0]], "REFLECT"), [F],
+        "pad: REFLECT paddings 2 and 0 must be at most 1 for a dimension of size 2",
+    ),
+    "negative multiples": (
+        lambda x, m: rt.tile(x, m), [K, np.array([1, -2], np.int32)],
+        "tile: multiples must not be negative: [ 1 -2]",
+    ),
+    "split sizes": (
+        lambda x: tuple(split(x, [1, 1], axis=1)), [F],
+        "split: sizes [1, 1] do not add up to dimension 1 of size 3",
+    ),
+    "argmax of nothing": (
+        lambda x: rt.argmax(x[:, :0], axis=1), [F], "argmax/argmin over an empty dimension",
+    ),
+    "integer mean of nothing": (
+        lambda x: rt.reduce_mean(x[:0]), [K], "reduce_mean of an empty integer tensor",
+    ),
+    "clip bounds widening t": (
+        lambda x, low: rt.clip_by_value(x[:1], low, 1.5), [F, P],
+        "clip_by_value: the bounds (shapes (2, 3) and ()) must not change the shape of t ((1, 3))",
+    ),
+    "gather index out of range": (
+        lambda x, i: rt.gather(x, i, axis=1), [F, np.array([0, 5, -1], np.int32)],
+        "gather: index 5 is not in [0, 3)",
+    ),
+    "label out of range": (
+        lambda x, labels: rt.nn.sparse_softmax_cross_entropy_with_logits(labels, x),
+        [F, np.array([1, 7], np.int32)],
+        "Received a label value of 7 which is outside the valid range of [0, 3)",
+    ),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("name", sorted(FAILING), ids=_label)
+def test_a_failing_op_fails_alike_in_both(name):
+    """The op's checks are its own (written once): XLA's program fails as the kernel does."""
+    fn, args, message = FAILING[name]
+    graph = traced(fn, args)
+    for run in (compile_function(graph), XlaProgram(graph)):
+        with pytest.raises(rt.errors.InvalidArgumentError) as failure:
+            run(*args)
+        assert failure.value.message.splitlines()[0] == message
