@@ -34,7 +34,6 @@ import jax.numpy as jnp
 import numpy as np
 from jax import lax
 
-from runtime import errors
 from runtime.core import graph as graph_rows
 from runtime.core.op_def import OPS
 from runtime.ops import (
@@ -71,12 +70,8 @@ at run time is observed on a first run and compiled in (``runtime.xla.observe``)
 # --- the ops every graph makes ----------------------------------------------------------------
 
 
-def _placeholder(ctx, dtype, shape):
-    raise errors.InvalidArgumentError("A placeholder must be fed a value")
-
-
 LOWERINGS[graph_rows.CONST] = lambda ctx, value, dtype: value
-LOWERINGS[graph_rows.PLACEHOLDER] = _placeholder
+LOWERINGS[graph_rows.PLACEHOLDER] = lambda ctx, **attrs: graph_rows.PLACEHOLDER.kernel(**attrs)
 
 # --- constants, casts, ranges ------------------------------------------------------------------
 
