@@ -41,6 +41,7 @@ from runtime.core import floating_point, tracebacks
 from runtime.core.gc_pause import no_cyclic_gc
 from runtime.core.graph import PLACEHOLDER
 from runtime.execution.emitter import Emitter
+from runtime.execution.interpreter import describe_op
 from runtime.execution.schedule import function_ops, missing_feed_error, ops_to_run
 from runtime.execution.sources import register_source
 
@@ -125,12 +126,6 @@ def _failing_op(tb, filename, line_ops):
             op = line_ops.get(tb.tb_lineno, op)
         tb = tb.tb_next
     return op
-
-
-def describe_op(op):
-    """``node add (Add) defined at File "model.py", line 3, in f``: the op and its user's line."""
-    where = op.source
-    return f"node {op.name} ({op.type})" + (f" defined at {where}" if where else "")
 
 
 def compile_graph(
