@@ -44,6 +44,7 @@ from runtime.execution.emitter import Emitter
 from runtime.execution.interpreter import describe_op
 from runtime.execution.schedule import function_ops, missing_feed_error, ops_to_run
 from runtime.execution.sources import register_source
+from runtime.ops.registry import kernel_error
 
 __all__ = [
     "Program",
@@ -99,19 +100,12 @@ def describe_error(error, filename, line_ops):
     through ``line_ops``) failed; None when no op's line failed (raise ``error`` as it is)."""
     if getattr(error, "described", False):  # by a program this one calls (a deep block)
         return None
-    if isinstance(error, errors.OpError):
-        op = error.op or _failing_op(error.__traceback__, filename, line_ops)
-        if op is None:
-            return None
-        return _described(type(error)(f"{error.message}\n\t [[{describe_op(op)}]]", op))
-    op = _failing_op(error.__traceback__, filename, line_ops)
+    op = error.op if isinstance(error, errors.OpError) else None
+    op = op or _failing_op(error.__traceback__, filename, line_ops)
     if op is None:
         return None
-    return _described(
-        errors.InvalidArgumentError(
-            f"{type(error).__name__}: {error}\n\t [[{describe_op(op)}]]", op
-        )
-    )
+    failure = kernel_error(error)  # the OpError a kernel's exception means, as eagerly
+    return _described(type(failure)(f"{failure.message}\n\t [[{describe_op(op)}]]", op))
 
 
 def _described(error):

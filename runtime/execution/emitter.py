@@ -23,10 +23,11 @@ import keyword
 import re
 
 from runtime.core.forms import Bound, Call, Form, Input, Method, name_hint
+from runtime.core.graph import PLACEHOLDER
 from runtime.execution import int_counters, reuse
 from runtime.execution.expressions import ATOM, operator_text, render
 from runtime.execution.interpreter import IfParts, Interpreter, WhileParts
-from runtime.execution.schedule import function_ops
+from runtime.execution.schedule import function_ops, missing_feed_error
 from runtime.ops.control_flow_ops import IF, WHILE
 
 _NOT_NAME_CHARACTER = re.compile(r"[^A-Za-z0-9_]")
@@ -302,6 +303,9 @@ class Emitter(Interpreter):
         self.emit_ops(ops, env, indent, outputs, tests)
         return [self._operand(t, env) for t in graph.outputs]
 
+    def emit_placeholder(self, op, inputs):
+        raise missing_feed_error(op)  # a fed one holds a value already: it is never walked
+
     def emit_if(self, op, inputs):
         """A native ``if``/``else`` holding the branches inlined (``IfParts``)."""
         indent, cond = self.indent, IfParts.of(op, inputs)
@@ -394,8 +398,8 @@ class Emitter(Interpreter):
         return loop.outputs(loop_vars, iterations, stacks)
 
 
-# The ops that are not one line: a cond and a loop are blocks (a placeholder is an argument).
-_BLOCKS = {IF: Emitter.emit_if, WHILE: Emitter.emit_while}
+# The ops that are not one line: a placeholder is an argument, a cond and a loop are blocks.
+_BLOCKS = {PLACEHOLDER: Emitter.emit_placeholder, IF: Emitter.emit_if, WHILE: Emitter.emit_while}
 
 
 def _writes_operands(form):

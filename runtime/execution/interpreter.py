@@ -42,7 +42,6 @@ from typing import NamedTuple
 
 from runtime import errors
 from runtime.core.graph import PLACEHOLDER
-from runtime.execution.schedule import missing_feed_error
 
 
 def describe_op(op):
@@ -64,12 +63,11 @@ class Interpreter:
         """Runs ``ops`` (in program order) through their rules; ``env`` maps ``id(tensor)`` to
         its value, the fed ones given. Returns ``env``, with the values of the ops' outputs.
 
-        A placeholder in ``ops`` is an input: it must be fed (InvalidArgumentError otherwise).
+        A placeholder in ``ops`` whose value ``env`` holds is skipped (it is fed); one it does
+        not hold goes to its rule, which says what an input not given means to the walk.
         """
         for op in ops:
-            if op.opdef is PLACEHOLDER:
-                if not all(id(t) in env for t in op.outputs):
-                    raise missing_feed_error(op)
+            if op.opdef is PLACEHOLDER and all(id(t) in env for t in op.outputs):
                 continue
             outputs = self.run_op(op, [env[id(t)] for t in op.inputs])
             self.store(op, outputs, env)
