@@ -26,9 +26,9 @@ from runtime.core.forms import Bound, Call, Form, Input, Method, name_hint
 from runtime.core.graph import PLACEHOLDER
 from runtime.execution import int_counters, reuse
 from runtime.execution.expressions import ATOM, operator_text, render
-from runtime.execution.interpreter import IfParts, Interpreter, WhileParts
+from runtime.execution.interpreter import CONTROL_FLOW_RULES, Interpreter
 from runtime.execution.schedule import function_ops, missing_feed_error
-from runtime.ops.control_flow_ops import IF, WHILE
+from runtime.ops.control_flow_ops import IF
 
 _NOT_NAME_CHARACTER = re.compile(r"[^A-Za-z0-9_]")
 _MAX_NAME_LENGTH = 40
@@ -306,9 +306,9 @@ class Emitter(Interpreter):
     def emit_placeholder(self, op, inputs):
         raise missing_feed_error(op)  # a fed one holds a value already: it is never walked
 
-    def emit_if(self, op, inputs):
-        """A native ``if``/``else`` holding the branches inlined (``IfParts``)."""
-        indent, cond = self.indent, IfParts.of(op, inputs)
+    def branch(self, op, cond):
+        """If's primitive: a native ``if``/``else`` holding the branches inlined."""
+        indent = self.indent
         args = cond.operands
         outs = [self.value_name(t) for t in op.outputs]
         self.emit(indent, f"if {cond.pred}:", op)
@@ -331,11 +331,11 @@ class Emitter(Interpreter):
         """The global naming ``graph`` compiled as a program of its own (inputs in, outputs out)."""
         return self.bind_global("block_program", self.outline(graph))
 
-    def emit_while(self, op, inputs):
-        """A native ``while``, written as ``interpreter.run_while`` runs a loop (``WhileParts``):
-        the limit, then the test, then the body. A loop being differentiated (``stacked``) also
-        counts its iterations and appends the body's extra outputs to lists."""
-        indent, loop = self.indent, WhileParts.of(op, inputs)
+    def loop(self, op, loop):
+        """While's primitive: a native ``while``, written as ``interpreter.run_while`` runs a
+        loop: the limit, then the test, then the body. A loop being differentiated
+        (``stacked``) also counts its iterations and appends the body's extra outputs to lists."""
+        indent = self.indent
         n = len(loop.initial)
         loop_vars = [self.value_name(t) for t in op.outputs[:n]]
         ints = None
@@ -399,7 +399,7 @@ class Emitter(Interpreter):
 
 
 # The ops that are not one line: a placeholder is an argument, a cond and a loop are blocks.
-_BLOCKS = {PLACEHOLDER: Emitter.emit_placeholder, IF: Emitter.emit_if, WHILE: Emitter.emit_while}
+_BLOCKS = {PLACEHOLDER: Emitter.emit_placeholder, **CONTROL_FLOW_RULES}
 
 
 def _writes_operands(form):

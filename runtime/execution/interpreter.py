@@ -31,9 +31,11 @@ A rule's error leaves the walk as it is, naming the op and the user's line
 that made it (an ``OpError`` names them in its message; any other error gets a
 note saying which op its walk was at).
 
-If and While mean the same to every walk (``IfParts``, ``WhileParts`` say what
-they carry; ``run_if`` and ``run_while`` say what they do, in plain Python):
-each walk supplies only its form of a branch and a loop.
+If and While have one rule for every walk (``if_rule``, ``while_rule``):
+``IfParts`` and ``WhileParts`` say what they carry, and the walk's primitives,
+``branch(op, cond)`` and ``loop(op, loop)``, give its form of a branch and a
+loop. By default those run the sub-graphs through ``run_graph`` as ``run_if``
+and ``run_while`` say, in plain Python: what If and While mean.
 """
 
 from __future__ import annotations
@@ -42,6 +44,7 @@ from typing import NamedTuple
 
 from runtime import errors
 from runtime.core.graph import PLACEHOLDER
+from runtime.ops.control_flow_ops import IF, WHILE
 
 
 def describe_op(op):
@@ -89,6 +92,20 @@ class Interpreter:
         """Records ``outputs`` as the values of ``op``'s outputs."""
         for t, value in zip(op.outputs, outputs):
             env[id(t)] = value
+
+    # --- the primitives of If and While (``if_rule``, ``while_rule``) -------------------------
+
+    def run_graph(self, graph, values):
+        """The values of a function graph's outputs, its inputs being ``values``."""
+        raise NotImplementedError
+
+    def branch(self, op, cond):
+        """The outputs of If op ``op``, whose parts are ``cond`` (an ``IfParts``)."""
+        return run_if(cond, self.run_graph)
+
+    def loop(self, op, loop):
+        """The outputs of While op ``op``, whose parts are ``loop`` (a ``WhileParts``)."""
+        return run_while(loop, self.run_graph)
 
 
 def _note_op(error, op):
@@ -193,3 +210,16 @@ def run_while(parts, run_graph):
             stack.append(value)
         count += 1
     return parts.outputs(loop_vars, count, stacks)
+
+
+def if_rule(walker, op, inputs):
+    """The rule of If in every walk: its parts, given to the walk's ``branch``."""
+    return walker.branch(op, IfParts.of(op, inputs))
+
+
+def while_rule(walker, op, inputs):
+    """The rule of While in every walk: its parts, given to the walk's ``loop``."""
+    return walker.loop(op, WhileParts.of(op, inputs))
+
+
+CONTROL_FLOW_RULES = {IF: if_rule, WHILE: while_rule}

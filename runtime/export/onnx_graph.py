@@ -32,6 +32,7 @@ from runtime.core import dtypes
 from runtime.core.graph import Graph
 from runtime.execution.interpreter import Interpreter
 from runtime.execution.schedule import ops_to_run
+from runtime.export import onnx_control_flow
 from runtime.export.onnx_ops import DROPPED, LOWERINGS, UNEXPORTABLE
 from runtime.export.onnx_sequences import FlowTypes
 from runtime.export.onnx_types import ONNX_TYPES, ValueType
@@ -174,6 +175,12 @@ class Scope(Interpreter):
             return super().run_op(op, inputs)
         finally:
             self._op_named = saved
+
+    def branch(self, op, cond):
+        return onnx_control_flow.branch(self, op, cond)  # an ONNX If
+
+    def loop(self, op, loop):
+        return onnx_control_flow.loop(self, op, loop)  # an ONNX Loop
 
     def store(self, op, outputs, env):
         """Records the ONNX names of ``op``'s outputs, and declares their types."""

@@ -21,7 +21,7 @@ import numpy as np
 from jax import lax
 
 from runtime.core.graph import CONST
-from runtime.execution.interpreter import IfParts, WhileParts, run_if
+from runtime.execution.interpreter import if_rule, run_if, while_rule
 from runtime.ops.math_ops import ADD, GREATER, GREATER_EQUAL, LESS, LESS_EQUAL, LOGICAL_AND, SUB
 from runtime.xla.effects import is_static
 from runtime.xla.gradient_lists import (
@@ -154,18 +154,23 @@ def _traced(ctx, before, fn):
 # --- cond ----------------------------------------------------------------------------------------
 
 
-def lower_if(ctx, pred, *args, then_graph, else_graph):
-    """An If (``IfParts``): its primitive is ``lax.cond``, or ``lax.select`` of two cheap
-    branches; a ``pred`` known when compiling picks its branch now (``run_if``)."""
-    cond = IfParts(pred, list(args), then_graph, else_graph)
-    if is_static(pred):  # known when compiling: one branch, inline
+def lower_if(ctx, *values, **attrs):
+    """The XLA table's rule for If: the one If rule (``interpreter.if_rule``), whose primitive
+    is ``branch`` below (``Lowering.branch``)."""
+    return if_rule(ctx, ctx.op, values)
+
+
+def branch(ctx, cond):
+    """If's primitive (``cond``: its ``IfParts``): ``lax.cond``, or ``lax.select`` of two cheap
+    branches; a predicate known when compiling picks its branch now (``run_if``)."""
+    if is_static(cond.pred):  # known when compiling: one branch, inline
         return run_if(cond, ctx.run)
-    if _cheap(then_graph) and _cheap(else_graph):
+    if _cheap(cond.then_graph) and _cheap(cond.else_graph):
         selected = _select(ctx, cond)
         if selected is not None:
             return selected
     branches = [lambda graph=graph: ctx.run(graph, cond.operands) for graph in cond.branches]
-    return conditional(ctx, ctx.op, pred, branches, ctx.op.outputs)
+    return conditional(ctx, ctx.op, cond.pred, branches, ctx.op.outputs)
 
 
 _CHEAP_OPS = 8
@@ -261,14 +266,20 @@ def lower_call(ctx, *inputs, function, depth):
     return ctx.run(graph, list(inputs), outputs)
 
 
-def lower_while(ctx, *inputs, **attrs):
-    """A While (``WhileParts``): its primitive is ``lax.while_loop``, carrying the state."""
-    parts = WhileParts.of(ctx.op, inputs)
-    loop = _Loop(ctx, ctx.op, parts)
+def lower_while(ctx, *values, **attrs):
+    """The XLA table's rule for While: the one While rule (``interpreter.while_rule``), whose
+    primitive is ``loop`` below (``Lowering.loop``)."""
+    return while_rule(ctx, ctx.op, values)
+
+
+def loop(ctx, parts):
+    """While's primitive (``parts``: its ``WhileParts``): ``lax.while_loop``, carrying the
+    program's state."""
+    lowered = _Loop(ctx, ctx.op, parts)
     loop_vars = parts.initial
     if parts.stacked is not None:  # differentiated: it also counts its iterations and stacks
-        loop.stack(loop_vars, parts.stacked)
-    return _retrying(ctx, ctx.op, lambda learned, widths: loop.lower(loop_vars, learned, widths))
+        lowered.stack(loop_vars, parts.stacked)
+    return _retrying(ctx, ctx.op, lambda learned, widths: lowered.lower(loop_vars, learned, widths))
 
 
 class _Loop:

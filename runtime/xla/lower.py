@@ -36,7 +36,7 @@ from runtime.core.graph import PLACEHOLDER
 from runtime.execution.interpreter import Interpreter, describe_op
 from runtime.execution.schedule import missing_feed_error, ops_to_run
 from runtime.ops.registry import run_kernel
-from runtime.xla import lowerings
+from runtime.xla import control_flow, lowerings
 from runtime.xla.effects import is_static
 from runtime.xla.state import DETAIL, ERROR, KEY, NeedsObservation, State
 from runtime.xla.tensor_lists import TensorList
@@ -176,6 +176,12 @@ class Lowering(Interpreter):
 
     def rule_for(self, op):
         return Lowering.lower
+
+    def branch(self, op, cond):
+        return control_flow.branch(self, cond)  # lax.cond
+
+    def loop(self, op, loop):
+        return control_flow.loop(self, loop)  # lax.while_loop
 
     def lower(self, op, values):
         """``op`` on ``values``: evaluated now if it can be, else by its rule of the XLA table."""

@@ -13,7 +13,15 @@ import autograph as ag
 import runtime as rt
 from runtime import errors
 from runtime.execution.compile import compile_function
-from runtime.execution.interpreter import IfParts, Interpreter, WhileParts, run_if, run_while
+from runtime.execution.interpreter import (
+    CONTROL_FLOW_RULES,
+    IfParts,
+    Interpreter,
+    WhileParts,
+    run_if,
+    run_while,
+)
+from runtime.execution.schedule import function_ops
 from runtime.execution.tracing import trace
 from runtime.ops import math_ops
 from runtime.ops.control_flow_ops import IF, WHILE
@@ -21,12 +29,20 @@ from runtime.ops.registry import run_kernel
 
 
 class Evaluating(Interpreter):
-    """A walk computing each op with its kernel: the smallest walk there is."""
+    """A walk computing each op with its kernel: the smallest walk there is. If and While
+    take the base's primitives, which run their sub-graphs with this walk."""
 
     def rule_for(self, op):
+        rule = CONTROL_FLOW_RULES.get(op.opdef)
+        if rule is not None:
+            return rule
         return lambda walker, op, inputs: _as_list(
             op, run_kernel(op.opdef.kernel, inputs, op.attrs)
         )
+
+    def run_graph(self, graph, values):
+        env = self.run_ops(function_ops(graph), dict(zip(map(id, graph.inputs), values)))
+        return [env[id(t)] for t in graph.outputs]
 
 
 def _as_list(op, out):
@@ -98,18 +114,9 @@ def test_an_error_inside_a_branch_names_the_op_in_the_branch_once():
 
     class Broken(Evaluating):
         def rule_for(self, op):
-            if op.opdef is IF:  # a walk of its branch, inside the If's rule
-                return lambda walker, op, inputs: run_if(
-                    IfParts.of(op, inputs), lambda graph, values: walker.run_graph(graph, values)
-                )
             if op.opdef is math_ops.MUL:
                 return lambda walker, op, inputs: {}["a bug of the rule"]
             return super().rule_for(op)
-
-        def run_graph(self, graph, values):
-            env = dict(zip(map(id, graph.inputs), values))
-            self.run_ops(graph.get_operations(), env)
-            return [env[id(t)] for t in graph.outputs]
 
     with pytest.raises(KeyError) as info:
         Broken().run_ops(g.get_operations(), {id(g.inputs[0]): np.int32(3)})
@@ -246,3 +253,20 @@ def test_run_if_runs_the_branch_the_predicate_picks_on_the_operands():
     for pred, x in [(True, 4), (False, 4)]:
         cond = IfParts.of(op, [np.bool_(pred), np.int32(x)])
         assert [int(v) for v in run_if(cond, _run_graph)] == [x * 10 if pred else -x]
+
+
+def test_a_walk_with_the_base_primitives_runs_if_and_while_as_the_compiled_program_does():
+    def f(n):
+        def body(i, total):
+            return [i + 1, rt.cond(i % 3 > 0, lambda: total + i, lambda: total - 1)]
+
+        return rt.while_loop(lambda i, total: i < n, body, [rt.constant(0), rt.constant(0)])
+
+    g = _graph(f, ([], rt.int32))
+    for n in [0, 1, 7]:
+        i, total = 0, 0  # the reference: the loop in Python
+        while i < n:
+            i, total = i + 1, total + i if i % 3 > 0 else total - 1
+        env = Evaluating().run_ops(function_ops(g), {id(g.inputs[0]): np.int32(n)})
+        assert [int(env[id(t)]) for t in g.outputs] == [i, total]
+        assert [int(v) for v in compile_function(g)(np.int32(n))] == [i, total]
