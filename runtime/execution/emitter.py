@@ -185,7 +185,8 @@ class Emitter(Interpreter):
             self.indent = saved
 
     def rule_for(self, op):
-        """A cond and a loop are blocks of lines; any other op is written as its form."""
+        """A placeholder not fed raises, If and While have the walks' one rule (their blocks
+        are ``branch`` and ``loop``); any other op is written as its form."""
         return _BLOCKS.get(op.opdef, Emitter.emit_form)
 
     def _plan_inlining(self, ops, outputs, tests):
