@@ -59,17 +59,23 @@ def bind1(opdef, inputs, attrs=None, name=None):
 
 
 def _run_eagerly(opdef, inputs, attrs):
-    for t in inputs:
-        if not isinstance(t, EagerTensor):
-            raise ValueError(
-                f"The symbolic tensor {t.name!r} was used outside the graph it belongs to: "
-                f"{opdef.type} is executing eagerly. Build it inside `with graph.as_default():`."
-            )
+    try:
+        values = [t._value for t in inputs]  # only an eager tensor has a value
+    except AttributeError:
+        raise _outside_its_graph(opdef, inputs) from None
     specs = opdef.infer(inputs, attrs)
-    out = run_kernel(opdef.kernel, [t._value for t in inputs], attrs, label=opdef.type)
+    out = run_kernel(opdef.kernel, values, attrs, opdef.type)
     if len(specs) == 1:
         return [EagerTensor(out, specs[0][0])]
     return [EagerTensor(v, dtype) for v, (dtype, _) in zip(out or (), specs)]
+
+
+def _outside_its_graph(opdef, inputs):
+    t = next(t for t in inputs if not isinstance(t, EagerTensor))
+    return ValueError(
+        f"The symbolic tensor {t.name!r} was used outside the graph it belongs to: "
+        f"{opdef.type} is executing eagerly. Build it inside `with graph.as_default():`."
+    )
 
 
 # What a kernel raises when it refuses its inputs (numpy's errors, Python's arithmetic's).

@@ -270,3 +270,11 @@ def test_a_walk_with_the_base_primitives_runs_if_and_while_as_the_compiled_progr
         env = Evaluating().run_ops(function_ops(g), {id(g.inputs[0]): np.int32(n)})
         assert [int(env[id(t)]) for t in g.outputs] == [i, total]
         assert [int(v) for v in compile_function(g)(np.int32(n))] == [i, total]
+
+
+def test_an_eager_op_given_a_symbolic_tensor_names_it():
+    g = rt.Graph()
+    with g.as_default():
+        x = rt.placeholder(rt.float32, [], name="x")
+    with pytest.raises(ValueError, match="'x:0' was used outside the graph it belongs to: Add"):
+        rt.constant(1.0) + x
