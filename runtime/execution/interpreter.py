@@ -28,8 +28,8 @@ ONNX value names for the exporter. While a rule runs, ``walker.op`` is its op.
 'Neg(Add(x, Const()))'
 
 A rule's error leaves the walk as it is, naming the op and the user's line
-that made it (an ``OpError`` names them in its message; any other error gets a
-note saying which op its walk was at).
+that made it: an ``OpError`` that carries its op names them in its message; any
+other error gets a note saying which op the walk was at.
 
 If and While have one rule for every walk (``if_rule``, ``while_rule``):
 ``IfParts`` and ``WhileParts`` say what they carry, and the walk's primitives,
@@ -109,9 +109,12 @@ class Interpreter:
 
 
 def _note_op(error, op):
-    """Names the op (and the user's line) an error left a walk at, once: an OpError's message
-    names its op already; the innermost op of nested branches and loops is the one."""
-    if isinstance(error, errors.OpError) or getattr(error, "walk_noted", False):
+    """Names the op (and the user's line) an error left a walk at, once: an OpError that
+    carries its op names it in its message already; the innermost op of nested branches and
+    loops is the one."""
+    if getattr(error, "walk_noted", False):
+        return
+    if isinstance(error, errors.OpError) and error.op is not None:
         return
     error.walk_noted = True
     error.add_note(f"While at {describe_op(op)}")

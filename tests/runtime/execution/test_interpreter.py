@@ -124,20 +124,23 @@ def test_an_error_inside_a_branch_names_the_op_in_the_branch_once():
     assert "(Mul) defined at" in info.value.__notes__[0]
 
 
-def test_an_op_error_of_a_rule_leaves_as_it_is():
+def test_an_op_error_naming_its_op_leaves_as_it_is_and_one_without_gets_the_note():
     g = _graph(lambda x: x * 2, ([], rt.int32))
-    error = errors.InvalidArgumentError("the message", None)
+    mul = g.get_operations()[-1]
+    for carried, noted in [(mul, False), (None, True)]:
+        error = errors.InvalidArgumentError("the message", carried)
 
-    class Failing(Interpreter):
-        def rule_for(self, op):
-            def fail(walker, op, inputs):
-                raise error
+        class Failing(Interpreter):
+            def rule_for(self, op):
+                def fail(walker, op, inputs, error=error):
+                    raise error
 
-            return fail
+                return fail
 
-    with pytest.raises(errors.InvalidArgumentError) as info:
-        Failing().run_ops(g.get_operations(), {id(g.inputs[0]): 3})
-    assert info.value is error and not getattr(error, "__notes__", None)
+        with pytest.raises(errors.InvalidArgumentError) as info:
+            Failing().run_ops(g.get_operations(), {id(g.inputs[0]): 3})
+        assert info.value is error and str(error) == "the message"
+        assert bool(getattr(error, "__notes__", None)) is noted
 
 
 def test_a_broken_onnx_rule_names_the_op_and_the_users_line(tmp_path, monkeypatch):
