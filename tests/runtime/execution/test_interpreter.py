@@ -124,21 +124,26 @@ def test_an_error_inside_a_branch_names_the_op_in_the_branch_once():
     assert "(Mul) defined at" in info.value.__notes__[0]
 
 
+def _failing_with(error):
+    """A walk whose every rule raises ``error``."""
+
+    def fail(walker, op, inputs):
+        raise error
+
+    class Failing(Interpreter):
+        def rule_for(self, op):
+            return fail
+
+    return Failing()
+
+
 def test_an_op_error_naming_its_op_leaves_as_it_is_and_one_without_gets_the_note():
     g = _graph(lambda x: x * 2, ([], rt.int32))
     mul = g.get_operations()[-1]
     for carried, noted in [(mul, False), (None, True)]:
         error = errors.InvalidArgumentError("the message", carried)
-
-        class Failing(Interpreter):
-            def rule_for(self, op):
-                def fail(walker, op, inputs, error=error):
-                    raise error
-
-                return fail
-
         with pytest.raises(errors.InvalidArgumentError) as info:
-            Failing().run_ops(g.get_operations(), {id(g.inputs[0]): 3})
+            _failing_with(error).run_ops(g.get_operations(), {id(g.inputs[0]): 3})
         assert info.value is error and str(error) == "the message"
         assert bool(getattr(error, "__notes__", None)) is noted
 
