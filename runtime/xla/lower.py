@@ -1,7 +1,8 @@
 """Tracing a function graph into JAX: each op through its row of ``runtime.xla.lowerings``.
 
 ``Lowering.run(graph, values)`` walks the ops a graph runs, in program order
-(stateful ones included), and gives each the values of its inputs:
+(stateful ones included: the one walk, ``runtime.execution.interpreter``), and
+gives each the values of its inputs:
 
 - a pure op whose inputs are all known when compiling (numpy values: constants,
   shapes) runs its numpy kernel now, so the compiled program holds its result;
