@@ -41,8 +41,10 @@ from runtime.core import floating_point, tracebacks
 from runtime.core.gc_pause import no_cyclic_gc
 from runtime.core.graph import PLACEHOLDER
 from runtime.execution.emitter import Emitter
+from runtime.execution.interpreter import describe_op
 from runtime.execution.schedule import function_ops, missing_feed_error, ops_to_run
 from runtime.execution.sources import register_source
+from runtime.ops.registry import kernel_error
 
 __all__ = [
     "Program",
@@ -98,19 +100,12 @@ def describe_error(error, filename, line_ops):
     through ``line_ops``) failed; None when no op's line failed (raise ``error`` as it is)."""
     if getattr(error, "described", False):  # by a program this one calls (a deep block)
         return None
-    if isinstance(error, errors.OpError):
-        op = error.op or _failing_op(error.__traceback__, filename, line_ops)
-        if op is None:
-            return None
-        return _described(type(error)(f"{error.message}\n\t [[{describe_op(op)}]]", op))
-    op = _failing_op(error.__traceback__, filename, line_ops)
+    op = error.op if isinstance(error, errors.OpError) else None
+    op = op or _failing_op(error.__traceback__, filename, line_ops)
     if op is None:
         return None
-    return _described(
-        errors.InvalidArgumentError(
-            f"{type(error).__name__}: {error}\n\t [[{describe_op(op)}]]", op
-        )
-    )
+    failure = kernel_error(error)  # the OpError a kernel's exception means, as eagerly
+    return _described(type(failure)(f"{failure.message}\n\t [[{describe_op(op)}]]", op))
 
 
 def _described(error):
@@ -125,12 +120,6 @@ def _failing_op(tb, filename, line_ops):
             op = line_ops.get(tb.tb_lineno, op)
         tb = tb.tb_next
     return op
-
-
-def describe_op(op):
-    """``node add (Add) defined at File "model.py", line 3, in f``: the op and its user's line."""
-    where = op.source
-    return f"node {op.name} ({op.type})" + (f" defined at {where}" if where else "")
 
 
 def compile_graph(

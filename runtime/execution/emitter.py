@@ -26,8 +26,9 @@ from runtime.core.forms import Bound, Call, Form, Input, Method, name_hint
 from runtime.core.graph import PLACEHOLDER
 from runtime.execution import int_counters, reuse
 from runtime.execution.expressions import ATOM, operator_text, render
+from runtime.execution.interpreter import CONTROL_FLOW_RULES, Interpreter
 from runtime.execution.schedule import function_ops, missing_feed_error
-from runtime.ops.control_flow_ops import IF, WHILE
+from runtime.ops.control_flow_ops import IF
 
 _NOT_NAME_CHARACTER = re.compile(r"[^A-Za-z0-9_]")
 _MAX_NAME_LENGTH = 40
@@ -74,8 +75,14 @@ class ModuleNamer:
         return name
 
 
-class Emitter:
-    """Lines of one generated module, the globals they read, and the op each line runs."""
+class Emitter(Interpreter):
+    """Lines of one generated module, the globals they read, and the op each line runs.
+
+    A walk (``runtime.execution.interpreter``) whose values are Python text: each
+    rule, ``rule(emitter, op, inputs)``, gets its inputs' text, writes the op's
+    lines at ``emitter.indent`` and returns its outputs' text (a name, or an
+    expression written into the one line using it).
+    """
 
     def __init__(self, states=None, kernels=None, specialize=True, reuse=True):
         self.states = states
@@ -85,6 +92,7 @@ class Emitter:
         self.lines = []
         self.namespace = {}
         self.line_ops = {}
+        self.indent = 0  # of the block being written
         self.namer = ModuleNamer()
         self.fresh = self.namer.fresh
         self._shared = {}  # id(value) -> its global name: kernels, types, ufuncs, bound once
@@ -170,8 +178,16 @@ class Emitter:
         self._plan_inlining(ops, outputs, tests)
         if self.reuse:
             self._reused.update(reuse.plan(ops, forms, self._inlined, [*outputs, *tests]))
-        for op in ops:
-            self.emit_op(op, env, indent)
+        saved, self.indent = self.indent, indent
+        try:
+            self.run_ops(ops, env)
+        finally:
+            self.indent = saved
+
+    def rule_for(self, op):
+        """A placeholder not fed raises, If and While have the walks' one rule (their blocks
+        are ``branch`` and ``loop``); any other op is written as its form."""
+        return _BLOCKS.get(op.opdef, Emitter.emit_form)
 
     def _plan_inlining(self, ops, outputs, tests):
         """Marks the scalar values of this block that are written into their one consumer.
@@ -213,32 +229,28 @@ class Emitter:
     def _operand(self, t, env):
         return env[id(t)], self._precedence.get(id(t), ATOM)
 
-    def emit_op(self, op, env, indent):
-        block = _BLOCKS.get(op.opdef)
-        if block is not None:
-            block(self, op, env, indent)
-            return
+    def emit_form(self, op, inputs):
+        """``op`` written as its row's form, or as a call of its kernel."""
         form = self._forms.get(id(op))
         if form is not None and type(form.expression) is Input:  # the value itself: Identity
-            env[id(op.outputs[0])] = env[id(op.inputs[form.expression.index])]
-        elif form is not None and type(form.expression) is Bound:  # a constant, a handle
+            return [inputs[form.expression.index]]
+        if form is not None and type(form.expression) is Bound:  # a constant, a handle
             literal = self._literals.get(id(op.outputs[0]))
-            env[id(op.outputs[0])] = literal or self.bind(form.expression)
-        elif id(op) in self._checked:
-            self.emit_checked(op, form, env, indent)
-        else:
-            self.emit_call(op, form, env, indent)
+            return [literal or self.bind(form.expression)]
+        if id(op) in self._checked:
+            return self.emit_checked(op, form, inputs)
+        return self.emit_call(op, form, inputs)
 
-    def emit_call(self, op, form, env, indent):
+    def emit_call(self, op, form, inputs):
         out = op.outputs[0] if op.outputs else None
         mode = self._inlined.get(id(out)) if out is not None else None
         if form is None:
-            call = self.kernel_call(op, [env[id(t)] for t in op.inputs])
+            call = self.kernel_call(op, inputs)
         else:
             precedence, size = self._precedence, 1
             operands = []
-            for t in op.inputs:
-                operands.append((env[id(t)], precedence.get(id(t), ATOM)))
+            for t, text in zip(op.inputs, inputs):
+                operands.append((text, precedence.get(id(t), ATOM)))
                 size += self._inlined_size.get(id(t), 0)
             target = self._reused.get(id(op))
             if target is not None:  # into a dead temporary: ufunc(args, out=that input)
@@ -254,33 +266,32 @@ class Emitter:
                     and size <= _MAX_INLINED_OPS
                     and len(call) <= _MAX_INLINED_CHARS
                 ):
-                    env[id(out)] = call
                     precedence[id(out)] = own
                     self._inlined_size[id(out)] = size
-                    return
+                    return [call]
         if not op.outputs:
-            self.emit(indent, call, op)
-            return
+            self.emit(self.indent, call, op)
+            return []
         names = [self.value_name(t) for t in op.outputs]
-        for t, n in zip(op.outputs, names):
-            env[id(t)] = n
-        self.emit(indent, f"{_tuple_text(names)} = {call}", op)
+        self.emit(self.indent, f"{_tuple_text(names)} = {call}", op)
+        return names
 
-    def emit_checked(self, op, form, env, indent):
+    def emit_checked(self, op, form, inputs):
         """``+``/``-``/``*`` on a loop counter's Python ints: computed again on int32 operands
         where the result leaves int32's range, so it wraps (and warns) as numpy's does."""
-        operands = [self._operand(t, env) for t in op.inputs]
+        indent = self.indent
+        operands = [(text, self._precedence.get(id(t), ATOM)) for t, text in zip(op.inputs, inputs)]
         call, _ = render(form.expression, operands, self.bind)
         int32 = self.numpy_type_name(op.outputs[0].dtype)
         again, _ = render(
             form.expression, [(f"{int32}({text})", ATOM) for text, _ in operands], self.bind
         )
         name = self.value_name(op.outputs[0])
-        env[id(op.outputs[0])] = name
         self.emit(indent, f"{name} = {call}", op)
         bounds = f"{int_counters.INT32_MIN} <= {name} <= {int_counters.INT32_MAX}"
         self.emit(indent, f"if not {bounds}:", op)
         self.emit(indent + 1, f"{name} = {again}", op)
+        return [name]
 
     def emit_subgraph(self, graph, input_exprs, indent, is_test=False):
         """Inlines ``graph`` with its inputs bound to ``input_exprs``; returns its outputs.
@@ -293,17 +304,17 @@ class Emitter:
         self.emit_ops(ops, env, indent, outputs, tests)
         return [self._operand(t, env) for t in graph.outputs]
 
-    def emit_placeholder(self, op, env, indent):
-        if id(op.outputs[0]) not in env:
-            raise missing_feed_error(op)
+    def emit_placeholder(self, op, inputs):
+        raise missing_feed_error(op)  # a fed one holds a value already: it is never walked
 
-    def emit_if(self, op, env, indent):
-        then_graph, else_graph = op.attrs["then_graph"], op.attrs["else_graph"]
-        args = [env[id(t)] for t in op.inputs[1:]]
+    def branch(self, op, cond):
+        """If's primitive: a native ``if``/``else`` holding the branches inlined."""
+        indent = self.indent
+        args = cond.operands
         outs = [self.value_name(t) for t in op.outputs]
-        self.emit(indent, f"if {env[id(op.inputs[0])]}:", op)
-        for branch in (then_graph, else_graph):
-            if branch is else_graph:
+        self.emit(indent, f"if {cond.pred}:", op)
+        for branch in cond.branches:
+            if branch is cond.else_graph:
                 self.emit(indent, "else:", op)
             start = len(self.lines)
             if indent >= _MAX_NESTING:
@@ -315,51 +326,49 @@ class Emitter:
                 self.emit(indent + 1, f"{_tuple_text(outs)} = {_tuple_text(results)}", op)
             if len(self.lines) == start:
                 self.emit(indent + 1, "pass")
-        for t, n in zip(op.outputs, outs):
-            env[id(t)] = n
+        return outs
 
     def _outlined(self, graph):
         """The global naming ``graph`` compiled as a program of its own (inputs in, outputs out)."""
         return self.bind_global("block_program", self.outline(graph))
 
-    def emit_while(self, op, env, indent):
-        """A native ``while``. A loop being differentiated (attr ``stacked``) also counts its
-        iterations and appends the body's extra outputs to lists: its extra outputs."""
-        n = op.attrs["num_loop_vars"]
-        cond_graph, body_graph = op.attrs["cond_graph"], op.attrs["body_graph"]
-        inputs = [env[id(t)] for t in op.inputs]
-        has_max = op.attrs["has_maximum_iterations"]
-        stacked = op.attrs["stacked"]
-        captured = inputs[n:-1] if has_max else inputs[n:]
+    def loop(self, op, loop):
+        """While's primitive: a native ``while``, written as ``interpreter.run_while`` runs a
+        loop: the limit, then the test, then the body. A loop being differentiated
+        (``stacked``) also counts its iterations and appends the body's extra outputs to lists."""
+        indent = self.indent
+        n = len(loop.initial)
         loop_vars = [self.value_name(t) for t in op.outputs[:n]]
         ints = None
         if self.specialize and not self.kernels and indent < _MAX_NESTING:
             ints = int_counters.plan(op)
-        initial = inputs[:n]
+        initial = loop.initial
         if ints is not None:
             self._checked |= ints.checked
             self._literals.update(ints.literals)
             self._int_writes |= ints.int_writes
             initial = [f"int({x})" if k in ints.positions else x for k, x in enumerate(initial)]
         self.emit(indent, f"{_tuple_text(loop_vars)} = {_tuple_text(initial)}", op)
+        captured = loop.captured
         cond_captured = list(captured)
         for j in ints.int_captures if ints is not None else ():
             cond_captured[j] = self.fresh(f"{captured[j]}_int")
             self.emit(indent, f"{cond_captured[j]} = int({captured[j]})", op)
-        counts = has_max or stacked is not None
-        if counts:
+        if loop.counts:
             counter = self.fresh(f"{name_hint(op)}_iterations")
             self.emit(indent, f"{counter} = 0", op)
-        stacks = [self.value_name(t) for t in op.outputs[n + 1 :]] if stacked is not None else []
+        stacks = (
+            [self.value_name(t) for t in op.outputs[n + 1 :]] if loop.stacked is not None else []
+        )
         for stack in stacks:
             self.emit(indent, f"{stack} = []", op)
         self.emit(indent, "while True:", op)
         header = len(self.lines) - 1
-        if has_max:
-            self.emit(indent + 1, f"if {counter} >= {inputs[-1]}:", op)
+        if loop.limit is not None:
+            self.emit(indent + 1, f"if {counter} >= {loop.limit}:", op)
             self.emit(indent + 2, "break")
         (pred,) = self.emit_subgraph(
-            cond_graph, loop_vars + cond_captured, indent + 1, is_test=True
+            loop.cond_graph, loop_vars + cond_captured, indent + 1, is_test=True
         )
         if len(self.lines) == header + 1:  # the test is one expression: it heads the loop
             self.lines[header] = "    " * indent + f"while {pred[0]}:"
@@ -368,35 +377,30 @@ class Emitter:
             self.emit(indent + 2, "break")
         if indent >= _MAX_NESTING:
             results = loop_vars + [self.fresh(f"{stack}_item") for stack in stacks]
-            call = f"{self._outlined(body_graph)}({_tuple_text(loop_vars + captured)})"
+            call = f"{self._outlined(loop.body_graph)}({_tuple_text(loop_vars + captured)})"
             self.emit(indent + 1, f"({_tuple_text(results)},) = {call}", op)
         else:
-            results = [
-                text for text, _ in self.emit_subgraph(body_graph, loop_vars + captured, indent + 1)
-            ]
+            body = self.emit_subgraph(loop.body_graph, loop_vars + captured, indent + 1)
+            results = [text for text, _ in body]
         for stack, value in zip(stacks, results[n:]):
             self.emit(indent + 1, f"{stack}.append({value})", op)
         if indent < _MAX_NESTING:
             self.emit(indent + 1, f"{_tuple_text(loop_vars)} = {_tuple_text(results[:n])}", op)
-        if counts:
+        if loop.counts:
             self.emit(indent + 1, f"{counter} += 1", op)
-        for t, name in zip(op.outputs, loop_vars):
-            env[id(t)] = name
         for k in ints.positions if ints is not None else ():
             int32 = self.numpy_type_name(op.outputs[k].dtype)
             self.emit(indent, f"{loop_vars[k]} = {int32}({loop_vars[k]})", op)
-        if stacked is not None:
-            iterations = self.value_name(op.outputs[n])
-            self.emit(
-                indent, f"{iterations} = {self.numpy_type_name(op.outputs[n].dtype)}({counter})"
-            )
-            env[id(op.outputs[n])] = iterations
-            for t, stack in zip(op.outputs[n + 1 :], stacks):
-                env[id(t)] = stack
+        if loop.stacked is None:
+            return loop.outputs(loop_vars)
+        iterations = self.value_name(op.outputs[n])
+        count_type = self.numpy_type_name(op.outputs[n].dtype)
+        self.emit(indent, f"{iterations} = {count_type}({counter})")
+        return loop.outputs(loop_vars, iterations, stacks)
 
 
 # The ops that are not one line: a placeholder is an argument, a cond and a loop are blocks.
-_BLOCKS = {PLACEHOLDER: Emitter.emit_placeholder, IF: Emitter.emit_if, WHILE: Emitter.emit_while}
+_BLOCKS = {PLACEHOLDER: Emitter.emit_placeholder, **CONTROL_FLOW_RULES}
 
 
 def _writes_operands(form):

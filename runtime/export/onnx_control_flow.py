@@ -20,27 +20,28 @@ from __future__ import annotations
 
 from runtime.core import dtypes
 from runtime.core.tensor_shape import TensorShape
+from runtime.execution.interpreter import CONTROL_FLOW_RULES
 from runtime.export.onnx_types import ValueType
-from runtime.ops.control_flow_ops import IF, WHILE
 
 _SCALAR = TensorShape([])
 _BOOL = ValueType(dtypes.bool_, _SCALAR)
 
 
-def _if(b, op, inputs):
-    pred, captured = inputs[0], inputs[1:]
-    branches = {"then": op.attrs["then_graph"], "else": op.attrs["else_graph"]}
+def branch(b, op, cond):
+    """If's primitive (``cond``: its ``IfParts``): an ONNX ``If``, whose branches read the
+    operands by name."""
+    branches = {"then": cond.then_graph, "else": cond.else_graph}
     assigned = b.assigned_variables(list(branches.values()))
     protos = {}
     for label, graph in branches.items():
         scope = b.child(label)
-        results = scope.emit(graph, captured)
+        results = scope.emit(graph, cond.operands)
         outputs = [(name, b.type_of(t)) for name, t in zip(results, graph.outputs)]
         outputs += [(scope.read_variable(v), b.type_of_variable(v)) for v in assigned]
         protos[label] = scope.graph_proto(f"{op.name}_{label}", outputs)
     results = b.node(
         "If",
-        [pred],
+        [cond.pred],
         len(op.outputs) + len(assigned),
         then_branch=protos["then"],
         else_branch=protos["else"],
@@ -50,21 +51,19 @@ def _if(b, op, inputs):
     return results[: len(op.outputs)]
 
 
-def _while(b, op, inputs):
-    if op.attrs["stacked"] is not None:
+def loop(b, op, parts):
+    """While's primitive (``parts``: its ``WhileParts``): an ONNX ``Loop``; the test runs
+    before it and at the end of each body; ``maximum_iterations`` is the Loop's trip count."""
+    if parts.stacked is not None:
         raise b.unsupported(
             "a differentiated while_loop stacks values in Python lists, which have no ONNX form"
         )
-    n = op.attrs["num_loop_vars"]
-    has_maximum = op.attrs["has_maximum_iterations"]
-    initial = inputs[:n]
-    captured = inputs[n:-1] if has_maximum else inputs[n:]
-    cond_graph, body_graph = op.attrs["cond_graph"], op.attrs["body_graph"]
+    n, initial, captured = len(parts.initial), parts.initial, parts.captured
     for name in initial:
         if not isinstance(name, str):
             raise b.unsupported("a variable's handle cannot be a loop variable in ONNX")
-    assigned = b.assigned_variables([cond_graph, body_graph])
-    (first_test,) = b.emit(cond_graph, initial + captured, label=f"{op.name}/test/")
+    assigned = b.assigned_variables([parts.cond_graph, parts.body_graph])
+    (first_test,) = b.emit(parts.cond_graph, initial + captured, label=f"{op.name}/test/")
     carried_types = [b.type_of(t) for t in op.outputs] + [b.type_of_variable(v) for v in assigned]
 
     body = b.child("body")
@@ -73,14 +72,14 @@ def _while(b, op, inputs):
     carried = [body.add_input(f"loop_var_{i}", kind) for i, kind in enumerate(carried_types)]
     for variable, name in zip(assigned, carried[n:]):
         body.assign_variable(variable, name)
-    new_values = body.emit(body_graph, carried[:n] + captured)
-    (test,) = body.emit(cond_graph, new_values + captured, label="test/")
+    new_values = body.emit(parts.body_graph, carried[:n] + captured)
+    (test,) = body.emit(parts.cond_graph, new_values + captured, label="test/")
     new_values += [body.read_variable(v) for v in assigned]
     graph = body.graph_proto(
         f"{op.name}_body", [(test, _BOOL), *zip(new_values, carried_types, strict=True)]
     )
 
-    limit = b.cast(inputs[-1], dtypes.int64) if has_maximum else ""
+    limit = b.cast(parts.limit, dtypes.int64) if parts.limit is not None else ""
     starts = initial + [b.read_variable(v) for v in assigned]
     results = b.node("Loop", [limit, first_test, *starts], len(starts), body=graph)
     for variable, name in zip(assigned, results[n:]):
@@ -88,4 +87,5 @@ def _while(b, op, inputs):
     return results[:n]
 
 
-CONTROL_FLOW_LOWERINGS = {IF: _if, WHILE: _while}
+# The one If and While rules: their primitives are Scope.branch and Scope.loop, above.
+CONTROL_FLOW_LOWERINGS = CONTROL_FLOW_RULES

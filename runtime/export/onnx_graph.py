@@ -1,8 +1,9 @@
 """Lowering a FuncGraph to ONNX graphs: scopes, names, initializers, variables, sub-graphs.
 
 A ``Scope`` builds one ONNX graph: the model's main graph, an ``If`` branch or
-a ``Loop`` body. It walks a FuncGraph's ops in creation order (the order the
-runtime runs them in), and lowers each with its rule from
+a ``Loop`` body. It is a walk (``runtime.execution.interpreter``) over a
+FuncGraph's ops in creation order (the order the runtime runs them in), whose
+values are ONNX names; it lowers each op with its rule from
 ``runtime.export.onnx_ops.LOWERINGS``: ``rule(scope, op, inputs)`` gets the
 ONNX names of the op's inputs, adds nodes through the scope
 (``scope.node("Add", [x, y])``) and returns the ONNX names of the op's outputs.
@@ -29,7 +30,9 @@ import numpy as np
 from runtime import errors
 from runtime.core import dtypes
 from runtime.core.graph import Graph
-from runtime.execution.compile import ops_to_run
+from runtime.execution.interpreter import Interpreter
+from runtime.execution.schedule import ops_to_run
+from runtime.export import onnx_control_flow
 from runtime.export.onnx_ops import DROPPED, LOWERINGS, UNEXPORTABLE
 from runtime.export.onnx_sequences import FlowTypes
 from runtime.export.onnx_types import ONNX_TYPES, ValueType
@@ -119,7 +122,7 @@ def unimplemented(op, reason) -> errors.UnimplementedError:
     )
 
 
-class Scope:
+class Scope(Interpreter):
     """One ONNX graph being built: its nodes, inputs, value types, and the values in scope."""
 
     def __init__(self, parts, prefix="", parent=None):
@@ -149,32 +152,40 @@ class Scope:
         # What the outputs need, and every op with an effect the model keeps (an assignment),
         # as the runtime runs function graphs; not what only a dropped op (a print) needs.
         effects = [op for op in graph.get_operations() if op.stateful and op.opdef not in DROPPED]
+        ops = ops_to_run(graph, [*graph.outputs, *effects], fed, run_all_stateful=False)
         saved_prefix, self.prefix = self.prefix, self.prefix + label
         try:
-            for op in ops_to_run(graph, [*graph.outputs, *effects], fed, run_all_stateful=False):
-                self.lower(op)
+            self.run_ops([op for op in ops if op.opdef not in DROPPED], self._tensors)
         finally:
             self.prefix = saved_prefix
         return [self._tensors[id(t)] for t in graph.outputs]
 
-    def lower(self, op):
-        """Adds the nodes computing ``op`` and records the ONNX names of its outputs."""
-        if op.opdef in DROPPED:
-            return
+    def rule_for(self, op):
+        """The op's rule from ``runtime.export.onnx_ops.LOWERINGS``; UnimplementedError if none."""
         if op.opdef in UNEXPORTABLE:
             raise unimplemented(op, UNEXPORTABLE[op.opdef])
         rule = LOWERINGS.get(op.opdef)
         if rule is None:
             raise unimplemented(op, "the exporter knows no ONNX form for this op")
-        inputs = [self._tensors[id(t)] for t in op.inputs]
-        saved = self.op, self._op_named
-        self.op, self._op_named = op, False
+        return rule
+
+    def run_op(self, op, inputs):
+        saved, self._op_named = self._op_named, False  # the op's first node takes its name
         try:
-            outputs = rule(self, op, inputs)
+            return super().run_op(op, inputs)
         finally:
-            self.op, self._op_named = saved
+            self._op_named = saved
+
+    def branch(self, op, cond):
+        return onnx_control_flow.branch(self, op, cond)  # an ONNX If
+
+    def loop(self, op, loop):
+        return onnx_control_flow.loop(self, op, loop)  # an ONNX Loop
+
+    def store(self, op, outputs, env):
+        """Records the ONNX names of ``op``'s outputs, and declares their types."""
         for t, name in zip(op.outputs, outputs, strict=True):
-            self._tensors[id(t)] = name
+            env[id(t)] = name
             kind = self.type_of(t)
             if kind is not None and isinstance(name, str):
                 self.declare(name, kind)

@@ -59,25 +59,61 @@ def bind1(opdef, inputs, attrs=None, name=None):
 
 
 def _run_eagerly(opdef, inputs, attrs):
-    for t in inputs:
-        if not isinstance(t, EagerTensor):
-            raise ValueError(
-                f"The symbolic tensor {t.name!r} was used outside the graph it belongs to: "
-                f"{opdef.type} is executing eagerly. Build it inside `with graph.as_default():`."
-            )
-    specs = opdef.infer(inputs, attrs)
-    token = floating_point.ignore()  # x/0 is inf and log(-1) is nan, as in TensorFlow
     try:
-        out = opdef.kernel(*[t._value for t in inputs], **attrs)
-    except errors.OpError:
-        raise
-    except (ValueError, IndexError, TypeError, ZeroDivisionError, OverflowError) as e:
-        raise errors.InvalidArgumentError(f"{opdef.type}: {e}") from e
-    finally:
-        floating_point.restore(token)
+        values = [t._value for t in inputs]  # only an eager tensor has a value
+    except AttributeError:
+        raise _outside_its_graph(opdef, inputs) from None
+    specs = opdef.infer(inputs, attrs)
+    out = run_kernel(opdef.kernel, values, attrs, opdef.type)
     if len(specs) == 1:
         return [EagerTensor(out, specs[0][0])]
     return [EagerTensor(v, dtype) for v, (dtype, _) in zip(out or (), specs)]
+
+
+def _outside_its_graph(opdef, inputs):
+    t = next(t for t in inputs if not isinstance(t, EagerTensor))
+    return ValueError(
+        f"The symbolic tensor {t.name!r} was used outside the graph it belongs to: "
+        f"{opdef.type} is executing eagerly. Build it inside `with graph.as_default():`."
+    )
+
+
+# What a kernel raises when it refuses its inputs (numpy's errors, Python's arithmetic's).
+KERNEL_FAILURES = (ValueError, IndexError, TypeError, ZeroDivisionError, OverflowError)
+
+
+def run_kernel(kernel, values, attrs, label=None):
+    """``kernel(*values, **attrs)`` as every executor runs a kernel: numpy's floating-point
+    warnings ignored (x/0 is inf and log(-1) is nan, as in TensorFlow), and a kernel refusing
+    its inputs (``KERNEL_FAILURES``) raising ``kernel_error``'s InvalidArgumentError.
+
+    ``label`` begins the message (an eager op's type); else the exception's type does.
+
+    >>> import numpy as np
+    >>> float(run_kernel(np.divide, [np.float32(1), np.float32(0)], {}))
+    inf
+    >>> run_kernel(np.reshape, [np.zeros(3)], {"shape": (2,)})
+    Traceback (most recent call last):
+    ...
+    runtime.errors.InvalidArgumentError: ValueError: cannot reshape array of size 3 into shape (2,)
+    """
+    token = floating_point.ignore()
+    try:
+        return kernel(*values, **attrs)
+    except errors.OpError:
+        raise
+    except KERNEL_FAILURES as error:
+        raise kernel_error(error, label) from error
+    finally:
+        floating_point.restore(token)
+
+
+def kernel_error(error, label=None) -> errors.OpError:
+    """The OpError that ``error``, raised by a kernel, means: an OpError is itself; any other is
+    an InvalidArgumentError ``"ValueError: message"`` (``label`` in place of the type's name)."""
+    if isinstance(error, errors.OpError):
+        return error
+    return errors.InvalidArgumentError(f"{label or type(error).__name__}: {error}")
 
 
 def unary_spec(inputs, attrs):

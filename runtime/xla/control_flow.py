@@ -21,6 +21,7 @@ import numpy as np
 from jax import lax
 
 from runtime.core.graph import CONST
+from runtime.execution.interpreter import if_rule, run_if, while_rule
 from runtime.ops.math_ops import ADD, GREATER, GREATER_EQUAL, LESS, LESS_EQUAL, LOGICAL_AND, SUB
 from runtime.xla.effects import is_static
 from runtime.xla.gradient_lists import (
@@ -157,18 +158,23 @@ def _traced(ctx, before, fn):
 # --- cond ----------------------------------------------------------------------------------------
 
 
-def lower_if(ctx, pred, *args, then_graph, else_graph):
-    if is_static(pred):  # known when compiling: one branch, inline
-        return ctx.run(then_graph if pred else else_graph, list(args))
-    if _cheap(then_graph) and _cheap(else_graph):
-        selected = _select(ctx, pred, then_graph, else_graph, list(args))
+def lower_if(ctx, *values, **attrs):
+    """The XLA table's rule for If: the one If rule (``interpreter.if_rule``), whose primitive
+    is ``branch`` below (``Lowering.branch``)."""
+    return if_rule(ctx, ctx.op, values)
+
+
+def branch(ctx, cond):
+    """If's primitive (``cond``: its ``IfParts``): ``lax.cond``, or ``lax.select`` of two cheap
+    branches; a predicate known when compiling picks its branch now (``run_if``)."""
+    if is_static(cond.pred):  # known when compiling: one branch, inline
+        return run_if(cond, ctx.run)
+    if _cheap(cond.then_graph) and _cheap(cond.else_graph):
+        selected = _select(ctx, cond)
         if selected is not None:
             return selected
-    branches = [
-        lambda: ctx.run(then_graph, list(args)),
-        lambda: ctx.run(else_graph, list(args)),
-    ]
-    return conditional(ctx, ctx.op, pred, branches, ctx.op.outputs)
+    branches = [lambda graph=graph: ctx.run(graph, cond.operands) for graph in cond.branches]
+    return conditional(ctx, ctx.op, cond.pred, branches, ctx.op.outputs)
 
 
 _CHEAP_OPS = 8
@@ -186,18 +192,18 @@ def _cheap(graph):
     )
 
 
-def _select(ctx, pred, then_graph, else_graph, args):
-    """Both cheap branches computed, and their results selected by ``pred`` (XLA keeps a cond
-    of two constants a branch). None when a branch may fail at run time: then it is a cond,
+def _select(ctx, cond):
+    """Both cheap branches computed, and their results selected by the predicate (XLA keeps a
+    cond of two constants a branch). None when a branch may fail at run time: then it is a cond,
     so that only the branch taken can fail."""
     before = ctx.state
     results = []
-    for graph in (then_graph, else_graph):
-        outputs, inner = _traced(ctx, before, lambda g=graph: ctx.run(g, args))
+    for graph in cond.branches:
+        outputs, inner = _traced(ctx, before, lambda g=graph: ctx.run(g, cond.operands))
         if inner.changed_from(before):
             return None  # what was traced is pure: XLA drops it
         results.append(_values(outputs, ctx.op.outputs, {}))
-    return [lax.select(pred, a, b) for a, b in zip(*results)]
+    return [lax.select(cond.pred, a, b) for a, b in zip(*results)]
 
 
 def conditional(ctx, key, pred, branches, tensors):
@@ -264,26 +270,29 @@ def lower_call(ctx, *inputs, function, depth):
     return ctx.run(graph, list(inputs), outputs)
 
 
-def lower_while(
-    ctx, *inputs, cond_graph, body_graph, num_loop_vars, has_maximum_iterations, stacked
-):
-    op, n = ctx.op, num_loop_vars
-    limit = inputs[-1] if has_maximum_iterations else None
-    captures = list(inputs[n : len(inputs) - (1 if has_maximum_iterations else 0)])
-    loop = _Loop(ctx, op, cond_graph, body_graph, captures, limit)
-    loop_vars = list(inputs[:n])
-    if stacked is not None:  # differentiated: it also counts its iterations and stacks values
-        loop.stack(loop_vars, stacked)
-    return _retrying(ctx, op, lambda learned, widths: loop.lower(loop_vars, learned, widths))
+def lower_while(ctx, *values, **attrs):
+    """The XLA table's rule for While: the one While rule (``interpreter.while_rule``), whose
+    primitive is ``loop`` below (``Lowering.loop``)."""
+    return while_rule(ctx, ctx.op, values)
+
+
+def loop(ctx, parts):
+    """While's primitive (``parts``: its ``WhileParts``): ``lax.while_loop``, carrying the
+    program's state."""
+    lowered = _Loop(ctx, ctx.op, parts)
+    loop_vars = parts.initial
+    if parts.stacked is not None:  # differentiated: it also counts its iterations and stacks
+        lowered.stack(loop_vars, parts.stacked)
+    return _retrying(ctx, ctx.op, lambda learned, widths: lowered.lower(loop_vars, learned, widths))
 
 
 class _Loop:
     """One While op being lowered: its test and body as functions of the loop variables."""
 
-    def __init__(self, ctx, op, cond_graph, body_graph, captures, limit):
-        self.ctx, self.op = ctx, op
-        self.cond_graph, self.body_graph = cond_graph, body_graph
-        self.captures, self.limit = captures, limit
+    def __init__(self, ctx, op, parts):
+        self.ctx, self.op, self.parts = ctx, op, parts
+        self.cond_graph, self.body_graph = parts.cond_graph, parts.body_graph
+        self.captures, self.limit = parts.captured, parts.limit
         self.tensors = op.outputs
         self.stacks = None  # a differentiated loop's stacks: empty, one per stacked value
         self.capacity = None  # with stacks: the most iterations the loop can run
@@ -377,7 +386,7 @@ class _Loop:
         for stack, bounds in zip(values[n:], self.stack_bounds):
             stack.bounds = bounds  # a counter read back by the gradient keeps its range
         ctx.bound(count, 0, self.capacity)  # the backward loop's maximum_iterations: its bound
-        return [*values[:n], count, *values[n:]]
+        return self.parts.outputs(values[:n], count, values[n:])
 
     def _rotated(self, init, learned):
         """The loop with its test inside the body, so that the test's effects are carried.

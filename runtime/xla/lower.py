@@ -1,7 +1,8 @@
 """Tracing a function graph into JAX: each op through its row of ``runtime.xla.lowerings``.
 
 ``Lowering.run(graph, values)`` walks the ops a graph runs, in program order
-(stateful ones included), and gives each the values of its inputs:
+(stateful ones included: the one walk, ``runtime.execution.interpreter``), and
+gives each the values of its inputs:
 
 - a pure op whose inputs are all known when compiling (numpy values: constants,
   shapes) runs its numpy kernel now, so the compiled program holds its result;
@@ -32,13 +33,18 @@ import numpy as np
 from jax import lax
 
 from runtime import errors
-from runtime.core import floating_point
 from runtime.core.graph import PLACEHOLDER
-from runtime.execution.compile import describe_op, missing_feed_error, ops_to_run
-from runtime.xla import lowerings
+from runtime.execution.interpreter import Interpreter, describe_op
+from runtime.execution.schedule import missing_feed_error, ops_to_run
+from runtime.ops.registry import run_kernel
+from runtime.xla import control_flow, lowerings
 from runtime.xla.effects import is_static
 from runtime.xla.state import DETAIL, ERROR, KEY, NeedsObservation, ProgramState
 from runtime.xla.tensor_lists import TensorArrayValue
+
+# What a kernel raises on the zeros standing in for values not known when compiling: the op
+# may not fail on its real values (the shapes are what the stand-ins tell of).
+_VALUE_FAILURES = (ZeroDivisionError, OverflowError)
 
 
 class Check(NamedTuple):
@@ -117,10 +123,20 @@ def _bytes(value):
     return value.dtype.str, value.shape, value.tobytes()
 
 
-class Lowering:
+def table_rule(opdef):
+    """The rule of ``runtime.xla.lowerings`` for ``opdef``, or None: the one look-up."""
+    return lowerings.rule_for(opdef)
+
+
+class Lowering(Interpreter):
     """One trace of a program: its state, and the op being lowered (``op``) for the rules.
 
-    Rules get it as ``ctx``; see ``runtime.xla.lowerings`` for what they may ask of it.
+    A walk (``runtime.execution.interpreter``) whose values are JAX values (or
+    numpy ones, known when compiling). Every op has one walk rule,
+    ``Lowering.lower(ctx, op, values)``: it evaluates the op now, or calls the
+    op's rule of the XLA table, ``rule(ctx, *values, **attrs)``, and makes its
+    result a list. Table rules get the Lowering as ``ctx``; see
+    ``runtime.xla.lowerings`` for what they may ask of it.
     """
 
     def __init__(self, host, state=None, inputs=None):
@@ -144,10 +160,7 @@ class Lowering:
         env = {id(t): v for t, v in zip(graph.inputs, values)}
         saved, self._env = self._env, env
         try:
-            for op in self._plan(graph, outputs, env):
-                results = self.lower_op(op, [env[id(t)] for t in op.inputs])
-                for t, v in zip(op.outputs, results):
-                    env[id(t)] = v
+            self.run_ops(self._plan(graph, outputs, env), env)
         finally:
             self._env = saved
         return [env[id(t)] for t in outputs]
@@ -162,14 +175,17 @@ class Lowering:
                     raise missing_feed_error(op)
         return plan
 
-    def lower_op(self, op, values):
-        saved, self.op = self.op, op
-        try:
-            return self._lower(op, values)
-        finally:
-            self.op = saved
+    def rule_for(self, op):
+        return Lowering.lower
 
-    def _lower(self, op, values):
+    def branch(self, op, cond):
+        return control_flow.branch(self, cond)  # lax.cond
+
+    def loop(self, op, loop):
+        return control_flow.loop(self, loop)  # lax.while_loop
+
+    def lower(self, op, values):
+        """``op`` on ``values``: evaluated now if it can be, else by its rule of the XLA table."""
         positions = lowerings.STATIC_OPERANDS.get(op.opdef)
         if positions:
             values = list(values)
@@ -178,7 +194,7 @@ class Lowering:
                     values[p] = self._speculate(op, p, values[p])
         if op.opdef.pure and op.outputs and not op._subgraphs and all(map(is_static, values)):
             return self._evaluate_now(op, values)
-        rule = lowerings.rule_for(op.opdef)
+        rule = table_rule(op.opdef)
         if rule is None:
             self.unimplemented(lowerings.UNLOWERABLE.get(op.opdef, "it is not in the XLA table"))
         try:
@@ -210,18 +226,13 @@ class Lowering:
 
     def _evaluate_now(self, op, values):
         """A pure op on values known when compiling: its own kernel, once, while tracing."""
-        token = floating_point.ignore()  # x/0 is inf and log(-1) is nan, as in TensorFlow
         try:
-            out = op.opdef.kernel(*values, **op.attrs)
+            out = run_kernel(op.opdef.kernel, values, op.attrs)
         except errors.OpError as e:
             return self._failure(op, type(e), e.message)
-        except (ValueError, IndexError, TypeError, ZeroDivisionError, OverflowError) as e:
-            return self._failure(op, errors.InvalidArgumentError, f"{type(e).__name__}: {e}")
         except MemoryError as e:  # no stand-in of that size either: it fails when compiling
             message = f"MemoryError: {e}\n\t [[{describe_op(op)}]]"
             raise errors.InvalidArgumentError(message, op) from None
-        finally:
-            floating_point.restore(token)
         return [out] if len(op.outputs) == 1 else list(out)
 
     def _shape_failure(self, op, values, error):
@@ -237,15 +248,12 @@ class Lowering:
                 stand_ins.append(np.broadcast_to(np.zeros((), v.dtype), v.shape))
             else:
                 raise error
-        token = floating_point.ignore()
         try:
-            op.opdef.kernel(*stand_ins, **op.attrs)
+            run_kernel(op.opdef.kernel, stand_ins, op.attrs)
         except errors.OpError as e:
+            if isinstance(e.__cause__, _VALUE_FAILURES):  # of the zeros standing in: no answer
+                raise error from None
             return self._failure(op, type(e), e.message)
-        except (ValueError, IndexError, TypeError) as e:
-            return self._failure(op, errors.InvalidArgumentError, f"{type(e).__name__}: {e}")
-        finally:
-            floating_point.restore(token)
         raise error
 
     def _failure(self, op, error_type, message):
