@@ -24,12 +24,9 @@ import numpy as np
 import runtime as rt
 from autograph.operators import loop_checks, loop_options, side_effects, unset
 from autograph.operators.backends import PLAIN_TYPES, staging
-from autograph.operators.conditionals import (
-    probing,
-    restoring_on_error,
-    zeros_like_spec,
-)
 from autograph.operators.data_structures import TensorList, contents, is_container, set_contents
+from autograph.operators.runtime_values import zeros_like_spec
+from autograph.operators.staged_if import probing
 from autograph.operators.staging_errors import marking
 from autograph.operators.state import State
 from autograph.operators.variables import UndefinedReturnValue, is_undefined
@@ -131,6 +128,20 @@ def staged_while(loop_test, loop_body, state, index=None, options=None):
     carries nothing still needs one variable: it counts its iterations.
     """
     restoring_on_error(state, _stage_while, loop_test, loop_body, state, index, options)
+
+
+def restoring_on_error(state, stage, *args):
+    """Runs ``stage(*args, initial)``; if it fails, the variables are left as they were before.
+
+    Tracing runs the user's bodies, which write the variables (and create
+    attributes, and change lists) as they go.
+    """
+    saved = state.save()
+    try:
+        stage(*args, saved[0])
+    except BaseException:
+        state.restore(saved)
+        raise
 
 
 def _stage_while(loop_test, loop_body, state, index, options, initial):
@@ -357,7 +368,7 @@ def _loop_value(name, value, list_type=None, after=False):
 # --- for: what it iterates over -------------------------------------------------------------
 
 
-class _StagedIterable:
+class StagedIterable:
     """``enumerate``/``zip`` over symbolic tensors, for ``for_stmt`` to stage: ``length()``
     (built before the loop), then ``item(i)`` (in its body)."""
 
@@ -366,7 +377,7 @@ class _StagedIterable:
         self._items = None
 
     def length(self):
-        parts = [_iteration(t) for t in self.tensors]
+        parts = [iteration_of(t) for t in self.tensors]
         self._items = [item for _, item in parts]
         return rt.reduce_min(rt.stack([length for length, _ in parts]))
 
@@ -375,7 +386,7 @@ class _StagedIterable:
         return (i + self.start, items[0]) if self.kind == "enumerate" else items
 
 
-def _iteration(t):
+def iteration_of(t):
     """``(length, item)`` of a ``for`` over the tensor ``t``: a range's items are computed, so
     it is never built (its size may be known only at run time, which XLA cannot compile);
     another tensor's are its slices."""

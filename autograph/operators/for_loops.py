@@ -14,9 +14,9 @@ from __future__ import annotations
 import runtime as rt
 from autograph.operators.backends import PLAIN_TYPES, staging
 from autograph.operators.control_flow import (
-    _iteration,
-    _StagedIterable,
+    StagedIterable,
     as_condition,
+    iteration_of,
     nothing,
     refuse_staging,
     staged_while,
@@ -92,12 +92,12 @@ def _none_set(flags, loop_body):
 
 def staged_for(iterable, extra_test, loop_body, state, options=None):
     """The runtime's staged ``for``: an rt.while_loop over an index."""
-    if isinstance(iterable, _StagedIterable):
+    if isinstance(iterable, StagedIterable):
         length, item = iterable.length(), iterable.item
     else:
         if iterable.shape.rank == 0:
             raise TypeError("Cannot iterate over a scalar tensor")
-        length, item = _iteration(iterable)
+        length, item = iteration_of(iterable)
 
     def test(i):
         more = i < length
