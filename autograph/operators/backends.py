@@ -12,10 +12,12 @@ own control flow:
   ``lax.while_loop`` / ``lax.fori_loop`` (``autograph.operators.jax_backend``).
   It is loaded only once JAX itself is: autograph never imports JAX.
 
-A third framework is one more ``Backend``, given to ``register``. What a backend
-provides is small, because the converter's analyses (which variables a
-statement carries, ``break``/``continue``/``return`` turned into flags) and the
-reading and writing of those variables (``State``) are shared.
+A third framework is one more ``Backend`` (``backend_protocol``), given to
+``register``. What a backend provides is small, because the converter's
+analyses (which variables a statement carries, ``break``/``continue``/``return``
+turned into flags), the reading and writing of those variables (``State``) and
+the joining of them across branches and loops (``staged_if``, ``staged_loops``)
+are shared.
 
 >>> import runtime as rt
 >>> staging(3) is None
@@ -27,132 +29,9 @@ True
 
 from __future__ import annotations
 
-import contextlib
 import sys
 
-from autograph.operators import staged_if
-
-
-class Backend:
-    """What converted control flow needs from a framework (the methods to write for a new one).
-
-    The statements are written once (``staged_if``, ``staged_loops``): they read
-    and write the variables a statement carries (``state``: ``State`` objects),
-    join what branches leave in them, learn the types of variables a loop
-    creates, and check that branches and iterations agree. A backend gives them
-    a few primitives: the staged conditional and loop, how to trace a branch,
-    which leaves it can carry, and a stand-in of a leaf's type. A backend may
-    also override a whole statement (``stage_for`` over its own iterables).
-    """
-
-    name = "?"
-
-    def is_staged(self, value) -> bool:
-        """True for a value of this framework that has no Python value yet (a bool of it fails)."""
-        raise NotImplementedError
-
-    def simplified(self, value):
-        """``value``, or the Python bool it is known to be on the branch being traced."""
-        return value
-
-    # --- the statements: written once, from the primitives below ---------------------------
-
-    stage_if = staged_if.stage_if  # (cond, if_true, if_false, state)
-
-    def stage_while(self, loop_test, loop_body, state, options=None):
-        """``while loop_test(): loop_body()`` staged as one loop over the variables.
-
-        ``options``: what ``ag.experimental.set_loop_options`` gave (a dict), or None."""
-        raise NotImplementedError
-
-    def stage_for(self, iterable, extra_test, loop_body, state, options=None):
-        """``for item in iterable: loop_body(item)``, stopping early once ``extra_test()`` is false
-        (``break``, ``return``; None: never). ``iterable`` is one ``is_staged`` accepts."""
-        raise NotImplementedError
-
-    # --- primitives of a staged `if` ---------------------------------------------------------
-
-    def assuming(self, cond, value):
-        """A context manager: while tracing the branch where the staged ``cond`` is ``value``
-        (so that ``simplified`` knows it there)."""
-        return contextlib.nullcontext()
-
-    def trace_branch(self, run, name):
-        """``(branch, values)``: ``run()`` traced once as one branch of a conditional
-        (``name``: "if_true", "if_false"), and the list of values it returned; the leaves of
-        those values are what ``cond_branches`` may ask the branch for."""
-        raise NotImplementedError
-
-    def cond_branches(self, pred, true_branch, false_branch, true_leaves, false_leaves, labels):
-        """The staged conditional: the list of its results, the ``true_leaves`` (of the values
-        ``true_branch`` returned) where ``pred`` holds, else the ``false_leaves``. A leaf may be
-        a ``staged_if.StandIn``: give ``staged_if.resolved(self, leaf)``, made in the branch.
-        ``labels`` (``'x'``, one per leaf) name them in errors: leaves that differ in dtype."""
-        raise NotImplementedError
-
-    def fail_when_run(self, error):
-        """Called while a branch is traced: that branch raises ``error`` when the program takes it."""
-        raise NotImplementedError
-
-    def stageable(self, leaf) -> bool:
-        """Whether a staged conditional or loop can carry ``leaf`` (numbers, the framework's arrays)."""
-        raise NotImplementedError
-
-    def kind_of(self, leaf):
-        """What two leaves must share for one staged value to stand for both (a dtype, a shape)."""
-        raise NotImplementedError
-
-    def stand_in(self, leaf):
-        """A value of ``leaf``'s kind (zeros of its dtype and shape), made where the program is
-        being traced; None where ``leaf`` itself may stand."""
-        raise NotImplementedError
-
-    def like_other_branch(self, value, other, branch):
-        """``value`` (what ``branch`` left in a variable) in the form ``other`` has, where the
-        framework has two forms of one thing (a Python list, a staged list)."""
-        return value
-
-    def unset_flag(self, value):
-        """The flag that says whether a loop set ``value`` (see ``unset``), or None."""
-        return None
-
-    def mark_unset(self, value, flag, name):
-        """Marks ``value``, a conditional's result, as set only where ``flag`` holds."""
-
-    # --- values ------------------------------------------------------------------------------
-
-    def cond(self, pred, true_fn, false_fn):
-        """``true_fn() if pred else false_fn()`` as a value (``x if c else y``, ``and``, ``or``)."""
-        raise NotImplementedError
-
-    def if_exp(self, pred, true_fn, false_fn):
-        """``x if c else y``: ``cond``, with errors that name the conditional expression."""
-        return self.cond(pred, true_fn, false_fn)
-
-    def logical_not(self, value):
-        raise NotImplementedError
-
-    def logical_and(self, a, b):
-        raise NotImplementedError
-
-    def range(self, *args):
-        """``range(*args)`` where an argument is staged: something ``stage_for`` iterates over."""
-        raise NotImplementedError
-
-    def print(self, objects, sep, end, file):
-        """``print(*objects)`` each time the staged program runs (staged values by their value)."""
-        raise NotImplementedError
-
-    def assert_(self, test, message):
-        """``assert test, message`` checked each time the staged program runs."""
-        raise NotImplementedError
-
-    def enumerate(self, iterable, start=0):
-        raise NotImplementedError
-
-    def zip(self, *iterables):
-        raise NotImplementedError
-
+from autograph.operators.backend_protocol import Backend
 
 _registered: list[Backend] = []
 _loaded_jax = False

@@ -30,7 +30,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from autograph.operators import jax_conditionals, jax_loops, jax_values
-from autograph.operators.backends import Backend
+from autograph.operators.backend_protocol import Backend
 from autograph.operators.jax_values import as_predicate, is_array, remember_negation, value_of
 
 

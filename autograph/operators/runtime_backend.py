@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import runtime as rt
 from autograph.operators import known, runtime_values, unset
-from autograph.operators.backends import Backend
+from autograph.operators.backend_protocol import Backend
 from autograph.operators.control_flow import StagedIterable, staged_while
 from autograph.operators.data_structures import like_tensor_list
 from autograph.operators.for_loops import staged_for
