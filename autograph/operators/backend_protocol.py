@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import contextlib
 
-from autograph.operators import staged_if
+import runtime as rt
+from autograph.operators import loop_checks, staged_if, staged_loops
 
 
 class Backend:
@@ -38,16 +39,8 @@ class Backend:
 
     stage_if = staged_if.stage_if  # (cond, if_true, if_false, state)
 
-    def stage_while(self, loop_test, loop_body, state, options=None):
-        """``while loop_test(): loop_body()`` staged as one loop over the variables.
-
-        ``options``: what ``ag.experimental.set_loop_options`` gave (a dict), or None."""
-        raise NotImplementedError
-
-    def stage_for(self, iterable, extra_test, loop_body, state, options=None):
-        """``for item in iterable: loop_body(item)``, stopping early once ``extra_test()`` is false
-        (``break``, ``return``; None: never). ``iterable`` is one ``is_staged`` accepts."""
-        raise NotImplementedError
+    stage_while = staged_loops.stage_while  # (loop_test, loop_body, state, options=None)
+    stage_for = staged_loops.stage_for  # (iterable, extra_test, loop_body, state, options=None)
 
     # --- primitives of a staged `if` ---------------------------------------------------------
 
@@ -97,6 +90,66 @@ class Backend:
 
     def mark_unset(self, value, flag, name):
         """Marks ``value``, a conditional's result, as set only where ``flag`` holds."""
+
+    # --- primitives of a staged loop ------------------------------------------------------
+
+    carries_contents = False
+    """Whether a loop carries a list or dict by its contents, and changes it in place (else the
+    variable holds what ``loop_value`` made of it: a list of the framework's)."""
+
+    def while_loop(self, loop, cond_fn, body_fn):
+        """The staged loop: ``while cond_fn(*values): values = body_fn(*values)`` from
+        ``loop.values`` (a ``staged_loops.Loop``); the final values. ``cond_fn`` returns what
+        ``predicate`` accepts; ``body_fn`` a tuple like ``loop.values``."""
+        raise NotImplementedError
+
+    def probe(self, run, values, counted):
+        """``run(inputs, index)`` once, where ``inputs`` stand for ``values`` as the loop will
+        carry them (arrays of the same kind, not their values) and ``index`` for the loop's
+        index (None unless ``counted``); what it returned, or None where it raised an error that
+        means the iteration cannot be traced before the loop (a variable not defined yet)."""
+        raise NotImplementedError
+
+    def loop_value(self, name, value, after=False, like=None, before=None):
+        """``value`` (of the variable ``name``) as the loop carries it, or the error that names
+        it. ``after``: what an iteration left (``before``: what entered it); ``like``: what the
+        probed iteration made of it."""
+        loop_checks.require_value(name, value, after)
+        for leaf in rt.nest.flatten(value):
+            if not self.stageable(leaf):
+                raise TypeError(
+                    f"'{name}' holds a {type(leaf).__name__}, which cannot be a variable of a "
+                    "tensor-dependent loop."
+                )
+        return value
+
+    def carriable(self, value) -> bool:
+        """Whether ``loop_value`` accepts ``value`` (an optional variable the loop may leave)."""
+        try:
+            self.loop_value("", value)
+        except (TypeError, ValueError):
+            return False
+        return True
+
+    def untyped(self, value) -> bool:
+        """Whether only an iteration tells what ``value`` holds (an empty list): it is probed."""
+        return False
+
+    def predicate(self, value):
+        """``value`` (a staged value or a Python bool) as the loop's condition."""
+        return value
+
+    def iteration(self, iterable):
+        """``(length, item)``: how many items a staged ``iterable`` has, and ``item(i)``."""
+        raise NotImplementedError
+
+    def check_unset(self, value, flag, name):
+        """Marks ``value``, a loop's result, so that reading it checks ``flag`` (see ``unset``)."""
+        self.mark_unset(value, flag, name)
+
+    def require_set(self, value, flag, name):
+        """``value``, once the program has checked ``flag``: raises, naming ``name``, if not set."""
+        return value
 
     # --- values ------------------------------------------------------------------------------
 

@@ -67,28 +67,23 @@ class JaxBackend(Backend):
 
     cond = if_exp = jax_conditionals.cond
 
-    # --- loops ---------------------------------------------------------------------------
+    # --- loops: lax.while_loop, lax.fori_loop ---------------------------------------------
 
+    carries_contents = True  # a list keeps its length, and is changed in place
     # Loop options (set_loop_options) are the runtime's: lax loops have no shape invariants.
-    def stage_while(self, loop_test, loop_body, state, options=None):
-        jax_loops.staged_while(lambda _: loop_test(), lambda _: loop_body(), state, counted=False)
+    while_loop = staticmethod(jax_loops.while_loop)
+    probe = staticmethod(jax_loops.probe)
+    loop_value = staticmethod(jax_loops.loop_value)
+    predicate = staticmethod(as_predicate)
+    check_unset = staticmethod(jax_loops.check_unset)
+    require_set = staticmethod(jax_loops.require_set)
 
-    def stage_for(self, iterable, extra_test, loop_body, state, options=None):
+    def iteration(self, iterable):
         if not isinstance(iterable, _Iteration):
             iterable = _Iteration("over", [_iterable(iterable)])
-        length, item = iterable.length(), iterable.item
+        return iterable.length(), iterable.item
 
-        def body(i):
-            loop_body(item(i))
-
-        if extra_test is None:
-            jax_loops.staged_while(None, body, state, length=length)
-            return
-
-        def test(i):
-            return jnp.logical_and(i < length, as_predicate(extra_test()))
-
-        jax_loops.staged_while(test, body, state)
+    # --- values --------------------------------------------------------------------------
 
     def logical_not(self, value):
         result = jnp.logical_not(value)

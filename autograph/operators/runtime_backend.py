@@ -1,8 +1,9 @@
 """The default backend: symbolic tensors of the runtime, staged as ``rt.cond`` and ``rt.while_loop``.
 
-A staged ``if`` is the shared one (``staged_if``) over this backend's primitives:
-branches traced into sub-graphs (``FuncGraph``), joined by one If op
-(``build_cond``). Loops: ``control_flow``, ``for_loops``.
+The staged statements are the shared ones (``staged_if``, ``staged_loops``) over
+this backend's primitives: branches traced into sub-graphs (``FuncGraph``),
+joined by one If op (``build_cond``); loops as ``rt.while_loop``, lists as
+``TensorList``s (``runtime_loops``).
 
 >>> import runtime as rt
 >>> with rt.Graph().as_default():
@@ -14,13 +15,12 @@ branches traced into sub-graphs (``FuncGraph``), joined by one If op
 from __future__ import annotations
 
 import runtime as rt
-from autograph.operators import known, runtime_values, unset
+from autograph.operators import known, runtime_loops, runtime_values, unset
 from autograph.operators.backend_protocol import Backend
-from autograph.operators.control_flow import StagedIterable, staged_while
 from autograph.operators.data_structures import like_tensor_list
-from autograph.operators.for_loops import staged_for
 from autograph.operators.logical import staged_if_exp
 from autograph.operators.py_builtins import as_tensor
+from autograph.operators.runtime_loops import StagedIterable
 from autograph.operators.staged_if import resolved
 from runtime.execution.tracing import set_outputs, trace
 from runtime.ops.control_flow_ops import build_cond
@@ -37,8 +37,6 @@ class RuntimeBackend(Backend):
     # staged ifs, and every frame counts towards Python's recursion limit.
     simplified = staticmethod(known.simplified)
     assuming = staticmethod(known.assuming)
-    stage_while = staticmethod(staged_while)
-    stage_for = staticmethod(staged_for)
     if_exp = staticmethod(staged_if_exp)
 
     # --- a staged `if`: sub-graphs, and an If op -------------------------------------------
@@ -71,6 +69,17 @@ class RuntimeBackend(Backend):
         # A list that one branch made a TensorList (in a staged loop) is one in both.
         with branch.as_default():
             return like_tensor_list(value, other)
+
+    # --- a staged loop: rt.while_loop ------------------------------------------------------
+
+    while_loop = staticmethod(runtime_loops.while_loop)
+    probe = staticmethod(runtime_loops.probe)
+    loop_value = staticmethod(runtime_loops.loop_value)
+    carriable = staticmethod(runtime_loops.carriable)
+    untyped = staticmethod(runtime_loops.untyped)
+    predicate = staticmethod(runtime_loops.as_condition)
+    iteration = staticmethod(runtime_loops.iteration)
+    require_set = staticmethod(unset.require)
 
     # --- values --------------------------------------------------------------------------
 
