@@ -8,21 +8,12 @@ agree in dtype and shape, or the error names the variable, as the default
 executor's does): the user's code runs once per branch, so nested ``if``s cost
 what they contain, not twice as much per level.
 
->>> import jax, jax.numpy as jnp
+>>> import jax
 >>> from autograph.operators.jax_backend import JAX_BACKEND
->>> from autograph.operators.state import State
->>> def f(x):
-...     def if_true():
-...         nonlocal y
-...         y = x * 2
-...     def if_false():
-...         nonlocal y
-...         y = -x
-...     y = 0.0
-...     JAX_BACKEND.stage_if(x > 0, if_true, if_false, State(("y",), if_true, if_false))
-...     return y
->>> [float(jax.jit(f)(v)) for v in (3.0, -3.0)]
-[6.0, 3.0]
+>>> def magnitude_or_zero(x):
+...     return JAX_BACKEND.cond(x > 0, lambda: x * 2, lambda: 0.0 * x)
+>>> [float(jax.jit(magnitude_or_zero)(v)) for v in (3.0, -3.0)]
+[6.0, -0.0]
 """
 
 from __future__ import annotations

@@ -8,21 +8,15 @@ from one abstract iteration (``jax.eval_shape``). A ``for`` loop with no
 ``break`` or ``return`` runs as ``lax.fori_loop``: over an array or a range of
 known length, that is a ``lax.scan``, which ``jax.grad`` differentiates.
 
->>> import jax
->>> from autograph.operators.jax_backend import JAX_BACKEND
->>> from autograph.operators.state import State
->>> def count_halvings(x):
-...     n = 0
-...     def loop_test():
-...         return x > 1
-...     def loop_body():
-...         nonlocal x, n
-...         x = x / 2
-...         n += 1
-...     JAX_BACKEND.stage_while(loop_test, loop_body, State(("x", "n"), loop_body))
-...     return n
->>> int(jax.jit(count_halvings)(40.0))
-6
+>>> import jax, jax.numpy as jnp
+>>> import autograph as ag
+>>> def running_max(xs):
+...     best = xs[0]
+...     for x in xs:
+...         best = jnp.maximum(best, x)
+...     return best
+>>> float(jax.jit(ag.to_graph(running_max))(jnp.array([1.0, 4.0, 2.0])))
+4.0
 """
 
 from __future__ import annotations
