@@ -36,9 +36,12 @@ from autograph.operators.variables import is_undefined
 def while_loop(loop, cond_fn, body_fn):
     """``Backend.while_loop``: the loop variables' leaves as arrays through ``lax.while_loop``, or
     ``lax.fori_loop`` when the loop runs ``loop.length`` times."""
-    values = list(loop.values)
+    # The carry holds the variables' leaves, then the loop's "set" flags.
+    own = loop.carried_from
+    values = list(loop.values[own:]) + list(loop.values[:own])
+    labels = list(loop.labels[own:]) + list(loop.labels[:own])
     specs, start = [], []
-    for label, value in zip(loop.labels, values):
+    for label, value in zip(labels, values):
         for leaf in rt.nest.flatten(value):
             shape, dtype = spec_of(leaf)
             specs.append((label, shape, dtype))
@@ -46,11 +49,13 @@ def while_loop(loop, cond_fn, body_fn):
 
     def unflattened(leaves):
         leaves = iter(leaves)
-        return [
+        out = [
             rt.nest.pack_sequence_as(v, [next(leaves) for _ in rt.nest.flatten(v)]) for v in values
         ]
+        return out[len(out) - own :] + out[: len(out) - own]  # in the order of loop.values
 
     def flattened(out):
+        out = list(out[own:]) + list(out[:own])
         leaves = [leaf for value in out for leaf in rt.nest.flatten(value)]
         return [_checked(leaf, spec) for leaf, spec in zip(leaves, specs)]
 

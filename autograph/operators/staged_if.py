@@ -115,10 +115,10 @@ def stage_if(backend, cond, if_true, if_false, state):
 
     before = [containers[i][1] if i in containers else v for i, v in enumerate(initial)]
     try:
+        true_run, false_run = branch(if_true, True), branch(if_false, False)
         final = join(
-            backend, cond, branch(if_true, True), branch(if_false, False), state.names,
-            state.optional, before=before, restore=restore,
-        )  # fmt: skip
+            backend, cond, true_run, false_run, state.names, state.optional, before, restore
+        )
         for i, (container, held) in containers.items():
             if isinstance(final[i], Undefined):  # an optional one: nothing reads it later,
                 set_contents(container, held)  # but later code may change it: as it was
@@ -173,39 +173,11 @@ def join(
         i for i in staged if names[i] in optional and not agree(backend, true_out[i], false_out[i])
     }
     staged = [i for i in staged if i not in dropped]
-    # Each staged variable may be a structure (a tuple, a list): the conditional carries its leaves.
-    true_leaves, false_leaves, labels, layout = [], [], [], []
-    for i in staged:
-        a, b = _agreeing(backend, names[i], true_out[i], false_out[i], true_branch, false_branch)
-        true_out[i], false_out[i] = a, b
-        a_leaves, b_leaves = rt.nest.flatten(a), rt.nest.flatten(b)
-        layout.append((i, len(a_leaves)))
-        true_leaves += a_leaves
-        false_leaves += b_leaves
-        labels += [f"'{names[i]}'"] * len(a_leaves)
-    # A value a loop may not have set (see operators.unset) takes its flag along.
-    flagged = [
-        i
-        for i in staged
-        if backend.unset_flag(true_out[i]) is not None
-        or backend.unset_flag(false_out[i]) is not None
-    ]
-    for i in flagged:
-        for leaves, value in ((true_leaves, true_out[i]), (false_leaves, false_out[i])):
-            flag = backend.unset_flag(value)
-            leaves.append(True if flag is None else flag)
-        labels.append(f"<{names[i]} set>")
+    plan = _Plan(backend, names, staged, true_out, false_out, true_branch, false_branch)
     results = backend.cond_branches(
-        pred, true_branch, false_branch, true_leaves, false_leaves, labels
+        pred, true_branch, false_branch, plan.true_leaves, plan.false_leaves, plan.labels
     )
-    final, start = list(true_out), 0
-    for i, count in layout:
-        # What the result may be: either branch's (a TensorArray's size, if they agree).
-        template = rt.nest.join(true_out[i], false_out[i])
-        final[i] = rt.nest.pack_sequence_as(template, results[start : start + count])
-        start += count
-    for i, flag in zip(flagged, results[start:]):
-        backend.mark_unset(final[i], flag, names[i])
+    final = plan.unpacked(results)
     for i in dropped:
         final[i] = Undefined(names[i])
     if failed:
@@ -215,6 +187,55 @@ def join(
             if isinstance(value, UndefinedReturnValue) and value.guarded and value.failure is None:
                 final[i] = UndefinedReturnValue(guarded=True, failure=failed[0])
     return final
+
+
+class _Plan:
+    """The leaves the conditional gives for the staged variables (at positions ``staged``),
+    made to agree; then, from its results, the variables' values."""
+
+    def __init__(self, backend, names, staged, true_out, false_out, true_branch, false_branch):
+        self.backend, self.names, self.staged = backend, names, staged
+        self.true_out, self.false_out = true_out, false_out  # made to agree, in place
+        self.true_leaves, self.false_leaves, self.labels = [], [], []
+        # Each staged variable may be a structure (a tuple, a list): the conditional carries
+        # its leaves.
+        for i in staged:
+            a, b = _agreeing(
+                backend, names[i], true_out[i], false_out[i], true_branch, false_branch
+            )
+            true_out[i], false_out[i] = a, b
+            a_leaves = rt.nest.flatten(a)
+            self.true_leaves += a_leaves
+            self.false_leaves += rt.nest.flatten(b)
+            self.labels += [f"'{names[i]}'"] * len(a_leaves)
+        # A value a loop may not have set (see operators.unset) takes its flag along.
+        self.flagged = [
+            i
+            for i in staged
+            if backend.unset_flag(true_out[i]) is not None
+            or backend.unset_flag(false_out[i]) is not None
+        ]
+        for i in self.flagged:
+            for leaves, value in (
+                (self.true_leaves, true_out[i]),
+                (self.false_leaves, false_out[i]),
+            ):
+                flag = backend.unset_flag(value)
+                leaves.append(True if flag is None else flag)
+            self.labels.append(f"<{names[i]} set>")
+
+    def unpacked(self, results):
+        """The variables' values after the conditional gave ``results`` (one per leaf)."""
+        final, start = list(self.true_out), 0
+        for i in self.staged:
+            # What the result may be: either branch's (a TensorArray's size, if they agree).
+            template = rt.nest.join(self.true_out[i], self.false_out[i])
+            count = len(rt.nest.flatten(template))
+            final[i] = rt.nest.pack_sequence_as(template, results[start : start + count])
+            start += count
+        for i, flag in zip(self.flagged, results[start:]):
+            self.backend.mark_unset(final[i], flag, self.names[i])
+        return final
 
 
 def _traced(backend, run, name, may_fail):

@@ -65,7 +65,9 @@ class Loop:
         "values", "labels", "carried_from", "before", "learned", "index_label", "length", "options"
     )  # fmt: skip
 
-    def __init__(self, values, labels, carried_from, before, learned, index_label, length, options):
+    def __init__(
+        self, *, values, labels, carried_from, before, learned, index_label, length, options
+    ):
         self.values, self.labels, self.carried_from = values, labels, carried_from
         self.before, self.learned, self.index_label = before, learned, index_label
         self.length, self.options = length, options
@@ -109,35 +111,49 @@ def stage_loop(backend, loop_test, loop_body, state, counted=False, length=None,
         raise
 
 
-def _stage(backend, loop_test, loop_body, state, counted, length, options, saved):
-    initial, names = saved[0], state.names
-    # A backend that carries a list or dict by its contents changes it in place, as Python does.
-    containers = {
-        i: v for i, v in enumerate(initial) if backend.carries_contents and is_container(v)
-    }
-    values = [contents(v) if i in containers else v for i, v in enumerate(initial)]
+class _Variables:
+    """The statement's variables as the loop reads and writes them: a list or dict by its
+    contents, changed in place, where the backend carries containers so (as Python does)."""
 
-    def write(new_values):
-        new_values = list(new_values)
-        for i, container in containers.items():
-            if not is_undefined(new_values[i]) and new_values[i] is not container:
-                set_contents(container, new_values[i])
-                new_values[i] = container
-        state.set(new_values)
+    def __init__(self, backend, state, initial):
+        self.state = state
+        self.containers = {
+            i: v for i, v in enumerate(initial) if backend.carries_contents and is_container(v)
+        }
+        self.values = [contents(v) if i in self.containers else v for i, v in enumerate(initial)]
 
-    def read():
-        now = list(state.get())
-        for i, container in containers.items():
+    def write(self, values):
+        values = list(values)
+        for i, container in self.containers.items():
+            if not is_undefined(values[i]) and values[i] is not container:
+                set_contents(container, values[i])
+                values[i] = container
+        self.state.set(values)
+
+    def read(self):
+        now = list(self.state.get())
+        for i, container in self.containers.items():
             if now[i] is container:
                 now[i] = contents(container)
         return now
 
+    def write_carried(self, carried, carried_values):
+        """The ``carried`` positions at ``carried_values``, the others at ``self.values``."""
+        full = list(self.values)
+        for i, value in zip(carried, carried_values):
+            full[i] = value
+        self.write(full)
+
+
+def _stage(backend, loop_test, loop_body, state, counted, length, options, saved):
+    initial, names = saved[0], state.names
+    variables = _Variables(backend, state, initial)
+    values = variables.values
+
     def run_body(index):
         loop_body(index) if counted else loop_body()
 
-    standins, learned, untouched, likes = _learn(
-        backend, values, state, saved, write, read, run_body, counted
-    )
+    standins, learned, untouched, likes = _learn(backend, variables, saved, run_body, counted)
     # An optional variable with no value before the loop, or one the loop cannot carry (a
     # list of objects), is left as it was: only closures read it.
     for i, name in enumerate(names):
@@ -156,30 +172,20 @@ def _stage(backend, loop_test, loop_body, state, counted, length, options, saved
     for i, zeros in standins.items():
         values[i] = zeros
     first = [backend.loop_value(names[i], values[i], like=likes.get(i)) for i in carried]
-    # A loop that carries nothing still needs one variable: it counts its iterations.
-    index_label = "<loop index>" if counted else "<iterations>" if not first else None
-    extra = [inherited.get(i, False) for i in tracked]
-    labels = [f"<{names[i]} set>" for i in tracked] + [names[i] for i in carried]
-    start = len(extra)
+    start = len(tracked)  # the loop variables: the "set" flags, then the carried variables
     tracked_at = [start + carried.index(i) for i in tracked]  # where their values are
 
-    def set_carried(carried_values):
-        full = list(values)
-        for i, value in zip(carried, carried_values):
-            full[i] = value
-        write(full)
-
     def cond_fn(index, *loop_values):
-        set_carried(loop_values[start:])
+        variables.write_carried(carried, loop_values[start:])
         return loop_test(index) if counted else loop_test()
 
     def body_fn(index, *loop_values):
-        set_carried(loop_values[start:])
+        variables.write_carried(carried, loop_values[start:])
         flags = loop_values[:start]
         for i, k, flag in zip(tracked, tracked_at, flags):
             backend.mark_unset(loop_values[k], flag, names[i])
         run_body(index)
-        now = read()
+        now = variables.read()
         flags = [
             _flag_after(backend, now[i], loop_values[k], f)
             for i, k, f in zip(tracked, tracked_at, flags)
@@ -197,28 +203,35 @@ def _stage(backend, loop_test, loop_body, state, counted, length, options, saved
     else:
         length = None
     loop = Loop(
-        tuple(extra) + tuple(first),
-        labels,
-        start,
-        [initial[i] for i in carried],
-        [learned.get(i) for i in carried] if standins else None,
-        index_label,
-        length,
-        options,
+        values=tuple(inherited.get(i, False) for i in tracked) + tuple(first),
+        labels=[f"<{names[i]} set>" for i in tracked] + [names[i] for i in carried],
+        carried_from=start,
+        before=[initial[i] for i in carried],
+        learned=[learned.get(i) for i in carried] if standins else None,
+        # A loop that carries nothing still needs one variable: it counts its iterations.
+        index_label="<loop index>" if counted else "<iterations>" if not first else None,
+        length=length,
+        options=options,
     )
     final = list(backend.while_loop(loop, cond_fn, body_fn))
     state.restore(saved)  # what the traces of the body did to what the loop does not carry
     for k, i in enumerate(tracked):
-        value, flag = final[tracked_at[k]], final[k]
-        if names[i].isidentifier() and not isinstance(initial[i], UndefinedReturnValue):
-            backend.check_unset(value, flag, names[i])  # where the program reads it (ag__.ld)
-        else:  # read without ag__.ld (x['a']): checked at once
-            described = loop_checks.describe_variable(names[i], initial[i])
-            final[tracked_at[k]] = backend.require_set(value, flag, described)
-    set_carried(final[start:])
+        final[tracked_at[k]] = _unset_checked(
+            backend, final[tracked_at[k]], final[k], names[i], initial[i]
+        )
+    variables.write_carried(carried, final[start:])
 
 
-def _learn(backend, values, state, saved, write, read, run_body, counted):
+def _unset_checked(backend, value, flag, name, before):
+    """A loop's result for a variable it created, marked so that reading it checks ``flag``."""
+    if name.isidentifier() and not isinstance(before, UndefinedReturnValue):
+        backend.check_unset(value, flag, name)  # where the program reads it (ag__.ld)
+        return value
+    # Read without ag__.ld (x['a'], the return value): checked at once.
+    return backend.require_set(value, flag, loop_checks.describe_variable(name, before))
+
+
+def _learn(backend, variables, saved, run_body, counted):
     """What to do with loop variables that are undefined before the loop, or untyped.
 
     ``retval`` of a ``return`` inside the loop, say, has no value until the loop
@@ -229,6 +242,7 @@ def _learn(backend, values, state, saved, write, read, run_body, counted):
     gave for it; the positions the body leaves undefined (not carried); and what
     the probe made of values whose type only an iteration tells (an empty list).
     """
+    values, state = variables.values, variables.state
     undefined = [i for i, v in enumerate(values) if is_undefined(v)]
     untyped = [i for i, v in enumerate(values) if backend.untyped(v)]
     if not undefined and not untyped:
@@ -236,9 +250,9 @@ def _learn(backend, values, state, saved, write, read, run_body, counted):
 
     def one_iteration(inputs, index):
         state.restore(saved)
-        write(inputs)
+        variables.write(inputs)
         run_body(index)
-        return read()
+        return variables.read()
 
     probing.depth += 1
     try:
