@@ -21,8 +21,8 @@ class Backend:
     join what branches leave in them, learn the types of variables a loop
     creates, and check that branches and iterations agree. A backend gives them
     a few primitives: the staged conditional and loop, how to trace a branch,
-    which leaves it can carry, and a stand-in of a leaf's type. A backend may
-    also override a whole statement (``stage_for`` over its own iterables).
+    which leaves it can carry, and a stand-in of a leaf's type (a backend of a
+    few lines: ``tests/autograph/operators/test_staging_protocol.py``).
     """
 
     name = "?"

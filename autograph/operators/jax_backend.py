@@ -55,7 +55,7 @@ class JaxBackend(Backend):
 
     # --- a staged `if`: jaxprs, and lax.cond ---------------------------------------------
 
-    assuming = jax_values.assuming
+    assuming = staticmethod(jax_values.assuming)
     trace_branch = staticmethod(jax_conditionals.trace_branch)
     cond_branches = jax_conditionals.cond_branches
     fail_when_run = staticmethod(jax_conditionals.fail_when_run)
