@@ -12,10 +12,12 @@ own control flow:
   ``lax.while_loop`` / ``lax.fori_loop`` (``autograph.operators.jax_backend``).
   It is loaded only once JAX itself is: autograph never imports JAX.
 
-A third framework is one more ``Backend``, given to ``register``. What a backend
-provides is small, because the converter's analyses (which variables a
-statement carries, ``break``/``continue``/``return`` turned into flags) and the
-reading and writing of those variables (``State``) are shared.
+A third framework is one more ``Backend`` (``backend_protocol``), given to
+``register``. What a backend provides is small, because the converter's
+analyses (which variables a statement carries, ``break``/``continue``/``return``
+turned into flags), the reading and writing of those variables (``State``) and
+the joining of them across branches and loops (``staged_if``, ``staged_loops``)
+are shared.
 
 >>> import runtime as rt
 >>> staging(3) is None
@@ -29,73 +31,7 @@ from __future__ import annotations
 
 import sys
 
-
-class Backend:
-    """What converted control flow needs from a framework (the methods to write for a new one).
-
-    ``state`` arguments are ``State`` objects: ``state.get()`` reads the
-    variables the statement carries, ``state.set(values)`` writes them. The
-    branches and bodies are the converted program's own functions: they read and
-    write those variables through ``state`` and return nothing.
-    """
-
-    name = "?"
-
-    def is_staged(self, value) -> bool:
-        """True for a value of this framework that has no Python value yet (a bool of it fails)."""
-        raise NotImplementedError
-
-    def simplified(self, value):
-        """``value``, or the Python bool it is known to be on the branch being traced."""
-        return value
-
-    def stage_if(self, cond, if_true, if_false, state):
-        """Both branches staged as one conditional; the variables hold its results."""
-        raise NotImplementedError
-
-    def stage_while(self, loop_test, loop_body, state, options=None):
-        """``while loop_test(): loop_body()`` staged as one loop over the variables.
-
-        ``options``: what ``ag.experimental.set_loop_options`` gave (a dict), or None."""
-        raise NotImplementedError
-
-    def stage_for(self, iterable, extra_test, loop_body, state, options=None):
-        """``for item in iterable: loop_body(item)``, stopping early once ``extra_test()`` is false
-        (``break``, ``return``; None: never). ``iterable`` is one ``is_staged`` accepts."""
-        raise NotImplementedError
-
-    def cond(self, pred, true_fn, false_fn):
-        """``true_fn() if pred else false_fn()`` as a value (``x if c else y``, ``and``, ``or``)."""
-        raise NotImplementedError
-
-    def if_exp(self, pred, true_fn, false_fn):
-        """``x if c else y``: ``cond``, with errors that name the conditional expression."""
-        return self.cond(pred, true_fn, false_fn)
-
-    def logical_not(self, value):
-        raise NotImplementedError
-
-    def logical_and(self, a, b):
-        raise NotImplementedError
-
-    def range(self, *args):
-        """``range(*args)`` where an argument is staged: something ``stage_for`` iterates over."""
-        raise NotImplementedError
-
-    def print(self, objects, sep, end, file):
-        """``print(*objects)`` each time the staged program runs (staged values by their value)."""
-        raise NotImplementedError
-
-    def assert_(self, test, message):
-        """``assert test, message`` checked each time the staged program runs."""
-        raise NotImplementedError
-
-    def enumerate(self, iterable, start=0):
-        raise NotImplementedError
-
-    def zip(self, *iterables):
-        raise NotImplementedError
-
+from autograph.operators.backend_protocol import Backend
 
 _registered: list[Backend] = []
 _loaded_jax = False

@@ -13,14 +13,7 @@ from __future__ import annotations
 
 import runtime as rt
 from autograph.operators.backends import PLAIN_TYPES, staging
-from autograph.operators.control_flow import (
-    _iteration,
-    _StagedIterable,
-    as_condition,
-    nothing,
-    refuse_staging,
-    staged_while,
-)
+from autograph.operators.control_flow import nothing, refuse_staging
 from autograph.operators.side_effects import watching
 from autograph.operators.staging_errors import marking
 from autograph.operators.state import State
@@ -88,22 +81,3 @@ def _none_set(flags, loop_body):
         return keep_going
 
     return none_set
-
-
-def staged_for(iterable, extra_test, loop_body, state, options=None):
-    """The runtime's staged ``for``: an rt.while_loop over an index."""
-    if isinstance(iterable, _StagedIterable):
-        length, item = iterable.length(), iterable.item
-    else:
-        if iterable.shape.rank == 0:
-            raise TypeError("Cannot iterate over a scalar tensor")
-        length, item = _iteration(iterable)
-
-    def test(i):
-        more = i < length
-        if extra_test is None:
-            return more
-        keep_going = extra_test()
-        return rt.logical_and(more, as_condition(keep_going))
-
-    staged_while(test, lambda i: loop_body(item(i)), state, index=rt.constant(0), options=options)

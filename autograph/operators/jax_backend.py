@@ -2,7 +2,7 @@
 
 A value is staged when it is a JAX tracer whose value is not known while
 tracing (inside ``jax.jit``, ``lax.cond``, ``vmap``...): an ``if`` on it becomes
-``lax.cond`` (``jax_conditionals``), a ``while`` ``lax.while_loop`` and a ``for``
+``lax.cond`` (the shared ``staged_if``, over ``jax_conditionals``' primitives), a ``while`` ``lax.while_loop`` and a ``for``
 over an array or a ``range`` of one ``lax.fori_loop`` (``jax_loops``). A tracer
 with a known value (``jax.grad`` outside ``jit``) is a Python value, as JAX
 itself treats it. ``autograph.operators.backends`` loads this module only once
@@ -29,12 +29,13 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from autograph.operators import jax_conditionals, jax_loops
+from autograph.operators import jax_conditionals, jax_loops, jax_values
+from autograph.operators.backend_protocol import Backend
 from autograph.operators.jax_values import as_predicate, is_array, remember_negation, value_of
 
 
-class JaxBackend:
-    """The operators' ``Backend`` for JAX (``autograph.operators.backends.Backend``)."""
+class JaxBackend(Backend):
+    """The operators' ``Backend`` for JAX."""
 
     name = "jax"
 
@@ -52,29 +53,37 @@ class JaxBackend:
                 return known
         return value
 
-    stage_if = staticmethod(jax_conditionals.staged_if)
-    cond = if_exp = staticmethod(jax_conditionals.cond)
+    # --- a staged `if`: jaxprs, and lax.cond ---------------------------------------------
 
+    assuming = staticmethod(jax_values.assuming)
+    trace_branch = staticmethod(jax_conditionals.trace_branch)
+    cond_branches = jax_conditionals.cond_branches
+    fail_when_run = staticmethod(jax_conditionals.fail_when_run)
+    stageable = staticmethod(jax_values.stageable)
+    kind_of = staticmethod(jax_values.spec_of)
+
+    def stand_in(self, leaf):
+        return jax_values.zeros_like_leaf(leaf) if jax_values.stageable(leaf) else None
+
+    cond = if_exp = jax_conditionals.cond
+
+    # --- loops: lax.while_loop, lax.fori_loop ---------------------------------------------
+
+    carries_contents = True  # a list keeps its length, and is changed in place
     # Loop options (set_loop_options) are the runtime's: lax loops have no shape invariants.
-    def stage_while(self, loop_test, loop_body, state, options=None):
-        jax_loops.staged_while(lambda _: loop_test(), lambda _: loop_body(), state, counted=False)
+    while_loop = staticmethod(jax_loops.while_loop)
+    probe = staticmethod(jax_loops.probe)
+    loop_value = staticmethod(jax_loops.loop_value)
+    predicate = staticmethod(as_predicate)
+    check_unset = staticmethod(jax_loops.check_unset)
+    require_set = staticmethod(jax_loops.require_set)
 
-    def stage_for(self, iterable, extra_test, loop_body, state, options=None):
+    def iteration(self, iterable):
         if not isinstance(iterable, _Iteration):
             iterable = _Iteration("over", [_iterable(iterable)])
-        length, item = iterable.length(), iterable.item
+        return iterable.length(), iterable.item
 
-        def body(i):
-            loop_body(item(i))
-
-        if extra_test is None:
-            jax_loops.staged_while(None, body, state, length=length)
-            return
-
-        def test(i):
-            return jnp.logical_and(i < length, as_predicate(extra_test()))
-
-        jax_loops.staged_while(test, body, state)
+    # --- values --------------------------------------------------------------------------
 
     def logical_not(self, value):
         result = jnp.logical_not(value)

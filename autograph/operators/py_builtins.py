@@ -78,7 +78,7 @@ def zip_(*iterables):
     return builtins.zip(*iterables)
 
 
-def _as_tensor(iterable):
+def as_tensor(iterable):
     if isinstance(iterable, builtins.range):
         return rt.range(iterable.start, iterable.stop, iterable.step)
     return rt.convert_to_tensor(iterable)
