@@ -2,8 +2,8 @@
 
 Checks out ``REV`` (a commit, a branch) into a temporary git worktree and runs
 ``python -m benchmarks --json`` there and in this tree, in turn, ``--rounds``
-times each (before, after, before, after, ...), so that both see the machine in
-the same state. Each row compares the ratios against hand-written numpy (or
+times each (before, after, after, before, ...: each side goes first as often), so
+that both see the machine in the same state. Each row compares the ratios against hand-written numpy (or
 jax.jit / lax), which already cancel the machine's speed, taking each side's
 median over its rounds; ``change`` is after over before, less one, and a row
 more than ``--limit`` slower is marked. Options: ``--quick``, ``--rounds N``
@@ -53,13 +53,14 @@ def _medians(runs):
 
 
 def compare(before_runs, after_runs, limit):
-    """The rows of the comparison: (section, workload, column, before, after, change, slower)."""
+    """The rows of the comparison: (section, workload, column, before, after, change, slower);
+    a row timed on one side only has None for the other side and the change."""
     before, after = _medians(before_runs), _medians(after_runs)
     rows = []
-    for key in before:
-        if key in after:
-            change = after[key] / before[key] - 1
-            rows.append((*key, before[key], after[key], change, change > limit))
+    for key in [*before, *(k for k in after if k not in before)]:
+        old, new = before.get(key), after.get(key)
+        change = None if old is None or new is None else new / old - 1
+        rows.append((*key, old, new, change, change is not None and change > limit))
     return rows
 
 
@@ -67,6 +68,10 @@ def print_rows(rows, rev, limit):
     print(f"{'workload':40} {'ratio':17} {'before':>8} {'after':>8} {'change':>8}")
     for section, workload, column, old, new, change, slower in rows:
         label = column if section == "workloads" else f"{section} {column}"
+        if change is None:
+            side = "after" if old is None else "before"
+            print(f"{workload:40} {label:17} timed {side} only")
+            continue
         mark = f"  <- over {limit:.0%} slower" if slower else ""
         print(f"{workload:40} {label:17} {old:7.2f}x {new:7.2f}x {change:+7.1%}{mark}")
     print(f"\nbefore: {rev}; after: this tree. Ratios against hand-written numpy/JAX, medians.")
@@ -92,8 +97,9 @@ def main(argv=None):
             for k in range(options.rounds):
                 print(f"round {k + 1} of {options.rounds}", file=sys.stderr, flush=True)
                 out = pathlib.Path(tmp) / f"{k}.json"
-                before_runs.append(_run_benchmarks(base, out, options.quick, options.only))
-                after_runs.append(_run_benchmarks(ROOT, out, options.quick, options.only))
+                sides = [(base, before_runs), (ROOT, after_runs)]
+                for tree, runs in sides if k % 2 == 0 else sides[::-1]:
+                    runs.append(_run_benchmarks(tree, out, options.quick, options.only))
         finally:
             subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(base)])
     rows = compare(before_runs, after_runs, options.limit)

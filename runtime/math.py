@@ -51,6 +51,7 @@ from runtime.ops.math_ops import (
     subtract,
     tanh,
 )
+from runtime.ops.nn_ops import softmax
 from runtime.ops.op_info import floats, op_info
 from runtime.ops.reduction_ops import (
     argmax,
@@ -63,6 +64,7 @@ from runtime.ops.reduction_ops import (
     reduce_prod,
     reduce_sum,
 )
+from runtime.ops.registry import FLOATING, check_dtype
 from runtime.ops.scan_ops import cumsum
 from runtime.ops.special_math_ops import erf, expm1, log1p
 
@@ -111,6 +113,7 @@ __all__ = [
     "sigmoid",
     "sign",
     "sin",
+    "softmax",
     "softplus",
     "sqrt",
     "square",
@@ -136,6 +139,7 @@ def softplus(features, name=None):
     """
     with name_scope(name or "Softplus"):
         x = convert_to_tensor(features)
+        check_dtype("Softplus", x, FLOATING)
         positive = greater(x, 0)
         # log1p(exp(-|x|)) never overflows. -|x| is written so that at 0 it is x itself: the
         # gradient there is then 0.5, softplus's (abs's subgradient, 0, would give 0).

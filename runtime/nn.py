@@ -20,7 +20,7 @@ from runtime.core.graph import name_scope
 from runtime.math import softplus
 from runtime.ops.broadcast_ops import where
 from runtime.ops.constant_ops import cast, convert_to_tensor
-from runtime.ops.math_ops import add, greater, multiply, sigmoid, tanh
+from runtime.ops.math_ops import add, divide, greater, multiply, sigmoid, tanh
 from runtime.ops.nn_ops import relu, softmax, sparse_softmax_cross_entropy_with_logits
 from runtime.ops.op_info import floats, op_info
 from runtime.ops.special_math_ops import erf
@@ -57,15 +57,20 @@ def gelu(features, approximate=False, name=None):
     """
     with name_scope(name or "Gelu"):
         x = convert_to_tensor(features)
+        if not x.dtype.is_floating:
+            raise ValueError(
+                "`features.dtype` must be a floating point tensor."
+                f"Received:features.dtype={x.dtype.name}"
+            )
         if approximate:
             cubic = add(x, multiply(multiply(multiply(x, x), x), 0.044715))
             return multiply(multiply(x, 0.5), add(tanh(multiply(cubic, _SQRT_2_OVER_PI)), 1))
-        return multiply(multiply(x, 0.5), add(erf(multiply(x, 1 / math.sqrt(2))), 1))
+        return multiply(multiply(x, 0.5), add(erf(divide(x, math.sqrt(2))), 1))
 
 
 def _leaky_relu_reference(x, alpha=0.2):
     x = np.asarray(x, np.float64)
-    return np.where(x > 0, x, alpha * x)
+    return np.where(x > 0, x, np.float32(alpha).item() * x)
 
 
 _LEAKY_SAMPLES = floats(-3.0, 3.0, kwargs=({}, {"alpha": 0.1}))
@@ -73,8 +78,8 @@ _LEAKY_SAMPLES = floats(-3.0, 3.0, kwargs=({}, {"alpha": 0.1}))
 
 @op_info("rt.nn.leaky_relu", _LEAKY_SAMPLES, _leaky_relu_reference)
 def leaky_relu(features, alpha=0.2, name=None):
-    """``x`` where ``x > 0``, else ``alpha * x``. Integer features are taken as float32, as
-    TensorFlow does.
+    """``x`` where ``x > 0``, else ``alpha * x``. Integer features are taken as float32, and
+    ``alpha`` is a float32 number, as in TensorFlow (where it is the op's attribute).
 
     >>> leaky_relu([-2.0, 3.0], alpha=0.5).numpy()
     array([-1.,  3.], dtype=float32)
@@ -83,4 +88,4 @@ def leaky_relu(features, alpha=0.2, name=None):
         x = convert_to_tensor(features)
         if x.dtype.is_integer:
             x = cast(x, dtypes.float32)
-        return where(greater(x, 0), x, multiply(x, alpha))
+        return where(greater(x, 0), x, multiply(x, float(np.float32(alpha))))

@@ -98,3 +98,6 @@ def test_compare_takes_the_median_of_each_side_and_marks_what_got_slower():
     slower_after = [results(1.0, 2.0, 1.0)], [results(1.2, 2.0, 1.0)]
     (graph_row, *_) = compare(*slower_after, 0.05)
     assert graph_row[2] == "graph_ratio" and graph_row[-1] is True
+    new_workload = [{"workloads": [{"workload": "new", "graph_ratio": 1.0, "eager_ratio": 1.0}]}]
+    one_sided = [row for row in compare(before, new_workload, 0.05) if row[1] == "new"]
+    assert one_sided and all(row[3] is None and row[5] is None for row in one_sided)

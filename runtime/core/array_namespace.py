@@ -87,8 +87,8 @@ _erf_of_objects = np.frompyfunc(math.erf, 1, 1)
 
 
 def _erf(x):
-    """The error function elementwise, from the C library's ``erf`` (correctly rounded in
-    float64, then rounded to ``x``'s float type)."""
+    """The error function elementwise: the C library's ``erf`` in float64 (Python's
+    ``math.erf``, one call an element: slow), rounded to ``x``'s float type."""
     x = np.asarray(x)
     wide = _erf_of_objects(x.astype(np.float64))
     return np.asarray(wide, dtype=np.float64).astype(x.dtype)[()]

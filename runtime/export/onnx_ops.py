@@ -302,7 +302,7 @@ def _sparse_softmax_xent(b, op, inputs):
 
 def _relu(b, op, inputs):
     dtype = op.inputs[0].dtype
-    if dtype in types.RELU or dtype is not dtypes.int64:
+    if dtype is not dtypes.int64:
         return [_computed(b, "Relu", inputs, dtype, types.RELU)]
     # onnxruntime's Relu has no int64 (nor a wider integer to compute it in): Max with 0.
     return [b.node1("Max", [inputs[0], b.const(np.zeros((), np.int64))])]

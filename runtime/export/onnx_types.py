@@ -61,11 +61,11 @@ NON_ZERO = frozenset({dtypes.bool_, dtypes.int32, dtypes.int64, dtypes.uint8, dt
 
 ELEMENTWISE_TYPES = {
     "Neg": NEG, "Abs": ARITHMETIC, "Sign": ARITHMETIC, "Not": frozenset({dtypes.bool_}),
-    "Erf": frozenset({dtypes.float32}),
+    "Erf": frozenset({dtypes.float16, dtypes.float32}),
 }  # fmt: skip
 """The types onnxruntime computes an elementwise operator named by a row's ``onnx`` in
-(``runtime.core.op_def``), where not only floats: the math operators (Exp, Erf, ...)
-compute floats."""
+(``runtime.core.op_def``), where they are not the three float types (``FLOATS``) of the
+math operators (Exp, Tanh, ...): Erf has no float64 kernel."""
 
 _WIDER = [dtypes.int32, dtypes.int64, dtypes.float32, dtypes.float64]
 

@@ -22,6 +22,9 @@ from runtime.ops.registry import NUMERIC, bind1, check_dtype
 
 
 def binary_infer(op_type, allowed, out_dtype=None):
+    """The ``infer`` rule of a binary row: two tensors of one dtype that ``allowed`` accepts
+    (never promoted), broadcast together; the result of ``out_dtype`` or theirs."""
+
     def infer(inputs, attrs):
         x, y = inputs
         if x.dtype is not y.dtype:
@@ -73,6 +76,8 @@ def _integer_division(name, what):
 
 
 def division(op_type, name, what, default_name, gradient, symbol):
+    """The row of integer-safe ``//`` or ``%`` (``name``: the ufunc): written as Python's
+    ``symbol`` where the compiler can tell the divisor is not zero."""
     implementation = _integer_division(name, what)
     return OpDef(
         op_type,

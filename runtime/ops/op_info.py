@@ -26,6 +26,7 @@ registered the same way, so it is tested the same way.
 
 from __future__ import annotations
 
+import decimal
 from collections.abc import Callable
 from typing import NamedTuple
 
@@ -87,3 +88,40 @@ def floats(low, high, shapes=((), (3,), (2, 4)), dtypes=("float32", "float64"), 
         ]
 
     return samples
+
+
+def values(*numbers, dtypes=("float32", "float64")):
+    """One sample of the given values, in each dtype: the inputs a random draw misses (tiny
+    ones where a formula cancels, overflowing ones, 0, -1, infinities)."""
+
+    def samples(rng):
+        return [Sample((np.asarray(numbers, dtype),), {}) for dtype in dtypes]
+
+    return samples
+
+
+def combined(*makers):
+    """The samples of each maker, one after another."""
+    return lambda rng: [sample for make in makers for sample in make(rng)]
+
+
+def by_decimal(fn, digits=40):
+    """A reference computed with Python's ``decimal`` to ``digits`` digits, element by element:
+    ``fn`` takes and returns a ``Decimal``; the result is float64. Finite inputs only.
+
+    >>> import decimal
+    >>> float(by_decimal(lambda d: (1 + d).ln())(np.float64(1e-20)))  # log1p
+    1e-20
+    """
+
+    def reference(x):
+        def one(value):
+            if not np.isfinite(value):
+                raise ValueError(f"by_decimal takes finite inputs, not {value}")
+            with decimal.localcontext() as context:
+                context.prec = digits
+                return float(fn(decimal.Decimal(float(value))))
+
+        return np.vectorize(one, otypes=[np.float64])(np.asarray(x, np.float64))
+
+    return reference

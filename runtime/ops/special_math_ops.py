@@ -13,22 +13,33 @@ small ``x``.
 
 from __future__ import annotations
 
+import decimal
 import math
 
-import numpy as np
-
 from runtime.core.array_namespace import elementwise
-from runtime.ops.math_ops import add, elementwise_unary, exp, multiply, square
+from runtime.ops.elementwise_ops import elementwise_unary
+from runtime.ops.math_ops import add, exp, multiply, square
 from runtime.ops.math_ops import divide as _divide
-from runtime.ops.op_info import floats, op_info
+from runtime.ops.op_info import by_decimal, combined, floats, op_info, values
 from runtime.ops.registry import FLOATING
 
 _TWO_OVER_ROOT_PI = 2 / math.sqrt(math.pi)
 
 
-def _by_element(fn):
-    """A reference on numpy values: Python's ``math.<fn>`` on each element, in float64."""
-    return lambda x: np.vectorize(fn, otypes=[np.float64])(np.asarray(x, np.float64))
+_PI = decimal.Decimal("3.14159265358979323846264338327950288419716939937510")
+
+
+def _erf_series(x):
+    """erf by its Maclaurin series, ``2/sqrt(pi) * sum((-1)**n x**(2n+1) / (n! (2n+1)))``, in
+    the decimal context's precision (a reference for tests: slow, and exact enough for |x| <= 6)."""
+    total, term, n = decimal.Decimal(0), x, 0  # term: (-1)**n x**(2n+1) / n!
+    while True:
+        step = term / (2 * n + 1)
+        if abs(step) < decimal.Decimal(10) ** (-decimal.getcontext().prec - 5):
+            return 2 * total / _PI.sqrt()
+        total += step
+        n += 1
+        term = -term * x * x / n
 
 
 ERF, erf = elementwise_unary(
@@ -57,9 +68,25 @@ EXPM1, expm1 = elementwise_unary(
     "expm1",
     "``exp(x) - 1``, exact for small ``x``; floats only.\n\n"
     ">>> expm1([0.0, 1.0]).numpy()\narray([0.       , 1.7182817], dtype=float32)",
-    lambda x, y, g: multiply(g, add(y, 1)),
+    lambda x, y, g: multiply(g, exp(x)),  # not y + 1: that cancels where x is negative
 )
 
-op_info("rt.math.erf", floats(-3.0, 3.0), _by_element(math.erf))(erf)
-op_info("rt.math.log1p", floats(-0.9, 3.0), _by_element(math.log1p))(log1p)
-op_info("rt.math.expm1", floats(-3.0, 3.0), _by_element(math.expm1))(expm1)
+_FLOATS = ("float16", "float32", "float64")
+# Tiny inputs, where log(1 + x) and exp(x) - 1 lose every digit, and large ones.
+_NEAR_ZERO = values(1e-30, -3e-12, 2e-8, -5e-5, 0.0, dtypes=_FLOATS[1:])
+
+op_info(
+    "rt.math.erf",
+    combined(floats(-3.0, 3.0, dtypes=_FLOATS), values(-5.5, 1e-20, 0.0, 4.0)),
+    by_decimal(_erf_series),
+)(erf)
+op_info(
+    "rt.math.log1p",
+    combined(floats(-0.9, 3.0, dtypes=_FLOATS), _NEAR_ZERO, values(-0.999, 1e30)),
+    by_decimal(lambda d: (1 + d).ln()),
+)(log1p)
+op_info(
+    "rt.math.expm1",
+    combined(floats(-3.0, 3.0, dtypes=_FLOATS), _NEAR_ZERO, values(-40.0, 30.0)),
+    by_decimal(lambda d: d.exp() - 1),
+)(expm1)

@@ -69,7 +69,14 @@ class _Checked:
 
 
 def implemented(implementation):
-    """The XLA rule ``rule(ctx, *values, **attrs)`` of a row's ``implementation``."""
+    """The XLA rule ``rule(ctx, *values, **attrs)`` of a row's ``implementation``.
+
+    >>> import jax
+    >>> from runtime.ops.math_ops import FLOOR_MOD
+    >>> rule = implemented(FLOOR_MOD.implementation)
+    >>> float(jax.jit(lambda x, y: rule(None, x, y))(7.5, 2.0))  # floats: no check to record
+    1.5
+    """
 
     def rule(ctx, *values, **attrs):
         return implementation(_Checked(ctx), *values, **attrs)

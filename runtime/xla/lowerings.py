@@ -239,7 +239,12 @@ LOWERINGS[tensor_array_ops.FROM_TENSOR] = tensor_lists.lower_from_tensor
 
 def rule_for(opdef):
     """The XLA rule of ``opdef``: its entry here, or one made from its ``implementation``;
-    None when it has neither (``UNLOWERABLE`` says why)."""
+    None when it has neither (``UNLOWERABLE`` says why).
+
+    >>> from runtime.ops.special_math_ops import ERF
+    >>> rule_for(ERF) is LOWERINGS[ERF]  # made from Erf's implementation, once
+    True
+    """
     rule = LOWERINGS.get(opdef)
     if rule is None and opdef.implementation is not None:
         rule = LOWERINGS[opdef] = implemented(opdef.implementation)

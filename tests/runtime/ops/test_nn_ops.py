@@ -3,6 +3,8 @@ against numpy, eagerly and in graphs."""
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
 
@@ -81,3 +83,24 @@ def test_bad_dtypes_and_shapes_are_rejected_when_built():
         rt.nn.sparse_softmax_cross_entropy_with_logits([0], [[1, 2]])
     with pytest.raises(ValueError, match="labels must have the shape of logits without its last"):
         rt.nn.sparse_softmax_cross_entropy_with_logits([0, 1], [[1.0, 2.0]])
+
+
+def test_gelu_gives_tensorflows_documented_values():
+    # tf.nn.gelu's docstring: x = [-3, -1, 0, 1, 3] in float32.
+    # At -3 its float32 erf is 4e-5 off (-0.00404951); Python's math.erf gives -0.00404969.
+    x = rt.constant([-3.0, -1.0, 0.0, 1.0, 3.0])
+    exact = [-1.5 * math.erfc(3 / math.sqrt(2)), -0.15865529, 0.0, 0.8413447, 2.9959507]
+    np.testing.assert_allclose(rt.nn.gelu(x).numpy(), exact, rtol=1e-6, atol=1e-7)
+    # Likewise its float32 tanh at -3 (-0.00363752): the formula in float64 gives -0.00363734.
+    tail = -1.5 * (1 + math.tanh(math.sqrt(2 / math.pi) * (-3 - 0.044715 * 27)))
+    approximate = [tail, -0.15880796, 0.0, 0.841192, 2.9963627]
+    np.testing.assert_allclose(
+        rt.nn.gelu(x, approximate=True).numpy(), approximate, rtol=1e-6, atol=1e-7
+    )
+
+
+def test_gelu_and_softplus_refuse_integers_as_tensorflow_does():
+    with pytest.raises(ValueError, match="must be a floating point tensor"):
+        rt.nn.gelu([1, 2])
+    with pytest.raises(TypeError, match="Softplus does not support input of dtype int32"):
+        rt.math.softplus([1, 2])

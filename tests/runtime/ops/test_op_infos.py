@@ -19,8 +19,8 @@ from runtime.ops.op_info import OP_INFOS
 from tests.extras import import_extra
 from tests.runtime.gradients.grad_harness import check_gradient
 
-# Composites compute through several ops, each rounding: a few float32 ulps apart.
-RTOL = {np.dtype(np.float32): 1e-5, np.dtype(np.float64): 1e-12}
+# Composites compute through several ops, each rounding: a few ulps apart.
+RTOL = {np.dtype(np.float16): 2e-3, np.dtype(np.float32): 1e-5, np.dtype(np.float64): 1e-12}
 
 
 def _cases():
@@ -51,7 +51,10 @@ def _assert_close(actual, expected, where=""):
     actual = np.asarray(actual)
     assert actual.shape == np.shape(expected), (where, actual.shape, np.shape(expected))
     tol = RTOL[actual.dtype]
-    np.testing.assert_allclose(actual, expected, rtol=tol, atol=tol, err_msg=where)
+    # Relative to the sample's largest value: a sample of tiny values is held to tiny errors.
+    finite = np.abs(np.asarray(expected, np.float64)[np.isfinite(expected)])
+    scale = finite.max() if finite.size else 0.0
+    np.testing.assert_allclose(actual, expected, rtol=tol, atol=tol * scale, err_msg=where)
 
 
 def _specs(sample):
@@ -124,13 +127,15 @@ def test_onnx_export_agrees(info, sample, tmp_path):
     from tests.runtime.export.onnx_harness import run_model, session
 
     concrete = ag.function(_call(info, sample)).get_concrete_function(*_specs(sample))
-    try:
-        rt.onnx.export(concrete, tmp_path / "op.onnx")
-    except rt.errors.UnimplementedError as e:
-        # onnxruntime computes some operators in float32 only (Erf): float64 is refused, not
-        # computed with fewer digits.
-        assert sample.args[0].dtype == np.float64 and "float64" in str(e), e
+    # onnxruntime has no float64 Erf: such a model is refused, not computed in float32.
+    refused = sample.args[0].dtype == np.float64 and any(
+        op.type == "Erf" for op in concrete.graph.get_operations()
+    )
+    if refused:
+        with pytest.raises(rt.errors.UnimplementedError, match="Erf of float64"):
+            rt.onnx.export(concrete, tmp_path / "op.onnx")
         return
+    rt.onnx.export(concrete, tmp_path / "op.onnx")
     (got,) = run_model(session(tmp_path / "op.onnx"), sample.args, _specs(sample))
     assert got.dtype == sample.args[0].dtype
     _assert_close(got, concrete(*sample.args).numpy(), "onnxruntime")
