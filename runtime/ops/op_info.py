@@ -197,7 +197,8 @@ def by_element(fn, dtype=None):
 def by_reduction(fn, dtype=None):
     """A reference of a reduction on numpy values: Python's ``fn`` (``sum``, ``max``) on the
     list of the elements each result reduces, over ``axis`` (all axes by default), the reduced
-    dims kept with ``keepdims``. The result's dtype is as ``by_element``'s.
+    dims kept with ``keepdims``; in ``dtype``, by default bools if ``fn`` gives bools, else
+    ``x``'s dtype.
 
     >>> by_reduction(sum)(np.array([[1, 2], [3, 4]], np.int32), axis=1, keepdims=True)
     array([[3],
@@ -211,9 +212,9 @@ def by_reduction(fn, dtype=None):
         rows = np.transpose(x, kept + list(axes)).reshape(
             -1, int(np.prod([x.shape[d] for d in axes]))
         )
-        result = by_element(lambda i: fn(rows[i].tolist()), dtype)(np.arange(len(rows)))
-        if dtype is None and result.dtype != bool:
-            result = result.astype(x.dtype)
+        result = np.asarray([fn(row.tolist()) for row in rows])
+        if dtype is not None or result.dtype != bool:
+            result = result.astype(x.dtype if dtype is None else dtype)
         shape = (
             [1 if d in axes else n for d, n in enumerate(x.shape)]
             if keepdims
