@@ -426,3 +426,45 @@ def slice_tensor(tensor, key):
 
 
 Tensor.__getitem__ = slice_tensor
+
+
+# --- samples: what the op's tests run it on (runtime.ops.op_info) ---
+from runtime.ops.op_info import Sample, op_info  # noqa: E402
+
+
+def _gather_reference(params, indices, axis=0):
+    """numpy's advanced indexing at ``axis``, not ``take``."""
+    return params[(builtins.slice(None),) * (axis % params.ndim) + (indices,)]
+
+
+def _gather_samples(rng):
+    def draw(*shape, dtype="float64"):
+        return rng.uniform(-3.0, 3.0, shape).astype(dtype)
+
+    return [
+        Sample((draw(4, 3, dtype="float32"), np.array([2, 0, 2], np.int32)), {}),
+        Sample((draw(2, 4), np.array([[3, 0], [1, 1]], np.int32)), {"axis": 1}),
+        Sample((draw(3, 2), np.array(1, np.int64)), {"axis": -2}),
+        Sample((np.arange(5, dtype=np.int32), np.array([4, 0], np.int64)), {}),
+    ]
+
+
+def _one_hot_reference(indices, depth, on_value=1.0, off_value=0.0, axis=-1, dtype=None):
+    """``on_value`` where an index equals the position, ``off_value`` elsewhere, per element."""
+    rows = [[on_value if i == k else off_value for k in range(depth)] for i in indices.flat]
+    kind = np.float32 if dtype is None else dtype.as_numpy_dtype
+    out = np.asarray(rows, kind).reshape(indices.shape + (depth,))
+    return np.moveaxis(out, -1, axis)
+
+
+def _one_hot_samples(rng):
+    return [
+        Sample((rng.integers(-1, 5, 3).astype(np.int32),), {"depth": 4}),
+        Sample((rng.integers(0, 3, (2, 2)),), {"depth": 3, "on_value": 2.0, "off_value": -1.0}),
+        Sample((np.array([1, 0], np.int32),), {"depth": 2, "axis": 0, "dtype": dtypes.float64}),
+        Sample((np.array(2, np.int32),), {"depth": 3}),
+    ]
+
+
+op_info("rt.gather", _gather_samples, _gather_reference)(gather)
+op_info("rt.one_hot", _one_hot_samples, _one_hot_reference, differentiable=False)(one_hot)
