@@ -446,6 +446,7 @@ def _gather_samples(rng):
         Sample((draw(2, 4), np.array([[3, 0], [1, 1]], np.int32)), {"axis": 1}),
         Sample((draw(3, 2), np.array(1, np.int64)), {"axis": -2}),
         Sample((np.arange(5, dtype=np.int32), np.array([4, 0], np.int64)), {}),
+        Sample((draw(2, 3), np.array([2, 0], np.int16)), {"axis": -1}),  # ONNX takes int32, int64
     ]
 
 

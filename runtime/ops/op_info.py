@@ -32,6 +32,7 @@ registered the same way, so it is tested the same way.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import NamedTuple
 
@@ -209,9 +210,8 @@ def by_reduction(fn, dtype=None):
         x = np.asarray(x)
         axes = range(x.ndim) if axis is None else [a % x.ndim for a in np.atleast_1d(axis)]
         kept = [d for d in range(x.ndim) if d not in axes]
-        rows = np.transpose(x, kept + list(axes)).reshape(
-            -1, int(np.prod([x.shape[d] for d in axes]))
-        )
+        lines = [x.shape[d] for d in kept], [x.shape[d] for d in axes]
+        rows = np.transpose(x, kept + list(axes)).reshape(math.prod(lines[0]), math.prod(lines[1]))
         result = np.asarray([fn(row.tolist()) for row in rows])
         if dtype is not None or result.dtype != bool:
             result = result.astype(x.dtype if dtype is None else dtype)
