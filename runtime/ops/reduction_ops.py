@@ -329,7 +329,11 @@ op_info("rt.reduce_all", bools(shapes=[(2, 3)], kwargs=_AXES[:3]), by_reduction(
 op_info("rt.reduce_any", bools(shapes=[(2, 3)], kwargs=_AXES[:3]), by_reduction(builtins.any))(
     reduce_any
 )
-_ARGS = joined(floats(-3.0, 3.0, shapes=[(2, 3)], kwargs=({}, {"axis": 1})), integers(-2, 3, shapes=[(4,)], kwargs=({"output_type": dtypes.int32},)))  # fmt: skip
+_ARGS = joined(
+    floats(-3.0, 3.0, shapes=[(2, 3)], kwargs=({}, {"axis": 1})),
+    integers(-2, 3, shapes=[(4,)], kwargs=({"output_type": dtypes.int32},)),
+    bools(shapes=[(2, 3)], kwargs=({"axis": 1},)),  # as TensorFlow's; refused here: a finding
+)
 for _name, _fn, _pick in (("rt.argmax", argmax, builtins.max), ("rt.argmin", argmin, builtins.min)):
     op_info(
         _name,
