@@ -62,6 +62,8 @@ from runtime.ops.math_ops import (
     tanh,
 )
 from runtime.ops.op_info import (
+    PAIRS,
+    SHAPES,
     Sample,
     bools,
     by_element,
@@ -74,10 +76,21 @@ from runtime.ops.op_info import (
 
 # --- elementwise -------------------------------------------------------------------------------
 
-_SIGNED = joined(floats(-3.0, 3.0, shapes=[(), (2, 4)]), integers(-9, 10, shapes=[(3,)]))
-_REALS = floats(-3.0, 3.0, shapes=[(), (3,), (2, 4)], dtypes=["float32", "float64"])
-_POSITIVE = floats(0.1, 4.0, shapes=[(), (3,), (2, 4)])
-_PAIRS = joined(floats(-3.0, 3.0, arity=2), integers(-5, 6, shapes=[((2, 3), (3,))], arity=2))
+
+def _reals(low, high, arity=1):
+    """float32 on the largest shape (of ``SHAPES`` or ``PAIRS``), float64 on the others: those
+    the gradient is checked on, scalars and broadcasting among them."""
+    shapes = SHAPES if arity == 1 else PAIRS
+    return joined(
+        floats(low, high, shapes=shapes[-1:] if arity == 1 else shapes[:1], dtypes=["float32"], arity=arity),
+        floats(low, high, shapes=shapes[:-1] if arity == 1 else shapes[1:], dtypes=["float64"], arity=arity),
+    )  # fmt: skip
+
+
+_REALS = _reals(-3.0, 3.0)
+_POSITIVE = _reals(0.1, 4.0)
+_SIGNED = joined(_REALS, integers(-9, 10, shapes=[(3,)]))
+_PAIRS = joined(_reals(-3.0, 3.0, arity=2), integers(-5, 6, shapes=[((2, 3), (3,))], arity=2))
 _BOOL_PAIRS = bools(shapes=[((2, 3), (2, 3)), ((3,), ())], arity=2)
 
 
@@ -121,7 +134,7 @@ for _name, _op, _samples, _scalar in (
 
 # Divisors away from 0, of either sign; integers divided as float64, as TensorFlow does.
 _DIVISIONS = joined(
-    floats((-3.0, 0.5), (3.0, 3.0), arity=2),
+    _reals((-3.0, 0.5), (3.0, 3.0), arity=2),
     floats((-3.0, -3.0), (3.0, -0.5), shapes=[((2, 3), (3,))], dtypes=["float64"], arity=2),
     integers((-9, -4), (10, -1), shapes=[((2, 3), (3,))], arity=2),
     integers((-9, 1), (10, 5), shapes=[((3,), ())], arity=2),
@@ -130,7 +143,7 @@ op_info("rt.divide", _DIVISIONS, by_element(operator.truediv, "float64"))(divide
 op_info("rt.floordiv", _DIVISIONS, by_element(operator.floordiv))(floordiv)
 op_info("rt.mod", _DIVISIONS, by_element(operator.mod))(mod)
 _POWERS = joined(
-    floats((0.5, -2.0), (3.0, 2.0), arity=2),
+    _reals((0.5, -2.0), (3.0, 2.0), arity=2),
     integers((-4, 0), (5, 4), shapes=[((2, 3), (3,))], arity=2),
 )
 op_info("rt.pow", _POWERS, by_element(operator.pow))(pow)
