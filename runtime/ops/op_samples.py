@@ -233,7 +233,11 @@ def _one_dim_added(x, axis):
 
 op_info(
     "rt.reshape",
-    floats(-3.0, 3.0, shapes=[(2, 3), (6,)], kwargs=({"shape": [3, 2]}, {"shape": [-1, 1, 2]})),
+    joined(
+        floats(-3.0, 3.0, shapes=[(2, 3)], dtypes=["float32"], kwargs=({"shape": [3, 2]},)),
+        floats(-3.0, 3.0, shapes=[(6,)], dtypes=["float64"], kwargs=({"shape": [-1, 1, 2]},)),
+        integers(-9, 10, shapes=[(1, 1)], kwargs=({"shape": []},)),
+    ),
     _reshape_reference,
 )(reshape)
 op_info(
@@ -264,7 +268,10 @@ op_info(
 )(unstack)
 op_info(
     "rt.expand_dims",
-    floats(-3.0, 3.0, shapes=[(), (2, 3)], kwargs=({"axis": 0}, {"axis": -1})),
+    joined(
+        floats(-3.0, 3.0, shapes=[()], dtypes=["float32"], kwargs=({"axis": 0},)),
+        floats(-3.0, 3.0, shapes=[(2, 3)], dtypes=["float64"], kwargs=({"axis": -1}, {"axis": 1})),
+    ),
     _one_dim_added,
 )(expand_dims)
 op_info(
