@@ -320,7 +320,7 @@ def _einsum_samples(rng):
         Sample((draw(2, 3, dtype="float32"), draw(3, 4, dtype="float32")), {"equation": "ij,jk->ik"}),
         Sample((draw(2, 2, 3), draw(2, 3, 2)), {"equation": "bij,bjk->bik"}),
         Sample((draw(3, 3),), {"equation": "ii->i"}),
-        Sample((draw(2, 3),), {"equation": "ij->ji"}),
+        Sample((draw(2, 3), draw(3, 2), draw(2)), {"equation": "ij,jk,k->i"}),
         Sample((np.arange(3, dtype=np.int32), np.array([2, -1, 4], np.int32)), {"equation": "i,i->"}),
     ]  # fmt: skip
 

@@ -167,7 +167,7 @@ def _matmul_samples(rng):
         Sample((draw(2, 3, dtype="float32"), draw(3, 4, dtype="float32")), {}),
         Sample((draw(2, 3), draw(4, 3)), {"transpose_b": True}),
         Sample((draw(3, 2), draw(3, 2)), {"transpose_a": True}),
-        Sample((draw(2, 2, 3), draw(3, 2)), {}),
+        Sample((draw(2, 1, 2, 3), draw(3, 2, 3)), {"transpose_b": True}),  # batch dims broadcast
     ]
 
 

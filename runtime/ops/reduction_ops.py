@@ -297,7 +297,15 @@ def argmin(input, axis=None, output_type=dtypes.int64, name=None):
 # --- samples: what the op's tests run it on (runtime.ops.op_info) ---
 import math  # noqa: E402
 
-from runtime.ops.op_info import bools, by_reduction, floats, integers, joined, op_info  # noqa: E402
+from runtime.ops.op_info import (  # noqa: E402
+    Sample,
+    bools,
+    by_reduction,
+    floats,
+    integers,
+    joined,
+    op_info,
+)
 
 
 def _truncated_mean(row):
@@ -320,9 +328,11 @@ for _name, _fn, _row in (
     ("rt.reduce_mean", reduce_mean, _truncated_mean),
     ("rt.reduce_max", reduce_max, builtins.max),
     ("rt.reduce_min", reduce_min, builtins.min),
-    ("rt.reduce_prod", reduce_prod, math.prod),
 ):
     op_info(_name, _NUMBERS, by_reduction(_row))(_fn)
+_ZEROS = np.array([[0.0, 2.0, -1.5], [0.0, 0.0, 3.0], [1.0, 2.0, 0.5]])  # its gradient's cases
+_PRODUCTS = joined(_NUMBERS, lambda rng: [Sample((_ZEROS,), {"axis": 1})])
+op_info("rt.reduce_prod", _PRODUCTS, by_reduction(math.prod))(reduce_prod)
 op_info("rt.reduce_all", bools(shapes=[(2, 3)], kwargs=_AXES[:3]), by_reduction(builtins.all))(
     reduce_all
 )
