@@ -14,10 +14,12 @@ keyword arguments (Python values, fixed when a graph is traced). ``floats``,
 ``integers`` and ``bools`` make samples of one or several tensors, ``joined``
 puts makers together. ``reference``, when given, computes the expected result
 from the same numpy arguments by another path than the op's kernel (plain
-Python per element: ``by_element``, the C library, a documented formula). A
-float reference may compute in float64: the op's result is expected in the
-float dtype of the sample's first float argument; any other result (bools,
-indices, a division of integers) in the reference's own dtype.
+Python per element: ``by_element``; per reduced row: ``by_reduction``; index
+arithmetic, a documented formula). A float reference may compute in float64:
+the op's result is expected in the float dtype of the sample's first float
+argument; any other result (bools, indices, a division of integers) in the
+reference's own dtype. An op whose arguments are not its tensors one by one
+says how it is called on them: ``call=listed`` for ``concat([x, y])``.
 
 An op built from other ops (a *composite*: ``rt.nn.gelu``) is a plain function
 over them, with no row in the op table and no rule in any backend: its
