@@ -21,11 +21,15 @@ import numpy as np
 from runtime.ops.array_ops import (
     concat,
     expand_dims,
+    identity,
+    ones_like,
     reshape,
     squeeze,
     stack,
+    stop_gradient,
     transpose,
     unstack,
+    zeros_like,
 )
 from runtime.ops.math_ops import (
     abs,
@@ -279,3 +283,12 @@ op_info(
     floats(-3.0, 3.0, shapes=[(1, 3, 1)], kwargs=({}, {"axis": [0]}, {"axis": -1})),
     _one_dims_dropped,
 )(squeeze)
+
+_COPIED = joined(_REALS, integers(-9, 10, shapes=[(2, 3)]), bools(shapes=[(3,)]))
+op_info("rt.identity", _COPIED, lambda x: np.array(x.tolist(), x.dtype))(identity)
+# Its value is its input's; its gradient None: central differences would say 1.
+op_info("rt.stop_gradient", _REALS, lambda x: np.array(x.tolist(), x.dtype), differentiable=False)(
+    stop_gradient
+)
+op_info("rt.zeros_like", _COPIED, lambda x: np.full(x.shape, x.dtype.type(0)))(zeros_like)
+op_info("rt.ones_like", _COPIED, lambda x: np.full(x.shape, x.dtype.type(1)))(ones_like)
