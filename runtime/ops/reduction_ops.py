@@ -322,6 +322,7 @@ _NUMBERS = joined(
     floats(-3.0, 3.0, shapes=[(2, 3)], dtypes=["float32"], kwargs=_AXES[:2]),
     floats(-3.0, 3.0, shapes=[(2, 3)], dtypes=["float64"], kwargs=_AXES[2:]),
     integers(-9, 10, shapes=[(2, 3)], kwargs=({"axis": -1},)),
+    floats(-3.0, 3.0, shapes=[(4, 3)], dtypes=["float16"], kwargs=({"axis": 0},)),
 )
 for _name, _fn, _row in (
     ("rt.reduce_sum", reduce_sum, builtins.sum),
