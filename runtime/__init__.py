@@ -46,6 +46,7 @@ from runtime.functions.control_flow import cond, while_loop
 from runtime.gradients.graph import gradients
 from runtime.gradients.tape import GradientTape
 from runtime.ops import eager_operators as _eager_operators  # installs fast operators
+from runtime.ops import op_samples as _op_samples  # noqa: F401 (registers the ops' samples)
 from runtime.ops.array_ops import (
     concat,
     expand_dims,

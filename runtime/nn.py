@@ -46,7 +46,10 @@ def _gelu_reference(x, approximate=False):
     return 0.5 * x * (1 + np.vectorize(math.erf)(x / math.sqrt(2)))
 
 
-@op_info("rt.nn.gelu", floats(-4.0, 4.0, kwargs=({}, {"approximate": True})), _gelu_reference)
+_GELU_SAMPLES = floats(-4.0, 4.0, kwargs=({}, {"approximate": True}))
+
+
+@op_info("rt.nn.gelu", _GELU_SAMPLES, _gelu_reference, cancels=True)
 def gelu(features, approximate=False, name=None):
     """The Gaussian error linear unit, ``x * P(X <= x)`` for a standard normal ``X``:
     ``0.5 * x * (1 + erf(x / sqrt(2)))``, or with ``approximate=True`` TensorFlow's tanh form

@@ -23,7 +23,10 @@ _FULL = slice(None, None, None)
 
 
 def _gather(b, op, inputs):
-    return [b.node1("Gather", inputs, axis=op.attrs["axis"])]
+    params, indices = inputs
+    if op.inputs[1].dtype not in (dtypes.int32, dtypes.int64):  # ONNX's Gather takes only those
+        indices = b.cast(indices, dtypes.int64)
+    return [b.node1("Gather", [params, indices], axis=op.attrs["axis"])]
 
 
 def _expand_ellipsis(b, spec, rank):

@@ -270,3 +270,25 @@ def where(condition, x=None, y=None, name=None):
         raise ValueError("where: give both x and y, or neither")
     x, y = convert_pair(x, y)
     return bind1(SELECT, [condition, x, y], name=name or "where")
+
+
+# --- samples: what the op's tests run it on (runtime.ops.op_info) ---
+from runtime.ops.op_info import Sample, by_element, op_info  # noqa: E402
+
+
+def _select_samples(rng):
+    def draw(*shape, dtype="float64"):
+        return rng.uniform(-3.0, 3.0, shape).astype(dtype)
+
+    def condition(*shape):
+        return rng.integers(0, 2, shape).astype(bool)
+
+    return [
+        Sample((condition(2, 3), draw(2, 3, dtype="float32"), draw(2, 3, dtype="float32")), {}),
+        Sample((condition(3), draw(2, 3), draw()), {}),
+        Sample((condition(), draw(3), draw(3)), {}),
+        Sample((condition(4), np.arange(4, dtype=np.int32), np.array(-1, np.int32)), {}),
+    ]
+
+
+op_info("rt.where", _select_samples, by_element(lambda c, x, y: x if c else y))(where)

@@ -76,3 +76,16 @@ def clip_by_value(t, clip_value_min, clip_value_max, name=None):
     low = convert_to_tensor(clip_value_min, dtype_hint=t.dtype)
     high = convert_to_tensor(clip_value_max, dtype_hint=t.dtype)
     return bind1(CLIP_BY_VALUE, [t, low, high], name=name or "clip_by_value")
+
+
+# --- samples: what the op's tests run it on (runtime.ops.op_info) ---
+from runtime.ops.op_info import by_element, floats, integers, joined, op_info  # noqa: E402
+
+op_info(
+    "rt.clip_by_value",
+    joined(
+        floats((-3.0, -1.5, 0.5), (3.0, -0.5, 1.5), shapes=[((2, 3), (), ()), ((2, 3), (3,), (1, 3))], arity=3),
+        integers((-9, -4, 1), (10, 0, 5), shapes=[((4,), (), ())], arity=3),
+    ),
+    by_element(lambda value, low, high: min(max(value, low), high)),
+)(clip_by_value)  # fmt: skip

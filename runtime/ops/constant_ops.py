@@ -390,3 +390,29 @@ def convert_pair(x, y):
         y = convert_to_tensor(y)
         return convert_to_tensor(x, dtype=y.dtype), y
     return convert_to_tensor(x), convert_to_tensor(y)
+
+
+# --- samples: what the op's tests run it on (runtime.ops.op_info) ---
+from runtime.ops.op_info import Sample, op_info  # noqa: E402
+
+_PYTHON_TYPE = {"f": float, "i": int, "u": int, "b": bool}  # int() truncates toward zero
+
+
+def _cast_reference(x, dtype):
+    kind = np.dtype(dtype.as_numpy_dtype)
+    return np.asarray([_PYTHON_TYPE[kind.kind](v) for v in x.flat], kind).reshape(x.shape)
+
+
+def _cast_samples(rng):
+    def draw(*shape, dtype="float64"):
+        return rng.uniform(-3.0, 3.0, shape).astype(dtype)
+
+    return [
+        Sample((draw(2, 3, dtype="float32"),), {"dtype": dtypes.int32}),
+        Sample((draw(3),), {"dtype": dtypes.int64}),
+        Sample((np.array([-2, 0, 7], np.int32),), {"dtype": dtypes.float64}),
+        Sample((np.array([[True, False]]),), {"dtype": dtypes.float32}),
+    ]
+
+
+op_info("rt.cast", _cast_samples, _cast_reference)(cast)

@@ -432,3 +432,55 @@ def slice_tensor(tensor, key):
 
 
 Tensor.__getitem__ = slice_tensor
+
+
+# --- samples: what the op's tests run it on (runtime.ops.op_info) ---
+from runtime.ops.op_info import Sample, op_info  # noqa: E402
+
+
+def _gather_reference(params, indices, axis=0):
+    """numpy's advanced indexing at ``axis``, not ``take``."""
+    return params[(builtins.slice(None),) * (axis % params.ndim) + (indices,)]
+
+
+def _gather_samples(rng):
+    def draw(*shape, dtype="float64"):
+        return rng.uniform(-3.0, 3.0, shape).astype(dtype)
+
+    return [
+        Sample((draw(4, 3, dtype="float32"), np.array([2, 0, 2], np.int32)), {}),
+        Sample((draw(2, 4), np.array([[3, 0], [1, 1]], np.int32)), {"axis": 1}),
+        Sample((draw(3, 2), np.array(1, np.int64)), {"axis": -2}),
+        Sample((np.arange(5, dtype=np.int32), np.array([4, 0], np.int64)), {}),
+        Sample((draw(2, 3), np.array([2, 0], np.int16)), {"axis": -1}),  # ONNX takes int32, int64
+    ]
+
+
+def _one_hot_with_values(fn, indices, *values, **kwargs):
+    """``one_hot`` called on a sample's tensors: the indices, then ``on_value`` and
+    ``off_value`` where the sample has them (tensors: their gradients are checked)."""
+    return fn(indices, **dict(zip(("on_value", "off_value"), values)), **kwargs)
+
+
+def _one_hot_reference(indices, *values, depth, axis=-1, dtype=None):
+    """``on_value`` where an index equals the position, ``off_value`` elsewhere, per element;
+    in the values' dtype, else ``dtype``, else float32."""
+    on_value = values[0] if values else 1
+    off_value = values[1] if len(values) > 1 else 0
+    rows = [[on_value if i == k else off_value for k in range(depth)] for i in indices.flat]
+    kind = values[0].dtype if values else np.float32 if dtype is None else dtype.as_numpy_dtype
+    return np.moveaxis(np.asarray(rows, kind).reshape(indices.shape + (depth,)), -1, axis)
+
+
+def _one_hot_samples(rng):
+    on, off = rng.uniform(1.0, 3.0), rng.uniform(-3.0, 0.0)
+    return [
+        Sample((rng.integers(-1, 5, 3).astype(np.int32),), {"depth": 4}),
+        Sample((rng.integers(0, 3, (2, 2)), np.float64(on), np.float64(off)), {"depth": 3}),
+        Sample((np.array([1, 0], np.int32),), {"depth": 2, "axis": 0, "dtype": dtypes.float64}),
+        Sample((np.array([2, 0, 2], np.int32), np.float32(on)), {"depth": 3, "axis": 0}),
+    ]
+
+
+op_info("rt.gather", _gather_samples, _gather_reference)(gather)
+op_info("rt.one_hot", _one_hot_samples, _one_hot_reference, call=_one_hot_with_values)(one_hot)

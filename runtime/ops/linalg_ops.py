@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import string
 
+import numpy as np
+
 from runtime import errors
 from runtime.core import attr_kinds as kinds
 from runtime.core import dtypes
@@ -286,3 +288,47 @@ def einsum(equation, *inputs, name=None):
         raise ValueError("einsum needs at least one input tensor")
     tensors = [convert_to_tensor(x) for x in inputs]
     return bind1(EINSUM, tensors, {"equation": equation}, name or "einsum")
+
+
+# --- samples: what the op's tests run it on (runtime.ops.op_info) ---
+import itertools  # noqa: E402
+
+from runtime.ops.op_info import Sample, op_info  # noqa: E402
+
+
+def _einsum_reference(*operands, equation):
+    """Every assignment of values to the labels, its operands' elements multiplied and added
+    into the output's element: the definition, without numpy's einsum."""
+    inputs, output = equation.split("->")
+    terms = inputs.split(",")
+    sizes = {label: n for t, x in zip(terms, operands) for label, n in zip(t, np.shape(x))}
+    floating = any(np.asarray(x).dtype.kind == "f" for x in operands)
+    out = np.zeros([sizes[label] for label in output], np.float64 if floating else np.int32)
+    for values in itertools.product(*[range(n) for n in sizes.values()]):
+        at = dict(zip(sizes, values))
+        product = 1
+        for term, x in zip(terms, operands):
+            product = product * x[tuple(at[label] for label in term)]
+        out[tuple(at[label] for label in output)] += product
+    return out
+
+
+def _einsum_samples(rng):
+    def draw(*shape, dtype="float64"):
+        return rng.uniform(-2.0, 2.0, shape).astype(dtype)
+
+    return [
+        Sample((draw(2, 3, dtype="float32"), draw(3, 4, dtype="float32")), {"equation": "ij,jk->ik"}),
+        Sample((draw(2, 2, 3), draw(2, 3, 2)), {"equation": "bij,bjk->bik"}),
+        Sample((draw(3, 3),), {"equation": "ii->i"}),
+        Sample((draw(2, 3), draw(3, 2), draw(2)), {"equation": "ij,jk,k->i"}),
+        Sample((np.arange(3, dtype=np.int32), np.array([2, -1, 4], np.int32)), {"equation": "i,i->"}),
+    ]  # fmt: skip
+
+
+op_info(
+    "rt.einsum",
+    _einsum_samples,
+    _einsum_reference,
+    call=lambda fn, *operands, equation: fn(equation, *operands),
+)(einsum)

@@ -225,3 +225,48 @@ def sparse_softmax_cross_entropy_with_logits(labels, logits, name=None):
     return bind(
         SPARSE_SOFTMAX_XENT, [logits, labels], name=name or "SparseSoftmaxCrossEntropyWithLogits"
     )[0]
+
+
+# --- samples: what the op's tests run it on (runtime.ops.op_info) ---
+from runtime.ops.op_info import Sample, by_element, floats, integers, joined, op_info  # noqa: E402
+
+
+def _log_sum_exp(x, axis):
+    """``log(sum(exp(x)))`` along ``axis`` by pairwise ``logaddexp``: not the kernels' shift."""
+    return np.logaddexp.reduce(np.asarray(x, np.float64), axis=axis, keepdims=True)
+
+
+def _softmax_reference(logits, axis=-1):
+    return np.exp(logits - _log_sum_exp(logits, axis))
+
+
+def _sparse_xent_reference(labels, logits):
+    picked = np.take_along_axis(np.asarray(logits, np.float64), labels[..., None], axis=-1)
+    return (_log_sum_exp(logits, -1) - picked)[..., 0]
+
+
+def _sparse_xent_samples(rng):
+    def logits(*shape, dtype="float64"):
+        return rng.uniform(-3.0, 3.0, shape).astype(dtype)
+
+    return [
+        Sample((np.array([0, 3], np.int32), logits(2, 4, dtype="float32")), {}),
+        Sample((np.array([2, 0, 1], np.int64), logits(3, 3)), {}),
+        Sample((np.array(1, np.int32), logits(4)), {}),
+        Sample((np.array([[1, 0], [2, 2]], np.int32), logits(2, 2, 3)), {}),
+    ]
+
+
+op_info(
+    "rt.nn.relu",
+    joined(floats(-3.0, 3.0, shapes=[(), (2, 4)]), integers(-5, 6, shapes=[(3,)])),
+    by_element(lambda v: v if v > 0 else 0),
+)(relu)
+op_info(
+    "rt.nn.softmax",
+    joined(floats(-3.0, 3.0, shapes=[(3,), (2, 4)]), floats(-3.0, 3.0, shapes=[(2, 3)], kwargs=({"axis": 0},))),
+    _softmax_reference,
+)(softmax)  # fmt: skip
+op_info(
+    "rt.nn.sparse_softmax_cross_entropy_with_logits", _sparse_xent_samples, _sparse_xent_reference
+)(sparse_softmax_cross_entropy_with_logits)

@@ -270,3 +270,61 @@ def tile(input, multiples, name=None):
     input = convert_to_tensor(input)
     multiples = convert_to_tensor(multiples, dtype_hint=dtypes.int32)
     return bind1(TILE, [input, multiples], name=name or "Tile")
+
+
+# --- samples: what the op's tests run it on (runtime.ops.op_info) ---
+from runtime.ops.op_info import Sample, op_info  # noqa: E402
+
+
+def _source_index(k, n, mode):
+    """Where index ``k`` of a padded dim of size ``n`` reads from; None: the constant."""
+    if 0 <= k < n:
+        return k
+    if mode == "CONSTANT":
+        return None
+    edge = 0 if mode == "REFLECT" else 1  # SYMMETRIC repeats the edge
+    return -k - edge if k < 0 else 2 * n - 2 + edge - k
+
+
+def _pad_reference(x, paddings, mode="CONSTANT", constant_values=0):
+    out = np.full([n + a + b for n, (a, b) in zip(x.shape, paddings)], constant_values, x.dtype)
+    for index in np.ndindex(out.shape):
+        pairs = zip(index, x.shape, paddings)
+        source = [_source_index(i - before, n, mode) for i, n, (before, _) in pairs]
+        if None not in source:
+            out[index] = x[tuple(source)]
+    return out
+
+
+def _pad_samples(rng):
+    def draw(*shape, dtype="float64"):
+        return rng.uniform(-3.0, 3.0, shape).astype(dtype)
+
+    return [
+        Sample((draw(2, 3, dtype="float32"),), {"paddings": [[1, 0], [2, 1]]}),
+        Sample((draw(2, 3),), {"paddings": [[0, 1], [1, 1]], "constant_values": 1.5}),
+        Sample((draw(4),), {"paddings": [[2, 3]], "mode": "REFLECT"}),
+        Sample((draw(2, 3),), {"paddings": [[1, 2], [3, 0]], "mode": "symmetric"}),
+        Sample((np.arange(6, dtype=np.int32).reshape(3, 2),), {"paddings": [[1, 1], [0, 1]]}),
+    ]
+
+
+def _tile_reference(x, multiples):
+    """Index ``i`` of each dim reads ``i % n``."""
+    return x[np.ix_(*[np.arange(n * m) % n for n, m in zip(x.shape, multiples)])]
+
+
+def _tile_samples(rng):
+    def draw(*shape, dtype="float64"):
+        return rng.uniform(-3.0, 3.0, shape).astype(dtype)
+
+    return [
+        Sample((draw(2, 3, dtype="float32"),), {"multiples": [2, 1]}),
+        Sample((draw(3),), {"multiples": [3]}),
+        Sample((draw(2, 1, 2),), {"multiples": [1, 3, 2]}),
+        Sample((np.array([4, -1], np.int32),), {"multiples": [2]}),
+    ]
+
+
+op_info("rt.pad", _pad_samples, _pad_reference)(pad)
+op_info("rt.tile", _tile_samples, _tile_reference)(tile)

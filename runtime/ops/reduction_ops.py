@@ -301,3 +301,65 @@ def argmin(input, axis=None, output_type=dtypes.int64, name=None):
     """Index of the smallest value along ``axis`` (0 by default), as int64."""
     attrs = _arg_attrs(axis, output_type)
     return bind1(ARG_MIN, [convert_to_tensor(input)], attrs, name or "ArgMin")
+
+
+# --- samples: what the op's tests run it on (runtime.ops.op_info) ---
+import math  # noqa: E402
+
+from runtime.ops.op_info import (  # noqa: E402
+    Sample,
+    bools,
+    by_reduction,
+    floats,
+    integers,
+    joined,
+    op_info,
+)
+
+
+def _truncated_mean(row):
+    mean = builtins.sum(row) / len(row)
+    return int(mean) if isinstance(row[0], int) else mean  # integer means truncate toward 0
+
+
+def _index_of(pick):
+    return lambda row: row.index(pick(row))  # the first, on ties
+
+
+_AXES = ({}, {"axis": 1}, {"axis": 0, "keepdims": True}, {"axis": [0, 1]})
+_NUMBERS = joined(
+    floats(-3.0, 3.0, shapes=[(2, 3)], dtypes=["float32"], kwargs=_AXES[:2]),
+    floats(-3.0, 3.0, shapes=[(2, 3)], dtypes=["float64"], kwargs=_AXES[2:]),
+    integers(-9, 10, shapes=[(2, 3)], kwargs=({"axis": -1},)),
+    floats(-3.0, 3.0, shapes=[(4, 3)], dtypes=["float16"], kwargs=({"axis": 0},)),
+)
+for _name, _fn, _row in (
+    ("rt.reduce_sum", reduce_sum, builtins.sum),
+    ("rt.reduce_mean", reduce_mean, _truncated_mean),
+    ("rt.reduce_max", reduce_max, builtins.max),
+    ("rt.reduce_min", reduce_min, builtins.min),
+):
+    op_info(_name, _NUMBERS, by_reduction(_row))(_fn)
+_ZEROS = np.array([[0.0, 2.0, -1.5], [0.0, 0.0, 3.0], [1.0, 2.0, 0.5]])  # its gradient's cases
+_PRODUCTS = joined(_NUMBERS, lambda rng: [Sample((_ZEROS,), {"axis": 1})])
+op_info("rt.reduce_prod", _PRODUCTS, by_reduction(math.prod))(reduce_prod)
+op_info("rt.reduce_all", bools(shapes=[(2, 3)], kwargs=_AXES[:3]), by_reduction(builtins.all))(
+    reduce_all
+)
+op_info("rt.reduce_any", bools(shapes=[(2, 3)], kwargs=_AXES[:3]), by_reduction(builtins.any))(
+    reduce_any
+)
+_ARGS = joined(
+    floats(-3.0, 3.0, shapes=[(2, 3)], kwargs=({}, {"axis": 1})),
+    integers(-2, 3, shapes=[(4,)], kwargs=({"output_type": dtypes.int32},)),
+    bools(shapes=[(2, 3)], kwargs=({"axis": 1},)),  # as TensorFlow's; refused here: a finding
+)
+for _name, _fn, _pick in (("rt.argmax", argmax, builtins.max), ("rt.argmin", argmin, builtins.min)):
+    op_info(
+        _name,
+        _ARGS,
+        lambda x, axis=0, output_type=dtypes.int64, pick=_pick: by_reduction(
+            _index_of(pick), output_type.as_numpy_dtype
+        )(x, axis),
+        differentiable=False,
+    )(_fn)

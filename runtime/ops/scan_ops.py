@@ -7,6 +7,8 @@ array([1, 3, 6], dtype=int32)
 
 from __future__ import annotations
 
+import numpy as np
+
 from runtime.core import attr_kinds as kinds
 from runtime.core.op_def import OpDef
 from runtime.ops.array_ops import normalize_axis
@@ -70,3 +72,33 @@ def cumsum(x, axis=0, exclusive=False, reverse=False, name=None):
         "reverse": bool(reverse),
     }
     return bind1(CUMSUM, [convert_to_tensor(x)], attrs, name or "Cumsum")
+
+
+# --- samples: what the op's tests run it on (runtime.ops.op_info) ---
+import itertools  # noqa: E402
+
+from runtime.ops.op_info import floats, integers, joined, op_info  # noqa: E402
+
+
+def _cumsum_reference(x, axis=0, exclusive=False, reverse=False):
+    """Python's running sums (``itertools.accumulate``) of each line along ``axis``."""
+    lines = np.moveaxis(np.asarray(x), axis, -1)
+    out = np.empty_like(lines)
+    for index in np.ndindex(lines.shape[:-1]):
+        line = lines[index].tolist()[::-1] if reverse else lines[index].tolist()
+        sums = list(itertools.accumulate(line))
+        sums = [0, *sums[:-1]] if exclusive else sums
+        out[index] = sums[::-1] if reverse else sums
+    return np.moveaxis(out, -1, axis)
+
+
+op_info(
+    "rt.cumsum",
+    joined(
+        floats(-3.0, 3.0, shapes=[(2, 3)], dtypes=["float32"]),
+        floats(-3.0, 3.0, shapes=[(2, 3)], dtypes=["float64"],
+               kwargs=({"axis": 1, "exclusive": True}, {"axis": -1, "reverse": True})),
+        integers(-9, 10, shapes=[(4,)], kwargs=({"exclusive": True, "reverse": True},)),
+    ),
+    _cumsum_reference,
+)(cumsum)  # fmt: skip

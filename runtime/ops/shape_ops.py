@@ -104,3 +104,30 @@ def shape_from_tensor(t) -> TensorShape:
     if t.shape.rank == 1 and t.shape[0] is not None:
         return TensorShape([None] * t.shape[0])
     return TensorShape(None)
+
+
+# --- samples: what the op's tests run it on (runtime.ops.op_info) ---
+from runtime.ops.op_info import floats, integers, joined, op_info  # noqa: E402
+
+_ANY_SHAPE = joined(
+    floats(-1.0, 1.0, shapes=[(), (2, 3)], dtypes=["float32"]),
+    integers(-9, 10, shapes=[(2, 1, 3)], kwargs=({"out_type": dtypes.int64},)),
+)
+op_info(
+    "rt.shape",
+    _ANY_SHAPE,
+    lambda x, out_type=dtypes.int32: np.array(list(np.shape(x)), out_type.as_numpy_dtype),
+    differentiable=False,
+)(shape)
+op_info(
+    "rt.size",
+    _ANY_SHAPE,
+    lambda x, out_type=dtypes.int32: np.array(len(x.ravel()), out_type.as_numpy_dtype),
+    differentiable=False,
+)(size)
+op_info(
+    "rt.rank",
+    floats(-1.0, 1.0, shapes=[(), (2, 3)], dtypes=["float32"]),
+    lambda x: np.array(len(np.shape(x)), np.int32),
+    differentiable=False,
+)(rank)

@@ -20,7 +20,7 @@ from runtime.core.array_namespace import elementwise
 from runtime.ops.elementwise_ops import elementwise_unary
 from runtime.ops.math_ops import add, exp, multiply, square
 from runtime.ops.math_ops import divide as _divide
-from runtime.ops.op_info import by_decimal, combined, floats, op_info, values
+from runtime.ops.op_info import by_decimal, floats, joined, op_info, values
 from runtime.ops.registry import FLOATING
 
 _TWO_OVER_ROOT_PI = 2 / math.sqrt(math.pi)
@@ -77,16 +77,16 @@ _NEAR_ZERO = values(1e-30, -3e-12, 2e-8, -5e-5, 0.0, dtypes=_FLOATS[1:])
 
 op_info(
     "rt.math.erf",
-    combined(floats(-3.0, 3.0, dtypes=_FLOATS), values(-5.5, 1e-20, 0.0, 4.0)),
+    joined(floats(-3.0, 3.0, dtypes=_FLOATS), values(-5.5, 1e-20, 0.0, 4.0)),
     by_decimal(_erf_series),
 )(erf)
 op_info(
     "rt.math.log1p",
-    combined(floats(-0.9, 3.0, dtypes=_FLOATS), _NEAR_ZERO, values(-0.999, 1e30)),
+    joined(floats(-0.9, 3.0, dtypes=_FLOATS), _NEAR_ZERO, values(-0.999, 1e30)),
     by_decimal(lambda d: (1 + d).ln()),
 )(log1p)
 op_info(
     "rt.math.expm1",
-    combined(floats(-3.0, 3.0, dtypes=_FLOATS), _NEAR_ZERO, values(-40.0, 30.0)),
+    joined(floats(-3.0, 3.0, dtypes=_FLOATS), _NEAR_ZERO, values(-40.0, 30.0)),
     by_decimal(lambda d: d.exp() - 1),
 )(expm1)

@@ -23,7 +23,7 @@ def rows_of_registered_ops():
     for info in OP_INFOS.values():
         sample = info.samples(np.random.default_rng(0))[0]
         specs = [rt.TensorSpec(np.shape(a), rt.as_dtype(a.dtype)) for a in sample.args]
-        graph = trace(lambda *xs, fn=info.fn, kw=sample.kwargs: fn(*xs, **kw), specs, "f")
+        graph = trace(lambda *xs, run=info.run, kw=sample.kwargs: run(*xs, **kw), specs, "f")
         made = {op.opdef for op in graph.get_operations()} - {CONST, PLACEHOLDER}
         if len(made) == 1:
             rows.update(made)
