@@ -233,10 +233,13 @@ ANY, reduce_any = _reduction(
 # --- argmax, argmin ------------------------------------------------------------------------------
 
 
+_NUMERIC_OR_BOOL = lambda d: d.is_numeric or d.is_bool  # noqa: E731 (as registry's NUMERIC)
+
+
 def _arg_infer(op_type):
     def infer(inputs, attrs):
         x = inputs[0]
-        check_dtype(op_type, x, NUMERIC)
+        check_dtype(op_type, x, _NUMERIC_OR_BOOL)  # as TensorFlow's: False < True
         if not attrs["output_type"].is_integer:
             raise TypeError(f"{op_type}: output_type must be an integer dtype")
         if x.shape.rank is None:

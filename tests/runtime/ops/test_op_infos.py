@@ -28,14 +28,8 @@ from tests.runtime.gradients.grad_harness import check_gradient
 RTOL = {np.dtype(np.float16): 2e-3, np.dtype(np.float32): 1e-5, np.dtype(np.float64): 1e-12}
 
 _WAYS = ("eager", "graph", "forms", "gradient", "xla", "onnx", "saved")
-_ARGMAX_OF_BOOLS = (
-    "argmax/argmin refuse bool input (TypeError); TensorFlow's take bool (tf.math.argmax's "
-    "input dtypes end with bool)"
-)
 EXPECTED_FAILURES = {
     # (op name, sample index, way; None: every way): why it fails
-    ("rt.argmax", 5, None): _ARGMAX_OF_BOOLS,
-    ("rt.argmin", 5, None): _ARGMAX_OF_BOOLS,
 }
 
 
