@@ -26,7 +26,13 @@ from runtime.core.tensor_shape import TensorShape, as_shape
 from runtime.execution.tracing import trace, unify_captures
 from runtime.ops.array_ops import identity
 from runtime.ops.constant_ops import convert_to_tensor
-from runtime.ops.control_flow_ops import IF, WHILE, control_dependencies
+from runtime.ops.control_flow_ops import (
+    IF,
+    WHILE,
+    check_branch_count,
+    check_predicate,
+    control_dependencies,
+)
 from runtime.ops.registry import bind
 
 # --- cond --------------------------------------------------------------------------------------
@@ -49,10 +55,7 @@ def cond(pred, true_fn=None, false_fn=None, name=None):
         if isinstance(pred, Tensor) and pred.shape.rank not in (0, None):
             raise ValueError(f"cond: pred must be a scalar, got shape {pred.shape}")
         return true_fn() if pred else false_fn()
-    if pred.dtype is not dtypes.bool_ or pred.shape.rank not in (0, None):
-        raise TypeError(
-            f"cond: pred must be a scalar bool tensor, got {pred.dtype.name} {pred.shape}"
-        )
+    check_predicate(pred)
     graph = context.building_graph()
     true_graph = trace(lambda: _ops_as_tensors(true_fn(), pred), [], "true_fn", graph)
     false_graph = trace(lambda: _ops_as_tensors(false_fn(), pred), [], "false_fn", graph)
@@ -76,8 +79,7 @@ def build_cond(pred, true_graph, false_graph, labels=None, name=None):
     """
     named = labels is not None
     labels = labels or [str(i) for i in range(len(true_graph.outputs))]
-    if len(true_graph.outputs) != len(false_graph.outputs):
-        raise ValueError("rt.cond: the branches return different numbers of values")
+    check_branch_count(true_graph, false_graph)
     for label, a, b in zip(labels, true_graph.outputs, false_graph.outputs):
         if a.dtype is not b.dtype and named:  # AutoGraph's `if`: TensorFlow's words for it
             raise TypeError(

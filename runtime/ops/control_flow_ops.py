@@ -47,18 +47,27 @@ def _check_arguments(what, graph, args):
             )
 
 
-def _if_infer(inputs, attrs):
-    """An If's outputs are its branches' outputs: the same dtypes, the shape both allow."""
-    pred, args = inputs[0], inputs[1:]
+def check_predicate(pred):
+    """A staged cond's ``pred`` is a scalar bool tensor (rt.cond checks it before tracing)."""
     if pred.dtype is not dtypes.bool_ or pred.shape.rank not in (0, None):
         raise TypeError(
             f"cond: pred must be a scalar bool tensor, got {pred.dtype.name} {pred.shape}"
         )
+
+
+def check_branch_count(then_graph, else_graph):
+    if len(then_graph.outputs) != len(else_graph.outputs):
+        raise ValueError("rt.cond: the branches return different numbers of values")
+
+
+def _if_infer(inputs, attrs):
+    """An If's outputs are its branches' outputs: the same dtypes, the shape both allow."""
+    pred, args = inputs[0], inputs[1:]
+    check_predicate(pred)
     then_graph, else_graph = attrs["then_graph"], attrs["else_graph"]
     _check_arguments("cond: the true branch", then_graph, args)
     _check_arguments("cond: the false branch", else_graph, args)
-    if len(then_graph.outputs) != len(else_graph.outputs):
-        raise ValueError("rt.cond: the branches return different numbers of values")
+    check_branch_count(then_graph, else_graph)
     specs = []
     for i, (a, b) in enumerate(zip(then_graph.outputs, else_graph.outputs)):
         if a.dtype is not b.dtype:
