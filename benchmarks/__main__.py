@@ -76,14 +76,14 @@ def run(quick=False, only=None, on_row=None):
     return rows, singles, scale.run(quick)
 
 
-def run_xla(quick=False):
+def run_xla(quick=False, only=None):
     """The ``jit_compile=True`` rows and the converted JAX programs' rows, or None without JAX
     (the optional extra)."""
     if importlib.util.find_spec("jax") is None:
         return None
     from benchmarks import jax_autograph, xla
 
-    return xla.run(quick), jax_autograph.run(quick)
+    return xla.run(quick, only), jax_autograph.run(quick, only)
 
 
 KERAS_STEP = "seed MLP training step (SGD)"
@@ -159,7 +159,7 @@ def main(argv=None):
     rows, singles, scaling = run(options.quick, options.only, on_row=print_row)
     print_rest(singles, scaling)
     xla_rows = converted_rows = None
-    jax_rows = run_xla(options.quick) if options.only is None else None
+    jax_rows = run_xla(options.quick, options.only)
     if jax_rows is not None:
         from benchmarks import jax_autograph, xla
 

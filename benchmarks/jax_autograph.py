@@ -59,7 +59,7 @@ def converted(fn):
     return lambda *args: np.asarray(jitted(*args))
 
 
-def run(quick=False):
+def run(quick=False, only=None):
     min_seconds, rounds = (0.05, 3) if quick else (0.3, 7)
     numpy_args = {
         entry[0].__name__: (name, entry[3]) for name, entry in workloads.workloads().items()
@@ -67,6 +67,8 @@ def run(quick=False):
     rows = []
     for fn in PROGRAMS:
         name, args = numpy_args[fn.__name__]
+        if only is not None and only not in name:
+            continue
         reference, ours = jax_workloads.reference(fn), converted(fn)
         expected = reference(*args)
         if not np.allclose(ours(*args), expected, rtol=1e-5):

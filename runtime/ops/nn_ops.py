@@ -153,22 +153,26 @@ def softmax(logits, axis=-1, name=None):
 
 
 def _sparse_xent(xp, logits, labels):
-    depth = xp.shape(logits)[-1]
-    if labels.size:
-        bad = (labels < 0) | (labels >= depth)
+    # Array methods rather than xp's functions: numpy's function wrappers cost more than this
+    # op's arithmetic on a batch; JAX's arrays have the same methods.
+    depth = logits.shape[-1]
+    flat_labels = labels.reshape(-1)
+    if flat_labels.size:
+        bad = (flat_labels < 0) | (flat_labels >= depth)
         xp.check(
             bad,
             f"Received a label value of {{0}} which is outside the valid range of [0, {depth})",
-            detail=lambda: xp.ravel(labels)[xp.argmax(xp.ravel(bad))],  # the first bad one
+            detail=lambda: flat_labels[xp.argmax(bad)],  # the first bad one
         )
-    shifted = logits - xp.max(logits, axis=-1, keepdims=True)  # exp cannot overflow
+    flat = logits.reshape(-1, depth)
+    shifted = flat - flat.max(axis=1, keepdims=True)  # exp cannot overflow
     exp = xp.exp(shifted)
-    sums = xp.sum(exp, axis=-1, keepdims=True)
-    at_label = xp.take_along_axis(shifted, xp.expand_dims(labels, -1), axis=-1)
-    loss = xp.log(sums) - at_label
-    hot = xp.expand_dims(labels, -1) == xp.arange(depth)
-    backprop = exp / sums - hot.astype(logits.dtype)  # softmax, minus 1 at the label
-    return xp.reshape(loss, xp.shape(labels)), backprop
+    sums = exp.sum(axis=1, keepdims=True)
+    at_label = shifted[xp.arange(flat.shape[0]), flat_labels]
+    loss = xp.log(sums[:, 0]) - at_label
+    hot = flat_labels[:, None] == xp.arange(depth)
+    backprop = exp / sums - hot  # softmax, minus 1 at the label: the loss's gradient
+    return loss.reshape(labels.shape), backprop.reshape(logits.shape)
 
 
 def _sparse_xent_infer(inputs, attrs):
