@@ -94,6 +94,9 @@ class Backend:
 
     # --- primitives of a staged loop ------------------------------------------------------
 
+    probe_fails_on_unbound = True
+    """Whether a branch that reads a variable the loop body assigns only later fails the probe
+    (TensorFlow's rule: it must be defined before the loop); JAX's probe lets it be."""
     carries_contents = False
     """Whether a loop carries a list or dict by its contents, and changes it in place (else the
     variable holds what ``loop_value`` made of it: a list of the framework's)."""
