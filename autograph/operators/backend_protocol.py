@@ -26,6 +26,7 @@ class Backend:
     """
 
     name = "?"
+    loop_variable_kinds = "its values (and structures of them)"  # what its loops carry, in errors
 
     def is_staged(self, value) -> bool:
         """True for a value of this framework that has no Python value yet (a bool of it fails)."""
@@ -93,6 +94,9 @@ class Backend:
 
     # --- primitives of a staged loop ------------------------------------------------------
 
+    probe_fails_on_unbound = True
+    """Whether a branch that reads a variable the loop body assigns only later fails the probe
+    (TensorFlow's rule: it must be defined before the loop); JAX's probe lets it be."""
     carries_contents = False
     """Whether a loop carries a list or dict by its contents, and changes it in place (else the
     variable holds what ``loop_value`` made of it: a list of the framework's)."""
@@ -117,10 +121,7 @@ class Backend:
         loop_checks.require_value(name, value, after)
         for leaf in rt.nest.flatten(value):
             if not self.stageable(leaf):
-                raise TypeError(
-                    f"'{name}' holds a {type(leaf).__name__}, which cannot be a variable of a "
-                    "tensor-dependent loop."
-                )
+                raise loop_checks.not_a_loop_variable(name, leaf, self.loop_variable_kinds)
         return value
 
     def carriable(self, value) -> bool:

@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 import runtime as rt
+from autograph.operators import loop_checks
 from autograph.operators.backends import PLAIN_TYPES, staging
 from autograph.operators.control_flow import nothing, refuse_staging
 from autograph.operators.side_effects import watching
@@ -40,8 +41,8 @@ def for_stmt(
         with watching("loop", (loop_body,), state.names), marking(loop_body):
             backend.stage_for(iterable, extra_test, loop_body, state, options=options)
         return
-    if isinstance(iterable, rt.Tensor) and iterable.shape.rank == 0:
-        raise TypeError("Cannot iterate over a scalar tensor")
+    if isinstance(iterable, rt.Tensor):
+        loop_checks.refuse_scalar_iteration(iterable)
     for item in iterable:
         if extra_test is not None:
             keep_going = extra_test()

@@ -107,6 +107,9 @@ def probe(run, values, counted):
     return seen[0]
 
 
+LOOP_VARIABLE_KINDS = "arrays and numbers (and structures of them)"
+
+
 def loop_value(name, value, after=False, like=None, before=None):
     """``Backend.loop_value``: a variable's value as a loop carries it: defined, not None, of
     numbers and arrays; a list keeps its length."""
@@ -119,10 +122,7 @@ def loop_value(name, value, after=False, like=None, before=None):
     loop_checks.require_value(name, value, after)
     for leaf in rt.nest.flatten(value):
         if not stageable(leaf):
-            raise TypeError(
-                f"'{name}' holds a {type(leaf).__name__}, which cannot be a variable of a "
-                "tensor-dependent loop; only arrays and numbers (and structures of them) can."
-            )
+            raise loop_checks.not_a_loop_variable(name, leaf, LOOP_VARIABLE_KINDS)
     return value
 
 
@@ -140,7 +140,7 @@ def require_set(value, flag, name):
 
 def _require(flag, name):
     if not flag:
-        raise UnboundLocalError(f"loop must iterate at least once to initialize {name}")
+        raise UnboundLocalError(unset.never_initialized(name))
 
 
 def _checked(leaf, spec):

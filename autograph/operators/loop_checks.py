@@ -47,6 +47,21 @@ def require_value(name, value, after=False):
         )
 
 
+def not_a_loop_variable(name, value, kinds):
+    """The TypeError for a variable holding ``value``, which a staged loop cannot carry;
+    ``kinds``: what the backend's loops carry ("tensors, numbers and lists of tensors")."""
+    return TypeError(
+        f"'{name}' holds a {type(value).__name__}, which cannot be a variable of a "
+        f"tensor-dependent loop; only {kinds} can."
+    )
+
+
+def refuse_scalar_iteration(iterable):
+    """A ``for`` over a scalar tensor is a TypeError, eager or staged."""
+    if iterable.shape.rank == 0:
+        raise TypeError("Cannot iterate over a scalar tensor")
+
+
 def check_same_structure(name, before, after):
     """A loop variable must keep its structure (a tuple's length, a dict's keys) from one
     iteration to the next: a TypeError (and ValueError) that names it, as TensorFlow's does."""

@@ -119,6 +119,9 @@ def as_condition(test):
     return rt.constant(bool(test))
 
 
+LOOP_VARIABLE_KINDS = "tensors, numbers and lists of tensors"
+
+
 def loop_value(name, value, after=False, like=None, before=None):
     """``Backend.loop_value``: a state value as a loop variable: defined, not None, a tensor or a
     TensorArray (a list: a TensorList, of the type ``like``, the probe's, has)."""
@@ -144,10 +147,7 @@ def loop_value(name, value, after=False, like=None, before=None):
     try:
         return rt.convert_to_tensor(value)
     except (TypeError, ValueError):
-        raise TypeError(
-            f"'{name}' holds a {type(value).__name__}, which cannot be a variable of a "
-            "tensor-dependent loop; only tensors, numbers and lists of tensors can."
-        ) from None
+        raise loop_checks.not_a_loop_variable(name, value, LOOP_VARIABLE_KINDS) from None
 
 
 # --- for: what it iterates over -------------------------------------------------------------
@@ -158,8 +158,7 @@ def iteration(iterable):
     dimension) or a ``StagedIterable``."""
     if isinstance(iterable, StagedIterable):
         return iterable.length(), iterable.item
-    if iterable.shape.rank == 0:
-        raise TypeError("Cannot iterate over a scalar tensor")
+    loop_checks.refuse_scalar_iteration(iterable)
     return iteration_of(iterable)
 
 

@@ -33,7 +33,7 @@ def stand_in(value):
     (it stays itself) and for what a graph cannot hold."""
     if isinstance(value, rt.TensorArray):
         return type(value)(value.dtype, 0, True, value.element_shape)
-    if isinstance(value, rt.Variable) or not stageable(value):
+    if not stageable(value):
         return None
     return zeros_like_spec(value if isinstance(value, rt.Tensor) else rt.convert_to_tensor(value))
 

@@ -156,7 +156,7 @@ def join(
     # error goes to the loop: a variable whose next value depends on one it does not have
     # yet must be defined before the loop, as TensorFlow says.
     failed = [b for b in (true_branch, false_branch) if isinstance(b, UnboundLocalError)]
-    if failed and (probing.depth or len(failed) == 2):
+    if failed and ((probing.depth and backend.probe_fails_on_unbound) or len(failed) == 2):
         raise failed[0]
     if isinstance(true_branch, UnboundLocalError):
         true_branch, true_out = _failing(

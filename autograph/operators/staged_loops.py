@@ -186,6 +186,9 @@ def _stage(backend, loop_test, loop_body, state, counted, length, options, saved
             backend.mark_unset(loop_values[k], flag, names[i])
         run_body(index)
         now = variables.read()
+        for i in untouched:  # left alone: only if the body does not rebind it
+            if not is_undefined(values[i]) and not is_undefined(now[i]) and now[i] is not values[i]:
+                backend.loop_value(names[i], now[i], after=True)
         flags = [
             _flag_after(backend, now[i], loop_values[k], f)
             for i, k, f in zip(tracked, tracked_at, flags)

@@ -93,9 +93,14 @@ def checked(value):
     return require(value, flag, name)
 
 
+def never_initialized(name):
+    """What a program says when a loop that creates ``name`` ran no iteration."""
+    return f"loop must iterate at least once to initialize {name}"
+
+
 def require(value, flag, name):
     """``value``'s tensors, available only after an assertion that ``flag`` holds."""
-    check = rt.Assert(flag, [f"loop must iterate at least once to initialize {name}"])
+    check = rt.Assert(flag, [never_initialized(name)])
     with rt.control_dependencies([check]):
         return rt.nest.map_structure(
             lambda leaf: rt.identity(leaf) if isinstance(leaf, rt.Tensor) else leaf, value

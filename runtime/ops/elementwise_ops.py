@@ -39,11 +39,12 @@ def binary_infer(op_type, allowed, out_dtype=None):
     return infer
 
 
-def binary(op_type, kernel, allowed, default_name, gradient, out_dtype=None, form=None):
+def binary(op_type, kernel, allowed, default_name, gradient, out_dtype=None, form=None,
+           implementation=None):  # fmt: skip
     """A binary row. ``kernel``: the name of the ufunc it is in numpy and every array namespace
-    (``"add"``), or a numpy kernel of its own. ``form``: its ``python_form``, or the symbol of the
-    Python operator that means what its ufunc does; by default a ufunc is written as its call."""
-    implementation = None
+    (``"add"``), a numpy kernel of its own, or None with an ``implementation(xp, x, y)``.
+    ``form``: its ``python_form``, or the symbol of the Python operator that means what its
+    ufunc does; by default a ufunc is written as its call."""
     if type(kernel) is str:
         implementation, kernel = elementwise(kernel), getattr(np, kernel)
     if type(form) is str:
@@ -78,15 +79,10 @@ def _integer_division(name, what):
 def division(op_type, name, what, default_name, gradient, symbol):
     """The row of integer-safe ``//`` or ``%`` (``name``: the ufunc): written as Python's
     ``symbol`` where the compiler can tell the divisor is not zero."""
+    form = forms.division_form(symbol, getattr(np, name))
     implementation = _integer_division(name, what)
-    return OpDef(
-        op_type,
-        None,
-        binary_infer(op_type, NUMERIC, None),
-        default_name=default_name,
-        gradient=gradient,
-        python_form=forms.division_form(symbol, getattr(np, name)),
-        implementation=implementation,
+    return binary(
+        op_type, None, NUMERIC, default_name, gradient, form=form, implementation=implementation
     )
 
 
