@@ -1,0 +1,51 @@
+"""Variables a tensor-dependent loop creates or cannot carry, staged by the runtime
+(``ag.function``): Python's answer where a graph can give it, else TensorFlow's error."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import autograph as ag
+import runtime as rt
+
+
+class Box:
+    pass
+
+
+def rebinds_an_object_read_by_a_closure(x):
+    o = Box()
+    first = o
+
+    def get():
+        return o is first
+
+    while x > 0:
+        o = Box()
+        x = x - 1.0
+    return float(get()) + x
+
+
+def test_a_loop_rebinding_a_variable_it_cannot_carry_is_an_error():
+    # Python's answer depends on how often the staged loop runs; keeping the object from
+    # before the loop would be silently wrong.
+    assert rebinds_an_object_read_by_a_closure(3.0) != rebinds_an_object_read_by_a_closure(-3.0)
+    with pytest.raises(TypeError, match="'o' holds a Box, which cannot be a variable"):
+        ag.function(rebinds_an_object_read_by_a_closure)(rt.constant(3.0))
+
+
+def test_a_loop_created_variable_may_hold_a_variable():
+    v = rt.Variable(5.0)
+
+    def last(n):
+        for _ in rt.range(n):
+            w = v
+        return w + 1.0
+
+    def last_in_python(n):
+        for _ in range(n):
+            w = 5.0
+        return w + 1.0
+
+    np.testing.assert_allclose(ag.function(last)(rt.constant(3)).numpy(), last_in_python(3))
