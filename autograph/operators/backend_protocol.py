@@ -80,6 +80,12 @@ class Backend:
         being traced; None where ``leaf`` itself may stand."""
         raise NotImplementedError
 
+    def learnable(self, leaf) -> bool:
+        """Whether a variable a loop creates may hold ``leaf``: the loop starts it from
+        ``stand_in(leaf)``, learned from one traced iteration (else it must be defined before
+        the loop)."""
+        return self.stageable(leaf)
+
     def like_other_branch(self, value, other, branch):
         """``value`` (what ``branch`` left in a variable) in the form ``other`` has, where the
         framework has two forms of one thing (a Python list, a staged list)."""

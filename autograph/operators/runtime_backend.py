@@ -62,6 +62,7 @@ class RuntimeBackend(Backend):
     stageable = staticmethod(runtime_values.stageable)
     kind_of = staticmethod(runtime_values.kind_of)
     stand_in = staticmethod(runtime_values.stand_in)
+    learnable = staticmethod(runtime_values.learnable)
     unset_flag = staticmethod(unset.flag_of)
     mark_unset = staticmethod(unset.mark)
 

@@ -274,7 +274,7 @@ def _learn(backend, variables, saved, run_body, counted):
         if is_undefined(value):
             continue
         leaves = rt.nest.flatten(value)
-        zeros = [backend.stand_in(leaf) if backend.stageable(leaf) else None for leaf in leaves]
+        zeros = [backend.stand_in(leaf) if backend.learnable(leaf) else None for leaf in leaves]
         if any(z is None for z in zeros):
             continue
         standins[i] = rt.nest.pack_sequence_as(value, zeros)

@@ -49,3 +49,30 @@ def test_a_loop_created_variable_may_hold_a_variable():
         return w + 1.0
 
     np.testing.assert_allclose(ag.function(last)(rt.constant(3)).numpy(), last_in_python(3))
+
+
+def last_string(n):
+    for _ in rt.range(n):
+        s = "hi"
+    return s
+
+
+def last_numpy_scalar(n):
+    for _ in rt.range(n):
+        a = np.float32(2.5)
+    return a
+
+
+def last_numpy_array(n):
+    for _ in rt.range(n):
+        a = np.ones(3)
+    return a
+
+
+@pytest.mark.parametrize("fn", [last_string, last_numpy_scalar, last_numpy_array])
+def test_a_loop_created_string_or_numpy_value_must_be_defined_before_the_loop(fn):
+    # TensorFlow's rule: a loop learns only a tensor's or a Python number's type from one
+    # iteration (a string came back as bytes, and a loop that never ran gave a stand-in).
+    name = "s" if fn is last_string else "a"
+    with pytest.raises(ValueError, match=f"'{name}' must be defined before the loop"):
+        ag.function(fn)(rt.constant(3))
