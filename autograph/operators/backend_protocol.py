@@ -107,6 +107,12 @@ class Backend:
     """Whether a loop carries a list or dict by its contents, and changes it in place (else the
     variable holds what ``loop_value`` made of it: a list of the framework's)."""
 
+    checks_created_parts = True
+    """Whether an item or attribute a loop creates (``d['a']``, ``b.v``), unset if it runs zero
+    times, is checked right after the loop (TensorFlow's rule: reading one is not checked, so a
+    later read would use the stand-in). JAX's loops leave the stand-in, as they always did: a
+    program that never reads it runs, as in Python (a dict returned keeps the stand-in's key)."""
+
     def while_loop(self, loop, cond_fn, body_fn):
         """The staged loop: ``while cond_fn(*values): values = body_fn(*values)`` from
         ``loop.values`` (a ``staged_loops.Loop``); the final values. ``cond_fn`` returns what

@@ -70,6 +70,7 @@ class JaxBackend(Backend):
     # --- loops: lax.while_loop, lax.fori_loop ---------------------------------------------
 
     probe_fails_on_unbound = False
+    checks_created_parts = False
     carries_contents = True  # a list keeps its length, and is changed in place
     # Loop options (set_loop_options) are the runtime's: lax loops have no shape invariants.
     while_loop = staticmethod(jax_loops.while_loop)

@@ -230,6 +230,8 @@ def _unset_checked(backend, value, flag, name, before):
     if name.isidentifier() and not isinstance(before, UndefinedReturnValue):
         backend.check_unset(value, flag, name)  # where the program reads it (ag__.ld)
         return value
+    if not name.isidentifier() and not backend.checks_created_parts:
+        return value  # x['a'], x.a: left unchecked (see Backend.checks_created_parts)
     # Read without ag__.ld (x['a'], the return value): checked at once.
     return backend.require_set(value, flag, loop_checks.describe_variable(name, before))
 

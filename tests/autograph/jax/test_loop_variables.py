@@ -79,3 +79,36 @@ def test_a_branch_may_read_what_the_previous_iteration_assigned(n):
     np.testing.assert_allclose(
         jitted(reads_last_iterations_value)(3.0, jnp.int32(n)), reads_last_iterations_value(3.0, n)
     )
+
+
+# --- an item or attribute a loop creates -------------------------------------------------------
+
+
+def sets_an_attribute_never_read(x, n):
+    b = Box()
+    for i in range(n):
+        b.v = x * i
+    return x
+
+
+def fills_a_dict(x, n):
+    d = {}
+    for i in range(n):
+        d["a"] = x * i
+    return d
+
+
+@pytest.mark.parametrize("n", [0, 3])
+def test_an_attribute_a_loop_creates_is_not_checked_where_nothing_reads_it(n):
+    np.testing.assert_allclose(
+        jitted(sets_an_attribute_never_read)(3.0, jnp.int32(n)),
+        sets_an_attribute_never_read(3.0, n),
+    )
+
+
+def test_a_dict_a_loop_fills_is_returned():
+    compiled = jitted(fills_a_dict)
+    np.testing.assert_allclose(compiled(3.0, jnp.int32(3))["a"], fills_a_dict(3.0, 3)["a"])
+    # A loop that never runs: Python's dict is empty, but a jitted program's structure is
+    # fixed when it is traced, so the key stays (holding the stand-in); it is not an error.
+    assert set(compiled(3.0, jnp.int32(0))) <= {"a"}
