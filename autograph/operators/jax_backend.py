@@ -77,7 +77,6 @@ class JaxBackend(Backend):
     probe = staticmethod(jax_loops.probe)
     loop_value = staticmethod(jax_loops.loop_value)
     predicate = staticmethod(as_predicate)
-    check_unset = staticmethod(jax_loops.check_unset)
     require_set = staticmethod(jax_loops.require_set)
 
     def iteration(self, iterable):

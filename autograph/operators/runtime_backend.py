@@ -80,6 +80,7 @@ class RuntimeBackend(Backend):
     untyped = staticmethod(runtime_loops.untyped)
     predicate = staticmethod(runtime_loops.as_condition)
     iteration = staticmethod(runtime_loops.iteration)
+    check_unset = staticmethod(unset.mark)  # checked where read: unset.checked
     require_set = staticmethod(unset.require)
 
     # --- values --------------------------------------------------------------------------
