@@ -18,6 +18,7 @@ import runtime as rt
 from autograph.operators import known, runtime_loops, runtime_values, unset
 from autograph.operators.backend_protocol import Backend
 from autograph.operators.data_structures import like_tensor_list
+from autograph.operators.kinds import IterationKind
 from autograph.operators.logical import staged_if_exp
 from autograph.operators.py_builtins import as_tensor
 from autograph.operators.runtime_loops import StagedIterable
@@ -106,10 +107,10 @@ class RuntimeBackend(Backend):
         rt.Assert(test, [message])
 
     def enumerate(self, iterable, start=0):
-        return StagedIterable("enumerate", [iterable], start)
+        return StagedIterable(IterationKind.ENUMERATE, [iterable], start)
 
     def zip(self, *iterables):
-        return StagedIterable("zip", [as_tensor(t) for t in iterables])
+        return StagedIterable(IterationKind.ZIP, [as_tensor(t) for t in iterables])
 
 
 RUNTIME = RuntimeBackend()
