@@ -8,9 +8,10 @@ backend is. The staged statements are written once, over its primitives
 from __future__ import annotations
 
 import contextlib
+import functools
 
 import runtime as rt
-from autograph.operators import loop_checks, staged_if, staged_loops
+from autograph.operators import loop_checks, staged_if, staged_loops, unset
 
 
 class Backend:
@@ -22,7 +23,9 @@ class Backend:
     creates, and check that branches and iterations agree. A backend gives them
     a few primitives: the staged conditional and loop, how to trace a branch,
     which leaves it can carry, and a stand-in of a leaf's type (a backend of a
-    few lines: ``tests/autograph/operators/test_staging_protocol.py``).
+    few lines: ``tests/autograph/operators/test_staging_protocol.py``). Those to write are
+    the methods that raise ``NotImplementedError`` here (``docs/architecture.md``, "Staging
+    backends: the protocol", lists them); the others have defaults.
     """
 
     name = "?"
@@ -80,6 +83,12 @@ class Backend:
         being traced; None where ``leaf`` itself may stand."""
         raise NotImplementedError
 
+    def learnable(self, leaf) -> bool:
+        """Whether a variable a loop creates may hold ``leaf``: the loop starts it from
+        ``stand_in(leaf)``, learned from one traced iteration (else it must be defined before
+        the loop)."""
+        return self.stageable(leaf)
+
     def like_other_branch(self, value, other, branch):
         """``value`` (what ``branch`` left in a variable) in the form ``other`` has, where the
         framework has two forms of one thing (a Python list, a staged list)."""
@@ -100,6 +109,12 @@ class Backend:
     carries_contents = False
     """Whether a loop carries a list or dict by its contents, and changes it in place (else the
     variable holds what ``loop_value`` made of it: a list of the framework's)."""
+
+    checks_created_parts = True
+    """Whether an item or attribute a loop creates (``d['a']``, ``b.v``), unset if it runs zero
+    times, is checked right after the loop (TensorFlow's rule: reading one is not checked, so a
+    later read would use the stand-in). JAX's loops leave the stand-in, as they always did: a
+    program that never reads it runs, as in Python (a dict returned keeps the stand-in's key)."""
 
     def while_loop(self, loop, cond_fn, body_fn):
         """The staged loop: ``while cond_fn(*values): values = body_fn(*values)`` from
@@ -145,12 +160,19 @@ class Backend:
         raise NotImplementedError
 
     def check_unset(self, value, flag, name):
-        """Marks ``value``, a loop's result, so that reading it checks ``flag`` (see ``unset``)."""
-        self.mark_unset(value, flag, name)
+        """Marks ``value``, a loop's result, so that reading it checks ``flag`` (see ``unset``):
+        by default, reading it (``ag__.ld``) gives ``require_set(value, flag, name)``."""
+        unset.mark_with_check(value, functools.partial(self.require_set, flag=flag, name=name))
 
     def require_set(self, value, flag, name):
-        """``value``, once the program has checked ``flag``: raises, naming ``name``, if not set."""
-        return value
+        """``value``, once the program has checked ``flag`` (False where a loop that creates the
+        variable ``name`` ran no iteration): the check raises, naming ``name``, when not set
+        (``unset.never_initialized(name)``). Every backend whose loops run: a loop that never
+        sets a variable it creates must not leave its stand-in to be read as its value."""
+        raise NotImplementedError(
+            f"{type(self).__name__} must write require_set: a staged loop that creates a "
+            "variable leaves it unset when it runs no iteration, and reading it must fail"
+        )
 
     # --- values ------------------------------------------------------------------------------
 

@@ -48,6 +48,12 @@ def register(backend: Backend):
     PLAIN_TYPES.update(getattr(backend, "plain_types", ()))
 
 
+def unregister(backend: Backend):
+    """Removes ``backend``, which ``register`` added (a test's): its values are no longer staged.
+    Its ``plain_types`` stay plain."""
+    _registered.remove(backend)
+
+
 def staging(value):
     """The backend whose staged value ``value`` is, or None (a Python value, an eager tensor)."""
     for backend in _registered:

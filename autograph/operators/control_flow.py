@@ -22,6 +22,7 @@ from __future__ import annotations
 import runtime as rt
 from autograph.operators import loop_checks, side_effects
 from autograph.operators.backends import PLAIN_TYPES, staging
+from autograph.operators.kinds import StatementKind
 from autograph.operators.staging_errors import marking
 from autograph.operators.state import State
 
@@ -58,7 +59,7 @@ def if_stmt(cond, if_true, if_false=None, names=(), unsupported=None, optional=(
     if backend is not None and backend.is_staged(cond):
         refuse_staging("`if`", unsupported)
         state = State(names, if_true, if_false, optional=optional)
-        watch = side_effects.watching("if", (if_true, if_false), state.names)
+        watch = side_effects.watching(StatementKind.IF, (if_true, if_false), state.names)
         with watch, marking(if_true, if_false):
             backend.stage_if(cond, if_true, if_false or nothing, state)
     elif cond:
@@ -87,7 +88,7 @@ def while_stmt(loop_test, loop_body, names=(), unsupported=None, optional=(), op
         if backend is not None and backend.is_staged(test):
             refuse_staging("`while` loop", unsupported)
             state = State(names, loop_test, loop_body, optional=optional)
-            watch = side_effects.watching("loop", (loop_test, loop_body), state.names)
+            watch = side_effects.watching(StatementKind.LOOP, (loop_test, loop_body), state.names)
             with watch, marking(loop_test, loop_body):
                 backend.stage_while(loop_test, loop_body, state, options=options)
             if iterations:

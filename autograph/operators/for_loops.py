@@ -15,6 +15,7 @@ import runtime as rt
 from autograph.operators import loop_checks
 from autograph.operators.backends import PLAIN_TYPES, staging
 from autograph.operators.control_flow import nothing, refuse_staging
+from autograph.operators.kinds import StatementKind
 from autograph.operators.side_effects import watching
 from autograph.operators.staging_errors import marking
 from autograph.operators.state import State
@@ -38,7 +39,7 @@ def for_stmt(
     if backend is not None:
         refuse_staging("`for` loop", unsupported)
         state = State(names, loop_body, optional=optional)
-        with watching("loop", (loop_body,), state.names), marking(loop_body):
+        with watching(StatementKind.LOOP, (loop_body,), state.names), marking(loop_body):
             backend.stage_for(iterable, extra_test, loop_body, state, options=options)
         return
     if isinstance(iterable, rt.Tensor):
@@ -51,7 +52,7 @@ def for_stmt(
                 # A tensor-dependent `break` in a Python loop: the rest runs under a staged if.
                 refuse_staging("`break` out of a Python loop", unsupported)
                 state = State(names, loop_body, optional=optional)
-                with watching("break", (loop_body,), state.names), marking(loop_body):
+                with watching(StatementKind.BREAK, (loop_body,), state.names), marking(loop_body):
                     backend.stage_if(keep_going, lambda item=item: loop_body(item), nothing, state)
                 continue
             if not keep_going:

@@ -32,6 +32,7 @@ import numpy as np
 from autograph.operators import jax_conditionals, jax_loops, jax_values
 from autograph.operators.backend_protocol import Backend
 from autograph.operators.jax_values import as_predicate, is_array, remember_negation, value_of
+from autograph.operators.kinds import IterationKind
 
 
 class JaxBackend(Backend):
@@ -70,18 +71,18 @@ class JaxBackend(Backend):
     # --- loops: lax.while_loop, lax.fori_loop ---------------------------------------------
 
     probe_fails_on_unbound = False
+    checks_created_parts = False
     carries_contents = True  # a list keeps its length, and is changed in place
     # Loop options (set_loop_options) are the runtime's: lax loops have no shape invariants.
     while_loop = staticmethod(jax_loops.while_loop)
     probe = staticmethod(jax_loops.probe)
     loop_value = staticmethod(jax_loops.loop_value)
     predicate = staticmethod(as_predicate)
-    check_unset = staticmethod(jax_loops.check_unset)
     require_set = staticmethod(jax_loops.require_set)
 
     def iteration(self, iterable):
         if not isinstance(iterable, _Iteration):
-            iterable = _Iteration("over", [_iterable(iterable)])
+            iterable = _Iteration(IterationKind.OVER, [_iterable(iterable)])
         return iterable.length(), iterable.item
 
     # --- values --------------------------------------------------------------------------
@@ -97,7 +98,7 @@ class JaxBackend(Backend):
     def range(self, *args):
         if len(args) == 3 and type(args[2]) is int and args[2] == 0:
             raise ValueError("range() arg 3 must not be zero")
-        return _Iteration("range", [jnp.asarray(a) for a in args])
+        return _Iteration(IterationKind.RANGE, [jnp.asarray(a) for a in args])
 
     def print(self, objects, sep, end, file):
         # Each time the program runs, in program order; the arrays as numpy prints them.
@@ -114,10 +115,10 @@ class JaxBackend(Backend):
         jax.debug.callback(functools.partial(_check, message=message), as_predicate(test))
 
     def enumerate(self, iterable, start=0):
-        return _Iteration("enumerate", [_iterable(iterable)], start)
+        return _Iteration(IterationKind.ENUMERATE, [_iterable(iterable)], start)
 
     def zip(self, *iterables):
-        return _Iteration("zip", [_iterable(t) for t in iterables])
+        return _Iteration(IterationKind.ZIP, [_iterable(t) for t in iterables])
 
 
 def _check(test, message):
@@ -144,7 +145,7 @@ class _Iteration:
 
     def length(self):
         """How many items: a Python int for arrays (known while tracing), else a tracer."""
-        if self.kind == "range":
+        if self.kind == IterationKind.RANGE:
             start, stop, step = _range_bounds(self.parts)
             if step is None:  # step 1: as many as stop - start (none if negative, to fori_loop)
                 return stop if start is None else stop - start
@@ -159,7 +160,7 @@ class _Iteration:
         return functools.reduce(jnp.minimum, lengths)
 
     def item(self, i):
-        if self.kind == "range":
+        if self.kind == IterationKind.RANGE:
             start, _, step = _range_bounds(self.parts)
             if step is None:
                 return i if start is None else start + i
@@ -167,9 +168,9 @@ class _Iteration:
         items = tuple(
             part.item(i) if isinstance(part, _Iteration) else part[i] for part in self.parts
         )
-        if self.kind == "over":
+        if self.kind == IterationKind.OVER:
             return items[0]
-        return (i + self.start, items[0]) if self.kind == "enumerate" else items
+        return (i + self.start, items[0]) if self.kind == IterationKind.ENUMERATE else items
 
 
 def _range_bounds(args):

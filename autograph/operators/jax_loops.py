@@ -126,14 +126,9 @@ def loop_value(name, value, after=False, like=None, before=None):
     return value
 
 
-def check_unset(value, flag, name):
-    """``Backend.check_unset``: reading ``value`` checks, when the program runs, that ``flag``
-    holds (the call raises if no iteration set the variable)."""
-    unset.mark_with_check(value, functools.partial(require_set, flag=flag, name=name))
-
-
 def require_set(value, flag, name):
-    """``Backend.require_set``: ``value``, after a run-time check of ``flag``."""
+    """``Backend.require_set``: ``value``, after a run-time check of ``flag`` (reading a variable
+    a loop created runs it: ``Backend.check_unset``)."""
     jax.debug.callback(functools.partial(_require, name=name), flag)
     return value
 

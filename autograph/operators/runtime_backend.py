@@ -18,6 +18,7 @@ import runtime as rt
 from autograph.operators import known, runtime_loops, runtime_values, unset
 from autograph.operators.backend_protocol import Backend
 from autograph.operators.data_structures import like_tensor_list
+from autograph.operators.kinds import IterationKind
 from autograph.operators.logical import staged_if_exp
 from autograph.operators.py_builtins import as_tensor
 from autograph.operators.runtime_loops import StagedIterable
@@ -62,6 +63,7 @@ class RuntimeBackend(Backend):
     stageable = staticmethod(runtime_values.stageable)
     kind_of = staticmethod(runtime_values.kind_of)
     stand_in = staticmethod(runtime_values.stand_in)
+    learnable = staticmethod(runtime_values.learnable)
     unset_flag = staticmethod(unset.flag_of)
     mark_unset = staticmethod(unset.mark)
 
@@ -79,6 +81,7 @@ class RuntimeBackend(Backend):
     untyped = staticmethod(runtime_loops.untyped)
     predicate = staticmethod(runtime_loops.as_condition)
     iteration = staticmethod(runtime_loops.iteration)
+    check_unset = staticmethod(unset.mark)  # checked where read: unset.checked
     require_set = staticmethod(unset.require)
 
     # --- values --------------------------------------------------------------------------
@@ -104,10 +107,10 @@ class RuntimeBackend(Backend):
         rt.Assert(test, [message])
 
     def enumerate(self, iterable, start=0):
-        return StagedIterable("enumerate", [iterable], start)
+        return StagedIterable(IterationKind.ENUMERATE, [iterable], start)
 
     def zip(self, *iterables):
-        return StagedIterable("zip", [as_tensor(t) for t in iterables])
+        return StagedIterable(IterationKind.ZIP, [as_tensor(t) for t in iterables])
 
 
 RUNTIME = RuntimeBackend()

@@ -19,6 +19,7 @@ import numpy as np
 import runtime as rt
 from autograph.operators import loop_checks, loop_options, side_effects
 from autograph.operators.data_structures import TensorList, contents
+from autograph.operators.kinds import IterationKind
 from autograph.operators.variables import is_undefined
 from runtime.ops.constant_ops import RANGE, constant_value
 
@@ -177,7 +178,7 @@ class StagedIterable:
 
     def item(self, i):
         items = tuple(item(i) for item in self._items)
-        return (i + self.start, items[0]) if self.kind == "enumerate" else items
+        return (i + self.start, items[0]) if self.kind == IterationKind.ENUMERATE else items
 
 
 def iteration_of(t):

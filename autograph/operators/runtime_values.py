@@ -23,6 +23,20 @@ def stageable(value) -> bool:
     return isinstance(value, _STAGEABLE) or type(value) in (bool, int, float)
 
 
+# A variable a loop creates is learned from one traced iteration only if it holds one of
+# these (TensorFlow's rule): a string or numpy value must be defined before the loop.
+_LEARNABLE = (rt.Tensor, rt.Variable, rt.TensorArray, bool, int, float)
+
+
+def learnable(value) -> bool:
+    """Whether a loop may create a variable holding ``value``, starting it from a stand-in.
+
+    >>> learnable(rt.constant(1.0)), learnable(2), learnable("s"), learnable(np.float32(1))
+    (True, True, False, False)
+    """
+    return isinstance(value, _LEARNABLE)
+
+
 def kind_of(value):
     """What two leaves must share to be one graph value: a tensor's dtype, else the type."""
     return value.dtype if isinstance(value, (rt.Tensor, rt.Variable)) else type(value)

@@ -47,7 +47,7 @@ attributes whose names begin with ``_``.
 >>> def loop_body():
 ...     pop(stack)
 >>> stack = [1, 2, 3]
->>> watch = Watch("loop", {"stack": stack}, ())
+>>> watch = Watch(StatementKind.LOOP, {"stack": stack}, ())
 >>> loop_body()
 >>> print(watch.error("by a call of pop()", watch.changed()))  # doctest: +ELLIPSIS
 'stack' (a Python list) was changed by a call of pop() while the body of a tensor-dependent loop was traced: ...
@@ -64,6 +64,7 @@ import weakref
 
 import runtime as rt
 from autograph.operators.backends import staging
+from autograph.operators.kinds import StatementKind
 from autograph.operators.staging_errors import refusal
 from autograph.operators.state import NAMED_KEY, symbol_path
 from autograph.pyct.library_code import is_library_module
@@ -78,30 +79,30 @@ class HiddenChangeError(ValueError):
 
 
 _WHAT_HAPPENS = {
-    "loop": (
+    StatementKind.LOOP: (
         "the body of a tensor-dependent loop was traced: in the graph that change happens once, "
         "when the loop is traced, not once per iteration"
     ),
-    "if": (
+    StatementKind.IF: (
         "a branch of a tensor-dependent `if` was traced: both branches are traced, so in the "
         "graph that change happens whichever branch runs, and before either does"
     ),
-    "break": (
+    StatementKind.BREAK: (
         "the rest of a loop after a tensor-dependent `break` was traced: in the graph that change "
         "happens whether the loop has stopped or not"
     ),
 }
 _WHAT_TO_DO = {
-    "loop": (
+    StatementKind.LOOP: (
         "Make it loop state: change it in the loop's own code ({example}), or keep what changes "
         "in tensors (a TensorArray, rt ops)."
     ),
-    "if": (
+    StatementKind.IF: (
         "Make it the `if`'s state: change it in the branches' own code ({example}), or keep "
         "what changes in tensors."
     ),
 }
-_WHAT_TO_DO["break"] = _WHAT_TO_DO["if"]
+_WHAT_TO_DO[StatementKind.BREAK] = _WHAT_TO_DO[StatementKind.IF]
 
 
 class Watch:
@@ -184,7 +185,7 @@ class Watch:
                 leaks = (is_foreign or added) and self._leaks([held])
                 # A foreign object's attribute replaced in a loop: a test that reads it through a
                 # call (while counter.step() < n) would test the same value on every iteration.
-                replaced = not added and (not is_foreign or self.statement == "loop")
+                replaced = not added and (not is_foreign or self.statement == StatementKind.LOOP)
                 if not leaks and not replaced:
                     continue
                 return (
@@ -459,8 +460,8 @@ def _global_names(code):
 
 
 class watching:  # noqa: N801 (used as a statement: ``with watching(...):``)
-    """Watches what a staged ``statement`` ("loop", "if", or "break": the rest of a Python loop
-    after a tensor-dependent ``break``) reads while it is traced. Made by the operator that
+    """Watches what a staged ``statement`` (a ``StatementKind``: a loop, an if, or the rest of a
+    Python loop after a tensor-dependent ``break``) reads while it is traced. Made by the operator that
     stages the statement, which the converted code called: on exit it raises what changed
     (by code no call of a converted function ran: ``setattr``, a function left unconverted),
     or, when the tracing failed anyway, only puts back what was watched.

@@ -230,6 +230,8 @@ def _unset_checked(backend, value, flag, name, before):
     if name.isidentifier() and not isinstance(before, UndefinedReturnValue):
         backend.check_unset(value, flag, name)  # where the program reads it (ag__.ld)
         return value
+    if not name.isidentifier() and not backend.checks_created_parts:
+        return value  # x['a'], x.a: left unchecked (see Backend.checks_created_parts)
     # Read without ag__.ld (x['a'], the return value): checked at once.
     return backend.require_set(value, flag, loop_checks.describe_variable(name, before))
 
@@ -274,7 +276,7 @@ def _learn(backend, variables, saved, run_body, counted):
         if is_undefined(value):
             continue
         leaves = rt.nest.flatten(value)
-        zeros = [backend.stand_in(leaf) if backend.stageable(leaf) else None for leaf in leaves]
+        zeros = [backend.stand_in(leaf) if backend.learnable(leaf) else None for leaf in leaves]
         if any(z is None for z in zeros):
             continue
         standins[i] = rt.nest.pack_sequence_as(value, zeros)

@@ -15,6 +15,7 @@ import pytest
 import autograph as ag
 import runtime as rt
 from autograph.operators import side_effects
+from autograph.operators.kinds import StatementKind
 
 
 def line_of(fn, marker):
@@ -846,7 +847,7 @@ def test_a_users_module_named_like_a_library_is_watched():
     Counter.__module__ = "runtime_utils"  # the user's, though its name begins with "runtime"
     counter = Counter()
     counter.n = 0
-    watch = side_effects.Watch("loop", {"counter": counter}, ())
+    watch = side_effects.Watch(StatementKind.LOOP, {"counter": counter}, ())
     counter.n = 1
     assert watch.changed()[1] == "counter.n"
 
@@ -854,8 +855,18 @@ def test_a_users_module_named_like_a_library_is_watched():
 def test_a_large_list_is_data_not_watched():
     large = list(range(side_effects._LARGEST_WATCHED + 1))
     small = [1, 2]
-    watch = side_effects.Watch("loop", {"large": large, "small": small}, ())
+    watch = side_effects.Watch(StatementKind.LOOP, {"large": large, "small": small}, ())
     large.pop()
     assert watch.changed() is None
     small.pop()
     assert watch.changed()[1] == "small"
+
+
+@pytest.mark.parametrize("kind", [StatementKind.LOOP, StatementKind.IF, StatementKind.BREAK])
+def test_each_statement_kind_says_what_happens_and_what_to_do(kind):
+    stack = [1, 2]
+    watch = side_effects.Watch(kind, {"stack": stack}, ())
+    stack.pop()
+    message = str(watch.error("by a call of pop()", watch.changed()))
+    assert "'stack' (a Python list) was changed by a call of pop() while" in message
+    assert "Make it" in message

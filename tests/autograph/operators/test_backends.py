@@ -50,7 +50,8 @@ def test_a_third_backend_is_one_class():
         assert ag.to_graph(clamp)(5, Later(True)) == 0
         assert ag.to_graph(clamp)(5, Later(False)) == 6
     finally:
-        backends._registered.remove(toy)
+        backends.unregister(toy)
+    assert backends.staging(Later(True)) is None  # unregistered: a Python value again
     # each `if` on a Later went to the toy backend, with the variable it carries and its value
     assert [entry[:2] for entry in toy.log] == [("if", ("y",))] * 4
     assert [entry[2] for entry in toy.log] == [(5,), (0,), (5,), (5,)]

@@ -16,7 +16,7 @@ import pytest
 
 import autograph as ag
 import runtime as rt
-from autograph.operators import backends
+from autograph.operators import backends, unset
 from autograph.operators.backend_protocol import Backend
 from autograph.operators.staged_if import resolved
 
@@ -128,8 +128,19 @@ class PythonBackend(Backend):
     def range(self, *args):
         return Staged(range(*map(_value, args)))
 
+    def require_set(self, value, flag, name):
+        if not _value(flag):
+            raise UnboundLocalError(unset.never_initialized(name))
+        return value
 
-backends.register(PythonBackend())
+
+@pytest.fixture(autouse=True, scope="module")
+def python_backend():
+    """Registered for this module's tests only: elsewhere a ``Staged`` is no staged value."""
+    backend = PythonBackend()
+    backends.register(backend)
+    yield backend
+    backends.unregister(backend)
 
 
 def sign(x):
@@ -173,6 +184,14 @@ def last_square(n):
     return square
 
 
+def index_and_square(n):
+    total = 0
+    for i in range(n):
+        square = i * i
+        total += square
+    return total + square
+
+
 def pair_in_place(x):
     items = [0, 0]
     if x > 0:
@@ -198,6 +217,7 @@ CASES = [
     (first_over, [([1, 5, 2, 9], 4), ([1, 2], 4), ([], 0)]),
     (index_of, [(10, 17), (3, 100), (0, 1)]),
     (last_square, [(1,), (4,)]),
+    (index_and_square, [(1,), (3,)]),
     (pair_in_place, [(3,), (-3,)]),
     (sums_in_place, [(0,), (5,)]),
 ]
@@ -213,6 +233,14 @@ def _unwrapped(value):
 def test_converted_code_staged_by_a_backend_of_primitives_gives_pythons_answer(fn, args):
     staged = ag.to_graph(fn)(*[Staged(a) for a in args])
     assert _unwrapped(staged) == fn(*args)
+
+
+@pytest.mark.parametrize("fn, args", [(last_square, (0,)), (index_and_square, (0,))])
+def test_a_variable_a_loop_that_never_ran_creates_is_pythons_error(fn, args):
+    with pytest.raises(UnboundLocalError):
+        fn(*args)
+    with pytest.raises(UnboundLocalError, match="loop must iterate at least once to initialize"):
+        ag.to_graph(fn)(*[Staged(a) for a in args])
 
 
 def test_the_values_were_staged_by_the_python_backend():
