@@ -26,7 +26,7 @@ from runtime.core.forms import Bound, Call, Form, Input, Method, name_hint
 from runtime.core.graph import PLACEHOLDER
 from runtime.execution import int_counters, reuse
 from runtime.execution.expressions import ATOM, operator_text, render
-from runtime.execution.interpreter import CONTROL_FLOW_RULES, Interpreter
+from runtime.execution.interpreter import CONTROL_FLOW_RULES, Interpreter, note_op
 from runtime.execution.schedule import function_ops, missing_feed_error
 from runtime.ops.control_flow_ops import IF
 
@@ -188,6 +188,29 @@ class Emitter(Interpreter):
         """A placeholder not fed raises, If and While have the walks' one rule (their blocks
         are ``branch`` and ``loop``); any other op is written as its form."""
         return _BLOCKS.get(op.opdef, Emitter.emit_form)
+
+    def run_ops(self, ops, env):
+        """The walk (``Interpreter.run_ops``) with its layers inlined for the ops written as
+        forms: compiling runs once per op on every first call, and the generic loop's calls
+        cost a tenth of it. Placeholders, If and While go through ``run_op``."""
+        saved, op = self.op, None
+        try:
+            for op in ops:
+                if op.opdef in _BLOCKS:
+                    if op.opdef is PLACEHOLDER and all(id(t) in env for t in op.outputs):
+                        continue
+                    outputs = self.run_op(op, [env[id(t)] for t in op.inputs])
+                else:
+                    self.op = op
+                    outputs = self.emit_form(op, [env[id(t)] for t in op.inputs])
+                for t, value in zip(op.outputs, outputs):
+                    env[id(t)] = value
+        except Exception as error:
+            note_op(error, op)
+            raise
+        finally:
+            self.op = saved
+        return env
 
     def _plan_inlining(self, ops, outputs, tests):
         """Marks the scalar values of this block that are written into their one consumer.
@@ -413,4 +436,9 @@ _MANY = object()  # a value used more than once
 
 def _scalar_op(op) -> bool:
     """Scalars in and out: an inlinable form cannot fail on them (no broadcasting to hide)."""
-    return op.outputs[0].shape.as_tuple() == () and all(t.shape.as_tuple() == () for t in op.inputs)
+    if op.outputs[0].shape.as_tuple() != ():
+        return False
+    for t in op.inputs:  # noqa: SIM110 (a loop, not all(): this runs for every op compiled)
+        if t.shape.as_tuple() != ():
+            return False
+    return True

@@ -83,7 +83,7 @@ class Interpreter:
         try:
             return rule(self, op, inputs)
         except Exception as error:
-            _note_op(error, op)
+            note_op(error, op)
             raise
         finally:
             self.op = saved
@@ -108,7 +108,7 @@ class Interpreter:
         return run_while(loop, self.run_graph)
 
 
-def _note_op(error, op):
+def note_op(error, op):
     """Names the op (and the user's line) an error left a walk at, once: an OpError that
     carries its op names it in its message already; the innermost op of nested branches and
     loops is the one."""
@@ -117,7 +117,8 @@ def _note_op(error, op):
     if isinstance(error, errors.OpError) and error.op is not None:
         return
     error.walk_noted = True
-    error.add_note(f"While at {describe_op(op)}")
+    if hasattr(error, "add_note"):  # Python 3.11 and later
+        error.add_note(f"While at {describe_op(op)}")
 
 
 # --- If and While: what they carry and what they mean, once -----------------------------------
