@@ -53,11 +53,11 @@ def _relu_grad_form(op):
 def _relu_grad(xp, g, y):
     """As TensorFlow's ReluGrad, ``g * (y > 0)``: 0 where y <= 0, but NaN where g is NaN or
     infinite there (NaN * 0), in every backend."""
-    zero = y.dtype.type(0)
+    # A Python 0 keeps the dtype of the array it meets (numpy's NEP 50, JAX's weak types).
     if xp.backend == "numpy":
-        return g * (y > zero)
+        return g * (y > 0)
     # XLA would simplify the product with a converted bool into a choice of g or 0.
-    return xp.where(y > zero, g, g * zero)
+    return xp.where(y > 0, g, g * 0)
 
 
 RELU_GRAD = OpDef(
@@ -89,7 +89,7 @@ RELU = OpDef(
     _numeric_unary_spec("Relu", NUMERIC),
     gradient=lambda op, g: (relu_grad(g, op.outputs[0]),),
     python_form=_relu_form,
-    implementation=lambda xp, x: xp.maximum(x, x.dtype.type(0)),
+    implementation=lambda xp, x: xp.maximum(x, 0),  # 0 keeps x's dtype (NEP 50, weak types)
 )
 
 
