@@ -5,8 +5,9 @@ Checks out ``REV`` (a commit, a branch) into a temporary git worktree and runs
 times each (before, after, after, before, ...: each side goes first as often), so
 that both see the machine in the same state. Each row compares the ratios against hand-written numpy (or
 jax.jit / lax), which already cancel the machine's speed, taking each side's
-median over its rounds; ``change`` is after over before, less one, and a row
-more than ``--limit`` slower is marked. Options: ``--quick``, ``--rounds N``
+median over its rounds, and the single timings (first call, conversion, fit's
+overhead) and the time to trace and compile per op, in seconds; ``change`` is
+after over before, less one, and a row more than ``--limit`` slower is marked. Options: ``--quick``, ``--rounds N``
 (default 3), ``--only TEXT``, ``--limit`` (default 0.05), ``--json FILE``.
 """
 
@@ -41,14 +42,25 @@ def _run_benchmarks(tree, out, quick, only):
         return json.load(f)
 
 
+def _measures(results):
+    """Each (section, workload, column) of one run's results, and its value: the ratios of the
+    tables, the single timings in seconds, and the time to trace and compile per add."""
+    for section, columns in COLUMNS.items():
+        for row in results.get(section) or ():
+            for column in columns:
+                yield (section, row["workload"], column), row[column]
+    for name, seconds in (results.get("single") or {}).items():
+        yield ("single", name.removesuffix(" (s)"), "seconds"), seconds
+    for adds, seconds, _ in (results.get("scale") or {}).get("trace_compile", ()):
+        yield ("scale", f"trace + compile, {adds} adds", "seconds per add"), seconds / adds
+
+
 def _medians(runs):
-    """{(section, workload, column): the median ratio over the runs}."""
+    """{(section, workload, column): the median over the runs}."""
     values = {}
     for results in runs:
-        for section, columns in COLUMNS.items():
-            for row in results.get(section) or ():
-                for column in columns:
-                    values.setdefault((section, row["workload"], column), []).append(row[column])
+        for key, value in _measures(results):
+            values.setdefault(key, []).append(value)
     return {key: statistics.median(v) for key, v in values.items()}
 
 
@@ -73,7 +85,10 @@ def print_rows(rows, rev, limit):
             print(f"{workload:40} {label:17} timed {side} only")
             continue
         mark = f"  <- over {limit:.0%} slower" if slower else ""
-        print(f"{workload:40} {label:17} {old:7.2f}x {new:7.2f}x {change:+7.1%}{mark}")
+        if section in ("single", "scale"):  # seconds: shown in microseconds
+            print(f"{workload:44} {old * 1e6:9.1f}us {new * 1e6:9.1f}us {change:+7.1%}{mark}")
+        else:
+            print(f"{workload:40} {label:17} {old:7.2f}x {new:7.2f}x {change:+7.1%}{mark}")
     print(f"\nbefore: {rev}; after: this tree. Ratios against hand-written numpy/JAX, medians.")
 
 

@@ -101,3 +101,19 @@ def test_compare_takes_the_median_of_each_side_and_marks_what_got_slower():
     new_workload = [{"workloads": [{"workload": "new", "graph_ratio": 1.0, "eager_ratio": 1.0}]}]
     one_sided = [row for row in compare(before, new_workload, 0.05) if row[1] == "new"]
     assert one_sided and all(row[3] is None and row[5] is None for row in one_sided)
+
+
+def test_compare_reads_the_single_timings_and_the_time_per_op():
+    from benchmarks.compare import compare
+
+    def results(first_call, per_add):
+        return {
+            "single": {"first call of a small function (s)": first_call},
+            "scale": {"trace_compile": [[1000, per_add * 1000, 1002]]},
+        }
+
+    rows = compare([results(0.004, 20e-6)], [results(0.004, 22e-6)], 0.05)
+    by_name = {row[1]: row for row in rows}
+    assert by_name["first call of a small function"][5] == 0.0
+    per_add = by_name["trace + compile, 1000 adds"]
+    assert abs(per_add[5] - 0.1) < 1e-9 and per_add[6] is True
