@@ -13,7 +13,6 @@ small ``x``.
 
 from __future__ import annotations
 
-import decimal
 import math
 
 from runtime.core.array_namespace import elementwise
@@ -26,17 +25,19 @@ from runtime.ops.registry import FLOATING
 _TWO_OVER_ROOT_PI = 2 / math.sqrt(math.pi)
 
 
-_PI = decimal.Decimal("3.14159265358979323846264338327950288419716939937510")
+_PI = "3.14159265358979323846264338327950288419716939937510"
 
 
 def _erf_series(x):
     """erf by its Maclaurin series, ``2/sqrt(pi) * sum((-1)**n x**(2n+1) / (n! (2n+1)))``, in
     the decimal context's precision (a reference for tests: slow, and exact enough for |x| <= 6)."""
+    import decimal  # tests only: not on every import of runtime
+
     total, term, n = decimal.Decimal(0), x, 0  # term: (-1)**n x**(2n+1) / n!
     while True:
         step = term / (2 * n + 1)
         if abs(step) < decimal.Decimal(10) ** (-decimal.getcontext().prec - 5):
-            return 2 * total / _PI.sqrt()
+            return 2 * total / decimal.Decimal(_PI).sqrt()
         total += step
         n += 1
         term = -term * x * x / n
