@@ -194,17 +194,22 @@ class Emitter(Interpreter):
         forms: compiling runs once per op on every first call, and the generic loop's calls
         cost a tenth of it. Placeholders, If and While go through ``run_op``."""
         saved, op = self.op, None
+        emit_form = self.emit_form
         try:
             for op in ops:
-                if op.opdef in _BLOCKS:
-                    if op.opdef is PLACEHOLDER and all(id(t) in env for t in op.outputs):
-                        continue
-                    outputs = self.run_op(op, [env[id(t)] for t in op.inputs])
-                else:
+                inputs = [env[id(t)] for t in op.inputs]
+                if op.opdef not in _BLOCKS:
                     self.op = op
-                    outputs = self.emit_form(op, [env[id(t)] for t in op.inputs])
-                for t, value in zip(op.outputs, outputs):
-                    env[id(t)] = value
+                    outputs = emit_form(op, inputs)
+                elif op.opdef is PLACEHOLDER and all(id(t) in env for t in op.outputs):
+                    continue
+                else:
+                    outputs = self.run_op(op, inputs)
+                if len(outputs) == 1:
+                    env[id(op.outputs[0])] = outputs[0]
+                else:
+                    for t, value in zip(op.outputs, outputs):
+                        env[id(t)] = value
         except Exception as error:
             note_op(error, op)
             raise
