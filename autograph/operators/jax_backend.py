@@ -77,6 +77,7 @@ class JaxBackend(Backend):
     while_loop = staticmethod(jax_loops.while_loop)
     probe = staticmethod(jax_loops.probe)
     loop_value = staticmethod(jax_loops.loop_value)
+    loop_variable_kinds = jax_loops.LOOP_VARIABLE_KINDS
     predicate = staticmethod(as_predicate)
     require_set = staticmethod(jax_loops.require_set)
 

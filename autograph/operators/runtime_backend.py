@@ -77,6 +77,7 @@ class RuntimeBackend(Backend):
     while_loop = staticmethod(runtime_loops.while_loop)
     probe = staticmethod(runtime_loops.probe)
     loop_value = staticmethod(runtime_loops.loop_value)
+    loop_variable_kinds = runtime_loops.LOOP_VARIABLE_KINDS
     carriable = staticmethod(runtime_loops.carriable)
     untyped = staticmethod(runtime_loops.untyped)
     predicate = staticmethod(runtime_loops.as_condition)

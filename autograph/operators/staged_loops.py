@@ -41,7 +41,12 @@ from __future__ import annotations
 
 import runtime as rt
 from autograph.operators import loop_checks
-from autograph.operators.data_structures import contents, is_container, set_contents
+from autograph.operators.data_structures import (
+    contents,
+    is_container,
+    same_contents,
+    set_contents,
+)
 from autograph.operators.staged_if import probing
 from autograph.operators.variables import UndefinedReturnValue, is_undefined
 
@@ -186,9 +191,17 @@ def _stage(backend, loop_test, loop_body, state, counted, length, options, saved
             backend.mark_unset(loop_values[k], flag, names[i])
         run_body(index)
         now = variables.read()
-        for i in untouched:  # left alone: only if the body does not rebind it
-            if not is_undefined(values[i]) and not is_undefined(now[i]) and now[i] is not values[i]:
-                backend.loop_value(names[i], now[i], after=True)
+        for i in untouched:  # left alone because it cannot be carried: so the body must not
+            before, after = values[i], now[i]  # rebind it (even to a value it could carry)
+            if is_undefined(before) or is_undefined(after):
+                continue
+            if i in variables.containers:  # read back as a copy of its contents
+                rebound = not same_contents(after, before)
+            else:
+                rebound = after is not before
+            if rebound:
+                backend.loop_value(names[i], before)  # the error naming what it holds
+                backend.loop_value(names[i], after, after=True)
         flags = [
             _flag_after(backend, now[i], loop_values[k], f)
             for i, k, f in zip(tracked, tracked_at, flags)

@@ -117,8 +117,11 @@ def note_op(error, op):
     if isinstance(error, errors.OpError) and error.op is not None:
         return
     error.walk_noted = True
-    if hasattr(error, "add_note"):  # Python 3.11 and later
-        error.add_note(f"While at {describe_op(op)}")
+    note = f"While at {describe_op(op)}"
+    if hasattr(error, "add_note"):
+        error.add_note(note)
+    else:  # Python 3.10: the notes a traceback of 3.11 would show, kept where they are read
+        error.__notes__ = [*getattr(error, "__notes__", ()), note]
 
 
 # --- If and While: what they carry and what they mean, once -----------------------------------

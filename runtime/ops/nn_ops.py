@@ -164,6 +164,8 @@ def _sparse_xent(xp, logits, labels):
             f"Received a label value of {{0}} which is outside the valid range of [0, {depth})",
             detail=lambda: flat_labels[xp.argmax(bad)],  # the first bad one
         )
+    if logits.size == 0:  # no example, or no class (then no label either: checked above)
+        return xp.zeros(labels.shape, logits.dtype), xp.zeros(logits.shape, logits.dtype)
     flat = logits.reshape(-1, depth)
     shifted = flat - flat.max(axis=1, keepdims=True)  # exp cannot overflow
     exp = xp.exp(shifted)

@@ -50,9 +50,26 @@ def rebinds_an_object_read_by_a_closure(x):
     return jnp.float32(get()) + x
 
 
+def rebinds_an_object_to_a_number(x):
+    o = Box()
+
+    def get():
+        return o
+
+    while x > 0:
+        o = 2.0  # a value the loop could carry: the object before it cannot be
+        x = x - 1.0
+    g = get()
+    return x + (100.0 if isinstance(g, Box) else g)
+
+
 @pytest.mark.parametrize(
     "fn, held",
-    [(rebinds_a_string_read_by_a_closure, "str"), (rebinds_an_object_read_by_a_closure, "Box")],
+    [
+        (rebinds_a_string_read_by_a_closure, "str"),
+        (rebinds_an_object_read_by_a_closure, "Box"),
+        (rebinds_an_object_to_a_number, "Box"),
+    ],
 )
 def test_a_loop_rebinding_a_variable_it_cannot_carry_is_an_error(fn, held):
     # Python's answer depends on how often the staged loop runs: a graph cannot give it, and

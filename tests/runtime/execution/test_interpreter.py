@@ -121,6 +121,29 @@ def test_an_error_inside_a_branch_names_the_op_in_the_branch_once():
     assert "(Mul) defined at" in note and f"line {_line_of('# the branch')}" in note
 
 
+def test_the_emitters_walk_names_the_op_a_rule_failed_at_inside_a_branch(monkeypatch):
+    # The emitter's run_ops is the walk inlined: a failing rule still gets one note, the
+    # innermost op's, and the emitter's op is restored.
+    from runtime.execution.emitter import Emitter
+
+    def f(x):
+        return rt.cond(x > 0, lambda: x * 3, lambda: x)  # the emitted branch
+
+    g = _graph(f, ([], rt.int32))
+    emit_form = Emitter.emit_form
+
+    def failing_for_mul(self, op, inputs):
+        if op.opdef is math_ops.MUL:
+            raise KeyError("a bug of the rule")
+        return emit_form(self, op, inputs)
+
+    monkeypatch.setattr(Emitter, "emit_form", failing_for_mul)
+    with pytest.raises(KeyError) as info:
+        compile_function(g)
+    (note,) = info.value.__notes__
+    assert "(Mul) defined at" in note and f"line {_line_of('# the emitted branch')}" in note
+
+
 def _failing_with(error):
     """A walk whose every rule raises ``error``."""
 

@@ -104,3 +104,20 @@ def test_gelu_and_softplus_refuse_integers_as_tensorflow_does():
         rt.nn.gelu([1, 2])
     with pytest.raises(TypeError, match="Softplus does not support input of dtype int32"):
         rt.math.softplus([1, 2])
+
+
+@pytest.mark.parametrize(
+    "logits_shape, labels_shape", [((0, 0), (0,)), ((0, 3), (0,)), ((2, 0, 3), (2, 0))]
+)
+def test_sparse_cross_entropy_of_no_example_is_empty_in_every_executor(logits_shape, labels_shape):
+    import autograph as ag
+
+    def loss(logits, labels):
+        return rt.nn.sparse_softmax_cross_entropy_with_logits(labels, logits)
+
+    args = (
+        rt.constant(np.zeros(logits_shape, np.float32)),
+        rt.constant(np.zeros(labels_shape, np.int32)),
+    )
+    for run in (loss, ag.function(loss), ag.function(loss, jit_compile=True)):
+        assert run(*args).numpy().shape == labels_shape
