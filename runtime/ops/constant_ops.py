@@ -372,7 +372,11 @@ def range(start, limit=None, delta=1, dtype=None, name=None):
 
 
 def convert_pair(x, y):
-    """Two operands as tensors, a Python value taking the other's dtype.
+    """Two operands as tensors, a Python value taking the other's dtype (the first's, for two
+    Python values).
+
+    >>> [t.dtype.name for t in convert_pair(1.0, [1, 2])]
+    ['float32', 'float32']
 
     Two tensors are returned as they are: the op's own check reports a dtype
     mismatch, naming the op and both dtypes.
@@ -389,7 +393,14 @@ def convert_pair(x, y):
     if y_is:
         y = convert_to_tensor(y)
         return convert_to_tensor(x, dtype=y.dtype), y
-    return convert_to_tensor(x), convert_to_tensor(y)
+    # Two Python values: the second takes the first's dtype where it can, as TensorFlow's ops
+    # convert their inputs in order (rt.add(1.0, [1, 2]) is float32); where it cannot
+    # (rt.add([1, 2], 1.5)), the op's own check names both dtypes.
+    x = convert_to_tensor(x)
+    try:
+        return x, convert_to_tensor(y, dtype=x.dtype)
+    except (TypeError, ValueError):
+        return x, convert_to_tensor(y)
 
 
 # --- samples: what the op's tests run it on (runtime.ops.op_info) ---

@@ -1814,3 +1814,12 @@ def test_eager_and_symbolic_tensor_basics_match():
     assert_static_shape(sym.shape, [2, 3])
     assert sym.graph is g
     assert rt.Session(g).run(sym, feed_dict={p: I32}).tolist() == (I32 * 2).tolist()
+
+
+def test_two_python_values_take_the_first_ones_dtype_as_tensorflow_converts_them():
+    # tf.maximum(0., [1, -1]) and tf.add(1.0, [1, 2]) are float32: inputs converted in order.
+    np.testing.assert_array_equal(rt.maximum(0.0, [1, -1]).numpy(), np.float32([1, 0]))
+    np.testing.assert_array_equal(rt.add(1.0, [1, 2]).numpy(), np.float32([2, 3]))
+    assert rt.add(1.0, [1, 2]).dtype is rt.float32
+    with pytest.raises(TypeError, match="Cannot compute Add of a int32 tensor and a float32"):
+        rt.add([1, 2], 1.5)  # 1.5 is no int32: the op names both dtypes
