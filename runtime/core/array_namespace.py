@@ -106,7 +106,6 @@ def elementwise(name):
         return getattr(xp, name)(*values)
 
     implementation.__name__ = implementation.__qualname__ = name
-    implementation.ufunc_name = name
     return implementation
 
 

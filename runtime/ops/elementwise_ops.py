@@ -5,7 +5,7 @@ array namespace (``"tanh"``), or from an ``implementation(xp, *values)``
 (``runtime.core.op_def``), so each backend reads the one definition.
 
 >>> from runtime.ops.math_ops import TANH
->>> TANH.kernel is np.tanh, TANH.implementation.ufunc_name, TANH.onnx
+>>> TANH.kernel is np.tanh, TANH.implementation.__name__, TANH.onnx
 (True, 'tanh', 'Tanh')
 """
 

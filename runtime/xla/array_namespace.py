@@ -46,8 +46,9 @@ JAX = ArrayNamespace(
 """jax.numpy as an array namespace; ``check`` is bound per lowering (``implemented``)."""
 
 
-class _Checked:
-    """``JAX`` with ``check`` recording a run-time check of one lowering."""
+class Checked:
+    """``JAX`` with ``check`` recording a run-time check of one lowering (``ctx`` of a rule):
+    an XLA rule of its own checks with ``Checked(ctx).check(failed, message)`` too."""
 
     __slots__ = ("check",)
 
@@ -79,6 +80,6 @@ def implemented(implementation):
     """
 
     def rule(ctx, *values, **attrs):
-        return implementation(_Checked(ctx), *values, **attrs)
+        return implementation(Checked(ctx), *values, **attrs)
 
     return rule

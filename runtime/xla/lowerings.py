@@ -54,7 +54,7 @@ from runtime.ops import (
 )
 from runtime.state import variables
 from runtime.xla import casts, control_flow, effects, gradient_lists, indexing, tensor_lists
-from runtime.xla.array_namespace import implemented
+from runtime.xla.array_namespace import Checked, implemented
 
 LOWERINGS = {}
 """OpDef -> ``rule(ctx, *values, **attrs)``."""
@@ -129,16 +129,10 @@ LOWERINGS[math_ops.NOT_EQUAL] = _comparison(jnp.not_equal)
 # a non-negative exponent to compute.
 def _pow(ctx, x, y):
     if jnp.issubdtype(x.dtype, jnp.integer):
-        ctx.check(_any(y < 0), "ValueError: Integers to negative integer powers are not allowed.")
+        message = "ValueError: Integers to negative integer powers are not allowed."
+        Checked(ctx).check(y < 0, message)
         y = jnp.maximum(y, jnp.zeros((), y.dtype))  # XLA's pow needs a non-negative exponent
     return jnp.power(x, y)
-
-
-def _any(condition):
-    """``any`` of a condition, kept numpy where it is known when compiling."""
-    if effects.is_static(condition):
-        return bool(np.any(condition))
-    return jnp.any(condition)
 
 
 LOWERINGS[math_ops.POW] = _pow
