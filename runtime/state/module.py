@@ -29,13 +29,22 @@ def _snake_case(name):
     return re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", name).lower()
 
 
+def ignored_properties(module):
+    """The attributes of ``module`` that its walks leave out: the module's own bookkeeping and
+    its class's ``_TF_MODULE_IGNORED_PROPERTIES``."""
+    return _OWN_ATTRIBUTES | type(module)._TF_MODULE_IGNORED_PROPERTIES
+
+
 class Module:
     """Base class for objects that own variables (``tf.Module``).
 
     ``variables``, ``trainable_variables`` and ``submodules`` are found through
     the object's attributes, and through lists, tuples and dicts held in them,
     in attribute-name order, each once, however the modules refer to each other.
+    Attributes named in the class's ``_TF_MODULE_IGNORED_PROPERTIES`` are left out.
     """
+
+    _TF_MODULE_IGNORED_PROPERTIES = frozenset()
 
     def __init__(self, name=None):
         name = name if name is not None else _snake_case(type(self).__name__)
@@ -81,8 +90,9 @@ class Module:
         queue = [self]
         while queue:
             module = queue.pop(0)
+            skip = ignored_properties(module)
             for key in sorted(vars(module)):
-                if key in _OWN_ATTRIBUTES:
+                if key in skip:
                     continue
                 for leaf in _leaves(vars(module)[key], seen):
                     if predicate(leaf):

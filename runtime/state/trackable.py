@@ -1,0 +1,83 @@
+"""The object graph: what a checkpoint or a saved model reaches from a root object, by name.
+
+TensorFlow saves and restores state by this graph, not by variable names: an edge
+is an attribute (``model.dense.kernel``), a list or tuple index, or a dict key;
+the nodes are variables, modules, the lists, tuples and dicts holding them, and
+any object that names its own children with ``_trackable_children()`` (a
+checkpoint, an optimizer). Restoring follows the same edges in a new program, so
+a variable is found by its path, whatever its name.
+
+>>> import runtime as rt
+>>> class Net(rt.Module):
+...     def __init__(self):
+...         super().__init__()
+...         self.layers = [rt.Module(name="a"), rt.Module(name="b")]
+...         self.layers[1].w = rt.Variable(1.0)
+...         self.scale = rt.Variable(2.0)
+>>> [(path, type(obj).__name__) for path, obj in walk(Net())]
+[('', 'Net'), ('layers', 'list'), ('scale', 'Variable'), ('layers/0', 'Module'), ('layers/1', 'Module'), ('layers/1/w', 'Variable')]
+"""
+
+from __future__ import annotations
+
+from runtime.state.module import Module, ignored_properties
+from runtime.state.variables import Variable
+
+
+def is_trackable(value) -> bool:
+    """Whether ``value`` is a node of the object graph on its own (not a container)."""
+    return isinstance(value, (Variable, Module)) or callable(
+        getattr(type(value), "_trackable_children", None)
+    )
+
+
+def holds_trackables(value, _seen=None) -> bool:
+    """Whether ``value`` is trackable, or a list, tuple or dict holding one (at any depth)."""
+    if is_trackable(value):
+        return True
+    if not isinstance(value, (list, tuple, dict)):
+        return False
+    seen = set() if _seen is None else _seen
+    if id(value) in seen:
+        return False
+    seen.add(id(value))
+    items = value.values() if isinstance(value, dict) else value
+    return any(holds_trackables(v, seen) for v in items)
+
+
+def children(obj):
+    """``[(name, child)]``: the edges leaving ``obj``, in a fixed order.
+
+    A module's are its attributes that hold trackables (by attribute name, those in
+    ``_TF_MODULE_IGNORED_PROPERTIES`` left out); a list's or tuple's its items
+    (``"0"``, ``"1"``...); a dict's its values (by key); an object with
+    ``_trackable_children()`` names its own. A variable has none.
+    """
+    own = getattr(type(obj), "_trackable_children", None)
+    if callable(own):
+        items = list(obj._trackable_children())
+    elif isinstance(obj, (list, tuple)):
+        items = [(str(i), v) for i, v in enumerate(obj)]
+    elif isinstance(obj, dict):
+        items = [(str(k), obj[k]) for k in sorted(obj, key=repr)]
+    elif isinstance(obj, Module):
+        skip = ignored_properties(obj)
+        items = [(k, v) for k, v in sorted(vars(obj).items()) if k not in skip]
+    else:
+        return []
+    return [(name, child) for name, child in items if holds_trackables(child)]
+
+
+def walk(root):
+    """``(path, obj)`` for every object reachable from ``root``, breadth first, each once (by
+    its first path); the root's path is ``""``, the others join edge names with ``/``."""
+    found, seen = [("", root)], {id(root)}
+    index = 0
+    while index < len(found):
+        path, obj = found[index]
+        index += 1
+        for name, child in children(obj):
+            if id(child) not in seen:
+                seen.add(id(child))
+                found.append((f"{path}/{name}" if path else name, child))
+    return found
