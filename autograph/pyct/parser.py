@@ -16,6 +16,7 @@ import textwrap
 import gast
 
 from autograph.pyct import anno, code_match, gast_conversion, source_lines, walk
+from autograph.pyct.lambda_source import covering, lambda_nodes
 
 
 class ConversionError(Exception):
@@ -41,30 +42,53 @@ def parse_function(fn):
 
     Line numbers of the returned nodes are those of the user's file.
     """
-    parsed = _parse_definition(fn) if fn.__name__ != "<lambda>" else None
+    if fn.__name__ == "<lambda>":
+        return _parse_lambda(fn)
+    parsed = _parse_definition(fn)
     if parsed is not None:
         module, source = parsed
     else:
         source, first_line = function_source(fn)
         module = _parse(source, fn, first_line)
     # Listing every statement takes a while, and only a source with two defs can nest one.
-    may_nest = fn.__name__ == "<lambda>" or source.count("def") > 1
+    may_nest = source.count("def") > 1
     for node in walk.statements(module.body) if may_nest else module.body:
         if isinstance(node, (gast.FunctionDef, gast.AsyncFunctionDef)):
             anno.setanno(node, anno.Basic.USER_FUNCTION, node.name)
+    _check_code_matches(fn)
+    for node in module.body:
+        if isinstance(node, (gast.FunctionDef, gast.AsyncFunctionDef)):
+            node.decorator_list = []
+            return node, source
+    raise ConversionError(f"Could not find the definition of {fn.__name__} in its source")
+
+
+def _check_code_matches(fn):
     if code_match.matches(fn) is False:
         raise ConversionError(
             f"The source of {fn.__qualname__} in {fn.__code__.co_filename} is not the code that "
             f"runs: the file was changed after {fn.__name__} was defined. Reload its module "
             "(importlib.reload) or restart Python, so that what is converted is what runs."
         )
-    if fn.__name__ == "<lambda>":
-        return _find_lambda(module, fn), source
-    for node in module.body:
-        if isinstance(node, (gast.FunctionDef, gast.AsyncFunctionDef)):
-            node.decorator_list = []
-            return node, source
-    raise ConversionError(f"Could not find the definition of {fn.__name__} in its source")
+
+
+def _parse_lambda(fn):
+    """The Lambda node of ``fn`` and its source: the lambda alone, found in its file's lines."""
+    lines, first = _file_lines(fn)
+    _check_code_matches(fn)
+    code = fn.__code__
+    arguments = list(code.co_varnames[: code.co_argcount])
+    nodes = [n for n in lambda_nodes(lines, first) if [a.id for a in n.args.args] == arguments]
+    if len(nodes) > 1:
+        nodes = covering(nodes, code)
+    if len(nodes) != 1:
+        raise ConversionError(
+            f"Cannot identify the source of the lambda at line {code.co_firstlineno}: "
+            f"{len(nodes)} lambdas with its arguments are on that line"
+        )
+    node = nodes[0]
+    source = "".join(lines[node.lineno - 1 : node.end_lineno])
+    return node, textwrap.dedent(source)
 
 
 def _parse_definition(fn):
@@ -133,26 +157,4 @@ def _parse(source, fn, first_line):
     try:
         return gast_conversion.parse(padding + source)
     except SyntaxError:
-        # A lambda in the middle of an expression: its lines alone are not a statement.
-        try:
-            lambda_source = source.strip().rstrip(",").removesuffix("\\")
-            return gast_conversion.parse(padding + "(" + lambda_source + "\n)")
-        except SyntaxError:
-            raise ConversionError(f"Could not parse the source of {fn!r}") from None
-
-
-def _find_lambda(module, fn):
-    code = fn.__code__
-    candidates = [
-        n
-        for n in gast.walk(module)
-        if isinstance(n, gast.Lambda)
-        and n.lineno == code.co_firstlineno
-        and [a.id for a in n.args.args] == list(code.co_varnames[: code.co_argcount])
-    ]
-    if len(candidates) != 1:
-        raise ConversionError(
-            f"Cannot identify the source of the lambda at line {code.co_firstlineno}: "
-            f"{len(candidates)} lambdas with its arguments are on that line"
-        )
-    return candidates[0]
+        raise ConversionError(f"Could not parse the source of {fn!r}") from None

@@ -7,6 +7,7 @@ import functools
 import inspect
 import math
 import os
+import sys
 import traceback
 import warnings
 
@@ -383,6 +384,7 @@ def test_single_lambda_on_its_line_converts():
     assert "if_exp" in ag.to_code(square_or_negate)
 
 
+@pytest.mark.skipif(sys.version_info >= (3, 11), reason="3.11 tells them apart by position")
 def test_two_lambdas_with_the_same_arguments_on_one_line():
     line = inspect.getsourcelines(add_one)[1]
     with pytest.raises(ag.ConversionError, match=rf"lambda.*line {line}"):
@@ -692,3 +694,28 @@ def test_converted_code_has_the_future_features_of_the_users_module(tmp_path, fu
     assert value == 3
     assert inner.__annotations__ == original_inner.__annotations__
     assert inner.__annotations__["y"] == ("int" if future else int)
+
+
+def test_lambda_spread_over_lines_as_formatters_write_calls():
+    # ruff and black put each argument of a long call on its own line
+    spread = ag.function(
+        lambda x: x * 2.0 + 1.0,
+        input_signature=[rt.TensorSpec([], rt.float32)],
+    )
+    body_on_next_line = ag.function(
+        lambda x:
+        x - 1.0  # fmt: skip
+    )  # fmt: skip
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # converted, not traced as it is with a warning
+        assert float(spread(rt.constant(2.0))) == 5.0
+        assert float(body_on_next_line(rt.constant(2.0))) == 1.0
+    assert "x * 2.0 + 1.0" in ag.to_code(spread.python_function)
+
+
+def test_two_lambdas_with_the_same_arguments_told_apart_by_their_positions():
+    if sys.version_info < (3, 11):
+        pytest.skip("only Python 3.11 records where each instruction comes from")
+    assert ag.to_graph(add_one)(1) == 2
+    assert ag.to_graph(add_two)(1) == 3
+    assert run_graph(add_two, 1) == 3
