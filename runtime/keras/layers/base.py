@@ -66,6 +66,16 @@ def structure_changed():
     _structure["version"] += 1
 
 
+class _Found:
+    """What a layer found through its attributes, at one version of the structure. Not a
+    container: the object graph a checkpoint or saved model walks does not go through it."""
+
+    __slots__ = ("version", "found")
+
+    def __init__(self, version):
+        self.version, self.found = version, {}
+
+
 class Layer(Module):
     """The base of Keras layers and models (``tf.keras.layers.Layer``).
 
@@ -111,17 +121,17 @@ class Layer(Module):
                 "`super().__init__()`. Always start with this line."
             )
         structure_changed()
-        object.__setattr__(self, name, value)
+        Module.__setattr__(self, name, value)  # a restored checkpoint may wait for the value
 
     def _cached(self, key, compute):
         """``compute()``, remembered until the structure of layers changes."""
-        version, found = self.__dict__.get("_tracking", (None, None))
-        if version != _structure["version"]:
-            found = {}
-            object.__setattr__(self, "_tracking", (_structure["version"], found))
-        if key not in found:
-            found[key] = compute()
-        return list(found[key])
+        cache = self.__dict__.get("_tracking")
+        if cache is None or cache.version != _structure["version"]:
+            cache = _Found(_structure["version"])
+            object.__setattr__(self, "_tracking", cache)
+        if key not in cache.found:
+            cache.found[key] = compute()
+        return list(cache.found[key])
 
     # --- weights ----------------------------------------------------------------------------
 

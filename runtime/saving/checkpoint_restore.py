@@ -1,0 +1,194 @@
+"""Restoring a checkpoint by its object graph, now or when the objects are created.
+
+A restore walks the saved graph and the live one together from their roots,
+matching edges by name: a variable found at a saved variable's path takes its
+value. Where the live graph lacks an edge whose saved subtree holds values, the
+restore waits for it (``runtime.state.deferred``): attaching a trackable there
+later (``self.v = rt.Variable(...)``, a layer building its kernel, an optimizer
+making a slot) matches it then. Every value a step assigns is checked (dtype and
+shape) before any is assigned, so a mismatch leaves the variables as they were.
+
+The restoration holds live objects only weakly (containers by id): waiting
+restorations are kept by the objects they wait on, and keep none of them alive.
+"""
+
+from __future__ import annotations
+
+import collections
+import functools
+import logging
+import weakref
+
+from runtime import errors
+from runtime.core import context
+from runtime.saving.arrays import dtype_of
+from runtime.state import deferred
+from runtime.state.trackable import children, holds_trackables, walk
+from runtime.state.variables import Variable
+
+logger = logging.getLogger("runtime")
+
+
+def node_names(edges):
+    """TensorFlow's names of the saved nodes: ``(root)``, ``(root).model.dense.kernel``."""
+    names = {0: "(root)"}
+    queue = collections.deque([0])
+    while queue:
+        node = queue.popleft()
+        for name, child in edges[node]:
+            if child not in names:
+                names[child] = f"{names[node]}.{name}"
+                queue.append(child)
+    return [names.get(i, f"(unreachable node {i})") for i in range(len(edges))]
+
+
+def _nodes_leading_to_values(edges, has_value):
+    """The nodes from which a node with a value can be reached (those worth waiting for)."""
+    parents = [[] for _ in edges]
+    for node, out in enumerate(edges):
+        for _, child in out:
+            parents[child].append(node)
+    found = {i for i, value in enumerate(has_value) if value}
+    queue = collections.deque(found)
+    while queue:
+        for parent in parents[queue.popleft()]:
+            if parent not in found:
+                found.add(parent)
+                queue.append(parent)
+    return found
+
+
+class _Binding:
+    """A live object a node was matched to: by weak reference, or by id for a container."""
+
+    __slots__ = ("key", "ref", "text")
+
+    def __init__(self, obj):
+        self.key = id(obj)
+        try:
+            self.ref = weakref.ref(obj)
+        except TypeError:
+            self.ref = None
+        self.text = f"{obj!r:.200}"
+
+    def holds(self, obj):
+        return self.key == id(obj) and (self.ref is None or self.ref() is obj)
+
+
+class _Step:
+    """What one match decides, applied only once all of it is checked."""
+
+    def __init__(self):
+        self.bound = {}
+        self.assignments = []  # (node, variable, value)
+        self.unused = {}
+        self.waits = []  # (parent, edge name, node)
+
+
+class Restoration:
+    """The state of one restore: which saved nodes are matched to which objects."""
+
+    def __init__(self, path, nodes, values):
+        self.path = path
+        self.edges = [[(name, child) for name, child in node["children"]] for node in nodes]
+        self.values = list(values)
+        self.has_value = [value is not None for value in values]
+        self.names = node_names(self.edges)
+        self.worth_waiting = _nodes_leading_to_values(self.edges, self.has_value)
+        self.bound = {}  # node -> _Binding
+        self.unused_attributes = {}  # node -> _Binding: a value whose object is no variable
+
+    def bind(self, node, obj, parent_of=None):
+        """Matches ``obj`` to ``node`` and what hangs below it; assigns the values found."""
+        step = _Step()
+        self._match(node, obj, step, parent_of)
+        for saved, variable, value in step.assignments:
+            self._check(saved, variable, value)
+        self.bound.update(step.bound)
+        self.unused_attributes.update(step.unused)
+        with context.eager_mode():
+            for saved, variable, value in step.assignments:
+                variable.assign(value)
+                self.values[saved] = None  # assigned: no need to hold it any more
+        for parent, name, child in step.waits:
+            self._wait(parent, name, child)
+
+    def _match(self, node, obj, step, parent_of):
+        queue = collections.deque([(node, obj)])
+        while queue:
+            node, obj = queue.popleft()
+            current = step.bound.get(node) or self.bound.get(node)
+            if current is not None:
+                if not current.holds(obj):
+                    logger.warning(
+                        "Inconsistent references when loading the checkpoint %s into this object "
+                        "graph: %s refers to one object in the checkpoint but to two here "
+                        "(%s and %.200r).",
+                        self.path,
+                        self.names[node],
+                        current.text,
+                        obj,
+                    )
+                continue
+            step.bound[node] = _Binding(obj)
+            if self.has_value[node]:
+                if isinstance(obj, Variable):
+                    step.assignments.append((node, obj, self.values[node]))
+                else:
+                    step.unused[node] = step.bound[node]
+            live = dict(children(obj))
+            for name, child in self.edges[node]:
+                if name in live:
+                    queue.append((child, live[name]))
+                elif child in self.worth_waiting:
+                    parent = parent_of(name) if parent_of and node == 0 else obj
+                    step.waits.append((parent, name, child))
+
+    def _check(self, node, variable, value):
+        where = f"{self.names[node]} of checkpoint {self.path}"
+        saved = dtype_of(value)
+        if saved is not variable.dtype:
+            raise errors.InvalidArgumentError(
+                f"Cannot restore variable {variable.name!r} from {where}: expected dtype "
+                f"{variable.dtype.name} does not equal original dtype {saved.name}"
+            )
+        if list(value.shape) != variable.shape.as_list():
+            raise ValueError(
+                f"Received incompatible tensor with shape {tuple(value.shape)} when attempting "
+                f"to restore variable with shape {tuple(variable.shape.as_list())} and name "
+                f"{variable.name} (from {where})."
+            )
+
+    def _wait(self, parent, name, node):
+        try:
+            parent_ref = weakref.ref(parent)
+        except TypeError:
+            return  # a list or dict: nothing reports what is appended to it
+        deferred.defer(parent, name, functools.partial(self._attached, parent_ref, name, node))
+
+    def _attached(self, parent_ref, name, node, value):
+        if node in self.bound:
+            return
+        if not holds_trackables(value):  # not what was waited for: keep waiting
+            parent = parent_ref()
+            if parent is not None:
+                self._wait(parent, name, node)
+            return
+        self.bind(node, value)
+
+    # --- what the status reports ---------------------------------------------------------------
+
+    def unresolved(self):
+        """Saved nodes with values that no object took."""
+        return [n for n, value in enumerate(self.has_value) if value and n not in self.bound]
+
+    def unmatched_variables(self, root):
+        """Variables reachable from ``root`` that no saved value reached."""
+        bound = {binding.key: binding for binding in self.bound.values()}
+        found = []
+        for _, obj in walk(root):
+            if isinstance(obj, Variable):
+                binding = bound.get(id(obj))
+                if binding is None or not binding.holds(obj):
+                    found.append(obj)
+        return found
