@@ -43,7 +43,7 @@ MAX_EDGE_NAME = 1000
 _SHA256 = re.compile(r"[0-9a-f]{64}")
 
 
-def _digest(content) -> str:
+def index_checksum(content) -> str:
     canonical = json.dumps(content, separators=(",", ":"), ensure_ascii=True, allow_nan=False)
     return hashlib.sha256(canonical.encode("ascii")).hexdigest()
 
@@ -59,7 +59,7 @@ def write_checkpoint(prefix, nodes, arrays: ArraysWriter):
         "data": {"file": data_name, "bytes": len(data), "sha256": hashlib.sha256(data).hexdigest()},
         "nodes": nodes,
     }
-    index = dict(content, checksum=_digest(content))
+    index = dict(content, checksum=index_checksum(content))
     directory = os.path.dirname(prefix)
     if directory:
         os.makedirs(directory, exist_ok=True)
@@ -150,7 +150,7 @@ def _check_index(content):
         "the index's fields are not a checkpoint's",
     )
     checksum = content.pop("checksum")
-    _expect(checksum == _digest(content), "the index is damaged (its SHA-256 differs)")
+    _expect(checksum == index_checksum(content), "the index is damaged (its SHA-256 differs)")
     data = content["data"]
     _expect(
         type(data) is dict and data.keys() == {"file", "bytes", "sha256"},
