@@ -296,7 +296,9 @@ class CheckpointLoadStatus:
         return self
 
     def expect_partial(self):
-        """Says a partial restore is intended; returns the status."""
+        """Says a partial restore is intended: no warning about values left unused. Returns
+        the status."""
+        self._restoration.expect_partial[0] = True
         return self
 
     def run_restore_ops(self, session=None):

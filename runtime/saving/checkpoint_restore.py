@@ -97,6 +97,16 @@ class Restoration:
         self.worth_waiting = _nodes_leading_to_values(self.edges, self.has_value)
         self.bound = {}  # node -> _Binding
         self.unused_attributes = {}  # node -> _Binding: a value whose object is no variable
+        self.expect_partial = [False]  # shared with the finalizer, which outlives this object
+        weakref.finalize(
+            self,
+            _warn_unused,
+            self.names,
+            self.has_value,
+            self.bound,
+            self.unused_attributes,
+            self.expect_partial,
+        )
 
     def bind(self, node, obj, parent_of=None):
         """Matches ``obj`` to ``node`` and what hangs below it; assigns the values found."""
@@ -192,3 +202,25 @@ class Restoration:
                 if binding is None or not binding.holds(obj):
                     found.append(obj)
         return found
+
+
+def _warn_unused(names, has_value, bound, unused_attributes, expect_partial):
+    """Logs, when a restoration ends, the values it found no object for (TensorFlow's warning;
+    ``expect_partial()`` silences it). A restoration ends when its status is gone and nothing
+    waits for an object any more."""
+    if expect_partial[0]:
+        return
+    unresolved = [n for n, value in enumerate(has_value) if value and n not in bound]
+    for node in unresolved:
+        logger.warning(
+            "Value in checkpoint could not be found in the restored object: %s", names[node]
+        )
+    for node in sorted(unused_attributes):
+        logger.warning("Unused attribute in object %s: VARIABLE_VALUE", names[node])
+    if unresolved or unused_attributes:
+        logger.warning(
+            "A checkpoint was restored (e.g. rt.train.Checkpoint.restore) but not all "
+            "checkpointed values were used. See above for specific issues. Use expect_partial() "
+            "on the load status object, e.g. rt.train.Checkpoint.restore(...).expect_partial(), "
+            "to silence these warnings, or use assert_consumed() to make the check explicit."
+        )

@@ -6,6 +6,7 @@ Most cases are TensorFlow's own (tensorflow/python/checkpoint/checkpoint_test.py
 """
 
 import gc
+import logging
 import os
 import pathlib
 import weakref
@@ -559,3 +560,30 @@ def test_save_inside_a_function_is_refused(tmp_path):
 
     with pytest.raises(NotImplementedError, match="from a function is not supported"):
         save()
+
+
+def test_partial_restore_warning(tmp_path, caplog):
+    # testPartialRestoreWarningAttribute: logged once the restoration is over (nothing waits).
+    save_path = rt.train.Checkpoint(v1=rt.Variable(2.0), v2=rt.Variable(3.0)).save(
+        str(tmp_path / "ckpt")
+    )
+    partial_root = rt.train.Checkpoint(v1=rt.Module(), v2=rt.Variable(0.0))
+    with caplog.at_level(logging.WARNING, logger="runtime"):
+        partial_root.restore(save_path)
+        gc.collect()
+    assert partial_root.v2.numpy() == 3.0
+    assert "(root).v1" in caplog.text and "(root).v2" not in caplog.text
+    assert "expect_partial()" in caplog.text
+
+
+def test_expect_partial_silences_the_warning(tmp_path, caplog):
+    # testSilencePartialWarning
+    save_path = rt.train.Checkpoint(v1=rt.Variable(2.0), v2=rt.Variable(3.0)).save(
+        str(tmp_path / "ckpt")
+    )
+    partial_root = rt.train.Checkpoint(v1=rt.Variable(0.0))
+    with caplog.at_level(logging.WARNING, logger="runtime"):
+        partial_root.restore(save_path).expect_partial()
+        gc.collect()
+    assert partial_root.v1.numpy() == 2.0
+    assert caplog.text == ""
