@@ -49,7 +49,9 @@ _NOT_FOUND_ADVICE = (
 
 
 def _check_trackable(value, name):
-    if not (is_trackable(value) or isinstance(value, (list, tuple, dict))):
+    # An ``ag.function`` is trackable in TensorFlow too (it holds no values to save).
+    is_function = callable(getattr(value, "get_concrete_function", None))
+    if not (is_trackable(value) or is_function or isinstance(value, (list, tuple, dict))):
         raise ValueError(
             f"`Checkpoint` was expecting {name} to be a trackable object (an object derived "
             f"from `Trackable`), got {value!r}. If you believe this object should be trackable "

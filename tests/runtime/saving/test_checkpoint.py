@@ -587,3 +587,14 @@ def test_expect_partial_silences_the_warning(tmp_path, caplog):
         gc.collect()
     assert partial_root.v1.numpy() == 2.0
     assert caplog.text == ""
+
+
+def test_a_function_is_accepted_as_in_tensorflow(tmp_path):
+    import autograph as ag
+
+    v = rt.Variable(2.0)
+    checkpoint = rt.train.Checkpoint(v=v, double=ag.function(lambda x: x * 2.0))
+    path = checkpoint.write(str(tmp_path / "c"))
+    w = rt.Variable(0.0)
+    rt.train.Checkpoint(v=w).read(path).assert_consumed()
+    assert w.numpy() == 2.0

@@ -129,3 +129,19 @@ def test_a_compiled_model_checkpoints_its_optimizer(tmp_path):
     status.assert_consumed()
     for want, got in zip(model.trainable_variables, fresh.trainable_variables):
         np.testing.assert_allclose(got.numpy(), want.numpy(), rtol=1e-5, atol=1e-7)
+
+
+def test_the_object_graph_of_a_model_holds_no_cache():
+    from runtime.state.trackable import walk
+
+    model = rt.keras.Sequential([rt.keras.layers.Dense(2)])
+    model(X)
+    assert len(model.trainable_variables) == 2  # fills the layers' caches of what they hold
+    assert [path for path, _ in walk(model)] == [
+        "",
+        "_layers",
+        "_layers/0",
+        "_layers/0/_own_weights",
+        "_layers/0/bias",
+        "_layers/0/kernel",
+    ]
