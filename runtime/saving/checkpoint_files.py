@@ -39,6 +39,9 @@ DATA_SUFFIX = ".data-00000-of-00001"
 MAX_INDEX_BYTES = 64 << 20
 MAX_DATA_BYTES = 4 << 30
 MAX_NODES = 1 << 20
+# Parsed, a JSON value costs 30 to 70 bytes of Python objects: the count is bounded before
+# parsing, as the saved model reader bounds it (a save writes about one value per 12 bytes).
+MAX_INDEX_VALUES = 1 << 22
 MAX_EDGE_NAME = 1000
 _SHA256 = re.compile(r"[0-9a-f]{64}")
 
@@ -92,6 +95,12 @@ def read_checkpoint(prefix):
     ``values[i]``, node ``i``'s numpy value or None."""
     index_path = prefix + INDEX_SUFFIX
     raw = _read_index(index_path)
+    values_bound = 1 + sum(raw.count(mark) for mark in (b",", b":", b"[", b"{"))
+    if values_bound > MAX_INDEX_VALUES:
+        raise DataLossError(
+            f"{index_path}: the index holds up to {values_bound} JSON values, over the limit of "
+            f"{MAX_INDEX_VALUES}"
+        )
     try:
         content = json.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, ValueError, RecursionError) as e:

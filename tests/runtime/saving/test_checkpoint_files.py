@@ -175,3 +175,14 @@ def test_a_failed_write_keeps_the_previous_checkpoint(saved, monkeypatch):
         "ckpt" + DATA_SUFFIX,
         "ckpt" + INDEX_SUFFIX,
     ]
+
+
+def test_an_index_of_too_many_json_values_is_refused_before_parsing(saved, monkeypatch):
+    import runtime.saving.checkpoint_files as files
+
+    monkeypatch.setattr(files, "MAX_INDEX_VALUES", 1000)
+    content = _index(saved)
+    content["nodes"][0]["children"] += [[f"x{i}", 0] for i in range(1000)]
+    _write_signed(saved, content)
+    with pytest.raises(rt.errors.DataLossError, match="JSON values, over the limit of 1000"):
+        _restore_into_fresh(saved)
