@@ -72,10 +72,10 @@ class Checkpoint:
     def __init__(self, root=None, **kwargs):
         object.__setattr__(self, "_save_counter", None)
         object.__setattr__(self, "_attached", {})
-        object.__setattr__(self, "_root", root)
+        object.__setattr__(self, "_root", root)  # may be a weakref.ref, as in TensorFlow
         if root is not None:
-            _check_trackable(root, "root")
-        own = dict(children(root)) if root is not None else {}
+            _check_trackable(self._root_object(), "root")
+        own = dict(children(self._root_object())) if root is not None else {}
         for name, value in sorted(kwargs.items()):
             _check_trackable(value, name)
             if root is not None:
@@ -102,6 +102,14 @@ class Checkpoint:
             found["save_counter"] = self._save_counter
         return found
 
+    def _root_object(self):
+        root = self._root
+        if isinstance(root, weakref.ref):
+            root = root()
+            if root is None:
+                raise ValueError("The root object of this Checkpoint (a weak reference) is gone.")
+        return root
+
     def _graph_root(self):
         """The object the saved graph starts from: this checkpoint, or its root with the
         keyword objects and the save counter next to the root's own edges."""
@@ -111,7 +119,7 @@ class Checkpoint:
         """Which object a restoration waiting for the root's edge ``name`` waits on."""
         if self._root is None or name in self._attached or name == "save_counter":
             return self
-        return self._root
+        return self._root_object()
 
     @property
     def save_counter(self):
@@ -204,7 +212,7 @@ class _RootView:
 
     def _trackable_children(self):
         checkpoint = self._checkpoint()
-        found = dict(children(checkpoint._root))
+        found = dict(children(checkpoint._root_object()))
         found.update(checkpoint._attached)
         if checkpoint._save_counter is not None:
             found["save_counter"] = checkpoint._save_counter

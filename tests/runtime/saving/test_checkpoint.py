@@ -598,3 +598,17 @@ def test_a_function_is_accepted_as_in_tensorflow(tmp_path):
     w = rt.Variable(0.0)
     rt.train.Checkpoint(v=w).read(path).assert_consumed()
     assert w.numpy() == 2.0
+
+
+def test_a_weak_root(tmp_path):
+    # test_weakref_root: the checkpoint does not keep its root alive.
+    root = _module(v=rt.Variable(1))
+    checkpoint = rt.train.Checkpoint(root=weakref.ref(root))
+    save_path = checkpoint.save(str(tmp_path / "ckpt"))
+    root.v.assign(2)
+    checkpoint.restore(save_path)
+    assert int(root.v.numpy()) == 1
+    alive = weakref.ref(root.v)
+    del root
+    gc.collect()
+    assert alive() is None
