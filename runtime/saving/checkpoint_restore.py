@@ -27,6 +27,7 @@ from runtime.state.trackable import children, holds_trackables, walk
 from runtime.state.variables import Variable
 
 logger = logging.getLogger("runtime")
+_CONTAINERS = (list, tuple, dict)
 
 
 def node_names(edges):
@@ -108,10 +109,12 @@ class Restoration:
             self.expect_partial,
         )
 
-    def bind(self, node, obj, parent_of=None):
-        """Matches ``obj`` to ``node`` and what hangs below it; assigns the values found."""
+    def bind(self, node, obj, parent_of=None, owner=None, edge=None, again=False):
+        """Matches ``obj`` (held by ``owner`` under ``edge``) to ``node`` and what hangs below
+        it; assigns the values found. ``again``: ``obj``, a list or dict matched before, was
+        reported again (entries added): its new entries are matched."""
         step = _Step()
-        self._match(node, obj, step, parent_of)
+        self._match(node, obj, step, parent_of, owner, edge, again)
         for saved, variable, value in step.assignments:
             self._check(saved, variable, value)
         self.bound.update(step.bound)
@@ -123,36 +126,50 @@ class Restoration:
         for parent, name, child in step.waits:
             self._wait(parent, name, child)
 
-    def _match(self, node, obj, step, parent_of):
-        queue = collections.deque([(node, obj)])
+    def _match(self, node, obj, step, parent_of, owner, edge, again):
+        queue = collections.deque([(node, obj, owner, edge)])
         while queue:
-            node, obj = queue.popleft()
-            current = step.bound.get(node) or self.bound.get(node)
-            if current is not None:
-                if not current.holds(obj):
-                    logger.warning(
-                        "Inconsistent references when loading the checkpoint %s into this object "
-                        "graph: %s refers to one object in the checkpoint but to two here "
-                        "(%s and %.200r).",
-                        self.path,
-                        self.names[node],
-                        current.text,
-                        obj,
-                    )
+            node, obj, owner, edge = queue.popleft()
+            if again:
+                again = False  # matched before: only its entries are looked at again
+            elif not self._bind_one(node, obj, step):
                 continue
-            step.bound[node] = _Binding(obj)
-            if self.has_value[node]:
-                if isinstance(obj, Variable):
-                    step.assignments.append((node, obj, self.values[node]))
-                else:
-                    step.unused[node] = step.bound[node]
             live = dict(children(obj))
+            missing = False
             for name, child in self.edges[node]:
                 if name in live:
-                    queue.append((child, live[name]))
+                    queue.append((child, live[name], obj, name))
                 elif child in self.worth_waiting:
+                    missing = True
                     parent = parent_of(name) if parent_of and node == 0 else obj
-                    step.waits.append((parent, name, child))
+                    step.waits.append((parent, name, child))  # dropped for a list or dict
+            if missing and owner is not None and isinstance(obj, _CONTAINERS):
+                # Nothing reports what is added to a list: its owner may report the list again.
+                step.waits.append((owner, edge, node))
+
+    def _bind_one(self, node, obj, step):
+        """Binds ``node`` to ``obj``; False when it was bound already (to it, or to another
+        object: then it stays as it is, as in TensorFlow)."""
+        current = step.bound.get(node) or self.bound.get(node)
+        if current is not None:
+            if not current.holds(obj):
+                logger.warning(
+                    "Inconsistent references when loading the checkpoint %s into this object "
+                    "graph: %s refers to one object in the checkpoint but to two here "
+                    "(%s and %.200r).",
+                    self.path,
+                    self.names[node],
+                    current.text,
+                    obj,
+                )
+            return False
+        step.bound[node] = _Binding(obj)
+        if self.has_value[node]:
+            if isinstance(obj, Variable):
+                step.assignments.append((node, obj, self.values[node]))
+            else:
+                step.unused[node] = step.bound[node]
+        return True
 
     def _check(self, node, variable, value):
         where = f"{self.names[node]} of checkpoint {self.path}"
@@ -177,14 +194,17 @@ class Restoration:
         deferred.defer(parent, name, functools.partial(self._attached, parent_ref, name, node))
 
     def _attached(self, parent_ref, name, node, value):
-        if node in self.bound:
+        parent = parent_ref()
+        binding = self.bound.get(node)
+        if binding is not None:
+            if binding.holds(value) and isinstance(value, _CONTAINERS):
+                self.bind(node, value, owner=parent, edge=name, again=True)
             return
-        if not holds_trackables(value):  # not what was waited for: keep waiting
-            parent = parent_ref()
+        if not holds_trackables(value):  # not what was waited for (yet): keep waiting
             if parent is not None:
                 self._wait(parent, name, node)
             return
-        self.bind(node, value)
+        self.bind(node, value, owner=parent, edge=name)
 
     # --- what the status reports ---------------------------------------------------------------
 

@@ -39,6 +39,7 @@ from runtime.execution import staging
 from runtime.execution.tracing import trace
 from runtime.keras import backend, initializers
 from runtime.ops.constant_ops import cast, convert_to_tensor
+from runtime.state import deferred
 from runtime.state.module import Module
 from runtime.state.variables import Variable
 
@@ -157,6 +158,7 @@ class Layer(Module):
                 name=name or "Variable",
             )
         self._own_weights.append(variable)
+        deferred.attached(self, "_own_weights", self._own_weights)  # a restore may wait for it
         structure_changed()
         return variable
 

@@ -612,3 +612,16 @@ def test_a_weak_root(tmp_path):
     del root
     gc.collect()
     assert alive() is None
+
+
+def test_a_list_filled_after_the_restore_and_reported_again(tmp_path):
+    saved = _module(items=[rt.Variable(1.0), rt.Variable(2.0)])
+    path = rt.train.Checkpoint(m=saved).write(str(tmp_path / "c"))
+    fresh = _module(items=[])
+    status = rt.train.Checkpoint(m=fresh).read(path)
+    fresh.items.append(rt.Variable(0.0))
+    fresh.items = fresh.items  # the owner reports its list: the new entry is matched
+    fresh.items.append(rt.Variable(0.0))
+    fresh.items = fresh.items
+    assert [v.numpy() for v in fresh.items] == [1.0, 2.0]
+    status.assert_consumed()

@@ -145,3 +145,35 @@ def test_the_object_graph_of_a_model_holds_no_cache():
         "_layers/0/bias",
         "_layers/0/kernel",
     ]
+
+
+def test_layers_added_to_a_sequential_model_after_the_restore(tmp_path):
+    model = _model()
+    expected = model(X).numpy()
+    path = rt.train.Checkpoint(model=model).save(str(tmp_path / "ckpt"))
+    fresh = rt.keras.Sequential()
+    status = rt.train.Checkpoint(model=fresh).restore(path)
+    fresh.add(rt.keras.layers.Dense(3, activation="tanh"))
+    fresh.add(rt.keras.layers.Dense(1))
+    np.testing.assert_allclose(fresh(X).numpy(), expected, rtol=1e-6)
+    status.assert_consumed()
+
+
+def test_weights_a_layer_keeps_only_through_add_weight(tmp_path):
+    class TwoScales(rt.keras.layers.Layer):
+        def build(self, input_shape):
+            self.add_weight(name="a", shape=(input_shape[-1],), initializer="ones")
+            self.add_weight(name="b", shape=(), initializer="zeros")
+
+        def call(self, x):
+            a, b = self.weights
+            return x * a + b
+
+    layer = TwoScales()
+    layer(X)
+    layer.set_weights([np.arange(4, dtype="float32"), np.float32(0.5)])
+    path = rt.train.Checkpoint(layer=layer).save(str(tmp_path / "ckpt"))
+    fresh = TwoScales()
+    status = rt.train.Checkpoint(layer=fresh).restore(path)
+    np.testing.assert_allclose(fresh(X).numpy(), X * np.arange(4) + 0.5, rtol=1e-6)
+    status.assert_consumed()
