@@ -17,6 +17,7 @@ from runtime import (
     saved_model,
     strings,
     summary,
+    train,
 )
 from runtime._version import __version__
 from runtime.core import nest

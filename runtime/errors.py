@@ -14,6 +14,14 @@ class InvalidArgumentError(OpError):
     """An op received an argument it cannot work with, or an assertion failed."""
 
 
+class NotFoundError(OpError):
+    """A file or entity that was asked for does not exist (a checkpoint that was never written)."""
+
+
+class DataLossError(OpError):
+    """A file holds damaged or truncated data (a checkpoint whose checksum does not match)."""
+
+
 class OperatorNotAllowedInGraphError(TypeError):
     """A symbolic tensor was used where Python needs a concrete value (``bool``, iteration)."""
 

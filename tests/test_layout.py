@@ -47,6 +47,7 @@ LAYERS = (
         "runtime.saved_model",
         "runtime.onnx",
         "runtime.summary",
+        "runtime.train",
     ),
 )
 

@@ -32,6 +32,7 @@ from runtime.core.graph import name_scope
 from runtime.gradients.tape import GradientTape
 from runtime.ops.constant_ops import cast, convert_to_tensor
 from runtime.ops.math_ops import maximum, pow, sqrt, square
+from runtime.state import deferred
 from runtime.state.variables import Variable
 
 
@@ -56,12 +57,14 @@ class Optimizer:
         """How many times ``apply_gradients`` ran: an int64 variable."""
         if self._iterations is None:
             self._iterations = self._state_variable(0, "iter", dtypes.int64)
+            deferred.attached(self, "iterations", self._iterations)
         return self._iterations
 
     @property
     def learning_rate(self):
         if self._learning_rate is None:
             self._learning_rate = self._state_variable(self._initial_learning_rate, "learning_rate")
+            deferred.attached(self, "learning_rate", self._learning_rate)
         return self._learning_rate
 
     @learning_rate.setter
@@ -85,12 +88,24 @@ class Optimizer:
     def _slots_of(self, variable):
         slots = self._slots.get(id(variable))
         if slots is None:
+            index = len(self._slots)
             slots = self._slots[id(variable)] = {}
             base = variable.name.removesuffix(":0")
             zeros = np.zeros(variable.shape.as_list(), variable.dtype.as_numpy_dtype)
             for slot in self.slot_names:  # zeros, as Keras: not ``variable * 0`` (NaN for inf)
                 slots[slot] = self._state_variable(zeros, f"{base}/{slot}", variable.dtype)
+                deferred.attached(self, _slot_edge(slot, index), slots[slot])
         return slots
+
+    def _trackable_children(self):
+        """The optimizer's state for a checkpoint: ``iterations``, ``learning_rate``, and each
+        slot by its name and the order its variable was first updated in (``m_0``, ``v_0``,
+        ``m_1``...), as Keras 3 lists them: the same training program finds them again, and
+        a fresh optimizer takes them when it makes them."""
+        own = {"iterations": self._iterations, "learning_rate": self._learning_rate}
+        for index, slots in enumerate(self._slots.values()):
+            own.update({_slot_edge(slot, index): v for slot, v in slots.items()})
+        return {name: value for name, value in own.items() if value is not None}
 
     slot_names = ()
 
@@ -220,6 +235,10 @@ class RMSprop(Optimizer):
         if self.momentum:
             scaled = slots["momentum"].assign(self.momentum * slots["momentum"] + scaled)
         variable.assign_sub(scaled)
+
+
+def _slot_edge(slot, index):
+    return f"{slot}_{index}"
 
 
 _BY_NAME = {"sgd": SGD, "adam": Adam, "rmsprop": RMSprop}

@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 
 from runtime.core.graph import name_scope
+from runtime.state import deferred
 from runtime.state.variables import Variable
 
 _OWN_ATTRIBUTES = {"_name", "_scope_name"}
@@ -100,6 +101,10 @@ class Module:
                     if isinstance(leaf, Module):
                         queue.append(leaf)
         return found
+
+    def __setattr__(self, name, value):
+        super().__setattr__(name, value)
+        deferred.attached(self, name, value)  # a checkpoint restored earlier may wait for it
 
     def __repr__(self):
         return f"<rt.Module {self.name!r}>"

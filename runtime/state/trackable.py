@@ -51,11 +51,13 @@ def children(obj):
     A module's are its attributes that hold trackables (by attribute name, those in
     ``_TF_MODULE_IGNORED_PROPERTIES`` left out); a list's or tuple's its items
     (``"0"``, ``"1"``...); a dict's its values (by key); an object with
-    ``_trackable_children()`` names its own. A variable has none.
+    ``_trackable_children()`` names its own (a dict of them, or ``(name, child)``
+    pairs). A variable has none.
     """
     own = getattr(type(obj), "_trackable_children", None)
     if callable(own):
-        items = list(obj._trackable_children())
+        named = obj._trackable_children()  # a dict, as TensorFlow's, or (name, child) pairs
+        items = list(named.items() if isinstance(named, dict) else named)
     elif isinstance(obj, (list, tuple)):
         items = [(str(i), v) for i, v in enumerate(obj)]
     elif isinstance(obj, dict):
@@ -81,3 +83,26 @@ def walk(root):
                 seen.add(id(child))
                 found.append((f"{path}/{name}" if path else name, child))
     return found
+
+
+def graph(root):
+    """The object graph from ``root`` as numbered nodes: ``(objects, edges)``, where
+    ``objects[i]`` is node ``i`` (``root`` is 0, then breadth first, as ``walk``) and
+    ``edges[i]`` its ``[(name, node)]``, every edge, those to nodes met before too.
+
+    >>> import runtime as rt
+    >>> v = rt.Variable(1.0)
+    >>> objects, edges = graph({"a": v, "b": [v]})
+    >>> [type(o).__name__ for o in objects], edges
+    (['dict', 'Variable', 'list'], [[('a', 1), ('b', 2)], [], [('0', 1)]])
+    """
+    objects, edges, number = [root], [], {id(root): 0}
+    for obj in objects:  # grows while it is read
+        out = []
+        for name, child in children(obj):
+            if id(child) not in number:
+                number[id(child)] = len(objects)
+                objects.append(child)
+            out.append((name, number[id(child)]))
+        edges.append(out)
+    return objects, edges

@@ -39,6 +39,7 @@ from runtime.execution import staging
 from runtime.execution.tracing import trace
 from runtime.keras import backend, initializers
 from runtime.ops.constant_ops import cast, convert_to_tensor
+from runtime.state import deferred
 from runtime.state.module import Module
 from runtime.state.variables import Variable
 
@@ -64,6 +65,16 @@ _structure = {"version": 0}
 def structure_changed():
     """Forgets what layers found through their attributes (a list of layers was changed)."""
     _structure["version"] += 1
+
+
+class _Found:
+    """What a layer found through its attributes, at one version of the structure. Not a
+    container: the object graph a checkpoint or saved model walks does not go through it."""
+
+    __slots__ = ("version", "found")
+
+    def __init__(self, version):
+        self.version, self.found = version, {}
 
 
 class Layer(Module):
@@ -111,17 +122,17 @@ class Layer(Module):
                 "`super().__init__()`. Always start with this line."
             )
         structure_changed()
-        object.__setattr__(self, name, value)
+        Module.__setattr__(self, name, value)  # a restored checkpoint may wait for the value
 
     def _cached(self, key, compute):
         """``compute()``, remembered until the structure of layers changes."""
-        version, found = self.__dict__.get("_tracking", (None, None))
-        if version != _structure["version"]:
-            found = {}
-            object.__setattr__(self, "_tracking", (_structure["version"], found))
-        if key not in found:
-            found[key] = compute()
-        return list(found[key])
+        cache = self.__dict__.get("_tracking")
+        if cache is None or cache.version != _structure["version"]:
+            cache = _Found(_structure["version"])
+            object.__setattr__(self, "_tracking", cache)
+        if key not in cache.found:
+            cache.found[key] = compute()
+        return list(cache.found[key])
 
     # --- weights ----------------------------------------------------------------------------
 
@@ -147,6 +158,7 @@ class Layer(Module):
                 name=name or "Variable",
             )
         self._own_weights.append(variable)
+        deferred.attached(self, "_own_weights", self._own_weights)  # a restore may wait for it
         structure_changed()
         return variable
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 from runtime.core.tensor_shape import TensorShape
 from runtime.keras.layers.base import Layer, structure_changed
 from runtime.keras.models.model import Model
+from runtime.state import deferred
 
 
 class Sequential(Model):
@@ -48,6 +49,7 @@ class Sequential(Model):
                 "argument to pass a unique name."
             )
         self._layers.append(layer)
+        deferred.attached(self, "_layers", self._layers)  # a restore may wait for the layer
         structure_changed()
         if len(self._layers) == 1 and layer._batch_input_shape is not None:
             self._batch_input_shape = layer._batch_input_shape  # a model nesting this one knows it
