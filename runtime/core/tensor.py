@@ -38,7 +38,8 @@ class Tensor:
 
 
 class TensorRef:
-    """Wraps a tensor so it can be hashed by identity (``tensor.ref()``)."""
+    """Wraps a tensor or variable so it can be hashed by identity (``tensor.ref()``,
+    ``variable.ref()``): two references are equal when they wrap the same object."""
 
     __slots__ = ("_tensor",)
 
@@ -53,6 +54,9 @@ class TensorRef:
 
     def __eq__(self, other):
         return isinstance(other, TensorRef) and other._tensor is self._tensor
+
+    def __repr__(self):
+        return f"<Reference wrapping {self._tensor!r}>"
 
 
 _SCALAR = TensorShape(())
