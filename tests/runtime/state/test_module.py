@@ -179,3 +179,17 @@ def test_flatten_expands_composites_only_when_asked():
     parts = list(module._flatten(with_path=True, expand_composites=True))
     assert [path[:2] for path, _ in parts] == [("array", "TensorArray")] * len(parts)
     assert all(not isinstance(part, rt.TensorArray) for _, part in parts)
+
+
+def test_a_module_whose_init_skips_super_runs_methods_in_its_name_scope():
+    class NoSuper(rt.Module):
+        def __init__(self):
+            self.w = rt.Variable(1.0, name="w")
+
+        @rt.Module.with_name_scope
+        def make(self):
+            return rt.Variable(2.0, name="v").name
+
+    module = NoSuper()
+    assert module.make() == "no_super/v:0"
+    assert module.name_scope.name == "no_super/"
