@@ -37,3 +37,34 @@ class NestedStructureError(TypeError, ValueError):
     A ``TypeError``, as TensorFlow's AutoGraph raises it, and a ``ValueError``, as
     ``rt.nest.assert_same_structure``, ``rt.cond`` and ``rt.while_loop`` raise it.
     """
+
+
+class EagerInvalidArgumentError(InvalidArgumentError, ValueError):
+    """An op executing eagerly refused its operands: shapes that do not match
+    (``Matrix size-incompatible: In[0]: [2,3], In[1]: [2,3] [Op:MatMul]``), a bad axis.
+
+    An ``InvalidArgumentError``, as TensorFlow raises it eagerly, and a ``ValueError``,
+    as the same op refuses the same operands while a graph is built: an ``except`` written
+    for either catches it.
+    """
+
+
+class SymbolicValueError(AttributeError, NotImplementedError):
+    """A symbolic tensor was asked for its value (``.numpy()``), which exists only when its
+    graph runs.
+
+    An ``AttributeError``, as in TensorFlow (a symbolic tensor has no ``numpy``), and a
+    ``NotImplementedError``, as this project raised before.
+    """
+
+    # Its message is its one argument, as any exception's (AttributeError formats its own):
+    # so a converted function's error can end it with the user's lines, on every Python.
+    __str__ = BaseException.__str__
+
+
+class LeakedTensorError(TypeError, ValueError):
+    """A symbolic tensor was passed to an op running eagerly: it escaped the function trace
+    or the graph it belongs to.
+
+    A ``TypeError``, as in TensorFlow, and a ``ValueError``, as this project raised before.
+    """

@@ -38,7 +38,8 @@ class Tensor:
 
 
 class TensorRef:
-    """Wraps a tensor so it can be hashed by identity (``tensor.ref()``)."""
+    """Wraps a tensor or variable so it can be hashed by identity (``tensor.ref()``,
+    ``variable.ref()``): two references are equal when they wrap the same object."""
 
     __slots__ = ("_tensor",)
 
@@ -53,6 +54,9 @@ class TensorRef:
 
     def __eq__(self, other):
         return isinstance(other, TensorRef) and other._tensor is self._tensor
+
+    def __repr__(self):
+        return f"<Reference wrapping {self._tensor!r}>"
 
 
 _SCALAR = TensorShape(())
@@ -179,10 +183,16 @@ class SymbolicTensor(Tensor):
     def graph(self):
         return self.op.graph
 
+    @property
     def numpy(self):
-        raise NotImplementedError(
-            f"numpy() is only available on eager tensors: {self.name!r} is symbolic, its value "
-            "exists only when the graph runs (Session.run, or calling the traced function)."
+        """Missing, as TensorFlow's symbolic tensors have no ``numpy``: ``hasattr(t, "numpy")``
+        is False, and ``t.numpy()`` raises ``rt.errors.SymbolicValueError`` (an
+        ``AttributeError`` and a ``NotImplementedError``)."""
+        raise errors.SymbolicValueError(
+            f"'SymbolicTensor' object has no attribute 'numpy': numpy() is only available on "
+            f"eager tensors. {self.name!r} is symbolic: its value exists only when the graph "
+            "runs (Session.run, or calling the traced function). Inside an ag.function, return "
+            "the tensor and call .numpy() on the result, or print it with rt.print."
         )
 
     def __array__(self, dtype=None, copy=None):

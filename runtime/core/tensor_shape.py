@@ -192,11 +192,26 @@ def as_shape(value) -> TensorShape:
     raise TypeError(f"Cannot convert {value!r} to a TensorShape")
 
 
+def bracketed(shape: TensorShape) -> str:
+    """A shape as TensorFlow's kernels write it in their errors: ``[2,3]``, ``[?,3]``.
+
+    >>> bracketed(TensorShape([None, 3])), bracketed(TensorShape(None))
+    ('[?,3]', '<unknown>')
+    """
+    if shape._dims is None:
+        return "<unknown>"
+    return "[" + ",".join("?" if d is None else str(d) for d in shape._dims) + "]"
+
+
 def broadcast_shapes(a: TensorShape, b: TensorShape) -> TensorShape:
     """Numpy broadcasting on shapes that may hold unknown dims.
 
     >>> broadcast_shapes(TensorShape([None, 1]), TensorShape([3]))
     TensorShape([None, 3])
+    >>> broadcast_shapes(TensorShape([2]), TensorShape([3]))
+    Traceback (most recent call last):
+    ...
+    ValueError: Incompatible shapes: [2] vs. [3]
     """
     if a._dims is None or b._dims is None:
         return TensorShape(None)
@@ -217,5 +232,5 @@ def broadcast_shapes(a: TensorShape, b: TensorShape) -> TensorShape:
         elif q is None or p == q:
             out.append(p)
         else:
-            raise ValueError(f"Incompatible shapes for broadcasting: {a} and {b}")
+            raise ValueError(f"Incompatible shapes: {bracketed(a)} vs. {bracketed(b)}")
     return TensorShape(out)

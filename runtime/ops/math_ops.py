@@ -19,7 +19,7 @@ from runtime.core import attr_kinds as kinds
 from runtime.core import dtypes, forms
 from runtime.core.op_def import BOOL_OUTPUT, STRINGS, NotDifferentiable, OpDef, skipped_inputs
 from runtime.core.tensor import Tensor
-from runtime.core.tensor_shape import TensorShape, broadcast_shapes
+from runtime.core.tensor_shape import TensorShape, bracketed, broadcast_shapes
 from runtime.ops.array_ops import zeros_like
 from runtime.ops.broadcast_ops import unbroadcast, where
 from runtime.ops.constant_ops import cast, convert_pair, convert_to_tensor
@@ -365,8 +365,8 @@ def _matmul_infer(inputs, attrs):
     if attrs["transpose_b"]:
         db[-2:] = db[-1], db[-2]
     if da[-1] is not None and db[-2] is not None and da[-1] != db[-2]:
-        raise ValueError(
-            f"MatMul: inner dimensions differ: {a.shape} and {b.shape} ({da[-1]} vs {db[-2]})"
+        raise ValueError(  # TensorFlow's kernel's words, the shapes before any transpose
+            f"Matrix size-incompatible: In[0]: {bracketed(a.shape)}, In[1]: {bracketed(b.shape)}"
         )
     batch = broadcast_shapes(TensorShape(da[:-2]), TensorShape(db[:-2]))
     return [(a.dtype, batch.concatenate([da[-2], db[-1]]))]

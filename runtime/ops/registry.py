@@ -18,7 +18,9 @@ from __future__ import annotations
 
 from runtime import errors
 from runtime.core import context, dtypes, floating_point
+from runtime.core.graph import FuncGraph
 from runtime.core.op_def import OpDef
+from runtime.core.source import caller_frame, locate
 from runtime.core.tensor import EagerTensor
 
 
@@ -63,18 +65,48 @@ def _run_eagerly(opdef, inputs, attrs):
         values = [t._value for t in inputs]  # only an eager tensor has a value
     except AttributeError:
         raise _outside_its_graph(opdef, inputs) from None
-    specs = opdef.infer(inputs, attrs)
+    specs = _infer_eagerly(opdef, inputs, attrs)
     out = run_kernel(opdef.kernel, values, attrs, opdef.type)
     if len(specs) == 1:
         return [EagerTensor(out, specs[0][0])]
     return [EagerTensor(v, dtype) for v, (dtype, _) in zip(out or (), specs)]
 
 
+def _infer_eagerly(opdef, inputs, attrs):
+    """``opdef.infer``, where operands it refuses with a ValueError (shapes that do not match, a
+    bad axis) are TensorFlow's eager ``InvalidArgumentError`` "... [Op:MatMul]", still a
+    ValueError as while building a graph. Raised on its own, not during handling of the first."""
+    try:
+        return opdef.infer(inputs, attrs)
+    except ValueError as error:
+        if type(error) is not ValueError:  # a more precise error (structures...) stays itself
+            raise
+        refusal = str(error)
+    raise errors.EagerInvalidArgumentError(f"{refusal} [Op:{opdef.type}]")
+
+
 def _outside_its_graph(opdef, inputs):
+    """TensorFlow's TypeError for a symbolic tensor given to an eager op, saying where the op
+    runs, where the tensor was made, and what to do instead."""
     t = next(t for t in inputs if not isinstance(t, EagerTensor))
-    return ValueError(
-        f"The symbolic tensor {t.name!r} was used outside the graph it belongs to: "
-        f"{opdef.type} is executing eagerly. Build it inside `with graph.as_default():`."
+    used, made = locate(caller_frame()), t.op.source
+    used = f" at {used}" if used is not None else ""
+    made = f" ({made})" if made is not None else ""
+    if isinstance(t.graph, FuncGraph):
+        origin = f"made while tracing {t.graph.graph_name!r}{made}"
+        advice = (
+            "A tensor made while a function traces exists only inside that function's graph: "
+            "return the value from the function, and use what the call returns."
+        )
+    else:
+        origin = f"of a graph{made}"
+        advice = (
+            "Its value exists only when that graph runs: run it with rt.Session(graph).run(...), "
+            "or build this op inside `with graph.as_default():` too."
+        )
+    return errors.LeakedTensorError(
+        'An op outside of the function building code is being passed a "Graph" tensor: '
+        f"{opdef.type}, executing eagerly{used}, was given {t.name!r}, {origin}. {advice}"
     )
 
 

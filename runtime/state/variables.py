@@ -17,6 +17,7 @@ op, so every run reads the current value and assignments write it back.
 
 from __future__ import annotations
 
+import enum
 import threading
 
 import numpy as np
@@ -27,7 +28,7 @@ from runtime.core.attr_kinds import AttrKind
 from runtime.core.forms import handle_form
 from runtime.core.graph import current_name_scope
 from runtime.core.op_def import NO_INPUTS, NotDifferentiable, OpDef
-from runtime.core.tensor import EagerTensor, Tensor, to_numpy
+from runtime.core.tensor import EagerTensor, Tensor, TensorRef, to_numpy
 from runtime.core.tensor_shape import TensorShape
 from runtime.ops.constant_ops import constant_value, convert_to_tensor
 from runtime.ops.math_ops import install_operators
@@ -192,14 +193,84 @@ class observe_creation:  # noqa: N801 (a context manager, used like a function)
         _creation_observers.stack.remove(self.observer)
 
 
+class VariableSynchronization(enum.Enum):
+    """When a variable copied to several devices is synchronised (``tf.VariableSynchronization``).
+
+    The runtime runs on one device, so it has one copy: the value is recorded on the
+    variable (``v.synchronization``) and changes nothing else. ``ON_READ`` makes a variable
+    non-trainable unless ``trainable=`` says otherwise, as in TensorFlow.
+
+    >>> VariableSynchronization(3)
+    <VariableSynchronization.ON_READ: 3>
+    """
+
+    AUTO = 0
+    NONE = 1
+    ON_WRITE = 2
+    ON_READ = 3
+
+
+class VariableAggregation(enum.Enum):
+    """How updates of a variable from several replicas combine (``tf.VariableAggregation``).
+
+    Recorded on the variable (``v.aggregation``); with one device and one replica, every
+    mode updates the one copy as given.
+
+    >>> VariableAggregation.MEAN.value
+    2
+    """
+
+    NONE = 0
+    SUM = 1
+    MEAN = 2
+    ONLY_FIRST_REPLICA = 3
+
+
+def _distribution_modes(synchronization, aggregation, trainable, name):
+    """``(synchronization, aggregation, trainable)`` as TensorFlow settles them: None is the
+    default, a member's value stands for it, and ``trainable=None`` is True unless ON_READ."""
+    try:
+        synchronization = VariableSynchronization(
+            VariableSynchronization.AUTO if synchronization is None else synchronization
+        )
+    except ValueError:
+        raise ValueError(
+            f"Invalid variable synchronization mode: {synchronization} for variable: {name}"
+        ) from None
+    try:
+        aggregation = VariableAggregation(
+            VariableAggregation.NONE if aggregation is None else aggregation
+        )
+    except ValueError:
+        raise ValueError(
+            f"Invalid variable aggregation mode: {aggregation} for variable: {name}"
+        ) from None
+    if trainable is None:
+        trainable = synchronization is not VariableSynchronization.ON_READ
+    return synchronization, aggregation, bool(trainable)
+
+
 class Variable:
     """A mutable tensor-valued state with a name, usable wherever a tensor is.
 
     Created inside a graph, its value is still computed at once: there is no
-    separate initialisation step to run.
+    separate initialisation step to run. ``synchronization`` and ``aggregation``
+    (``rt.VariableSynchronization``, ``rt.VariableAggregation``) are recorded, for code
+    written for several devices; on the runtime's one device they change nothing.
     """
 
-    def __init__(self, initial_value, dtype=None, trainable=True, name=None):
+    def __init__(
+        self,
+        initial_value,
+        dtype=None,
+        trainable=None,
+        name=None,
+        synchronization=None,
+        aggregation=None,
+    ):
+        self._synchronization, self._aggregation, trainable = _distribution_modes(
+            synchronization, aggregation, trainable, name
+        )
         for observer in list(_creation_observers.stack):
             observer(self)  # may refuse: raises before anything is created
         if callable(initial_value):
@@ -244,6 +315,25 @@ class Variable:
     @property
     def shape(self) -> TensorShape:
         return self._shape
+
+    @property
+    def synchronization(self) -> VariableSynchronization:
+        return self._synchronization
+
+    @property
+    def aggregation(self) -> VariableAggregation:
+        return self._aggregation
+
+    def ref(self):
+        """A hashable reference to this variable, equal to every other reference to it: a key
+        of a dict or set that stands for the variable, whatever its value (``.deref()``).
+
+        >>> v = Variable(5)
+        >>> refs = {v.ref(): "v"}
+        >>> refs[v.ref()], v.ref().deref() is v
+        ('v', True)
+        """
+        return TensorRef(self)
 
     @property
     def handle(self):

@@ -304,5 +304,5 @@ def test_an_eager_op_given_a_symbolic_tensor_names_it():
     g = rt.Graph()
     with g.as_default():
         x = rt.placeholder(rt.float32, [], name="x")
-    with pytest.raises(ValueError, match="'x:0' was used outside the graph it belongs to: Add"):
+    with pytest.raises(TypeError, match="Add, executing eagerly.* was given 'x:0', of a graph"):
         rt.constant(1.0) + x

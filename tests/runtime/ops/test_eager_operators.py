@@ -8,6 +8,7 @@ fast method, and the full op it stands in for) and compares.
 from __future__ import annotations
 
 import operator
+import re
 import warnings
 from typing import NamedTuple
 
@@ -150,13 +151,13 @@ def test_mixed_dtypes_and_bad_operands_keep_the_ops_errors():
         rt.constant(1) + 1.5
     with pytest.raises(ValueError, match="Value -1 is out of range for dtype uint8"):
         rt.constant(1, rt.uint8) + (-1)
-    with pytest.raises(ValueError, match="Incompatible shapes for broadcasting"):
+    with pytest.raises(ValueError, match=re.escape("Incompatible shapes: [2] vs. [3] [Op:Add]")):
         rt.constant([1, 2]) + rt.constant([1, 2, 3])
 
 
 @pytest.mark.parametrize("op", [operator.add, operator.lt], ids=["arithmetic", "comparison"])
 def test_the_ops_error_comes_alone_not_during_handling_of_numpys(op):
-    with pytest.raises(ValueError, match="Incompatible shapes for broadcasting") as caught:
+    with pytest.raises(ValueError, match=re.escape("Incompatible shapes: [2] vs. [3]")) as caught:
         op(rt.constant([1.0, 2.0]), rt.constant([1.0, 2.0, 3.0]))
     # numpy's error is the fast path's business: a user sees no "During handling of ..."
     assert caught.value.__context__ is None and caught.value.__cause__ is None

@@ -10,6 +10,7 @@ tensors, and hypothesis-generated broadcasting for the elementwise binary ops.
 
 from __future__ import annotations
 
+import re
 import warnings
 
 import hypothesis.extra.numpy as hnp
@@ -921,9 +922,7 @@ def test_broadcasting_static_shapes_with_unknown_dims():
 
 
 def test_incompatible_broadcast_is_an_error():
-    with pytest.raises(
-        ValueError, match=r"Incompatible shapes for broadcasting: \(2, 3\) and \(4,\)"
-    ):
+    with pytest.raises(ValueError, match=re.escape("Incompatible shapes: [2,3] vs. [4] [Op:Add]")):
         rt.add(rt.ones([2, 3]), rt.ones([4]))
     with pytest.raises(ValueError):
         build_graph(rt.add, [np.ones((2, 3), np.float32), np.ones(4, np.float32)])
@@ -1184,7 +1183,9 @@ def test_matmul_hand_computed_and_unknown_dims():
 
 
 def test_matmul_errors():
-    with pytest.raises(ValueError, match=r"inner dimensions differ: \(2, 3\) and \(4, 5\)"):
+    with pytest.raises(
+        ValueError, match=re.escape("Matrix size-incompatible: In[0]: [2,3], In[1]: [4,5]")
+    ):
         rt.matmul(rt.ones([2, 3]), rt.ones([4, 5]))
     with pytest.raises(ValueError):
         build_graph(rt.matmul, [np.ones((2, 3), np.float32), np.ones((4, 5), np.float32)])

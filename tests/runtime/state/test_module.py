@@ -122,3 +122,74 @@ def test_a_module_whose_init_skips_super_can_be_an_argument_of_a_function():
     spec = rt.TensorSpec([None, 2], rt.float32)
     assert "without_super_init" in str(apply.get_concrete_function(module, spec))
     assert apply(module, rt.ones([1, 2])).numpy().tolist() == [[2.0, 2.0, 2.0]]
+
+
+def test_submodules_are_walked_depth_first_after_each_modules_own_attributes():
+    # TensorFlow's order: a module's own attributes (by name), then each submodule found,
+    # walked whole before the next: root.a, root.b, then a's subtree (x, y), then b's (z).
+    root = rt.Module(name="root")
+    root.a, root.b = rt.Module(name="a"), rt.Module(name="b")
+    root.a.x = rt.Module(name="x")
+    root.a.x.y = rt.Module(name="y")
+    root.b.z = rt.Module(name="z")
+    assert [m.name for m in root.submodules] == ["a", "b", "x", "y", "z"]
+
+
+def test_non_trainable_variables_are_the_others_in_the_same_order():
+    model = Model()
+    expected = [v for v in model.variables if not v.trainable]
+    assert list(model.non_trainable_variables) == expected
+    assert [v.name for v in expected] == ["model/head/b:0", "model/first/b:0", "model/second/b:0"]
+
+
+def test_methods_with_the_name_scope_can_call_each_other():
+    class Nested(rt.Module):
+        @rt.Module.with_name_scope
+        def outer(self):
+            inner = self.inner()
+            return inner, rt.Variable(1.0, name="after").name
+
+        @rt.Module.with_name_scope
+        def inner(self):
+            return rt.Variable(1.0, name="v").name
+
+    module = Nested()
+    assert module.outer() == ("nested/v:0", "nested/after:0")
+    assert rt.Variable(1.0, name="outside").name == "outside:0"
+
+
+def test_a_module_whose_init_skips_super_flattens_with_paths():
+    module = WithoutSuperInit()
+    paths = [
+        path
+        for path, _ in module._flatten(
+            predicate=lambda v: isinstance(v, rt.Variable), with_path=True
+        )
+    ]
+    assert paths == [("b",), ("w",), ("inner", "b"), ("inner", "w")]
+    assert module.name_scope is module.name_scope
+
+
+def test_flatten_expands_composites_only_when_asked():
+    module = rt.Module(name="m")
+    module.array = rt.TensorArray(rt.float32, size=1).write(0, 3.0)
+    whole = list(module._flatten(with_path=True))
+    assert [path for path, _ in whole] == [("array",)]
+    assert whole[0][1] is module.array
+    parts = list(module._flatten(with_path=True, expand_composites=True))
+    assert [path[:2] for path, _ in parts] == [("array", "TensorArray")] * len(parts)
+    assert all(not isinstance(part, rt.TensorArray) for _, part in parts)
+
+
+def test_a_module_whose_init_skips_super_runs_methods_in_its_name_scope():
+    class NoSuper(rt.Module):
+        def __init__(self):
+            self.w = rt.Variable(1.0, name="w")
+
+        @rt.Module.with_name_scope
+        def make(self):
+            return rt.Variable(2.0, name="v").name
+
+    module = NoSuper()
+    assert module.make() == "no_super/v:0"
+    assert module.name_scope.name == "no_super/"

@@ -254,3 +254,78 @@ def test_graph_assign_wrong_dtype_raises():
         x = rt.placeholder(rt.int32, [])
         with pytest.raises(TypeError, match="requested dtype float32 for a tensor of dtype int32"):
             v.assign(x)
+
+
+# --- ref(), synchronization and aggregation (TensorFlow's Variable docs) -------------------------
+
+
+def test_ref_is_a_hashable_stand_in_for_the_variable():
+    x, y, z = rt.Variable(5), rt.Variable(10), rt.Variable(10)
+    variable_set = {x.ref(), y.ref(), z.ref()}
+    assert x.ref() in variable_set
+    assert len(variable_set) == 3  # equal values, different variables
+    variable_dict = {x.ref(): "five", y.ref(): "ten", z.ref(): "ten"}
+    assert variable_dict[y.ref()] == "ten"
+    assert x.ref().deref() is x
+    assert x.ref() == x.ref() and x.ref() != y.ref()
+    x.assign(7)  # the reference follows the variable, not its value
+    assert x.ref() in variable_set
+    assert repr(x.ref()) == f"<Reference wrapping {x!r}>"
+
+
+def test_tensor_and_variable_refs_are_never_equal():
+    v = rt.Variable(1.0)
+    t = v.read_value()
+    assert v.ref() != t.ref()
+    assert {v.ref(), t.ref()} == {t.ref(), v.ref()}
+
+
+def test_synchronization_and_aggregation_are_tensorflows_enums():
+    assert [(m.name, m.value) for m in rt.VariableSynchronization] == [
+        ("AUTO", 0),
+        ("NONE", 1),
+        ("ON_WRITE", 2),
+        ("ON_READ", 3),
+    ]
+    assert [(m.name, m.value) for m in rt.VariableAggregation] == [
+        ("NONE", 0),
+        ("SUM", 1),
+        ("MEAN", 2),
+        ("ONLY_FIRST_REPLICA", 3),
+    ]
+
+
+def test_a_variable_records_its_synchronization_and_aggregation():
+    v = rt.Variable(1.0)
+    assert v.synchronization is rt.VariableSynchronization.AUTO
+    assert v.aggregation is rt.VariableAggregation.NONE
+    assert v.trainable
+    w = rt.Variable(
+        [1.0, 2.0],
+        synchronization=rt.VariableSynchronization.ON_WRITE,
+        aggregation=rt.VariableAggregation.MEAN,
+    )
+    assert w.synchronization is rt.VariableSynchronization.ON_WRITE
+    assert w.aggregation is rt.VariableAggregation.MEAN
+    w.assign_add([1.0, 1.0])  # one device: the update is the one given
+    np.testing.assert_array_equal(w.numpy(), [2.0, 3.0])
+
+
+def test_on_read_variables_are_not_trainable_unless_asked():
+    # TensorFlow: trainable defaults to synchronization != ON_READ.
+    on_read = rt.VariableSynchronization.ON_READ
+    assert not rt.Variable(0, synchronization=on_read).trainable
+    assert rt.Variable(0, synchronization=on_read, trainable=True).trainable
+    assert not rt.Variable(0, trainable=False).trainable
+
+
+def test_invalid_modes_are_refused_with_tensorflows_message():
+    with pytest.raises(
+        ValueError, match="Invalid variable aggregation mode: invalid for variable: v"
+    ):
+        rt.Variable(1.0, aggregation="invalid", name="v")
+    with pytest.raises(
+        ValueError, match="Invalid variable synchronization mode: 7 for variable: w"
+    ):
+        rt.Variable(1.0, synchronization=7, name="w")
+    assert rt.Variable(1.0, aggregation=1).aggregation is rt.VariableAggregation.SUM
