@@ -1625,7 +1625,6 @@ def test_captured_dataset(cycle, cycles):
 
 
 @CYCLES
-@pytest.mark.xfail(strict=True, reason=CHECKPOINT)
 def test_tuple_signature(cycle, cycles):
     root = rt.train.Checkpoint()
     root.f = ag.function(lambda: (rt.ones([]), rt.zeros([])), input_signature=())
@@ -1775,7 +1774,6 @@ def test_save_load_contains_with_fspath(tmp_path):
     rt.saved_model.load(path)
 
 
-@pytest.mark.xfail(strict=True, reason=CHECKPOINT)
 def test_docstring_examples(tmp_path):
     path = str(tmp_path / "saved_model")
     exported = rt.train.Checkpoint(v=rt.Variable(3.0))

@@ -169,14 +169,12 @@ class PropertyModule(rt.Module):
 # TestModuleNaming
 
 
-@pytest.mark.xfail(strict=True, reason=NAME_SCOPE_NAME)
 def test_single_name():
     mod = rt.Module(name="simple")
     assert mod.name == "simple"
     assert mod.name_scope.name == "simple/"
 
 
-@pytest.mark.xfail(strict=True, reason=NAME_SCOPE_NAME)
 def test_construct_in_scope():
     with rt.name_scope("foo"):
         mod = rt.Module(name="bar")
@@ -184,21 +182,18 @@ def test_construct_in_scope():
     assert mod.name_scope.name == "foo/bar/"
 
 
-@pytest.mark.xfail(strict=True, reason=WITH_NAME_SCOPE)
 def test_enters_name_scope_in_call():
     mod = ReturnsNameScopeModule()
     for _ in range(3):
         assert mod() == mod.name_scope.name
 
 
-@pytest.mark.xfail(strict=True, reason=WITH_NAME_SCOPE)
 def test_enters_name_scope_in_other_method():
     mod = ReturnsNameScopeModule()
     for _ in range(3):
         assert mod.alternative_forward() == mod.name_scope.name
 
 
-@pytest.mark.xfail(strict=True, reason=WITH_NAME_SCOPE)
 def test_subclassed_module():
     mod = SubclassedReturnsNameScopeModule()
     for _ in range(3):
@@ -206,7 +201,6 @@ def test_subclassed_module():
         assert mod.alternative_alternative_forward() == mod.name_scope.name
 
 
-@pytest.mark.xfail(strict=True, reason=WITH_NAME_SCOPE)
 def test_submodule_created_late():
     m = TreeModule()
     assert m.name == "tree_module"
@@ -237,7 +231,6 @@ def test_patched_callable():
     assert mod.foo() == ""
 
 
-@pytest.mark.xfail(strict=True, reason=WITH_NAME_SCOPE)
 def test_property():
     mod = PropertyModule()
     mod.some_property = None, None
@@ -259,7 +252,6 @@ def test_invalid_name():
         rt.Module(name="$Foo")
 
 
-@pytest.mark.xfail(strict=True, reason=NAME_SCOPE_NAME)
 def test_modules_not_numbered_in_eager():
     mod = RecursiveModule(2)
     assert mod.name_scope.name == "badger/"
@@ -270,7 +262,6 @@ def test_modules_not_numbered_in_eager():
     assert mod.child.name_scope.name == "badger/badger/"
 
 
-@pytest.mark.xfail(strict=True, reason=NAME_SCOPE_NAME)
 def test_module_numbering_in_graph():
     # TensorFlow runs this one in graph mode only (run_in_graph_and_eager_modes).
     with rt.Graph().as_default():
@@ -343,7 +334,6 @@ def test_variable_names():
 # NameScopeTest
 
 
-@pytest.mark.xfail(strict=True, reason="Module.name_scope is not memoised")
 def test_memoized_in_tf2():
     mod = rt.Module(name="name")
     name_scope_1 = mod.name_scope
@@ -396,7 +386,6 @@ def test_non_ctor_submodule():
 # ForwardMethodsTest
 
 
-@pytest.mark.xfail(strict=True, reason=WITH_NAME_SCOPE)
 def testFunctionType():  # noqa: N802
     mod = ModuleWithFunctionAnnotatedCall()
     assert isinstance(mod.forward, ag.Function)
@@ -406,14 +395,12 @@ def testFunctionType():  # noqa: N802
     assert hasattr(rt.Module, "with_name_scope")
 
 
-@pytest.mark.xfail(strict=True, reason=WITH_NAME_SCOPE)
 def testEntersNameScope_call():  # noqa: N802
     mod = ModuleWithFunctionAnnotatedCall()
     assert mod.forward().numpy() == b"module_with_function_annotated_call/"
     assert mod.forward_ag().numpy() == b"module_with_function_annotated_call/"
 
 
-@pytest.mark.xfail(strict=True, reason=WITH_NAME_SCOPE)
 def testEntersNameScope_concreteFunction():  # noqa: N802
     mod = ModuleWithFunctionAnnotatedCall()
     forward = mod.forward.get_concrete_function()
@@ -430,7 +417,6 @@ def testAbstract():  # noqa: N802
         AbstractModule()
 
 
-@pytest.mark.xfail(strict=True, reason=WITH_NAME_SCOPE)
 def testConcrete():  # noqa: N802
     mod = ConcreteModule()
     x, scope_name = mod(2.0)
@@ -487,7 +473,6 @@ def is_member(v):
     return isinstance(v, MemberType)
 
 
-@pytest.mark.xfail(strict=True, reason=FLATTEN)
 @pytest.mark.parametrize("container_type", [lambda v: NamedPair(*v), list, tuple, mk_index_dict])
 def test_flatten(container_type):
     parent = SimpleModule(container_type=container_type)
@@ -508,7 +493,6 @@ def test_flatten(container_type):
     ]
 
 
-@pytest.mark.xfail(strict=True, reason=FLATTEN)
 def test_attribute_traversal_key():
     mod = LayerModule()
     assert mod.variables == (mod._trainable_variables + mod._non_trainable_variables + [mod._bonus])
@@ -533,7 +517,6 @@ def test_attributes_to_ignore():
     assert mod.variables[0] is mod.normal_variable
 
 
-@pytest.mark.xfail(strict=True, reason=FLATTEN)
 def test_with_path():
     mod = rt.Module()
     mod.w = rt.Variable(1.0)
@@ -552,7 +535,6 @@ def test_with_path():
     }
 
 
-@pytest.mark.xfail(strict=True, reason=FLATTEN)
 def test_cycles_with_path():
     mod = rt.Module()
     mod.w = rt.Variable(1.0)
@@ -576,9 +558,6 @@ def test_cycles_with_path():
     }
 
 
-@pytest.mark.xfail(
-    strict=True, reason="an unorderable dict key in a module is not reported as TF does"
-)
 def test_raises_error_with_path():
     non_orderable = object
 

@@ -404,7 +404,6 @@ def test_docstring(tmp_path):
     _assert_outputs({"output_0": 7.0}, _import_and_infer(save_dir, {"x": 3.0}))
 
 
-@pytest.mark.xfail(strict=True, reason=CHECKPOINT)
 def test_datastructures(tmp_path):
     class HasDatastructures(rt.train.Checkpoint):
         def __init__(self):
