@@ -32,7 +32,14 @@ import weakref
 import runtime as rt
 from autograph import signatures
 from autograph.eager_switch import state as _eager
-from autograph.input_signature import apply_signature, defaults_of, positional_count, validated
+from autograph.input_signature import (
+    apply_signature,
+    constraints_of,
+    defaults_of,
+    positional_count,
+    validated,
+    var_positional,
+)
 from autograph.trace_cache import TraceCache
 from runtime import xla
 from runtime.core import context, source, tracebacks
@@ -76,6 +83,17 @@ def function(
             jit_compile=jit_compile,
         )
     return Function(fn, input_signature, autograph, reduce_retracing, jit_compile=jit_compile)
+
+
+def _name_of(fn):
+    """The name a Function takes from ``fn``: a partial's function's, a callable object's class's.
+
+    >>> _name_of(functools.partial(functools.partial(divmod, 7), 2))
+    'divmod'
+    """
+    while isinstance(fn, functools.partial):
+        fn = fn.func
+    return getattr(fn, "__name__", None) or type(fn).__name__
 
 
 def _call_with_effects(graph, call):
@@ -134,8 +152,8 @@ class Function:
         # may keep its graph, whatever happens to the function's defaults later.
         self._positional = positional_count(self._signature)
         functools.update_wrapper(self, python_function, updated=())
-        if not hasattr(self, "__name__"):  # a callable object
-            self.__name__ = type(python_function).__name__
+        if not hasattr(self, "__name__"):  # a partial or a callable object
+            self.__name__ = _name_of(python_function)
 
     # --- methods: one Function (one cache) per instance --------------------------------------
 
@@ -265,15 +283,20 @@ class Function:
         arguments = list(bound.arguments.items())
         if self.input_signature is None:
             return arguments
-        signature = self.input_signature
-        return apply_signature(self.__name__, arguments, signature, specs_allowed, given)
+        constraints = self._constraints()
+        varargs = var_positional(self._signature)
+        return apply_signature(self.__name__, arguments, constraints, specs_allowed, given, varargs)
+
+    def _constraints(self):
+        """Each parameter's input_signature entry (``*args``: a tuple, one per argument)."""
+        return constraints_of(self.__name__, self._signature, self.input_signature)
 
     def _as_signature(self, arguments):
         """What the graph is traced for: the input_signature's specs when there is one."""
         if self.input_signature is None:
             return arguments
-        specs = list(self.input_signature)
-        return [(name, spec) for (name, _), spec in zip(arguments, specs)]
+        constraints = self._constraints()
+        return [(name, constraints[name]) for name, _ in arguments]
 
     def _concrete_function(self, arguments):
         key = signatures.signature_key(arguments)
@@ -420,8 +443,14 @@ class ConcreteFunction:
 
     @property
     def structured_input_signature(self):
-        """``(args, kwargs)`` as traced: TensorSpecs, and the Python values (TensorFlow's)."""
-        return tuple(signatures.to_specs(v) for _, v in self._traced), {}
+        """``(args, kwargs)`` as traced: TensorSpecs, and the Python values (TensorFlow's);
+        the arguments ``*args`` took one by one."""
+        varargs = var_positional(self._signature)
+        args = []
+        for name, value in self._traced:
+            specs = signatures.to_specs(value)
+            args.extend(specs if name == varargs else [specs])
+        return tuple(args), {}
 
     def __call__(self, *args, **kwargs):
         """Runs the graph on arguments bound as the Python function binds them; tensors must fit

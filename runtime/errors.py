@@ -29,3 +29,12 @@ class NestedStructureError(TypeError, ValueError):
     A ``TypeError``, as TensorFlow's AutoGraph raises it, and a ``ValueError``, as
     ``rt.nest.assert_same_structure``, ``rt.cond`` and ``rt.while_loop`` raise it.
     """
+
+
+class SignatureMismatchError(TypeError, ValueError):
+    """An argument's shape does not fit the spec a function was traced or saved for (an
+    ``input_signature``'s, a concrete function's, a loaded function's).
+
+    A ``TypeError``, as TensorFlow 2.21 raises it ("Can not cast TensorSpec(...) to
+    TensorSpec(...)"), and a ``ValueError``, as this project raised it before.
+    """
