@@ -308,3 +308,427 @@ def test_input_signature_must_be_a_nested_sequence_of_tensor_specs():
     signature = [(2, 3), rt.TensorSpec([2, 3], rt.float32)]
     with pytest.raises(TypeError, match="input_signature.*nested sequence"):
         ag.function(foo, input_signature=signature)
+
+
+# --- calling a ConcreteFunction: structured, by name, and TensorFlow's flat convention --------
+
+
+def _spec_for_value(value):
+    if isinstance(value, dict):
+        return {k: _spec_for_value(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return type(value)(_spec_for_value(v) for v in value)
+    if isinstance(value, rt.Tensor):
+        return rt.TensorSpec(value.shape, value.dtype)
+    return value
+
+
+def test_concrete_function_with_nested_tensor_inputs():
+    @ag.function
+    def f(x, y):
+        return (x["a"] + x["b"], y[0] + y[1])
+
+    a, b, c = rt.constant(1000), rt.constant(200), rt.constant(30)
+    d = {"a": a, "b": b}
+    e = (c, 4)
+    for cf in [
+        f.get_concrete_function(d, e),
+        f.get_concrete_function(d, y=e),
+        f.get_concrete_function(y=e, x=d),
+        f.get_concrete_function(_spec_for_value(d), _spec_for_value(e)),
+        f.get_concrete_function(_spec_for_value(d), y=_spec_for_value(e)),
+        f.get_concrete_function(y=_spec_for_value(e), x=_spec_for_value(d)),
+    ]:
+        for output in [
+            cf(d, e),  # structured signature
+            cf(d, y=e),  # structured signature with a keyword argument
+            cf(y=e, x=d),  # structured signature with two keyword arguments
+            cf(a, b, c),  # flat signature
+        ]:
+            assert isinstance(output, tuple) and len(output) == 2
+            assert output[0].numpy() == 1200
+            assert output[1].numpy() == 34
+
+
+def test_concrete_function_with_nested_and_bound_non_tensor_inputs():
+    @ag.function
+    def f(x, y):
+        return (x["a"] + x["b"], y[0] + y[1])
+
+    a = {"a": rt.constant(1000), "b": rt.constant(200)}
+    b = (50, 3)
+    for cf in [f.get_concrete_function(a, b), f.get_concrete_function(x=a, y=b)]:
+        for output in [cf(a, b), cf(x=a, y=b)]:
+            assert (output[0] + output[1]).numpy() == 1253
+    a = {"a": 3000, "b": 200, "c": 9000}
+    b = (rt.constant(30), 4)
+    cf = f.get_concrete_function(a, y=b)
+    for output in [cf(a, b), cf(a, y=b), cf(x=a, y=b)]:
+        assert (output[0] + output[1]).numpy() == 3234
+    cf = f.get_concrete_function({"a": 5000, "b": 500}, (50, 5))
+    for output in [cf(), cf({"a": 5000, "b": 500}, (50, 5))]:
+        assert (output[0] + output[1]).numpy() == 5555
+
+
+def test_concrete_function_with_non_tensor_string_inputs():
+    @ag.function
+    def f(x, y):
+        return rt.strings.join([x, y])
+
+    a = rt.constant("a")
+    cf = f.get_concrete_function(a, "b")
+    for output in [cf(a), cf(x=a), cf(a, "b"), cf(x=a, y="b")]:
+        assert output.numpy() == b"ab"
+
+
+def test_nested_input_spec_graph_function_called_by_spec_names_and_flat():
+    @ag.function
+    def sq(mats):
+        ((a, b),) = mats
+        return rt.matmul(a, b)
+
+    sq_op_autonamed = sq.get_concrete_function(
+        [(rt.TensorSpec((None, None), rt.float32), rt.TensorSpec((None, None), rt.float32))]
+    )
+    assert sq_op_autonamed.output_shapes.as_list() == [None, None]
+    sq_op = sq.get_concrete_function(
+        [
+            (
+                rt.TensorSpec((None, None), rt.float32, name="first_mat"),
+                rt.TensorSpec((None, None), rt.float32, name="second_mat"),
+            )
+        ]
+    )
+    t1 = rt.constant([[1.0, 2.0], [3.0, 4.0]])
+    t2 = rt.constant([[1.4, 2.4], [3.4, 4.4]])
+    expected = np.array([[1.0, 2.0], [3.0, 4.0]]) @ np.array([[1.4, 2.4], [3.4, 4.4]])
+    np.testing.assert_allclose(sq_op(first_mat=t1, second_mat=t2).numpy(), expected, rtol=1e-6)
+    np.testing.assert_allclose(sq_op_autonamed(t1, t2).numpy(), expected, rtol=1e-6)
+
+
+def test_nested_inputs_graph_function_by_spec_names():
+    import collections
+
+    pair = collections.namedtuple("pair", ["a", "b"])
+
+    @ag.function
+    def a_times_b(inputs):
+        return rt.matmul(inputs.a["a"], inputs.b["b"])
+
+    t = rt.constant([[1.0, 2.0], [3.0, 4.0]])
+    sq_op = a_times_b.get_concrete_function(
+        pair(
+            dict(a=rt.TensorSpec([2, 2], rt.float32, "a")),
+            dict(b=rt.TensorSpec([2, 2], rt.float32, "b")),
+        )
+    )
+    assert sq_op.output_shapes == rt.TensorShape([2, 2])
+    np.testing.assert_allclose(sq_op(a=t, b=t).numpy(), t.numpy() @ t.numpy())
+
+
+def test_concrete_function_keyword_arguments_by_spec_name():
+    @ag.function
+    def f(x):
+        return x
+
+    conc = f.get_concrete_function(rt.TensorSpec(None, rt.float32, "y"))
+    assert conc(y=rt.constant(3.0)).numpy() == 3.0
+    assert conc(x=rt.constant(3.0)).numpy() == 3.0
+    assert conc.structured_input_signature[0][0].name == "y"
+
+    @ag.function
+    def g(x):
+        return x[0]
+
+    conc = g.get_concrete_function([rt.TensorSpec(None, rt.float32, "z"), 2])
+    assert conc(z=rt.constant(3.0)).numpy() == 3.0
+    assert conc.structured_input_signature[0][0][0].name == "z"
+
+
+def test_concrete_function_ambiguous_signature_uses_the_structured_one():
+    @ag.function
+    def f(x, y):
+        return x * 10 + y
+
+    conc = f.get_concrete_function(
+        x=rt.TensorSpec(None, rt.int32, name="y"), y=rt.TensorSpec(None, rt.int32, name="x")
+    )
+    assert conc(x=rt.constant(5), y=rt.constant(6)).numpy() == 56
+
+
+def test_non_unique_names_concrete_function_called_flat():
+    @ag.function
+    def non_unique_arg_names(x, **kwargs):
+        a, b, c = x
+        d = kwargs["d"]
+        return a + b + c + d
+
+    spec = rt.TensorSpec(None, rt.float32)
+    concrete = non_unique_arg_names.get_concrete_function((spec, spec, spec), d=spec)
+    result = concrete(rt.constant(1.0), rt.constant(2.0), rt.constant(3.0), rt.constant(4.0))
+    np.testing.assert_allclose(result.numpy(), 10.0)
+
+
+def test_mismatched_concrete_signature_raises_type_error():
+    @ag.function
+    def f(x):
+        return x
+
+    with pytest.raises(TypeError, match="Binding inputs to ag.function failed .*"):
+        f.get_concrete_function(1)(rt.constant(1))
+    assert f.get_concrete_function(rt.constant(1))(1).numpy() == 1
+    with pytest.raises(TypeError, match="Binding inputs to ag.function failed .*"):
+        f.get_concrete_function(1)(2)
+
+
+@pytest.mark.parametrize(
+    "conc_args, call_args, call_kwargs, error",
+    [
+        ((1, 2), (1, 2, 3), {}, r"too many positional arguments"),
+        ((1, 2), (1, 2), {"c": 1.0}, r"got an unexpected keyword argument"),
+        ((5,), (8, 5), {}, r"Binding inputs .* failed .*traced as 5, not 8"),
+        (
+            (lambda: rt.constant(1), lambda: rt.constant(2)),
+            (lambda: rt.constant(1), lambda: rt.constant(2), lambda: rt.constant(3)),
+            {},
+            r"Fallback to flat signature also failed due to: func\(x, y\) takes 2 .* got 3",
+        ),
+    ],
+)
+def test_concrete_function_signature_errors(conc_args, call_args, call_kwargs, error):
+    @ag.function
+    def func(x, y=5, *varargs, **kwargs):
+        del y, varargs, kwargs
+        return x
+
+    made = [a() if callable(a) else a for a in conc_args]
+    called = [a() if callable(a) else a for a in call_args]
+    conc = func.get_concrete_function(*made)
+    with pytest.raises(TypeError, match=error):
+        conc(*called, **call_kwargs)
+
+
+def test_a_flat_call_takes_tensors_only():
+    @ag.function
+    def f(x, y):
+        return x + y[0]
+
+    cf = f.get_concrete_function(rt.constant(1.0), [rt.constant(2.0)])
+    assert cf(rt.constant(1.0), rt.constant(2.0)).numpy() == 3.0
+    with pytest.raises(TypeError, match=r"expected argument #1\(zero-based\) to be a Tensor"):
+        cf(rt.constant(1.0), 2.0)
+
+
+# --- describing a ConcreteFunction: output_shapes, output_dtypes, pretty_printed_signature ---
+
+
+def test_basic_graph_function_output_shapes():
+    @ag.function
+    def sq(a):
+        return rt.matmul(a, a)
+
+    t = rt.constant([[1.0, 2.0], [3.0, 4.0]])
+    sq_op = sq.get_concrete_function(t)
+    assert sq_op.output_shapes == rt.TensorShape([2, 2])
+    np.testing.assert_allclose(sq_op(t).numpy(), t.numpy() @ t.numpy())
+    general = sq.get_concrete_function(rt.TensorSpec((None, None), rt.float32))
+    assert general.output_shapes.as_list() == [None, None]
+
+
+def test_nested_output_graph_function():
+    @ag.function
+    def sq(a):
+        return (rt.matmul(a, a), {"b": rt.constant(1.0)})
+
+    t = rt.constant([[1.0, 2.0], [3.0, 4.0]])
+    sq_op = sq.get_concrete_function(t)
+    assert sq_op.output_shapes == (rt.TensorShape([2, 2]), {"b": rt.TensorShape([])})
+    assert sq_op.output_dtypes == (rt.float32, {"b": rt.float32})
+    a, b = sq_op(t)
+    np.testing.assert_allclose(a.numpy(), t.numpy() @ t.numpy())
+    assert b["b"].numpy() == 1.0
+
+
+def test_graph_function_none_output():
+    @ag.function
+    def fn(unused_a, unused_b):
+        return None
+
+    x = rt.constant(1)
+    fn_op = fn.get_concrete_function(x, x)
+    assert fn_op.output_dtypes is None
+    assert fn_op.output_shapes is None
+    assert fn_op(x, x) is None
+
+
+def test_pretty_printed_signature():
+    @ag.function
+    def func(x, kangaroo=None, octopus=7):
+        del octopus, kangaroo
+        return x
+
+    concrete_fn = func.get_concrete_function(rt.constant(5), rt.constant([10, 10, 20]))
+    summary = (
+        "(x: TensorSpec(shape=(), dtype=rt.int32, name=None), kangaroo:"
+        " TensorSpec(shape=(3,), dtype=rt.int32, name=None), octopus:"
+        " Literal[7]) -> TensorSpec(shape=(), dtype=rt.int32, name=None)"
+    )
+    details = (
+        "Input Parameters:\n"
+        "  x (POSITIONAL_OR_KEYWORD): TensorSpec(shape=(), dtype=rt.int32, name=None)\n"
+        "  kangaroo (POSITIONAL_OR_KEYWORD): TensorSpec(shape=(3,), dtype=rt.int32, name=None)\n"
+        "  octopus (POSITIONAL_OR_KEYWORD): Literal[7]\n"
+        "Output Type:\n"
+        "  TensorSpec(shape=(), dtype=rt.int32, name=None)\n"
+        "Captures:\n"
+        "  None"
+    )
+    assert concrete_fn.pretty_printed_signature(verbose=False) == summary
+    assert concrete_fn.pretty_printed_signature(verbose=True) == details
+
+
+def test_pretty_printed_explicit_signature_with_keyword_arg():
+    @ag.function(input_signature=[rt.TensorSpec(None)])
+    def fn(a, b=1):
+        return a + b
+
+    concrete_fn = fn.get_concrete_function()
+    assert concrete_fn.pretty_printed_signature(False) == (
+        "(a: TensorSpec(shape=<unknown>, dtype=rt.float32, name=None), b:"
+        " Literal[1]) -> TensorSpec(shape=<unknown>, dtype=rt.float32, name=None)"
+    )
+    assert concrete_fn.pretty_printed_signature(True) == (
+        "Input Parameters:\n"
+        "  a (POSITIONAL_OR_KEYWORD): TensorSpec(shape=<unknown>, dtype=rt.float32, name=None)\n"
+        "  b (POSITIONAL_OR_KEYWORD): Literal[1]\n"
+        "Output Type:\n"
+        "  TensorSpec(shape=<unknown>, dtype=rt.float32, name=None)\n"
+        "Captures:\n"
+        "  None"
+    )
+
+
+# --- arguments a traced function must leave alone: lists and dicts; sets are refused -------
+
+
+def _list_changes():
+    def append(items):
+        items.append(rt.constant(0.0))
+
+    def extend(items):
+        items.extend([rt.constant(0.0)])
+
+    def insert(items):
+        items.insert(0, rt.constant(0.0))
+
+    def pop(items):
+        items.pop()
+
+    def reverse(items):
+        items.reverse()
+
+    def remove(items):
+        items.remove(items[0])
+
+    def clear(items):
+        items.clear()
+
+    return [append, extend, insert, pop, reverse, remove, clear]
+
+
+@pytest.mark.parametrize("change", _list_changes(), ids=lambda f: f.__name__)
+def test_function_modifies_input_list(change):
+    def get_list():
+        return [rt.constant(0.0), rt.constant(1.0)]
+
+    with pytest.raises(ValueError, match=r".*\(items\) should not modify"):
+        ag.function(change)(get_list())
+
+
+def test_function_modifies_input_list_given_by_keyword():
+    @ag.function
+    def kwdappend(**kwargs):
+        items = kwargs["l"]
+        items.append(rt.constant(0.0))
+
+    with pytest.raises(ValueError, match="should not modify.*were modified: kwargs"):
+        kwdappend(l=[rt.constant(0.0), rt.constant(1.0)])
+
+
+def _dict_changes():
+    def clear(m):
+        m.clear()
+
+    def pop(m):
+        m.pop("t1")
+
+    def popitem(m):
+        m.popitem()
+
+    def update(m):
+        m.update({"t1": rt.constant(3.0)})
+
+    def setdefault(m):
+        m.setdefault("t3", rt.constant(3.0))
+
+    return [clear, pop, popitem, update, setdefault]
+
+
+@pytest.mark.parametrize("change", _dict_changes(), ids=lambda f: f.__name__)
+def test_function_modifies_input_dict(change):
+    arguments = {"t1": rt.constant(0.0), "t2": rt.constant(1.0)}
+    with pytest.raises(ValueError, match=".* should not modify"):
+        ag.function(change)(arguments)
+
+
+def test_function_modifies_input_nest():
+    @ag.function
+    def modify(n):
+        n[0]["t1"].append(rt.constant(1.0))
+
+    nested_input = [{"t1": [rt.constant(0.0), rt.constant(1.0)]}, rt.constant(2.0)]
+    with pytest.raises(ValueError, match="modify.* should not modify"):
+        modify(nested_input)
+
+    @ag.function
+    def modify_same_flat(n):  # the flat list is the same, the structure is not
+        n[0].append(n[1].pop(0))
+
+    nested_input = [[rt.constant(0.0)], [rt.constant(1.0), rt.constant(2.0)]]
+    with pytest.raises(ValueError, match="modify_same_flat.* should not modify"):
+        modify_same_flat(nested_input)
+
+
+def test_a_function_inlined_in_another_may_not_change_its_list_either():
+    @ag.function
+    def inner(items):
+        items.append(rt.constant(1.0))
+        return items[0]
+
+    @ag.function
+    def outer(x):
+        return inner([x])
+
+    with pytest.raises(ValueError, match=r"inner\(items\) should not modify.*modified: items"):
+        outer(rt.constant(2.0))
+
+
+def test_changing_a_copy_is_allowed():
+    @ag.function
+    def appended(items):
+        items = list(items)
+        items.append(rt.constant(3.0))
+        return rt.add_n(items)
+
+    np.testing.assert_allclose(appended([rt.constant(1.0), rt.constant(2.0)]).numpy(), 6.0)
+
+
+def test_no_hash():
+    @ag.function()
+    def f(_):
+        return 1.0
+
+    with pytest.raises(TypeError, match=r"Could not generate a generic TraceType"):
+        f(set([]))
+    with pytest.raises(TypeError, match=r"argument 'x' holds a set"):
+        ag.function(lambda x: x)([1, {2}])
