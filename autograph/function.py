@@ -92,8 +92,8 @@ def _name_of(fn):
     >>> _name_of(functools.partial(functools.partial(divmod, 7), 2))
     'divmod'
     """
-    while isinstance(fn, functools.partial):
-        fn = fn.func
+    while isinstance(fn, (functools.partial, types.MethodType)) and not hasattr(fn, "__name__"):
+        fn = fn.func if isinstance(fn, functools.partial) else fn.__func__
     return getattr(fn, "__name__", None) or type(fn).__name__
 
 

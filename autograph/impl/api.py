@@ -71,6 +71,8 @@ def to_graph(fn):
         return fn  # converted already
     if isinstance(fn, functools.partial):  # the function converted, its bound arguments kept
         return functools.partial(to_graph(fn.func), *fn.args, **fn.keywords)
+    if isinstance(fn, types.MethodType) and not inspect.isfunction(fn.__func__):
+        return types.MethodType(to_graph(fn.__func__), fn.__self__)  # a bound callable object
     function, bound_to = _underlying(fn)
     if function is None:
         raise TypeError(f"to_graph expects a function, method or callable object, got {fn!r}")

@@ -128,6 +128,25 @@ def test_a_partial_traces_once_per_signature_and_converts_its_function():
     assert clipped.tracing_count == 2
 
 
+def test_a_callable_object_bound_as_a_method():
+    import types
+
+    class Doubler:
+        def __call__(self, owner, x):
+            if rt.reduce_sum(x) > 0:  # a tensor condition: converted
+                return x * owner.k
+            return x
+
+    class Owner:
+        k = 3.0
+
+    bound = ag.function(types.MethodType(Doubler(), Owner()))
+    np.testing.assert_allclose(bound(rt.constant([2.0])).numpy(), [6.0])
+    np.testing.assert_allclose(bound(rt.constant([-2.0])).numpy(), [-2.0])
+    assert bound.__name__ == "Doubler"
+    assert bound.tracing_count == 1
+
+
 def test_missing_args_of_a_callable_object():
     class A:
         def __call__(self, position_arg1, position_arg2):
