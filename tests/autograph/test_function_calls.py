@@ -270,6 +270,23 @@ def test_input_signature_missing_tensor_specs_function():
     assert decorate(f6)(1).numpy() == 5
 
 
+def test_input_signature_extra_entries_and_keyword_only_parameters():
+    spec = rt.TensorSpec([], rt.float32)
+    with pytest.raises(TypeError, match="input_signature contains 1 extra type constraints"):
+        ag.function(lambda x: x, input_signature=[spec, spec])(1.0)
+
+    def keyword_only(x, *, scale):
+        return x * scale
+
+    with pytest.raises(TypeError, match="keyword-only parameter `scale` must have a default"):
+        ag.function(keyword_only, input_signature=[spec])(1.0, scale=2.0)
+
+    def keyword_default(x, *, scale=2.0):
+        return x * scale
+
+    assert ag.function(keyword_default, input_signature=[spec])(3.0).numpy() == 6.0
+
+
 def test_empty_input_signatures():
     class Foo:
         @ag.function(input_signature=[])
