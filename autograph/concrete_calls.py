@@ -56,7 +56,7 @@ def _structured(cf, args, kwargs):
         for name, traced in cf._traced:
             if name in bound.arguments:
                 _check_variadic(name, kinds.get(name), traced, bound.arguments[name])
-                _collect(name, traced, bound.arguments[name], tensors)
+                _collect(cf.name, name, traced, bound.arguments[name], tensors)
             elif signatures.tensor_leaves([(name, traced)]):
                 raise TypeError(f"missing argument '{name}'")
             # an omitted Python argument is the one traced
@@ -82,11 +82,11 @@ def _check_variadic(name, kind, traced, given):
             raise TypeError(f"missing a required argument: '{key}'")
 
 
-def _collect(name, traced, given, values):
+def _collect(fn_name, name, traced, given, values):
     if isinstance(traced, rt.TensorSpec):
         if not isinstance(given, rt.Tensor):
             given = rt.convert_to_tensor(given, dtype=traced.dtype)
-        traced.check_argument("ConcreteFunction", name, given, source="the concrete function")
+        traced.check_argument(fn_name, name, given, source="the concrete function")
         values.append(given)
     elif isinstance(traced, (list, tuple)):
         if not isinstance(given, (list, tuple)) or len(given) != len(traced):
@@ -94,14 +94,14 @@ def _collect(name, traced, given, values):
                 f"argument '{name}' must be a sequence of {len(traced)} items, as traced"
             )
         for t, g in zip(traced, given):
-            _collect(name, t, g, values)
+            _collect(fn_name, name, t, g, values)
     elif isinstance(traced, dict):
         if not isinstance(given, dict) or set(given) != set(traced):
             raise TypeError(
                 f"argument '{name}' must be a dict with the keys traced, {sorted(traced, key=repr)}"
             )
         for k in sorted(traced, key=repr):
-            _collect(name, traced[k], given[k], values)
+            _collect(fn_name, name, traced[k], given[k], values)
     elif signatures.encode(given) != signatures.encode(traced):
         raise TypeError(
             f"argument '{name}' was traced as {traced!r}, not {given!r}; a Python value is "
