@@ -30,9 +30,17 @@ import types
 import weakref
 
 import runtime as rt
-from autograph import signatures
+from autograph import concrete_calls, signatures
+from autograph.argument_changes import call_unchanged, check_keyable
 from autograph.eager_switch import state as _eager
-from autograph.input_signature import apply_signature, defaults_of, positional_count, validated
+from autograph.input_signature import (
+    apply_signature,
+    constraints_of,
+    defaults_of,
+    positional_count,
+    validated,
+    var_positional,
+)
 from autograph.trace_cache import TraceCache
 from runtime import xla
 from runtime.core import context, source, tracebacks
@@ -76,6 +84,17 @@ def function(
             jit_compile=jit_compile,
         )
     return Function(fn, input_signature, autograph, reduce_retracing, jit_compile=jit_compile)
+
+
+def _name_of(fn):
+    """The name a Function takes from ``fn``: a partial's function's, a callable object's class's.
+
+    >>> _name_of(functools.partial(functools.partial(divmod, 7), 2))
+    'divmod'
+    """
+    while isinstance(fn, (functools.partial, types.MethodType)) and not hasattr(fn, "__name__"):
+        fn = fn.func if isinstance(fn, functools.partial) else fn.__func__
+    return getattr(fn, "__name__", None) or type(fn).__name__
 
 
 def _call_with_effects(graph, call):
@@ -134,8 +153,8 @@ class Function:
         # may keep its graph, whatever happens to the function's defaults later.
         self._positional = positional_count(self._signature)
         functools.update_wrapper(self, python_function, updated=())
-        if not hasattr(self, "__name__"):  # a callable object
-            self.__name__ = type(python_function).__name__
+        if not hasattr(self, "__name__"):  # a partial or a callable object
+            self.__name__ = _name_of(python_function)
 
     # --- methods: one Function (one cache) per instance --------------------------------------
 
@@ -182,7 +201,9 @@ class Function:
                 arguments = self._arguments(args, kwargs)  # checks the input_signature
                 bound = self._signature.bind_partial()
                 bound.arguments.update(arguments)
-                call = functools.partial(self._traceable(), *bound.args, **bound.kwargs)
+                call = functools.partial(
+                    call_unchanged, self._traceable(), self.__name__, *bound.args, **bound.kwargs
+                )
                 return _call_with_effects(graph, call)
             # The common call, eager tensors by position, skips binding and signature keys: the
             # graph chosen the first time is the one the full path would choose again.
@@ -263,17 +284,23 @@ class Function:
         given = set(bound.arguments)
         bound.apply_defaults()
         arguments = list(bound.arguments.items())
+        check_keyable(self.__name__, arguments)
         if self.input_signature is None:
             return arguments
-        signature = self.input_signature
-        return apply_signature(self.__name__, arguments, signature, specs_allowed, given)
+        constraints = self._constraints()
+        varargs = var_positional(self._signature)
+        return apply_signature(self.__name__, arguments, constraints, specs_allowed, given, varargs)
+
+    def _constraints(self):
+        """Each parameter's input_signature entry (``*args``: a tuple, one per argument)."""
+        return constraints_of(self.__name__, self._signature, self.input_signature)
 
     def _as_signature(self, arguments):
         """What the graph is traced for: the input_signature's specs when there is one."""
         if self.input_signature is None:
             return arguments
-        specs = list(self.input_signature)
-        return [(name, spec) for (name, _), spec in zip(arguments, specs)]
+        constraints = self._constraints()
+        return [(name, constraints[name]) for name, _ in arguments]
 
     def _concrete_function(self, arguments):
         key = signatures.signature_key(arguments)
@@ -333,7 +360,7 @@ class Function:
         def call(*placeholders):  # the tensor arguments become the graph's placeholders
             args, kwargs = self._rebuild(arguments, iter(placeholders))
             with observe_creation(on_variable):
-                return self._traceable()(*args, **kwargs)
+                return call_unchanged(self._traceable(), self.__name__, *args, **kwargs)
 
         graph = trace(
             call,
@@ -411,6 +438,7 @@ class ConcreteFunction:
             (n, signatures.detached(signatures.replace_leaves(v, specs))) for n, v in arguments
         ]
         self.input_shapes = [t.shape for t in self.inputs[: len(leaves)]]
+        self._flat_names = [t.op.name for t in self.inputs[: len(leaves)]]  # TensorFlow's flat call
         self._arguments = [(n, signatures.describe_value(v)) for n, v in self._traced]
         optimized, self.optimization_report = optimize(graph)
         # The optimised graph runs on numpy, or lowered to JAX and compiled by XLA.
@@ -420,58 +448,47 @@ class ConcreteFunction:
 
     @property
     def structured_input_signature(self):
-        """``(args, kwargs)`` as traced: TensorSpecs, and the Python values (TensorFlow's)."""
-        return tuple(signatures.to_specs(v) for _, v in self._traced), {}
+        """``(args, kwargs)`` as traced: TensorSpecs, and the Python values (TensorFlow's);
+        the arguments ``*args`` took one by one."""
+        varargs = var_positional(self._signature)
+        args = []
+        for name, value in self._traced:
+            specs = signatures.to_specs(value)
+            args.extend(specs if name == varargs else [specs])
+        return tuple(args), {}
+
+    @property
+    def output_shapes(self):
+        """The outputs' shapes, nested as ``structured_outputs`` (None where there is none)."""
+        return self._map_outputs(lambda t: t.shape)
+
+    @property
+    def output_dtypes(self):
+        """The outputs' dtypes, nested as ``structured_outputs`` (None where there is none)."""
+        return self._map_outputs(lambda t: t.dtype)
+
+    def _map_outputs(self, fn):
+        return rt.nest.map_structure(
+            lambda x: fn(x) if isinstance(x, rt.Tensor) else None, self.structured_outputs
+        )
+
+    def pretty_printed_signature(self, verbose=True):
+        """TensorFlow's description of what was traced: each parameter with its kind and type,
+        the output's type, the captures; ``verbose=False``: ``(x: ...) -> ...``."""
+        return concrete_calls.pretty_signature(self, verbose)
 
     def __call__(self, *args, **kwargs):
-        """Runs the graph on arguments bound as the Python function binds them; tensors must fit
-        their placeholders, and Python values must be the ones traced."""
+        """Runs the graph on arguments bound as the Python function binds them (tensors must fit
+        their placeholders, and Python values must be the ones traced), or else, as TensorFlow
+        allows, on the tensor inputs one by one, by position or by their placeholders' names."""
         try:
-            try:
-                bound = self._signature.bind_partial(*args, **kwargs)
-            except TypeError as e:
-                raise TypeError(f"ConcreteFunction {self.name}: {e}") from None
-            tensors = []
-            for name, traced in self._traced:
-                if name in bound.arguments:
-                    self._collect(name, traced, bound.arguments[name], tensors)
-                elif signatures.tensor_leaves([(name, traced)]):
-                    raise TypeError(f"ConcreteFunction {self.name}: missing argument '{name}'")
-                # an omitted Python argument is the one traced
+            tensors = concrete_calls.tensors_for(self, args, kwargs)
             if context.recording_tapes():
                 return self._call_recorded(tensors)
             return self._call_flat([t._value for t in tensors])
         except Exception as error:
             tracebacks.filter_traceback(error)  # the user's frames only, unless switched off
             raise
-
-    def _collect(self, name, traced, given, values):
-        if isinstance(traced, rt.TensorSpec):
-            if not isinstance(given, rt.Tensor):
-                given = rt.convert_to_tensor(given, dtype=traced.dtype)
-            traced.check_argument(self.name, name, given, source="the concrete function")
-            values.append(given)
-        elif isinstance(traced, (list, tuple)):
-            if not isinstance(given, (list, tuple)) or len(given) != len(traced):
-                raise TypeError(
-                    f"ConcreteFunction {self.name}: argument '{name}' must be a "
-                    f"sequence of {len(traced)} items, as traced"
-                )
-            for t, g in zip(traced, given):
-                self._collect(name, t, g, values)
-        elif isinstance(traced, dict):
-            if not isinstance(given, dict) or set(given) != set(traced):
-                raise TypeError(
-                    f"ConcreteFunction {self.name}: argument '{name}' must be a dict "
-                    f"with the keys traced, {sorted(traced, key=repr)}"
-                )
-            for k in sorted(traced, key=repr):
-                self._collect(name, traced[k], given[k], values)
-        elif signatures.encode(given) != signatures.encode(traced):
-            raise TypeError(
-                f"ConcreteFunction {self.name}: argument '{name}' was traced as {traced!r}, not "
-                f"{given!r}; a Python value is part of the graph (call the Function instead)"
-            )
 
     def _call_arguments(self, arguments):
         if context.recording_tapes():

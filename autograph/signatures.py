@@ -122,6 +122,8 @@ def encode(value, shapes=True):
     if is_tensor_leaf(value):
         spec = spec_of(value)
         shape = spec.shape.as_tuple() if shapes else spec.shape.rank
+        if spec_name(value):  # a named TensorSpec names its placeholder: its own graph
+            return ("tensor", spec.dtype.name, shape, spec.name)
         return ("tensor", spec.dtype.name, shape)
     if isinstance(value, rt.Variable):
         return ("variable", id(value))

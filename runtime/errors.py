@@ -68,3 +68,12 @@ class LeakedTensorError(TypeError, ValueError):
 
     A ``TypeError``, as in TensorFlow, and a ``ValueError``, as this project raised before.
     """
+
+
+class SignatureMismatchError(TypeError, ValueError):
+    """An argument's shape does not fit the spec a function was traced or saved for (an
+    ``input_signature``'s, a concrete function's, a loaded function's).
+
+    A ``TypeError``, as TensorFlow 2.21 raises it ("Can not cast TensorSpec(...) to
+    TensorSpec(...)"), and a ``ValueError``, as this project raised it before.
+    """

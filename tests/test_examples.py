@@ -146,7 +146,9 @@ traces: 4
     # message is ours: it names the argument and both dtypes).
     "input_signature": """\
 4
-TypeError: add_print: argument 'a' has dtype int32, but the input_signature requires float32
+TypeError: add_print: argument 'a' has dtype int32, but the input_signature requires float32 \
+(Can not cast TensorSpec(shape=(), dtype=rt.int32, name=None) to \
+TensorSpec(shape=(), dtype=rt.float32, name=None))
 """,
     # Seed 001, "流控制和副作用" and "检查多态函数". TensorFlow's to_code text is its own
     # (tf__my_function, converted_call...; the seed says not to mind it): this is ours.

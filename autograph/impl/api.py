@@ -69,6 +69,10 @@ def to_graph(fn):
         fn = fn.python_function
     if hasattr(fn, "__autograph_original__"):
         return fn  # converted already
+    if isinstance(fn, functools.partial):  # the function converted, its bound arguments kept
+        return functools.partial(to_graph(fn.func), *fn.args, **fn.keywords)
+    if isinstance(fn, types.MethodType) and not inspect.isfunction(fn.__func__):
+        return types.MethodType(to_graph(fn.__func__), fn.__self__)  # a bound callable object
     function, bound_to = _underlying(fn)
     if function is None:
         raise TypeError(f"to_graph expects a function, method or callable object, got {fn!r}")
@@ -109,6 +113,8 @@ def to_code(fn) -> str:
     if hasattr(fn, "python_function"):
         fn = fn.python_function
     fn = getattr(fn, "__autograph_original__", fn)
+    while isinstance(fn, functools.partial):
+        fn = fn.func
     function, _ = _underlying(fn)
     if function is None:
         raise TypeError(f"to_code expects a function, method or callable object, got {fn!r}")

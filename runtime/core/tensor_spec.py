@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from runtime.core import dtypes
 from runtime.core.tensor_shape import as_shape
+from runtime.errors import SignatureMismatchError
 
 
 class TensorSpec:
@@ -33,18 +34,24 @@ class TensorSpec:
         return other.dtype is self.dtype and self.shape.is_compatible_with(other.shape)
 
     def check_argument(self, fn_name, arg_name, value, source="the input_signature"):
-        """Raises TypeError (dtype) or ValueError (shape), naming the argument, unless ``value``
-        (a tensor or spec) fits; ``source`` says where this spec comes from."""
+        """Raises a TypeError naming the argument, with TensorFlow's "Can not cast" words,
+        unless ``value`` (a tensor or spec) fits; ``source`` says where this spec comes from.
+
+        A shape that does not fit raises ``rt.errors.SignatureMismatchError``, a TypeError as in
+        TensorFlow and also the ValueError this project raised before.
+        """
         if value.dtype is not self.dtype:
-            raise TypeError(
-                f"{fn_name}: argument '{arg_name}' has dtype {value.dtype.name}, but {source} "
-                f"requires {self.dtype.name}"
-            )
-        if not self.shape.is_compatible_with(value.shape):
-            raise ValueError(
-                f"{fn_name}: argument '{arg_name}' has shape {value.shape}, which does not fit "
-                f"{source}'s {self.shape}"
-            )
+            problem = f"has dtype {value.dtype.name}, but {source} requires {self.dtype.name}"
+            error = TypeError
+        elif not self.shape.is_compatible_with(value.shape):
+            problem = f"has shape {value.shape}, which does not fit {source}'s {self.shape}"
+            error = SignatureMismatchError
+        else:
+            return
+        raise error(
+            f"{fn_name}: argument '{arg_name}' {problem} "
+            f"(Can not cast {TensorSpec(value.shape, value.dtype)!r} to {self!r})"
+        )
 
     def __eq__(self, other):
         return (
