@@ -317,10 +317,6 @@ def test_nested_shape_function_relaxation():  # testNestedShapeFunctionRelaxatio
         assert traced_shape == (None,)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a set argument raises TensorFlow's TypeError ('Could not generate a generic TraceType')",
-)
 def test_no_hash():  # testNoHash
     @ag.function()
     def f(_):
@@ -375,7 +371,6 @@ def test_nested_outputs_graph_mode():  # testNestedOutputsGraphMode
     assert_all_close(out, expected)
 
 
-@pytest.mark.xfail(strict=True, reason="ConcreteFunction.output_shapes")
 def test_basic_graph_function():  # testBasicGraphFunction
     matmul = ag.function(rt.matmul)
 
@@ -411,7 +406,6 @@ def test_get_concrete_function_thread_safety():  # testGetConcreteFunctionThread
     assert len(set(concrete_functions)) == 1
 
 
-@pytest.mark.xfail(strict=True, reason="concrete-function calling conventions: *args")
 def test_get_concrete_function_thread_safety_with_args():
     # testGetConcreteFunctionThreadSafetyWithArgs
     @ag.function
@@ -427,7 +421,6 @@ def test_get_concrete_function_thread_safety_with_args():
     del f2
 
 
-@pytest.mark.xfail(strict=True, reason="ConcreteFunction.output_shapes")
 def test_input_spec_graph_function():  # testInputSpecGraphFunction
     matmul = ag.function(rt.matmul)
 
@@ -447,7 +440,6 @@ def test_input_spec_graph_function():  # testInputSpecGraphFunction
     assert_all_equal(out2, rt.matmul(t2, t2).numpy())
 
 
-@pytest.mark.xfail(strict=True, reason="ConcreteFunction.output_shapes")
 def test_nested_input_spec_graph_function():  # testNestedInputSpecGraphFunction
     matmul = ag.function(rt.matmul)
 
@@ -544,7 +536,6 @@ def test_executing_many_stateful_defuns_concurrently():
     assert float(v.read_value()) == 0.0
 
 
-@pytest.mark.xfail(strict=True, reason="ConcreteFunction.output_shapes")
 def test_nested_inputs_graph_function():  # testNestedInputsGraphFunction
     matmul = ag.function(rt.matmul)
 
@@ -566,7 +557,6 @@ def test_nested_inputs_graph_function():  # testNestedInputsGraphFunction
     assert_all_equal(out, rt.matmul(t, t).numpy())
 
 
-@pytest.mark.xfail(strict=True, reason="ConcreteFunction.output_shapes/output_dtypes")
 def test_nested_output_graph_function():  # testNestedOutputGraphFunction
     matmul = ag.function(rt.matmul)
 
@@ -593,7 +583,6 @@ def test_zip_strict_builtin():  # testZipStrictBuiltin
     assert foo(2)[0][0].numpy() == 2
 
 
-@pytest.mark.xfail(strict=True, reason="ConcreteFunction.output_shapes/output_dtypes")
 def test_graph_function_none_output():  # testGraphFunctionNoneOutput
     @ag.function
     def fn(unused_a, unused_b):
@@ -905,9 +894,6 @@ def test_variables_are_tracked(reduce_retracing):  # testVariablesAreTracked
     assert_all_equal([2.0, 4.0], defined(x))
 
 
-@pytest.mark.xfail(
-    strict=True, reason="TensorFlow's wording: 'input_signature ... nested sequence'"
-)
 def test_input_signature_must_be_sequence_of_tensor_specs():
     # testInputSignatureMustBeSequenceOfTensorSpecs
     def foo(a, b):
@@ -920,10 +906,6 @@ def test_input_signature_must_be_sequence_of_tensor_specs():
         ag.function(foo, input_signature=signature)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="an input_signature shape mismatch is a TypeError in TensorFlow 2.21 (here ValueError)",
-)
 def test_inputs_incompatible_with_signature_raises_error():
     # testInputsIncompatibleWithSignatureRaisesError. TensorFlow words a spec mismatch "Can not
     # cast TensorSpec(...) to TensorSpec(...)"; docs/function.md documents the project's own
@@ -1118,9 +1100,6 @@ def test_variable_retracing_dtype_shape():  # testVariableRetracingDtypeShape
     assert defined.tracing_count == 3
 
 
-@pytest.mark.xfail(
-    strict=True, reason="a function that modifies its list argument raises TensorFlow's ValueError"
-)
 def test_function_modifies_input_list():  # testFunctionModifiesInputList
     # Tests on `list` methods that do in place modification, except `list.sort`
     # since it cannot even be "defunned" in the first place
@@ -1197,9 +1176,6 @@ def test_function_modifies_input_list():  # testFunctionModifiesInputList
         kwdappend(l=get_list())
 
 
-@pytest.mark.xfail(
-    strict=True, reason="a function that modifies its dict argument raises TensorFlow's ValueError"
-)
 def test_function_modifies_input_dict():  # testFunctionModifiesInputDict
     def get_dict():
         return {"t1": rt.constant(0.0), "t2": rt.constant(1.0)}
@@ -1247,10 +1223,6 @@ def test_function_modifies_input_dict():  # testFunctionModifiesInputDict
         setdefault(get_dict())
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a function that modifies its nested argument raises TensorFlow's ValueError",
-)
 def test_function_modifies_input_nest():  # testFunctionModifiesInputNest
     with pytest.raises(ValueError, match="modify.* should not modify"):
 
@@ -1337,10 +1309,6 @@ def test_shape_inference_with_symbolic_shapes():  # test_shape_inference_with_sy
     assert output2.numpy().shape == (10, 4, 3)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="concrete-function calling conventions: a flat cf(a, b, c) on nested arguments",
-)
 def test_concrete_function_with_nested_tensor_inputs():
     # testConcreteFunctionWithNestedTensorInputs
     @ag.function
@@ -1439,7 +1407,6 @@ def test_concrete_function_with_all_bound_nested_non_tensor_inputs():
         assert_all_equal(output[0] + output[1], 5555)
 
 
-@pytest.mark.xfail(strict=True, reason="input_signature with *args")
 def test_concrete_function_method_with_varargs():  # testConcreteFunctionMethodWithVarargs
     float32_scalar = rt.TensorSpec(shape=(), dtype=rt.float32)
 
@@ -1580,22 +1547,6 @@ PYTHON_BINDING_WORDING = {
 }
 
 
-@pytest.mark.parametrize(
-    "case",
-    [
-        pytest.param(
-            case,
-            marks=pytest.mark.xfail(
-                strict=True,
-                reason="concrete-function calling conventions: calls bound as Python binds "
-                "them ('missing a required argument', 'too many positional arguments'...)",
-            ),
-        )
-        if case in PYTHON_BINDING_WORDING
-        else case
-        for case in STRUCTURED_SIGNATURE_ERRORS
-    ],
-)
 def test_concrete_function_structured_signature_error(case):
     # testConcreteFunctionStructuredSignatureError
     params = STRUCTURED_SIGNATURE_ERRORS[case]
@@ -1630,7 +1581,6 @@ def test_concrete_function_ambiguous_signature():  # testConcreteFunctionAmbiguo
     assert_all_equal(result, 56)
 
 
-@pytest.mark.xfail(strict=True, reason="ConcreteFunction.pretty_printed_signature")
 def test_pretty_printed_signature():  # testPrettyPrintedSignature
     # TensorFlow's text with the project's dtype names (rt.int32, as TensorSpec's repr has
     # them). str(concrete_fn) is left out: docs/function.md documents the project's own
@@ -1663,7 +1613,6 @@ def test_pretty_printed_signature():  # testPrettyPrintedSignature
     assert concrete_fn.pretty_printed_signature(verbose=True) == details
 
 
-@pytest.mark.xfail(strict=True, reason="ConcreteFunction.pretty_printed_signature")
 def test_pretty_printed_explicit_signature_with_keyword_arg():
     # testPrettyPrintedExplicitSignatureWithKeywordArg
     @ag.function(input_signature=[rt.TensorSpec(None)])
@@ -2149,12 +2098,10 @@ def test_method():  # testMethod
     assert_all_equal(m1.apply(3.0), 6.0)
 
 
-@pytest.mark.xfail(strict=True, reason="ag.function refuses functools.partial")
 def test_functools_partial():  # test_functools_partial
     assert_all_close(ag.function(functools.partial(lambda x, y: x + y, 1.0))(rt.constant(2.0)), 3.0)
 
 
-@pytest.mark.xfail(strict=True, reason="ag.function refuses functools.partial")
 def test_functools_partial_new_default():  # test_functools_partial_new_default
     def f(x=3, y=7):
         return x + y
@@ -2164,7 +2111,6 @@ def test_functools_partial_new_default():  # test_functools_partial_new_default
     assert func(y=8).numpy() == 11
 
 
-@pytest.mark.xfail(strict=True, reason="ag.function refuses functools.partial")
 def test_functools_partial_keywords():  # test_functools_partial_keywords
     def f(x, y):
         return x + y
@@ -2173,7 +2119,6 @@ def test_functools_partial_keywords():  # test_functools_partial_keywords
     assert_all_equal(func(), [0.0])
 
 
-@pytest.mark.xfail(strict=True, reason="ag.function refuses functools.partial")
 def test_functools_partial_single_positional():  # test_functools_partial_single_positional
     def f(x, y):
         return x + y
@@ -2182,7 +2127,6 @@ def test_functools_partial_single_positional():  # test_functools_partial_single
     assert_all_equal(func(5), 6)
 
 
-@pytest.mark.xfail(strict=True, reason="ag.function refuses functools.partial")
 def test_complicated_partial_with_defaults():  # test_complicated_partial_with_defaults
     def identity(*args):
         return args
@@ -2233,9 +2177,6 @@ def test_concrete_function_from_signature():  # test_concrete_function_from_sign
 MISSING_TYPE_CONSTRAINT = "input_signature missing type constraint"
 
 
-@pytest.mark.xfail(
-    strict=True, reason="TensorFlow's wording: 'input_signature missing type constraint'"
-)
 def test_input_signature_missing_tensor_specs_method():  # testInputSignatureMissingTensorSpecsMethod
     class MyModule(rt.Module):
         def f1(self, arg1, arg2, arg3):
@@ -2265,9 +2206,6 @@ def test_input_signature_missing_tensor_specs_method():  # testInputSignatureMis
     assert tf_func_dec(m.f6)(1).numpy() == 5
 
 
-@pytest.mark.xfail(
-    strict=True, reason="TensorFlow's wording: 'input_signature missing type constraint'"
-)
 def test_input_signature_missing_tensor_specs_function():
     # testInputSignatureMissingTensorSpecsFunction
     tf_func_dec = ag.function(input_signature=(rt.TensorSpec([], rt.int32),))
@@ -2297,9 +2235,6 @@ def test_input_signature_missing_tensor_specs_function():
     assert tf_func_dec(f6)(1).numpy() == 5
 
 
-@pytest.mark.xfail(
-    strict=True, reason="TensorFlow's wording: 'input_signature missing type constraint'"
-)
 def test_input_signature_missing_tensor_specs_lambda_function():
     # testInputSignatureMissingTensorSpecsLambdaFunction
     tf_func_dec = ag.function(input_signature=(rt.TensorSpec([], rt.int32),))
@@ -2316,10 +2251,6 @@ def test_input_signature_missing_tensor_specs_lambda_function():
     assert tf_func_dec(lambda arg1, arg4=4, **kwargs: arg1 + arg4)(1).numpy() == 5
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="functools.partial, and TensorFlow's wording: 'input_signature missing type constraint'",
-)
 @pytest.mark.parametrize("func_type", ["method", "function", "lambda_function"])
 def test_input_signature_partial_func_missing_tensor_specs(func_type):
     # testInputSignaturePartialFuncMissingTensorSpecs

@@ -304,7 +304,6 @@ def test_python_function_with_default_args():  # testPythonFunctionWithDefaultAr
     assert defined.tracing_count == 3
 
 
-@pytest.mark.xfail(strict=True, reason="ag.function refuses functools.partial")
 def test_functools_partial_unwrapped_correctly():  # testFunctoolsPartialUnwrappedCorrectly
     def full_function(a, b, c=3):
         return a, b, c
@@ -439,7 +438,6 @@ def test_nested_input_signatures():  # testNestedInputSignatures
     assert_all_equal(out[1], c)
 
 
-@pytest.mark.xfail(strict=True, reason="input_signature with a dict inside it")
 def test_nested_input_signatures_with_dict():  # testNestedInputSignaturesWithDict
     def expected_bar(a):
         return a
@@ -533,7 +531,6 @@ def test_underspecified_input_signature():  # testUnderspecifiedInputSignature
     assert_all_equal(x.numpy(), foo(x).numpy())
 
 
-@pytest.mark.xfail(strict=True, reason="ag.function refuses functools.partial")
 def test_input_signature_with_partial_function():  # testInputSignatureWithPartialFunction
     def full_function(a, b, c=3.0):
         return a, b, c
@@ -1108,7 +1105,6 @@ def test_argument_naming_variadic():  # CompilationArgumentNamingTest.testVariad
     ]
 
 
-@pytest.mark.xfail(strict=True, reason="input_signature with *args")
 def test_argument_naming_variadic_input_signature():
     # CompilationArgumentNamingTest.testVariadicInputSignature. TensorFlow's compiled_fn is
     # given name="variadic_fn", the Python function's own name, which ag.function uses.

@@ -1457,8 +1457,7 @@ def test_partial_with_passed_fn_as_default(cycle, cycles):
     assert root.f(rt.constant(3)).numpy() == 9
 
 
-@CYCLES
-@pytest.mark.xfail(strict=True, reason=PARTIAL)
+@cycles_failing_from(2, RESAVE)
 def test_partial_with_input_signature(cycle, cycles):
     def full_function(a, b, c=3.0):
         return a, b, c
