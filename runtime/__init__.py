@@ -10,6 +10,7 @@ from runtime import (
     debugging,
     errors,
     keras,
+    linalg,
     math,
     nn,
     onnx,
@@ -61,7 +62,7 @@ from runtime.ops.array_ops import (
     zeros_like,
 )
 from runtime.ops.broadcast_ops import fill, ones, where, zeros
-from runtime.ops.clip_ops import clip_by_value
+from runtime.ops.clip_ops import clip_by_global_norm, clip_by_value
 from runtime.ops.constant_ops import cast, constant, convert_to_tensor, placeholder, range
 from runtime.ops.control_flow_ops import control_dependencies, group, no_op
 from runtime.ops.indexing_ops import gather, one_hot
