@@ -46,6 +46,7 @@ from runtime.core.tensor_spec import TensorSpec
 from runtime.execution.session import Session
 from runtime.functions.control_flow import cond, while_loop
 from runtime.functions.switch_case import switch_case
+from runtime.gradients.custom_gradient import custom_gradient, recompute_grad
 from runtime.gradients.graph import gradients
 from runtime.gradients.tape import GradientTape
 from runtime.ops import eager_operators as _eager_operators  # installs fast operators
