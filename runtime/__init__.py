@@ -121,6 +121,7 @@ from runtime.ops.reduction_ops import (
     reduce_sum,
 )
 from runtime.ops.scan_ops import cumsum
+from runtime.ops.script_ops import py_function
 from runtime.ops.shape_ops import rank, shape, size
 from runtime.ops.tensor_array_ops import TensorArray
 from runtime.state.module import Module

@@ -41,6 +41,7 @@ from runtime.ops import (
     logging_ops,
     nn_ops,
     random_ops,
+    script_ops,
     shape_ops,
     special_math_ops,
     string_ops,
@@ -566,5 +567,6 @@ DROPPED = {
 
 UNEXPORTABLE = {
     string_ops.STRING_LENGTH: "ONNX has no operator giving the length of a string",
+    script_ops.PY_FUNCTION: "it calls Python (rt.py_function), which an ONNX model cannot hold",
     **UNEXPORTABLE_GRADIENT_OPS,
 }
