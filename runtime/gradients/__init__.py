@@ -9,5 +9,7 @@ tape (``tape``) and ``rt.gradients`` (``graph``) choose which ops to walk;
 
 # control_flow sets the If and While rows' gradient rules as it loads, py_function the
 # EagerPyFunc row's: importing any part of the package makes them so.
-from runtime.gradients import control_flow  # noqa: F401
-from runtime.gradients import py_function  # noqa: F401
+from runtime.gradients import (
+    control_flow,  # noqa: F401
+    py_function,  # noqa: F401
+)
