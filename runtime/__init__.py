@@ -10,6 +10,7 @@ from runtime import (
     debugging,
     errors,
     keras,
+    linalg,
     math,
     nn,
     onnx,
@@ -22,6 +23,7 @@ from runtime import (
 from runtime._version import __version__
 from runtime.core import nest
 from runtime.core.context import executing_eagerly
+from runtime.core.devices import device
 from runtime.core.dtypes import (
     DType,
     as_dtype,
@@ -44,6 +46,8 @@ from runtime.core.tensor_shape import TensorShape
 from runtime.core.tensor_spec import TensorSpec
 from runtime.execution.session import Session
 from runtime.functions.control_flow import cond, while_loop
+from runtime.functions.switch_case import switch_case
+from runtime.gradients.custom_gradient import custom_gradient, recompute_grad
 from runtime.gradients.graph import gradients
 from runtime.gradients.tape import GradientTape
 from runtime.ops import eager_operators as _eager_operators  # installs fast operators
@@ -62,7 +66,7 @@ from runtime.ops.array_ops import (
     zeros_like,
 )
 from runtime.ops.broadcast_ops import fill, ones, where, zeros
-from runtime.ops.clip_ops import clip_by_value
+from runtime.ops.clip_ops import clip_by_global_norm, clip_by_value
 from runtime.ops.constant_ops import cast, constant, convert_to_tensor, placeholder, range
 from runtime.ops.control_flow_ops import control_dependencies, group, no_op
 from runtime.ops.indexing_ops import gather, one_hot
@@ -118,6 +122,7 @@ from runtime.ops.reduction_ops import (
     reduce_sum,
 )
 from runtime.ops.scan_ops import cumsum
+from runtime.ops.script_ops import py_function
 from runtime.ops.shape_ops import rank, shape, size
 from runtime.ops.tensor_array_ops import TensorArray
 from runtime.state.module import Module

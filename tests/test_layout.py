@@ -39,6 +39,7 @@ LAYERS = (
     # the public namespaces: rt, rt.nn, ...
     (
         "runtime",
+        "runtime.linalg",
         "runtime.math",
         "runtime.nn",
         "runtime.random",

@@ -21,7 +21,7 @@ import re
 import numpy as np
 
 from runtime import errors
-from runtime.core import context
+from runtime.core import context, devices
 from runtime.core.attr_kinds import DTYPE, SHAPE, TENSOR_VALUE, AttrKind
 from runtime.core.forms import constant_form
 from runtime.core.op_def import NO_INPUTS, OpDef
@@ -65,6 +65,7 @@ class Operation:
         "attrs",
         "control_inputs",
         "stateful",
+        "device",
         "_subgraphs",
         "_source",
     )
@@ -86,6 +87,7 @@ class Operation:
             bool(self._subgraphs) and any(g.is_stateful for g in self._subgraphs)
         )
         self._source = source
+        self.device = devices.current()  # the rt.device scope it was made in; "" if none
 
     @property
     def source(self):

@@ -82,6 +82,7 @@ class _Copy:
         new = self.graph.create_op(
             op.opdef, inputs, attrs, op.name, specs, control_inputs=controls, source=op._source
         )
+        new.device = op.device
         if op.opdef is VAR_HANDLE:
             self.graph.variable_handles[id(op.attrs["variable"])] = new.outputs[0]
         return new

@@ -37,9 +37,11 @@ from runtime.ops import array_ops as array
 from runtime.ops import (
     broadcast_ops,
     constant_ops,
+    custom_gradient_ops,
     logging_ops,
     nn_ops,
     random_ops,
+    script_ops,
     shape_ops,
     special_math_ops,
     string_ops,
@@ -79,6 +81,12 @@ def _elementwise(op_type, supported=types.ARITHMETIC):
 
 def _passthrough(b, op, inputs):
     return [inputs[0]]
+
+
+def _custom_gradient_results(b, op, inputs):
+    """A model computes values only: the function's results, passed through."""
+    start = op.attrs["arguments"]
+    return inputs[start : start + op.attrs["results"]]
 
 
 # --- arithmetic -----------------------------------------------------------------------------------
@@ -526,6 +534,7 @@ LOWERINGS = {
     array.EXPAND_DIMS: _expand_dims,
     array.SQUEEZE: _squeeze,
     array.IDENTITY: _passthrough,
+    custom_gradient_ops.CUSTOM_GRADIENT: _custom_gradient_results,
     broadcast_ops.SELECT: _select,
     broadcast_ops.WHERE: _where_indices,
     # state and randomness
@@ -558,5 +567,6 @@ DROPPED = {
 
 UNEXPORTABLE = {
     string_ops.STRING_LENGTH: "ONNX has no operator giving the length of a string",
+    script_ops.PY_FUNCTION: "it calls Python (rt.py_function), which an ONNX model cannot hold",
     **UNEXPORTABLE_GRADIENT_OPS,
 }

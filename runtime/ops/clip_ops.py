@@ -1,4 +1,5 @@
-"""Clipping: ``clip_by_value`` keeps values within bounds.
+"""Clipping: ``clip_by_value`` keeps values within bounds; ``clip_by_global_norm`` scales a
+list of tensors so that their joint norm (``global_norm``) stays under a bound.
 
 >>> import runtime as rt
 >>> rt.clip_by_value([1, 5, 9], 2, 6).numpy()
@@ -8,12 +9,23 @@ array([2, 5, 6], dtype=int32)
 from __future__ import annotations
 
 from runtime import errors
+from runtime.core.graph import name_scope
 from runtime.core.op_def import OpDef
 from runtime.core.tensor_shape import broadcast_shapes
-from runtime.ops.array_ops import zeros_like
+from runtime.ops.array_ops import stack, zeros_like
 from runtime.ops.broadcast_ops import unbroadcast, where
-from runtime.ops.constant_ops import convert_to_tensor
-from runtime.ops.math_ops import greater, less, logical_or
+from runtime.ops.constant_ops import cast, convert_to_tensor
+from runtime.ops.math_ops import (
+    divide,
+    greater,
+    less,
+    logical_or,
+    minimum,
+    multiply,
+    sqrt,
+    subtract,
+)
+from runtime.ops.reduction_ops import reduce_sum
 from runtime.ops.registry import NUMERIC, bind1, check_dtype
 
 
@@ -76,6 +88,56 @@ def clip_by_value(t, clip_value_min, clip_value_max, name=None):
     low = convert_to_tensor(clip_value_min, dtype_hint=t.dtype)
     high = convert_to_tensor(clip_value_max, dtype_hint=t.dtype)
     return bind1(CLIP_BY_VALUE, [t, low, high], name=name or "clip_by_value")
+
+
+def global_norm(t_list, name=None):
+    """``sqrt(sum(reduce_sum(t ** 2) for t in t_list))``: the norm of all the tensors of
+    ``t_list`` taken as one vector, as ``tf.linalg.global_norm``. None entries are skipped;
+    the tensors share one floating-point dtype, which the result has.
+
+    >>> global_norm([[3.0], None, [[4.0, 0.0]]]).numpy()
+    np.float32(5.0)
+    """
+    tensors = [convert_to_tensor(t) for t in _as_tensor_list(t_list) if t is not None]
+    if not tensors:
+        raise ValueError("global_norm needs at least one tensor in t_list that is not None")
+    with name_scope(name or "global_norm"):
+        squares = [reduce_sum(multiply(t, t)) for t in tensors]
+        return sqrt(reduce_sum(stack(squares)))
+
+
+def clip_by_global_norm(t_list, clip_norm, use_norm=None, name=None):
+    """``(list_clipped, global_norm)``: each tensor ``t`` of ``t_list`` becomes
+    ``t * clip_norm / max(global_norm, clip_norm)``, so the list keeps its direction and its
+    joint norm is at most ``clip_norm``; the gradient-clipping rule of TensorFlow's
+    ``tf.clip_by_global_norm``. ``use_norm`` gives the norm when it is already computed (else
+    ``global_norm(t_list)``). None entries stay None. A norm that is infinite or NaN makes
+    every entry NaN, to show that something overflowed.
+
+    >>> clipped, norm = clip_by_global_norm([[3.0, 0.0], None, [4.0]], 1.0)
+    >>> [None if t is None else t.numpy() for t in clipped], norm.numpy()
+    ([array([0.6, 0. ], dtype=float32), None, array([0.8], dtype=float32)], np.float32(5.0))
+    """
+    t_list = _as_tensor_list(t_list)
+    with name_scope(name or "clip_by_global_norm"):
+        norm = global_norm(t_list) if use_norm is None else convert_to_tensor(use_norm)
+        clip_norm = convert_to_tensor(clip_norm, dtype_hint=norm.dtype)
+        # min(1 / norm, 1 / clip_norm) * clip_norm; adding norm - norm turns an infinite norm
+        # into NaN rather than zeros.
+        scale = multiply(clip_norm, minimum(divide(1.0, norm), divide(1.0, clip_norm)))
+        scale = subtract(scale, subtract(norm, norm))
+        clipped = [None if t is None else _scaled(convert_to_tensor(t), scale) for t in t_list]
+    return clipped, norm
+
+
+def _as_tensor_list(t_list):
+    if isinstance(t_list, str | bytes) or not isinstance(t_list, list | tuple):
+        raise TypeError(f"`t_list` should be a sequence of tensors. Received {type(t_list)}.")
+    return list(t_list)
+
+
+def _scaled(t, scale):
+    return multiply(t, scale if scale.dtype is t.dtype else cast(scale, t.dtype))
 
 
 # --- samples: what the op's tests run it on (runtime.ops.op_info) ---

@@ -247,6 +247,10 @@ class _Writer:
                     f"Cannot save op {op.name!r} ({op.type}): its attribute {key!r} must be "
                     f"{kind.description}, found {type(op.attrs.get(key)).__name__}"
                 )
+            reason = getattr(op.attrs[key], "not_saved_because", None)  # rt.py_function's
+            if reason is not None:
+                where = f", made at {op.source}" if op.source else ""
+                raise SavedModelError(f"Cannot save op {op.name!r} ({op.type}){where}: {reason}")
         return {
             "name": op.name,
             "type": op.type,

@@ -49,6 +49,7 @@ from runtime.ops import (
     math_ops,
     padding_ops,
     random_ops,
+    script_ops,
     string_ops,
     tensor_array_ops,
 )
@@ -183,6 +184,7 @@ STATIC_OPERANDS[indexing_ops.ONE_HOT] = (1,)
 for _op in (math_ops.STRING_ADD, string_ops.STRING_JOIN, string_ops.STRING_LENGTH):
     UNLOWERABLE[_op] = "XLA has no strings"
 UNLOWERABLE[string_ops.AS_STRING] = "XLA has no strings"
+UNLOWERABLE[script_ops.PY_FUNCTION] = "it calls Python (rt.py_function), which XLA cannot compile"
 
 # --- effects: printing, asserting, random numbers, variables ------------------------------------
 

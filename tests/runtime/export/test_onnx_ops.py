@@ -16,6 +16,7 @@ from runtime.ops import array_ops as array
 from runtime.ops import broadcast_ops, constant_ops, indexing_ops, nn_ops, shape_ops, string_ops
 from runtime.ops import math_ops as math
 from runtime.ops import reduction_ops as reduction
+from runtime.ops.custom_gradient_ops import CUSTOM_GRADIENT
 from tests.runtime.export.onnx_harness import check_export, spec
 from tests.runtime.ops.op_harness import strings
 from tests.runtime.ops.op_info_rows import rows_of_registered_ops
@@ -384,6 +385,17 @@ def slicing(x, k):
 @case([array.IDENTITY], [spec([None], I32)], ([1, 2],))
 def identity(x):
     return rt.identity(x), rt.identity(x + 1)
+
+
+@case([CUSTOM_GRADIENT], [spec([None], F32)], ([1.5, -2.0],))
+def custom_gradient(x):
+    """The function's results: the gradient it was given is not part of the model."""
+    return _two_results(x)
+
+
+@rt.custom_gradient
+def _two_results(t):
+    return (t * 2.0, t + 1.0), lambda da, db: da
 
 
 @pytest.mark.parametrize(("fn", "signature", "calls"), CASES)

@@ -33,6 +33,8 @@ from runtime.ops import (
     scan_ops,
     tensor_array_ops,
 )
+from runtime.ops.custom_gradient_ops import CUSTOM_GRADIENT
+from runtime.ops.script_ops import PY_FUNCTION
 from runtime.state import variables
 from tests.runtime.gradients.grad_harness import check_gradient
 from tests.runtime.ops.op_info_rows import rows_of_registered_ops
@@ -401,6 +403,8 @@ def _slice_op():
 CHECKED_ELSEWHERE = {
     variables.READ: "tests/runtime/gradients/test_tape.py (variables)",
     list_gradient_ops.STACK_GET: "tests/runtime/gradients/test_control_flow_gradients.py (second order)",
+    CUSTOM_GRADIENT: "tests/runtime/ops/test_custom_gradient.py (its gradient is the author's)",
+    PY_FUNCTION: "tests/runtime/ops/test_py_function.py (the Python function's own ops)",
 }
 
 

@@ -1,0 +1,144 @@
+"""``rt.py_function``: Python called when the op runs, as TensorFlow's ``tf.py_function``.
+
+Eagerly the function is simply called on the eager tensors (a tape sees its ops). In a
+graph it is one stateful ``EagerPyFunc`` op: each time the graph runs, the function is
+called on eager tensors holding the inputs' values, and what it returns is converted to
+``Tout``. Its gradient (``runtime.gradients.py_function``) is another ``EagerPyFunc`` op,
+which runs the function again under a tape and differentiates that run. A graph holding one cannot be saved (the function is
+Python, which a saved model never holds), compiled by XLA or exported to ONNX.
+
+>>> import runtime as rt
+>>> with rt.Graph().as_default() as g:
+...     x = rt.placeholder(rt.float32, [])
+...     y = rt.py_function(lambda t: t.numpy() ** 2 + 1, [x], rt.float32)
+>>> float(rt.Session(g).run(y, {x: 3.0}))
+10.0
+"""
+
+from __future__ import annotations
+
+from runtime import errors
+from runtime.core import attr_kinds as kinds
+from runtime.core import context, dtypes
+from runtime.core.op_def import OpDef
+from runtime.core.tensor import EagerTensor, Tensor
+from runtime.core.tensor_shape import TensorShape
+from runtime.ops.constant_ops import convert_to_tensor
+from runtime.ops.registry import bind
+
+
+class PythonFunction:
+    """The Python callable an ``EagerPyFunc`` op runs: what a saved model cannot hold."""
+
+    __slots__ = ("func", "single")
+
+    not_saved_because = (
+        "a graph holding rt.py_function cannot be saved: the Python function it calls is not "
+        "part of the graph, and a saved model never holds code (TensorFlow does not serialize "
+        "it either). Compute the value with ops, or save the model without that function"
+    )
+
+    def __init__(self, func, single=False):
+        self.func = func
+        self.single = single  # Tout was one dtype: what func returns is one value
+
+    @property
+    def name(self):
+        return getattr(self.func, "__qualname__", type(self.func).__name__)
+
+    def __call__(self, inputs, Tout):
+        """``func`` on eager tensors of ``inputs`` (numpy values); the values it returns."""
+        tensors = [EagerTensor(v, t) for v, t in inputs]
+        with context.eager_mode():
+            returned = call_converting(self, tensors, Tout)
+        values = [t._value for t in returned]
+        return values[0] if len(values) == 1 else tuple(values)
+
+
+_DTYPES = kinds.AttrKind(
+    "a tuple of dtypes",
+    lambda v: type(v) is tuple and all(isinstance(d, dtypes.DType) for d in v),
+)
+
+
+def call_converting(function, tensors, Tout):
+    """``function.func(*tensors)`` as a list of tensors of the dtypes ``Tout``; what the
+    function raises becomes TensorFlow's error for it (ValueError and TypeError an
+    InvalidArgumentError, NotImplementedError an UnimplementedError)."""
+    try:
+        returned = function.func(*tensors)
+        if function.single:
+            outputs = [returned]
+        elif returned is None and not Tout:
+            outputs = []
+        else:
+            outputs = returned if isinstance(returned, list | tuple) else [returned]
+        if len(outputs) != len(Tout):
+            raise ValueError(f"it returned {len(outputs)} values for {len(Tout)} dtypes in Tout")
+        return [convert_to_tensor(v, dtype) for v, dtype in zip(outputs, Tout)]
+    except errors.OpError:
+        raise
+    except (ValueError, TypeError) as e:
+        raise errors.InvalidArgumentError(_message(function, e)) from e
+    except NotImplementedError as e:
+        raise errors.UnimplementedError(_message(function, e)) from e
+
+
+def _message(function, error):
+    return f"{type(error).__name__}: {error} (in {function.name}, called by rt.py_function)"
+
+
+def _kernel(*values, function, Tout, input_dtypes):
+    return function(zip(values, input_dtypes), Tout)
+
+
+def _infer(inputs, attrs):
+    if tuple(t.dtype for t in inputs) != attrs["input_dtypes"]:
+        raise TypeError("EagerPyFunc: its inputs do not have the dtypes it was made for")
+    return [(dtype, TensorShape(None)) for dtype in attrs["Tout"]]
+
+
+PY_FUNCTION = OpDef(
+    "EagerPyFunc",
+    _kernel,
+    _infer,
+    stateful=True,  # Python may do anything, and must run every time, in order
+    attrs={
+        "function": kinds.AttrKind("a Python function", lambda v: isinstance(v, PythonFunction)),
+        "Tout": _DTYPES,
+        "input_dtypes": _DTYPES,
+    },
+    # set by runtime.gradients.py_function as it loads: the rule runs a tape
+)
+
+
+def py_function(func, inp, Tout, name=None):
+    """Calls the Python function ``func`` on ``inp`` (a list of tensors) when the op runs, and
+    returns what it returns as tensors of ``Tout`` (a dtype: one tensor; a list of dtypes: a
+    list), as TensorFlow's ``tf.py_function``.
+
+    ``func`` is given eager tensors (``.numpy()`` works) every time the op runs: eagerly at
+    once, in an ``ag.function`` or a Session each time the graph runs. The results' shapes
+    are unknown in a graph. Gradients flow through it: eagerly through its ops, in a graph
+    by running ``func`` again under a tape. A graph holding one cannot be saved, compiled
+    with ``jit_compile=True`` or exported to ONNX; ValueError or TypeError raised by ``func``
+    is an ``InvalidArgumentError`` when it runs, as in TensorFlow.
+
+    >>> import runtime as rt
+    >>> rt.py_function(lambda a, b: a.numpy() + b.numpy(), [1.0, 2.0], rt.float32).numpy()
+    np.float32(3.0)
+    """
+    single = not isinstance(Tout, list | tuple)
+    function = func if isinstance(func, PythonFunction) else PythonFunction(func, single)
+    out_dtypes = tuple(dtypes.as_dtype(d) for d in ([Tout] if single else Tout))
+    inputs = [t if isinstance(t, Tensor) else convert_to_tensor(t) for t in inp]
+    if context.building_graph() is None:
+        outputs = call_converting(function, inputs, out_dtypes)
+    else:
+        attrs = {
+            "function": function,
+            "Tout": out_dtypes,
+            "input_dtypes": tuple(t.dtype for t in inputs),
+        }
+        outputs = bind(PY_FUNCTION, inputs, attrs, name=name or "EagerPyFunc")
+    return outputs[0] if single else list(outputs)
