@@ -770,7 +770,6 @@ def test_nested_defun_with_no_output_and_taped_input():
     g(three)
 
 
-@pytest.mark.xfail(strict=True, reason="rt.device")
 def test_gather_resource_with_defun():  # testGatherResourceWithDefun
     with rt.device("cpu:0"):
         v = rt.Variable([0.0, 1.0, 2.0])
@@ -842,7 +841,6 @@ def test_concrete_function_type():  # testConcreteFunctionType (its results; fun
     assert output["capture"].numpy() == 1
 
 
-@pytest.mark.xfail(strict=True, reason="rt.clip_by_global_norm")
 def test_sequence_inputs():  # testSequenceInputs
     clip_by_global_norm = ag.function(rt.clip_by_global_norm)
     t_list = [rt.constant(1.0), rt.constant(2.0)]

@@ -85,7 +85,6 @@ def test_method_save_signature(tmp_path):
     _assert_outputs({"output_0": 2.0}, _import_and_infer(save_dir, {"x": 1.0}))
 
 
-@pytest.mark.xfail(strict=True, reason="rt.switch_case missing")
 def test_method_save_list_func(tmp_path):
     root = rt.Module()
 
