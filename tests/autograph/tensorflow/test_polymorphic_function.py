@@ -1538,13 +1538,27 @@ STRUCTURED_SIGNATURE_ERRORS = {
 PYTHON_BINDING_WORDING = {
     "MissingArg",
     "MissingVararg",
-    "ExtraPositionalArg",
     "MissingKeywordOnlyArg",
-    "ExtraKeywordArg",
     "TwoValuesForArgument",
 }
 
 
+@pytest.mark.parametrize(
+    "case",
+    [
+        pytest.param(
+            case,
+            marks=pytest.mark.xfail(
+                strict=True,
+                reason="concrete-function calling conventions: calls bound as Python binds "
+                "them ('missing a required argument', 'too many positional arguments'...)",
+            ),
+        )
+        if case in PYTHON_BINDING_WORDING
+        else case
+        for case in STRUCTURED_SIGNATURE_ERRORS
+    ],
+)
 def test_concrete_function_structured_signature_error(case):
     # testConcreteFunctionStructuredSignatureError
     params = STRUCTURED_SIGNATURE_ERRORS[case]
