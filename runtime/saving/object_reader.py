@@ -75,8 +75,12 @@ class ObjectReader:
             _check_child_name(kind, entry[0], what, entry[1])
         names = [name for name, _ in node["children"]]
         expect(len(set(names)) == len(names), f"{what}: a child name is used twice")
-        if kind in ("list", "tuple"):
-            expect(names == [str(i) for i in range(len(names))], f"{what}: items must be 0, 1...")
+        if kind in ("list", "tuple"):  # the original's indices: items not saved are left out
+            expect(
+                all(n.isdecimal() and n == str(int(n)) for n in names)
+                and [int(n) for n in names] == sorted(int(n) for n in names),
+                f"{what}: items must be numbered in order",
+            )
         if kind == "object":
             for key in expect_list(node["variables"], f"{what}'s variables"):
                 expect(

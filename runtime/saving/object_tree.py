@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import inspect
 
+from runtime.core.tensor_spec import TensorSpec
 from runtime.saving.arguments import encode_parameters
 from runtime.saving.format import SavedModelError
 from runtime.state.module import Module, ignored_properties
@@ -41,12 +42,23 @@ class ObjectTree:
         self.writer = writer
 
     def describe(self, root):
-        found = [(path, obj) for path, obj in walk(root) if not isinstance(obj, Variable)]
-        self.index = {id(obj): i for i, (_, obj) in enumerate(found)}
-        return [self._node(path, obj) for path, obj in found]
+        """The nodes, root first; each object's children are asked for once (an object may
+        make its list of children anew each time), in ``walk``'s order: breadth first."""
+        found, edges = [("", root)], []
+        self.index = {id(root): 0}
+        self._kept = [root]  # alive while their ids are keys
+        for path, obj in found:
+            own = children(obj)
+            edges.append(own)
+            for name, child in own:
+                if not isinstance(child, Variable) and id(child) not in self.index:
+                    self.index[id(child)] = len(found)
+                    self._kept.append(child)
+                    found.append((f"{path}/{name}" if path else name, child))
+        return [self._node(path, obj, own) for (path, obj), own in zip(found, edges)]
 
-    def _node(self, path, obj):
-        entries = [[name, self._ref(child)] for name, child in children(obj)]
+    def _node(self, path, obj, own):
+        entries = [[name, self._ref(child)] for name, child in own]
         if isinstance(obj, (list, tuple, dict)):
             kind = (
                 "list" if isinstance(obj, list) else "tuple" if isinstance(obj, tuple) else "dict"
@@ -81,7 +93,7 @@ class ObjectTree:
             concretes = [fn]
             signature = getattr(fn, "_signature", None)
             if not isinstance(signature, inspect.Signature):
-                signature = _plain_signature([name for name, _ in fn._traced])
+                signature = _plain_signature([name for name, _ in traced_arguments(fn)])
         if not concretes:
             return None
         keys = [self.writer.concrete(cf, key) for cf in concretes]
@@ -128,6 +140,17 @@ def traced(fn, name):
         raise SavedModelError(
             f"Cannot save {name!r}: its graph does not compile to Python: {e}"
         ) from e
+
+
+def traced_arguments(cf):
+    """``[(name, value)]``: what ``cf`` was traced for (TensorSpecs, Python values), or, for a
+    concrete function that does not say, its graph's inputs by name."""
+    traced = getattr(cf, "_traced", None)
+    if isinstance(traced, list):
+        return traced
+    graph = cf.graph
+    n_args = len(graph.inputs) - len(getattr(graph, "captures", ()))
+    return [(t.op.name, TensorSpec(t.shape, t.dtype)) for t in graph.inputs[:n_args]]
 
 
 def _is_function(value):

@@ -6,7 +6,6 @@ import hashlib
 
 import numpy as np
 
-from runtime.core.tensor_spec import TensorSpec
 from runtime.saving import files
 from runtime.saving.arguments import encode_arguments
 from runtime.saving.arrays import ArraysWriter
@@ -24,7 +23,13 @@ from runtime.saving.format import (
     json_values_bound,
     shape_json,
 )
-from runtime.saving.object_tree import ObjectTree, function_attributes, offered_functions, traced
+from runtime.saving.object_tree import (
+    ObjectTree,
+    function_attributes,
+    offered_functions,
+    traced,
+    traced_arguments,
+)
 from runtime.saving.options import check_options
 
 
@@ -189,10 +194,7 @@ class _Writer:
         name = getattr(cf, "name", graph.graph_name)
         name = name if is_saveable_name(name) else "function"
         arguments = [op_input.op.name for op_input in graph.inputs[:n_args]]
-        traced = getattr(cf, "_traced", None)
-        if traced is None:  # a concrete function that does not say: its inputs, by name
-            traced = [(a, TensorSpec(t.shape, t.dtype)) for a, t in zip(arguments, graph.inputs)]
-        inputs = encode_arguments(traced, self, repr(name))
+        inputs = encode_arguments(traced_arguments(cf), self, repr(name))
         if sum(_tensor_count(structure) for _, structure in inputs) != n_args:
             raise SavedModelError(
                 f"Cannot save {name!r}: its arguments as traced do not give its {n_args} inputs"
