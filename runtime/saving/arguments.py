@@ -49,6 +49,8 @@ def _encode(value, writer, counter, what):
     if isinstance(value, dict) and all(type(k) is str for k in value):
         keys = sorted(value, key=repr)  # the trace's order (autograph.signatures.walk)
         return {"dict": [[k, _encode(value[k], writer, counter, what)] for k in keys]}
+    if type(value).__name__ == "WeakArgument" and callable(value):  # how a trace holds objects
+        value = value()
     raise SavedModelError(
         f"Cannot save {what}: it was traced with {type(value).__name__} {value!r:.60}, and a "
         "saved model stores only tensors, variables and Python None, bool, int, float and str "
