@@ -2,7 +2,7 @@
 arguments the call's match, as TensorFlow's restored functions choose.
 
 A tensor matches a traced TensorSpec of its dtype whose shape it fits; a Python value matches
-an equal value of its type; lists, tuples and dicts match item by item; a traced variable
+an equal value (as Python compares them); lists, tuples and dicts match item by item; a traced variable
 matches itself. A second pass lets Python values (numbers, lists) stand for tensors, converted
 to the spec's dtype.
 
@@ -62,13 +62,16 @@ def _match(traced, given, convert, tensors):
         _expect(isinstance(given, dict) and given.keys() == traced.keys())
         for key in traced:  # the trace's order, as saved
             _match(traced[key], given[key], convert, tensors)
-    else:
-        _expect(type(given) is type(traced) and _same_value(given, traced))
+    else:  # by value, as TensorFlow's literals compare (1 matches True, 2 matches 2.0)
+        _expect(isinstance(given, _PLAIN) and _same_value(given, traced))
+
+
+_PLAIN = (type(None), bool, int, float, str)
 
 
 def _same_value(a, b):
     if isinstance(a, float) and math.isnan(a):
-        return math.isnan(b)
+        return isinstance(b, float) and math.isnan(b)
     return a == b
 
 

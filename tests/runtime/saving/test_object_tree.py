@@ -149,8 +149,10 @@ def test_python_valued_arguments_choose_the_concrete_function_traced_with_them(t
     assert loaded.first(one, training=True).numpy() == 1.0 * 2.0 + 1.0
     assert loaded.first(one).numpy() == 2.0  # the default, False, as the Python function says
     assert loaded.first(one, False).numpy() == 2.0
+    # Python values match by value, as TensorFlow's literals do: 1 == True
+    assert loaded.first(one, training=1).numpy() == 3.0
     with pytest.raises(ValueError, match="Could not find matching concrete function"):
-        loaded.first(one, training=1)  # an int is not the bool traced, as in TensorFlow
+        loaded.first(one, training="yes")
 
 
 @pytest.mark.parametrize("cycles", CYCLES)
