@@ -88,7 +88,10 @@ class ObjectTree:
             concretes = fn._list_all_concrete_functions()
             if not concretes and getattr(fn, "input_signature", None) is not None:
                 concretes = [traced(fn, key)]
-            signature = inspect.signature(fn)
+            try:
+                signature = inspect.signature(fn)
+            except (TypeError, ValueError):  # a callable Python cannot describe: by its traces
+                signature = None
         else:  # one concrete function
             concretes = [fn]
             signature = getattr(fn, "_signature", None)
@@ -96,6 +99,8 @@ class ObjectTree:
                 signature = _plain_signature([name for name, _ in traced_arguments(fn)])
         if not concretes:
             return None
+        if signature is None:
+            signature = _plain_signature([name for name, _ in traced_arguments(concretes[0])])
         keys = [self.writer.concrete(cf, key) for cf in concretes]
         return {"function": {"concrete": keys, "parameters": encode_parameters(signature)}}
 
