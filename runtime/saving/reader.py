@@ -29,6 +29,7 @@ from runtime.core.tensor_spec import TensorSpec
 from runtime.functions.graph_function import GraphFunction
 from runtime.ops.constant_ops import static_values_once
 from runtime.ops.function_ops import CALL
+from runtime.saving import version1
 from runtime.saving.arguments import decode_arguments
 from runtime.saving.arrays import ArraysReader
 from runtime.saving.attributes import decode_attr
@@ -193,11 +194,13 @@ class _Reader:
             raise SavedModelError(f"{self.description_path}: {self.where}: {e}") from None
 
     def read(self):
-        raw, description = self._description()
+        raw, written = self._description()
         # Reported after the checks of the content (whose messages say more, and which refuse
         # a hostile graph before the whole text is written again to compare its layout), or
         # as the cause when the arrays file does not match what the description says.
-        self.damage = functools.cache(lambda: _damage(raw, description))
+        self.damage = functools.cache(lambda: _damage(raw, written))
+        with self._in_description():
+            description = version1.upgrade(written) if written["version"] == 1 else written
         with self._open_arrays(raw, description["arrays"]) as (arrays_data, arrays_path):
             # Each array reference has a "key" and names one member (two for strings): a zip
             # directory listing more members is refused before any of them costs memory.
@@ -256,7 +259,7 @@ class _Reader:
             expect(description.get("format") == FORMAT, f"this is not a {FORMAT} directory")
             version = description.get("version")
             expect(
-                type(version) is int and version == VERSION,
+                type(version) is int and version in (1, VERSION),
                 f"format version {version!r:.20} is not supported (this is {VERSION}): "
                 "save the model again with this version",
             )
@@ -264,7 +267,8 @@ class _Reader:
                 "arrays" in description or "checksum" in description,
                 "it was written by an earlier layout, without checksums: save the model again",
             )
-            expect_object(description, "the description", keys=_DESCRIPTION_FIELDS)
+            fields = version1.FIELDS if version == 1 else _DESCRIPTION_FIELDS
+            expect_object(description, "the description", keys=fields)
             expect(
                 type(description["checksum"]) is str, "'checksum' must be a SHA-256 in hex digits"
             )
