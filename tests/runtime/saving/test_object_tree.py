@@ -238,3 +238,19 @@ def test_an_argument_a_saved_model_cannot_store_is_refused_by_name(tmp_path):
     with pytest.raises(SavedModelError, match="argument 'factor'.*traced with object"):
         rt.saved_model.save(module, str(tmp_path / "m"))
     assert not (tmp_path / "m").exists()
+
+
+def test_an_object_naming_its_own_children_is_saved_by_them(tmp_path):
+    class Holder:  # as rt.train.Checkpoint and optimizers name theirs
+        def __init__(self, **children):
+            self._children = children
+
+        def _trackable_children(self):
+            return sorted(self._children.items())
+
+    inner = Scale(rt.Variable(5.0))
+    inner(rt.constant(2.0))
+    holder = Holder(model=inner, step=rt.Variable(3, trainable=False))
+    loaded = _cycles(holder, tmp_path, 2)
+    assert loaded.step.numpy() == 3
+    assert loaded.model(rt.constant(2.0)).numpy() == inner(rt.constant(2.0)).numpy() == 10.0
