@@ -15,8 +15,6 @@ signatures (a concrete function called as TensorFlow calls a signature).
 
 from __future__ import annotations
 
-import inspect
-
 from runtime.core import context, nest, tracebacks
 from runtime.core.tensor import EagerTensor, Tensor
 from runtime.core.tensor_spec import TensorSpec
@@ -257,10 +255,3 @@ def output_names(structured_outputs):
         return [k for k in sorted(structured_outputs) if structured_outputs[k] is not None]
     outputs = [t for t in nest.flatten(structured_outputs) if t is not None]
     return [f"output_{i}" for i in range(len(outputs))]
-
-
-def plain_signature(names):
-    """A signature of positional-or-keyword parameters ``names`` (a function saved without
-    one)."""
-    kind = inspect.Parameter.POSITIONAL_OR_KEYWORD
-    return inspect.Signature([inspect.Parameter(n, kind) for n in names])

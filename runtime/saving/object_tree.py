@@ -13,8 +13,9 @@ An object reached twice is one node, so what two modules share stays shared when
 ...     def __init__(self):
 ...         super().__init__()
 ...         self.blocks = [rt.Module(name="a")]
->>> [sorted(node) for node in ObjectTree(_Stub()).describe(Net())]
-[['children', 'kind', 'variables'], ['children', 'kind'], ['children', 'kind', 'variables']]
+>>> from runtime.saving.writer import _Writer
+>>> [(node["kind"], node["children"]) for node in ObjectTree(_Writer()).describe(Net())]
+[('object', [['blocks', {'object': 1}]]), ('list', [['0', {'object': 2}]]), ('object', [])]
 """
 
 from __future__ import annotations
@@ -66,7 +67,6 @@ class ObjectTree:
             return {"kind": kind, "children": entries}
         taken = {name for name, _ in entries}
         for name, fn in function_attributes(obj):
-            _check_attribute_name(name)
             if name not in taken:
                 ref = self._function(fn, f"{path}/{name}" if path else name)
                 if ref is not None:
@@ -96,11 +96,12 @@ class ObjectTree:
             concretes = [fn]
             signature = getattr(fn, "_signature", None)
             if not isinstance(signature, inspect.Signature):
-                signature = _plain_signature([name for name, _ in traced_arguments(fn)])
+                signature = None
         if not concretes:
             return None
-        if signature is None:
-            signature = _plain_signature([name for name, _ in traced_arguments(concretes[0])])
+        names = [name for name, _ in traced_arguments(concretes[0])]
+        if signature is None or list(signature.parameters) != names:  # loading checks they agree
+            signature = _plain_signature(names)
         keys = [self.writer.concrete(cf, key) for cf in concretes]
         return {"function": {"concrete": keys, "parameters": encode_parameters(signature)}}
 
@@ -170,19 +171,17 @@ def _own_variables(obj):
 
 
 def _check_attribute_name(name):
-    if name in RESERVED_NAMES or (name.startswith("__") and name != "__call__"):
+    if (
+        not name.isidentifier()
+        or name in RESERVED_NAMES
+        or (name.startswith("__") and name != "__call__")
+    ):
         raise SavedModelError(
-            f"Cannot save the attribute {name!r}: a loaded object uses that name itself"
+            f"Cannot save the attribute {name!r}: a loaded object cannot take that name (an "
+            "identifier, not one starting with '__' but __call__, nor one it uses itself)"
         )
 
 
 def _plain_signature(names):
     kind = inspect.Parameter.POSITIONAL_OR_KEYWORD
     return inspect.Signature([inspect.Parameter(n, kind) for n in names])
-
-
-class _Stub:
-    """A writer that only counts (for the example above)."""
-
-    def variable(self, variable):
-        return "v0"

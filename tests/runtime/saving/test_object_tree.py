@@ -254,3 +254,14 @@ def test_an_object_naming_its_own_children_is_saved_by_them(tmp_path):
     loaded = _cycles(holder, tmp_path, 2)
     assert loaded.step.numpy() == 3
     assert loaded.model(rt.constant(2.0)).numpy() == inner(rt.constant(2.0)).numpy() == 10.0
+
+
+@pytest.mark.parametrize("name", ["signatures", "_trackable_children"])
+def test_an_attribute_a_loaded_object_uses_itself_is_refused_at_save(tmp_path, name):
+    inner = rt.Module()
+    setattr(inner, name, rt.Variable(1.0))
+    outer = rt.Module()
+    outer.inner = inner  # nested: every object of the tree is checked, not only the root
+    with pytest.raises(SavedModelError, match=f"'{name}': a loaded object cannot take that name"):
+        rt.saved_model.save(outer, str(tmp_path / "m"))
+    assert not (tmp_path / "m").exists()
