@@ -252,6 +252,12 @@ class Function:
             tracebacks.filter_traceback(error)  # the user's frames only, unless switched off
             raise
 
+    def _list_all_concrete_functions(self):
+        """Every ConcreteFunction traced so far (and still cached), in the order traced: what
+        ``rt.saved_model.save`` saves of this function, as TensorFlow saves them all."""
+        with self._cache.lock:
+            return self._cache.graphs()
+
     def _traceable(self):
         if inspect.isgeneratorfunction(self.python_function):
             raise NotImplementedError(

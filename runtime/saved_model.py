@@ -31,7 +31,13 @@ naming the file on any damage. Saving is atomic and keeps files that are not the
 """
 
 from runtime.saving.format import SavedModelError
-from runtime.saving.loaded import LoadedFunction, LoadedObject, SignatureFunction
+from runtime.saving.loaded import (
+    LoadedConcreteFunction,
+    LoadedFunction,
+    LoadedObject,
+    SignatureFunction,
+)
+from runtime.saving.options import SaveOptions
 from runtime.saving.reader import load, show
 from runtime.saving.writer import save
 
@@ -40,6 +46,8 @@ __all__ = [
     "load",
     "show",
     "SavedModelError",
+    "SaveOptions",
+    "LoadedConcreteFunction",
     "LoadedObject",
     "LoadedFunction",
     "SignatureFunction",

@@ -224,7 +224,7 @@ Functions run eagerly: False
 (<rt.Variable 'demo_module/Variable:0' shape=() dtype=float32, numpy=6.0>,)
 (<rt.Variable 'demo_module/Variable:0' shape=() dtype=float32, numpy=6.0>,)
 ()
-saved model DIRECTORY (format autograph-saved-model version 1)
+saved model DIRECTORY (format autograph-saved-model version 2)
 function 'add_print':
   inputs:
     a: float32 shape ()

@@ -22,7 +22,7 @@ from runtime.core.graph import Operation
 from runtime.core.tensor_shape import TensorShape
 
 FORMAT = "autograph-saved-model"
-VERSION = 1
+VERSION = 2  # 2: the object tree, and every concrete function of each function
 DESCRIPTION_FILE = "saved_model.json"
 # The arrays file of one save: a fresh generation name each time, so a save never
 # overwrites the file the committed description names.

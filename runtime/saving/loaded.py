@@ -1,21 +1,42 @@
-"""What loading gives back: an object of saved functions and variables, those functions, and
-its signatures (the same functions called as TensorFlow calls a signature)."""
+"""What loading gives back: objects holding the saved variables, functions and sub-objects; the
+functions, which dispatch among their saved concrete functions by their arguments; and the
+signatures (a concrete function called as TensorFlow calls a signature).
+
+>>> import tempfile, runtime as rt, autograph as ag
+>>> m = rt.Module()
+>>> m.double = ag.function(lambda x: 2 * x)
+>>> _ = m.double(rt.constant(1.0)), m.double(rt.constant([1, 2]))
+>>> path = tempfile.mkdtemp()
+>>> rt.saved_model.save(m, path)
+>>> loaded = rt.saved_model.load(path)
+>>> loaded.double(rt.constant([3, 4]))  # the int32 vector's concrete function
+<rt.Tensor: shape=(2,), dtype=int32, numpy=array([6, 8], dtype=int32)>
+"""
 
 from __future__ import annotations
 
-from runtime.core import nest, tracebacks
+from runtime.core import context, nest, tracebacks
 from runtime.core.tensor import EagerTensor, Tensor
 from runtime.core.tensor_spec import TensorSpec
 from runtime.execution import profiling
 from runtime.execution.compile import compile_function
+from runtime.functions.graph_function import GraphFunction
 from runtime.ops.constant_ops import convert_to_tensor
+from runtime.saving.dispatch import match, no_match_error
 from runtime.views import render
+
+# Names a loaded object uses itself: no saved attribute may take them.
+RESERVED_ATTRIBUTES = frozenset(
+    {"signatures", "variables", "trainable_variables", "_trackable_children"}
+)
 
 
 class LoadedObject:
-    """What ``load`` returns: saved functions and variables as attributes, and ``signatures``.
+    """A saved object as loaded: its saved variables, functions and sub-objects as attributes,
+    ``variables`` and ``trainable_variables`` (in the original's order), and ``signatures``.
 
-    Calling it calls the saved ``__call__``, when the saved object had one.
+    Calling it calls the saved ``__call__``, when the saved object had one. It can be saved
+    again: its attributes are its children in the object graph (``runtime.state.trackable``).
     """
 
     def __init__(self):
@@ -26,30 +47,46 @@ class LoadedObject:
     def __call__(self, *args, **kwargs):
         call = self.__dict__.get("__call__")
         if call is None:
-            raise TypeError("The saved object had no __call__ function with an input_signature")
+            raise TypeError("The saved object had no __call__ function")
         return call(*args, **kwargs)
 
+    def _trackable_children(self):
+        return [(k, v) for k, v in sorted(vars(self).items()) if k not in RESERVED_ATTRIBUTES]
 
-class LoadedFunction:
-    """A saved function, rebuilt from its graph: called with tensors, checked against its inputs."""
 
-    def __init__(self, name, graph, arguments):
+class LoadedConcreteFunction:
+    """One saved concrete function, rebuilt from its graph: ``arguments`` are its graph's
+    inputs by name, ``input_signature`` their specs; called with tensors by those names.
+
+    Under a ``GradientTape``, or inside a function being traced, a call is one differentiable
+    op (``runtime.functions.graph_function``), so gradients reach the variables it reads.
+    """
+
+    def __init__(self, name, graph, arguments, traced=None):
         self.name = name
         self.graph = graph
         self.arguments = arguments
         self.input_signature = tuple(
             TensorSpec(t.shape, t.dtype, a) for t, a in zip(graph.inputs, arguments)
         )
+        # What it was traced for, [(parameter, value)]: TensorSpecs and Python values.
+        self._traced = traced if traced is not None else list(zip(arguments, self.input_signature))
         self._program = compile_function(graph)
+        self._graph_function = None
+
+    @property
+    def structured_input_signature(self):
+        """``(args, kwargs)`` as traced, as TensorFlow gives it."""
+        return tuple(value for _, value in self._traced), {}
 
     def __call__(self, *args, **kwargs):
         try:
-            return self._call(args, kwargs)
+            return self.call_flat(self._by_name(args, kwargs))
         except Exception as error:
             tracebacks.filter_traceback(error)  # the user's frames only, unless switched off
             raise
 
-    def _call(self, args, kwargs):
+    def _by_name(self, args, kwargs):
         if len(args) > len(self.arguments):
             raise TypeError(f"{self.name} takes {len(self.arguments)} arguments, got {len(args)}")
         values = dict(zip(self.arguments, args))
@@ -60,18 +97,9 @@ class LoadedFunction:
         missing = [a for a in self.arguments if a not in values]
         if missing:
             raise TypeError(f"{self.name}: missing argument {missing[0]!r}")
-        flat = [
+        return [
             self._check(a, spec, values[a]) for a, spec in zip(self.arguments, self.input_signature)
         ]
-        record = profiling.recorder  # set while rt.summary.trace_on is on
-        if record is None:
-            results = self._program(*flat)
-        else:
-            results = record(self.name, self.graph, self.graph, self._program, flat)
-        tensors = [EagerTensor(v, t.dtype) for v, t in zip(results, self.graph.outputs)]
-        return nest.map_structure(
-            lambda i: None if i is None else tensors[i], self.graph.structured_outputs
-        )
 
     def _check(self, name, spec, value):
         if not isinstance(value, Tensor):
@@ -82,13 +110,90 @@ class LoadedFunction:
                     f"{self.name}: argument {name!r} does not fit {spec}: {e}"
                 ) from None
         spec.check_argument(self.name, name, value, source="the saved function")
-        return value._value
+        return value
+
+    def call_flat(self, tensors):
+        """Runs the graph on its input tensors, in order; returns the structured outputs."""
+        if context.building_graph() is not None or context.recording_tapes():
+            if self._graph_function is None:
+                self._graph_function = GraphFunction(self.graph, self._program, self.name)
+            return self._structured(self._graph_function(tensors))
+        values = [t._value for t in tensors]
+        record = profiling.recorder  # set while rt.summary.trace_on is on
+        if record is None:
+            results = self._program(*values)
+        else:
+            results = record(self.name, self.graph, self.graph, self._program, values)
+        return self._structured(
+            [EagerTensor(v, t.dtype) for v, t in zip(results, self.graph.outputs)]
+        )
+
+    def _structured(self, tensors):
+        return nest.map_structure(
+            lambda i: None if i is None else tensors[i], self.graph.structured_outputs
+        )
+
+    def __repr__(self):
+        return f"<rt.saved_model.LoadedConcreteFunction {self.name}>"
+
+    def _repr_html_(self):
+        """A notebook shows the graph drawn, where Graphviz is installed, else its text."""
+        return render.html(self.graph, heading=repr(self))
+
+    def _repr_svg_(self):
+        return self.graph._repr_svg_()
+
+    def _repr_pretty_(self, printer, cycle):
+        printer.text(repr(self) if cycle else f"{self!r}\n{self.graph}")
+
+
+class LoadedFunction:
+    """A saved ``ag.function``: called as the original was (its parameters, their plain
+    defaults), it runs the first saved concrete function its arguments match (tensors by dtype
+    and shape, Python values by value; then Python values converted to tensors), as TensorFlow's
+    restored functions do. No match: a ValueError listing what was saved.
+
+    ``graph``, ``arguments`` and ``input_signature`` are those of its first concrete function
+    (``input_signature`` only when it has one concrete function).
+    """
+
+    def __init__(self, name, concrete_functions, signature):
+        self.__name__ = self.name = name
+        self.concrete_functions = list(concrete_functions)
+        self.__signature__ = signature
+        first = self.concrete_functions[0]
+        self.graph, self.arguments = first.graph, first.arguments
+        single = len(self.concrete_functions) == 1
+        self.input_signature = first.input_signature if single else None
+
+    def _list_all_concrete_functions(self):
+        """The saved concrete functions, in the order they were traced (a save saves them)."""
+        return list(self.concrete_functions)
+
+    def __call__(self, *args, **kwargs):
+        try:
+            return self._call(args, kwargs)
+        except Exception as error:
+            tracebacks.filter_traceback(error)  # the user's frames only, unless switched off
+            raise
+
+    def _call(self, args, kwargs):
+        try:
+            bound = self.__signature__.bind(*args, **kwargs)
+        except TypeError as e:
+            raise TypeError(f"{self.name}(): {e}") from None
+        bound.apply_defaults()
+        for convert in (False, True):
+            for concrete in self.concrete_functions:
+                tensors = match(concrete._traced, bound.arguments, convert)
+                if tensors is not None:
+                    return concrete.call_flat(tensors)
+        raise no_match_error(args, kwargs, self.concrete_functions)
 
     def __repr__(self):
         return f"<rt.saved_model.LoadedFunction {self.name}>"
 
     def _repr_html_(self):
-        """A notebook shows the graph drawn, where Graphviz is installed, else its text."""
         return render.html(self.graph, heading=repr(self))
 
     def _repr_svg_(self):
@@ -107,9 +212,9 @@ class SignatureFunction:
     ``structured_outputs`` is ``{output name: TensorSpec}``: what to pass and what comes back.
     """
 
-    def __init__(self, function: LoadedFunction):
-        self.function = function
-        self.name = function.name
+    def __init__(self, function: LoadedConcreteFunction, name=None):
+        self.function = self.concrete_function = function
+        self.name = name or function.name
         self.graph = function.graph
         self.arguments = function.arguments
         self.input_signature = function.input_signature

@@ -25,9 +25,12 @@ import re
 from runtime.core.graph import PLACEHOLDER, FuncGraph, is_valid_op_name
 from runtime.core.op_def import OPS
 from runtime.core.tensor_shape import MAX_RANK
+from runtime.core.tensor_spec import TensorSpec
 from runtime.functions.graph_function import GraphFunction
 from runtime.ops.constant_ops import static_values_once
 from runtime.ops.function_ops import CALL
+from runtime.saving import version1
+from runtime.saving.arguments import decode_arguments
 from runtime.saving.arrays import ArraysReader
 from runtime.saving.attributes import decode_attr
 from runtime.saving.files import ModelChanged, open_regular_file, read_limited
@@ -57,18 +60,18 @@ from runtime.saving.format import (
     read_shape,
     shape_text,
 )
-from runtime.saving.loaded import LoadedFunction, LoadedObject, SignatureFunction, output_names
+from runtime.saving.loaded import LoadedConcreteFunction, LoadedObject, output_names
+from runtime.saving.object_reader import ObjectReader, read_signatures
 from runtime.saving.sub_graph_inputs import check_sub_graph_inputs
-from runtime.saving.writer import RESERVED_ATTRIBUTES
-from runtime.state.variables import OwnedArray, Variable
+from runtime.state.variables import VAR_HANDLE, OwnedArray, Variable
 
 _ATTEMPTS = 20  # reads started again because a save committed meanwhile
 _DESCRIPTION_FIELDS = (
     "format",
     "version",
     "functions",
+    "objects",
     "signatures",
-    "attributes",
     "variables",
     "arrays",
     "checksum",
@@ -92,11 +95,14 @@ def load(path):
 
 
 def show(path):
-    """A description of what ``path`` holds: signatures, functions, inputs, outputs, variables."""
-    loaded, functions, version = _read(path)
+    """A description of what ``path`` holds: functions, signatures, their inputs and outputs,
+    and the variables."""
+    loaded, functions, version, variables = _read(path)
     lines = [f"saved model {path} (format {FORMAT} version {version})"]
-    for name, fn in sorted(functions.items()):
-        kind = "signature" if name in loaded.signatures else "function"
+    listed = [("function", k, fn) for k, fn in functions.items()]
+    signatures = loaded.signatures if isinstance(loaded, LoadedObject) else {}
+    listed += [("signature", k, s.function) for k, s in signatures.items()]
+    for kind, name, fn in sorted(listed, key=lambda item: item[1]):
         lines.append(f"{kind} {name!r}:")
         lines.append("  inputs:")
         for spec in fn.input_signature:
@@ -106,7 +112,7 @@ def show(path):
         for name, t in zip(names, fn.graph.outputs):
             lines.append(f"    {name}: {t.dtype.name} shape {shape_text(t.shape)}")
     lines.append("variables:")
-    for v in loaded.variables:
+    for v in variables:
         lines.append(
             f"  {v.name}: {v.dtype.name} shape {shape_text(v.shape)}"
             + ("" if v.trainable else " (not trainable)")
@@ -188,11 +194,13 @@ class _Reader:
             raise SavedModelError(f"{self.description_path}: {self.where}: {e}") from None
 
     def read(self):
-        raw, description = self._description()
+        raw, written = self._description()
         # Reported after the checks of the content (whose messages say more, and which refuse
         # a hostile graph before the whole text is written again to compare its layout), or
         # as the cause when the arrays file does not match what the description says.
-        self.damage = functools.cache(lambda: _damage(raw, description))
+        self.damage = functools.cache(lambda: _damage(raw, written))
+        with self._in_description():
+            description = version1.upgrade(written) if written["version"] == 1 else written
         with self._open_arrays(raw, description["arrays"]) as (arrays_data, arrays_path):
             # Each array reference has a "key" and names one member (two for strings): a zip
             # directory listing more members is refused before any of them costs memory.
@@ -214,16 +222,21 @@ class _Reader:
                 expect(damage is None, damage)
             self.arrays.check_all_read()
         functions = {}
-        for name, (graph, arguments) in graphs.items():
+        for key, (name, graph, arguments, traced) in graphs.items():
             try:
-                functions[name] = LoadedFunction(name, graph, arguments)
+                functions[key] = LoadedConcreteFunction(name, graph, arguments, traced)
             except Exception as e:
                 raise SavedModelError(
-                    f"{self.description_path}: function {name!r} does not compile: {e}"
+                    f"{self.description_path}: function {key!r} does not compile: {e}"
                 ) from e
         with self._in_description():
-            loaded = self._object(description, functions)
-        return loaded, functions, description["version"]
+            self.where = "'objects'"
+            loaded = ObjectReader(description["objects"], self.variables, functions).root()
+            self.where = "the description"
+            signatures = read_signatures(description["signatures"], functions)
+            if isinstance(loaded, LoadedObject):
+                loaded.signatures = signatures
+        return loaded, functions, description["version"], list(self.variables.values())
 
     # --- the two files -------------------------------------------------------------------------
 
@@ -246,7 +259,7 @@ class _Reader:
             expect(description.get("format") == FORMAT, f"this is not a {FORMAT} directory")
             version = description.get("version")
             expect(
-                type(version) is int and version == VERSION,
+                type(version) is int and version in (1, VERSION),
                 f"format version {version!r:.20} is not supported (this is {VERSION}): "
                 "save the model again with this version",
             )
@@ -254,7 +267,8 @@ class _Reader:
                 "arrays" in description or "checksum" in description,
                 "it was written by an earlier layout, without checksums: save the model again",
             )
-            expect_object(description, "the description", keys=_DESCRIPTION_FIELDS)
+            fields = version1.FIELDS if version == 1 else _DESCRIPTION_FIELDS
+            expect_object(description, "the description", keys=fields)
             expect(
                 type(description["checksum"]) is str, "'checksum' must be a SHA-256 in hex digits"
             )
@@ -345,8 +359,9 @@ class _Reader:
         self.variables[key] = variable
 
     def _function(self, entry):
-        expect_object(entry, "it", keys=("name", "graph", "arguments", "outputs"))
-        graph = self._graph(entry["graph"], expect_str(entry["name"], "its name"), depth=0)
+        expect_object(entry, "it", keys=("name", "graph", "arguments", "outputs", "inputs"))
+        name = expect_str(entry["name"], "its name")
+        graph = self._graph(entry["graph"], name, depth=0)
         arguments = expect_list(entry["arguments"], "its arguments")
         expect(
             arguments == [t.op.name for t in graph.inputs],
@@ -354,37 +369,9 @@ class _Reader:
         )
         structure = decode_structure(entry["outputs"], len(graph.outputs), "its output structure")
         graph.structured_outputs = structure
-        return graph, arguments
-
-    def _object(self, description, functions):
-        loaded = LoadedObject()
-        self.where = "'attributes'"
-        for name, entry in expect_object(description["attributes"], "it").items():
-            expect(
-                name.isidentifier()
-                and (not name.startswith("_") or name == "__call__")
-                and name not in RESERVED_ATTRIBUTES,
-                f"{name!r:.100} cannot name an attribute of a loaded object",
-            )
-            expect(
-                type(entry) is dict and len(entry) == 1, f"attribute {name!r} must be one reference"
-            )
-            ((kind, key),) = entry.items()
-            table = {"variable": self.variables, "function": functions}.get(kind)
-            expect(table is not None, f"attribute {name!r}: unknown kind {kind!r:.40}")
-            expect(name != "__call__" or kind == "function", "'__call__' must be a function")
-            expect(
-                type(key) is str and key in table, f"attribute {name!r}: {key!r:.100} is unknown"
-            )
-            setattr(loaded, name, table[key])
-        self.where = "'signatures'"
-        for name in expect_list(description["signatures"], "it"):
-            expect(type(name) is str and name in functions, f"{name!r:.100} is not a function")
-            expect(name not in loaded.signatures, f"{name!r} is listed twice")
-            loaded.signatures[name] = SignatureFunction(functions[name])
-        loaded.variables = tuple(self.variables.values())
-        loaded.trainable_variables = tuple(v for v in loaded.variables if v.trainable)
-        return loaded
+        specs = [TensorSpec(t.shape, t.dtype, a) for t, a in zip(graph.inputs, arguments)]
+        traced = decode_arguments(entry["inputs"], len(specs), specs, self.variables)
+        return name, graph, arguments, traced
 
     # --- graphs ------------------------------------------------------------------------------
 
@@ -467,6 +454,8 @@ class _Reader:
         specs = _output_specs(opdef, inferred, saved)
         op = graph.create_op(opdef, inputs, attrs, name, specs, [ops[c] for c in controls])
         expect(op.name == name, f"op name {name!r} is used twice")
+        if opdef is VAR_HANDLE:  # so that a tape sees the variable a call reads (gradients)
+            graph.variable_handles.setdefault(id(attrs["variable"]), op.outputs[0])
         return op
 
     def _attrs(self, opdef, data, depth):

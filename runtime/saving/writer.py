@@ -1,4 +1,4 @@
-"""Writing a module's functions and variables to a saved-model directory."""
+"""Writing an object, what it reaches, and its functions to a saved-model directory."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ import hashlib
 import numpy as np
 
 from runtime.saving import files
+from runtime.saving.arguments import encode_arguments
 from runtime.saving.arrays import ArraysWriter
 from runtime.saving.attributes import encode_attr
 from runtime.saving.format import (
@@ -22,21 +23,28 @@ from runtime.saving.format import (
     json_values_bound,
     shape_json,
 )
-from runtime.state.variables import Variable
+from runtime.saving.object_tree import (
+    ObjectTree,
+    function_attributes,
+    offered_functions,
+    traced,
+    traced_arguments,
+)
+from runtime.saving.options import check_options
 
-# Names a loaded object uses itself: no saved attribute may take them.
-RESERVED_ATTRIBUTES = frozenset({"signatures", "variables", "trainable_variables"})
 
+def save(obj, path, signatures=None, options=None):
+    """Writes ``obj`` and every object it reaches to the directory ``path``.
 
-def save(obj, path, signatures=None):
-    """Writes ``obj``'s functions and variables to the directory ``path``.
-
-    Saved are the functions in ``signatures`` (a function traced with
-    ``input_signature``, a concrete function, or a dict name -> function) and
-    every ``ag.function`` attribute of ``obj`` that has an input_signature,
-    with the variables they use and those of ``obj``. Without ``signatures``,
-    a single such attribute is also the ``serving_default`` signature, as in
-    TensorFlow.
+    Saved are the object graph from ``obj`` (``runtime.state.trackable``:
+    modules, variables, lists, tuples and dicts of them, objects naming their
+    own children), every ``ag.function`` attribute of those objects with all
+    the concrete functions it has traced (one is traced for a function with an
+    input_signature and none yet), and the functions in ``signatures`` (a
+    function traced with ``input_signature``, a concrete function, or a dict
+    name -> function). Without ``signatures``, the root's single function with
+    an input_signature is also the ``serving_default`` signature, as in
+    TensorFlow; a loaded object's own signatures are saved again.
 
     Everything is checked before the directory is touched: a value that
     cannot be saved raises SavedModelError and changes nothing. The save then
@@ -45,37 +53,28 @@ def save(obj, path, signatures=None):
     not the model's are kept.
 
     Raises:
-        SavedModelError: nothing to save, a value that cannot be saved, or a
-            directory that cannot be written.
+        SavedModelError: a value that cannot be saved, or a directory that
+            cannot be written.
     """
-    offered = _offered_functions(obj)
-    if signatures is None and offered is not None and "serving_default" in offered:
-        signatures = {"serving_default": offered.pop("serving_default")}
-    elif signatures is None and offered is None:
-        signatures = _default_signature(obj)
-    functions = _functions_to_save(obj, signatures, offered)
-    if not functions:
-        raise SavedModelError(
-            "Nothing to save: give signatures=, or functions with an input_signature as attributes"
-        )
+    check_options(options)
+    signatures = _signatures_to_save(obj, signatures)
     writer = _Writer()
-    described = {name: writer.function(cf) for name, cf in functions.items()}
-    attributes = {}
-    for name, value in _attributes(obj):
-        if isinstance(value, Variable) and name != "__call__":  # calls look at the class only
-            attributes[_attribute_name(name)] = {"variable": writer.variable(value)}
-        elif name in functions:
-            attributes[_attribute_name(name)] = {"function": name}
-    for variable in getattr(obj, "variables", ()):
-        writer.variable(variable)
+    objects = ObjectTree(writer).describe(obj)
+    if not writer.functions and not writer.variables and offered_functions(obj) is not None:
+        raise SavedModelError("Nothing to save: the model has no variables and no functions yet")
+    signature_keys = []
+    for name, fn in signatures.items():
+        if not is_saveable_name(name):
+            raise SavedModelError(f"Cannot save a signature named {name!r}: use printable text")
+        signature_keys.append([name, writer.concrete(_concrete(fn, name), name)])
     arrays = writer.arrays.to_bytes()
     arrays_name = files.new_arrays_name()
     description = {
         "format": FORMAT,
         "version": VERSION,
-        "functions": described,
-        "signatures": sorted(_signature_names(signatures)),
-        "attributes": attributes,
+        "functions": writer.functions,
+        "objects": objects,
+        "signatures": signature_keys,
         "variables": writer.variables,
         "arrays": {
             "file": arrays_name,
@@ -103,48 +102,38 @@ def _check_loadable_size(text, path):
         )
 
 
-def _attribute_name(name):
-    if name in RESERVED_ATTRIBUTES:
-        raise SavedModelError(
-            f"Cannot save the attribute {name!r}: a loaded object uses that name itself"
-        )
-    return name
-
-
-def _attributes(obj):
-    names = set(vars(obj)) if hasattr(obj, "__dict__") else set()
-    names |= {n for n in dir(type(obj)) if not n.startswith("_") or n == "__call__"}
-    for name in sorted(n for n in names if not n.startswith("_") or n == "__call__"):
-        try:
-            yield name, getattr(obj, name)
-        except Exception:  # a property that fails: not something to save
-            continue
-
-
-def _saveable_attributes(obj):
-    for name, value in _attributes(obj):
-        if (
-            hasattr(value, "get_concrete_function")
-            and getattr(value, "input_signature", None) is not None
-        ):
-            yield name, value
-
-
-def _default_signature(obj):
-    """TensorFlow's rule: with no ``signatures``, the one function that could serve does."""
-    candidates = [value for _, value in _saveable_attributes(obj)]
-    return candidates[0] if len(candidates) == 1 else None
-
-
-def _signature_names(signatures):
+def _signatures_to_save(obj, signatures):
+    """``{name: function}``: those given, else TensorFlow's default (see ``save``)."""
     if signatures is None:
-        return []
+        offered = offered_functions(obj)
+        if offered is not None:
+            signatures = offered.get("serving_default")
+        elif _loaded_signatures(obj):
+            return dict(_loaded_signatures(obj))
+        else:
+            candidates = [fn for _, fn in function_attributes(obj) if _has_signature(fn)]
+            signatures = candidates[0] if len(candidates) == 1 else None
+    if signatures is None:
+        return {}
     if isinstance(signatures, dict):
-        return list(signatures)
-    return ["serving_default"]
+        return dict(signatures)
+    return {"serving_default": signatures}
+
+
+def _loaded_signatures(obj):
+    """A loaded object's own signatures (``loaded.signatures``), saved again with it."""
+    own = getattr(obj, "signatures", None)
+    if isinstance(own, dict) and all(hasattr(f, "concrete_function") for f in own.values()):
+        return own
+    return None
+
+
+def _has_signature(fn):
+    return getattr(fn, "input_signature", None) is not None and hasattr(fn, "get_concrete_function")
 
 
 def _concrete(fn, name):
+    fn = getattr(fn, "concrete_function", fn)  # a loaded signature: its concrete function
     if hasattr(fn, "structured_input_signature") and hasattr(fn, "graph"):
         return fn
     if hasattr(fn, "get_concrete_function"):
@@ -153,48 +142,8 @@ def _concrete(fn, name):
                 f"Cannot save {name!r}: give the function an input_signature, or pass a concrete "
                 "function (fn.get_concrete_function(...))"
             )
-        return _traced(fn, name)
+        return traced(fn, name)
     raise SavedModelError(f"Cannot save {name!r}: {fn!r} is not a traced function")
-
-
-def _traced(fn, name):
-    """``fn``'s concrete function; tracing it compiles its graph, which may fail."""
-    try:
-        return fn.get_concrete_function()
-    except SyntaxError as e:  # only compiling makes Python source while tracing
-        raise SavedModelError(
-            f"Cannot save {name!r}: its graph does not compile to Python: {e}"
-        ) from e
-
-
-def _offered_functions(obj):
-    """The functions an object chooses to save (name -> concrete function), or None for those
-    found in its attributes. A Keras model offers its ``__call__`` and, unless other
-    signatures are given, ``serving_default``, as TensorFlow saves one, and the functions
-    its class defines, not the training steps it keeps."""
-    offer = getattr(obj, "_saved_model_functions", None)
-    return dict(offer()) if callable(offer) else None
-
-
-def _functions_to_save(obj, signatures, offered):
-    functions = {}
-    if signatures is not None:
-        items = (
-            signatures.items()
-            if isinstance(signatures, dict)
-            else [("serving_default", signatures)]
-        )
-        for name, fn in items:
-            if not is_saveable_name(name):
-                raise SavedModelError(f"Cannot save a signature named {name!r}: use printable text")
-            functions[name] = _concrete(fn, name)
-    if offered is not None:
-        for name, fn in offered.items():
-            functions.setdefault(name, fn)
-        return functions
-    for name, value in _saveable_attributes(obj):
-        functions.setdefault(name, _traced(value, name))
-    return functions
 
 
 class _Writer:
@@ -204,6 +153,9 @@ class _Writer:
         self.arrays = ArraysWriter()
         self.variables = []
         self._variable_keys = {}
+        self.functions = {}  # key -> a concrete function's description
+        self._function_keys = {}  # id(concrete function) -> its key: each saved once
+        self._concretes = []  # kept alive while their ids are keys
 
     def variable(self, variable):
         key = self._variable_keys.get(id(variable))
@@ -221,15 +173,38 @@ class _Writer:
             )
         return key
 
+    def concrete(self, cf, key):
+        """The key of concrete function ``cf`` in ``functions``, written under ``key`` (or
+        ``key#1``, ``key#2``...) the first time."""
+        if id(cf) in self._function_keys:
+            return self._function_keys[id(cf)]
+        key = key if is_saveable_name(key) else "function"
+        unique, n = key, 0
+        while unique in self.functions:
+            n += 1
+            unique = f"{key}#{n}"
+        self.functions[unique] = self.function(cf)
+        self._function_keys[id(cf)] = unique
+        self._concretes.append(cf)
+        return unique
+
     def function(self, cf):
         graph = cf.graph
         n_args = len(graph.inputs) - len(getattr(graph, "captures", ()))
         name = getattr(cf, "name", graph.graph_name)
+        name = name if is_saveable_name(name) else "function"
+        arguments = [op_input.op.name for op_input in graph.inputs[:n_args]]
+        inputs = encode_arguments(traced_arguments(cf), self, repr(name))
+        if sum(_tensor_count(structure) for _, structure in inputs) != n_args:
+            raise SavedModelError(
+                f"Cannot save {name!r}: its arguments as traced do not give its {n_args} inputs"
+            )
         return {
-            "name": name if is_saveable_name(name) else "function",
+            "name": name,
             "graph": self.graph(graph),
-            "arguments": [op_input.op.name for op_input in graph.inputs[:n_args]],
+            "arguments": arguments,
             "outputs": encode_structure(graph.structured_outputs, iter(range(len(graph.outputs)))),
+            "inputs": inputs,
         }
 
     def graph(self, graph):
@@ -265,3 +240,14 @@ class _Writer:
 
     def array(self, value):
         return self.arrays.add(value, what="a constant")
+
+
+def _tensor_count(structure):
+    ((tag, content),) = structure.items()
+    if tag == "tensor":
+        return 1
+    if tag in ("list", "tuple"):
+        return sum(_tensor_count(item) for item in content)
+    if tag == "dict":
+        return sum(_tensor_count(item) for _, item in content)
+    return 0

@@ -301,7 +301,7 @@ def test_show_prints_what_a_saved_model_holds(tmp_path):
     assert result.returncode == 0, result.stderr
     # What the module holds, written out from its definition above.
     assert result.stdout == (
-        f"saved model {path} (format autograph-saved-model version 1)\n"
+        f"saved model {path} (format autograph-saved-model version 2)\n"
         "function 'add':\n"
         "  inputs:\n"
         "    a: float32 shape ()\n"

@@ -89,9 +89,10 @@ def test_a_tensor_whose_text_holds_a_slot_token_is_printed_as_it_is():
 
 def test_call_bound_to_a_variable_is_refused(model):
     document = description(model)
-    document["attributes"]["__call__"] = {"variable": document["variables"][0]["key"]}
+    root = document["objects"][0]
+    root["children"].append(["__call__", {"variable": document["variables"][0]["key"]}])
     write_signed(model, document)
-    assert _load_error(model).endswith("'attributes': '__call__' must be a function")
+    assert _load_error(model).endswith("'__call__' must be a function)")
 
 
 def test_an_empty_index_compiles_saves_and_loads(tmp_path):

@@ -1,0 +1,158 @@
+"""Reading the object tree back (``runtime.saving.object_tree`` describes it): every node, name
+and reference checked, then the loaded objects, lists, tuples and dicts built and linked.
+
+Nothing here runs code from the file: a node becomes a LoadedObject, a list, a tuple or a
+dict; a reference names a node by index, a variable by key or concrete functions by key.
+"""
+
+from __future__ import annotations
+
+from runtime.saving.arguments import decode_parameters
+from runtime.saving.format import MAX_GRAPH_DEPTH, expect, expect_list, expect_object
+from runtime.saving.loaded import (
+    RESERVED_ATTRIBUTES,
+    LoadedFunction,
+    LoadedObject,
+    SignatureFunction,
+)
+
+_KINDS = {
+    "object": ("kind", "children", "variables"),
+    "list": ("kind", "children"),
+    "tuple": ("kind", "children"),
+    "dict": ("kind", "children"),
+}
+
+
+def read_signatures(data, concretes):
+    """``{name: SignatureFunction}`` from ``[[name, function key]]``."""
+    signatures = {}
+    for entry in expect_list(data, "'signatures'"):
+        expect(
+            type(entry) is list and len(entry) == 2 and all(type(x) is str for x in entry),
+            "a signature must be [name, function key]",
+        )
+        name, key = entry
+        expect(key in concretes, f"signature {name!r:.100}: no function {key!r:.100}")
+        expect(name not in signatures, f"signature {name!r:.100} is listed twice")
+        signatures[name] = SignatureFunction(concretes[key], name)
+    return signatures
+
+
+class ObjectReader:
+    """Builds the loaded objects of ``objects`` (a description's list of nodes)."""
+
+    def __init__(self, nodes, variables, concretes):
+        self.nodes = expect_list(nodes, "'objects'")
+        expect(self.nodes, "'objects' must hold the root object")
+        self.variables = variables  # key -> Variable
+        self.concretes = concretes  # key -> LoadedConcreteFunction
+        self.built = [None] * len(self.nodes)
+        self._building = set()
+
+    def root(self):
+        for index, node in enumerate(self.nodes):
+            self._check(index, node)
+        for index, node in enumerate(self.nodes):  # tuples are made when first referred to
+            if node["kind"] != "tuple":
+                self.built[index] = LoadedObject() if node["kind"] == "object" else _empty(node)
+        for index, node in enumerate(self.nodes):
+            if node["kind"] != "tuple":
+                self._fill(index, node)
+        return self._get(0, 0)
+
+    def _check(self, index, node):
+        what = f"object {index}"
+        expect(type(node) is dict, f"{what} must be an object")
+        kind = node.get("kind")
+        expect(type(kind) is str and kind in _KINDS, f"{what}: unknown kind {kind!r:.40}")
+        expect_object(node, what, keys=_KINDS[kind])
+        for entry in expect_list(node["children"], f"{what}'s children"):
+            expect(
+                type(entry) is list and len(entry) == 2 and type(entry[0]) is str,
+                f"{what}: a child must be [name, reference]",
+            )
+            _check_child_name(kind, entry[0], what, entry[1])
+        names = [name for name, _ in node["children"]]
+        expect(len(set(names)) == len(names), f"{what}: a child name is used twice")
+        if kind in ("list", "tuple"):  # the original's indices: items not saved are left out
+            expect(
+                all(n.isdecimal() and n == str(int(n)) for n in names)
+                and [int(n) for n in names] == sorted(int(n) for n in names),
+                f"{what}: items must be numbered in order",
+            )
+        if kind == "object":
+            for key in expect_list(node["variables"], f"{what}'s variables"):
+                expect(
+                    type(key) is str and key in self.variables, f"{what}: no variable {key!r:.40}"
+                )
+
+    def _fill(self, index, node):
+        target = self.built[index]
+        values = [(name, self._value(ref, index, 0, name)) for name, ref in node["children"]]
+        if node["kind"] == "object":
+            for name, value in values:
+                setattr(target, name, value)
+            target.variables = tuple(self.variables[k] for k in node["variables"])
+            target.trainable_variables = tuple(v for v in target.variables if v.trainable)
+        elif node["kind"] == "list":
+            target.extend(value for _, value in values)
+        else:
+            target.update(values)
+
+    def _get(self, index, depth):
+        expect(type(index) is int and 0 <= index < len(self.nodes), f"no object {index!r:.40}")
+        if self.built[index] is None:  # a tuple: its items first
+            expect(index not in self._building, f"tuple {index} holds itself")
+            expect(depth < MAX_GRAPH_DEPTH, "tuples are nested too deeply")
+            self._building.add(index)
+            refs = self.nodes[index]["children"]
+            self.built[index] = tuple(self._value(r, index, depth + 1, n) for n, r in refs)
+        return self.built[index]
+
+    def _value(self, ref, index, depth, name):
+        what = f"object {index}"
+        expect(type(ref) is dict and len(ref) == 1, f"{what}: a reference must be {{kind: target}}")
+        ((kind, target),) = ref.items()
+        if kind == "object":
+            return self._get(target, depth)
+        if kind == "variable":
+            expect(
+                type(target) is str and target in self.variables,
+                f"{what}: no variable {target!r:.40}",
+            )
+            return self.variables[target]
+        expect(kind == "function", f"{what}: unknown kind of reference {kind!r:.40}")
+        return self._function(target, what, name)
+
+    def _function(self, data, what, name):
+        expect_object(data, f"{what}: a function", keys=("concrete", "parameters"))
+        keys = expect_list(data["concrete"], f"{what}: a function's concrete functions")
+        expect(keys, f"{what}: a function must have concrete functions")
+        for key in keys:
+            expect(type(key) is str and key in self.concretes, f"{what}: no function {key!r:.100}")
+        signature = decode_parameters(data["parameters"])
+        concretes = [self.concretes[k] for k in keys]
+        for concrete in concretes:
+            expect(
+                [name for name, _ in concrete._traced] == list(signature.parameters),
+                f"{what}: function {concrete.name!r:.100} was traced for other parameters",
+            )
+        return LoadedFunction(name, concretes, signature)
+
+
+def _empty(node):
+    return [] if node["kind"] == "list" else {}
+
+
+def _check_child_name(kind, name, what, ref):
+    if kind != "object":
+        return
+    is_function = type(ref) is dict and "function" in ref
+    expect(
+        name.isidentifier()
+        and name not in RESERVED_ATTRIBUTES
+        and (not name.startswith("__") or (name == "__call__" and is_function)),
+        f"{what}: {name!r:.100} cannot name an attribute of a loaded object"
+        + (" ('__call__' must be a function)" if name == "__call__" else ""),
+    )

@@ -1,0 +1,187 @@
+"""The object tree a save writes: each object reachable from the root as a node, with its
+children (sub-objects, variables) and its functions (every concrete function each has traced).
+
+``objects`` in the description is a list of nodes, the root first, in the order of
+``runtime.state.trackable.walk``. A node is ``{"kind": "object", "children": [[name, ref]],
+"variables": [key]}`` (``variables``: the object's own ``variables``, in its order) or
+``{"kind": "list" | "tuple" | "dict", "children": [[name, ref]]}``; a ref is ``{"object": index}``,
+``{"variable": key}`` or ``{"function": {"concrete": [function key], "parameters": [...]}}``.
+An object reached twice is one node, so what two modules share stays shared when loaded.
+
+>>> import runtime as rt
+>>> class Net(rt.Module):
+...     def __init__(self):
+...         super().__init__()
+...         self.blocks = [rt.Module(name="a")]
+>>> from runtime.saving.writer import _Writer
+>>> [(node["kind"], node["children"]) for node in ObjectTree(_Writer()).describe(Net())]
+[('object', [['blocks', {'object': 1}]]), ('list', [['0', {'object': 2}]]), ('object', [])]
+"""
+
+from __future__ import annotations
+
+import inspect
+
+from runtime.core.tensor_spec import TensorSpec
+from runtime.saving.arguments import encode_parameters
+from runtime.saving.format import SavedModelError
+from runtime.state.module import Module, ignored_properties
+from runtime.state.trackable import children, walk
+from runtime.state.variables import Variable
+
+# Names a loaded object uses itself: no saved attribute may take them (see runtime.saving.loaded).
+RESERVED_NAMES = frozenset(
+    {"signatures", "variables", "trainable_variables", "_trackable_children"}
+)
+
+
+class ObjectTree:
+    """Describes the objects reachable from a root, adding variables and concrete functions to
+    ``writer`` (``runtime.saving.writer._Writer``) as it meets them."""
+
+    def __init__(self, writer):
+        self.writer = writer
+
+    def describe(self, root):
+        """The nodes, root first; each object's children are asked for once (an object may
+        make its list of children anew each time), in ``walk``'s order: breadth first."""
+        found, edges = [("", root)], []
+        self.index = {id(root): 0}
+        self._kept = [root]  # alive while their ids are keys
+        for path, obj in found:
+            own = children(obj)
+            edges.append(own)
+            for name, child in own:
+                if not isinstance(child, Variable) and id(child) not in self.index:
+                    self.index[id(child)] = len(found)
+                    self._kept.append(child)
+                    found.append((f"{path}/{name}" if path else name, child))
+        return [self._node(path, obj, own) for (path, obj), own in zip(found, edges)]
+
+    def _node(self, path, obj, own):
+        entries = [[name, self._ref(child)] for name, child in own]
+        if isinstance(obj, (list, tuple, dict)):
+            kind = (
+                "list" if isinstance(obj, list) else "tuple" if isinstance(obj, tuple) else "dict"
+            )
+            return {"kind": kind, "children": entries}
+        taken = {name for name, _ in entries}
+        for name, fn in function_attributes(obj):
+            if name not in taken:
+                ref = self._function(fn, f"{path}/{name}" if path else name)
+                if ref is not None:
+                    entries.append([name, ref])
+        for name, _ in entries:
+            _check_attribute_name(name)
+        variables = [self.writer.variable(v) for v in _own_variables(obj)]
+        return {"kind": "object", "children": entries, "variables": variables}
+
+    def _ref(self, child):
+        if isinstance(child, Variable):
+            return {"variable": self.writer.variable(child)}
+        return {"object": self.index[id(child)]}
+
+    def _function(self, fn, key):
+        """The ref of a function (an ``ag.function``, a loaded one, or a concrete function a
+        Keras model offers), or None when it has traced nothing to save."""
+        if hasattr(fn, "_list_all_concrete_functions"):
+            concretes = fn._list_all_concrete_functions()
+            if not concretes and getattr(fn, "input_signature", None) is not None:
+                concretes = [traced(fn, key)]
+            try:
+                signature = inspect.signature(fn)
+            except (TypeError, ValueError):  # a callable Python cannot describe: by its traces
+                signature = None
+        else:  # one concrete function
+            concretes = [fn]
+            signature = getattr(fn, "_signature", None)
+            if not isinstance(signature, inspect.Signature):
+                signature = None
+        if not concretes:
+            return None
+        names = [name for name, _ in traced_arguments(concretes[0])]
+        if signature is None or list(signature.parameters) != names:  # loading checks they agree
+            signature = _plain_signature(names)
+        keys = [self.writer.concrete(cf, key) for cf in concretes]
+        return {"function": {"concrete": keys, "parameters": encode_parameters(signature)}}
+
+
+def function_attributes(obj):
+    """``[(name, function)]``: the ``ag.function`` attributes of ``obj`` (of its class, bound to
+    it, and its own), or the functions it offers itself (a Keras model), sorted by name."""
+    offered = offered_functions(obj)
+    if offered is not None:
+        offered.pop("serving_default", None)  # a signature, not an attribute
+        return sorted(offered.items())
+    if isinstance(obj, (list, tuple, dict)):
+        return []
+    names = {n for cls in type(obj).__mro__ for n, v in vars(cls).items() if _is_function(v)}
+    names |= {n for n, v in getattr(obj, "__dict__", {}).items() if _is_function(v)}
+    skip = ignored_properties(obj) if isinstance(obj, Module) else ()
+    found = []
+    for name in sorted(names):
+        if name in skip or (name.startswith("__") and name != "__call__"):
+            continue
+        fn = getattr(obj, name, None)
+        if _is_function(fn):
+            found.append((name, fn))
+    return found
+
+
+def offered_functions(obj):
+    """The functions an object chooses to save (name -> concrete function), or None for those
+    found in its attributes. A Keras model offers its ``__call__`` and, unless other
+    signatures are given, ``serving_default``, as TensorFlow saves one, and the functions
+    its class defines, not the training steps it keeps."""
+    offer = getattr(type(obj), "_saved_model_functions", None)
+    return dict(offer(obj)) if callable(offer) else None
+
+
+def traced(fn, name):
+    """``fn``'s concrete function for its input_signature; tracing compiles its graph, which may
+    fail."""
+    try:
+        return fn.get_concrete_function()
+    except SyntaxError as e:  # only compiling makes Python source while tracing
+        raise SavedModelError(
+            f"Cannot save {name!r}: its graph does not compile to Python: {e}"
+        ) from e
+
+
+def traced_arguments(cf):
+    """``[(name, value)]``: what ``cf`` was traced for (TensorSpecs, Python values), or, for a
+    concrete function that does not say, its graph's inputs by name."""
+    traced = getattr(cf, "_traced", None)
+    if isinstance(traced, list):
+        return traced
+    graph = cf.graph
+    n_args = len(graph.inputs) - len(getattr(graph, "captures", ()))
+    return [(t.op.name, TensorSpec(t.shape, t.dtype)) for t in graph.inputs[:n_args]]
+
+
+def _is_function(value):
+    return callable(getattr(value, "_list_all_concrete_functions", None))
+
+
+def _own_variables(obj):
+    own = getattr(obj, "variables", None)
+    if isinstance(own, (list, tuple)) and all(isinstance(v, Variable) for v in own):
+        return own
+    return [v for _, v in walk(obj) if isinstance(v, Variable)]
+
+
+def _check_attribute_name(name):
+    if (
+        not name.isidentifier()
+        or name in RESERVED_NAMES
+        or (name.startswith("__") and name != "__call__")
+    ):
+        raise SavedModelError(
+            f"Cannot save the attribute {name!r}: a loaded object cannot take that name (an "
+            "identifier, not one starting with '__' but __call__, nor one it uses itself)"
+        )
+
+
+def _plain_signature(names):
+    kind = inspect.Parameter.POSITIONAL_OR_KEYWORD
+    return inspect.Signature([inspect.Parameter(n, kind) for n in names])
