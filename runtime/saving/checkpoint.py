@@ -69,6 +69,11 @@ class Checkpoint:
     are saved too. ``save`` numbers checkpoints with ``save_counter``.
     """
 
+    # A subclass whose __init__ does not call Checkpoint's still works, as in TensorFlow.
+    _save_counter = None
+    _root = None
+    _attached = {}  # (only read on the class; __init__ gives each checkpoint its own)
+
     def __init__(self, root=None, **kwargs):
         object.__setattr__(self, "_save_counter", None)
         object.__setattr__(self, "_attached", {})

@@ -31,6 +31,12 @@ RESERVED_ATTRIBUTES = frozenset(
 )
 
 
+class SignatureMap(dict):
+    """``loaded.signatures``: the signatures a loaded object came with, by name. Saving the
+    object saves them again; an attribute ``signatures`` of any other kind is refused, as
+    TensorFlow refuses it (it would shadow them)."""
+
+
 class LoadedObject:
     """A saved object as loaded: its saved variables, functions and sub-objects as attributes,
     ``variables`` and ``trainable_variables`` (in the original's order), and ``signatures``.
@@ -40,7 +46,7 @@ class LoadedObject:
     """
 
     def __init__(self):
-        self.signatures = {}
+        self.signatures = SignatureMap()
         self.variables = ()
         self.trainable_variables = ()
 

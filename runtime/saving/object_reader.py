@@ -14,6 +14,7 @@ from runtime.saving.loaded import (
     LoadedFunction,
     LoadedObject,
     SignatureFunction,
+    SignatureMap,
 )
 
 _KINDS = {
@@ -26,7 +27,7 @@ _KINDS = {
 
 def read_signatures(data, concretes):
     """``{name: SignatureFunction}`` from ``[[name, function key]]``."""
-    signatures = {}
+    signatures = SignatureMap()
     for entry in expect_list(data, "'signatures'"):
         expect(
             type(entry) is list and len(entry) == 2 and all(type(x) is str for x in entry),

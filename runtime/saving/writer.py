@@ -23,6 +23,7 @@ from runtime.saving.format import (
     json_values_bound,
     shape_json,
 )
+from runtime.saving.loaded import SignatureMap
 from runtime.saving.object_tree import (
     ObjectTree,
     function_attributes,
@@ -57,6 +58,7 @@ def save(obj, path, signatures=None, options=None):
             cannot be written.
     """
     check_options(options)
+    _check_signatures_attribute(obj)
     signatures = _signatures_to_save(obj, signatures)
     writer = _Writer()
     objects = ObjectTree(writer).describe(obj)
@@ -120,12 +122,23 @@ def _signatures_to_save(obj, signatures):
     return {"serving_default": signatures}
 
 
+def _check_signatures_attribute(obj):
+    """Refuses an attribute ``signatures`` that is not a loaded object's own: it would shadow
+    the signatures of the loaded model (TensorFlow's rule and wording)."""
+    own = getattr(obj, "__dict__", {}).get("signatures")
+    if own is not None and not isinstance(own, SignatureMap):
+        raise SavedModelError(
+            f"Exporting an object {obj!r} which has an attribute named 'signatures'. This is a "
+            "reserved attribute used to store SavedModel signatures in objects which come from "
+            "`rt.saved_model.load`. Delete this attribute (e.g. `del obj.signatures`) before "
+            "saving if this shadowing is acceptable."
+        )
+
+
 def _loaded_signatures(obj):
     """A loaded object's own signatures (``loaded.signatures``), saved again with it."""
     own = getattr(obj, "signatures", None)
-    if isinstance(own, dict) and all(hasattr(f, "concrete_function") for f in own.values()):
-        return own
-    return None
+    return own if isinstance(own, SignatureMap) else None
 
 
 def _has_signature(fn):

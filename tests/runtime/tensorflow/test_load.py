@@ -128,7 +128,6 @@ def _assert_all_close(actual, expected):
 
 
 @CYCLES
-@pytest.mark.xfail(strict=True, reason=SAVE_ALL)
 def test_structure_import(cycle, cycles):
     root = rt.Module()
     root.dep_one = rt.Module()
@@ -141,7 +140,6 @@ def test_structure_import(cycle, cycles):
 
 
 @CYCLES
-@pytest.mark.xfail(strict=True, reason=SAVE_ALL)
 def test_variables(cycle, cycles):
     root = rt.Module()
     root.v1 = rt.Variable(1.0, trainable=True)
@@ -157,7 +155,6 @@ def test_variables(cycle, cycles):
 
 
 @CYCLES
-@pytest.mark.xfail(strict=True, reason=SAVE_ALL)
 def test_variables_name(cycle, cycles):
     root = rt.Module()
     # Test 2 variables with same name: should work as the checkpoint
@@ -206,7 +203,7 @@ def test_capture_variables(cycle, cycles):
     assert imported.f(rt.constant(2.0)).numpy() == 8.0
 
 
-@cycles_failing_from(2, RESAVE)
+@CYCLES
 def test_capture_constant(cycle, cycles):
     root = rt.Module()
     captured_constant = rt.constant(2.0)
@@ -218,7 +215,6 @@ def test_capture_constant(cycle, cycles):
 
 
 @CYCLES
-@pytest.mark.xfail(strict=True, reason=SAVE_ALL)
 def test_implicit_input_signature(cycle, cycles):
     @ag.function
     def func(x):
@@ -237,7 +233,7 @@ def test_implicit_input_signature(cycle, cycles):
     assert imported.f(rt.constant(7)).numpy() == 14
 
 
-@cycles_failing_from(2, RESAVE)
+@CYCLES
 def test_explicit_input_signature(cycle, cycles):
     @ag.function(input_signature=[rt.TensorSpec(None, rt.float32)])
     def func(x):
@@ -267,7 +263,7 @@ def test_explicit_save_signature(cycle, cycles):
     assert imported.f(rt.constant(2.0)).numpy() == 4.0
 
 
-@cycles_failing_from(2, RESAVE)
+@CYCLES
 def test_nested_functions(cycle, cycles):
     f = ag.function(lambda x: x * 2.0, input_signature=[rt.TensorSpec(None, rt.float32)])
     g = ag.function(lambda x: f(x) + 1.0, input_signature=[rt.TensorSpec(None, rt.float32)])
@@ -279,7 +275,6 @@ def test_nested_functions(cycle, cycles):
 
 
 @CYCLES
-@pytest.mark.xfail(strict=True, reason=SAVE_ALL)
 def test_function_with_default_bool_input(cycle, cycles):
     def func(x, training=False):
         if training:
@@ -370,7 +365,6 @@ def test_function_with_default_none_input(cycle, cycles):
 
 
 @CYCLES
-@pytest.mark.xfail(strict=True, reason=SAVE_ALL)
 def test_function_with_str_bytes_input(cycle, cycles):
     @ag.function
     def func(x, y):
@@ -391,7 +385,6 @@ def test_function_with_str_bytes_input(cycle, cycles):
 
 
 @CYCLES
-@pytest.mark.xfail(strict=True, reason=SAVE_ALL)
 def test_function_no_return(cycle, cycles):
     class TrackableWithOneVariable(rt.Module):
         def __init__(self, initial_value=0.0):
@@ -427,7 +420,6 @@ def _structured_func(x, training=True):
 
 
 @CYCLES
-@pytest.mark.xfail(strict=True, reason=SAVE_ALL)
 def test_structured_inputs(cycle, cycles):
     root = rt.Module()
     root.f = ag.function(_structured_func)
@@ -532,7 +524,6 @@ def test_pretty_print_signature(cycle, cycles):
 
 
 @CYCLES
-@pytest.mark.xfail(strict=True, reason=SAVE_ALL)
 def test_positional_arguments(cycle, cycles):
     def func(x, training=False, abc=7.1, defg=7.7):
         del abc
@@ -559,7 +550,6 @@ def test_positional_arguments(cycle, cycles):
 
 
 @CYCLES
-@pytest.mark.xfail(strict=True, reason=SAVE_ALL)
 def test_additional_kwargs(cycle, cycles):
     def func(x, training=False, **options):
         del options
@@ -583,7 +573,6 @@ def test_additional_kwargs(cycle, cycles):
 
 
 @CYCLES
-@pytest.mark.xfail(strict=True, reason=SAVE_ALL)
 def test_member_function(cycle, cycles):
     class TrackableWithMember(rt.Module):
         def __init__(self):
@@ -628,7 +617,6 @@ def test_side_effect_listing(cycle, cycles):
 
 
 @CYCLES
-@pytest.mark.xfail(strict=True, reason=GRADIENTS)
 def test_basic_backprop(cycle, cycles):
     weight = rt.Variable(1.0, trainable=True)
     bias = rt.Variable(0.0, trainable=True)
@@ -682,7 +670,6 @@ def test_nested_backprop(cycle, cycles):
 
 
 @CYCLES
-@pytest.mark.xfail(strict=True, reason=GRADIENTS)
 def test_while_loop_backprop(cycle, cycles):
     weight = rt.Variable(2.0, trainable=True)
 
@@ -755,13 +742,11 @@ def _restored_func_with_captured_var_backprop(cycle, cycles, dtype):
 
 
 @CYCLES
-@pytest.mark.xfail(strict=True, reason=GRADIENTS)
 def test_restored_func_with_captured_var_backprop_float32(cycle, cycles):
     _restored_func_with_captured_var_backprop(cycle, cycles, rt.float32)
 
 
 @CYCLES
-@pytest.mark.xfail(strict=True, reason=GRADIENTS)
 def test_restored_func_with_captured_var_backprop_float64(cycle, cycles):
     _restored_func_with_captured_var_backprop(cycle, cycles, rt.float64)
 
@@ -1312,7 +1297,6 @@ def test_canonicalize_inputs(cycle, cycles):
 
 
 @CYCLES
-@pytest.mark.xfail(strict=True, reason=SAVE_ALL)
 def test_prefer_specific_trace(cycle, cycles):
     @ag.function(autograph=False)
     def func(a):
@@ -1334,7 +1318,6 @@ def test_prefer_specific_trace(cycle, cycles):
 
 
 @CYCLES
-@pytest.mark.xfail(strict=True, reason=PARTIAL)
 def test_partial_with_non_tensor_defaults(cycle, cycles):
     def f(x, y=3):
         return x + y
@@ -1350,7 +1333,6 @@ def test_partial_with_non_tensor_defaults(cycle, cycles):
 
 
 @CYCLES
-@pytest.mark.xfail(strict=True, reason=PARTIAL)
 def test_partial_with_positional(cycle, cycles):
     def f(x, y):
         return x + y
@@ -1366,7 +1348,6 @@ def test_partial_with_positional(cycle, cycles):
 
 
 @CYCLES
-@pytest.mark.xfail(strict=True, reason=PARTIAL)
 def test_partial_with_positional_captured_tensors(cycle, cycles):
     def f(x, y):
         return x + y
@@ -1383,7 +1364,6 @@ def test_partial_with_positional_captured_tensors(cycle, cycles):
 
 
 @CYCLES
-@pytest.mark.xfail(strict=True, reason=PARTIAL)
 def test_partial_keyword_hiding_default(cycle, cycles):
     def f(x=3, training=True, y=7):
         if training:
@@ -1404,7 +1384,6 @@ def test_partial_keyword_hiding_default(cycle, cycles):
 
 
 @CYCLES
-@pytest.mark.xfail(strict=True, reason=PARTIAL)
 def test_partial_with_kwargs(cycle, cycles):
     def f(a, b, *args, **kwargs):
         args_sum = sum(args)
@@ -1422,7 +1401,6 @@ def test_partial_with_kwargs(cycle, cycles):
 
 
 @CYCLES
-@pytest.mark.xfail(strict=True, reason=PARTIAL)
 def test_partial_bind_only_first_argument(cycle, cycles):
     def f(x, y):
         return x + y
@@ -1439,7 +1417,6 @@ def test_partial_bind_only_first_argument(cycle, cycles):
 
 
 @CYCLES
-@pytest.mark.xfail(strict=True, reason=PARTIAL)
 def test_partial_with_passed_fn_as_default(cycle, cycles):
     def f(x, y):
         return x(3) + y
@@ -1457,7 +1434,7 @@ def test_partial_with_passed_fn_as_default(cycle, cycles):
     assert root.f(rt.constant(3)).numpy() == 9
 
 
-@cycles_failing_from(2, RESAVE)
+@CYCLES
 def test_partial_with_input_signature(cycle, cycles):
     def full_function(a, b, c=3.0):
         return a, b, c
@@ -1478,7 +1455,7 @@ def test_partial_with_input_signature(cycle, cycles):
     assert [a.numpy(), b.numpy(), c.numpy()] == [1, 3.0, 4]
 
 
-@cycles_failing_from(2, RESAVE)
+@CYCLES
 def test_convert_to_input_signature(cycle, cycles):
     @ag.function(input_signature=[rt.TensorSpec([None], rt.int32)])
     def func(x):
@@ -1517,7 +1494,6 @@ def test_named_tuple(cycle, cycles):
 
 
 @CYCLES
-@pytest.mark.xfail(strict=True, reason=SAVE_ALL)
 def test_extra_args(cycle, cycles):
     @ag.function
     def f(x):
@@ -1568,7 +1544,6 @@ def test_shapes_available(cycle, cycles):
 
 
 @CYCLES
-@pytest.mark.xfail(strict=True, reason=CHECKPOINT)
 def test_variables_destroyed(cycle, cycles):
     v1 = rt.Variable(1.0)
     weak_v1 = weakref.ref(v1)
@@ -1633,7 +1608,6 @@ def test_tuple_signature(cycle, cycles):
 
 
 @CYCLES
-@pytest.mark.xfail(strict=True, reason=CHECKPOINT)
 def test_load_grad_save(cycle, cycles):
     root = rt.train.Checkpoint()
     root.v = rt.Variable(2.0)
@@ -1735,14 +1709,12 @@ def _none_grad_program(cycle, cycles, shape):
 
 
 @CYCLES
-@pytest.mark.xfail(strict=True, reason="rt.custom_gradient, rt.saved_model.SaveOptions missing")
 def test_custom_gradients_with_none_grad(cycle, cycles):
     # https://github.com/google/jax/issues/7123
     _none_grad_program(cycle, cycles, [])
 
 
 @CYCLES
-@pytest.mark.xfail(strict=True, reason="rt.custom_gradient, rt.saved_model.SaveOptions missing")
 def test_custom_gradients_with_none_grad_and_partial_shape(cycle, cycles):
     _none_grad_program(cycle, cycles, None)
 
@@ -1811,7 +1783,6 @@ def test_call_untraced_function_raises_error(cycle, caplog):
         loaded.foo(1)
 
 
-@pytest.mark.xfail(strict=True, reason=SAVE_ALL)
 def test_restored_function_execute_eagerly(cycle):
     try:
         ag.run_functions_eagerly(True)

@@ -347,7 +347,6 @@ def test_single_function_default_signature(tmp_path):
     _assert_outputs({"output_0": 3.0}, _import_and_infer(save_dir, {}))
 
 
-@pytest.mark.xfail(strict=True, reason=SAVE_ALL)
 def test_single_function_no_signature(tmp_path):
     model = rt.Module()
     model.f = ag.function(lambda: 3.0)
@@ -377,7 +376,6 @@ def test_save_function_no_trace(tmp_path, caplog):
     assert expected_message in [record.getMessage() for record in caplog.records]
 
 
-@pytest.mark.xfail(strict=True, reason=CHECKPOINT)
 def test_find_default_save_function(tmp_path):
     class ObjWithDefaultSignature(rt.train.Checkpoint):
         @ag.function(input_signature=[rt.TensorSpec(shape=None, dtype=rt.float32)])
@@ -421,7 +419,6 @@ def test_datastructures(tmp_path):
     _assert_outputs({"output_0": 10.0}, _import_and_infer(save_dir, {"x": 4.0}))
 
 
-@pytest.mark.xfail(strict=True, reason=CHECKPOINT)
 def test_signature_attribute_reserved(tmp_path):
     root = rt.train.Checkpoint(signatures=rt.Variable(1.0))
     save_dir = str(tmp_path / "saved_model")
@@ -476,7 +473,6 @@ def test_concrete_function_with_set_shape(tmp_path):
     }
 
 
-@pytest.mark.xfail(strict=True, reason=SAVE_ALL)
 def test_save_returns_none(tmp_path):
     root = rt.Module()
     result = rt.saved_model.save(root, str(tmp_path / "saved_model"))
