@@ -1,0 +1,49 @@
+"""Runs a guide program's sections in order, each under a ``== title ==`` line.
+
+A guide is a notebook: its cells share names, so the sections run in one process, in the
+guide's order. A section that raises does not stop the others: its exception is printed as
+``!! Type: message`` (and the traceback to stderr), and the program exits with status 1 at
+the end. ``tests/test_guides.py`` compares each section's text on its own.
+
+    python examples/guides/function.py            # every section
+    python examples/guides/function.py Tracing    # the sections named (their titles)
+"""
+
+import sys
+import traceback
+
+
+def section(sections, title):
+    """A decorator adding the function to ``sections`` (a list) under ``title``."""
+
+    def add(run):
+        sections.append((title, run))
+        return run
+
+    return add
+
+
+def run(sections, argv):
+    """Runs the sections titled in ``argv`` (all when empty); the exit status to return."""
+    wanted = set(argv)
+    failed = False
+    for title, run_section in sections:
+        if wanted and title not in wanted:
+            continue
+        print(f"== {title} ==", flush=True)
+        try:
+            run_section()
+        except Exception as error:  # noqa: BLE001 (the next section runs all the same)
+            failed = True
+            traceback.print_exc()
+            print(f"!! {type(error).__name__}: {error}", flush=True)
+    return 1 if failed else 0
+
+
+def show(value):
+    """What a notebook shows for a cell's last expression: its repr."""
+    print(repr(value))
+
+
+def main(sections):
+    sys.exit(run(sections, sys.argv[1:]))
