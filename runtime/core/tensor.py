@@ -146,7 +146,7 @@ def _numpy_text(t: EagerTensor, is_repr: bool) -> str:
     value = t.numpy()
     if isinstance(value, np.ndarray):
         text = repr(value) if is_repr else str(value)
-        return "\n" + text if is_repr and "\n" in text else text
+        return "\n" + text if "\n" in text else text  # TensorFlow's, in repr and str alike
     if isinstance(value, bytes):
         return repr(value)
     return str(value)

@@ -332,6 +332,12 @@ def test_eager_repr(tensor, text):
         (lambda: rt.constant([1, 2]), "rt.Tensor([1 2], shape=(2,), dtype=int32)"),
         (lambda: rt.constant("hi"), "rt.Tensor(b'hi', shape=(), dtype=string)"),
         (lambda: rt.constant([True, False]), "rt.Tensor([ True False], shape=(2,), dtype=bool)"),
+        (
+            lambda: rt.constant([[1, 2], [3, 4]]),
+            # As TensorFlow prints it (the guides' "tf.Tensor(\n[[1 2]\n [3 4]], ..."): a
+            # value of several lines starts on its own line.
+            "rt.Tensor(\n[[1 2]\n [3 4]], shape=(2, 2), dtype=int32)",
+        ),
     ],
 )
 def test_eager_str(tensor, text):
