@@ -41,8 +41,27 @@ def run(sections, argv):
 
 
 def show(value):
-    """What a notebook shows for a cell's last expression: its repr."""
-    print(repr(value))
+    """What a notebook shows for a cell's last expression, as IPython's pretty printer
+    writes it: a list or tuple too long for a line has one item a line (continuation lines
+    indented by one), and an object without a ``__repr__`` of its own is ``<module.Class at
+    0x...>``."""
+    print(pretty(value))
+
+
+def pretty(value):
+    if isinstance(value, (list, tuple)) and type(value) in (list, tuple):
+        items = [pretty(item) for item in value]
+        opening, closing = ("[", "]") if isinstance(value, list) else ("(", ")")
+        if isinstance(value, tuple) and len(items) == 1:
+            closing = ",)"
+        one_line = opening + ", ".join(items) + closing
+        if len(one_line) <= 79 and "\n" not in one_line:
+            return one_line
+        return opening + ",\n ".join(item.replace("\n", "\n ") for item in items) + closing
+    if type(value).__repr__ is object.__repr__:
+        cls = type(value)
+        return f"<{cls.__module__}.{cls.__qualname__} at {id(value):#x}>"
+    return repr(value)
 
 
 def main(sections):
