@@ -44,6 +44,17 @@ class Contains:
         return printed.startswith(self.start) and self.words in printed
 
 
+class Matches:
+    """An expected text that varies where TensorFlow's is not available to compare (a random
+    stand-in for a download): the part printed matches ``pattern`` whole."""
+
+    def __init__(self, pattern):
+        self.pattern = re.compile(pattern)
+
+    def matches(self, printed):
+        return self.pattern.fullmatch(printed) is not None
+
+
 def caught(error_class):
     """What the guides' ``assert_raises`` prints to stdout for a caught exception."""
     return f"Caught expected exception \n  <class '{error_class}'>:\n"
@@ -480,6 +491,72 @@ MODULES_XFAIL = {
     "Saving Keras models": "no rt.keras.saving.register_keras_serializable, so no model to save",
 }
 
+
+def fine_tuning_lines(v=2.0, rate=0.05, steps=10):
+    """The guide's fine-tuning by hand: the loaded module computes ``x * v``; the loss at
+    ``x = 2`` is ``(10 - 2v)**2``, its gradient ``-4 (10 - 2v)``, and SGD steps ``v`` down it."""
+    lines = []
+    for _ in range(steps):
+        loss, gradient = (10 - 2 * v) ** 2, -4 * (10 - 2 * v)
+        v -= rate * gradient
+        lines.append(f"loss={loss:.2f} v={v:.2f}\n")
+    return "".join(lines)
+
+
+# The rendered page's outputs for this guide are not among the references available here:
+# these texts are what its code prints in TensorFlow 2.21 by TensorFlow's documented
+# behaviour, and the values its comments give (["serving_default"], the structured_outputs).
+# Saving traces a function without an input_signature again for each signature it was
+# traced for (Function._list_all_concrete_functions_for_serialization asks for them by their
+# structured_input_signature, whose TensorSpecs carry the argument's name: a new cache key).
+SAVED_MODEL = {
+    "Setup": "",
+    # The stand-in model's labels are random; the run must print the same five before saving
+    # and after loading, and the signature's output is named after the last layer.
+    "Creating a SavedModel from Keras": Matches(
+        r"Result before saving:\n (\['class \d+'( 'class \d+'){4}\])\n"
+        r"\['serving_default'\]\n"
+        r"\{'predictions': TensorSpec\(shape=\(None, 1000\), dtype=rt\.float32, "
+        r"name='predictions'\)\}\n"
+        r"Result after saving and loading:\n \1\n"
+    ),
+    "Saving a custom model": """\
+Tracing with Tensor("x:0", shape=(), dtype=float32)
+Saving model...
+Tracing with Tensor("x:0", shape=(), dtype=float32)
+""",
+    "Loading and using a custom model": "",
+    "Basic fine-tuning": fine_tuning_lines(),
+    "Specifying signatures during export": """\
+Tracing with Tensor("x:0", dtype=float32)
+Tracing with Tensor("x:0", dtype=float32)
+['serving_default']
+""",
+    "Multiple signatures": """\
+Tracing with Tensor("x:0", shape=(None,), dtype=float32)
+Tracing with Tensor("x:0", shape=(None,), dtype=float32)
+['serving_default', 'array_input']
+""",
+    "Output names": """\
+{'custom_output_name': TensorSpec(shape=<unknown>, dtype=rt.float32, name='custom_output_name')}
+""",
+}
+
+NO_UNSIGNED_LOAD = (
+    "a function saved without an input_signature is not restored (the loaded __call__ is missing)"
+)
+SAVED_MODEL_XFAIL = {
+    "Setup": "no rt.config.list_physical_devices",
+    "Creating a SavedModel from Keras": "a loaded signature refuses its input given by "
+    "position; a Keras model's signature names its output output_0, not after its last "
+    "layer; no Model.output_names",
+    "Saving a custom model": f"{PRINT_IS_CONVERTED}; {SYMBOLIC_STR}; saving does not trace again",
+    "Loading and using a custom model": NO_UNSIGNED_LOAD,
+    "Basic fine-tuning": f"{NO_UNSIGNED_LOAD}; no GradientTape.watched_variables",
+    "Specifying signatures during export": f"{NO_UNSIGNED_LOAD}: the loaded object has signatures",
+    "Multiple signatures": "the part before fails",
+}
+
 RANDOM = {
     ("function", "AutoGraph transformations"),
     ("function", "Accumulating values in a loop"),
@@ -489,6 +566,7 @@ RANDOM = {
 GUIDES_EXPECTED = {
     "function": (FUNCTION, FUNCTION_XFAIL),
     "modules": (MODULES, MODULES_XFAIL),
+    "saved_model": (SAVED_MODEL, SAVED_MODEL_XFAIL),
 }
 NEEDS = {("modules", "Tracing the graph for TensorBoard"): "tensorboard"}  # an optional extra
 
@@ -533,7 +611,7 @@ def test_guide_part_prints_what_tensorflow_prints(guide, title):
     expected = GUIDES_EXPECTED[guide][0][title]
     printed = run_guide(guide).get(title)
     assert printed is not None, f"the guide printed no part {title!r}"
-    if isinstance(expected, Contains):
+    if isinstance(expected, (Contains, Matches)):
         assert expected.matches(printed), printed
         return
     if (guide, title) in RANDOM:
