@@ -237,7 +237,14 @@ class SymbolicTensor(Tensor):
     def __repr__(self):
         return f"<rt.Tensor '{self.name}' shape={self._shape} dtype={self.dtype.name}>"
 
-    __str__ = __repr__
+    def __str__(self):
+        """As TensorFlow's: ``Tensor("a:0", shape=(), dtype=int32)``, what ``print`` shows of
+        an argument while tracing (no shape when even its rank is unknown)."""
+        shape = "" if self._shape.rank is None else f", shape={self._shape}"
+        device = getattr(self.op, "device", "")
+        return f'Tensor("{self.name}"{shape}, dtype={self.dtype.name}' + (
+            f", device={device})" if device else ")"
+        )
 
 
 # --- Python values to numpy values ----------------------------------------------------------

@@ -344,6 +344,21 @@ def test_eager_str(tensor, text):
     assert str(tensor()) == text
 
 
+def test_symbolic_str_is_tensorflows():
+    """What print shows of an argument while tracing, as in TensorFlow's guides
+    ('Tracing with Tensor("a:0", shape=(), dtype=int32)'); no shape when the rank is unknown."""
+    g = rt.Graph()
+    with g.as_default():
+        a = rt.placeholder(rt.int32, shape=[], name="a")
+        x = rt.placeholder(rt.float32, shape=[None, 3], name="x")
+        s = rt.placeholder(rt.string, name="s")
+    assert str(a) == 'Tensor("a:0", shape=(), dtype=int32)'
+    assert str(x) == 'Tensor("x:0", shape=(None, 3), dtype=float32)'
+    assert str(s) == 'Tensor("s:0", dtype=string)'
+    assert f"{a}" == str(a)
+    assert repr(a) == "<rt.Tensor 'a:0' shape=() dtype=int32>"
+
+
 def test_numpy_scalar_values():
     v = rt.constant(3).numpy()
     assert v == 3
