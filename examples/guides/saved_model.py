@@ -131,9 +131,12 @@ def basic_fine_tuning():
 
 @section(SECTIONS, "Specifying signatures during export")
 def specifying_signatures():
-    global call
     assert len(imported.signatures) == 0
 
+
+@section(SECTIONS, "A serving signature")
+def a_serving_signature():
+    global call
     module_with_signature_path = os.path.join(tmpdir, "module_with_signature")
     call = module.__call__.get_concrete_function(rt.TensorSpec(None, rt.float32))
     rt.saved_model.save(module, module_with_signature_path, signatures=call)
