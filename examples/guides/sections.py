@@ -9,6 +9,7 @@ the end. ``tests/test_guides.py`` compares each section's text on its own.
     python examples/guides/function.py Tracing    # the sections named (their titles)
 """
 
+import contextlib
 import sys
 import traceback
 
@@ -66,3 +67,18 @@ def pretty(value):
 
 def main(sections):
     sys.exit(run(sections, sys.argv[1:]))
+
+
+# The function guide's Setup: "Some helper code to demonstrate the kinds of errors you might
+# encounter" (examples/guides/function.py and function_limitations.py use it).
+@contextlib.contextmanager
+def assert_raises(error_class):
+    try:
+        yield
+    except error_class:
+        print(f"Caught expected exception \n  {error_class}:")
+        traceback.print_exc(limit=2)
+    except Exception as e:
+        raise e
+    else:
+        raise Exception(f"Expected {error_class} to be raised but no error was raised!")
