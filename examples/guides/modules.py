@@ -133,6 +133,9 @@ def saving_weights():
 
     show(rt.train.list_variables(chkp_path))
 
+
+@section(SECTIONS, "Restoring weights")
+def restoring_weights():
     new_model = MySequentialModule()
     new_checkpoint = rt.train.Checkpoint(model=new_model)
     new_checkpoint.restore("my_checkpoint")

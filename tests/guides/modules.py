@@ -7,7 +7,7 @@ MODULE_REPR = (
     "rt.Module has a repr of its own (<rt.Module 'dense'>), where tf.Module keeps Python's "
     "(<__main__.Dense object at 0x...>)"
 )
-NO_CHECKPOINT = "no rt.train.Checkpoint / rt.train.list_variables"
+NO_CHECKPOINT = "no rt.train.Checkpoint"
 KERAS_NAME_SCOPE = (
     "variables a Keras layer creates in build() are not named in the layer's scope "
     "('w:0', not 'flexible_dense/w:0')"
@@ -56,6 +56,8 @@ Model results: rt.Tensor([[0. 0.]], shape=(1, 2), dtype=float32)
  ('model/dense_1/w/.ATTRIBUTES/VARIABLE_VALUE', [3, 3]),
  ('model/dense_2/b/.ATTRIBUTES/VARIABLE_VALUE', [2]),
  ('model/dense_2/w/.ATTRIBUTES/VARIABLE_VALUE', [3, 2])]
+""",
+    "Restoring weights": """\
 <rt.Tensor: shape=(1, 2), dtype=float32, numpy=array([[0., 0.]], dtype=float32)>
 """,
     "Saving functions": """\
@@ -139,7 +141,8 @@ dtype=float32)>
 
 XFAIL = {
     "A two-layer model": MODULE_REPR,
-    "Saving weights": NO_CHECKPOINT,
+    "Saving weights": f"{NO_CHECKPOINT}; no rt.train.list_variables",
+    "Restoring weights": NO_CHECKPOINT,
     "Tracing the graph for TensorBoard": "no rt.profiler.experimental.start",
     "Creating a SavedModel": "a module whose ag.function has no input_signature does not save "
     "(Nothing to save)",
