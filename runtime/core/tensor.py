@@ -150,7 +150,7 @@ def _numpy_text(t: EagerTensor, is_repr: bool) -> str:
     value = t.numpy()
     if isinstance(value, np.ndarray):
         text = repr(value) if is_repr else str(value)
-        return "\n" + text if is_repr and "\n" in text else text
+        return "\n" + text if "\n" in text else text  # TensorFlow's, in repr and str alike
     if isinstance(value, bytes):
         return repr(value)
     return str(value)
@@ -247,7 +247,14 @@ class SymbolicTensor(Tensor):
     def __repr__(self):
         return f"<rt.Tensor '{self.name}' shape={self._shape} dtype={self.dtype.name}>"
 
-    __str__ = __repr__
+    def __str__(self):
+        """As TensorFlow's: ``Tensor("a:0", shape=(), dtype=int32)``, what ``print`` shows of
+        an argument while tracing (no shape when even its rank is unknown)."""
+        shape = "" if self._shape.rank is None else f", shape={self._shape}"
+        device = getattr(self.op, "device", "")
+        return f'Tensor("{self.name}"{shape}, dtype={self.dtype.name}' + (
+            f", device={device})" if device else ")"
+        )
 
 
 # --- Python values to numpy values ----------------------------------------------------------

@@ -332,10 +332,31 @@ def test_eager_repr(tensor, text):
         (lambda: rt.constant([1, 2]), "rt.Tensor([1 2], shape=(2,), dtype=int32)"),
         (lambda: rt.constant("hi"), "rt.Tensor(b'hi', shape=(), dtype=string)"),
         (lambda: rt.constant([True, False]), "rt.Tensor([ True False], shape=(2,), dtype=bool)"),
+        (
+            lambda: rt.constant([[1, 2], [3, 4]]),
+            # As TensorFlow prints it (the guides' "tf.Tensor(\n[[1 2]\n [3 4]], ..."): a
+            # value of several lines starts on its own line.
+            "rt.Tensor(\n[[1 2]\n [3 4]], shape=(2, 2), dtype=int32)",
+        ),
     ],
 )
 def test_eager_str(tensor, text):
     assert str(tensor()) == text
+
+
+def test_symbolic_str_is_tensorflows():
+    """What print shows of an argument while tracing, as in TensorFlow's guides
+    ('Tracing with Tensor("a:0", shape=(), dtype=int32)'); no shape when the rank is unknown."""
+    g = rt.Graph()
+    with g.as_default():
+        a = rt.placeholder(rt.int32, shape=[], name="a")
+        x = rt.placeholder(rt.float32, shape=[None, 3], name="x")
+        s = rt.placeholder(rt.string, name="s")
+    assert str(a) == 'Tensor("a:0", shape=(), dtype=int32)'
+    assert str(x) == 'Tensor("x:0", shape=(None, 3), dtype=float32)'
+    assert str(s) == 'Tensor("s:0", dtype=string)'
+    assert f"{a}" == str(a)
+    assert repr(a) == "<rt.Tensor 'a:0' shape=() dtype=int32>"
 
 
 def test_numpy_scalar_values():
