@@ -112,7 +112,6 @@ SAME_RESULTS = [
         "modules",
         "Waiting to create variables",
         "Restoring weights",
-        marks=pytest.mark.xfail(strict=True, reason=modules_guide.NO_CHECKPOINT),
         id="checkpoint",
     ),
     pytest.param(

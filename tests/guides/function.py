@@ -284,6 +284,4 @@ LIMITATIONS_XFAIL = {
     "init_scope": "no rt.init_scope",
     "All outputs of a tf.function must be return values": ".numpy() of a symbolic tensor "
     "raises NotImplementedError, not TensorFlow's AttributeError",
-    "Depending on Python objects": "a concrete function traced with a Python object argument "
-    "cannot be called with the tensor arguments alone",
 }

@@ -142,13 +142,8 @@ dtype=float32)>
 XFAIL = {
     "A two-layer model": MODULE_REPR,
     "Saving weights": f"{NO_CHECKPOINT}; no rt.train.list_variables",
-    "Restoring weights": NO_CHECKPOINT,
     "Tracing the graph for TensorBoard": "no rt.profiler.experimental.start",
-    "Creating a SavedModel": "a module whose ag.function has no input_signature does not save "
-    "(Nothing to save)",
     "The build step": KERAS_NAME_SCOPE,
-    "The build step: an input that does not fit": "an eager matmul of shapes that do not fit "
-    "raises ValueError, not InvalidArgumentError, in its own words",
     "Keras models": "no rt.keras.saving.register_keras_serializable",
     "The functional API": "no rt.keras.Input (the functional Model)",
     "Saving Keras models": "no rt.keras.saving.register_keras_serializable, so no model to save",
