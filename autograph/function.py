@@ -30,7 +30,7 @@ import types
 import weakref
 
 import runtime as rt
-from autograph import signatures
+from autograph import retracing, signatures
 from autograph.eager_switch import state as _eager
 from autograph.input_signature import apply_signature, defaults_of, positional_count, validated
 from autograph.trace_cache import TraceCache
@@ -126,6 +126,7 @@ class Function:
         self._last_arguments = None  # those of the last trace, detached (for the warning)
         self._made_variables = False
         self._warned = False
+        self._detector = retracing.detector_for(python_function)
         self._instances = weakref.WeakKeyDictionary()
         self._instances_lock = threading.Lock()
         self._signature = inspect.signature(python_function)
@@ -174,6 +175,7 @@ class Function:
             if entry is not None and not off:
                 result = entry(args)
                 if result is not MISS:
+                    self._detector.called()
                     return result
             if _eager["on"]:
                 return self.python_function(*args, **kwargs)
@@ -189,12 +191,15 @@ class Function:
             call_key = None if kwargs else signatures.call_key(args)
             concrete = self._cache.by_call.get(call_key)
             if concrete is not None:
+                self._detector.called()
                 if context.recording_tapes():  # a tape sees the call as one differentiable op
                     return concrete._call_recorded(list(args))
                 self._entry = self._entry_of(call_key, concrete)
                 return concrete._call_flat([a._value for a in args])
             arguments = self._arguments(args, kwargs)
+            traces = self.tracing_count
             concrete = self._concrete_function(self._as_signature(arguments))
+            self._count_call(traced=self.tracing_count != traces)
             if (
                 call_key is not None
                 and len(args) >= self._positional  # no defaults filled in
@@ -206,6 +211,27 @@ class Function:
         except Exception as error:
             tracebacks.filter_traceback(error)  # the user's frames only, unless switched off
             raise
+
+    def _count_call(self, traced):
+        # TensorFlow counts the eager calls of one Python function, traced or not, and logs
+        # a warning when most of the recent ones traced (autograph.retracing).
+        if not traced:
+            self._detector.called()
+            return
+        frequent = self._detector.traced()
+        if frequent is not None:
+            retracing.warn(self.python_function, *frequent)
+
+    def experimental_get_tracing_count(self):
+        """How many graphs this Function has traced (TensorFlow's name for ``tracing_count``).
+
+        >>> import autograph as ag
+        >>> double = ag.function(lambda x: 2 * x)
+        >>> _ = double(1), double(2), double(2)
+        >>> double.experimental_get_tracing_count()
+        2
+        """
+        return self.tracing_count
 
     def _entry_of(self, call_key, concrete):
         entries = self._cache.entries

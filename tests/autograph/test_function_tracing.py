@@ -1,0 +1,138 @@
+"""``ag.function``'s tracing as TensorFlow 2.21's tests define it (polymorphic_function_test.py,
+tracing_compilation_test.py), translated to this project's names: the retracing warning in the
+log, the tracing count, variables as arguments, shapes in nested calls, release after ``del``,
+variables lifted out of the first trace, and ``print``.
+"""
+
+from __future__ import annotations
+
+import gc
+import logging
+import warnings
+import weakref
+
+import numpy as np
+import pytest
+
+import autograph as ag
+import runtime as rt
+
+
+@pytest.fixture(autouse=True)
+def _no_retracing_warning_noise():
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ag.RetracingWarning)
+        yield
+
+
+def _retracing_logs(caplog):
+    return [
+        r
+        for r in caplog.records
+        if r.name == "autograph" and r.levelno == logging.WARNING and "retracing" in r.message
+    ]
+
+
+# --- the frequent-retracing warning in the log (testFrequentRetracingWarning*) -----------------
+
+
+def test_five_traces_in_five_calls_log_tensorflows_warning(caplog):
+    @ag.function
+    def f(x):
+        return x
+
+    with caplog.at_level(logging.WARNING):
+        for i in range(1, 5):
+            f(i)
+        assert _retracing_logs(caplog) == []
+        f(5)
+    (record,) = _retracing_logs(caplog)
+    assert record.message.startswith("5 out of the last 5 calls to <function ")
+    assert "triggered ag.function retracing. Tracing is expensive" in record.message
+    assert "reduce_retracing=True" in record.message
+
+
+def test_the_warning_counts_each_function_apart(caplog):
+    @ag.function
+    def f(x):
+        return x
+
+    @ag.function
+    def g(x):
+        return x
+
+    with caplog.at_level(logging.WARNING):
+        for i in range(1, 5):
+            f(i)
+        for i in range(1, 6):
+            g(i)
+    assert len(_retracing_logs(caplog)) == 1
+
+
+def test_the_warning_counts_calls_of_a_method(caplog):
+    class Foo:
+        @ag.function
+        def f(self, x):
+            return x
+
+    f = Foo().f
+    with caplog.at_level(logging.WARNING):
+        for i in range(1, 6):
+            f(i)
+    assert len(_retracing_logs(caplog)) == 1
+
+
+def test_a_function_made_anew_in_a_loop_is_noticed(caplog):
+    def f(x):
+        return x + 1
+
+    with caplog.at_level(logging.WARNING):
+        for i in range(5):
+            ag.function(f)(rt.constant(i))  # one trace each: the same code
+    assert len(_retracing_logs(caplog)) == 1
+
+
+def test_calls_that_find_their_graph_dilute_the_traces(caplog):
+    @ag.function
+    def f(x):
+        return x
+
+    with caplog.at_level(logging.WARNING):
+        for i in range(1, 5):
+            f(i)
+            for _ in range(11):  # more than TensorFlow's history of ten calls between traces
+                f(i)
+        f(5)
+    assert _retracing_logs(caplog) == []
+
+
+def test_the_warning_is_logged_at_most_twice(caplog):
+    @ag.function
+    def f(x):
+        return x
+
+    with caplog.at_level(logging.WARNING):
+        for i in range(20):
+            f(i)
+    messages = [r.message for r in _retracing_logs(caplog)]
+    assert [m.split(" calls")[0] for m in messages] == [
+        "5 out of the last 5",
+        "6 out of the last 6",
+    ]
+
+
+def test_experimental_get_tracing_count():
+    @ag.function
+    def double(a):
+        return a + a
+
+    assert double.experimental_get_tracing_count() == 0
+    double(2)
+    double(2)
+    assert double.experimental_get_tracing_count() == 1
+    double(3)
+    double(rt.constant(1.0))
+    double(rt.constant(2.0))
+    assert double.experimental_get_tracing_count() == 3
+    double.get_concrete_function(rt.TensorSpec([2], rt.float32))
+    assert double.experimental_get_tracing_count() == 4
