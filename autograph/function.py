@@ -44,7 +44,7 @@ from runtime.execution.optimize import optimize
 from runtime.execution.tracing import set_outputs, trace
 from runtime.extras import require
 from runtime.functions.graph_function import GraphFunction
-from runtime.state.variables import observe_creation
+from runtime.state.variables import lift_initial_values, observe_creation
 from runtime.views import render
 
 
@@ -355,10 +355,17 @@ class Function:
             self._made_variables = True
 
         named = signatures.tensor_leaves_named(arguments)
+        values = [
+            None if isinstance(v, rt.TensorSpec) else signatures.as_value(v) for _, v in named
+        ]
 
         def call(*placeholders):  # the tensor arguments become the graph's placeholders
             args, kwargs = self._rebuild(arguments, iter(placeholders))
-            with observe_creation(on_variable):
+            # A variable's initial value computed here is computed once, from this call's
+            # values, as TensorFlow lifts it out of the graph.
+            feeds = [(p, v) for p, v in zip(placeholders, values) if v is not None]
+            lifting = lift_initial_values(context.building_graph(), feeds)
+            with observe_creation(on_variable), lifting:
                 return self._traceable()(*args, **kwargs)
 
         graph = trace(

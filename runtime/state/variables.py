@@ -192,6 +192,54 @@ class observe_creation:  # noqa: N801 (a context manager, used like a function)
         _creation_observers.stack.remove(self.observer)
 
 
+class lift_initial_values:  # noqa: N801 (a context manager, used like a function)
+    """While a function is traced into ``graph``: a Variable whose initial value is a tensor of
+    ``graph`` gets it computed once, at creation, as TensorFlow lifts a variable's initializer
+    out of a tf.function (``tf.init_scope``).
+
+    ``feeds``: the graph's placeholders with the values of the call being traced, in pairs (an
+    argument traced from a TensorSpec has none: an initial value that needs it is refused).
+    """
+
+    def __init__(self, graph, feeds):
+        self.graph = graph
+        self.feeds = feeds
+
+    def __enter__(self):
+        _lifters.stack.append(self)
+
+    def __exit__(self, *exc):
+        _lifters.stack.remove(self)
+
+    def evaluate(self, tensor):
+        from runtime.execution.compile import compile_graph  # (compile reads variables)
+
+        placeholders = [p for p, _ in self.feeds]
+        try:
+            program = compile_graph(self.graph, placeholders, [tensor], name="initial_value")
+        except errors.InvalidArgumentError as e:
+            raise ValueError(
+                f"A Variable's initial value {tensor.name!r} depends on an argument that has no "
+                "value while tracing (a TensorSpec given to get_concrete_function or "
+                f"input_signature): {e.message}. Compute it from the call's tensors, or pass a "
+                "Python or numpy value."
+            ) from None
+        with context.init_scope():
+            return program(*(value for _, value in self.feeds))[0]
+
+
+_lifters = _Observers()
+
+
+def _lifted(tensor):
+    """The value of ``tensor``, a symbolic initial value, computed now; None if no function
+    being traced made it."""
+    for lifter in reversed(_lifters.stack):
+        if tensor.graph is lifter.graph:
+            return lifter.evaluate(tensor)
+    return None
+
+
 class Variable:
     """A mutable tensor-valued state with a name, usable wherever a tensor is.
 
@@ -344,6 +392,8 @@ def _initial_numpy(value, dtype):
         value = value._value
     elif isinstance(value, Tensor):
         known = constant_value(value)
+        if known is None:
+            known = _lifted(value)
         if known is None:
             raise ValueError(
                 f"A Variable's initial value must be known when it is created; {value.name!r} is "

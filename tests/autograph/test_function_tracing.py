@@ -136,3 +136,89 @@ def test_experimental_get_tracing_count():
     assert double.experimental_get_tracing_count() == 3
     double.get_concrete_function(rt.TensorSpec([2], rt.float32))
     assert double.experimental_get_tracing_count() == 4
+
+
+# --- variables made in the first trace: lifted out of the graph (tf.init_scope) ----------------
+
+
+class _Scaler(rt.Module):
+    def __init__(self):
+        super().__init__()
+        self.w = None
+
+    @ag.function
+    def __call__(self, x):
+        if self.w is None:
+            self.w = rt.Variable(rt.random.uniform([3]))
+        return x * self.w
+
+
+def test_a_variable_made_from_a_random_tensor_in_the_first_trace_is_made_once():
+    scaler = _Scaler()
+    first = scaler(rt.ones([3])).numpy()
+    w = scaler.w.numpy()
+    assert ((w >= 0) & (w < 1)).all()
+    np.testing.assert_allclose(first, w)
+    np.testing.assert_allclose(scaler(rt.constant([1.0, 2.0, 3.0])).numpy(), w * [1, 2, 3])
+    assert scaler.w.numpy() is not None and np.array_equal(scaler.w.numpy(), w)
+    assert scaler.trainable_variables == (scaler.w,)
+
+
+def test_a_variable_made_from_the_first_calls_argument_holds_its_value():
+    class Doubler(rt.Module):
+        v = None
+
+        @ag.function
+        def __call__(self, x):
+            if self.v is None:
+                self.v = rt.Variable(2.0 * x)
+            return self.v + x
+
+    doubler = Doubler()
+    assert doubler(rt.constant(3.0)).numpy() == 9.0
+    assert doubler(rt.constant(1.0)).numpy() == 7.0  # v is 6, made once
+    assert doubler.v.numpy() == 6.0
+
+
+def test_an_initial_value_needing_an_argument_traced_from_a_spec_is_refused():
+    @ag.function
+    def make(x):
+        return rt.Variable(2.0 * x).read_value()
+
+    with pytest.raises(ValueError, match="depends on an argument that has no value"):
+        make.get_concrete_function(rt.TensorSpec([], rt.float32))
+
+
+def test_init_scope_leaves_the_function_being_traced():
+    seen = []
+
+    @ag.function
+    def f(x):
+        with rt.init_scope():
+            seen.append((rt.executing_eagerly(), rt.constant(2.0).numpy()))
+        seen.append(rt.executing_eagerly())
+        return x
+
+    f(rt.constant(1.0))
+    assert seen == [(True, 2.0), False]
+
+
+def test_init_scope_in_a_tf1_graph_stays_in_that_graph():
+    graph = rt.Graph()
+    with graph.as_default():
+        with rt.init_scope():
+            c = rt.constant(1.0)
+            eager = rt.executing_eagerly()
+    assert c.graph is graph
+    assert not eager
+
+
+def test_init_scope_pauses_the_tape():
+    x = rt.constant(3.0)
+    with rt.GradientTape(persistent=True) as tape:
+        tape.watch(x)
+        with rt.init_scope():
+            y = x * x
+        z = x * x
+    assert tape.gradient(y, x) is None
+    assert tape.gradient(z, x).numpy() == 6.0
