@@ -32,6 +32,7 @@ import weakref
 import runtime as rt
 from autograph import retracing, signatures
 from autograph.eager_switch import state as _eager
+from autograph.impl import features
 from autograph.input_signature import apply_signature, defaults_of, positional_count, validated
 from autograph.trace_cache import TraceCache
 from runtime import xla
@@ -56,17 +57,25 @@ _RETRACING_WARN_AT = 5
 
 
 def function(
-    fn=None, input_signature=None, autograph=True, reduce_retracing=False, jit_compile=False
+    fn=None,
+    input_signature=None,
+    autograph=True,
+    reduce_retracing=False,
+    jit_compile=False,
+    experimental_autograph_options=None,
 ):
     """Makes ``fn`` a Function: traced into a graph once per call signature, then run as a graph.
 
     Usable as ``@ag.function`` or ``@ag.function(input_signature=[...])``. With
     ``jit_compile=True`` each graph is lowered to JAX and compiled by XLA
     (docs/xla.md); that needs the optional extra ``jax``, and raises ImportError
-    naming it when JAX is missing.
+    naming it when JAX is missing. ``experimental_autograph_options``: an
+    ``ag.experimental.Feature`` or a tuple of them, as TensorFlow's;
+    ``Feature.BUILTIN_FUNCTIONS`` makes ``print`` of tensors print on every call.
     """
     if jit_compile:
         require("jax", "jax", "jit_compile=True")
+    features.as_features(experimental_autograph_options)  # a wrong value fails here
     if fn is None:
         return functools.partial(
             function,
@@ -74,8 +83,11 @@ def function(
             autograph=autograph,
             reduce_retracing=reduce_retracing,
             jit_compile=jit_compile,
+            experimental_autograph_options=experimental_autograph_options,
         )
-    return Function(fn, input_signature, autograph, reduce_retracing, jit_compile=jit_compile)
+    made = Function(fn, input_signature, autograph, reduce_retracing, jit_compile=jit_compile)
+    made.experimental_autograph_options = experimental_autograph_options
+    return made
 
 
 def _call_with_effects(graph, call):
@@ -106,6 +118,8 @@ def _after_effects(graph, x):
 
 class Function:
     """A Python function with a cache of graphs (ConcreteFunctions), one per call signature."""
+
+    experimental_autograph_options = None  # TensorFlow's: ag.experimental.Feature(s)
 
     def __init__(
         self,
@@ -155,13 +169,19 @@ class Function:
         return bound
 
     def _bind(self, instance):
-        return Function(
-            types.MethodType(self.python_function, instance),
-            self.input_signature,
-            self.autograph,
-            self.reduce_retracing,
-            self.jit_compile,
+        return self._same_options(
+            Function(
+                types.MethodType(self.python_function, instance),
+                self.input_signature,
+                self.autograph,
+                self.reduce_retracing,
+                self.jit_compile,
+            )
         )
+
+    def _same_options(self, other):
+        other.experimental_autograph_options = self.experimental_autograph_options
+        return other
 
     # --- calling --------------------------------------------------------------------------
 
@@ -175,7 +195,7 @@ class Function:
             if entry is not None and not off:
                 result = entry(args)
                 if result is not MISS:
-                    self._detector.called()
+                    self._detector.untraced += 1  # (no call: this path is two frames)
                     return result
             if _eager["on"]:
                 return self.python_function(*args, **kwargs)
@@ -191,7 +211,7 @@ class Function:
             call_key = None if kwargs else signatures.call_key(args)
             concrete = self._cache.by_call.get(call_key)
             if concrete is not None:
-                self._detector.called()
+                self._detector.untraced += 1
                 if context.recording_tapes():  # a tape sees the call as one differentiable op
                     return concrete._call_recorded(list(args))
                 self._entry = self._entry_of(call_key, concrete)
@@ -269,7 +289,10 @@ class Function:
         from autograph.pyct.parser import ConversionError
 
         try:
-            return to_graph(self.python_function)
+            return to_graph(
+                self.python_function,
+                experimental_optional_features=self.experimental_autograph_options,
+            )
         except ConversionError as e:
             # As TensorFlow does: trace it unconverted (fine unless it branches on tensors).
             source.warn(f"AutoGraph could not convert {self.__name__} and traces it as it is: {e}")
@@ -410,12 +433,14 @@ class Function:
     def __deepcopy__(self, memo):
         """A deep copy traces its own graphs: of a copy of the function (a method of a copied
         object reads that object), with the cache and its locks new."""
-        return Function(
-            copy.deepcopy(self.python_function, memo),
-            self.input_signature,
-            self.autograph,
-            self.reduce_retracing,
-            self.jit_compile,
+        return self._same_options(
+            Function(
+                copy.deepcopy(self.python_function, memo),
+                self.input_signature,
+                self.autograph,
+                self.reduce_retracing,
+                self.jit_compile,
+            )
         )
 
     def __repr__(self):

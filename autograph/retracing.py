@@ -32,25 +32,33 @@ MAX_WARNINGS = 2  # per Python function
 
 
 class RetracingDetector:
-    """The recent calls of one Python function: how many traced."""
+    """The recent calls of one Python function: how many traced.
 
-    __slots__ = ("_runs", "_calls", "_warnings")
+    A call that does not trace only adds one to ``untraced`` (the hot path of a call makes
+    no Python call for it); a call that traces says so with ``traced()``.
+    """
+
+    __slots__ = ("_runs", "_calls", "_warnings", "untraced")
 
     def __init__(self):
         self._runs = []  # per remembered trace: 1 + the calls after it that did not trace
         self._calls = 0  # the calls those runs hold
         self._warnings = 0
+        self.untraced = 0  # calls since the last trace that did not trace
 
     def called(self):
         """A call that did not trace."""
-        if self._runs:
-            self._runs[-1] += 1
-        else:  # (get_concrete_function traced, and is no call)
-            self._runs.append(1)
-        self._calls += 1
+        self.untraced += 1
 
     def traced(self):
         """A call that traced: ``(traces, calls)`` remembered when it is time to warn, else None."""
+        if self.untraced:
+            if self._runs:
+                self._runs[-1] += self.untraced
+            else:  # (get_concrete_function traced before: no call's trace to count them to)
+                self._runs.append(self.untraced)
+            self._calls += self.untraced
+            self.untraced = 0
         self._runs.append(1)
         self._calls += 1
         while self._runs and self._calls - self._runs[0] > HISTORY:
