@@ -166,7 +166,35 @@ class Function:
                 bound = self._instances.get(instance)
                 if bound is None:
                     bound = self._instances[instance] = self._bind(instance)
+                    bound._hold_weakly(instance)
         return bound
+
+    def _hold_weakly(self, instance):
+        """This Function, bound to ``instance`` and kept in its descriptor's cache, holds it
+        weakly, as TensorFlow's does: else the cache would keep every instance alive."""
+        self._weak_self = weakref.ref(instance)
+        self._python_function = self._python_function.__func__
+        self.__wrapped__ = self._python_function
+        self.__signature__ = self._signature  # (what inspect would find through the method)
+
+    _weak_self = None
+
+    @property
+    def python_function(self):
+        """The Python function this Function traces (a method: bound to its instance)."""
+        if self._weak_self is None:
+            return self._python_function
+        instance = self._weak_self()
+        if instance is None:
+            raise ReferenceError(
+                f"{self.__name__} is a method of an object that no longer exists: keep a "
+                "reference to the object while its method is used"
+            )
+        return types.MethodType(self._python_function, instance)
+
+    @python_function.setter
+    def python_function(self, fn):
+        self._python_function, self._weak_self = fn, None
 
     def _bind(self, instance):
         return self._same_options(

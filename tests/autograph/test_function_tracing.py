@@ -75,7 +75,8 @@ def test_the_warning_counts_calls_of_a_method(caplog):
         def f(self, x):
             return x
 
-    f = Foo().f
+    foo = Foo()  # (TensorFlow's test calls Foo().f with the Foo gone: here it must be kept)
+    f = foo.f
     with caplog.at_level(logging.WARNING):
         for i in range(1, 6):
             f(i)
@@ -205,10 +206,9 @@ def test_init_scope_leaves_the_function_being_traced():
 
 def test_init_scope_in_a_tf1_graph_stays_in_that_graph():
     graph = rt.Graph()
-    with graph.as_default():
-        with rt.init_scope():
-            c = rt.constant(1.0)
-            eager = rt.executing_eagerly()
+    with graph.as_default(), rt.init_scope():
+        c = rt.constant(1.0)
+        eager = rt.executing_eagerly()
     assert c.graph is graph
     assert not eager
 
@@ -222,3 +222,71 @@ def test_init_scope_pauses_the_tape():
         z = x * x
     assert tape.gradient(y, x) is None
     assert tape.gradient(z, x).numpy() == 6.0
+
+
+# --- Function objects are released after del (testFunctionReferenceCycles and the like) ---------
+
+
+def _released(make):
+    ref = make()
+    gc.collect()
+    return ref() is None
+
+
+def test_a_function_called_and_traced_is_released_after_del():
+    def make():
+        @ag.function
+        def f(x):
+            return x + 1
+
+        f(rt.constant(1.0))
+        f.get_concrete_function(rt.TensorSpec([None], rt.float32))
+        return weakref.ref(f)
+
+    assert _released(make)
+
+
+def test_an_object_whose_traced_method_was_called_is_released():
+    class Model(rt.Module):
+        def __init__(self):
+            super().__init__()
+            self.v = rt.Variable(2.0)
+
+        @ag.function
+        def __call__(self, x):
+            return x * self.v
+
+    def make():
+        model = Model()
+        assert model(rt.constant(3.0)).numpy() == 6.0
+        assert model(rt.constant(4.0)).numpy() == 8.0  # the same bound Function, graph reused
+        assert model.__call__.tracing_count == 1
+        return weakref.ref(model)
+
+    assert _released(make)
+
+
+def test_the_bound_function_of_an_object_is_released_with_it():
+    class Foo:
+        @ag.function
+        def f(self, x):
+            return x
+
+    def make():
+        foo = Foo()
+        foo.f(rt.constant(1.0))
+        return weakref.ref(foo.f)
+
+    assert _released(make)
+
+
+def test_a_method_used_after_its_object_is_gone_says_so():
+    class Foo:
+        @ag.function
+        def f(self, x):
+            return x
+
+    f = Foo().f
+    gc.collect()
+    with pytest.raises(ReferenceError, match="no longer exists"):
+        f(rt.constant(1.0))
