@@ -35,6 +35,7 @@ from autograph.eager_switch import state as _eager
 from autograph.impl import features
 from autograph.input_signature import apply_signature, defaults_of, positional_count, validated
 from autograph.trace_cache import TraceCache
+from autograph.tracing import RetracingWarning, Tracing  # noqa: F401 (RetracingWarning: its old home)
 from runtime import xla
 from runtime.core import context, source, tracebacks
 from runtime.core.graph import FuncGraph
@@ -42,18 +43,9 @@ from runtime.execution import profiling
 from runtime.execution.compile import compile_function
 from runtime.execution.entry import MISS, entry_function
 from runtime.execution.optimize import optimize
-from runtime.execution.tracing import set_outputs, trace
 from runtime.extras import require
 from runtime.functions.graph_function import GraphFunction
-from runtime.state.variables import lift_initial_values, observe_creation
 from runtime.views import render
-
-
-class RetracingWarning(UserWarning):
-    """A Function traced many times: each new signature costs a trace."""
-
-
-_RETRACING_WARN_AT = 5
 
 
 def function(
@@ -116,7 +108,7 @@ def _after_effects(graph, x):
     return rt.identity(x) if isinstance(x, rt.SymbolicTensor) and x.graph is graph else x
 
 
-class Function:
+class Function(Tracing):
     """A Python function with a cache of graphs (ConcreteFunctions), one per call signature."""
 
     experimental_autograph_options = None  # TensorFlow's: ag.experimental.Feature(s)
@@ -168,33 +160,6 @@ class Function:
                     bound = self._instances[instance] = self._bind(instance)
                     bound._hold_weakly(instance)
         return bound
-
-    def _hold_weakly(self, instance):
-        """This Function, bound to ``instance`` and kept in its descriptor's cache, holds it
-        weakly, as TensorFlow's does: else the cache would keep every instance alive."""
-        self._weak_self = weakref.ref(instance)
-        self._python_function = self._python_function.__func__
-        self.__wrapped__ = self._python_function
-        self.__signature__ = self._signature  # (what inspect would find through the method)
-
-    _weak_self = None
-
-    @property
-    def python_function(self):
-        """The Python function this Function traces (a method: bound to its instance)."""
-        if self._weak_self is None:
-            return self._python_function
-        instance = self._weak_self()
-        if instance is None:
-            raise ReferenceError(
-                f"{self.__name__} is a method of an object that no longer exists: keep a "
-                "reference to the object while its method is used"
-            )
-        return types.MethodType(self._python_function, instance)
-
-    @python_function.setter
-    def python_function(self, fn):
-        self._python_function, self._weak_self = fn, None
 
     def _bind(self, instance):
         return self._same_options(
@@ -259,27 +224,6 @@ class Function:
         except Exception as error:
             tracebacks.filter_traceback(error)  # the user's frames only, unless switched off
             raise
-
-    def _count_call(self, traced):
-        # TensorFlow counts the eager calls of one Python function, traced or not, and logs
-        # a warning when most of the recent ones traced (autograph.retracing).
-        if not traced:
-            self._detector.called()
-            return
-        frequent = self._detector.traced()
-        if frequent is not None:
-            retracing.warn(self.python_function, *frequent)
-
-    def experimental_get_tracing_count(self):
-        """How many graphs this Function has traced (TensorFlow's name for ``tracing_count``).
-
-        >>> import autograph as ag
-        >>> double = ag.function(lambda x: 2 * x)
-        >>> _ = double(1), double(2), double(2)
-        >>> double.experimental_get_tracing_count()
-        2
-        """
-        return self.tracing_count
 
     def _entry_of(self, call_key, concrete):
         entries = self._cache.entries
@@ -353,6 +297,11 @@ class Function:
         return [(name, spec) for (name, _), spec in zip(arguments, specs)]
 
     def _concrete_function(self, arguments):
+        # (An XLA program takes arrays only: there a variable argument is captured.)
+        with signatures.variables_captured(self.jit_compile):
+            return self._concrete_function_for(arguments)
+
+    def _concrete_function_for(self, arguments):
         key = signatures.signature_key(arguments)
         concrete = self._cache.lookup(key)
         if concrete is not None:
@@ -363,100 +312,8 @@ class Function:
             concrete = self._cache.lookup(key)  # (traced by another thread while this waited)
             return self._find_or_trace(key, arguments) if concrete is None else concrete
 
-    def _find_or_trace(self, key, arguments):
-        # A graph traced for more general shapes (None dims) serves any call that fits it.
-        rank_key = signatures.signature_key(arguments, shapes=False)
-        shapes = [signatures.spec_of(leaf).shape for leaf in signatures.tensor_leaves(arguments)]
-        concrete = self._cache.find_general(rank_key, shapes)
-        if concrete is None:
-            newest = self._cache.newest(rank_key)
-            relaxed = None
-            if self.reduce_retracing and newest is not None:
-                relaxed = [
-                    g.most_specific_compatible_shape(s) for g, s in zip(newest.input_shapes, shapes)
-                ]
-            concrete = self._trace(arguments, relaxed)
-        general = not all(s.is_fully_defined() for s in concrete.input_shapes)
-        objects = signatures.objects_in(arguments)
-        self._cache.store(key, rank_key, concrete, objects, general)
-        return concrete
-
-    def _trace(self, arguments, shapes=None):
-        if self.tracing_count:
-            self._note_retrace(arguments)
-        concrete = self._trace_once(arguments, shapes)
-        if self._made_variables and self.tracing_count == 1:
-            # Variables made on the first trace are kept; the graph that runs is a second
-            # trace, which must not make any (a function that makes one per call cannot run).
-            concrete = self._trace_once(arguments, shapes)
-        self._last_arguments = [(name, signatures.detached(v)) for name, v in arguments]
-        return concrete
-
-    def _trace_once(self, arguments, shapes):
-        first = self.tracing_count == 0
-        self.tracing_count += 1
-
-        def on_variable(variable):
-            if not first:
-                raise ValueError(
-                    f"ag.function only supports singleton rt.Variables created on the first call: "
-                    f"{self.__name__} creates one on a later trace. Make sure the rt.Variable is "
-                    "only created once, or create it outside the function."
-                )
-            self._made_variables = True
-
-        named = signatures.tensor_leaves_named(arguments)
-        values = [
-            None if isinstance(v, rt.TensorSpec) else signatures.as_value(v) for _, v in named
-        ]
-
-        def call(*placeholders):  # the tensor arguments become the graph's placeholders
-            args, kwargs = self._rebuild(arguments, iter(placeholders))
-            # A variable's initial value computed here is computed once, from this call's
-            # values, as TensorFlow lifts it out of the graph.
-            feeds = [(p, v) for p, v in zip(placeholders, values) if v is not None]
-            lifting = lift_initial_values(context.building_graph(), feeds)
-            with observe_creation(on_variable), lifting:
-                return self._traceable()(*args, **kwargs)
-
-        graph = trace(
-            call,
-            [signatures.spec_of(v) for _, v in named],
-            self.__name__,
-            arg_names=[n for n, _ in named],
-            shapes=shapes,
-            convert=False,
-        )
-        set_outputs(
-            graph,
-            [
-                x
-                for x in rt.nest.flatten(graph.structured_outputs)
-                if x is not None and not signatures.is_op(x)
-            ],
-        )
+    def _new_concrete(self, graph, arguments):
         return ConcreteFunction(graph, self.__name__, arguments, self._signature, self.jit_compile)
-
-    def _rebuild(self, arguments, placeholders):
-        values = {name: signatures.replace_leaves(value, placeholders) for name, value in arguments}
-        bound = self._signature.bind_partial()
-        bound.arguments.update(values)
-        return bound.args, bound.kwargs
-
-    def _note_retrace(self, arguments):
-        if self.tracing_count + 1 >= _RETRACING_WARN_AT and not self._warned:
-            self._warned = True
-            reason = (
-                signatures.describe_change(self._last_arguments, arguments)
-                if self._last_arguments
-                else ""
-            )
-            source.warn(
-                f"{self.__name__} was traced {self.tracing_count + 1} times. Each new signature "
-                f"traces a new graph, which is expensive; this time {reason}. Pass tensors rather "
-                "than Python values, give an input_signature, or use reduce_retracing=True.",
-                RetracingWarning,
-            )
 
     def __deepcopy__(self, memo):
         """A deep copy traces its own graphs: of a copy of the function (a method of a copied
@@ -488,9 +345,12 @@ class ConcreteFunction:
         self._signature = signature
         # What was traced: each tensor argument as its placeholder's spec (the shape relaxed
         # when reduce_retracing generalised it; the name a TensorSpec gave kept).
+        self._variables_captured = jit_compile
         leaves = signatures.tensor_leaves(arguments)
         specs = iter(
-            rt.TensorSpec(t.shape, t.dtype, signatures.spec_name(v))
+            signatures.VariableSpec.of(v)
+            if isinstance(v, rt.Variable)
+            else rt.TensorSpec(t.shape, t.dtype, signatures.spec_name(v))
             for t, v in zip(self.inputs, leaves)
         )
         self._traced = [
@@ -518,21 +378,32 @@ class ConcreteFunction:
             except TypeError as e:
                 raise TypeError(f"ConcreteFunction {self.name}: {e}") from None
             tensors = []
-            for name, traced in self._traced:
-                if name in bound.arguments:
-                    self._collect(name, traced, bound.arguments[name], tensors)
-                elif signatures.tensor_leaves([(name, traced)]):
-                    raise TypeError(f"ConcreteFunction {self.name}: missing argument '{name}'")
-                # an omitted Python argument is the one traced
+            with signatures.variables_captured(self._variables_captured):
+                self._collect_all(bound, tensors)
             if context.recording_tapes():
                 return self._call_recorded(tensors)
-            return self._call_flat([t._value for t in tensors])
+            return self._call_flat([signatures.as_value(t) for t in tensors])
         except Exception as error:
             tracebacks.filter_traceback(error)  # the user's frames only, unless switched off
             raise
 
+    def _collect_all(self, bound, tensors):
+        for name, traced in self._traced:
+            if name in bound.arguments:
+                self._collect(name, traced, bound.arguments[name], tensors)
+            elif signatures.tensor_leaves([(name, traced)]):
+                raise TypeError(f"ConcreteFunction {self.name}: missing argument '{name}'")
+            # an omitted Python argument is the one traced
+
     def _collect(self, name, traced, given, values):
-        if isinstance(traced, rt.TensorSpec):
+        if isinstance(traced, signatures.VariableSpec):
+            if not traced.fits(given):
+                raise TypeError(
+                    f"ConcreteFunction {self.name}: argument '{name}' must be a variable of "
+                    f"{traced!r}, as traced, not {given!r}"
+                )
+            values.append(given)
+        elif isinstance(traced, rt.TensorSpec):
             if not isinstance(given, rt.Tensor):
                 given = rt.convert_to_tensor(given, dtype=traced.dtype)
             traced.check_argument(self.name, name, given, source="the concrete function")
@@ -560,6 +431,10 @@ class ConcreteFunction:
             )
 
     def _call_arguments(self, arguments):
+        with signatures.variables_captured(self._variables_captured):
+            return self._call_leaves(arguments)
+
+    def _call_leaves(self, arguments):
         if context.recording_tapes():
             leaves = signatures.tensor_leaves(arguments)
             return self._call_recorded([signatures.as_tensor(x) for x in leaves])

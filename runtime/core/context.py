@@ -115,11 +115,9 @@ class init_scope:  # noqa: N801 (TensorFlow's name)
     """
 
     def __enter__(self):
-        from runtime.core.graph import FuncGraph  # (graph imports this module)
-
         self._saved = _context.graphs, _context.tapes
         outer = len(_context.graphs)
-        while outer and isinstance(_context.graphs[outer - 1], FuncGraph):
+        while outer and getattr(_context.graphs[outer - 1], "building_function", False):
             outer -= 1
         _context.graphs = _context.graphs[:outer]
         _context.tapes = []

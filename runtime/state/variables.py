@@ -193,39 +193,22 @@ class observe_creation:  # noqa: N801 (a context manager, used like a function)
 
 
 class lift_initial_values:  # noqa: N801 (a context manager, used like a function)
-    """While a function is traced into ``graph``: a Variable whose initial value is a tensor of
-    ``graph`` gets it computed once, at creation, as TensorFlow lifts a variable's initializer
-    out of a tf.function (``tf.init_scope``).
+    """While a function is traced into ``lifter.graph``: a Variable whose initial value is a
+    tensor of that graph gets it from ``lifter.evaluate(tensor)``, computed once, at creation,
+    as TensorFlow lifts a variable's initializer out of a tf.function (``tf.init_scope``).
 
-    ``feeds``: the graph's placeholders with the values of the call being traced, in pairs (an
-    argument traced from a TensorSpec has none: an initial value that needs it is refused).
+    ``ag.function`` gives the lifter (``autograph.lifting``): it runs what the value needs
+    on the values of the call being traced.
     """
 
-    def __init__(self, graph, feeds):
-        self.graph = graph
-        self.feeds = feeds
+    def __init__(self, lifter):
+        self.lifter = lifter
 
     def __enter__(self):
-        _lifters.stack.append(self)
+        _lifters.stack.append(self.lifter)
 
     def __exit__(self, *exc):
-        _lifters.stack.remove(self)
-
-    def evaluate(self, tensor):
-        from runtime.execution.compile import compile_graph  # (compile reads variables)
-
-        placeholders = [p for p, _ in self.feeds]
-        try:
-            program = compile_graph(self.graph, placeholders, [tensor], name="initial_value")
-        except errors.InvalidArgumentError as e:
-            raise ValueError(
-                f"A Variable's initial value {tensor.name!r} depends on an argument that has no "
-                "value while tracing (a TensorSpec given to get_concrete_function or "
-                f"input_signature): {e.message}. Compute it from the call's tensors, or pass a "
-                "Python or numpy value."
-            ) from None
-        with context.init_scope():
-            return program(*(value for _, value in self.feeds))[0]
+        _lifters.stack.remove(self.lifter)
 
 
 _lifters = _Observers()

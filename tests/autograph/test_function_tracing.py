@@ -290,3 +290,74 @@ def test_a_method_used_after_its_object_is_gone_says_so():
     gc.collect()
     with pytest.raises(ReferenceError, match="no longer exists"):
         f(rt.constant(1.0))
+
+
+# --- variables as arguments: by their spec, passed as inputs (TensorFlow's VariableSpec) -------
+
+
+def test_variables_of_one_spec_share_a_graph_and_each_call_reads_its_own():
+    @ag.function
+    def double(v):
+        return v.read_value() * 2.0
+
+    assert double(rt.Variable(1.0)).numpy() == 2.0
+    assert double(rt.Variable(2.0)).numpy() == 4.0
+    assert double.experimental_get_tracing_count() == 1
+    np.testing.assert_allclose(double(rt.Variable([1.0, 3.0])).numpy(), [2.0, 6.0])
+    double(rt.Variable(1.0, dtype=rt.float64))  # another dtype
+    double(rt.Variable(1.0, trainable=False))  # not trainable
+    assert double.experimental_get_tracing_count() == 4
+
+
+def test_an_assignment_writes_the_variable_passed():
+    @ag.function
+    def bump(v, x):
+        v.assign_add(x)
+        return v.read_value()
+
+    a, b = rt.Variable(1.0), rt.Variable(10.0)
+    assert bump(a, rt.constant(1.0)).numpy() == 2.0
+    assert bump(b, rt.constant(2.0)).numpy() == 12.0
+    assert (a.numpy(), b.numpy()) == (2.0, 12.0)
+    assert bump.experimental_get_tracing_count() == 1
+
+
+def test_the_same_variable_twice_is_another_graph_than_two_variables():
+    @ag.function
+    def add_then_read(v, w):
+        v.assign_add(1.0)
+        return w.read_value()
+
+    a, b = rt.Variable(1.0), rt.Variable(5.0)
+    assert add_then_read(a, a).numpy() == 2.0  # w is v: it sees the assignment
+    assert add_then_read(a, b).numpy() == 5.0
+    assert add_then_read(b, b).numpy() == 6.0
+    assert add_then_read.experimental_get_tracing_count() == 2
+    assert a.numpy() == 3.0
+
+
+def test_gradients_through_the_call_reach_the_variable_passed():
+    @ag.function
+    def scaled_square(v, x):
+        return v * v * x
+
+    a, b = rt.Variable(4.0), rt.Variable(12.0)
+    with rt.GradientTape() as tape:
+        y = scaled_square(a, rt.constant(3.0))
+    assert tape.gradient(y, a).numpy() == 2 * 4.0 * 3.0
+    with rt.GradientTape() as tape:
+        y = scaled_square(b, rt.constant(3.0))
+    grads = tape.gradient(y, [a, b])
+    assert grads[0] is None and grads[1].numpy() == 2 * 12.0 * 3.0
+    assert scaled_square.experimental_get_tracing_count() == 1
+
+
+def test_a_concrete_function_takes_any_variable_of_its_spec():
+    @ag.function
+    def read(v):
+        return v.read_value() + 1.0
+
+    concrete = read.get_concrete_function(rt.Variable(1.0))
+    assert concrete(rt.Variable(41.0)).numpy() == 42.0
+    with pytest.raises(TypeError, match="must be a variable of VariableSpec"):
+        concrete(rt.Variable([1.0, 2.0]))
