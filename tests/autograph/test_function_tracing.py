@@ -361,3 +361,42 @@ def test_a_concrete_function_takes_any_variable_of_its_spec():
     assert concrete(rt.Variable(41.0)).numpy() == 42.0
     with pytest.raises(TypeError, match="must be a variable of VariableSpec"):
         concrete(rt.Variable([1.0, 2.0]))
+
+
+# --- static shapes through nested calls (already so: a nested call is inlined) ----------------
+
+
+def test_a_nested_function_sees_the_static_shapes_of_its_arguments():
+    seen = []
+
+    @ag.function
+    def inner(x):
+        seen.append(tuple(x.shape))
+        return rt.reduce_sum(x, axis=1)
+
+    @ag.function
+    def outer(x):
+        y = inner(x)
+        seen.append(tuple(y.shape))
+        return y
+
+    np.testing.assert_allclose(outer(rt.ones([3, 5])).numpy(), [5.0, 5.0, 5.0])
+    assert seen == [(3, 5), (3,)]
+
+
+def test_shape_inference_for_more_specific_input():
+    # TensorFlow's testShapeInferenceForMoreSpecificInput: a function whose input_signature
+    # has an unknown shape, called in a trace, gives the shapes its body gives for the input.
+    def f(a):
+        return rt.reshape(a, [-1, 3])
+
+    compiled = ag.function(f, input_signature=[rt.TensorSpec(None, rt.float32)])
+    shapes = []
+
+    @ag.function
+    def use_f():
+        inputs = rt.zeros([10, 10, 3])
+        shapes.append((tuple(f(inputs).shape), tuple(compiled(inputs).shape)))
+
+    use_f()
+    assert shapes == [((100, 3), (100, 3))]
