@@ -84,12 +84,21 @@ class _Mode(threading.local):
 _mode = _Mode()
 
 
-@contextlib.contextmanager
+_UNCHANGED = contextlib.nullcontext()
+
+
 def variables_captured(on=True):
     """Inside: a variable argument counts by its identity and the graph captures it, not its
     handle as an input (``jit_compile``: an XLA program takes arrays only)."""
+    if bool(on) == _mode.variables_by_identity:
+        return _UNCHANGED  # (the common case, on every call: costs nothing)
+    return _captured(on)
+
+
+@contextlib.contextmanager
+def _captured(on):
     before = _mode.variables_by_identity
-    _mode.variables_by_identity = on
+    _mode.variables_by_identity = bool(on)
     try:
         yield
     finally:
