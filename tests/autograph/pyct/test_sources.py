@@ -562,7 +562,9 @@ def test_print_reached_as_a_value_is_converted_only_with_builtin_functions():
 
     features = ag.experimental.Feature.BUILTIN_FUNCTIONS
     assert ag.to_graph(reaches_print)() is print
-    assert ag.to_graph(reaches_print, experimental_optional_features=features)().__name__ == "print_"
+    assert (
+        ag.to_graph(reaches_print, experimental_optional_features=features)().__name__ == "print_"
+    )
 
 
 def test_converted_call_leaves_classes_alone():
