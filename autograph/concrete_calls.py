@@ -83,7 +83,13 @@ def _check_variadic(name, kind, traced, given):
 
 
 def _collect(fn_name, name, traced, given, values):
-    if isinstance(traced, rt.TensorSpec):
+    if isinstance(traced, signatures.VariableSpec):
+        if not traced.fits(given):
+            raise TypeError(
+                f"argument '{name}' must be a variable of {traced!r}, as traced, not {given!r}"
+            )
+        values.append(given)
+    elif isinstance(traced, rt.TensorSpec):
         if not isinstance(given, rt.Tensor):
             given = rt.convert_to_tensor(given, dtype=traced.dtype)
         traced.check_argument(fn_name, name, given, source="the concrete function")
@@ -123,8 +129,18 @@ def _flat(cf, args, kwargs):
     if unexpected:
         raise TypeError(f"{summary} got unexpected keyword arguments: {', '.join(unexpected)}.")
     given = list(args) + [kwargs[n] for n in rest]
+    traced = signatures.tensor_leaves(cf._traced)
     tensors = []
     for i, (value, name, placeholder) in enumerate(zip(given, names, cf.inputs)):
+        if placeholder.dtype is rt.resource:  # a variable argument: the graph takes its handle
+            spec = traced[i]
+            if not (isinstance(spec, signatures.VariableSpec) and spec.fits(value)):
+                raise TypeError(
+                    f"{summary}: argument #{i}(zero-based) must be a variable of {spec!r}, "
+                    f"as traced, not {value!r}"
+                )
+            tensors.append(value)
+            continue
         if isinstance(value, rt.Variable):
             value = rt.convert_to_tensor(value)
         if not isinstance(value, rt.Tensor):

@@ -30,9 +30,10 @@ import types
 import weakref
 
 import runtime as rt
-from autograph import concrete_calls, signatures
+from autograph import concrete_calls, retracing, signatures
 from autograph.argument_changes import call_unchanged, check_keyable
 from autograph.eager_switch import state as _eager
+from autograph.impl import features
 from autograph.input_signature import (
     apply_signature,
     constraints_of,
@@ -42,6 +43,7 @@ from autograph.input_signature import (
     var_positional,
 )
 from autograph.trace_cache import TraceCache
+from autograph.tracing import RetracingWarning, Tracing  # noqa: F401 (RetracingWarning: its old home)
 from runtime import xla
 from runtime.core import context, source, tracebacks
 from runtime.core.graph import FuncGraph
@@ -49,32 +51,31 @@ from runtime.execution import profiling
 from runtime.execution.compile import compile_function
 from runtime.execution.entry import MISS, entry_function
 from runtime.execution.optimize import optimize
-from runtime.execution.tracing import set_outputs, trace
 from runtime.extras import require
 from runtime.functions.graph_function import GraphFunction
-from runtime.state.variables import observe_creation
 from runtime.views import render
 
 
-class RetracingWarning(UserWarning):
-    """A Function traced many times: each new signature costs a trace."""
-
-
-_RETRACING_WARN_AT = 5
-
-
 def function(
-    fn=None, input_signature=None, autograph=True, reduce_retracing=False, jit_compile=False
+    fn=None,
+    input_signature=None,
+    autograph=True,
+    reduce_retracing=False,
+    jit_compile=False,
+    experimental_autograph_options=None,
 ):
     """Makes ``fn`` a Function: traced into a graph once per call signature, then run as a graph.
 
     Usable as ``@ag.function`` or ``@ag.function(input_signature=[...])``. With
     ``jit_compile=True`` each graph is lowered to JAX and compiled by XLA
     (docs/xla.md); that needs the optional extra ``jax``, and raises ImportError
-    naming it when JAX is missing.
+    naming it when JAX is missing. ``experimental_autograph_options``: an
+    ``ag.experimental.Feature`` or a tuple of them, as TensorFlow's;
+    ``Feature.BUILTIN_FUNCTIONS`` makes ``print`` of tensors print on every call.
     """
     if jit_compile:
         require("jax", "jax", "jit_compile=True")
+    features.as_features(experimental_autograph_options)  # a wrong value fails here
     if fn is None:
         return functools.partial(
             function,
@@ -82,8 +83,11 @@ def function(
             autograph=autograph,
             reduce_retracing=reduce_retracing,
             jit_compile=jit_compile,
+            experimental_autograph_options=experimental_autograph_options,
         )
-    return Function(fn, input_signature, autograph, reduce_retracing, jit_compile=jit_compile)
+    made = Function(fn, input_signature, autograph, reduce_retracing, jit_compile=jit_compile)
+    made.experimental_autograph_options = experimental_autograph_options
+    return made
 
 
 def _name_of(fn):
@@ -123,8 +127,10 @@ def _after_effects(graph, x):
     return rt.identity(x) if isinstance(x, rt.SymbolicTensor) and x.graph is graph else x
 
 
-class Function:
+class Function(Tracing):
     """A Python function with a cache of graphs (ConcreteFunctions), one per call signature."""
+
+    experimental_autograph_options = None  # TensorFlow's: ag.experimental.Feature(s)
 
     def __init__(
         self,
@@ -145,6 +151,7 @@ class Function:
         self._last_arguments = None  # those of the last trace, detached (for the warning)
         self._made_variables = False
         self._warned = False
+        self._detector = retracing.detector_for(python_function)
         self._instances = weakref.WeakKeyDictionary()
         self._instances_lock = threading.Lock()
         self._signature = inspect.signature(python_function)
@@ -170,16 +177,23 @@ class Function:
                 bound = self._instances.get(instance)
                 if bound is None:
                     bound = self._instances[instance] = self._bind(instance)
+                    bound._hold_weakly(instance)
         return bound
 
     def _bind(self, instance):
-        return Function(
-            types.MethodType(self.python_function, instance),
-            self.input_signature,
-            self.autograph,
-            self.reduce_retracing,
-            self.jit_compile,
+        return self._same_options(
+            Function(
+                types.MethodType(self.python_function, instance),
+                self.input_signature,
+                self.autograph,
+                self.reduce_retracing,
+                self.jit_compile,
+            )
         )
+
+    def _same_options(self, other):
+        other.experimental_autograph_options = self.experimental_autograph_options
+        return other
 
     # --- calling --------------------------------------------------------------------------
 
@@ -193,6 +207,7 @@ class Function:
             if entry is not None and not off:
                 result = entry(args)
                 if result is not MISS:
+                    self._detector.untraced += 1  # (no call: this path is two frames)
                     return result
             if _eager["on"]:
                 return self.python_function(*args, **kwargs)
@@ -210,12 +225,15 @@ class Function:
             call_key = None if kwargs else signatures.call_key(args)
             concrete = self._cache.by_call.get(call_key)
             if concrete is not None:
+                self._detector.untraced += 1
                 if context.recording_tapes():  # a tape sees the call as one differentiable op
                     return concrete._call_recorded(list(args))
                 self._entry = self._entry_of(call_key, concrete)
                 return concrete._call_flat([a._value for a in args])
             arguments = self._arguments(args, kwargs)
+            traces = self.tracing_count
             concrete = self._concrete_function(self._as_signature(arguments))
+            self._count_call(traced=self.tracing_count != traces)
             if (
                 call_key is not None
                 and len(args) >= self._positional  # no defaults filled in
@@ -270,7 +288,10 @@ class Function:
         from autograph.pyct.parser import ConversionError
 
         try:
-            return to_graph(self.python_function)
+            return to_graph(
+                self.python_function,
+                experimental_optional_features=self.experimental_autograph_options,
+            )
         except ConversionError as e:
             # As TensorFlow does: trace it unconverted (fine unless it branches on tensors).
             source.warn(f"AutoGraph could not convert {self.__name__} and traces it as it is: {e}")
@@ -309,6 +330,11 @@ class Function:
         return [(name, constraints[name]) for name, _ in arguments]
 
     def _concrete_function(self, arguments):
+        # (An XLA program takes arrays only: there a variable argument is captured.)
+        with signatures.variables_captured(self.jit_compile):
+            return self._concrete_function_for(arguments)
+
+    def _concrete_function_for(self, arguments):
         key = signatures.signature_key(arguments)
         concrete = self._cache.lookup(key)
         if concrete is not None:
@@ -319,103 +345,20 @@ class Function:
             concrete = self._cache.lookup(key)  # (traced by another thread while this waited)
             return self._find_or_trace(key, arguments) if concrete is None else concrete
 
-    def _find_or_trace(self, key, arguments):
-        # A graph traced for more general shapes (None dims) serves any call that fits it.
-        rank_key = signatures.signature_key(arguments, shapes=False)
-        shapes = [signatures.spec_of(leaf).shape for leaf in signatures.tensor_leaves(arguments)]
-        concrete = self._cache.find_general(rank_key, shapes)
-        if concrete is None:
-            newest = self._cache.newest(rank_key)
-            relaxed = None
-            if self.reduce_retracing and newest is not None:
-                relaxed = [
-                    g.most_specific_compatible_shape(s) for g, s in zip(newest.input_shapes, shapes)
-                ]
-            concrete = self._trace(arguments, relaxed)
-        general = not all(s.is_fully_defined() for s in concrete.input_shapes)
-        objects = signatures.objects_in(arguments)
-        self._cache.store(key, rank_key, concrete, objects, general)
-        return concrete
-
-    def _trace(self, arguments, shapes=None):
-        if self.tracing_count:
-            self._note_retrace(arguments)
-        concrete = self._trace_once(arguments, shapes)
-        if self._made_variables and self.tracing_count == 1:
-            # Variables made on the first trace are kept; the graph that runs is a second
-            # trace, which must not make any (a function that makes one per call cannot run).
-            concrete = self._trace_once(arguments, shapes)
-        self._last_arguments = [(name, signatures.detached(v)) for name, v in arguments]
-        return concrete
-
-    def _trace_once(self, arguments, shapes):
-        first = self.tracing_count == 0
-        self.tracing_count += 1
-
-        def on_variable(variable):
-            if not first:
-                raise ValueError(
-                    f"ag.function only supports singleton rt.Variables created on the first call: "
-                    f"{self.__name__} creates one on a later trace. Make sure the rt.Variable is "
-                    "only created once, or create it outside the function."
-                )
-            self._made_variables = True
-
-        named = signatures.tensor_leaves_named(arguments)
-
-        def call(*placeholders):  # the tensor arguments become the graph's placeholders
-            args, kwargs = self._rebuild(arguments, iter(placeholders))
-            with observe_creation(on_variable):
-                return call_unchanged(self._traceable(), self.__name__, *args, **kwargs)
-
-        graph = trace(
-            call,
-            [signatures.spec_of(v) for _, v in named],
-            self.__name__,
-            arg_names=[n for n, _ in named],
-            shapes=shapes,
-            convert=False,
-        )
-        set_outputs(
-            graph,
-            [
-                x
-                for x in rt.nest.flatten(graph.structured_outputs)
-                if x is not None and not signatures.is_op(x)
-            ],
-        )
+    def _new_concrete(self, graph, arguments):
         return ConcreteFunction(graph, self.__name__, arguments, self._signature, self.jit_compile)
-
-    def _rebuild(self, arguments, placeholders):
-        values = {name: signatures.replace_leaves(value, placeholders) for name, value in arguments}
-        bound = self._signature.bind_partial()
-        bound.arguments.update(values)
-        return bound.args, bound.kwargs
-
-    def _note_retrace(self, arguments):
-        if self.tracing_count + 1 >= _RETRACING_WARN_AT and not self._warned:
-            self._warned = True
-            reason = (
-                signatures.describe_change(self._last_arguments, arguments)
-                if self._last_arguments
-                else ""
-            )
-            source.warn(
-                f"{self.__name__} was traced {self.tracing_count + 1} times. Each new signature "
-                f"traces a new graph, which is expensive; this time {reason}. Pass tensors rather "
-                "than Python values, give an input_signature, or use reduce_retracing=True.",
-                RetracingWarning,
-            )
 
     def __deepcopy__(self, memo):
         """A deep copy traces its own graphs: of a copy of the function (a method of a copied
         object reads that object), with the cache and its locks new."""
-        return Function(
-            copy.deepcopy(self.python_function, memo),
-            self.input_signature,
-            self.autograph,
-            self.reduce_retracing,
-            self.jit_compile,
+        return self._same_options(
+            Function(
+                copy.deepcopy(self.python_function, memo),
+                self.input_signature,
+                self.autograph,
+                self.reduce_retracing,
+                self.jit_compile,
+            )
         )
 
     def __repr__(self):
@@ -435,9 +378,12 @@ class ConcreteFunction:
         self._signature = signature
         # What was traced: each tensor argument as its placeholder's spec (the shape relaxed
         # when reduce_retracing generalised it; the name a TensorSpec gave kept).
+        self._variables_captured = jit_compile
         leaves = signatures.tensor_leaves(arguments)
         specs = iter(
-            rt.TensorSpec(t.shape, t.dtype, signatures.spec_name(v))
+            signatures.VariableSpec.of(v)
+            if isinstance(v, rt.Variable)
+            else rt.TensorSpec(t.shape, t.dtype, signatures.spec_name(v))
             for t, v in zip(self.inputs, leaves)
         )
         self._traced = [
@@ -488,15 +434,20 @@ class ConcreteFunction:
         their placeholders, and Python values must be the ones traced), or else, as TensorFlow
         allows, on the tensor inputs one by one, by position or by their placeholders' names."""
         try:
-            tensors = concrete_calls.tensors_for(self, args, kwargs)
+            with signatures.variables_captured(self._variables_captured):
+                tensors = concrete_calls.tensors_for(self, args, kwargs)
             if context.recording_tapes():
                 return self._call_recorded(tensors)
-            return self._call_flat([t._value for t in tensors])
+            return self._call_flat([signatures.as_value(t) for t in tensors])
         except Exception as error:
             tracebacks.filter_traceback(error)  # the user's frames only, unless switched off
             raise
 
     def _call_arguments(self, arguments):
+        with signatures.variables_captured(self._variables_captured):
+            return self._call_leaves(arguments)
+
+    def _call_leaves(self, arguments):
         if context.recording_tapes():
             leaves = signatures.tensor_leaves(arguments)
             return self._call_recorded([signatures.as_tensor(x) for x in leaves])

@@ -2,7 +2,10 @@
 
 A call's signature is made of its tensors' dtypes and shapes and its Python
 values (by value), element by element in lists, tuples and dicts; other
-objects count by identity. (An ``input_signature`` is checked by
+objects count by identity. A variable counts by its dtype, shape and
+trainability (and which arguments are the same variable), as TensorFlow's
+``VariableSpec``: it is an input of the graph, its handle, so one graph serves
+every variable of that spec. (An ``input_signature`` is checked by
 ``autograph.input_signature``.)
 
 >>> import runtime as rt
@@ -12,6 +15,8 @@ objects count by identity. (An ``input_signature`` is checked by
 
 from __future__ import annotations
 
+import contextlib
+import threading
 import weakref
 
 import numpy as np
@@ -37,11 +42,89 @@ def is_tensor_leaf(value):
     return isinstance(value, (rt.Tensor, rt.TensorSpec, np.ndarray, np.number, np.bool_))
 
 
+class VariableSpec:
+    """What a graph with a variable argument was traced for: the variable's dtype, shape and
+    trainability (TensorFlow's ``VariableSpec``). The graph takes the variable's handle.
+
+    >>> VariableSpec.of(rt.Variable([1.0, 2.0]))
+    VariableSpec(shape=(2,), dtype=float32, trainable=True)
+    """
+
+    __slots__ = ("shape", "dtype", "trainable")
+
+    def __init__(self, shape, dtype, trainable):
+        self.shape, self.dtype, self.trainable = shape, dtype, trainable
+
+    @classmethod
+    def of(cls, variable):
+        return cls(variable.shape, variable.dtype, variable.trainable)
+
+    def key(self):
+        return ("variable", self.dtype.name, self.shape.as_tuple(), self.trainable)
+
+    def fits(self, variable):
+        return isinstance(variable, rt.Variable) and VariableSpec.of(variable).key() == self.key()
+
+    def __eq__(self, other):
+        return isinstance(other, VariableSpec) and other.key() == self.key()
+
+    def __hash__(self):
+        return hash(self.key())
+
+    def __repr__(self):
+        return (
+            f"VariableSpec(shape={self.shape}, dtype={self.dtype.name}, trainable={self.trainable})"
+        )
+
+
+class _Mode(threading.local):
+    variables_by_identity = False
+
+
+_mode = _Mode()
+
+
+_UNCHANGED = contextlib.nullcontext()
+
+
+def variables_captured(on=True):
+    """Inside: a variable argument counts by its identity and the graph captures it, not its
+    handle as an input (``jit_compile``: an XLA program takes arrays only)."""
+    if bool(on) == _mode.variables_by_identity:
+        return _UNCHANGED  # (the common case, on every call: costs nothing)
+    return _captured(on)
+
+
+@contextlib.contextmanager
+def _captured(on):
+    before = _mode.variables_by_identity
+    _mode.variables_by_identity = bool(on)
+    try:
+        yield
+    finally:
+        _mode.variables_by_identity = before
+
+
+def is_variable_leaf(value):
+    return isinstance(value, (rt.Variable, VariableSpec)) and not _mode.variables_by_identity
+
+
+def is_leaf(value):
+    """A tensor or a variable: each is one input of the graph."""
+    return is_tensor_leaf(value) or is_variable_leaf(value)
+
+
+_HANDLE_SPEC = rt.TensorSpec([], rt.resource)
+
+
 def is_op(value):
     return isinstance(value, rt.Operation)
 
 
 def spec_of(value):
+    """The spec of ``value``'s placeholder (a variable's: its handle's)."""
+    if is_variable_leaf(value):
+        return _HANDLE_SPEC
     if isinstance(value, rt.TensorSpec):
         return value
     if isinstance(value, (np.ndarray, np.generic)):
@@ -50,14 +133,18 @@ def spec_of(value):
 
 
 def as_tensor(leaf):
-    """A tensor argument as an eager tensor: itself (what a tape may watch), or converted."""
-    if isinstance(leaf, rt.EagerTensor):
+    """A tensor argument as an eager tensor: itself (what a tape may watch), or converted; a
+    variable as itself."""
+    if isinstance(leaf, (rt.EagerTensor, rt.Variable)):
         return leaf
     return rt.EagerTensor(as_value(leaf), spec_of(leaf).dtype)
 
 
 def as_value(leaf):
-    if isinstance(leaf, rt.TensorSpec):
+    """What the graph's program takes for ``leaf``: a tensor's value, a variable itself."""
+    if isinstance(leaf, rt.Variable):
+        return leaf
+    if isinstance(leaf, (rt.TensorSpec, VariableSpec)):
         raise TypeError("A TensorSpec describes an argument; call the function with a tensor")
     if isinstance(leaf, (np.ndarray, np.generic)):
         return rt.convert_to_tensor(leaf)._value
@@ -65,8 +152,8 @@ def as_value(leaf):
 
 
 def walk(value, visit):
-    """Calls ``visit`` on each tensor leaf of ``value``, depth first, in a fixed order."""
-    if is_tensor_leaf(value):
+    """Calls ``visit`` on each tensor or variable of ``value``, depth first, in a fixed order."""
+    if is_leaf(value):
         visit(value)
     elif isinstance(value, (list, tuple)):
         for v in value:
@@ -102,7 +189,7 @@ def spec_name(leaf):
 
 
 def replace_leaves(value, placeholders):
-    if is_tensor_leaf(value):
+    if is_leaf(value):
         return next(placeholders)
     if isinstance(value, (list, tuple)):
         items = [replace_leaves(v, placeholders) for v in value]
@@ -126,7 +213,11 @@ def encode(value, shapes=True):
             return ("tensor", spec.dtype.name, shape, spec.name)
         return ("tensor", spec.dtype.name, shape)
     if isinstance(value, rt.Variable):
-        return ("variable", id(value))
+        if _mode.variables_by_identity:
+            return ("variable", id(value))
+        return VariableSpec.of(value).key()
+    if isinstance(value, VariableSpec):
+        return value.key()
     if isinstance(value, (list, tuple)):
         return (type(value).__name__, tuple(encode(v, shapes) for v in value))
     if isinstance(value, dict):
@@ -152,7 +243,7 @@ def _by_identity(value):
     return not (
         is_tensor_leaf(value)
         or _by_value(value)
-        or isinstance(value, (rt.Variable, list, tuple, dict, WeakArgument))
+        or isinstance(value, (rt.Variable, VariableSpec, list, tuple, dict, WeakArgument))
     )
 
 
@@ -196,7 +287,10 @@ class WeakArgument:
 
 
 def detached(value):
-    """``value`` as a traced graph keeps it: tensors as their specs, objects held weakly."""
+    """``value`` as a traced graph keeps it: tensors and variables as their specs, objects
+    held weakly."""
+    if is_variable_leaf(value):
+        return VariableSpec.of(value) if isinstance(value, rt.Variable) else value
     if is_tensor_leaf(value):
         return spec_of(value)
     if isinstance(value, (list, tuple)):
@@ -227,7 +321,12 @@ def objects_in(arguments):
 
 
 def signature_key(arguments, shapes=True):
-    return tuple((name, encode(value, shapes)) for name, value in arguments)
+    key = tuple((name, encode(value, shapes)) for name, value in arguments)
+    variables = [leaf for leaf in tensor_leaves(arguments) if isinstance(leaf, rt.Variable)]
+    if len(variables) > 1:  # f(v, v) and f(v, w) are two graphs: one handle, or two
+        firsts = {}
+        key += (("variables", tuple(firsts.setdefault(id(v), i) for i, v in enumerate(variables))),)
+    return key
 
 
 def describe_value(value):
@@ -236,6 +335,8 @@ def describe_value(value):
         return f"{spec.dtype.name} Tensor, shape={spec.shape}"
     if isinstance(value, rt.Variable):
         return f"variable {value.name}"
+    if isinstance(value, VariableSpec):
+        return f"{value.dtype.name} variable, shape={value.shape}"
     if isinstance(value, (list, tuple)):
         inner = ", ".join(describe_value(v) for v in value)
         return f"[{inner}]" if isinstance(value, list) else f"({inner})"

@@ -3,7 +3,8 @@
 1. Use runtime ops, not other Python functions, inside ``@ag.function``:
    ``np.random.randn`` runs only while tracing, so its matrix is frozen into the
    graph and every call prints the same numbers; ``rt.random.normal`` is an op
-   of the graph and draws new numbers on every call.
+   of the graph and draws new numbers on every call. Likewise ``print`` prints
+   once, while tracing, the symbolic tensor; ``rt.print`` prints every call.
 2. Do not create an ``rt.Variable`` inside ``@ag.function``: a variable made
    outside keeps its state across calls (2, then 3); one made inside raises
    ``ValueError``.
@@ -57,6 +58,24 @@ first, second = echo_output(np_random), echo_output(np_random)
 print("np_random printed the same matrix twice:", first == second)  # True
 first, second = echo_output(tf_random), echo_output(tf_random)
 print("tf_random printed the same matrix twice:", first == second)  # False
+
+
+# The rule's own example: rt.print, not print. Python's print runs once, while tracing, and
+# shows the symbolic tensor; rt.print is an op of the graph and prints on every call.
+@ag.function
+def py_print(x):
+    print(x)
+
+
+@ag.function
+def tf_print(x):
+    rt.print(x)
+
+
+py_print(rt.constant(1.0))
+py_print(rt.constant(2.0))
+tf_print(rt.constant(1.0))
+tf_print(rt.constant(2.0))
 
 # Rule 2: create variables outside the function.
 print("== Rule 2: create rt.Variable outside ag.function ==")

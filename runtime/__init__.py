@@ -22,7 +22,7 @@ from runtime import (
 )
 from runtime._version import __version__
 from runtime.core import nest
-from runtime.core.context import executing_eagerly
+from runtime.core.context import executing_eagerly, init_scope
 from runtime.core.devices import device
 from runtime.core.dtypes import (
     DType,

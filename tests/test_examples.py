@@ -74,7 +74,9 @@ rt.Tensor(b'hello world', shape=(), dtype=string)
     # time, so both calls print the same numbers; tf.random.normal is an op, new numbers
     # each call. The seeds' TensorFlow printed the numpy array with numpy's repr
     # ("array([[ 0.44740285, ...]])"); TensorFlow today, and rt.print, print it as a tensor. The "printed the same"
-    # lines are the script's. Rule 2: 2, 3 and the notebook's echo of the result; the
+    # lines are the script's; so are print's and rt.print's lines, which show what the rule's
+    # text says (print once, while tracing, the symbolic tensor; tf.print on every call), as
+    # TensorFlow prints it. Rule 2: 2, 3 and the notebook's echo of the result; the
     # error line is ours (the seed only says it raises). Rule 3: as printed in seed 003.
     "coding_rules": """\
 == Rule 1: use runtime ops, not numpy, inside ag.function ==
@@ -92,6 +94,9 @@ np_random printed the same matrix twice: True
  [ F F F]
  [ F F F]]
 tf_random printed the same matrix twice: False
+<rt.Tensor 'x:0' shape=() dtype=float32>
+1
+2
 == Rule 2: create rt.Variable outside ag.function ==
 2
 3

@@ -37,6 +37,7 @@ class Context:
         self.namer = namer
         self.resolve = resolve
         self.filename = filename
+        self.builtin_functions = False  # TensorFlow's optional feature: `print` converted too
 
 
 class Transformer(gast.NodeTransformer):

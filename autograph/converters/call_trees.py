@@ -2,13 +2,15 @@
 
 What can be resolved when converting, and needs no conversion, is left as it
 is: builtins, classes, and functions of ``runtime``, ``autograph``, numpy and
-the standard library. The builtins that AutoGraph overloads (``print``,
-``range``, ``len``, ``int``, ``max``...) become their ``ag__`` versions, which
-also take symbolic tensors.
+the standard library. The builtins that AutoGraph overloads (``range``, ``len``,
+``int``, ``max``...) become their ``ag__`` versions, which also take symbolic
+tensors; ``print`` does only with the optional feature BUILTIN_FUNCTIONS, as in
+TensorFlow (``autograph.impl.features``).
 """
 
 from __future__ import annotations
 
+import builtins
 import functools
 import inspect
 
@@ -54,6 +56,8 @@ class _CallConverter(Rewriter):
         if base is not None and base not in local_names:
             found, value = self.ctx.resolve(func)
             if found:
+                if value is builtins.print and not self.ctx.builtin_functions:
+                    return node  # as TensorFlow leaves it: a Python side effect of tracing
                 override = override_of(value)
                 if override is not None:
                     node.func = ag_attribute(override.__name__)

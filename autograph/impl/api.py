@@ -13,6 +13,7 @@
 
 from __future__ import annotations
 
+import builtins
 import functools
 import inspect
 import threading
@@ -21,14 +22,15 @@ import weakref
 
 from autograph import operators
 from autograph.converters.call_trees import is_left_alone
-from autograph.impl import errors, transpiler
+from autograph.impl import errors, features, transpiler
 from autograph.operators import original_scope, side_effects
 from autograph.operators.py_builtins import override_of
 from autograph.pyct.parser import ConversionError
 from runtime.core import source, tracebacks
 
 _SCOPE_BUILTINS = frozenset(original_scope.OVERRIDES.values())
-_instances = weakref.WeakKeyDictionary()  # original function -> converted function
+# original function -> converted function, apart for conversions with print converted
+_instances = {False: weakref.WeakKeyDictionary(), True: weakref.WeakKeyDictionary()}
 _depth = threading.local()
 
 
@@ -58,13 +60,21 @@ def _underlying(fn):
     return None, None
 
 
-def to_graph(fn):
+def to_graph(fn, recursive=True, experimental_optional_features=None):
     """The converted version of ``fn``: Python control flow that also builds graph control flow.
 
     Called with Python values it behaves exactly as ``fn``; with symbolic
     tensors, ``if``/``while``/``for`` on them become ``rt.cond``/``rt.while_loop``.
-    Errors are reported at the user's own file and line.
+    Errors are reported at the user's own file and line. ``print`` stays Python's
+    unless ``experimental_optional_features`` holds
+    ``ag.experimental.Feature.BUILTIN_FUNCTIONS`` (or ``ALL``), as in TensorFlow; the
+    functions ``fn`` calls are converted with the same features. (``recursive`` is
+    TensorFlow's argument: the functions called are always converted here.)
     """
+    return _to_graph(fn, features.uses_builtin_functions(experimental_optional_features))
+
+
+def _to_graph(fn, builtin_functions):
     if hasattr(fn, "python_function"):  # an ag.function: convert what it wraps
         fn = fn.python_function
     if hasattr(fn, "__autograph_original__"):
@@ -78,21 +88,24 @@ def to_graph(fn):
         raise TypeError(f"to_graph expects a function, method or callable object, got {fn!r}")
     if getattr(function, "__autograph_do_not_convert__", False):
         return fn
-    converted = _instances.get(function)
+    instances = _instances[builtin_functions]
+    converted = instances.get(function)
     if converted is None:
-        converted = _with_user_errors(_converted_code(function), function)
+        code = _converted_code(function, builtin_functions)
+        converted = _with_user_errors(code, function, builtin_functions)
         converted.__autograph_original__ = function
-        _instances[function] = converted
+        instances[function] = converted
     return types.MethodType(converted, bound_to) if bound_to is not None else converted
 
 
-def _converted_code(function):
+def _converted_code(function, builtin_functions):
     if errors.is_generated(function.__code__.co_filename):
         return function  # defined inside converted code: converted along with it
-    return transpiler.instantiate(transpiler.convert(function), function, _AG_NAMESPACE)
+    code = transpiler.convert(function, builtin_functions)
+    return transpiler.instantiate(code, function, _AG_NAMESPACE)
 
 
-def to_code(fn) -> str:
+def to_code(fn, recursive=True, experimental_optional_features=None) -> str:
     """The source of ``fn`` converted, as a string.
 
     >>> import autograph as ag
@@ -118,10 +131,13 @@ def to_code(fn) -> str:
     function, _ = _underlying(fn)
     if function is None:
         raise TypeError(f"to_code expects a function, method or callable object, got {fn!r}")
-    return transpiler.convert(function).source
+    builtin_functions = features.uses_builtin_functions(experimental_optional_features)
+    return transpiler.convert(function, builtin_functions).source
 
 
-def _with_user_errors(converted, original):
+def _with_user_errors(converted, original, builtin_functions):
+    converting = features.converting
+
     @functools.wraps(converted)
     def run(*args, **kwargs):
         # Defaults are read at the call, as Python does: the original's, assigned since or not.
@@ -131,6 +147,8 @@ def _with_user_errors(converted, original):
             converted.__kwdefaults__ = original.__kwdefaults__
         depth = getattr(_depth, "value", 0)
         _depth.value = depth + 1
+        outer = converting.builtin_functions  # the functions it calls convert as it was
+        converting.builtin_functions = builtin_functions
         try:
             result = converted(*args, **kwargs)
             if side_effects.WATCHES:  # a staged statement is being traced: did the call change it?
@@ -144,6 +162,7 @@ def _with_user_errors(converted, original):
             raise
         finally:
             _depth.value = depth
+            converting.builtin_functions = outer
 
     return run
 
@@ -155,6 +174,8 @@ def converted_call(fn):
     was reached (``f = range; f(n)``), and a ``functools.partial`` of user code
     its converted function with the same arguments.
     """
+    if fn is builtins.print and not features.converting.builtin_functions:
+        return fn  # Python's, unless the caller was converted with BUILTIN_FUNCTIONS
     override = override_of(fn)
     if override is not None:
         if override in _SCOPE_BUILTINS:  # reached as a value: where the call is, is not known
@@ -171,7 +192,7 @@ def converted_call(fn):
     if inspect.isgeneratorfunction(function) or inspect.iscoroutinefunction(function):
         return fn
     try:
-        return to_graph(fn)
+        return _to_graph(fn, features.converting.builtin_functions)
     except ConversionError as e:
         source.warn(f"AutoGraph could not convert {fn!r} and runs it as it is: {e}")
         return fn

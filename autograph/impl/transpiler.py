@@ -71,13 +71,17 @@ class ConvertedCode:
 _cache = {}  # (code object, its file) -> ConvertedCode
 
 
-def convert(fn) -> ConvertedCode:
-    """Converts the code of the plain function ``fn`` (cached by its code object)."""
-    key = fn.__code__, fn.__code__.co_filename
+def convert(fn, builtin_functions=False) -> ConvertedCode:
+    """Converts the code of the plain function ``fn`` (cached by its code object).
+
+    ``builtin_functions``: ``print`` becomes ``ag__.print_`` too (TensorFlow's optional
+    feature BUILTIN_FUNCTIONS); otherwise it stays Python's.
+    """
+    key = fn.__code__, fn.__code__.co_filename, builtin_functions
     cached = _cache.get(key)
     if cached is None:
         with _collector_paused():
-            cached = _cache[key] = _convert(fn)
+            cached = _cache[key] = _convert(fn, builtin_functions)
     return cached
 
 
@@ -97,13 +101,14 @@ def _collector_paused():
             gc.enable()
 
 
-def _convert(fn):
+def _convert(fn, builtin_functions):
     node, _ = parser.parse_function(fn)
     if isinstance(node, gast.Lambda):
         node = _lambda_as_function(node)
     unsupported.check(node, fn.__qualname__)
     filename = fn.__code__.co_filename
     ctx = Context(ConversionNamer.for_function(fn), _resolver(fn), filename)
+    ctx.builtin_functions = builtin_functions
     node = methods.transform(node, fn, ctx)
     scope_builtins = scope_calls.calls_scope_builtins(fn)
     if scope_builtins:

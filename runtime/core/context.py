@@ -94,3 +94,34 @@ class eager_mode:
 
     def __exit__(self, *exc):
         _context.graphs = self._saved
+
+
+class init_scope:  # noqa: N801 (TensorFlow's name)
+    """Leaves every function being traced, so that the ops inside run eagerly (TensorFlow's
+    ``tf.init_scope``): what a variable's initial value needs is computed once, not each call.
+
+    Inside a TF1 ``Graph.as_default()`` the ops go to that graph, the outermost that is not a
+    function's; tapes do not record inside, as in TensorFlow.
+
+    >>> import runtime as rt
+    >>> import autograph as ag
+    >>> @ag.function
+    ... def f():
+    ...     with rt.init_scope():
+    ...         inside = rt.executing_eagerly()
+    ...     return inside, rt.executing_eagerly()
+    >>> [bool(b) for b in f()]
+    [True, False]
+    """
+
+    def __enter__(self):
+        self._saved = _context.graphs, _context.tapes
+        outer = len(_context.graphs)
+        while outer and getattr(_context.graphs[outer - 1], "building_function", False):
+            outer -= 1
+        _context.graphs = _context.graphs[:outer]
+        _context.tapes = []
+        return self
+
+    def __exit__(self, *exc):
+        _context.graphs, _context.tapes = self._saved

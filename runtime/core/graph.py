@@ -111,6 +111,8 @@ class Graph:
     Ops are kept in creation order, which is always a valid order to run them in.
     """
 
+    building_function = False  # TensorFlow's name: a FuncGraph's is True
+
     def __init__(self, name="graph"):
         self.graph_name = name
         self._ops = []
@@ -313,6 +315,8 @@ class FuncGraph(Graph):
     placeholder here, and the op running this graph passes the outer value in.
     Every stateful op of a FuncGraph runs, in program order, even when unused.
     """
+
+    building_function = True
 
     def __init__(self, name, outer_graph=None):
         super().__init__(name)

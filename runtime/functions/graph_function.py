@@ -40,7 +40,7 @@ from runtime.ops.array_ops import zeros_like
 from runtime.ops.function_ops import CALL, CalledFunction
 from runtime.ops.list_gradient_ops import grad_list_empty
 from runtime.ops.registry import bind
-from runtime.state.variables import VAR_HANDLE
+from runtime.state.variables import VAR_HANDLE, Variable
 
 
 class _Backward:
@@ -79,13 +79,16 @@ class GraphFunction(CalledFunction):
         if context.building_graph() is not None:
             # In a graph, a call is ready for one order of gradients (of its tensor inputs).
             return bind(CALL, inputs, {"function": self, "depth": 1}, self.name)[:n]
-        tapes = [t for t in context.recording_tapes() if t.watches_call(inputs, self.variables)]
+        # A variable given as an input (its handle: an ag.function's variable argument) counts
+        # as one the function reads.
+        read = self.variables + [t for t in inputs if isinstance(t, Variable)]
+        tapes = [t for t in context.recording_tapes() if t.watches_call(inputs, read)]
         if not tapes:
             program = self._program or self.forward_program(0)
-            values = program(*[t._value for t in inputs])
+            values = program(*[_value_of(t) for t in inputs])
             return [EagerTensor(v, t.dtype) for v, t in zip(values, self.graph.outputs)]
         depth = len(tapes)
-        values = self.forward_program(depth)(*[t._value for t in inputs])
+        values = self.forward_program(depth)(*[_value_of(t) for t in inputs])
         outputs = [EagerTensor(v, t.dtype) for v, t in zip(values, self.forward_outputs(depth))]
         attrs = {"function": self, "depth": depth}
         for tape in tapes:
@@ -190,6 +193,11 @@ class GraphFunction(CalledFunction):
             if source < len(input_grads):  # a call op in a graph has no variables as inputs
                 input_grads[source] = g
         return input_grads
+
+
+def _value_of(t):
+    # A resource input's value is the variable itself, as its handle op's is.
+    return t if isinstance(t, Variable) else t._value
 
 
 def _recorded_value(op, outputs, inputs, t):

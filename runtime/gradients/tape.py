@@ -158,7 +158,8 @@ class GradientTape:
         """Records a call of a traced function (``outputs`` from ``inputs`` and ``variables``)."""
         if self._graph is not None:
             return
-        for variable in variables:
+        passed = [t for t in inputs if isinstance(t, Variable)]  # given as inputs: handles
+        for variable in [*variables, *passed]:
             if self._watch_accessed_variables and variable.trainable:
                 self._watch_variable(variable)
         self.record_eager(opdef, [*inputs, *variables], attrs, outputs)

@@ -250,6 +250,37 @@ def _distribution_modes(synchronization, aggregation, trainable, name):
     return synchronization, aggregation, bool(trainable)
 
 
+class lift_initial_values:  # noqa: N801 (a context manager, used like a function)
+    """While a function is traced into ``lifter.graph``: a Variable whose initial value is a
+    tensor of that graph gets it from ``lifter.evaluate(tensor)``, computed once, at creation,
+    as TensorFlow lifts a variable's initializer out of a tf.function (``tf.init_scope``).
+
+    ``ag.function`` gives the lifter (``autograph.lifting``): it runs what the value needs
+    on the values of the call being traced.
+    """
+
+    def __init__(self, lifter):
+        self.lifter = lifter
+
+    def __enter__(self):
+        _lifters.stack.append(self.lifter)
+
+    def __exit__(self, *exc):
+        _lifters.stack.remove(self.lifter)
+
+
+_lifters = _Observers()
+
+
+def _lifted(tensor):
+    """The value of ``tensor``, a symbolic initial value, computed now; None if no function
+    being traced made it."""
+    for lifter in reversed(_lifters.stack):
+        if tensor.graph is lifter.graph:
+            return lifter.evaluate(tensor)
+    return None
+
+
 class Variable:
     """A mutable tensor-valued state with a name, usable wherever a tensor is.
 
@@ -434,6 +465,8 @@ def _initial_numpy(value, dtype):
         value = value._value
     elif isinstance(value, Tensor):
         known = constant_value(value)
+        if known is None:
+            known = _lifted(value)
         if known is None:
             raise ValueError(
                 f"A Variable's initial value must be known when it is created; {value.name!r} is "

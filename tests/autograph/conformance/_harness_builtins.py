@@ -5,7 +5,8 @@
 plain Python on Python values (the reference), ``ag.to_graph`` on the same
 values, ``ag.to_graph`` on eager tensors, and ``ag.function`` on tensors (a
 graph, run ``runs`` times, so that what prints when the graph runs prints
-each time). ``assert_agree`` checks all three against the reference.
+each time). ``assert_agree`` checks all three against the reference. ``features``: the
+optional features converting with (``ag.experimental.Feature``; None: TensorFlow's default).
 """
 
 from __future__ import annotations
@@ -52,17 +53,19 @@ def python(fn, *args) -> Outcome:
     return outcome(lambda: fn(*copy.deepcopy(args)))
 
 
-def converted(fn, *args) -> Outcome:
-    return outcome(lambda: ag.to_graph(fn)(*copy.deepcopy(args)))
+def converted(fn, *args, features=None) -> Outcome:
+    convert = ag.to_graph(fn, experimental_optional_features=features)
+    return outcome(lambda: convert(*copy.deepcopy(args)))
 
 
-def eager(fn, *args) -> Outcome:
-    return outcome(lambda: ag.to_graph(fn)(*[as_tensor(a) for a in args]))
+def eager(fn, *args, features=None) -> Outcome:
+    convert = ag.to_graph(fn, experimental_optional_features=features)
+    return outcome(lambda: convert(*[as_tensor(a) for a in args]))
 
 
-def traced(fn, *args, runs=1) -> Outcome:
+def traced(fn, *args, runs=1, features=None) -> Outcome:
     """``ag.function(fn)`` called ``runs`` times on the tensors made of ``args``."""
-    function = ag.function(fn)
+    function = ag.function(fn, experimental_autograph_options=features)
     tensors = [as_tensor(a) for a in args]
 
     def call():
@@ -111,15 +114,15 @@ def assert_same_value(got, want, where=""):
         np.testing.assert_array_equal(g, w, err_msg=where)
 
 
-def assert_agree(fn, *args, runs=2, stdout=True):
+def assert_agree(fn, *args, runs=2, stdout=True, features=None):
     """``fn`` converted (on Python values and on eager tensors) and traced (on tensors, run
     ``runs`` times) gives what plain Python gives: the same value or the same kind of
     error; printed output too (``stdout``), once per run for the graph."""
     reference = python(fn, *args)
     ways = {
-        "converted": converted(fn, *args),
-        "eager": eager(fn, *args),
-        "traced": traced(fn, *args, runs=runs),
+        "converted": converted(fn, *args, features=features),
+        "eager": eager(fn, *args, features=features),
+        "traced": traced(fn, *args, runs=runs, features=features),
     }
     for way, got in ways.items():
         where = f"{fn.__name__}{args} {way}"

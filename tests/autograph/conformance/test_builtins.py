@@ -1,5 +1,6 @@
-"""Builtins in converted code, as TensorFlow's AutoGraph overloads them: ``print`` of tensors
-prints when the graph runs, ``assert`` on a tensor is an assert op, builtins reached as values
+"""Builtins in converted code, as TensorFlow's AutoGraph overloads them: ``print`` is Python's
+(it prints while tracing, symbolic tensors as such) unless converted with the optional feature
+BUILTIN_FUNCTIONS, then ``print`` of tensors prints when the graph runs; ``assert`` on a tensor is an assert op, builtins reached as values
 dispatch like direct calls, ``int``/``float``/``max``/``min``/``abs`` take tensors,
 ``functools.partial`` of user code is converted, generators are refused.
 
@@ -25,6 +26,7 @@ from tests.autograph.conformance._harness_builtins import (
 )
 
 IAE = rt.errors.InvalidArgumentError
+BUILTINS = ag.experimental.Feature.BUILTIN_FUNCTIONS
 
 
 def test_the_harness_notices_a_difference():
@@ -105,8 +107,55 @@ def print_and_compute(x):
     ],
     ids=lambda v: getattr(v, "__name__", repr(v)),
 )
-def test_print_of_tensors_prints_every_time_the_graph_runs(fn, args):
-    assert_agree(fn, *args, runs=3)
+def test_with_builtin_functions_print_of_tensors_prints_every_time_the_graph_runs(fn, args):
+    assert_agree(fn, *args, runs=3, features=BUILTINS)
+
+
+def test_by_default_print_runs_while_tracing_and_shows_the_symbolic_tensor():
+    # TensorFlow's default: print is not converted (tf.function's guide, "Better performance
+    # with tf.function"): one line while tracing, the tensor shown as a symbolic one.
+    out = traced(print_text_and_value, 5, runs=3)
+    assert out.error is None
+    assert out.stdout == "x is <rt.Tensor 'x:0' shape=() dtype=int32>\n"
+    assert "print(" in ag.to_code(print_text_and_value)
+    assert "ag__.print_" not in ag.to_code(print_text_and_value)
+    assert "ag__.print_(" in ag.to_code(
+        print_text_and_value, experimental_optional_features=BUILTINS
+    )
+
+
+def test_print_and_rt_print_side_by_side_as_the_guide_shows():
+    def f(x):
+        print("Traced with", x)
+        rt.print("Executed with", x)
+
+    out = traced(f, 1, runs=2)
+    assert out.stdout == (
+        "Traced with <rt.Tensor 'x:0' shape=() dtype=int32>\nExecuted with 1\nExecuted with 1\n"
+    )
+
+
+def test_builtin_functions_reach_the_functions_called():
+    def helper(x):
+        print("helper", x)
+
+    def caller(x):
+        helper(x + 1)
+
+    assert traced(caller, 1, runs=2, features=BUILTINS).stdout == "helper 2\nhelper 2\n"
+    assert traced(caller, 1, runs=2).stdout == "helper <rt.Tensor 'add:0' shape=() dtype=int32>\n"
+
+
+@pytest.mark.parametrize(
+    "features", [ag.experimental.Feature.ALL, (ag.experimental.Feature.LISTS, BUILTINS), [BUILTINS]]
+)
+def test_all_or_a_tuple_holding_builtin_functions_converts_print(features):
+    assert traced(lone_print, 4, runs=2, features=features).stdout == "4\n4\n"
+
+
+def test_experimental_autograph_options_must_be_features():
+    with pytest.raises(TypeError, match="ag.experimental.Feature"):
+        ag.function(lone_print, experimental_autograph_options="BUILTIN_FUNCTIONS")
 
 
 def test_print_of_python_values_only_prints_while_tracing():
@@ -123,14 +172,15 @@ def test_print_of_a_tensor_formats_like_rt_print():
     def show(x):
         print("values:", x, [x[0], 1])
 
-    out = traced(show, np.array([1.5, 2.0, 3.25, 4.0, 5.0, 6.0, 7.0], np.float32), runs=1)
+    values = np.array([1.5, 2.0, 3.25, 4.0, 5.0, 6.0, 7.0], np.float32)
+    out = traced(show, values, runs=1, features=BUILTINS)
     assert out.stdout == "values: [1.5 2 3.25 ... 5 6 7] [1.5, 1]\n"
 
 
 def test_print_to_a_file_writes_when_the_graph_runs():
     stream = io.StringIO()
 
-    @ag.function
+    @ag.function(experimental_autograph_options=BUILTINS)
     def show(x):
         print("x =", x, file=stream)
 
@@ -143,7 +193,7 @@ def test_print_of_a_numpy_array_prints_its_values_and_so_does_rt_print():
     # print(x) of a numpy argument: Python prints the array, the traced function the tensor
     # it became, both [1 2 3]. rt.print prints a numpy array as a tensor, as TensorFlow does
     # today (the seeds' older TensorFlow printed its repr, "array([[ 0.447...]])").
-    assert_agree(lone_print, np.array([1, 2, 3]))
+    assert_agree(lone_print, np.array([1, 2, 3]), features=BUILTINS)
     assert python(lone_print, np.array([1, 2, 3])).stdout == "[1 2 3]\n"
     assert python(lambda: rt.print(np.array([1, 2, 3]))).stdout == "[1 2 3]\n"
 

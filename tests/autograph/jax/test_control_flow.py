@@ -551,7 +551,9 @@ def test_print_and_assert_run_with_the_program(capsys):
     expected_result = doubling(1.0, 3)
     expected = capsys.readouterr().out  # plain Python's
     assert expected == "step 0 1.0\nstep 1 2.0\nstep 2 4.0\n"
-    compiled = jitted(doubling)
+    # print is converted only when asked (TensorFlow's optional feature BUILTIN_FUNCTIONS)
+    builtins = ag.experimental.Feature.BUILTIN_FUNCTIONS
+    compiled = jax.jit(ag.to_graph(doubling, experimental_optional_features=builtins))
     for _ in range(2):  # printed each time the program runs, not when it is traced
         assert float(compiled(1.0, 3)) == expected_result
         jax.effects_barrier()

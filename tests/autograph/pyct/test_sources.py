@@ -548,11 +548,25 @@ def test_converted_call_leaves_library_code_alone(fn):
     assert ag.converted_call(fn) is fn
 
 
-@pytest.mark.parametrize("builtin", [len, print, range, int, max, abs, zip], ids=repr)
+@pytest.mark.parametrize("builtin", [len, range, int, max, abs, zip], ids=repr)
 def test_converted_call_gives_the_overload_of_a_builtin(builtin):
     overload = ag.converted_call(builtin)
     assert overload is not builtin
     assert overload.__name__ == builtin.__name__ + "_"
+
+
+def test_print_reached_as_a_value_is_converted_only_with_builtin_functions():
+    # TensorFlow converts print only with the optional feature BUILTIN_FUNCTIONS.
+    assert ag.converted_call(print) is print
+
+    def reaches_print():
+        return ag.converted_call(print)
+
+    features = ag.experimental.Feature.BUILTIN_FUNCTIONS
+    assert ag.to_graph(reaches_print)() is print
+    assert (
+        ag.to_graph(reaches_print, experimental_optional_features=features)().__name__ == "print_"
+    )
 
 
 def test_converted_call_leaves_classes_alone():
