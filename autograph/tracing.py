@@ -200,6 +200,7 @@ def _pass_variables(graph, placeholders, named):
     for placeholder, (_, leaf) in zip(placeholders, named):
         if isinstance(leaf, rt.Variable):
             graph.variable_handles.setdefault(id(leaf), placeholder)  # (f(v, v): one handle)
+            graph.variable_arguments.setdefault(id(placeholder), leaf)
             seen.append(leaf)
         else:
             seen.append(placeholder)

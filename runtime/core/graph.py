@@ -123,6 +123,9 @@ class Graph:
         self._name_stack = ""
         self._control_stack = []
         self.variable_handles = {}  # id(variable) -> its handle op's output (runtime.state.variables)
+        # id(placeholder) -> the variable a function was traced with, for an argument that is a
+        # variable: its handle is an input of the graph (autograph.tracing).
+        self.variable_arguments = {}
         self.is_stateful = False
         self.outer_graph = None
         self.version = 0  # bumped on every change, so compiled programs know when they are stale

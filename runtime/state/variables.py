@@ -79,6 +79,9 @@ def variable_of(handle):
     or None when it is not a variable's handle."""
     t = handle
     while t.op.opdef is not VAR_HANDLE:
+        passed = t.graph.variable_arguments.get(id(t))
+        if passed is not None:  # a function's variable argument, as traced
+            return passed
         outer = next((o for o, inner in getattr(t.graph, "captures", ()) if inner is t), None)
         if outer is None:
             return None

@@ -400,3 +400,17 @@ def test_shape_inference_for_more_specific_input():
 
     use_f()
     assert shapes == [((100, 3), (100, 3))]
+
+
+def test_a_tape_inside_the_function_differentiates_a_variable_argument():
+    # A variable argument's reads go through the graph's input handle; a tape there must still
+    # know them for that variable's reads (TensorFlow: 2 * w for each variable passed).
+    @ag.function
+    def gradient_of_square(w):
+        with rt.GradientTape() as tape:
+            y = w * w
+        return tape.gradient(y, w)
+
+    assert gradient_of_square(rt.Variable(3.0)).numpy() == 6.0
+    assert gradient_of_square(rt.Variable(5.0)).numpy() == 10.0
+    assert gradient_of_square.experimental_get_tracing_count() == 1

@@ -183,14 +183,7 @@ array([[[0.12, 0.34, 0.56, 0.78],
 }
 
 XFAIL = {
-    "What is tracing": PRINT_IS_CONVERTED,
     "pretty_printed_concrete_signatures": "Function has no pretty_printed_concrete_signatures()",
-    "Pass a fixed input_signature": f"{PRINT_IS_CONVERTED}; a shape outside the input_signature "
-    "is a ValueError, where TensorFlow 2.21 raises TypeError",
-    "Use unknown dimensions for flexibility": PRINT_IS_CONVERTED,
-    "Use reduce_retracing for automatic flexibility": PRINT_IS_CONVERTED,
-    "Pass tensors instead of python literals": PRINT_IS_CONVERTED,
-    "Obtaining concrete functions": PRINT_IS_CONVERTED,
     "A concrete function's signature": "ConcreteFunction has no function_type",
     "A concrete trace with incompatible types": "a concrete function called with a tensor of "
     "another dtype raises TypeError, where TensorFlow raises InvalidArgumentError",
@@ -281,7 +274,6 @@ rt.Tensor(2, shape=(), dtype=int32)
 
 LIMITATIONS_XFAIL = {
     "py_function": "no rt.py_function",
-    "init_scope": "no rt.init_scope",
     "All outputs of a tf.function must be return values": ".numpy() of a symbolic tensor "
     "raises NotImplementedError, not TensorFlow's AttributeError",
 }

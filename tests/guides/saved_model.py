@@ -64,8 +64,6 @@ XFAIL = {
     "position; a Keras model's signature names its output output_0, not after its last "
     "layer; no Model.output_names",
     "Saving a custom model": f"{PRINT_IS_CONVERTED}; saving does not trace again",
-    "Loading and using a custom model": NO_UNSIGNED_LOAD,
-    "Basic fine-tuning": NO_UNSIGNED_LOAD,
     "Specifying signatures during export": "saved without signatures=, the one function with "
     "an input_signature (mutate) becomes 'serving_default' although it returns nothing; "
     "TensorFlow makes no signature of a function without outputs, so the guide's assert that "

@@ -2072,10 +2072,6 @@ def test_function_multiple_variable_initializer():  # testFunctionMultipleVariab
     assert_all_equal(fn(rt.constant(1.0)), [2.0, 5.0])
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="init_scope lifting: a variable's initial value computed from a tensor in the first trace",
-)
 def test_variable_initializer_not_constant():  # testVariableInitializerNotConstant
     state = []
 
@@ -2401,9 +2397,6 @@ def test_function_reference_cycles():  # testFunctionReferenceCycles
     _assert_freed_without_collection(weak_ref_after_del)
 
 
-@pytest.mark.xfail(
-    strict=True, reason="Function released after del (a method's Function is kept alive)"
-)
 def test_method_reference_cycles():  # testMethodReferenceCycles
     def weak_ref_after_del():
         has_decorated_method = _HasDecoratedMethod()
@@ -2533,7 +2526,6 @@ def test_variable_creator_scope():  # testVariableCreatorScope
     assert created_variables == captured_variables
 
 
-@pytest.mark.xfail(strict=True, reason="rt.init_scope")
 def test_var_already_initialized_no_clobbering():  # testVarAlreadyInitializedNoClobbering
     v_holder = []
 
@@ -2572,9 +2564,6 @@ def test_same_variable_twice_with_reduced_retracing():  # testSameVariableTwiceW
     assert_all_equal(add(v, v), 4.0)
 
 
-@pytest.mark.xfail(
-    strict=True, reason="variables as arguments are keyed by identity, not by their spec"
-)
 def test_variable_update():  # testVariableUpdate
     v1 = rt.Variable(1.0)
     v2 = rt.Variable(2.0)
@@ -2612,7 +2601,6 @@ def test_shape_cache():  # testShapeCache
     assert func_a is func_b
 
 
-@pytest.mark.xfail(strict=True, reason="rt.init_scope")
 def test_initialization_in_nested_call():  # testInitializationInNestedCall
     v_holder = []
 
@@ -2663,7 +2651,6 @@ def test_pickle(input_signature, autograph, relax_shapes):
 retracing_log = pytest.mark.filterwarnings("ignore::autograph.RetracingWarning")
 
 
-@pytest.mark.xfail(strict=True, reason="retracing warning through logging")
 @retracing_log
 def test_frequent_retracing_warning(caplog):  # test_frequent_retracing_warning
     @ag.function
@@ -2683,7 +2670,6 @@ def test_frequent_retracing_warning(caplog):  # test_frequent_retracing_warning
     assert "Tracing is expensive" in logged[0]
 
 
-@pytest.mark.xfail(strict=True, reason="retracing warning through logging")
 @retracing_log
 def test_frequent_retracing_warning_lambda(caplog):  # test_frequent_retracing_warning_lambda
     f = ag.function(lambda x: x)
@@ -2722,7 +2708,6 @@ def test_frequent_retracing_warning_method(caplog):  # test_frequent_retracing_w
     assert "Tracing is expensive" in logged[0]
 
 
-@pytest.mark.xfail(strict=True, reason="retracing warning through logging")
 @retracing_log
 def test_frequent_retracing_warning_two_independent_tf_functions(caplog):
     # test_frequent_retracing_warning_two_independent_tf_functions
@@ -2750,7 +2735,6 @@ def test_frequent_retracing_warning_two_independent_tf_functions(caplog):
     assert "Tracing is expensive" in logged[0]
 
 
-@pytest.mark.xfail(strict=True, reason="retracing warning through logging")
 @retracing_log
 def test_frequent_retracing_warning_nested(caplog):  # test_frequent_retracing_warning_nested
     @ag.function
@@ -2790,7 +2774,6 @@ def test_frequent_retracing_warning_nested(caplog):  # test_frequent_retracing_w
         assert "Tracing is expensive" in logged[0]
 
 
-@pytest.mark.xfail(strict=True, reason="retracing warning through logging")
 @retracing_log
 def test_frequent_retracing_warning_on_reinstantiation(caplog):
     # test_frequent_retracing_warning_on_reinstantiation
@@ -2811,10 +2794,6 @@ def test_frequent_retracing_warning_on_reinstantiation(caplog):
     assert "Tracing is expensive" in logged[0]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="rt.train.Checkpoint, saving traced functions, retracing warning through logging",
-)
 @retracing_log
 def test_restored_function_retracing_warning(caplog, tmp_path):
     # test_restored_function_retracing_warning
@@ -2848,7 +2827,6 @@ def test_restored_function_retracing_warning(caplog, tmp_path):
         assert "Tracing is expensive" in logged[0]
 
 
-@pytest.mark.xfail(strict=True, reason="retracing warning through logging")
 @retracing_log
 def test_retracing_warning_limits(caplog):  # test_retracing_warning_limits
     @ag.function
@@ -2862,7 +2840,6 @@ def test_retracing_warning_limits(caplog):  # test_retracing_warning_limits
         assert len(warnings_logged(caplog)) == 2
 
 
-@pytest.mark.xfail(strict=True, reason="Function.experimental_get_tracing_count")
 def test_experimental_get_tracing_count_function():
     # test_experimental_get_tracing_count_function
     @ag.function
@@ -2876,7 +2853,6 @@ def test_experimental_get_tracing_count_function():
     assert double.experimental_get_tracing_count() == 2
 
 
-@pytest.mark.xfail(strict=True, reason="Function.experimental_get_tracing_count")
 def test_experimental_get_tracing_count_method():  # test_experimental_get_tracing_count_method
     class TestClass:
         @ag.function

@@ -838,9 +838,6 @@ def test_cache_key_attrs_class():  # testCacheKeyAttrsClass
     assert defined.tracing_count == 2
 
 
-@pytest.mark.xfail(
-    strict=True, reason="variables as arguments are keyed by identity, not by their spec"
-)
 def test_distinct_variables_no_retracing():  # testDistinctVariablesNoRetracing
     @ag.function
     def defined(a, b, c):
@@ -860,9 +857,6 @@ def test_distinct_variables_no_retracing():  # testDistinctVariablesNoRetracing
     assert defined.tracing_count == 1
 
 
-@pytest.mark.xfail(
-    strict=True, reason="variables as arguments are keyed by identity, not by their spec"
-)
 def test_retracing_on_different_varible_combination_patterns():
     # testRetracingOnDifferentVaribleCombinationPatterns
     @ag.function
@@ -892,9 +886,6 @@ def test_retracing_on_different_varible_combination_patterns():
     assert defined.tracing_count == 3
 
 
-@pytest.mark.xfail(
-    strict=True, reason="variables as arguments are keyed by identity, not by their spec"
-)
 def test_deepcopy_variable_no_retracing():  # testDeepcopyVariableNoRetracing
     @ag.function
     def defined(a, b, c):
@@ -987,10 +978,6 @@ def test_argument_naming_basic():  # CompilationArgumentNamingTest.testBasic
     assert_all_close(fn_op(a=rt.constant(1.0), b=rt.constant(2.0)), [3.0, 2.0])
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="variables as arguments are captured, not passed as inputs keyed by their spec",
-)
 def test_argument_naming_variable():  # CompilationArgumentNamingTest.testVariable
     @ag.function
     def fn(a, b):
