@@ -2,7 +2,7 @@
 examples/guides/function.py (up to "Accumulating values in a loop") and
 function_limitations.py ("Limitations", "Known Issues")."""
 
-from tests.guides import PRINT_IS_CONVERTED, caught
+from tests.guides import caught
 
 NO_GRAPH_DEF = "FuncGraph has no as_graph_def() (nodes with .name and .input)"
 
