@@ -94,7 +94,7 @@ np_random printed the same matrix twice: True
  [ F F F]
  [ F F F]]
 tf_random printed the same matrix twice: False
-<rt.Tensor 'x:0' shape=() dtype=float32>
+Tensor("x:0", shape=(), dtype=float32)
 1
 2
 == Rule 2: create rt.Variable outside ag.function ==

@@ -83,9 +83,6 @@ def _tokens(lines, first):
 
 def _parse_lambda(lines, first, tokens, start):
     """The Lambda node of the lambda at ``tokens[start]``, or None where it does not parse."""
-    line_in_file = first + tokens[start].start[0]
-    if line_in_file < 2:
-        return None
     for end in _expression_ends(tokens, start):
         node = _parse_span(lines, first, tokens[start].start, end)
         if node is not None:
@@ -104,8 +101,13 @@ def _parse_span(lines, first, start, end):
     else:
         text = text_lines[0][col:] + "".join(text_lines[1:-1]) + text_lines[-1][:end_col]
     # In brackets, so that its lines may break anywhere; the bracket on a line of its own before
-    # it, so that the lambda keeps its line and column in the file.
-    source = "\n" * (first + line - 2) + "(\n" + " " * col + text + "\n)"
+    # it, so that the lambda keeps its line and column in the file (on the file's first line,
+    # just before it: its column then shifts by one where it starts the line).
+    line_in_file = first + line
+    if line_in_file >= 2:
+        source = "\n" * (line_in_file - 2) + "(\n" + " " * col + text + "\n)"
+    else:
+        source = "(" + " " * max(col - 1, 0) + text + "\n)"
     try:
         module = gast_conversion.parse(source)
     except SyntaxError:

@@ -116,7 +116,7 @@ def test_by_default_print_runs_while_tracing_and_shows_the_symbolic_tensor():
     # with tf.function"): one line while tracing, the tensor shown as a symbolic one.
     out = traced(print_text_and_value, 5, runs=3)
     assert out.error is None
-    assert out.stdout == "x is <rt.Tensor 'x:0' shape=() dtype=int32>\n"
+    assert out.stdout == 'x is Tensor("x:0", shape=(), dtype=int32)\n'
     assert "print(" in ag.to_code(print_text_and_value)
     assert "ag__.print_" not in ag.to_code(print_text_and_value)
     assert "ag__.print_(" in ag.to_code(
@@ -131,7 +131,7 @@ def test_print_and_rt_print_side_by_side_as_the_guide_shows():
 
     out = traced(f, 1, runs=2)
     assert out.stdout == (
-        "Traced with <rt.Tensor 'x:0' shape=() dtype=int32>\nExecuted with 1\nExecuted with 1\n"
+        'Traced with Tensor("x:0", shape=(), dtype=int32)\nExecuted with 1\nExecuted with 1\n'
     )
 
 
@@ -143,7 +143,7 @@ def test_builtin_functions_reach_the_functions_called():
         helper(x + 1)
 
     assert traced(caller, 1, runs=2, features=BUILTINS).stdout == "helper 2\nhelper 2\n"
-    assert traced(caller, 1, runs=2).stdout == "helper <rt.Tensor 'add:0' shape=() dtype=int32>\n"
+    assert traced(caller, 1, runs=2).stdout == 'helper Tensor("add:0", shape=(), dtype=int32)\n'
 
 
 @pytest.mark.parametrize(

@@ -733,3 +733,14 @@ def test_two_lambdas_with_the_same_arguments_told_apart_by_their_positions():
     assert ag.to_graph(add_one)(1) == 2
     assert ag.to_graph(add_two)(1) == 3
     assert run_graph(add_two, 1) == 3
+
+
+def test_lambda_on_the_first_line_of_its_file(tmp_path, monkeypatch):
+    # (as in a doctest, where each example is a file of its own)
+    (tmp_path / "first_line_lambda.py").write_text("double = lambda x: 2 * x\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    from first_line_lambda import double
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # converted, not traced as it is with a warning
+        assert ag.function(double)(rt.constant(3)).numpy() == 6
