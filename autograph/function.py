@@ -183,7 +183,7 @@ class Function:
 
     # --- calling --------------------------------------------------------------------------
 
-    def __call__(self, *args, **kwargs):
+    def __call__(self, /, *args, **kwargs):
         try:
             # The common call repeats the last: the entry function checks the arguments are
             # tensors as it was made for, and runs the whole call (runtime.execution.entry).
@@ -238,7 +238,7 @@ class Function:
                     entries[call_key] = entry
         return entry
 
-    def get_concrete_function(self, *args, **kwargs):
+    def get_concrete_function(self, /, *args, **kwargs):
         """The ConcreteFunction for these arguments (tensors or TensorSpecs), traced if needed.
 
         Thread-safe: threads asking at once for one signature get one ConcreteFunction.
@@ -483,7 +483,7 @@ class ConcreteFunction:
         the output's type, the captures; ``verbose=False``: ``(x: ...) -> ...``."""
         return concrete_calls.pretty_signature(self, verbose)
 
-    def __call__(self, *args, **kwargs):
+    def __call__(self, /, *args, **kwargs):
         """Runs the graph on arguments bound as the Python function binds them (tensors must fit
         their placeholders, and Python values must be the ones traced), or else, as TensorFlow
         allows, on the tensor inputs one by one, by position or by their placeholders' names."""

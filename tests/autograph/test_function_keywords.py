@@ -1,0 +1,48 @@
+"""ag.function called with keywords: the user's parameters may have any name, and a traced
+function's keyword-only and ``**kwargs`` parameters are reported as TensorFlow reports them."""
+
+import numpy as np
+
+import autograph as ag
+import runtime as rt
+
+
+def test_a_keyword_only_parameter_may_be_called_fn_or_fn_name():
+    @ag.function
+    def f(x, *, fn=None, fn_name=None):
+        return x * 2.0 if fn == "z" and fn_name == "w" else x
+
+    np.testing.assert_allclose(f(rt.constant(1.0), fn="z", fn_name="w").numpy(), 2.0)
+
+
+def test_a_kwargs_key_may_be_called_fn_self_or_fn_name():
+    @ag.function
+    def f(x, **options):
+        return x + float(len(options))
+
+    result = f(rt.constant(1.0), fn="z", fn_name="w", self=1)
+    np.testing.assert_allclose(result.numpy(), 4.0)
+    concrete = f.get_concrete_function(rt.constant(1.0), self=2)
+    np.testing.assert_allclose(concrete(rt.constant(1.0), self=2).numpy(), 2.0)
+
+
+def test_an_inlined_call_with_a_keyword_named_fn():
+    @ag.function
+    def inner(x, *, fn):
+        return x + fn
+
+    @ag.function
+    def outer(x):
+        return inner(x, fn=3.0)
+
+    np.testing.assert_allclose(outer(rt.constant(1.0)).numpy(), 4.0)
+
+
+def test_reordering_a_dict_argument_is_no_change():
+    # TensorFlow compares the arguments flattened by nest, which sorts a dict's keys.
+    @ag.function
+    def reorder(d):
+        d["a"] = d.pop("a")  # same keys, same values, another order
+        return d["a"] + d["b"]
+
+    np.testing.assert_allclose(reorder({"a": rt.constant(1.0), "b": 2.0}).numpy(), 3.0)
