@@ -39,6 +39,7 @@ from autograph.input_signature import (
     defaults_of,
     positional_count,
     validated,
+    var_keyword,
     var_positional,
 )
 from autograph.trace_cache import TraceCache
@@ -361,7 +362,7 @@ class Function:
                 )
             self._made_variables = True
 
-        named = signatures.tensor_leaves_named(arguments)
+        named = signatures.tensor_leaves_named(arguments, var_keyword(self._signature))
 
         def call(*placeholders):  # the tensor arguments become the graph's placeholders
             args, kwargs = self._rebuild(arguments, iter(placeholders))
@@ -455,13 +456,8 @@ class ConcreteFunction:
     @property
     def structured_input_signature(self):
         """``(args, kwargs)`` as traced: TensorSpecs, and the Python values (TensorFlow's);
-        the arguments ``*args`` took one by one."""
-        varargs = var_positional(self._signature)
-        args = []
-        for name, value in self._traced:
-            specs = signatures.to_specs(value)
-            args.extend(specs if name == varargs else [specs])
-        return tuple(args), {}
+        the arguments ``*args`` took one by one, keyword-only ones and ``**kwargs`` in the dict."""
+        return concrete_calls.structured_input_signature(self)
 
     @property
     def output_shapes(self):

@@ -46,3 +46,34 @@ def test_reordering_a_dict_argument_is_no_change():
         return d["a"] + d["b"]
 
     np.testing.assert_allclose(reorder({"a": rt.constant(1.0), "b": 2.0}).numpy(), 3.0)
+
+
+def _spec(shape=()):
+    return rt.TensorSpec(shape, rt.float32)
+
+
+def test_keyword_only_parameters_are_in_the_kwargs_of_the_structured_signature():
+    # TensorFlow: ko(x, *, k) -> ((TensorSpec,), {'k': TensorSpec}).
+    @ag.function
+    def ko(x, *, k):
+        return x + k
+
+    concrete = ko.get_concrete_function(_spec(), k=_spec([2]))
+    assert concrete.structured_input_signature == ((_spec(),), {"k": _spec([2])})
+
+
+def test_var_keyword_arguments_are_in_the_kwargs_of_the_structured_signature():
+    # TensorFlow: v(*args, **kw) called with two positional specs and k=spec ->
+    # ((TensorSpec, TensorSpec), {'k': TensorSpec}).
+    @ag.function
+    def v(*args, **kw):
+        return args[0] + args[1] + kw["k"]
+
+    concrete = v.get_concrete_function(_spec(), _spec(), k=_spec([3]))
+    assert concrete.structured_input_signature == ((_spec(), _spec()), {"k": _spec([3])})
+    # The placeholder of a **kw leaf is named by its key, as pretty_printed_signature names it.
+    assert [t.op.name for t in concrete.inputs] == ["args_0", "args_1", "k"]
+    assert "k (KEYWORD_ONLY)" in concrete.pretty_printed_signature()
+    np.testing.assert_allclose(
+        concrete(1.0, 2.0, k=rt.constant([3.0, 4.0, 5.0])).numpy(), [6, 7, 8]
+    )
