@@ -30,6 +30,22 @@ class UnimplementedError(OpError):
     """An operation has no implementation where it was asked to run or be exported (ONNX, XLA)."""
 
 
+class OutOfRangeError(OpError):
+    """An iteration went past its end (``StopIteration`` raised by an ``rt.py_function``)."""
+
+
+class ResourceExhaustedError(OpError):
+    """Memory or another resource ran out (``MemoryError`` raised by an ``rt.py_function``)."""
+
+
+class InternalError(OpError):
+    """The runtime found itself in a state it should never be in."""
+
+
+class UnknownError(OpError):
+    """An error of no better-known kind (any other exception an ``rt.py_function`` raises)."""
+
+
 class NestedStructureError(TypeError, ValueError):
     """Two values that must have the same nested structure (a loop variable before and after
     an iteration, a variable in both branches of an ``if``) do not.
