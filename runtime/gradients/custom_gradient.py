@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+import types
 
 from runtime.core import context, nest
 from runtime.core.tensor import EagerTensor, Tensor
@@ -65,19 +66,37 @@ def custom_gradient(f=None):
     """
     if f is None:
         return custom_gradient
+    return _CustomGradientFunction(f)
 
-    @functools.wraps(f)
-    def decorated(*args, **kwargs):
+
+class _CustomGradientFunction:
+    """``f`` with the gradient its ``grad_fn`` gives. As a method it binds its instance, which
+    is no argument to differentiate (TensorFlow's ``Bind`` decorator)."""
+
+    def __init__(self, f):
+        functools.update_wrapper(self, f)
+        self._f = f
+
+    def __call__(self, *args, **kwargs):
         if context.building_graph() is None:
-            return _eager_call(f, args, kwargs)
+            return _eager_call(self._f, args, kwargs)
         if kwargs:
             raise ValueError(
                 "The custom_gradient decorator currently supports keywords arguments only "
                 "when eager execution is enabled."
             )
-        return _graph_call(f, args)
+        return _graph_call(self._f, args)
 
-    return decorated
+    def __get__(self, instance, owner):
+        if instance is None:
+            return self
+        return _CustomGradientFunction(types.MethodType(self._f, instance))
+
+    def __repr__(self):
+        return f"<rt.custom_gradient of {self._f!r}>"
+
+    # AutoGraph runs this wrapper as it is, and converts ``__wrapped__`` (the user's f) in it.
+    __autograph_rewrap__ = staticmethod(custom_gradient)
 
 
 def _call_watching_variables(f, args, kwargs):
@@ -225,6 +244,7 @@ def recompute_grad(f):
 
         return inner(*nest.map_structure(_as_input, args))
 
+    recomputing.__autograph_rewrap__ = recompute_grad  # AutoGraph converts f, not this
     return recomputing
 
 

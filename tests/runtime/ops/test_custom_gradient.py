@@ -245,3 +245,26 @@ def test_saved_loaded_and_exported_with_its_gradient(tmp_path):
     session = ort.InferenceSession(str(tmp_path / "f.onnx"))
     values = session.run(None, {session.get_inputs()[0].name: np.array(3.0, np.float32)})
     np.testing.assert_allclose(values, expected, rtol=1e-6)
+
+
+class _Scaled(rt.Module):
+    """A module whose __call__ has a custom gradient: 10 times what flows in, not k."""
+
+    def __init__(self):
+        super().__init__()
+        self.k = 3.0
+
+    @rt.custom_gradient
+    def __call__(self, x):
+        return x * self.k, lambda dy: dy * 10.0
+
+
+def test_a_method_binds_its_instance_which_is_no_argument():
+    # TensorFlow binds self and differentiates the other arguments only.
+    module = _Scaled()
+    x = rt.constant(2.0)
+    for call in (module, ag.function(lambda t: module(t))):
+        with rt.GradientTape() as tape:
+            tape.watch(x)
+            y = call(x)
+        assert (y.numpy(), tape.gradient(y, x).numpy()) == (6.0, 10.0)
