@@ -149,6 +149,7 @@ class Function:
         self._instances = weakref.WeakKeyDictionary()
         self._instances_lock = threading.Lock()
         self._signature = inspect.signature(python_function)
+        self._constraints_cache = None  # (signature, its input_signature constraints)
         self._defaults = defaults_of(python_function)
         # A call giving this many positional arguments fills in no default: the fast path
         # may keep its graph, whatever happens to the function's defaults later.
@@ -299,8 +300,13 @@ class Function:
         return apply_signature(self.__name__, arguments, constraints, specs_allowed, given, varargs)
 
     def _constraints(self):
-        """Each parameter's input_signature entry (``*args``: a tuple, one per argument)."""
-        return constraints_of(self.__name__, self._signature, self.input_signature)
+        """Each parameter's input_signature entry (``*args``: a tuple, one per argument),
+        worked out once per signature (a call asks twice: to check, then to trace)."""
+        cached = self._constraints_cache
+        if cached is None or cached[0] is not self._signature:
+            found = constraints_of(self.__name__, self._signature, self.input_signature)
+            cached = self._constraints_cache = (self._signature, found)
+        return cached[1]
 
     def _as_signature(self, arguments):
         """What the graph is traced for: the input_signature's specs when there is one."""

@@ -1,6 +1,8 @@
 """ag.function called with keywords: the user's parameters may have any name, and a traced
 function's keyword-only and ``**kwargs`` parameters are reported as TensorFlow reports them."""
 
+import sys
+
 import numpy as np
 
 import autograph as ag
@@ -77,3 +79,22 @@ def test_var_keyword_arguments_are_in_the_kwargs_of_the_structured_signature():
     np.testing.assert_allclose(
         concrete(1.0, 2.0, k=rt.constant([3.0, 4.0, 5.0])).numpy(), [6, 7, 8]
     )
+
+
+def test_input_signature_constraints_are_worked_out_once(monkeypatch):
+    # A call binding by keyword checks the arguments then picks the graph: one computation.
+    function_module = sys.modules["autograph.function"]  # (ag.function is the decorator)
+    calls = []
+    original = function_module.constraints_of
+    monkeypatch.setattr(
+        function_module, "constraints_of", lambda *a: calls.append(a) or original(*a)
+    )
+
+    @ag.function(input_signature=[_spec([None]), _spec()])
+    def scaled(x, s):
+        return x * s
+
+    for _ in range(3):
+        result = scaled(rt.constant([1.0, 2.0]), s=rt.constant(3.0))
+    np.testing.assert_allclose(result.numpy(), [3.0, 6.0])
+    assert len(calls) == 1
