@@ -5,8 +5,9 @@ writes, as TensorFlow's decorators of the same names.
 returns the gradients of the arguments, and ``grad_fn(*dy, variables=...)`` with
 ``(argument_grads, variable_grads)`` when ``f`` read trainable variables. Eagerly a tape
 records one ``CustomGradient`` op whose gradient calls ``grad_fn``; in a graph ``grad_fn`` is
-traced once, when ``f`` is called, into the op's gradient sub-graph
-(``runtime.ops.custom_gradient_ops``), which gradients then run.
+traced into the op's gradient sub-graph (``runtime.ops.custom_gradient_ops``) when a gradient
+is first taken through the op, or the graph is saved (``DeferredGradient``), never when ``f``
+is called: a forward-only call does not run ``grad_fn``, as in TensorFlow.
 
 >>> import runtime as rt
 >>> @rt.custom_gradient
@@ -27,7 +28,7 @@ import inspect
 import types
 
 from runtime.core import context, nest
-from runtime.core.tensor import EagerTensor, Tensor
+from runtime.core.tensor import EagerTensor, SymbolicTensor, Tensor
 from runtime.core.tensor_spec import TensorSpec
 from runtime.execution.tracing import set_outputs, trace
 from runtime.gradients.tape import GradientTape
@@ -140,25 +141,56 @@ def _graph_call(f, args):
     flat_args = nest.flatten(args)
     _check_takes_variables(grad_fn, variables)
     flat_result = [convert_to_tensor(t) for t in nest.flatten(result)]
-    specs = [TensorSpec(t.shape, t.dtype) for t in flat_result]
-
-    def gradients(*upstream):
-        return _author_gradients(grad_fn, result, list(upstream), len(flat_args), variables)
-
-    gradient_graph = trace(gradients, specs, "custom_gradient", graph, convert=False)
-    grads = gradient_graph.structured_outputs
-    connected = tuple(i for i, g in enumerate(grads) if g is not None)
-    set_outputs(gradient_graph, [grads[i] for i in connected])
     handles = [handle_in_graph(graph, v) for v in variables]
-    inputs = [*flat_args, *handles, *flat_result, *gradient_graph.external_captures]
     attrs = {
-        "gradient": gradient_graph,
+        "gradient": DeferredGradient(graph, grad_fn, result, flat_result, flat_args, variables),
         "arguments": len(flat_args) + len(handles),
         "results": len(flat_result),
-        "connected": connected,
+        "connected": None,
     }
-    outputs = bind(CUSTOM_GRADIENT, inputs, attrs, name="CustomGradient")
+    outputs = bind(CUSTOM_GRADIENT, [*flat_args, *handles, *flat_result], attrs, "CustomGradient")
     return nest.pack_sequence_as(result, outputs)
+
+
+class DeferredGradient:
+    """A ``CustomGradient`` op's ``grad_fn``, traced into the op's gradient sub-graph only when
+    a gradient is taken (or the graph is saved), as TensorFlow calls ``grad_fn`` only then:
+    a forward-only call never runs it, whatever it does."""
+
+    def __init__(self, graph, grad_fn, result, flat_result, flat_args, variables):
+        self._graph = graph  # where f ran: grad_fn reads that graph's tensors
+        self._grad_fn, self._result, self._variables = grad_fn, result, variables
+        self._specs = [TensorSpec(t.shape, t.dtype) for t in flat_result]
+        self._argument_count = len(flat_args)
+
+    def materialize(self, op):
+        """Traces ``grad_fn`` into ``op``'s ``gradient`` sub-graph, the tensors it reads
+        becoming the op's last inputs (``op`` is the op made with this, or its copy)."""
+
+        def gradients(*upstream):
+            return _author_gradients(
+                self._grad_fn, self._result, list(upstream), self._argument_count, self._variables
+            )
+
+        gradient_graph = trace(
+            gradients, self._specs, "custom_gradient", self._graph, convert=False
+        )
+        grads = gradient_graph.structured_outputs
+        connected = tuple(i for i, g in enumerate(grads) if g is not None)
+        set_outputs(gradient_graph, [grads[i] for i in connected])
+        captured = [_counterpart(op.graph, t) for t in gradient_graph.external_captures]
+        op.inputs = (*op.inputs, *captured)
+        op.attrs.update(gradient=gradient_graph, connected=connected)
+
+    before_saving = materialize  # a saved model holds the gradient sub-graph (TensorFlow's too)
+
+
+def _counterpart(graph, t):
+    """``graph``'s tensor for ``t``, a tensor of the graph the op was made in: a copy of that
+    graph (a function's graph differentiated under a tape) names its tensors the same."""
+    if not isinstance(t, SymbolicTensor) or t.graph is graph:
+        return t
+    return graph.get_tensor_by_name(t.name)
 
 
 def _author_gradients(grad_fn, result, upstream, argument_count, variables):

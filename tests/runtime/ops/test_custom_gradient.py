@@ -268,3 +268,83 @@ def test_a_method_binds_its_instance_which_is_no_argument():
             tape.watch(x)
             y = call(x)
         assert (y.numpy(), tape.gradient(y, x).numpy()) == (6.0, 10.0)
+
+
+# --- grad_fn is called only when a gradient is taken -------------------------------------------
+
+
+def _counted_log1pexp(calls, fail=False):
+    """log1pexp whose grad_fn counts its calls (and raises, with ``fail``)."""
+
+    @rt.custom_gradient
+    def f(x):
+        e = rt.exp(x)
+
+        def grad(upstream):
+            calls.append(1)
+            if fail:
+                raise RuntimeError("grad_fn was called")
+            return upstream * (1 - 1 / (1 + e))
+
+        return rt.math.log1p(e), grad
+
+    return f
+
+
+def test_a_forward_only_call_in_a_graph_never_calls_grad_fn():
+    # TensorFlow calls grad_fn when gradients are taken, not when f is called.
+    calls = []
+    f = _counted_log1pexp(calls, fail=True)
+    traced = ag.function(lambda x: f(x))
+    np.testing.assert_allclose(traced(rt.constant(2.0)).numpy(), math.log1p(math.exp(2.0)))
+    g = rt.Graph()
+    with g.as_default():
+        p = rt.placeholder(rt.float32, [])
+        y = f(p)
+    np.testing.assert_allclose(rt.Session(g).run(y, {p: 1.0}), math.log1p(math.e), rtol=1e-6)
+    assert calls == []
+    with pytest.raises(RuntimeError, match="grad_fn was called"), g.as_default():
+        rt.gradients(y, [p])
+
+
+@pytest.mark.parametrize("where", ["in the function", "tape over the function", "session"])
+def test_grad_fn_runs_once_when_the_gradient_is_taken(where):
+    calls = []
+    f = _counted_log1pexp(calls)
+    if where == "in the function":
+
+        @ag.function
+        def gradient(x):
+            with rt.GradientTape() as tape:
+                tape.watch(x)
+                y = f(x)
+            return tape.gradient(y, x)
+
+        dx = gradient(rt.constant(2.0)).numpy()
+    elif where == "tape over the function":
+        traced = ag.function(lambda x: f(x))
+        traced(rt.constant(2.0))
+        assert calls == []
+        dx = _tape_gradient(traced, 2.0)[1].numpy()
+    else:
+        g = rt.Graph()
+        with g.as_default():
+            p = rt.placeholder(rt.float32, [])
+            (grad,) = rt.gradients(f(p), [p])
+        dx = rt.Session(g).run(grad, {p: 2.0})
+    np.testing.assert_allclose(dx, _sigmoid(2.0), rtol=1e-6)
+    assert calls == [1]
+
+
+def test_a_gradient_never_taken_is_traced_when_the_function_is_saved(tmp_path):
+    calls = []
+    module = rt.Module()
+    module.f = ag.function(
+        _counted_log1pexp(calls), input_signature=[rt.TensorSpec([], rt.float32)]
+    )
+    module.f(rt.constant(1.0))
+    assert calls == []
+    rt.saved_model.save(module, str(tmp_path / "saved"))
+    loaded = rt.saved_model.load(str(tmp_path / "saved"))
+    _, dx = _tape_gradient(loaded.f, 100.0)  # differentiated op by op it would be nan
+    np.testing.assert_allclose(dx.numpy(), 1.0, rtol=1e-6)
