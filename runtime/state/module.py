@@ -277,7 +277,7 @@ def _attribute_leaves(module, key, value, walk):
     try:
         return list(_leaves(value, walk.expand_composites, (), []))
     except Exception as cause:  # an unsortable dict, a broken container: name the attribute
-        raise ValueError(f"Error processing property {key!r} of {module!r}") from cause
+        raise ValueError(f"Error processing property {key!r} of {value!r}") from cause  # (TF)
 
 
 def _leaves(value, expand_composites, path, open_containers):

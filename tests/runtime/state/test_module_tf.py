@@ -518,5 +518,7 @@ def test_raises_error_with_path():
 
     m = rt.Module()
     m.layers = {non_orderable(): None, non_orderable(): None}
-    with pytest.raises(ValueError, match="Error processing property 'layers'"):
+    with pytest.raises(ValueError, match="Error processing property 'layers'") as caught:
         m.variables  # noqa: B018
+    # TensorFlow formats the property's value: "Error processing property 'layers' of {...}".
+    assert str(caught.value) == f"Error processing property 'layers' of {m.layers!r}"
