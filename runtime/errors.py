@@ -65,6 +65,16 @@ class EagerInvalidArgumentError(InvalidArgumentError, ValueError):
     """
 
 
+class EagerDTypeError(InvalidArgumentError, TypeError):
+    """An op executing eagerly was given tensors of different dtypes where they must agree
+    (``cannot compute Add as input #1(zero-based) was expected to be a int32 tensor but is a
+    float tensor [Op:Add]``).
+
+    An ``InvalidArgumentError``, as TensorFlow raises it eagerly, and a ``TypeError``, as the
+    same op refuses them while a graph is built (and as this project raised before).
+    """
+
+
 class SymbolicValueError(AttributeError, NotImplementedError):
     """A symbolic tensor was asked for its value (``.numpy()``), which exists only when its
     graph runs.
