@@ -1,6 +1,6 @@
 """The gradient of an ``EagerPyFunc`` op (``rt.py_function`` in a graph), set on its row as
 this module loads: another ``EagerPyFunc`` op, which differentiates the tape the forward op's
-run of the function was recorded on (``script_ops.ForwardRun``), as TensorFlow's gradient of
+run of the function was recorded on (``ForwardRun``), as TensorFlow's gradient of
 ``py_function`` does. The function is not called again: a function drawing random numbers
 gets the gradient of the values it returned, and its side effects happen once.
 
@@ -16,7 +16,39 @@ gets the gradient of the values it returned, and its side effects happen once.
 from __future__ import annotations
 
 from runtime import errors
-from runtime.ops.script_ops import PY_FUNCTION, PythonFunction, py_function
+from runtime.gradients.tape import GradientTape
+from runtime.ops import script_ops
+from runtime.ops.script_ops import PY_FUNCTION, PythonFunction, call_converting, py_function
+
+
+class ForwardRun:
+    """One run of the function under its own tape: what its gradient differentiates."""
+
+    __slots__ = ("tape", "inputs", "outputs")
+
+    def __init__(self, tape, inputs, outputs):
+        self.tape, self.inputs, self.outputs = tape, inputs, outputs
+
+    def gradients(self, wanted, given, upstream):
+        """The gradients of the inputs ``wanted`` from those (``upstream``) of the outputs
+        ``given``; zeros where the function's result does not depend on an input (numpy)."""
+        return self.tape.gradient(
+            [self.outputs[i] for i in given],
+            [self.inputs[i] for i in wanted],
+            output_gradients=list(upstream),
+            unconnected_gradients="zero",
+        )
+
+
+def run_on_tape(function, tensors, Tout):
+    """Calls ``function`` (a PythonFunction) on eager ``tensors`` under a tape watching the
+    floating-point ones; the run is kept as the thread's last, for the op's gradient."""
+    with GradientTape(persistent=True) as tape:  # persistent: asked once per gradient
+        tape.watch([t for t in tensors if t.dtype.is_floating])
+        outputs = call_converting(function, tensors, Tout)
+    run = ForwardRun(tape, tensors, outputs)
+    function.keep(run)
+    return run
 
 
 def py_function_gradient(op, *grads):
@@ -59,3 +91,4 @@ def _differentiating(function, wanted, given):
 
 
 PY_FUNCTION.gradient = py_function_gradient
+script_ops.run_on_tape = run_on_tape

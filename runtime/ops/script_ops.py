@@ -31,24 +31,9 @@ from runtime.ops.constant_ops import convert_to_tensor
 from runtime.ops.custom_gradient_ops import CUSTOM_GRADIENT
 from runtime.ops.registry import bind
 
-
-class ForwardRun:
-    """One run of the function under its own tape: what its gradient differentiates."""
-
-    __slots__ = ("tape", "inputs", "outputs")
-
-    def __init__(self, tape, inputs, outputs):
-        self.tape, self.inputs, self.outputs = tape, inputs, outputs
-
-    def gradients(self, wanted, given, upstream):
-        """The gradients of the inputs ``wanted`` from those (``upstream``) of the outputs
-        ``given``; zeros where the function's result does not depend on an input (numpy)."""
-        return self.tape.gradient(
-            [self.outputs[i] for i in given],
-            [self.inputs[i] for i in wanted],
-            output_gradients=list(upstream),
-            unconnected_gradients="zero",
-        )
+# Calls a PythonFunction under a tape and keeps the run (``runtime.gradients.py_function``'s
+# ``run_on_tape``, set as that module loads: the tape is a layer above the ops).
+run_on_tape = None
 
 
 class PythonFunction:
@@ -77,22 +62,15 @@ class PythonFunction:
         tensors = [EagerTensor(v, t) for v, t in inputs]
         with context.eager_mode():
             if self.differentiated or context.recording_tapes():
-                returned = self.run_on_tape(tensors, Tout).outputs
+                returned = run_on_tape(self, tensors, Tout).outputs
             else:
                 returned = call_converting(self, tensors, Tout)
         values = [t._value for t in returned]
         return values[0] if len(values) == 1 else tuple(values)
 
-    def run_on_tape(self, tensors, Tout):
-        """Calls the function under a tape watching its floating-point inputs; the run is
-        kept (this thread's last) for the op's gradient in a graph."""
-        from runtime.gradients.tape import GradientTape  # (the tape imports the ops)
-
-        with GradientTape(persistent=True) as tape:  # persistent: asked once per gradient
-            tape.watch([t for t in tensors if t.dtype.is_floating])
-            outputs = call_converting(self, tensors, Tout)
-        run = self._runs.last = ForwardRun(tape, tensors, outputs)
-        return run
+    def keep(self, run):
+        """Keeps ``run`` (a ``ForwardRun``) as this thread's last, for the op's gradient."""
+        self._runs.last = run
 
     def last_run(self):
         """This thread's last run under a tape, or None."""
@@ -206,7 +184,7 @@ def _call_eagerly(function, inputs, Tout):
     tapes = context.recording_tapes()
     if not tapes:
         return call_converting(function, inputs, Tout)
-    run = function.run_on_tape([EagerTensor(t._value, t.dtype) for t in inputs], Tout)
+    run = run_on_tape(function, [EagerTensor(t._value, t.dtype) for t in inputs], Tout)
     outputs = [EagerTensor(t._value, t.dtype) for t in run.outputs]
     wanted = [i for i, t in enumerate(inputs) if t.dtype.is_floating]
     given = [i for i, t in enumerate(outputs) if t.dtype.is_floating]
