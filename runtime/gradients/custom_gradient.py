@@ -6,8 +6,9 @@ returns the gradients of the arguments, and ``grad_fn(*dy, variables=...)`` with
 ``(argument_grads, variable_grads)`` when ``f`` read trainable variables. Eagerly a tape
 records one ``CustomGradient`` op whose gradient calls ``grad_fn``; in a graph ``grad_fn`` is
 traced into the op's gradient sub-graph (``runtime.ops.custom_gradient_ops``) when a gradient
-is first taken through the op, or the graph is saved (``DeferredGradient``), never when ``f``
-is called: a forward-only call does not run ``grad_fn``, as in TensorFlow.
+is first taken through the op, or the graph is saved (``DeferredGradient``), not when ``f``
+is called: a forward-only call does not run ``grad_fn``, as in TensorFlow. (Inside a branch
+or a loop body, which can capture tensors only while it is built, it is traced at once.)
 
 >>> import runtime as rt
 >>> @rt.custom_gradient
@@ -35,7 +36,7 @@ from runtime.gradients.tape import GradientTape
 from runtime.ops.constant_ops import convert_to_tensor
 from runtime.ops.custom_gradient_ops import CUSTOM_GRADIENT
 from runtime.ops.registry import bind
-from runtime.state.variables import handle_in_graph
+from runtime.state.variables import VAR_HANDLE, handle_in_graph
 
 
 def custom_gradient(f=None):
@@ -142,13 +143,21 @@ def _graph_call(f, args):
     _check_takes_variables(grad_fn, variables)
     flat_result = [convert_to_tensor(t) for t in nest.flatten(result)]
     handles = [handle_in_graph(graph, v) for v in variables]
+    gradient = DeferredGradient(graph, grad_fn, result, flat_result, flat_args, variables)
+    inputs = [*flat_args, *handles, *flat_result]
     attrs = {
-        "gradient": DeferredGradient(graph, grad_fn, result, flat_result, flat_args, variables),
+        "gradient": gradient,
         "arguments": len(flat_args) + len(handles),
         "results": len(flat_result),
         "connected": None,
     }
-    outputs = bind(CUSTOM_GRADIENT, [*flat_args, *handles, *flat_result], attrs, "CustomGradient")
+    if getattr(graph, "outer_graph", None) is not None:
+        # A branch or loop body: grad_fn may read tensors from around it, which it can capture
+        # only while it is being built. Traced now (TensorFlow would rewrite the finished op).
+        gradient_graph, connected, captured = gradient.trace(graph)
+        inputs += captured
+        attrs.update(gradient=gradient_graph, connected=connected)
+    outputs = bind(CUSTOM_GRADIENT, inputs, attrs, name="CustomGradient")
     return nest.pack_sequence_as(result, outputs)
 
 
@@ -166,6 +175,19 @@ class DeferredGradient:
     def materialize(self, op):
         """Traces ``grad_fn`` into ``op``'s ``gradient`` sub-graph, the tensors it reads
         becoming the op's last inputs (``op`` is the op made with this, or its copy)."""
+        graph = op.graph
+        first = graph.num_operations
+        gradient_graph, connected, captured = self.trace(graph)
+        made = {id(o) for o in graph.operations_from(first)}  # a variable's handle, made now
+        late = [t.op for t in captured if isinstance(t, SymbolicTensor) and id(t.op) in made]
+        if late:
+            graph.move_before(list(dict.fromkeys(late)), op)  # inputs come before their reader
+        op.inputs = (*op.inputs, *captured)
+        op.attrs.update(gradient=gradient_graph, connected=connected)
+
+    def trace(self, graph):
+        """``(sub-graph, the arguments it gives gradients for, the tensors of graph it reads)``:
+        ``grad_fn`` traced from the results' gradients."""
 
         def gradients(*upstream):
             return _author_gradients(
@@ -178,9 +200,8 @@ class DeferredGradient:
         grads = gradient_graph.structured_outputs
         connected = tuple(i for i, g in enumerate(grads) if g is not None)
         set_outputs(gradient_graph, [grads[i] for i in connected])
-        captured = [_counterpart(op.graph, t) for t in gradient_graph.external_captures]
-        op.inputs = (*op.inputs, *captured)
-        op.attrs.update(gradient=gradient_graph, connected=connected)
+        captured = [_counterpart(graph, t) for t in gradient_graph.external_captures]
+        return gradient_graph, connected, captured
 
     before_saving = materialize  # a saved model holds the gradient sub-graph (TensorFlow's too)
 
@@ -190,6 +211,8 @@ def _counterpart(graph, t):
     graph (a function's graph differentiated under a tape) names its tensors the same."""
     if not isinstance(t, SymbolicTensor) or t.graph is graph:
         return t
+    if t.op.opdef is VAR_HANDLE:  # a variable grad_fn reads: the copy's own handle
+        return handle_in_graph(graph, t.op.attrs["variable"])
     return graph.get_tensor_by_name(t.name)
 
 

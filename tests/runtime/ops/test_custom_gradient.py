@@ -6,6 +6,7 @@ TensorFlow 1 graph and in a traced function."""
 from __future__ import annotations
 
 import math
+import warnings
 
 import numpy as np
 import pytest
@@ -348,3 +349,49 @@ def test_a_gradient_never_taken_is_traced_when_the_function_is_saved(tmp_path):
     loaded = rt.saved_model.load(str(tmp_path / "saved"))
     _, dx = _tape_gradient(loaded.f, 100.0)  # differentiated op by op it would be nan
     np.testing.assert_allclose(dx.numpy(), 1.0, rtol=1e-6)
+
+
+def test_in_a_branch_grad_fn_may_read_a_tensor_from_around_it():
+    # A branch can capture only while it is built: grad_fn is traced there at once.
+    def scaled_by(scale):
+        @rt.custom_gradient
+        def f(x):
+            return x * 2.0, lambda dy: dy * scale
+
+        return f
+
+    @ag.function
+    def branched(x, s):
+        f = scaled_by(s * 1.0)
+        return rt.cond(x > 0, lambda: f(x), lambda: x * 3.0)
+
+    for x, expected in [(2.0, 5.0), (-2.0, 3.0)]:
+        _, dx = _tape_gradient(lambda t: branched(t, rt.constant(5.0)), x)
+        np.testing.assert_allclose(dx.numpy(), expected)
+
+
+def test_grad_fn_may_read_a_variable_f_does_not_read():
+    # The variable's handle is made when the gradient is first taken, before the op reads it.
+    v = rt.Variable(4.0)
+
+    @rt.custom_gradient
+    def f(x):
+        return x * 2.0, lambda dy: dy * v
+
+    @ag.function
+    def inside(x):
+        with rt.GradientTape() as tape:
+            tape.watch(x)
+            y = f(x)
+        return tape.gradient(y, x)
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # the optimiser copies the graph without complaint
+        np.testing.assert_allclose(inside(rt.constant(1.0)).numpy(), 4.0)
+        _, dx = _tape_gradient(ag.function(lambda t: f(t)), 1.0)
+    np.testing.assert_allclose(dx.numpy(), 4.0)
+    g = rt.Graph()
+    with g.as_default():
+        p = rt.placeholder(rt.float32, [])
+        (dp,) = rt.gradients(f(p), [p])
+    np.testing.assert_allclose(rt.Session(g).run(dp, {p: 1.0}), 4.0)
