@@ -19,9 +19,10 @@ from __future__ import annotations
 import inspect
 
 
-def call_unchanged(fn, fn_name, *args, **kwargs):
+def call_unchanged(fn, fn_name, /, *args, **kwargs):
     """``fn(*args, **kwargs)``; ValueError, in TensorFlow's words, naming the parameters whose
-    lists or dicts it changed."""
+    lists or dicts it changed. (``fn`` and ``fn_name`` are positional-only: the user's own
+    keywords may have those names.)"""
     signature, named = _named(fn, args, kwargs)
     before = {name: _shape_of(value) for name, value in named.items()}
     result = fn(*args, **kwargs)
@@ -44,9 +45,11 @@ def _named(fn, args, kwargs):
 
 
 def _shape_of(value):
-    """The lists', tuples' and dicts' contents, nested, by identity: what a change alters."""
+    """The lists', tuples' and dicts' contents, nested, by identity: what a change alters.
+    A dict's keys compare in any order (as TensorFlow's nest sorts them): reordering is no
+    change."""
     if isinstance(value, dict):
-        return ("dict", id(value), tuple((k, _shape_of(v)) for k, v in value.items()))
+        return ("dict", id(value), {k: _shape_of(v) for k, v in value.items()})
     if isinstance(value, (list, tuple)):
         return (type(value).__name__, id(value), tuple(_shape_of(v) for v in value))
     return id(value)

@@ -157,6 +157,25 @@ def _flat(cf, args, kwargs):
 # --- describing ------------------------------------------------------------------------------
 
 
+def structured_input_signature(cf):
+    """``(args, kwargs)`` as traced, as TensorFlow gives it: keyword-only parameters and the
+    keys of ``**kwargs`` in the dict, ``*args`` one by one in the tuple."""
+    kinds = {p.name: p.kind for p in cf._signature.parameters.values()}
+    args, kwargs = [], {}
+    for name, value in cf._traced:
+        specs = signatures.to_specs(value)
+        kind = kinds.get(name)
+        if kind is _P.VAR_POSITIONAL:
+            args.extend(specs)
+        elif kind is _P.VAR_KEYWORD:
+            kwargs.update(specs)
+        elif kind is _P.KEYWORD_ONLY:
+            kwargs[name] = specs
+        else:
+            args.append(specs)
+    return tuple(args), kwargs
+
+
 def pretty_signature(cf, verbose=True):
     """TensorFlow's ``pretty_printed_signature``: each parameter with its kind and type, the
     output's type and the captures (``verbose``), or ``(x: ..., y: ...) -> ...``."""

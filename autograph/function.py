@@ -155,6 +155,7 @@ class Function(Tracing):
         self._instances = weakref.WeakKeyDictionary()
         self._instances_lock = threading.Lock()
         self._signature = inspect.signature(python_function)
+        self._constraints_cache = None  # (signature, its input_signature constraints)
         self._defaults = defaults_of(python_function)
         # A call giving this many positional arguments fills in no default: the fast path
         # may keep its graph, whatever happens to the function's defaults later.
@@ -197,7 +198,7 @@ class Function(Tracing):
 
     # --- calling --------------------------------------------------------------------------
 
-    def __call__(self, *args, **kwargs):
+    def __call__(self, /, *args, **kwargs):
         try:
             # The common call repeats the last: the entry function checks the arguments are
             # tensors as it was made for, and runs the whole call (runtime.execution.entry).
@@ -256,7 +257,7 @@ class Function(Tracing):
                     entries[call_key] = entry
         return entry
 
-    def get_concrete_function(self, *args, **kwargs):
+    def get_concrete_function(self, /, *args, **kwargs):
         """The ConcreteFunction for these arguments (tensors or TensorSpecs), traced if needed.
 
         Thread-safe: threads asking at once for one signature get one ConcreteFunction.
@@ -319,8 +320,13 @@ class Function(Tracing):
         return apply_signature(self.__name__, arguments, constraints, specs_allowed, given, varargs)
 
     def _constraints(self):
-        """Each parameter's input_signature entry (``*args``: a tuple, one per argument)."""
-        return constraints_of(self.__name__, self._signature, self.input_signature)
+        """Each parameter's input_signature entry (``*args``: a tuple, one per argument),
+        worked out once per signature (a call asks twice: to check, then to trace)."""
+        cached = self._constraints_cache
+        if cached is None or cached[0] is not self._signature:
+            found = constraints_of(self.__name__, self._signature, self.input_signature)
+            cached = self._constraints_cache = (self._signature, found)
+        return cached[1]
 
     def _as_signature(self, arguments):
         """What the graph is traced for: the input_signature's specs when there is one."""
@@ -401,13 +407,8 @@ class ConcreteFunction:
     @property
     def structured_input_signature(self):
         """``(args, kwargs)`` as traced: TensorSpecs, and the Python values (TensorFlow's);
-        the arguments ``*args`` took one by one."""
-        varargs = var_positional(self._signature)
-        args = []
-        for name, value in self._traced:
-            specs = signatures.to_specs(value)
-            args.extend(specs if name == varargs else [specs])
-        return tuple(args), {}
+        the arguments ``*args`` took one by one, keyword-only ones and ``**kwargs`` in the dict."""
+        return concrete_calls.structured_input_signature(self)
 
     @property
     def output_shapes(self):
@@ -429,7 +430,7 @@ class ConcreteFunction:
         the output's type, the captures; ``verbose=False``: ``(x: ...) -> ...``."""
         return concrete_calls.pretty_signature(self, verbose)
 
-    def __call__(self, *args, **kwargs):
+    def __call__(self, /, *args, **kwargs):
         """Runs the graph on arguments bound as the Python function binds them (tensors must fit
         their placeholders, and Python values must be the ones traced), or else, as TensorFlow
         allows, on the tensor inputs one by one, by position or by their placeholders' names."""

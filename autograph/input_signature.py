@@ -102,6 +102,12 @@ def var_positional(signature):
     return names[0] if names else None
 
 
+def var_keyword(signature):
+    """The name of the ``**kwargs`` parameter, or None."""
+    names = [p.name for p in signature.parameters.values() if p.kind is _P.VAR_KEYWORD]
+    return names[0] if names else None
+
+
 def apply_signature(fn_name, arguments, constraints, specs_allowed, given=None, varargs=None):
     """The constrained arguments of ``[(name, value)]`` as tensors fitting their entries, in
     order; a TypeError naming the argument that does not fit (``rt.errors.SignatureMismatchError``,

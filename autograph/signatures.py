@@ -170,9 +170,12 @@ def tensor_leaves(arguments):
     return leaves
 
 
-def tensor_leaves_named(arguments):
+def tensor_leaves_named(arguments, var_keyword=None):
+    """``[(placeholder name, leaf)]``: a parameter's name, numbered when it holds several
+    leaves; the ``**kwargs`` parameter ``var_keyword`` is named key by key, as TensorFlow names
+    a keyword argument's placeholder."""
     named = []
-    for name, value in arguments:
+    for name, value in _keys_as_arguments(arguments, var_keyword):
         leaves = []
         walk(value, leaves.append)
         named += [
@@ -180,6 +183,14 @@ def tensor_leaves_named(arguments):
             for i, leaf in enumerate(leaves)
         ]
     return named
+
+
+def _keys_as_arguments(arguments, var_keyword):
+    for name, value in arguments:
+        if name == var_keyword and isinstance(value, dict):
+            yield from ((key, value[key]) for key in sorted(value, key=repr))  # (walk's order)
+        else:
+            yield name, value
 
 
 def spec_name(leaf):

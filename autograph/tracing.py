@@ -31,6 +31,7 @@ import weakref
 import runtime as rt
 from autograph import retracing, signatures
 from autograph.argument_changes import call_unchanged
+from autograph.input_signature import var_keyword
 from autograph.lifting import InitialValues
 from runtime.core import context, source
 from runtime.execution.tracing import set_outputs, trace
@@ -137,7 +138,7 @@ class Tracing:
                 )
             self._made_variables = True
 
-        named = signatures.tensor_leaves_named(arguments)
+        named = signatures.tensor_leaves_named(arguments, var_keyword(self._signature))
         values = [
             None if isinstance(v, rt.TensorSpec) else signatures.as_value(v) for _, v in named
         ]

@@ -30,6 +30,22 @@ class UnimplementedError(OpError):
     """An operation has no implementation where it was asked to run or be exported (ONNX, XLA)."""
 
 
+class OutOfRangeError(OpError):
+    """An iteration went past its end (``StopIteration`` raised by an ``rt.py_function``)."""
+
+
+class ResourceExhaustedError(OpError):
+    """Memory or another resource ran out (``MemoryError`` raised by an ``rt.py_function``)."""
+
+
+class InternalError(OpError):
+    """The runtime found itself in a state it should never be in."""
+
+
+class UnknownError(OpError):
+    """An error of no better-known kind (any other exception an ``rt.py_function`` raises)."""
+
+
 class NestedStructureError(TypeError, ValueError):
     """Two values that must have the same nested structure (a loop variable before and after
     an iteration, a variable in both branches of an ``if``) do not.
@@ -46,6 +62,16 @@ class EagerInvalidArgumentError(InvalidArgumentError, ValueError):
     An ``InvalidArgumentError``, as TensorFlow raises it eagerly, and a ``ValueError``,
     as the same op refuses the same operands while a graph is built: an ``except`` written
     for either catches it.
+    """
+
+
+class EagerDTypeError(InvalidArgumentError, TypeError):
+    """An op executing eagerly was given tensors of different dtypes where they must agree
+    (``cannot compute Add as input #1(zero-based) was expected to be a int32 tensor but is a
+    float tensor [Op:Add]``).
+
+    An ``InvalidArgumentError``, as TensorFlow raises it eagerly, and a ``TypeError``, as the
+    same op refuses them while a graph is built (and as this project raised before).
     """
 
 

@@ -19,18 +19,21 @@ import gast
 from autograph.converters.base import Rewriter, ag_attribute, ag_call
 from autograph.operators.py_builtins import override_of
 from autograph.pyct import walk
-from autograph.pyct.library_code import is_library_module
+from autograph.pyct.library_code import is_library_function, is_library_module
 
 
 def is_left_alone(fn) -> bool:
     """Whether calls to ``fn`` run it as it is (library code), rather than converting it."""
     if getattr(fn, "__autograph_do_not_convert__", False):
         return True
+    if hasattr(fn, "__autograph_rewrap__"):  # a library wrapper of user code: see converted_call
+        return False
     if isinstance(fn, functools.partial):  # functools' own object: what it calls decides
         return is_left_alone(fn.func)
     if inspect.isclass(fn) or inspect.isbuiltin(fn) or inspect.ismethoddescriptor(fn):
         return True
-    return is_library_module(getattr(fn, "__module__", None) or "")
+    # (A library wrapper made with functools.wraps has its user function's __module__.)
+    return is_library_module(getattr(fn, "__module__", None) or "") or is_library_function(fn)
 
 
 class _CallConverter(Rewriter):

@@ -79,6 +79,9 @@ def _to_graph(fn, builtin_functions):
         fn = fn.python_function
     if hasattr(fn, "__autograph_original__"):
         return fn  # converted already
+    rewrapped = _rewrapped(fn, builtin_functions)
+    if rewrapped is not None:
+        return rewrapped
     if isinstance(fn, functools.partial):  # the function converted, its bound arguments kept
         return functools.partial(to_graph(fn.func), *fn.args, **fn.keywords)
     if isinstance(fn, types.MethodType) and not inspect.isfunction(fn.__func__):
@@ -96,6 +99,16 @@ def _to_graph(fn, builtin_functions):
         converted.__autograph_original__ = function
         instances[function] = converted
     return types.MethodType(converted, bound_to) if bound_to is not None else converted
+
+
+def _rewrapped(fn, builtin_functions):
+    """A runtime wrapper of a user function (``rt.custom_gradient``'s, ``rt.recompute_grad``'s)
+    made again around that function converted, or None for anything else: the wrapper is
+    library code, run as it is; what it wraps is the user's, converted."""
+    rewrap = getattr(fn, "__autograph_rewrap__", None)
+    if rewrap is None or not hasattr(fn, "__wrapped__"):
+        return None
+    return rewrap(_to_graph(fn.__wrapped__, builtin_functions))
 
 
 def _converted_code(function, builtin_functions):
@@ -126,8 +139,10 @@ def to_code(fn, recursive=True, experimental_optional_features=None) -> str:
     if hasattr(fn, "python_function"):
         fn = fn.python_function
     fn = getattr(fn, "__autograph_original__", fn)
-    while isinstance(fn, functools.partial):
-        fn = fn.func
+    while isinstance(fn, functools.partial) or hasattr(fn, "__autograph_rewrap__"):
+        fn = fn.func if isinstance(fn, functools.partial) else fn.__wrapped__
+    if isinstance(fn, types.MethodType) and not inspect.isfunction(fn.__func__):
+        fn = fn.__func__  # a callable object bound as a method: its __call__
     function, _ = _underlying(fn)
     if function is None:
         raise TypeError(f"to_code expects a function, method or callable object, got {fn!r}")
@@ -184,6 +199,9 @@ def converted_call(fn):
     if isinstance(fn, functools.partial):
         inner = converted_call(fn.func)
         return fn if inner is fn.func else functools.partial(inner, *fn.args, **fn.keywords)
+    rewrapped = _rewrapped(fn, features.converting.builtin_functions)
+    if rewrapped is not None:
+        return rewrapped
     function, _ = _underlying(fn)
     if function is None or is_left_alone(function) or hasattr(fn, "get_concrete_function"):
         return fn

@@ -10,6 +10,13 @@ whatever its name begins with (``runtime_utils`` is the user's).
 (True, True)
 >>> is_library_module("runtime"), is_library_module("runtime_utils")
 (True, False)
+
+A wrapper made with ``functools.wraps`` takes its user function's ``__module__``: its code's
+file tells it apart.
+
+>>> import runtime as rt
+>>> is_library_function(rt.recompute_grad(lambda x: x)), is_library_function(lambda x: x)
+(True, False)
 """
 
 from __future__ import annotations
@@ -24,6 +31,19 @@ _SITE = tuple(
     {os.path.normcase(p) for k, p in sysconfig.get_paths().items() if k in ("purelib", "platlib")}
 )
 _ANSWERS = {}  # module name -> whether it is library code (a module's file does not move)
+_OWN_DIRS = tuple(
+    os.path.normcase(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+    + os.sep
+    + package
+    + os.sep
+    for package in ("runtime", "autograph")
+)
+
+
+def is_library_function(fn) -> bool:
+    """Whether ``fn``'s code lies in the ``runtime`` or ``autograph`` packages' files."""
+    code = getattr(fn, "__code__", None)
+    return code is not None and os.path.normcase(code.co_filename).startswith(_OWN_DIRS)
 
 
 def is_library_module(name: str) -> bool:

@@ -248,6 +248,17 @@ class Graph:
         finally:
             self._control_stack.pop()
 
+    def move_before(self, ops, anchor):
+        """Moves ``ops``, made after ``anchor`` and reading nothing, to just before it: for an
+        op given new inputs after it was made (a custom gradient traced when first needed)."""
+        if any(op.inputs or op.control_inputs for op in ops):
+            raise ValueError("only ops that read nothing can be moved before another")
+        moved = {id(op) for op in ops}
+        kept = [op for op in self._ops if id(op) not in moved]
+        at = kept.index(anchor)
+        self._ops = kept[:at] + list(ops) + kept[at:]
+        self.version += 1
+
     # --- reading ---------------------------------------------------------------------------
 
     def get_operations(self):

@@ -12,6 +12,9 @@ np.int32(31)
 
 from __future__ import annotations
 
+import re
+
+from runtime import errors
 from runtime.core.graph import name_scope
 from runtime.core.tensor import SymbolicTensor, Tensor
 from runtime.functions.control_flow import cond
@@ -48,12 +51,37 @@ def _chain(index, actions, first):
     """``actions[index]()`` for ``index`` in ``first ..``: a cond on ``index == first``."""
     if first == len(actions) - 1:
         return actions[first]()
-    return cond(
-        equal(index, first),
-        actions[first],
-        lambda: _chain(index, actions, first + 1),
-        name=f"case_{first}",
+    try:
+        return cond(
+            equal(index, first),
+            actions[first],
+            lambda: _chain(index, actions, first + 1),
+            name=f"case_{first}",
+        )
+    except (TypeError, ValueError) as error:
+        if not _COND_WORDS.search(str(error)):
+            raise
+        raise _disagreeing_branches(error, first) from None
+
+
+# What rt.cond says of its two branches; switch_case names its own (the later ones agree).
+_COND_WORDS = re.compile(r"true_fn and false_fn arguments to rt\.cond|from true_fn|^rt\.cond: ")
+
+
+def _disagreeing_branches(error, first):
+    """The cond's error in TensorFlow's words for switch_case: ``branches[first]`` and
+    ``branches[first + 1]`` (the branches after ``first`` agree among themselves)."""
+    a, b = f"branches[{first}]", f"branches[{first + 1}]"
+    message = (
+        str(error)
+        .replace(
+            "true_fn and false_fn arguments to rt.cond", f"{a} and {b} arguments to rt.switch_case"
+        )
+        .replace("rt.cond: ", "rt.switch_case: ")
+        .replace("true_fn", a)
+        .replace("false_fn", b)
     )
+    return errors.NestedStructureError(message)  # TensorFlow's TypeError; rt.cond's ValueError
 
 
 def _branches(branch_fns, default, branch_index):

@@ -5,8 +5,10 @@ writes, as TensorFlow's decorators of the same names.
 returns the gradients of the arguments, and ``grad_fn(*dy, variables=...)`` with
 ``(argument_grads, variable_grads)`` when ``f`` read trainable variables. Eagerly a tape
 records one ``CustomGradient`` op whose gradient calls ``grad_fn``; in a graph ``grad_fn`` is
-traced once, when ``f`` is called, into the op's gradient sub-graph
-(``runtime.ops.custom_gradient_ops``), which gradients then run.
+traced into the op's gradient sub-graph (``runtime.ops.custom_gradient_ops``) when a gradient
+is first taken through the op, or the graph is saved (``DeferredGradient``), not when ``f``
+is called: a forward-only call does not run ``grad_fn``, as in TensorFlow. (Inside a branch
+or a loop body, which can capture tensors only while it is built, it is traced at once.)
 
 >>> import runtime as rt
 >>> @rt.custom_gradient
@@ -24,16 +26,17 @@ from __future__ import annotations
 
 import functools
 import inspect
+import types
 
 from runtime.core import context, nest
-from runtime.core.tensor import EagerTensor, Tensor
+from runtime.core.tensor import EagerTensor, SymbolicTensor, Tensor
 from runtime.core.tensor_spec import TensorSpec
 from runtime.execution.tracing import set_outputs, trace
 from runtime.gradients.tape import GradientTape
 from runtime.ops.constant_ops import convert_to_tensor
 from runtime.ops.custom_gradient_ops import CUSTOM_GRADIENT
 from runtime.ops.registry import bind
-from runtime.state.variables import handle_in_graph
+from runtime.state.variables import VAR_HANDLE, handle_in_graph
 
 
 def custom_gradient(f=None):
@@ -65,19 +68,37 @@ def custom_gradient(f=None):
     """
     if f is None:
         return custom_gradient
+    return _CustomGradientFunction(f)
 
-    @functools.wraps(f)
-    def decorated(*args, **kwargs):
+
+class _CustomGradientFunction:
+    """``f`` with the gradient its ``grad_fn`` gives. As a method it binds its instance, which
+    is no argument to differentiate (TensorFlow's ``Bind`` decorator)."""
+
+    def __init__(self, f):
+        functools.update_wrapper(self, f)
+        self._f = f
+
+    def __call__(self, *args, **kwargs):
         if context.building_graph() is None:
-            return _eager_call(f, args, kwargs)
+            return _eager_call(self._f, args, kwargs)
         if kwargs:
             raise ValueError(
                 "The custom_gradient decorator currently supports keywords arguments only "
                 "when eager execution is enabled."
             )
-        return _graph_call(f, args)
+        return _graph_call(self._f, args)
 
-    return decorated
+    def __get__(self, instance, owner):
+        if instance is None:
+            return self
+        return _CustomGradientFunction(types.MethodType(self._f, instance))
+
+    def __repr__(self):
+        return f"<rt.custom_gradient of {self._f!r}>"
+
+    # AutoGraph runs this wrapper as it is, and converts ``__wrapped__`` (the user's f) in it.
+    __autograph_rewrap__ = staticmethod(custom_gradient)
 
 
 def _call_watching_variables(f, args, kwargs):
@@ -121,25 +142,78 @@ def _graph_call(f, args):
     flat_args = nest.flatten(args)
     _check_takes_variables(grad_fn, variables)
     flat_result = [convert_to_tensor(t) for t in nest.flatten(result)]
-    specs = [TensorSpec(t.shape, t.dtype) for t in flat_result]
-
-    def gradients(*upstream):
-        return _author_gradients(grad_fn, result, list(upstream), len(flat_args), variables)
-
-    gradient_graph = trace(gradients, specs, "custom_gradient", graph, convert=False)
-    grads = gradient_graph.structured_outputs
-    connected = tuple(i for i, g in enumerate(grads) if g is not None)
-    set_outputs(gradient_graph, [grads[i] for i in connected])
     handles = [handle_in_graph(graph, v) for v in variables]
-    inputs = [*flat_args, *handles, *flat_result, *gradient_graph.external_captures]
+    gradient = DeferredGradient(graph, grad_fn, result, flat_result, flat_args, variables)
+    inputs = [*flat_args, *handles, *flat_result]
     attrs = {
-        "gradient": gradient_graph,
+        "gradient": gradient,
         "arguments": len(flat_args) + len(handles),
         "results": len(flat_result),
-        "connected": connected,
+        "connected": None,
     }
+    if getattr(graph, "outer_graph", None) is not None:
+        # A branch or loop body: grad_fn may read tensors from around it, which it can capture
+        # only while it is being built. Traced now (TensorFlow would rewrite the finished op).
+        gradient_graph, connected, captured = gradient.trace(graph)
+        inputs += captured
+        attrs.update(gradient=gradient_graph, connected=connected)
     outputs = bind(CUSTOM_GRADIENT, inputs, attrs, name="CustomGradient")
     return nest.pack_sequence_as(result, outputs)
+
+
+class DeferredGradient:
+    """A ``CustomGradient`` op's ``grad_fn``, traced into the op's gradient sub-graph only when
+    a gradient is taken (or the graph is saved), as TensorFlow calls ``grad_fn`` only then:
+    a forward-only call never runs it, whatever it does."""
+
+    def __init__(self, graph, grad_fn, result, flat_result, flat_args, variables):
+        self._graph = graph  # where f ran: grad_fn reads that graph's tensors
+        self._grad_fn, self._result, self._variables = grad_fn, result, variables
+        self._specs = [TensorSpec(t.shape, t.dtype) for t in flat_result]
+        self._argument_count = len(flat_args)
+
+    def materialize(self, op):
+        """Traces ``grad_fn`` into ``op``'s ``gradient`` sub-graph, the tensors it reads
+        becoming the op's last inputs (``op`` is the op made with this, or its copy)."""
+        graph = op.graph
+        first = graph.num_operations
+        gradient_graph, connected, captured = self.trace(graph)
+        made = {id(o) for o in graph.operations_from(first)}  # a variable's handle, made now
+        late = [t.op for t in captured if isinstance(t, SymbolicTensor) and id(t.op) in made]
+        if late:
+            graph.move_before(list(dict.fromkeys(late)), op)  # inputs come before their reader
+        op.inputs = (*op.inputs, *captured)
+        op.attrs.update(gradient=gradient_graph, connected=connected)
+
+    def trace(self, graph):
+        """``(sub-graph, the arguments it gives gradients for, the tensors of graph it reads)``:
+        ``grad_fn`` traced from the results' gradients."""
+
+        def gradients(*upstream):
+            return _author_gradients(
+                self._grad_fn, self._result, list(upstream), self._argument_count, self._variables
+            )
+
+        gradient_graph = trace(
+            gradients, self._specs, "custom_gradient", self._graph, convert=False
+        )
+        grads = gradient_graph.structured_outputs
+        connected = tuple(i for i, g in enumerate(grads) if g is not None)
+        set_outputs(gradient_graph, [grads[i] for i in connected])
+        captured = [_counterpart(graph, t) for t in gradient_graph.external_captures]
+        return gradient_graph, connected, captured
+
+    before_saving = materialize  # a saved model holds the gradient sub-graph (TensorFlow's too)
+
+
+def _counterpart(graph, t):
+    """``graph``'s tensor for ``t``, a tensor of the graph the op was made in: a copy of that
+    graph (a function's graph differentiated under a tape) names its tensors the same."""
+    if not isinstance(t, SymbolicTensor) or t.graph is graph:
+        return t
+    if t.op.opdef is VAR_HANDLE:  # a variable grad_fn reads: the copy's own handle
+        return handle_in_graph(graph, t.op.attrs["variable"])
+    return graph.get_tensor_by_name(t.name)
 
 
 def _author_gradients(grad_fn, result, upstream, argument_count, variables):
@@ -225,6 +299,7 @@ def recompute_grad(f):
 
         return inner(*nest.map_structure(_as_input, args))
 
+    recomputing.__autograph_rewrap__ = recompute_grad  # AutoGraph converts f, not this
     return recomputing
 
 

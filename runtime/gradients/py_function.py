@@ -1,7 +1,8 @@
 """The gradient of an ``EagerPyFunc`` op (``rt.py_function`` in a graph), set on its row as
-this module loads: another ``EagerPyFunc`` op, which calls the function again under a tape
-when the gradient runs and differentiates that call, as TensorFlow's gradient of
-``py_function`` differentiates the function's eager ops.
+this module loads: another ``EagerPyFunc`` op, which differentiates the tape the forward op's
+run of the function was recorded on (``ForwardRun``), as TensorFlow's gradient of
+``py_function`` does. The function is not called again: a function drawing random numbers
+gets the gradient of the values it returned, and its side effects happen once.
 
 >>> import runtime as rt
 >>> with rt.Graph().as_default() as g:
@@ -14,8 +15,40 @@ when the gradient runs and differentiates that call, as TensorFlow's gradient of
 
 from __future__ import annotations
 
+from runtime import errors
 from runtime.gradients.tape import GradientTape
+from runtime.ops import script_ops
 from runtime.ops.script_ops import PY_FUNCTION, PythonFunction, call_converting, py_function
+
+
+class ForwardRun:
+    """One run of the function under its own tape: what its gradient differentiates."""
+
+    __slots__ = ("tape", "inputs", "outputs")
+
+    def __init__(self, tape, inputs, outputs):
+        self.tape, self.inputs, self.outputs = tape, inputs, outputs
+
+    def gradients(self, wanted, given, upstream):
+        """The gradients of the inputs ``wanted`` from those (``upstream``) of the outputs
+        ``given``; zeros where the function's result does not depend on an input (numpy)."""
+        return self.tape.gradient(
+            [self.outputs[i] for i in given],
+            [self.inputs[i] for i in wanted],
+            output_gradients=list(upstream),
+            unconnected_gradients="zero",
+        )
+
+
+def run_on_tape(function, tensors, Tout):
+    """Calls ``function`` (a PythonFunction) on eager ``tensors`` under a tape watching the
+    floating-point ones; the run is kept as the thread's last, for the op's gradient."""
+    with GradientTape(persistent=True) as tape:  # persistent: asked once per gradient
+        tape.watch([t for t in tensors if t.dtype.is_floating])
+        outputs = call_converting(function, tensors, Tout)
+    run = ForwardRun(tape, tensors, outputs)
+    function.keep(run)
+    return run
 
 
 def py_function_gradient(op, *grads):
@@ -26,10 +59,12 @@ def py_function_gradient(op, *grads):
     input_grads = [None] * len(op.inputs)
     if not wanted or not given:
         return input_grads
-    differentiate = PythonFunction(_differentiating(function, Tout, len(op.inputs), wanted, given))
+    function.differentiated = True  # from now on each run is recorded on a tape
+    differentiate = PythonFunction(_differentiating(function, wanted, given))
+    # The forward op's first output comes first: it orders the gradient after the forward run.
     results = py_function(
         differentiate,
-        [*op.inputs, *[grads[i] for i in given]],
+        [op.outputs[0], *[grads[i] for i in given]],
         [op.inputs[i].dtype for i in wanted],
         name="EagerPyFuncGrad",
     )
@@ -38,23 +73,22 @@ def py_function_gradient(op, *grads):
     return input_grads
 
 
-def _differentiating(function, Tout, count, wanted, given):
-    """A Python function of (inputs..., output gradients...) giving the wanted inputs'
-    gradients: ``function`` called again under a tape."""
+def _differentiating(function, wanted, given):
+    """A Python function of (the forward op's first output, output gradients...) giving the
+    wanted inputs' gradients from this thread's last run of ``function``."""
 
-    def differentiate(*values):
-        inputs, upstream = list(values[:count]), list(values[count:])
-        sources = [inputs[i] for i in wanted]
-        with GradientTape() as tape:
-            tape.watch(sources)
-            outputs = call_converting(function, inputs, Tout)
-        targets = [outputs[i] for i in given]
-        return tape.gradient(
-            targets, sources, output_gradients=upstream, unconnected_gradients="zero"
-        )
+    def differentiate(_, *upstream):
+        run = function.last_run()
+        if run is None:
+            raise errors.InternalError(
+                f"The gradient of rt.py_function {function.name} found no run of the function "
+                "to differentiate: the forward op runs first, in the same thread."
+            )
+        return run.gradients(wanted, given, upstream)
 
     differentiate.__qualname__ = f"gradient of {function.name}"
     return differentiate
 
 
 PY_FUNCTION.gradient = py_function_gradient
+script_ops.run_on_tape = run_on_tape

@@ -3,7 +3,8 @@
 
 The op passes the function's results through unchanged. Its inputs are the function's
 arguments, the handles of the variables it read, its results, and the tensors its gradient
-reads (``captured``); its attribute ``gradient`` is the author's gradient function traced
+reads (``captured``, added when the gradient is traced: a ``DeferredGradient`` stands in the
+attribute until then); its attribute ``gradient`` is the author's gradient function traced
 into a sub-graph from the results' gradients (then the captured tensors) to the arguments'
 and variables' gradients, and its rule runs that sub-graph's ops where the gradient is being
 built. So the arguments get the author's gradient, and the ops that computed the results get
@@ -47,6 +48,9 @@ def _gradient(op, *grads):
     arguments, results = attrs["arguments"], attrs["results"]
     upstream = [zeros_like(out) if g is None else g for g, out in zip(grads, op.outputs)]
     gradient = attrs["gradient"]
+    if hasattr(gradient, "materialize"):  # traced now that a gradient is taken
+        gradient.materialize(op)
+        gradient = attrs["gradient"]
     if isinstance(gradient, FuncGraph):
         captured = op.inputs[arguments + results :]
         given = run_inline(gradient, [*upstream, *captured])
@@ -70,13 +74,19 @@ def run_inline(graph, inputs):
     return [values[id(t)] for t in graph.outputs]
 
 
+# The gradient sub-graph, or what traces it when first needed (a DeferredGradient).
+_GRADIENT = kinds.AttrKind(
+    "a function graph, or a gradient traced when first needed",
+    lambda value: FUNC_GRAPH.accepts(value) or hasattr(value, "materialize"),
+)
+
 CUSTOM_GRADIENT = OpDef(
     "CustomGradient",
     None,
     _infer,
     pure=False,  # never folded into a constant or merged: its gradient is what it is for
     attrs={
-        "gradient": FUNC_GRAPH,
+        "gradient": _GRADIENT,
         "arguments": kinds.INT,  # the arguments, then the handles of the variables read
         "results": kinds.INT,
         "connected": kinds.AXES,  # the arguments the gradient sub-graph gives gradients for

@@ -18,7 +18,7 @@ from runtime.core.array_namespace import elementwise
 from runtime.core.op_def import OpDef
 from runtime.core.tensor_shape import broadcast_shapes
 from runtime.ops.constant_ops import convert_to_tensor
-from runtime.ops.registry import NUMERIC, bind1, check_dtype
+from runtime.ops.registry import NUMERIC, DTypeMismatch, bind1, check_dtype
 
 
 def binary_infer(op_type, allowed, out_dtype=None):
@@ -28,11 +28,12 @@ def binary_infer(op_type, allowed, out_dtype=None):
     def infer(inputs, attrs):
         x, y = inputs
         if x.dtype is not y.dtype:
-            raise TypeError(
+            raise DTypeMismatch(
                 f"Cannot compute {op_type} of a {x.dtype.name} tensor and a {y.dtype.name} tensor: "
                 f"tensors of different dtypes are not converted implicitly; use rt.cast(x, rt.{y.dtype.name}) "
-                f"or rt.cast(y, rt.{x.dtype.name})."
-            )
+                f"or rt.cast(y, rt.{x.dtype.name}).",
+                1, x.dtype, y.dtype,
+            )  # fmt: skip
         check_dtype(op_type, x, allowed)
         return [(out_dtype or x.dtype, broadcast_shapes(x.shape, y.shape))]
 

@@ -24,7 +24,15 @@ from runtime.ops.array_ops import zeros_like
 from runtime.ops.broadcast_ops import unbroadcast, where
 from runtime.ops.constant_ops import cast, convert_pair, convert_to_tensor
 from runtime.ops.elementwise_ops import binary, division, elementwise_unary
-from runtime.ops.registry import ANY_DTYPE, BOOL, FLOATING, NUMERIC, bind1, check_dtype
+from runtime.ops.registry import (
+    ANY_DTYPE,
+    BOOL,
+    FLOATING,
+    NUMERIC,
+    DTypeMismatch,
+    bind1,
+    check_dtype,
+)
 
 
 def _object_result(fn):
@@ -348,8 +356,11 @@ LOGICAL_NOT, logical_not = elementwise_unary(
 def _matmul_infer(inputs, attrs):
     a, b = inputs
     if a.dtype is not b.dtype:
-        raise TypeError(
-            f"Cannot compute MatMul of a {a.dtype.name} tensor and a {b.dtype.name} tensor"
+        raise DTypeMismatch(
+            f"Cannot compute MatMul of a {a.dtype.name} tensor and a {b.dtype.name} tensor",
+            1,
+            a.dtype,
+            b.dtype,
         )
     check_dtype("MatMul", a, NUMERIC)
     if a.shape.rank is None or b.shape.rank is None:

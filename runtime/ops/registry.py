@@ -66,23 +66,63 @@ def _run_eagerly(opdef, inputs, attrs):
     except AttributeError:
         raise _outside_its_graph(opdef, inputs) from None
     specs = _infer_eagerly(opdef, inputs, attrs)
-    out = run_kernel(opdef.kernel, values, attrs, opdef.type)
+    try:
+        out = run_kernel(opdef.kernel, values, attrs, opdef.type)
+    except errors.OpError as error:
+        _name_the_op(error, opdef.type)
+        raise
     if len(specs) == 1:
         return [EagerTensor(out, specs[0][0])]
     return [EagerTensor(v, dtype) for v, (dtype, _) in zip(out or (), specs)]
 
 
+class DTypeMismatch(TypeError):
+    """What an ``infer`` rule raises for an input whose dtype is not the first input's: a
+    TypeError while a graph is built, TensorFlow's eager InvalidArgumentError eagerly."""
+
+    def __init__(self, message, index, expected, got):
+        super().__init__(message)
+        self.index, self.expected, self.got = index, expected, got
+
+
+# TensorFlow's names of dtypes in its kernels' messages, where they are not the Python names.
+_KERNEL_DTYPE_NAMES = {"float32": "float", "float64": "double", "float16": "half"}
+
+
 def _infer_eagerly(opdef, inputs, attrs):
     """``opdef.infer``, where operands it refuses with a ValueError (shapes that do not match, a
     bad axis) are TensorFlow's eager ``InvalidArgumentError`` "... [Op:MatMul]", still a
-    ValueError as while building a graph. Raised on its own, not during handling of the first."""
+    ValueError as while building a graph, and dtypes that differ its "cannot compute ..."
+    (``EagerDTypeError``, still a TypeError). Raised on its own, not during handling of the
+    first."""
     try:
         return opdef.infer(inputs, attrs)
+    except DTypeMismatch as error:
+        expected, got = (
+            _KERNEL_DTYPE_NAMES.get(d.name, d.name) for d in (error.expected, error.got)
+        )
+        refusal = None
+        message = (
+            f"cannot compute {opdef.type} as input #{error.index}(zero-based) was expected to be a "
+            f"{expected} tensor but is a {got} tensor [Op:{opdef.type}]\nTensors of different "
+            f"dtypes are not converted implicitly: cast input #{error.index} "
+            f"({error.got.name}) with rt.cast(..., rt.{error.expected.name})."
+        )
     except ValueError as error:
         if type(error) is not ValueError:  # a more precise error (structures...) stays itself
             raise
         refusal = str(error)
+    if refusal is None:
+        raise errors.EagerDTypeError(message)
     raise errors.EagerInvalidArgumentError(f"{refusal} [Op:{opdef.type}]")
+
+
+def _name_the_op(error, op_type):
+    """Ends an eager kernel's error with TensorFlow's " [Op:Type]", where it lacks one."""
+    message = str(error)
+    if not message.endswith("]") or " [Op:" not in message:
+        error.message = f"{message} [Op:{op_type}]"
+        error.args = (error.message, *error.args[1:])
 
 
 def _outside_its_graph(opdef, inputs):

@@ -1,11 +1,13 @@
 """``rt.py_function``: Python called when the op runs, as TensorFlow's ``tf.py_function``.
 
-Eagerly the function is simply called on the eager tensors (a tape sees its ops). In a
-graph it is one stateful ``EagerPyFunc`` op: each time the graph runs, the function is
-called on eager tensors holding the inputs' values, and what it returns is converted to
-``Tout``. Its gradient (``runtime.gradients.py_function``) is another ``EagerPyFunc`` op,
-which runs the function again under a tape and differentiates that run. A graph holding one cannot be saved (the function is
-Python, which a saved model never holds), compiled by XLA or exported to ONNX.
+Eagerly the function is called at once on the eager tensors. In a graph it is one stateful
+``EagerPyFunc`` op: each time the graph runs, the function is called on eager tensors holding
+the inputs' values, and what it returns is converted to ``Tout``. Where a gradient may be
+taken (a tape records, or the graph holds the op's gradient), the function runs under a tape
+of its own, kept with the run; the gradient (``runtime.gradients.py_function``, also an
+``EagerPyFunc`` op in a graph) differentiates that tape, as TensorFlow does, and never calls
+the function again. A graph holding one cannot be saved (the function is Python, which a
+saved model never holds), compiled by XLA or exported to ONNX.
 
 >>> import runtime as rt
 >>> with rt.Graph().as_default() as g:
@@ -17,6 +19,8 @@ Python, which a saved model never holds), compiled by XLA or exported to ONNX.
 
 from __future__ import annotations
 
+import threading
+
 from runtime import errors
 from runtime.core import attr_kinds as kinds
 from runtime.core import context, dtypes
@@ -24,13 +28,18 @@ from runtime.core.op_def import OpDef
 from runtime.core.tensor import EagerTensor, Tensor
 from runtime.core.tensor_shape import TensorShape
 from runtime.ops.constant_ops import convert_to_tensor
+from runtime.ops.custom_gradient_ops import CUSTOM_GRADIENT
 from runtime.ops.registry import bind
+
+# Calls a PythonFunction under a tape and keeps the run (``runtime.gradients.py_function``'s
+# ``run_on_tape``, set as that module loads: the tape is a layer above the ops).
+run_on_tape = None
 
 
 class PythonFunction:
     """The Python callable an ``EagerPyFunc`` op runs: what a saved model cannot hold."""
 
-    __slots__ = ("func", "single")
+    __slots__ = ("func", "single", "differentiated", "_runs")
 
     not_saved_because = (
         "a graph holding rt.py_function cannot be saved: the Python function it calls is not "
@@ -41,6 +50,8 @@ class PythonFunction:
     def __init__(self, func, single=False):
         self.func = func
         self.single = single  # Tout was one dtype: what func returns is one value
+        self.differentiated = False  # set once a graph holds the op's gradient
+        self._runs = threading.local()  # each thread's last run under a tape
 
     @property
     def name(self):
@@ -50,9 +61,20 @@ class PythonFunction:
         """``func`` on eager tensors of ``inputs`` (numpy values); the values it returns."""
         tensors = [EagerTensor(v, t) for v, t in inputs]
         with context.eager_mode():
-            returned = call_converting(self, tensors, Tout)
+            if self.differentiated or context.recording_tapes():
+                returned = run_on_tape(self, tensors, Tout).outputs
+            else:
+                returned = call_converting(self, tensors, Tout)
         values = [t._value for t in returned]
         return values[0] if len(values) == 1 else tuple(values)
+
+    def keep(self, run):
+        """Keeps ``run`` (a ``ForwardRun``) as this thread's last, for the op's gradient."""
+        self._runs.last = run
+
+    def last_run(self):
+        """This thread's last run under a tape, or None."""
+        return getattr(self._runs, "last", None)
 
 
 _DTYPES = kinds.AttrKind(
@@ -61,10 +83,18 @@ _DTYPES = kinds.AttrKind(
 )
 
 
+# What an exception the function raises becomes, as in TensorFlow; any other: UnknownError.
+_ERRORS = (
+    ((ValueError, TypeError), errors.InvalidArgumentError),
+    (StopIteration, errors.OutOfRangeError),
+    (MemoryError, errors.ResourceExhaustedError),
+    (NotImplementedError, errors.UnimplementedError),
+)
+
+
 def call_converting(function, tensors, Tout):
     """``function.func(*tensors)`` as a list of tensors of the dtypes ``Tout``; what the
-    function raises becomes TensorFlow's error for it (ValueError and TypeError an
-    InvalidArgumentError, NotImplementedError an UnimplementedError)."""
+    function raises becomes TensorFlow's error for it (``_ERRORS``)."""
     try:
         returned = function.func(*tensors)
         if function.single:
@@ -78,14 +108,14 @@ def call_converting(function, tensors, Tout):
         return [convert_to_tensor(v, dtype) for v, dtype in zip(outputs, Tout)]
     except errors.OpError:
         raise
-    except (ValueError, TypeError) as e:
-        raise errors.InvalidArgumentError(_message(function, e)) from e
-    except NotImplementedError as e:
-        raise errors.UnimplementedError(_message(function, e)) from e
+    except Exception as e:
+        raise _op_error(function, e) from e
 
 
-def _message(function, error):
-    return f"{type(error).__name__}: {error} (in {function.name}, called by rt.py_function)"
+def _op_error(function, error):
+    kind = next((kind for raised, kind in _ERRORS if isinstance(error, raised)), None)
+    message = f"{type(error).__name__}: {error} (in {function.name}, called by rt.py_function)"
+    return (kind or errors.UnknownError)(message)
 
 
 def _kernel(*values, function, Tout, input_dtypes):
@@ -119,10 +149,13 @@ def py_function(func, inp, Tout, name=None):
 
     ``func`` is given eager tensors (``.numpy()`` works) every time the op runs: eagerly at
     once, in an ``ag.function`` or a Session each time the graph runs. The results' shapes
-    are unknown in a graph. Gradients flow through it: eagerly through its ops, in a graph
-    by running ``func`` again under a tape. A graph holding one cannot be saved, compiled
-    with ``jit_compile=True`` or exported to ONNX; ValueError or TypeError raised by ``func``
-    is an ``InvalidArgumentError`` when it runs, as in TensorFlow.
+    are unknown in a graph. Gradients of its floating-point inputs flow through it, from the
+    tape ``func`` ran under (the same run, never a second call; zero where ``func`` computed
+    with numpy). A graph holding one cannot be saved, compiled with ``jit_compile=True`` or
+    exported to ONNX. What ``func`` raises is TensorFlow's error for it when it runs:
+    ValueError and TypeError an ``InvalidArgumentError``, StopIteration an
+    ``OutOfRangeError``, MemoryError a ``ResourceExhaustedError``, NotImplementedError an
+    ``UnimplementedError``, anything else an ``UnknownError``.
 
     >>> import runtime as rt
     >>> rt.py_function(lambda a, b: a.numpy() + b.numpy(), [1.0, 2.0], rt.float32).numpy()
@@ -131,9 +164,9 @@ def py_function(func, inp, Tout, name=None):
     single = not isinstance(Tout, list | tuple)
     function = func if isinstance(func, PythonFunction) else PythonFunction(func, single)
     out_dtypes = tuple(dtypes.as_dtype(d) for d in ([Tout] if single else Tout))
-    inputs = [t if isinstance(t, Tensor) else convert_to_tensor(t) for t in inp]
+    inputs = [t if isinstance(t, Tensor) else convert_to_tensor(t) for t in inp]  # (reads)
     if context.building_graph() is None:
-        outputs = call_converting(function, inputs, out_dtypes)
+        outputs = _call_eagerly(function, inputs, out_dtypes)
     else:
         attrs = {
             "function": function,
@@ -142,3 +175,34 @@ def py_function(func, inp, Tout, name=None):
         }
         outputs = bind(PY_FUNCTION, inputs, attrs, name=name or "EagerPyFunc")
     return outputs[0] if single else list(outputs)
+
+
+def _call_eagerly(function, inputs, Tout):
+    """``func`` called at once. While a tape records, on new tensors of the inputs' values under
+    a tape of its own, its results new tensors again: recording tapes see the call as one op
+    whose gradient is that tape's (as TensorFlow's EagerPyFunc op), not the ops inside."""
+    tapes = context.recording_tapes()
+    if not tapes:
+        return call_converting(function, inputs, Tout)
+    run = run_on_tape(function, [EagerTensor(t._value, t.dtype) for t in inputs], Tout)
+    outputs = [EagerTensor(t._value, t.dtype) for t in run.outputs]
+    wanted = [i for i, t in enumerate(inputs) if t.dtype.is_floating]
+    given = [i for i, t in enumerate(outputs) if t.dtype.is_floating]
+
+    def gradient(upstream):
+        input_grads = [None] * len(inputs)
+        if wanted and given:
+            found = run.gradients(wanted, given, [upstream[i] for i in given])
+            for i, g in zip(wanted, found):
+                input_grads[i] = g
+        return input_grads
+
+    attrs = {
+        "gradient": gradient,
+        "arguments": len(inputs),
+        "results": len(outputs),
+        "connected": None,
+    }
+    for tape in tapes:
+        tape.record_eager(CUSTOM_GRADIENT, inputs, attrs, outputs)
+    return outputs

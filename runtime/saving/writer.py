@@ -228,6 +228,8 @@ class _Writer:
         }
 
     def op(self, op):
+        for value in list(op.attrs.values()):
+            getattr(value, "before_saving", lambda op: None)(op)  # a custom gradient's trace
         declared = op.opdef.attrs
         for key, kind in declared.items():
             if key not in op.attrs or not kind.accepts(op.attrs[key]):

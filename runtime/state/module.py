@@ -259,7 +259,8 @@ def _flatten_module(module, walk, recursive, path):
         for leaf_path, leaf in _attribute_leaves(module, key, attributes[key], walk):
             if not walk.first_sight(leaf):
                 continue
-            full_path = path + (key,) + leaf_path
+            # (Paths only when asked for: most walks, trainable_variables', want values.)
+            full_path = path + (key,) + leaf_path if walk.with_path else None
             if walk.predicate(leaf):
                 yield (full_path, leaf) if walk.with_path else leaf
             if recursive and isinstance(leaf, Module):
@@ -271,10 +272,12 @@ def _flatten_module(module, walk, recursive, path):
 
 
 def _attribute_leaves(module, key, value, walk):
+    if not isinstance(value, (dict, list, tuple)) and not walk.expand_composites:
+        return (((), value),)  # a leaf, as most attributes are: no walk to set up
     try:
         return list(_leaves(value, walk.expand_composites, (), []))
     except Exception as cause:  # an unsortable dict, a broken container: name the attribute
-        raise ValueError(f"Error processing property {key!r} of {module!r}") from cause
+        raise ValueError(f"Error processing property {key!r} of {value!r}") from cause  # (TF)
 
 
 def _leaves(value, expand_composites, path, open_containers):

@@ -1064,9 +1064,6 @@ def test_argument_naming_method_signature():  # CompilationArgumentNamingTest.te
     assert [inp.op.name for inp in method_op2.inputs] == ["y"]
 
 
-@pytest.mark.xfail(
-    strict=True, reason="placeholders for **kwargs are named kwargs_N, not after their keyword"
-)
 def test_argument_naming_variadic():  # CompilationArgumentNamingTest.testVariadic
     @ag.function
     def variadic_fn(x, *args, **kwargs):

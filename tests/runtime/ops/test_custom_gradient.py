@@ -6,6 +6,7 @@ TensorFlow 1 graph and in a traced function."""
 from __future__ import annotations
 
 import math
+import warnings
 
 import numpy as np
 import pytest
@@ -245,3 +246,152 @@ def test_saved_loaded_and_exported_with_its_gradient(tmp_path):
     session = ort.InferenceSession(str(tmp_path / "f.onnx"))
     values = session.run(None, {session.get_inputs()[0].name: np.array(3.0, np.float32)})
     np.testing.assert_allclose(values, expected, rtol=1e-6)
+
+
+class _Scaled(rt.Module):
+    """A module whose __call__ has a custom gradient: 10 times what flows in, not k."""
+
+    def __init__(self):
+        super().__init__()
+        self.k = 3.0
+
+    @rt.custom_gradient
+    def __call__(self, x):
+        return x * self.k, lambda dy: dy * 10.0
+
+
+def test_a_method_binds_its_instance_which_is_no_argument():
+    # TensorFlow binds self and differentiates the other arguments only.
+    module = _Scaled()
+    x = rt.constant(2.0)
+    for call in (module, ag.function(lambda t: module(t))):
+        with rt.GradientTape() as tape:
+            tape.watch(x)
+            y = call(x)
+        assert (y.numpy(), tape.gradient(y, x).numpy()) == (6.0, 10.0)
+
+
+# --- grad_fn is called only when a gradient is taken -------------------------------------------
+
+
+def _counted_log1pexp(calls, fail=False):
+    """log1pexp whose grad_fn counts its calls (and raises, with ``fail``)."""
+
+    @rt.custom_gradient
+    def f(x):
+        e = rt.exp(x)
+
+        def grad(upstream):
+            calls.append(1)
+            if fail:
+                raise RuntimeError("grad_fn was called")
+            return upstream * (1 - 1 / (1 + e))
+
+        return rt.math.log1p(e), grad
+
+    return f
+
+
+def test_a_forward_only_call_in_a_graph_never_calls_grad_fn():
+    # TensorFlow calls grad_fn when gradients are taken, not when f is called.
+    calls = []
+    f = _counted_log1pexp(calls, fail=True)
+    traced = ag.function(lambda x: f(x))
+    np.testing.assert_allclose(traced(rt.constant(2.0)).numpy(), math.log1p(math.exp(2.0)))
+    g = rt.Graph()
+    with g.as_default():
+        p = rt.placeholder(rt.float32, [])
+        y = f(p)
+    np.testing.assert_allclose(rt.Session(g).run(y, {p: 1.0}), math.log1p(math.e), rtol=1e-6)
+    assert calls == []
+    with pytest.raises(RuntimeError, match="grad_fn was called"), g.as_default():
+        rt.gradients(y, [p])
+
+
+@pytest.mark.parametrize("where", ["in the function", "tape over the function", "session"])
+def test_grad_fn_runs_once_when_the_gradient_is_taken(where):
+    calls = []
+    f = _counted_log1pexp(calls)
+    if where == "in the function":
+
+        @ag.function
+        def gradient(x):
+            with rt.GradientTape() as tape:
+                tape.watch(x)
+                y = f(x)
+            return tape.gradient(y, x)
+
+        dx = gradient(rt.constant(2.0)).numpy()
+    elif where == "tape over the function":
+        traced = ag.function(lambda x: f(x))
+        traced(rt.constant(2.0))
+        assert calls == []
+        dx = _tape_gradient(traced, 2.0)[1].numpy()
+    else:
+        g = rt.Graph()
+        with g.as_default():
+            p = rt.placeholder(rt.float32, [])
+            (grad,) = rt.gradients(f(p), [p])
+        dx = rt.Session(g).run(grad, {p: 2.0})
+    np.testing.assert_allclose(dx, _sigmoid(2.0), rtol=1e-6)
+    assert calls == [1]
+
+
+def test_a_gradient_never_taken_is_traced_when_the_function_is_saved(tmp_path):
+    calls = []
+    module = rt.Module()
+    module.f = ag.function(
+        _counted_log1pexp(calls), input_signature=[rt.TensorSpec([], rt.float32)]
+    )
+    module.f(rt.constant(1.0))
+    assert calls == []
+    rt.saved_model.save(module, str(tmp_path / "saved"))
+    loaded = rt.saved_model.load(str(tmp_path / "saved"))
+    _, dx = _tape_gradient(loaded.f, 100.0)  # differentiated op by op it would be nan
+    np.testing.assert_allclose(dx.numpy(), 1.0, rtol=1e-6)
+
+
+def test_in_a_branch_grad_fn_may_read_a_tensor_from_around_it():
+    # A branch can capture only while it is built: grad_fn is traced there at once.
+    def scaled_by(scale):
+        @rt.custom_gradient
+        def f(x):
+            return x * 2.0, lambda dy: dy * scale
+
+        return f
+
+    @ag.function
+    def branched(x, s):
+        f = scaled_by(s * 1.0)
+        return rt.cond(x > 0, lambda: f(x), lambda: x * 3.0)
+
+    for x, expected in [(2.0, 5.0), (-2.0, 3.0)]:
+        _, dx = _tape_gradient(lambda t: branched(t, rt.constant(5.0)), x)
+        np.testing.assert_allclose(dx.numpy(), expected)
+
+
+def test_grad_fn_may_read_a_variable_f_does_not_read():
+    # The variable's handle is made when the gradient is first taken, before the op reads it.
+    v = rt.Variable(4.0)
+
+    @rt.custom_gradient
+    def f(x):
+        return x * 2.0, lambda dy: dy * v
+
+    @ag.function
+    def inside(x):
+        with rt.GradientTape() as tape:
+            tape.watch(x)
+            y = f(x)
+        return tape.gradient(y, x)
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # the optimiser copies the graph without complaint
+        np.testing.assert_allclose(inside(rt.constant(1.0)).numpy(), 4.0)
+        _, dx = _tape_gradient(ag.function(lambda t: f(t)), 1.0)
+    np.testing.assert_allclose(dx.numpy(), 4.0)
+    g = rt.Graph()
+    with g.as_default():
+        p = rt.placeholder(rt.float32, [])
+        (dp,) = rt.gradients(f(p), [p])
+    np.testing.assert_allclose(rt.Session(g).run(dp, {p: 1.0}), 4.0)

@@ -145,8 +145,16 @@ def test_overflow_wraps_silently_as_in_tensorflow():
 
 
 def test_mixed_dtypes_and_bad_operands_keep_the_ops_errors():
-    with pytest.raises(TypeError, match="int32 tensor and a float32 tensor"):
+    # TensorFlow, eagerly: an InvalidArgumentError; here also the TypeError raised before.
+    expected = "cannot compute Add as input #1(zero-based) was expected to be a int32 tensor "
+    expected += "but is a float tensor [Op:Add]"
+    for error in (TypeError, rt.errors.InvalidArgumentError):
+        with pytest.raises(error, match=re.escape(expected)):
+            rt.constant(1) + rt.constant(1.0)
+    graph_error = pytest.raises(TypeError, match="int32 tensor and a float32 tensor")
+    with graph_error as caught, rt.Graph().as_default():  # building a graph: a TypeError
         rt.constant(1) + rt.constant(1.0)
+    assert not isinstance(caught.value, rt.errors.InvalidArgumentError)
     with pytest.raises(TypeError):
         rt.constant(1) + 1.5
     with pytest.raises(ValueError, match="Value -1 is out of range for dtype uint8"):
@@ -176,3 +184,9 @@ def test_reflected_operators_put_the_python_number_first():
     assert (2**x).numpy() == 16.0
     assert (9 // rt.constant(2)).numpy() == 4
     assert operator.truediv(1.0, x).numpy() == 0.25
+
+
+def test_a_kernel_refusing_its_operands_eagerly_names_the_op_as_tensorflow():
+    # TensorFlow's eager errors end with " [Op:GatherV2]".
+    with pytest.raises(rt.errors.InvalidArgumentError, match=r"\[Op:GatherV2\]$"):
+        rt.gather(rt.constant([1, 2, 3]), 7)

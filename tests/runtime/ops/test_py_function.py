@@ -127,3 +127,94 @@ def test_with_one_dtype_what_the_function_returns_is_one_tensor():
     assert listed.numpy() == 4
     with pytest.raises(rt.errors.InvalidArgumentError, match="returned 2 values for 1 dtypes"):
         rt.py_function(lambda: [4, 5], [], [rt.int32])
+
+
+def _random_multiplier():
+    """A Python function drawing a new multiplier each call, keeping the multipliers drawn."""
+    drawn = []
+    rng = np.random.default_rng(7)
+
+    def multiply(t):
+        drawn.append(float(rng.uniform(1.0, 5.0)))
+        return t * drawn[-1]
+
+    return multiply, drawn
+
+
+def test_a_graph_gradient_differentiates_the_forward_run_without_calling_again():
+    # TensorFlow keeps the forward run's tape: the gradient is the multiplier drawn then.
+    multiply, drawn = _random_multiplier()
+    g = rt.Graph()
+    with g.as_default():
+        x = rt.placeholder(rt.float32, [])
+        y = rt.py_function(multiply, [x], rt.float32)
+        (dx,) = rt.gradients(y, [x])
+    y_value, dx_value = rt.Session(g).run([y, dx], {x: 2.0})
+    assert len(drawn) == 1
+    np.testing.assert_allclose([y_value, dx_value], [2.0 * drawn[0], drawn[0]], rtol=1e-6)
+
+
+def test_a_function_gradient_under_a_tape_uses_the_forward_run():
+    multiply, drawn = _random_multiplier()
+    f = ag.function(lambda t: rt.py_function(multiply, [t], rt.float32))
+    x = rt.constant(3.0)
+    with rt.GradientTape() as tape:
+        tape.watch(x)
+        y = f(x)
+    dx = tape.gradient(y, x)
+    assert len(drawn) == 1
+    np.testing.assert_allclose([y.numpy(), dx.numpy()], [3.0 * drawn[0], drawn[0]], rtol=1e-6)
+
+
+def test_an_eager_gradient_uses_the_one_call():
+    multiply, drawn = _random_multiplier()
+    x = rt.constant(3.0)
+    with rt.GradientTape() as tape:
+        tape.watch(x)
+        y = rt.py_function(multiply, [x], rt.float32)
+    np.testing.assert_allclose(tape.gradient(y, x).numpy(), drawn[0], rtol=1e-6)
+    assert len(drawn) == 1
+
+
+def test_a_numpy_only_function_has_a_zero_gradient_eagerly_and_in_a_graph():
+    # TensorFlow: the tape of a function computing with numpy has no path: the gradient is 0.
+    square = lambda t: t.numpy() ** 2  # noqa: E731
+    x = rt.constant(3.0)
+    with rt.GradientTape() as tape:
+        tape.watch(x)
+        y = rt.py_function(square, [x], rt.float32)
+    np.testing.assert_allclose(tape.gradient(y, x).numpy(), 0.0)
+    g = rt.Graph()
+    with g.as_default():
+        p = rt.placeholder(rt.float32, [])
+        (dp,) = rt.gradients(rt.py_function(square, [p], rt.float32), [p])
+    np.testing.assert_allclose(rt.Session(g).run(dp, {p: 3.0}), 0.0)
+
+
+def _raises(error):
+    def fails(t):
+        raise error
+
+    return fails
+
+
+@pytest.mark.parametrize(
+    "raised, expected",
+    [
+        (ValueError("v"), rt.errors.InvalidArgumentError),
+        (TypeError("t"), rt.errors.InvalidArgumentError),
+        (StopIteration(), rt.errors.OutOfRangeError),
+        (MemoryError("m"), rt.errors.ResourceExhaustedError),
+        (NotImplementedError("n"), rt.errors.UnimplementedError),
+        (KeyError("k"), rt.errors.UnknownError),
+        (RuntimeError("r"), rt.errors.UnknownError),
+    ],
+    ids=lambda v: type(v).__name__ if isinstance(v, BaseException) else v.__name__,
+)
+def test_each_exception_is_tensorflows_error_eagerly_and_in_a_graph(raised, expected):
+    fails = _raises(raised)
+    with pytest.raises(expected, match=type(raised).__name__):
+        rt.py_function(fails, [1.0], rt.float32)
+    traced = ag.function(lambda t: rt.py_function(fails, [t], rt.float32))
+    with pytest.raises(expected, match=type(raised).__name__):
+        traced(rt.constant(1.0))

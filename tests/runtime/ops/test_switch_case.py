@@ -84,3 +84,22 @@ def test_tensorflow_errors():
         rt.switch_case(rt.constant(1), {"0": BRANCHES[0]})
     with pytest.raises(TypeError, match="fn for key 0 must be callable"):
         rt.switch_case(rt.constant(1), [(0, 3)])
+
+
+@pytest.mark.parametrize(
+    "last, detail",
+    [
+        (lambda: rt.constant(1.5), "types of return values"),  # a dtype
+        (lambda: (rt.constant(1), rt.constant(2)), "overall structure"),  # a structure
+    ],
+    ids=["dtype", "structure"],
+)
+def test_disagreeing_branches_are_named_as_switch_case_branches(last, detail):
+    # TensorFlow: "branches[0] and branches[b] arguments to tf.switch_case must have the same
+    # number, type, and overall structure of return values", a TypeError.
+    traced = ag.function(lambda i: rt.switch_case(i, [BRANCHES[0], BRANCHES[1], last]))
+    with pytest.raises(TypeError, match=detail) as caught:
+        traced(rt.constant(0))
+    message = str(caught.value)
+    assert "branches[1] and branches[2] arguments to rt.switch_case" in message
+    assert "true_fn" not in message and "false_fn" not in message and "rt.cond" not in message
