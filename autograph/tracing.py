@@ -34,7 +34,7 @@ from autograph.argument_changes import call_unchanged
 from autograph.lifting import InitialValues
 from runtime.core import context, source
 from runtime.execution.tracing import set_outputs, trace
-from runtime.state.variables import lift_initial_values, observe_creation
+from runtime.state.variables import ArgumentVariable, lift_initial_values, observe_creation
 
 
 class RetracingWarning(UserWarning):
@@ -193,15 +193,17 @@ class Tracing:
 
 
 def _pass_variables(graph, placeholders, named):
-    """What the traced function is given for each input: a tensor's placeholder, or the
-    variable itself, whose reads and writes in ``graph`` go through its placeholder (the
-    handle of whichever variable a call passes), as TensorFlow passes a variable's handle."""
-    seen = []
+    """What the traced function is given for each input: a tensor's placeholder, or, for a
+    variable, a variable whose reads and writes in ``graph`` go through its placeholder (the
+    handle of whichever variable a call passes), as TensorFlow passes a variable's handle.
+    The same variable read from the closure keeps its own, captured handle; ``f(v, v)`` gives
+    both parameters one (the signature key tells it from ``f(v, w)``)."""
+    seen, passed = [], {}
     for placeholder, (_, leaf) in zip(placeholders, named):
         if isinstance(leaf, rt.Variable):
-            graph.variable_handles.setdefault(id(leaf), placeholder)  # (f(v, v): one handle)
-            graph.variable_arguments.setdefault(id(placeholder), leaf)
-            seen.append(leaf)
+            if id(leaf) not in passed:
+                passed[id(leaf)] = ArgumentVariable(leaf, graph, placeholder)
+            seen.append(passed[id(leaf)])
         else:
             seen.append(placeholder)
     return seen
