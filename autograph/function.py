@@ -43,7 +43,7 @@ from autograph.input_signature import (
     var_positional,
 )
 from autograph.trace_cache import TraceCache
-from autograph.tracing import RetracingWarning, Tracing  # noqa: F401 (RetracingWarning: its old home)
+from autograph.tracing import BoundFunction, RetracingWarning, Tracing  # noqa: F401 (RetracingWarning: its old home)
 from runtime import xla
 from runtime.core import context, source, tracebacks
 from runtime.core.graph import FuncGraph
@@ -170,14 +170,27 @@ class Function(Tracing):
             return self
         try:
             bound = self._instances.get(instance)
-        except TypeError:  # not weak-referenceable: keep it on the instance
-            return self._bind(instance)
+        except TypeError:  # not weak-referenceable: its Function is kept on the instance
+            return self._bound_in_dict(instance)
         if bound is None:
             with self._instances_lock:  # threads binding one instance at once share one Function
                 bound = self._instances.get(instance)
                 if bound is None:
                     bound = self._instances[instance] = self._bind(instance)
                     bound._hold_weakly(instance)
+        return BoundFunction(bound, instance)
+
+    def _bound_in_dict(self, instance):
+        """The Function of an instance that cannot be referenced weakly, kept in its
+        ``__dict__`` (a cycle the garbage collector frees); one that has none gets a new
+        Function on each access, which traces on each call."""
+        own = getattr(instance, "__dict__", None)
+        if own is None:
+            return self._bind(instance)
+        key = f"__ag_function_{id(self)}"  # ("__": not an attribute a saved model exports)
+        bound = own.get(key)
+        if bound is None:
+            bound = own[key] = self._bind(instance)
         return bound
 
     def _bind(self, instance):

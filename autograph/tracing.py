@@ -192,6 +192,42 @@ class Tracing:
             )
 
 
+class BoundFunction:
+    # ``obj.method`` for an ``ag.function`` method: ``obj``'s own Function (its graphs; kept in
+    # the descriptor's cache, which holds ``obj`` weakly) with ``obj`` held, as a Python bound
+    # method holds its object. So ``Model().method(x)`` runs on a live object, and ``obj`` is
+    # freed, with its Function, once nothing but the cache refers to it. Everything else is
+    # the Function's.
+
+    __slots__ = ("_function", "__self__", "__weakref__")
+
+    def __init__(self, function, instance):
+        object.__setattr__(self, "_function", function)
+        object.__setattr__(self, "__self__", instance)
+
+    def __call__(self, *args, **kwargs):
+        return self._function(*args, **kwargs)
+
+    def __getattr__(self, name):
+        return getattr(self._function, name)
+
+    def __setattr__(self, name, value):
+        setattr(self._function, name, value)
+
+    def __eq__(self, other):
+        other = other._function if isinstance(other, BoundFunction) else other
+        return self._function is other
+
+    def __hash__(self):
+        return hash(self._function)
+
+    def __repr__(self):
+        return repr(self._function)
+
+    __doc__ = property(lambda self: self._function.__doc__)
+    __module__ = property(lambda self: self._function.__module__)
+
+
 def _pass_variables(graph, placeholders, named):
     """What the traced function is given for each input: a tensor's placeholder, or, for a
     variable, a variable whose reads and writes in ``graph`` go through its placeholder (the

@@ -266,7 +266,7 @@ def test_an_object_whose_traced_method_was_called_is_released():
     assert _released(make)
 
 
-def test_the_bound_function_of_an_object_is_released_with_it():
+def test_the_graphs_of_an_objects_method_are_released_with_it():
     class Foo:
         @ag.function
         def f(self, x):
@@ -275,21 +275,37 @@ def test_the_bound_function_of_an_object_is_released_with_it():
     def make():
         foo = Foo()
         foo.f(rt.constant(1.0))
-        return weakref.ref(foo.f)
+        return weakref.ref(foo.f.get_concrete_function(rt.constant(1.0)))
 
     assert _released(make)
 
 
-def test_a_method_used_after_its_object_is_gone_says_so():
+def test_a_method_of_a_temporary_object_holds_it_for_the_call():
+    # As a Python bound method: ``obj.method`` holds ``obj`` (the descriptor's cache does not).
     class Foo:
+        def __init__(self):
+            self.k = rt.constant(2.0)
+
         @ag.function
         def f(self, x):
-            return x
+            return x * self.k
 
+    assert float(Foo().f(rt.constant(3.0))) == 6.0
     f = Foo().f
     gc.collect()
-    with pytest.raises(ReferenceError, match="no longer exists"):
-        f(rt.constant(1.0))
+    assert float(f(rt.constant(4.0))) == 8.0
+    assert f.experimental_get_tracing_count() == 1
+
+
+def test_a_method_of_an_object_without_weak_references_keeps_its_graphs():
+    class Foo(int):  # an int subclass has a __dict__ but no weak references
+        @ag.function
+        def f(self, x):
+            return x * float(self)
+
+    foo = Foo(3)
+    assert [float(foo.f(rt.constant(v))) for v in (1.0, 2.0)] == [3.0, 6.0]
+    assert foo.f.experimental_get_tracing_count() == 1
 
 
 # --- variables as arguments: by their spec, passed as inputs (TensorFlow's VariableSpec) -------
