@@ -396,6 +396,8 @@ class ConcreteFunction:
         specs = iter(
             signatures.VariableSpec.of(v)
             if isinstance(v, rt.Variable)
+            else v
+            if isinstance(v, signatures.VariableSpec)
             else rt.TensorSpec(t.shape, t.dtype, signatures.spec_name(v))
             for t, v in zip(self.inputs, leaves)
         )

@@ -47,7 +47,7 @@ class VariableSpec:
     trainability (TensorFlow's ``VariableSpec``). The graph takes the variable's handle.
 
     >>> VariableSpec.of(rt.Variable([1.0, 2.0]))
-    VariableSpec(shape=(2,), dtype=float32, trainable=True)
+    VariableSpec(shape=(2,), dtype=rt.float32, trainable=True)
     """
 
     __slots__ = ("shape", "dtype", "trainable")
@@ -72,9 +72,7 @@ class VariableSpec:
         return hash(self.key())
 
     def __repr__(self):
-        return (
-            f"VariableSpec(shape={self.shape}, dtype={self.dtype.name}, trainable={self.trainable})"
-        )
+        return f"VariableSpec(shape={self.shape}, dtype=rt.{self.dtype.name}, trainable={self.trainable})"
 
 
 class _Mode(threading.local):

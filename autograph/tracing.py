@@ -139,7 +139,10 @@ class Tracing:
 
         named = signatures.tensor_leaves_named(arguments)
         values = [
-            None if isinstance(v, rt.TensorSpec) else signatures.as_value(v) for _, v in named
+            None
+            if isinstance(v, (rt.TensorSpec, signatures.VariableSpec))
+            else signatures.as_value(v)
+            for _, v in named
         ]
 
         def call(*placeholders):  # the tensor arguments become the graph's placeholders
@@ -236,7 +239,7 @@ def _pass_variables(graph, placeholders, named):
     both parameters one (the signature key tells it from ``f(v, w)``)."""
     seen, passed = [], {}
     for placeholder, (_, leaf) in zip(placeholders, named):
-        if isinstance(leaf, rt.Variable):
+        if isinstance(leaf, (rt.Variable, signatures.VariableSpec)):
             if id(leaf) not in passed:
                 passed[id(leaf)] = ArgumentVariable(leaf, graph, placeholder)
             seen.append(passed[id(leaf)])

@@ -463,11 +463,15 @@ class ArgumentVariable(Variable):
     it holds weakly: a graph does not keep the variable it was traced with alive.
     """
 
-    def __init__(self, variable, graph, handle):  # no Variable.__init__: nothing is created
-        self._synchronization, self._aggregation = variable.synchronization, variable.aggregation
-        self.dtype, self._shape, self.trainable = variable.dtype, variable.shape, variable.trainable
-        self._base_name, self.name = variable._base_name, variable.name
-        self._traced_with = weakref.ref(variable)
+    def __init__(self, like, graph, handle):  # no Variable.__init__: nothing is created
+        """``like``: the variable the trace is given, or its spec (dtype, shape, trainable)."""
+        variable = like if isinstance(like, Variable) else None
+        self._synchronization = getattr(like, "synchronization", VariableSynchronization.AUTO)
+        self._aggregation = getattr(like, "aggregation", VariableAggregation.NONE)
+        self.dtype, self._shape, self.trainable = like.dtype, like.shape, like.trainable
+        self._base_name = variable._base_name if variable is not None else handle.op.name
+        self.name = self._base_name + ":0"
+        self._traced_with = (lambda: None) if variable is None else weakref.ref(variable)
         graph.variable_handles[id(self)] = handle
         graph.variable_arguments[id(handle)] = self
 
@@ -475,8 +479,9 @@ class ArgumentVariable(Variable):
         variable = self._traced_with()
         if variable is None:
             raise ValueError(
-                f"The variable {self.name!r} a function was traced with no longer exists; "
-                "its value is only known when the graph runs."
+                f"The variable argument {self.name!r} has no value while tracing (traced from a "
+                "VariableSpec, or its variable no longer exists): its value is only known when "
+                "the graph runs."
             )
         return variable
 

@@ -80,3 +80,22 @@ def test_an_initial_value_reading_a_variable_assigned_before_sees_the_assignment
     # TensorFlow initialises w in the graph, after the assignment: 1 + 10.
     assert float(f(rt.constant(10.0))) == 11.0
     assert float(counter.numpy()) == 1.0  # assigned once, by the call
+
+
+def test_a_variable_spec_from_a_traced_signature_gives_back_a_concrete_function():
+    @ag.function
+    def read(a):
+        return a.read_value() * 2.0
+
+    v = rt.Variable(1.0)
+    (spec,), _ = read.get_concrete_function(v).structured_input_signature
+    assert read.get_concrete_function(spec) is read.get_concrete_function(v)
+    fresh = ag.function(lambda a: a.read_value() + 1.0)
+    assert float(fresh.get_concrete_function(spec)(rt.Variable(4.0))) == 5.0
+
+
+def test_a_variable_spec_prints_its_dtype_as_a_tensor_spec_does():
+    spec = ag.function(lambda a: a.read_value()).get_concrete_function(rt.Variable([1.0, 2.0]))
+    (variable_spec,), _ = spec.structured_input_signature
+    assert repr(variable_spec) == "VariableSpec(shape=(2,), dtype=rt.float32, trainable=True)"
+    assert "dtype=rt.float32" in repr(rt.TensorSpec([2], rt.float32))
