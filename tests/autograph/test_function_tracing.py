@@ -213,6 +213,19 @@ def test_init_scope_in_a_tf1_graph_stays_in_that_graph():
     assert not eager
 
 
+def test_init_scope_clears_the_graphs_control_dependencies():
+    graph = rt.Graph()
+    with graph.as_default():
+        x = rt.placeholder(rt.float32, [])
+        first = rt.identity(x)
+        with graph.control_dependencies([first.op]):
+            with rt.init_scope():
+                lifted = rt.identity(x)
+            waits = rt.identity(x)
+    assert list(lifted.op.control_inputs) == []
+    assert list(waits.op.control_inputs) == [first.op]
+
+
 def test_init_scope_pauses_the_tape():
     x = rt.constant(3.0)
     with rt.GradientTape(persistent=True) as tape:
