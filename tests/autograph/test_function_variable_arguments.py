@@ -4,6 +4,9 @@ work: each case was a wrong answer or a crash)."""
 
 from __future__ import annotations
 
+import gc
+import weakref
+
 import numpy as np
 
 import autograph as ag
@@ -99,3 +102,18 @@ def test_a_variable_spec_prints_its_dtype_as_a_tensor_spec_does():
     (variable_spec,), _ = spec.structured_input_signature
     assert repr(variable_spec) == "VariableSpec(shape=(2,), dtype=rt.float32, trainable=True)"
     assert "dtype=rt.float32" in repr(rt.TensorSpec([2], rt.float32))
+
+
+def test_a_graph_does_not_keep_the_variable_it_was_traced_with_alive():
+    @ag.function
+    def read(a):
+        return a.read_value() + 1.0
+
+    v = rt.Variable(1.0)
+    read(v)
+    held = weakref.ref(v)
+    del v
+    gc.collect()
+    assert held() is None
+    assert float(read(rt.Variable(2.0))) == 3.0  # the graph still serves other variables
+    assert read.experimental_get_tracing_count() == 1
