@@ -41,9 +41,6 @@ class RetracingWarning(UserWarning):
     """A Function traced many times: each new signature costs a trace."""
 
 
-_RETRACING_WARN_AT = 5
-
-
 class Tracing:
     """The tracing methods of ``Function`` (a mixin: the state is ``Function``'s)."""
 
@@ -180,7 +177,7 @@ class Tracing:
         return bound.args, bound.kwargs
 
     def _note_retrace(self, arguments):
-        if self.tracing_count + 1 >= _RETRACING_WARN_AT and not self._warned:
+        if self.tracing_count + 1 >= retracing.THRESHOLD and not self._warned:
             self._warned = True
             reason = (
                 signatures.describe_change(self._last_arguments, arguments)

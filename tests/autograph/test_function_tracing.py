@@ -443,3 +443,15 @@ def test_a_tape_inside_the_function_differentiates_a_variable_argument():
     assert gradient_of_square(rt.Variable(3.0)).numpy() == 6.0
     assert gradient_of_square(rt.Variable(5.0)).numpy() == 10.0
     assert gradient_of_square.experimental_get_tracing_count() == 1
+
+
+def test_both_retracing_warnings_share_one_threshold(monkeypatch, caplog):
+    from autograph import retracing
+
+    monkeypatch.setattr(retracing, "THRESHOLD", 3)
+    f = ag.function(lambda x: x)
+    with warnings.catch_warnings(record=True) as caught, caplog.at_level(logging.WARNING):
+        warnings.simplefilter("always", ag.RetracingWarning)
+        f(1), f(2), f(3)
+    assert [w.category for w in caught] == [ag.RetracingWarning]
+    assert len(_retracing_logs(caplog)) == 1
