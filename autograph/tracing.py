@@ -71,12 +71,10 @@ class Tracing:
     def python_function(self, fn):
         self._python_function, self._weak_self = fn, None
 
-    def _count_call(self, traced):
-        # TensorFlow counts the eager calls of one Python function, traced or not, and logs
-        # a warning when most of the recent ones traced (autograph.retracing).
-        if not traced:
-            self._detector.called()
-            return
+    def _count_trace(self):
+        # TensorFlow counts the eager calls of one Python function, traced or not (a call
+        # that did not trace only adds to the detector's ``untraced``), and logs a warning
+        # when most of the recent ones traced (autograph.retracing).
         frequent = self._detector.traced()
         if frequent is not None:
             retracing.warn(self.python_function, *frequent)
