@@ -6,11 +6,13 @@ traced into a new graph (a ConcreteFunction), and what tracing counts and warns 
 - ``_find_or_trace``: a graph of more general shapes may serve; else ``_trace``, relaxing
   shapes for ``reduce_retracing``;
 - ``_trace_once``: the tensor arguments become placeholders, a variable argument the handle
-  placeholder its reads and writes go through (``_pass_variables``), and a variable the
+  placeholder its reads and writes go through (``_pass_variables``: the body gets a variable
+  of that handle, apart from the same variable read from the closure), and a variable the
   first trace makes gets its initial value computed once (``autograph.lifting``);
 - the retracing warnings: the project's ``RetracingWarning`` saying what changed, and
   TensorFlow's log line (``autograph.retracing``); ``experimental_get_tracing_count()``;
-- a method's Function, kept in its descriptor's cache, holds its instance weakly.
+- a method's Function, kept in its descriptor's cache, holds its instance weakly; what
+  ``obj.method`` gives (``BoundFunction``) holds ``obj``, as a Python bound method does.
 
 >>> import autograph as ag
 >>> import runtime as rt
