@@ -224,6 +224,8 @@ class BoundFunction:
     def __repr__(self):
         return repr(self._function)
 
+    # isinstance(obj.method, ag.Function) holds, as in TensorFlow (isinstance asks __class__).
+    __class__ = property(lambda self: type(self._function))
     __doc__ = property(lambda self: self._function.__doc__)
     __module__ = property(lambda self: self._function.__module__)
 
