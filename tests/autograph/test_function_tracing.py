@@ -310,6 +310,23 @@ def test_a_method_of_a_temporary_object_holds_it_for_the_call():
     assert f.experimental_get_tracing_count() == 1
 
 
+def test_tracing_for_an_object_that_is_gone_raises_reference_error():
+    # Only the object's Function, kept without its object, can meet it: when it must trace.
+    class Foo:
+        @ag.function
+        def f(self, x):
+            return x
+
+    foo = Foo()
+    foo.f(rt.constant(1.0))
+    trace = foo.f.get_concrete_function
+    del foo
+    gc.collect()
+    assert float(trace(rt.constant(2.0))(rt.constant(3.0))) == 3.0  # traced already: no trace
+    with pytest.raises(ReferenceError, match="no longer exists"):
+        trace(rt.constant([1.0]))
+
+
 def test_a_method_of_an_object_without_weak_references_keeps_its_graphs():
     class Foo(int):  # an int subclass has a __dict__ but no weak references
         @ag.function
