@@ -233,7 +233,8 @@ def encode(value, shapes=True, variables=None):
             return ("variable", id(value))
         if variables is not None:
             variables.append(value)
-        return VariableSpec.of(value).key()
+        # VariableSpec.of(value).key(), inline: this runs on every call with a variable
+        return ("variable", value.dtype.name, value._shape.as_tuple(), value.trainable)
     if isinstance(value, VariableSpec):
         return value.key()
     if isinstance(value, (list, tuple)):
