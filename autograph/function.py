@@ -43,7 +43,7 @@ from autograph.input_signature import (
     var_positional,
 )
 from autograph.trace_cache import TraceCache
-from autograph.tracing import RetracingWarning, Tracing  # noqa: F401 (RetracingWarning: its old home)
+from autograph.tracing import BoundFunction, RetracingWarning, Tracing  # noqa: F401 (RetracingWarning: its old home)
 from runtime import xla
 from runtime.core import context, source, tracebacks
 from runtime.core.graph import FuncGraph
@@ -171,14 +171,27 @@ class Function(Tracing):
             return self
         try:
             bound = self._instances.get(instance)
-        except TypeError:  # not weak-referenceable: keep it on the instance
-            return self._bind(instance)
+        except TypeError:  # not weak-referenceable: its Function is kept on the instance
+            return self._bound_in_dict(instance)
         if bound is None:
             with self._instances_lock:  # threads binding one instance at once share one Function
                 bound = self._instances.get(instance)
                 if bound is None:
                     bound = self._instances[instance] = self._bind(instance)
                     bound._hold_weakly(instance)
+        return BoundFunction(bound, instance)
+
+    def _bound_in_dict(self, instance):
+        """The Function of an instance that cannot be referenced weakly, kept in its
+        ``__dict__`` (a cycle the garbage collector frees); one that has none gets a new
+        Function on each access, which traces on each call."""
+        own = getattr(instance, "__dict__", None)
+        if own is None:
+            return self._bind(instance)
+        key = f"__ag_function_{id(self)}"  # ("__": not an attribute a saved model exports)
+        bound = own.get(key)
+        if bound is None:
+            bound = own[key] = self._bind(instance)
         return bound
 
     def _bind(self, instance):
@@ -231,18 +244,23 @@ class Function(Tracing):
                     return concrete._call_recorded(list(args))
                 self._entry = self._entry_of(call_key, concrete)
                 return concrete._call_flat([a._value for a in args])
+            if self.jit_compile and not signatures.capturing_variables():
+                # An XLA program takes arrays only: a variable argument is captured.
+                with signatures.variables_captured():
+                    return self(*args, **kwargs)
             arguments = self._arguments(args, kwargs)
             traces = self.tracing_count
-            concrete = self._concrete_function(self._as_signature(arguments))
-            self._count_call(traced=self.tracing_count != traces)
-            if (
-                call_key is not None
-                and len(args) >= self._positional  # no defaults filled in
-                and len(signatures.tensor_leaves(arguments)) == len(args)
-            ):
+            concrete = self._concrete_function_for(self._as_signature(arguments))
+            if self.tracing_count == traces:
+                self._detector.untraced += 1
+            else:
+                self._count_trace()
+            leaves = signatures.tensor_leaves(arguments)
+            if call_key is not None and len(args) >= self._positional and len(leaves) == len(args):
+                # (no defaults filled in, and the args are all the inputs)
                 with self._cache.lock:
-                    self._cache.remember_call(call_key, concrete)  # the args are all the inputs
-            return concrete._call_arguments(arguments)
+                    self._cache.remember_call(call_key, concrete)
+            return concrete._call_leaves(leaves)
         except Exception as error:
             tracebacks.filter_traceback(error)  # the user's frames only, unless switched off
             raise
@@ -302,7 +320,7 @@ class Function(Tracing):
 
     def _arguments(self, args, kwargs, specs_allowed=False):
         """The call's arguments as [(name, value)], checked against input_signature."""
-        defaults = defaults_of(self.python_function)
+        defaults = defaults_of(self._python_function)  # (a method's: its function's)
         if any(map(operator.is_not, defaults, self._defaults)):  # assigned since the last call
             self._signature, self._defaults = inspect.signature(self.python_function), defaults
         try:
@@ -389,6 +407,8 @@ class ConcreteFunction:
         specs = iter(
             signatures.VariableSpec.of(v)
             if isinstance(v, rt.Variable)
+            else v
+            if isinstance(v, signatures.VariableSpec)
             else rt.TensorSpec(t.shape, t.dtype, signatures.spec_name(v))
             for t, v in zip(self.inputs, leaves)
         )
@@ -444,16 +464,11 @@ class ConcreteFunction:
             tracebacks.filter_traceback(error)  # the user's frames only, unless switched off
             raise
 
-    def _call_arguments(self, arguments):
-        with signatures.variables_captured(self._variables_captured):
-            return self._call_leaves(arguments)
-
-    def _call_leaves(self, arguments):
+    def _call_leaves(self, leaves):
+        """Runs the graph on the arguments' tensors and variables (``signatures.tensor_leaves``)."""
         if context.recording_tapes():
-            leaves = signatures.tensor_leaves(arguments)
             return self._call_recorded([signatures.as_tensor(x) for x in leaves])
-        values = [signatures.as_value(leaf) for leaf in signatures.tensor_leaves(arguments)]
-        return self._call_flat(values)
+        return self._call_flat([signatures.as_value(leaf) for leaf in leaves])
 
     def _entry_function(self, call_key):
         """The entry function for calls with eager tensors of the dtypes and shapes of

@@ -27,7 +27,7 @@ import weakref
 logger = logging.getLogger("autograph")
 
 HISTORY = 10  # a run is forgotten once more than this many calls came after its trace
-THRESHOLD = 5  # this many remembered traces warn
+THRESHOLD = 5  # this many remembered traces warn (and the Function's RetracingWarning)
 MAX_WARNINGS = 2  # per Python function
 
 

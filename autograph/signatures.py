@@ -47,7 +47,7 @@ class VariableSpec:
     trainability (TensorFlow's ``VariableSpec``). The graph takes the variable's handle.
 
     >>> VariableSpec.of(rt.Variable([1.0, 2.0]))
-    VariableSpec(shape=(2,), dtype=float32, trainable=True)
+    VariableSpec(shape=(2,), dtype=rt.float32, trainable=True)
     """
 
     __slots__ = ("shape", "dtype", "trainable")
@@ -72,9 +72,7 @@ class VariableSpec:
         return hash(self.key())
 
     def __repr__(self):
-        return (
-            f"VariableSpec(shape={self.shape}, dtype={self.dtype.name}, trainable={self.trainable})"
-        )
+        return f"VariableSpec(shape={self.shape}, dtype=rt.{self.dtype.name}, trainable={self.trainable})"
 
 
 class _Mode(threading.local):
@@ -105,13 +103,25 @@ def _captured(on):
         _mode.variables_by_identity = before
 
 
+_TENSOR_TYPES = (rt.Tensor, rt.TensorSpec, np.ndarray, np.number, np.bool_)
+_VARIABLE_TYPES = (rt.Variable, VariableSpec)
+_LEAF_TYPES = _TENSOR_TYPES + _VARIABLE_TYPES
+
+
+def capturing_variables():
+    """Whether a variable argument counts by identity now (inside ``variables_captured``)."""
+    return _mode.variables_by_identity
+
+
 def is_variable_leaf(value):
-    return isinstance(value, (rt.Variable, VariableSpec)) and not _mode.variables_by_identity
+    return isinstance(value, _VARIABLE_TYPES) and not _mode.variables_by_identity
 
 
 def is_leaf(value):
     """A tensor or a variable: each is one input of the graph."""
-    return is_tensor_leaf(value) or is_variable_leaf(value)
+    return isinstance(value, _LEAF_TYPES) and not (
+        _mode.variables_by_identity and isinstance(value, _VARIABLE_TYPES)
+    )
 
 
 _HANDLE_SPEC = rt.TensorSpec([], rt.resource)
@@ -142,6 +152,8 @@ def as_tensor(leaf):
 
 def as_value(leaf):
     """What the graph's program takes for ``leaf``: a tensor's value, a variable itself."""
+    if isinstance(leaf, rt.Tensor):
+        return leaf._value
     if isinstance(leaf, rt.Variable):
         return leaf
     if isinstance(leaf, (rt.TensorSpec, VariableSpec)):
@@ -153,8 +165,9 @@ def as_value(leaf):
 
 def walk(value, visit):
     """Calls ``visit`` on each tensor or variable of ``value``, depth first, in a fixed order."""
-    if is_leaf(value):
-        visit(value)
+    if isinstance(value, _LEAF_TYPES):  # (is_leaf, inline: this runs for every argument)
+        if not (_mode.variables_by_identity and isinstance(value, _VARIABLE_TYPES)):
+            visit(value)
     elif isinstance(value, (list, tuple)):
         for v in value:
             walk(v, visit)
@@ -215,8 +228,11 @@ def replace_leaves(value, placeholders):
     return value
 
 
-def encode(value, shapes=True):
-    """A hashable description of one argument: what decides whether a graph can be reused."""
+def encode(value, shapes=True, variables=None):
+    """A hashable description of one argument: what decides whether a graph can be reused.
+    ``variables``: a list the variables found are appended to, in the order walked."""
+    if isinstance(value, rt.Tensor):  # (the common case first)
+        return ("tensor", value.dtype.name, value.shape.as_tuple() if shapes else value.shape.rank)
     if is_tensor_leaf(value):
         spec = spec_of(value)
         shape = spec.shape.as_tuple() if shapes else spec.shape.rank
@@ -226,15 +242,18 @@ def encode(value, shapes=True):
     if isinstance(value, rt.Variable):
         if _mode.variables_by_identity:
             return ("variable", id(value))
-        return VariableSpec.of(value).key()
+        if variables is not None:
+            variables.append(value)
+        # VariableSpec.of(value).key(), inline: this runs on every call with a variable
+        return ("variable", value.dtype.name, value._shape.as_tuple(), value.trainable)
     if isinstance(value, VariableSpec):
         return value.key()
     if isinstance(value, (list, tuple)):
-        return (type(value).__name__, tuple(encode(v, shapes) for v in value))
+        return (type(value).__name__, tuple(encode(v, shapes, variables) for v in value))
     if isinstance(value, dict):
         return (
             "dict",
-            tuple((repr(k), encode(value[k], shapes)) for k in sorted(value, key=repr)),
+            tuple((repr(k), encode(value[k], shapes, variables)) for k in sorted(value, key=repr)),
         )
     if isinstance(value, float):
         return ("python", "float", value.hex())  # nan == nan here, so nan does not always retrace
@@ -332,8 +351,8 @@ def objects_in(arguments):
 
 
 def signature_key(arguments, shapes=True):
-    key = tuple((name, encode(value, shapes)) for name, value in arguments)
-    variables = [leaf for leaf in tensor_leaves(arguments) if isinstance(leaf, rt.Variable)]
+    variables = []
+    key = tuple((name, encode(value, shapes, variables)) for name, value in arguments)
     if len(variables) > 1:  # f(v, v) and f(v, w) are two graphs: one handle, or two
         firsts = {}
         key += (("variables", tuple(firsts.setdefault(id(v), i) for i, v in enumerate(variables))),)

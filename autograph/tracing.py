@@ -6,11 +6,13 @@ traced into a new graph (a ConcreteFunction), and what tracing counts and warns 
 - ``_find_or_trace``: a graph of more general shapes may serve; else ``_trace``, relaxing
   shapes for ``reduce_retracing``;
 - ``_trace_once``: the tensor arguments become placeholders, a variable argument the handle
-  placeholder its reads and writes go through (``_pass_variables``), and a variable the
+  placeholder its reads and writes go through (``_pass_variables``: the body gets a variable
+  of that handle, apart from the same variable read from the closure), and a variable the
   first trace makes gets its initial value computed once (``autograph.lifting``);
 - the retracing warnings: the project's ``RetracingWarning`` saying what changed, and
   TensorFlow's log line (``autograph.retracing``); ``experimental_get_tracing_count()``;
-- a method's Function, kept in its descriptor's cache, holds its instance weakly.
+- a method's Function, kept in its descriptor's cache, holds its instance weakly; what
+  ``obj.method`` gives (``BoundFunction``) holds ``obj``, as a Python bound method does.
 
 >>> import autograph as ag
 >>> import runtime as rt
@@ -25,6 +27,7 @@ traced into a new graph (a ConcreteFunction), and what tracing counts and warns 
 
 from __future__ import annotations
 
+import operator
 import types
 import weakref
 
@@ -35,14 +38,11 @@ from autograph.input_signature import var_keyword
 from autograph.lifting import InitialValues
 from runtime.core import context, source
 from runtime.execution.tracing import set_outputs, trace
-from runtime.state.variables import lift_initial_values, observe_creation
+from runtime.state.variables import ArgumentVariable, lift_initial_values, observe_creation
 
 
 class RetracingWarning(UserWarning):
     """A Function traced many times: each new signature costs a trace."""
-
-
-_RETRACING_WARN_AT = 5
 
 
 class Tracing:
@@ -75,12 +75,10 @@ class Tracing:
     def python_function(self, fn):
         self._python_function, self._weak_self = fn, None
 
-    def _count_call(self, traced):
-        # TensorFlow counts the eager calls of one Python function, traced or not, and logs
-        # a warning when most of the recent ones traced (autograph.retracing).
-        if not traced:
-            self._detector.called()
-            return
+    def _count_trace(self):
+        # TensorFlow counts the eager calls of one Python function, traced or not (a call
+        # that did not trace only adds to the detector's ``untraced``), and logs a warning
+        # when most of the recent ones traced (autograph.retracing).
         frequent = self._detector.traced()
         if frequent is not None:
             retracing.warn(self.python_function, *frequent)
@@ -140,7 +138,10 @@ class Tracing:
 
         named = signatures.tensor_leaves_named(arguments, var_keyword(self._signature))
         values = [
-            None if isinstance(v, rt.TensorSpec) else signatures.as_value(v) for _, v in named
+            None
+            if isinstance(v, (rt.TensorSpec, signatures.VariableSpec))
+            else signatures.as_value(v)
+            for _, v in named
         ]
 
         def call(*placeholders):  # the tensor arguments become the graph's placeholders
@@ -178,7 +179,7 @@ class Tracing:
         return bound.args, bound.kwargs
 
     def _note_retrace(self, arguments):
-        if self.tracing_count + 1 >= _RETRACING_WARN_AT and not self._warned:
+        if self.tracing_count + 1 >= retracing.THRESHOLD and not self._warned:
             self._warned = True
             reason = (
                 signatures.describe_change(self._last_arguments, arguments)
@@ -193,16 +194,63 @@ class Tracing:
             )
 
 
+class BoundFunction:
+    # ``obj.method`` for an ``ag.function`` method: ``obj``'s own Function (its graphs; kept in
+    # the descriptor's cache, which holds ``obj`` weakly) with ``obj`` held, as a Python bound
+    # method holds its object. So ``Model().method(x)`` runs on a live object, and ``obj`` is
+    # freed, with its Function, once nothing but the cache refers to it. Everything else is
+    # the Function's.
+
+    __slots__ = ("_function", "__self__", "__weakref__")
+
+    def __new__(cls, function, instance):
+        bound = object.__new__(cls)
+        _set_function(bound, function)
+        _set_self(bound, instance)
+        return bound
+
+    # A call is the Function's own: the property gives it (operator.attrgetter: no Python
+    # frame), and Python calls what it gives, so a method call costs one frame more, not two.
+    __call__ = property(operator.attrgetter("_function"))
+
+    def __getattr__(self, name):
+        return getattr(self._function, name)
+
+    def __setattr__(self, name, value):
+        setattr(self._function, name, value)
+
+    def __eq__(self, other):
+        other = other._function if isinstance(other, BoundFunction) else other
+        return self._function is other
+
+    def __hash__(self):
+        return hash(self._function)
+
+    def __repr__(self):
+        return repr(self._function)
+
+    # isinstance(obj.method, ag.Function) holds, as in TensorFlow (isinstance asks __class__).
+    __class__ = property(lambda self: type(self._function))
+    __doc__ = property(lambda self: self._function.__doc__)
+    __module__ = property(lambda self: self._function.__module__)
+
+
+_set_function = BoundFunction._function.__set__
+_set_self = BoundFunction.__self__.__set__
+
+
 def _pass_variables(graph, placeholders, named):
-    """What the traced function is given for each input: a tensor's placeholder, or the
-    variable itself, whose reads and writes in ``graph`` go through its placeholder (the
-    handle of whichever variable a call passes), as TensorFlow passes a variable's handle."""
-    seen = []
+    """What the traced function is given for each input: a tensor's placeholder, or, for a
+    variable, a variable whose reads and writes in ``graph`` go through its placeholder (the
+    handle of whichever variable a call passes), as TensorFlow passes a variable's handle.
+    The same variable read from the closure keeps its own, captured handle; ``f(v, v)`` gives
+    both parameters one (the signature key tells it from ``f(v, w)``)."""
+    seen, passed = [], {}
     for placeholder, (_, leaf) in zip(placeholders, named):
-        if isinstance(leaf, rt.Variable):
-            graph.variable_handles.setdefault(id(leaf), placeholder)  # (f(v, v): one handle)
-            graph.variable_arguments.setdefault(id(placeholder), leaf)
-            seen.append(leaf)
+        if isinstance(leaf, (rt.Variable, signatures.VariableSpec)):
+            if id(leaf) not in passed:
+                passed[id(leaf)] = ArgumentVariable(leaf, graph, placeholder)
+            seen.append(passed[id(leaf)])
         else:
             seen.append(placeholder)
     return seen

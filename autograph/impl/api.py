@@ -13,7 +13,6 @@
 
 from __future__ import annotations
 
-import builtins
 import functools
 import inspect
 import threading
@@ -83,9 +82,10 @@ def _to_graph(fn, builtin_functions):
     if rewrapped is not None:
         return rewrapped
     if isinstance(fn, functools.partial):  # the function converted, its bound arguments kept
-        return functools.partial(to_graph(fn.func), *fn.args, **fn.keywords)
+        return functools.partial(_to_graph(fn.func, builtin_functions), *fn.args, **fn.keywords)
     if isinstance(fn, types.MethodType) and not inspect.isfunction(fn.__func__):
-        return types.MethodType(to_graph(fn.__func__), fn.__self__)  # a bound callable object
+        # a bound callable object
+        return types.MethodType(_to_graph(fn.__func__, builtin_functions), fn.__self__)
     function, bound_to = _underlying(fn)
     if function is None:
         raise TypeError(f"to_graph expects a function, method or callable object, got {fn!r}")
@@ -189,8 +189,8 @@ def converted_call(fn):
     was reached (``f = range; f(n)``), and a ``functools.partial`` of user code
     its converted function with the same arguments.
     """
-    if fn is builtins.print and not features.converting.builtin_functions:
-        return fn  # Python's, unless the caller was converted with BUILTIN_FUNCTIONS
+    # (Any builtin reached as a value gives its overload, print too, as TensorFlow's
+    # converted_call does whatever the features: they decide only what a direct call becomes.)
     override = override_of(fn)
     if override is not None:
         if override in _SCOPE_BUILTINS:  # reached as a value: where the call is, is not known

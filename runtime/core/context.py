@@ -100,8 +100,9 @@ class init_scope:  # noqa: N801 (TensorFlow's name)
     """Leaves every function being traced, so that the ops inside run eagerly (TensorFlow's
     ``tf.init_scope``): what a variable's initial value needs is computed once, not each call.
 
-    Inside a TF1 ``Graph.as_default()`` the ops go to that graph, the outermost that is not a
-    function's; tapes do not record inside, as in TensorFlow.
+    Inside a TF1 ``Graph.as_default()`` the ops go to that graph (the innermost graph that is
+    not a function's), outside its ``control_dependencies`` blocks; tapes do not record
+    inside, as in TensorFlow.
 
     >>> import runtime as rt
     >>> import autograph as ag
@@ -121,7 +122,13 @@ class init_scope:  # noqa: N801 (TensorFlow's name)
             outer -= 1
         _context.graphs = _context.graphs[:outer]
         _context.tapes = []
+        # The graph's control dependencies are cleared, as TensorFlow's init_scope does.
+        self._no_controls = _context.graphs[-1].no_control_dependencies() if outer else None
+        if self._no_controls is not None:
+            self._no_controls.__enter__()
         return self
 
     def __exit__(self, *exc):
+        if self._no_controls is not None:
+            self._no_controls.__exit__(*exc)
         _context.graphs, _context.tapes = self._saved

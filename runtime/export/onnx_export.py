@@ -12,6 +12,8 @@ import contextlib
 import os
 import tempfile
 
+from runtime import errors
+from runtime.core import dtypes
 from runtime.core.graph import FuncGraph
 from runtime.execution.optimize import optimize
 from runtime.export.onnx_branches import inline_constant_branches
@@ -77,10 +79,18 @@ def build_model(onnx, graph, input_names, name):
                 f"rt.onnx.export: ONNX needs the rank of every input, and {arg!r} has an unknown "
                 "shape; give it a shape (None for a dimension of any size)"
             )
-        name = parts.claim(arg)
-        bindings.append(name)
+        if t.dtype is dtypes.resource:
+            raise errors.UnimplementedError(
+                f"rt.onnx.export: argument {arg!r} of {name!r} is a variable, which an ONNX "
+                "model cannot take as an input; read the variable from the function's closure "
+                "(its value is exported), or pass its value as a tensor"
+            )
+        input_name = parts.claim(arg)  # (not ``name``: the model's, used below)
+        bindings.append(input_name)
         inputs.append(
-            parts.value_info(name, scope.type_of(t), dims=lambda i, a=name: f"{a}_dim{i}")
+            parts.value_info(
+                input_name, scope.type_of(t), dims=lambda i, a=input_name: f"{a}_dim{i}"
+            )
         )
     output_names = [parts.claim(f"output_{i}") for i in range(len(graph.outputs))]
     results = scope.emit(graph, bindings)

@@ -21,13 +21,17 @@ An object reached twice is one node, so what two modules share stays shared when
 from __future__ import annotations
 
 import inspect
+import logging
 
+from runtime.core import dtypes
 from runtime.core.tensor_spec import TensorSpec
 from runtime.saving.arguments import encode_parameters
 from runtime.saving.format import SavedModelError
 from runtime.state.module import Module, ignored_properties
 from runtime.state.trackable import children, walk
 from runtime.state.variables import Variable
+
+logger = logging.getLogger("runtime")
 
 # Names a loaded object uses itself: no saved attribute may take them (see runtime.saving.loaded).
 RESERVED_NAMES = frozenset(
@@ -97,6 +101,7 @@ class ObjectTree:
             signature = getattr(fn, "_signature", None)
             if not isinstance(signature, inspect.Signature):
                 signature = None
+        concretes = [cf for cf in concretes if not _takes_a_variable(cf, key)]
         if not concretes:
             return None
         names = [name for name, _ in traced_arguments(concretes[0])]
@@ -157,6 +162,23 @@ def traced_arguments(cf):
     graph = cf.graph
     n_args = len(graph.inputs) - len(getattr(graph, "captures", ()))
     return [(t.op.name, TensorSpec(t.shape, t.dtype)) for t in graph.inputs[:n_args]]
+
+
+def _takes_a_variable(cf, key):
+    """Whether ``cf`` was traced with a variable argument (its handle an input), which a saved
+    model cannot take: then it is left out, with a warning, as TensorFlow warns of the
+    functions it does not save."""
+    graph = cf.graph
+    n_args = len(graph.inputs) - len(getattr(graph, "captures", ()))
+    if all(t.dtype is not dtypes.resource for t in graph.inputs[:n_args]):
+        return False
+    logger.warning(
+        "Found a concrete function of %r traced with a variable argument (VariableSpec), "
+        "which a saved model cannot take: it is not saved, and will not be callable after "
+        "loading. Trace it with the variable read from the closure to save it.",
+        key,
+    )
+    return True
 
 
 def _is_function(value):

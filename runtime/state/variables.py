@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import enum
 import threading
+import weakref
 
 import numpy as np
 
@@ -449,6 +450,48 @@ class Variable:
             f"<rt.Variable '{self.name}' shape={self._shape} dtype={self.dtype.name}, "
             f"numpy={_numpy_text(value, True)}>"
         )
+
+
+class ArgumentVariable(Variable):
+    """What a traced function's body sees for a variable argument, as TensorFlow gives it a
+    variable of its handle placeholder: a variable of the argument's spec whose reads and
+    writes in ``graph`` go through ``handle``, the graph's input, which each call feeds with
+    the variable it passes. The same variable read from the function's closure is another
+    object, captured by its own handle: ``f(g)`` then ``f(w)`` read ``g`` and ``w`` apart.
+
+    Eagerly (``rt.init_scope``) it reads and writes the variable the trace was given, which
+    it holds weakly: a graph does not keep the variable it was traced with alive.
+    """
+
+    def __init__(self, like, graph, handle):  # no Variable.__init__: nothing is created
+        """``like``: the variable the trace is given, or its spec (dtype, shape, trainable)."""
+        variable = like if isinstance(like, Variable) else None
+        self._synchronization = getattr(like, "synchronization", VariableSynchronization.AUTO)
+        self._aggregation = getattr(like, "aggregation", VariableAggregation.NONE)
+        self.dtype, self._shape, self.trainable = like.dtype, like.shape, like.trainable
+        self._base_name = variable._base_name if variable is not None else handle.op.name
+        self.name = self._base_name + ":0"
+        self._traced_with = (lambda: None) if variable is None else weakref.ref(variable)
+        graph.variable_handles[id(self)] = handle
+        graph.variable_arguments[id(handle)] = self
+
+    def _traced_variable(self):
+        variable = self._traced_with()
+        if variable is None:
+            raise ValueError(
+                f"The variable argument {self.name!r} has no value while tracing (traced from a "
+                "VariableSpec, or its variable no longer exists): its value is only known when "
+                "the graph runs."
+            )
+        return variable
+
+    @property
+    def _value(self):
+        return self._traced_variable()._value
+
+    @_value.setter
+    def _value(self, value):
+        self._traced_variable()._value = value
 
 
 class OwnedArray:

@@ -288,3 +288,22 @@ def test_a_deep_copy_traces_its_own_graphs_for_the_copied_object():
     twin.k = 5.0
     np.testing.assert_allclose(twin.apply(rt.constant(3.0)).numpy(), 15.0)
     np.testing.assert_allclose(original.apply(rt.constant(3.0)).numpy(), 6.0)
+
+
+def test_a_call_without_variables_walks_its_arguments_once(monkeypatch):
+    # The general path (a Python argument) costs what it did before variables were inputs:
+    # one walk of the arguments for the graph's inputs, none for variables' aliasing, and no
+    # switch of how variables count (that is for jit_compile only).
+    from autograph import signatures
+
+    walks, switches = [], []
+    real_leaves, real_captured = signatures.tensor_leaves, signatures.variables_captured
+    monkeypatch.setattr(signatures, "tensor_leaves", lambda a: walks.append(1) or real_leaves(a))
+    monkeypatch.setattr(
+        signatures, "variables_captured", lambda *a: switches.append(1) or real_captured(*a)
+    )
+    scale = ag.function(lambda x, k: x * k)
+    scale(rt.constant([1.0, 2.0]), 2.0)  # traced
+    walks.clear()
+    np.testing.assert_allclose(scale(rt.constant([1.0, 2.0]), 2.0).numpy(), [2.0, 4.0])
+    assert (len(walks), len(switches)) == (1, 0)

@@ -213,6 +213,19 @@ def test_init_scope_in_a_tf1_graph_stays_in_that_graph():
     assert not eager
 
 
+def test_init_scope_clears_the_graphs_control_dependencies():
+    graph = rt.Graph()
+    with graph.as_default():
+        x = rt.placeholder(rt.float32, [])
+        first = rt.identity(x)
+        with graph.control_dependencies([first.op]):
+            with rt.init_scope():
+                lifted = rt.identity(x)
+            waits = rt.identity(x)
+    assert list(lifted.op.control_inputs) == []
+    assert list(waits.op.control_inputs) == [first.op]
+
+
 def test_init_scope_pauses_the_tape():
     x = rt.constant(3.0)
     with rt.GradientTape(persistent=True) as tape:
@@ -266,7 +279,7 @@ def test_an_object_whose_traced_method_was_called_is_released():
     assert _released(make)
 
 
-def test_the_bound_function_of_an_object_is_released_with_it():
+def test_the_graphs_of_an_objects_method_are_released_with_it():
     class Foo:
         @ag.function
         def f(self, x):
@@ -275,21 +288,54 @@ def test_the_bound_function_of_an_object_is_released_with_it():
     def make():
         foo = Foo()
         foo.f(rt.constant(1.0))
-        return weakref.ref(foo.f)
+        return weakref.ref(foo.f.get_concrete_function(rt.constant(1.0)))
 
     assert _released(make)
 
 
-def test_a_method_used_after_its_object_is_gone_says_so():
+def test_a_method_of_a_temporary_object_holds_it_for_the_call():
+    # As a Python bound method: ``obj.method`` holds ``obj`` (the descriptor's cache does not).
+    class Foo:
+        def __init__(self):
+            self.k = rt.constant(2.0)
+
+        @ag.function
+        def f(self, x):
+            return x * self.k
+
+    assert float(Foo().f(rt.constant(3.0))) == 6.0
+    f = Foo().f
+    gc.collect()
+    assert float(f(rt.constant(4.0))) == 8.0
+    assert f.experimental_get_tracing_count() == 1
+
+
+def test_tracing_for_an_object_that_is_gone_raises_reference_error():
+    # Only the object's Function, kept without its object, can meet it: when it must trace.
     class Foo:
         @ag.function
         def f(self, x):
             return x
 
-    f = Foo().f
+    foo = Foo()
+    foo.f(rt.constant(1.0))
+    trace = foo.f.get_concrete_function
+    del foo
     gc.collect()
+    assert float(trace(rt.constant(2.0))(rt.constant(3.0))) == 3.0  # traced already: no trace
     with pytest.raises(ReferenceError, match="no longer exists"):
-        f(rt.constant(1.0))
+        trace(rt.constant([1.0]))
+
+
+def test_a_method_of_an_object_without_weak_references_keeps_its_graphs():
+    class Foo(int):  # an int subclass has a __dict__ but no weak references
+        @ag.function
+        def f(self, x):
+            return x * float(self)
+
+    foo = Foo(3)
+    assert [float(foo.f(rt.constant(v))) for v in (1.0, 2.0)] == [3.0, 6.0]
+    assert foo.f.experimental_get_tracing_count() == 1
 
 
 # --- variables as arguments: by their spec, passed as inputs (TensorFlow's VariableSpec) -------
@@ -414,3 +460,15 @@ def test_a_tape_inside_the_function_differentiates_a_variable_argument():
     assert gradient_of_square(rt.Variable(3.0)).numpy() == 6.0
     assert gradient_of_square(rt.Variable(5.0)).numpy() == 10.0
     assert gradient_of_square.experimental_get_tracing_count() == 1
+
+
+def test_both_retracing_warnings_share_one_threshold(monkeypatch, caplog):
+    from autograph import retracing
+
+    monkeypatch.setattr(retracing, "THRESHOLD", 3)
+    f = ag.function(lambda x: x)
+    with warnings.catch_warnings(record=True) as caught, caplog.at_level(logging.WARNING):
+        warnings.simplefilter("always", ag.RetracingWarning)
+        f(1), f(2), f(3)
+    assert [w.category for w in caught] == [ag.RetracingWarning]
+    assert len(_retracing_logs(caplog)) == 1

@@ -2686,7 +2686,6 @@ def test_frequent_retracing_warning_lambda(caplog):  # test_frequent_retracing_w
     assert "Tracing is expensive" in logged[0]
 
 
-@pytest.mark.xfail(strict=True, reason="retracing warning through logging")
 @retracing_log
 def test_frequent_retracing_warning_method(caplog):  # test_frequent_retracing_warning_method
     class Foo:

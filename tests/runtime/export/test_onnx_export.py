@@ -174,3 +174,23 @@ def test_without_the_onnx_package_the_error_says_how_to_install_it(tmp_path, mon
         rt.onnx.export(ag.function(double, input_signature=[spec([])]), tmp_path / "m.onnx")
     assert f'pip install "{DISTRIBUTION}[onnx]"' in str(raised.value)
     assert not os.listdir(tmp_path)
+
+
+def test_a_variable_argument_is_refused_with_the_argument_named(tmp_path):
+    @ag.function
+    def scale(a, x):
+        return a.read_value() * x
+
+    concrete = scale.get_concrete_function(rt.Variable([1.0, 2.0]), spec([2]))
+    with pytest.raises(rt.errors.UnimplementedError, match="argument 'a' of 'scale' is a variable"):
+        rt.onnx.export(concrete, str(tmp_path / "m.onnx"))
+
+
+def test_the_model_graph_is_named_after_the_function(tmp_path):
+    @ag.function
+    def double(x):
+        return 2.0 * x
+
+    path = str(tmp_path / "m.onnx")
+    rt.onnx.export(double.get_concrete_function(spec([2])), path)
+    assert onnx.load(path).graph.name == "double"
