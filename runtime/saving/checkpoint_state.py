@@ -29,7 +29,7 @@ import logging
 import os
 import re
 
-from runtime.saving.checkpoint_files import write_atomically
+from runtime.saving.checkpoint_files import replace_file
 from runtime.saving.files import open_regular_file, read_limited
 from runtime.saving.format import SavedModelError
 
@@ -107,7 +107,7 @@ def write_state(directory, state, latest_filename=None):
     """Replaces the state file of ``directory`` with ``state``, atomically."""
     directory = os.fspath(directory)
     path = os.path.join(directory, latest_filename or STATE_FILE)
-    write_atomically(path, state_text(state, directory).encode("ascii"))
+    replace_file(path, state_text(state, directory).encode("ascii"))
 
 
 def _unquote(text):

@@ -24,6 +24,8 @@ from runtime.core.graph import name_scope
 from runtime.state import deferred
 from runtime.state.variables import Variable
 
+_RESTORES_WAITING = deferred.waiting_on_parents
+
 # The module's own bookkeeping: never walked, whatever _TF_MODULE_IGNORED_PROPERTIES says.
 _OWN_ATTRIBUTES = {"_name", "_scope_name", "_name_scope"}
 
@@ -198,7 +200,8 @@ class Module:
 
     def __setattr__(self, name, value):
         super().__setattr__(name, value)
-        deferred.attached(self, name, value)  # a checkpoint restored earlier may wait for it
+        if id(self) in _RESTORES_WAITING:  # one lookup: nearly always no restore waits on self
+            deferred.attached(self, name, value)
 
     def __repr__(self):
         return f"<rt.Module {self.name!r}>"
