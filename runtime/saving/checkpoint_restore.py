@@ -43,7 +43,8 @@ class NodeNames:
     """TensorFlow's names of the saved nodes (``(root)``, ``(root).model.dense.kernel``),
     each built from parent links when asked for: the index may describe a long chain."""
 
-    def __init__(self, edges):
+    def __init__(self, edges, slots=()):
+        self._slot_of = {record.node: record for record in slots}
         self._parent = {0: None}  # node -> (parent node, edge name), by the first path found
         queue = collections.deque([0])
         while queue:
@@ -54,6 +55,10 @@ class NodeNames:
                     queue.append(child)
 
     def __getitem__(self, node):
+        if node not in self._parent and node in self._slot_of:  # TensorFlow's name of a slot
+            slot = self._slot_of[node]
+            optimizer = self[slot.optimizer].removeprefix("(root).")
+            return f"{self[slot.primary]}.OPTIMIZER_SLOT.{optimizer}.{slot.name}"
         if node not in self._parent:
             return f"(unreachable node {node})"
         parts = []
@@ -145,14 +150,15 @@ class Restoration:
         nodes = checkpoint.nodes
         self.edges = [[(name, child) for name, child in node["children"]] for node in nodes]
         self.has_value = [checkpoint.has_value(node) for node in range(len(nodes))]
-        self.names = NodeNames(self.edges)
         self._file = checkpoint
         self._slots = collections.defaultdict(list)  # node -> the _Slots it takes part in
+        records = []
         for primary, node in enumerate(nodes):
             for optimizer, name, slot in node.get("slots", ()):
-                record = _Slot(primary, optimizer, name, slot)
-                self._slots[primary].append(record)
-                self._slots[optimizer].append(record)
+                records.append(_Slot(primary, optimizer, name, slot))
+                self._slots[primary].append(records[-1])
+                self._slots[optimizer].append(records[-1])
+        self.names = NodeNames(self.edges, records)
         self.worth_waiting = _nodes_leading_to_values(self.edges, self.has_value)
         self.worth_waiting |= {
             record.primary for records in self._slots.values() for record in records

@@ -13,8 +13,7 @@ import pytest
 
 import runtime as rt
 from runtime.saving import checkpoint_manager
-
-exists = rt.train.checkpoint_exists
+from runtime.saving.checkpoint_files import checkpoint_exists as exists
 
 
 def test_deletion(tmp_path):
