@@ -26,6 +26,7 @@ import stat
 
 from runtime.saving.format import ARRAYS_FILE, DESCRIPTION_FILE, SavedModelError
 
+_READ_CHUNK = 1 << 20
 _TEMPORARY_FILE = re.compile(r"\.saved_model-[0-9a-f]{16}\.json\.tmp")
 
 
@@ -146,11 +147,19 @@ def open_regular_file(path, limit, what, error=SavedModelError):
 
 
 def read_limited(file, limit, path, what):
-    """All of ``file``, refusing more than ``limit`` bytes (it may have grown since opened)."""
+    """All of ``file``, refusing more than ``limit`` bytes (it may have grown since opened).
+
+    Read a chunk at a time: ``read(limit + 1)`` would allocate the limit up front."""
+    chunks, total = [], 0
     try:
-        data = file.read(limit + 1)
+        while total <= limit:
+            chunk = file.read(min(_READ_CHUNK, limit + 1 - total))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            total += len(chunk)
     except OSError as e:
         raise SavedModelError(f"{path}: cannot read {what}: {e}") from e
-    if len(data) > limit:
+    if total > limit:
         raise SavedModelError(f"{path}: {what} grew over the limit of {limit} bytes")
-    return data
+    return b"".join(chunks)
