@@ -10,8 +10,10 @@ read each other's::
     last_preserved_timestamp: 1699999999.0
 
 Paths are stored relative to the directory where they can be, and come back
-joined to it. Reading parses only these fields (strings with C escapes,
-numbers), within a size limit.
+joined to it. Reading parses protobuf's text format for these fields (on one
+line or several, ``#`` comments, strings with C escapes, numbers), within a size
+limit; text it cannot parse is a ``ParseError``, which ``get_checkpoint_state``
+logs before ignoring the file, as TensorFlow does.
 
 >>> text = state_text(CheckpointState("/d/ckpt-2", ["/d/ckpt-1", "/d/ckpt-2"]), "/d")
 >>> print(text, end="")
