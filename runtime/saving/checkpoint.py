@@ -274,7 +274,7 @@ def _slot_records(objects):
 def _refuse_bad_names(obj, edges):
     names = [name for name, _ in edges]
     for name in names:
-        check_edge_name(name, f"{obj!r:.100}")
+        check_edge_name(name, obj)
     if len(set(names)) != len(names):
         twice = sorted({n for n in names if names.count(n) > 1})
         raise ValueError(

@@ -111,7 +111,7 @@ def check_edge_name(name, owner):
     """Refuses an edge name reading would refuse: ``owner`` is what holds it, for the error."""
     if len(name) > MAX_EDGE_NAME:
         raise ValueError(
-            f"Cannot save {owner}: its entry named {name[:40]!r}... has {len(name)} characters, "
+            f"Cannot save {owner!r:.100}: its entry named {name[:40]!r}... has {len(name)} characters, "
             f"over the limit of {MAX_EDGE_NAME} that reading a checkpoint allows"
         )
 

@@ -193,13 +193,13 @@ def test_a_failed_restore_does_not_say_values_could_not_be_found(tmp_path, caplo
     assert "could not be found" not in caplog.text
 
 
-def test_a_restore_formats_no_object_it_matches(tmp_path, monkeypatch):
+def test_a_write_and_a_restore_format_no_object(tmp_path, monkeypatch):
     # repr of each matched variable (its values) took most of a restore's time.
-    values = [rt.Variable(np.full(10, float(i), np.float32)) for i in range(30)]
-    path = rt.train.Checkpoint(vs=values).write(str(tmp_path / "c"))
     formatted = []
     original = rt.Variable.__repr__
     monkeypatch.setattr(rt.Variable, "__repr__", lambda v: formatted.append(v) or original(v))
+    values = [rt.Variable(np.full(10, float(i), np.float32)) for i in range(30)]
+    path = rt.train.Checkpoint(vs=values).write(str(tmp_path / "c"))
     fresh = [rt.Variable(np.zeros(10, np.float32)) for _ in range(30)]
     rt.train.Checkpoint(vs=fresh).read(path).assert_consumed()
     assert formatted == []
