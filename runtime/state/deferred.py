@@ -28,12 +28,25 @@ from __future__ import annotations
 import threading
 import weakref
 
-_lock = threading.Lock()
+_lock = threading.RLock()  # (a weak reference callback may run while it is held)
 # id(parent) -> (weak reference to parent, {edge name: [(owner, callback)]}). Read without the
 # lock by ``is_waited_on`` (one dict lookup, on every attribute set of every module); written
 # under it.
 _waiting = {}
-waiting_on_parents = _waiting  # (public name for the fast test of a __setattr__)
+_switches = []  # functions told True when a first restoration waits, False when none does
+
+
+def while_any_waits(switch):
+    """Calls ``switch(True)`` whenever restorations start to wait (none did), ``switch(False)``
+    when the last stops: a class reports attachments only then, so that its attribute sets
+    cost nothing the rest of the time."""
+    _switches.append(switch)
+    switch(bool(_waiting))
+
+
+def _switch(on):
+    for switch in _switches:
+        switch(on)
 
 
 def is_waited_on(parent) -> bool:
@@ -56,6 +69,8 @@ def defer(parent, name, restore, owner=None) -> bool:
                 ref = weakref.ref(parent, lambda _, key=key: _forget(key))
             except TypeError:
                 return False
+            if not _waiting:
+                _switch(True)
             entry = _waiting[key] = (ref, {})
         entry[1].setdefault(name, []).append((owner, restore))
     return True
@@ -76,7 +91,7 @@ def cancel(owner, parents):
                 else:
                     del edges[name]
             if not edges:
-                del _waiting[id(parent)]
+                _drop(id(parent))
 
 
 def slot_key(variable, slot_name):
@@ -89,7 +104,13 @@ def _forget(key):
     with _lock:
         entry = _waiting.get(key)
         if entry is not None and entry[0]() is None:
-            del _waiting[key]
+            _drop(key)
+
+
+def _drop(key):
+    del _waiting[key]
+    if not _waiting:
+        _switch(False)
 
 
 def attached(parent, name, value):
@@ -103,6 +124,6 @@ def attached(parent, name, value):
             return
         restores = entry[1].pop(name)
         if not entry[1]:
-            del _waiting[id(parent)]
+            _drop(id(parent))
     for _, restore in restores:
         restore(value)

@@ -24,8 +24,6 @@ from runtime.core.graph import name_scope
 from runtime.state import deferred
 from runtime.state.variables import Variable
 
-_RESTORES_WAITING = deferred.waiting_on_parents
-
 # The module's own bookkeeping: never walked, whatever _TF_MODULE_IGNORED_PROPERTIES says.
 _OWN_ATTRIBUTES = {"_name", "_scope_name", "_name_scope"}
 
@@ -198,13 +196,26 @@ class Module:
 
         return in_module_scope
 
-    def __setattr__(self, name, value):
-        super().__setattr__(name, value)
-        if id(self) in _RESTORES_WAITING:  # one lookup: nearly always no restore waits on self
-            deferred.attached(self, name, value)
-
     def __repr__(self):
         return f"<rt.Module {self.name!r}>"
+
+
+def _setattr_reporting(self, name, value):
+    super(Module, self).__setattr__(name, value)
+    if deferred.is_waited_on(self):  # a checkpoint restored earlier may wait for the value
+        deferred.attached(self, name, value)
+
+
+def _report_attachments(on):
+    """Modules report attribute sets only while a restoration waits somewhere: otherwise a
+    set is Python's own, with no hook to run."""
+    if on:
+        Module.__setattr__ = _setattr_reporting
+    elif "__setattr__" in Module.__dict__:
+        del Module.__setattr__
+
+
+deferred.while_any_waits(_report_attachments)
 
 
 def _everything(value):
