@@ -2,18 +2,16 @@
 
 >>> import runtime as rt
 >>> sorted(rt.train.__all__)
-['Checkpoint', 'CheckpointManager', 'checkpoint_exists', 'get_checkpoint_state', 'latest_checkpoint']
+['Checkpoint', 'CheckpointManager', 'get_checkpoint_state', 'latest_checkpoint']
 """
 
 from runtime.saving.checkpoint import Checkpoint
-from runtime.saving.checkpoint_files import checkpoint_exists
 from runtime.saving.checkpoint_manager import CheckpointManager, latest_checkpoint
 from runtime.saving.checkpoint_state import get_checkpoint_state
 
 __all__ = [
     "Checkpoint",
     "CheckpointManager",
-    "checkpoint_exists",
     "get_checkpoint_state",
     "latest_checkpoint",
 ]

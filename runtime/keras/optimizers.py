@@ -41,10 +41,12 @@ class Optimizer:
 
     def __init__(self, learning_rate, name):
         self.name = name
-        self._initial_learning_rate = float(learning_rate)
-        self._learning_rate = None  # a Variable, made with the other state
-        self._iterations = None
+        # Made now, as Keras 3 makes them: a checkpoint restored later assigns them at once,
+        # and a learning rate set after the restore stays.
+        self._iterations = self._state_variable(0, "iter", dtypes.int64)
+        self._learning_rate = self._state_variable(float(learning_rate), "learning_rate")
         self._slots = {}  # id(variable) -> {slot name: Variable}
+        self._slot_primaries = {}  # id(variable) -> variable (held, as Keras holds them)
 
     # --- state -------------------------------------------------------------------------------
 
@@ -55,24 +57,15 @@ class Optimizer:
     @property
     def iterations(self):
         """How many times ``apply_gradients`` ran: an int64 variable."""
-        if self._iterations is None:
-            self._iterations = self._state_variable(0, "iter", dtypes.int64)
-            deferred.attached(self, "iterations", self._iterations)
         return self._iterations
 
     @property
     def learning_rate(self):
-        if self._learning_rate is None:
-            self._learning_rate = self._state_variable(self._initial_learning_rate, "learning_rate")
-            deferred.attached(self, "learning_rate", self._learning_rate)
         return self._learning_rate
 
     @learning_rate.setter
     def learning_rate(self, value):
-        if self._learning_rate is None:
-            self._initial_learning_rate = float(value)
-        else:
-            self._learning_rate.assign(value)
+        self._learning_rate.assign(value)
 
     lr = learning_rate
 
@@ -82,30 +75,41 @@ class Optimizer:
 
     def variables(self):
         """The optimizer's own variables: iterations, learning rate, then the slots."""
-        own = [v for v in (self._iterations, self._learning_rate) if v is not None]
+        own = [self._iterations, self._learning_rate]
         return own + [v for slots in self._slots.values() for v in slots.values()]
 
     def _slots_of(self, variable):
         slots = self._slots.get(id(variable))
         if slots is None:
-            index = len(self._slots)
             slots = self._slots[id(variable)] = {}
+            self._slot_primaries[id(variable)] = variable
             base = variable.name.removesuffix(":0")
             zeros = np.zeros(variable.shape.as_list(), variable.dtype.as_numpy_dtype)
             for slot in self.slot_names:  # zeros, as Keras: not ``variable * 0`` (NaN for inf)
                 slots[slot] = self._state_variable(zeros, f"{base}/{slot}", variable.dtype)
-                deferred.attached(self, _slot_edge(slot, index), slots[slot])
+                # A restored checkpoint may wait for it, by its variable.
+                deferred.attached(self, deferred.slot_key(variable, slot), slots[slot])
         return slots
 
     def _trackable_children(self):
-        """The optimizer's state for a checkpoint: ``iterations``, ``learning_rate``, and each
-        slot by its name and the order its variable was first updated in (``m_0``, ``v_0``,
-        ``m_1``...), as Keras 3 lists them: the same training program finds them again, and
-        a fresh optimizer takes them when it makes them."""
-        own = {"iterations": self._iterations, "learning_rate": self._learning_rate}
-        for index, slots in enumerate(self._slots.values()):
-            own.update({_slot_edge(slot, index): v for slot, v in slots.items()})
-        return {name: value for name, value in own.items() if value is not None}
+        """The optimizer's own state for a checkpoint: ``iterations``, ``learning_rate``. Its
+        slots are saved with their variables (``_slot_variables``), as TensorFlow records them
+        on the variable's node: a restore finds a slot by its variable's path."""
+        return {"iterations": self._iterations, "learning_rate": self._learning_rate}
+
+    def _slot_variables(self):
+        """``[(variable, slot name, slot variable)]``, in the order the slots were made."""
+        return [
+            (self._slot_primaries[key], name, slot)
+            for key, slots in self._slots.items()
+            for name, slot in slots.items()
+        ]
+
+    def _existing_slot(self, variable, name):
+        """``variable``'s slot ``name``, or None before the first update of ``variable``."""
+        if self._slot_primaries.get(id(variable)) is not variable:
+            return None
+        return self._slots[id(variable)].get(name)
 
     slot_names = ()
 
@@ -235,10 +239,6 @@ class RMSprop(Optimizer):
         if self.momentum:
             scaled = slots["momentum"].assign(self.momentum * slots["momentum"] + scaled)
         variable.assign_sub(scaled)
-
-
-def _slot_edge(slot, index):
-    return f"{slot}_{index}"
 
 
 _BY_NAME = {"sgd": SGD, "adam": Adam, "rmsprop": RMSprop}

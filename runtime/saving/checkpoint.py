@@ -34,14 +34,14 @@ from runtime import errors
 from runtime.core import context, dtypes
 from runtime.core.graph import name_scope
 from runtime.saving.arrays import ArraysWriter
-from runtime.saving.checkpoint_files import read_checkpoint, write_checkpoint
+from runtime.saving.checkpoint_files import CheckpointFile, check_edge_name, write_checkpoint
 from runtime.saving.checkpoint_restore import Restoration
 from runtime.saving.checkpoint_state import CheckpointState, write_state
 from runtime.state import deferred
 from runtime.state.trackable import children, graph, holds_trackables, is_trackable
 from runtime.state.variables import Variable
 
-_OWN_ATTRIBUTES = frozenset({"_root", "_attached", "_save_counter"})
+_OWN_ATTRIBUTES = frozenset({"_root", "_attached", "_save_counter", "_last_restoration"})
 _NOT_FOUND_ADVICE = (
     "\nPlease double-check that the path is correct. You may be missing the checkpoint "
     "suffix (e.g. the '-1' in 'path/to/ckpt-1')."
@@ -73,11 +73,13 @@ class Checkpoint:
     _save_counter = None
     _root = None
     _attached = {}  # (only read on the class; __init__ gives each checkpoint its own)
+    _last_restoration = None
 
     def __init__(self, root=None, **kwargs):
         object.__setattr__(self, "_save_counter", None)
         object.__setattr__(self, "_attached", {})
         object.__setattr__(self, "_root", root)  # may be a weakref.ref, as in TensorFlow
+        object.__setattr__(self, "_last_restoration", None)  # a weakref.ref to the newest
         if root is not None:
             _check_trackable(self._root_object(), "root")
         own = dict(children(self._root_object())) if root is not None else {}
@@ -94,8 +96,14 @@ class Checkpoint:
 
     def __setattr__(self, name, value):
         object.__setattr__(self, name, value)
-        if name not in _OWN_ATTRIBUTES:
+        if name not in _OWN_ATTRIBUTES and deferred.is_waited_on(self):
             deferred.attached(self, name, value)
+
+    @property
+    def root(self):
+        """The root object: ``root`` as given, else this checkpoint (TensorFlow's
+        ``Checkpoint.root``)."""
+        return self if self._root is None else self._root_object()
 
     def _trackable_children(self):
         found = {
@@ -146,16 +154,17 @@ class Checkpoint:
         objects, edges = graph(self._graph_root())
         arrays = ArraysWriter()
         nodes = []
+        slots = _slot_records(objects)
+        edges += [[] for _ in range(len(objects) - len(edges))]  # the slots: no edges
         for obj, out in zip(objects, edges):
-            _refuse_duplicate_names(obj, out)
+            _refuse_bad_names(obj, out)
             node = {"children": [[name, child] for name, child in out]}
             if isinstance(obj, Variable):
                 node["value"] = arrays.add(_stored_value(obj), obj.dtype, f"variable {obj.name!r}")
+            if id(obj) in slots:
+                node["slots"] = slots[id(obj)]
             nodes.append(node)
-        try:
-            write_checkpoint(prefix, nodes, arrays)
-        except FileNotFoundError as e:
-            raise errors.NotFoundError(f"Cannot write checkpoint {prefix}: {e}") from e
+        write_checkpoint(prefix, nodes, arrays)
         return prefix
 
     def save(self, file_prefix, options=None):
@@ -178,9 +187,17 @@ class Checkpoint:
         if save_path is None:
             return InitializationOnlyStatus()
         prefix = os.fspath(save_path)
-        nodes, values = read_checkpoint(prefix)
-        restoration = Restoration(prefix, nodes, values)
-        restoration.bind(0, self._graph_root(), self._waits_on)
+        restoration = Restoration(prefix, CheckpointFile(prefix))
+        earlier = self._last_restoration and self._last_restoration()
+        if earlier is not None:
+            earlier.cancel()  # this restore's values replace what it still waited for
+        object.__setattr__(self, "_last_restoration", weakref.ref(restoration))
+        try:
+            restoration.bind(0, self._graph_root(), self._waits_on)
+        except (errors.InvalidArgumentError, ValueError):
+            restoration.expect_partial[0] = True  # the error says it all: no warnings besides
+            restoration.cancel()
+            raise
         return CheckpointLoadStatus(restoration, self)
 
     def restore(self, save_path, options=None):
@@ -233,8 +250,31 @@ def _stored_value(variable):
     return value
 
 
-def _refuse_duplicate_names(obj, edges):
+def _slot_records(objects):
+    """``{id(variable): [[optimizer node, slot name, slot node]]}`` for the optimizers among
+    ``objects``, their slots appended to ``objects`` as nodes (TensorFlow records a slot on
+    its variable's node). A slot of a variable not saved is not saved either."""
+    number = {id(obj): i for i, obj in enumerate(objects)}
+    records = {}
+    for optimizer in list(objects):
+        if not callable(getattr(type(optimizer), "_slot_variables", None)):
+            continue
+        for variable, name, slot in optimizer._slot_variables():
+            if id(variable) not in number:
+                continue
+            if id(slot) not in number:
+                number[id(slot)] = len(objects)
+                objects.append(slot)
+            records.setdefault(id(variable), []).append(
+                [number[id(optimizer)], name, number[id(slot)]]
+            )
+    return records
+
+
+def _refuse_bad_names(obj, edges):
     names = [name for name, _ in edges]
+    for name in names:
+        check_edge_name(name, obj)
     if len(set(names)) != len(names):
         twice = sorted({n for n in names if names.count(n) > 1})
         raise ValueError(

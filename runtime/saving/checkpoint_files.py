@@ -11,17 +11,22 @@ before anything is returned, so a damaged or hostile checkpoint raises
 ``rt.errors.DataLossError`` naming the file, and a missing one
 ``rt.errors.NotFoundError``; nothing in the files is ever run.
 
-Each file is written to a temporary name, synced, and renamed into place, data
-first: a save that fails or is killed leaves no half-written file under a
-checkpoint's names (the index of an earlier save at the same prefix may then
-name data it does not match; its checksum says so).
+A write commits the pair at once: the data goes to a file the new index names
+(``<prefix>.data-00000-of-00001``, or, when the index in place names that one,
+``<prefix>.<16 hex digits>.data-00000-of-00001``), synced; the index goes to a
+temporary file, synced, and is renamed over ``<prefix>.index``: the commit.
+Only then is the data file of the index it replaced removed. So whatever point
+a write fails or is killed at, ``<prefix>.index`` names complete data: the
+previous checkpoint's until the rename, the new one's after it.
+
+A restore keeps the data file open and reads a value from it when its
+variable exists (``CheckpointFile.value``), holding no arrays meanwhile.
 """
 
 from __future__ import annotations
 
 import contextlib
 import hashlib
-import io
 import json
 import os
 import re
@@ -29,8 +34,8 @@ import secrets
 
 from runtime.errors import DataLossError, NotFoundError
 from runtime.saving.arrays import ArraysReader, ArraysWriter
-from runtime.saving.files import open_regular_file, read_limited
-from runtime.saving.format import Damage, SavedModelError
+from runtime.saving.files import open_regular_file, read_limited, sync_directory, write_new_file
+from runtime.saving.format import Damage, SavedModelError, json_values_bound
 
 FORMAT = "autograph-checkpoint"
 VERSION = 1
@@ -44,6 +49,7 @@ MAX_NODES = 1 << 20
 MAX_INDEX_VALUES = 1 << 22
 MAX_EDGE_NAME = 1000
 _SHA256 = re.compile(r"[0-9a-f]{64}")
+_HASH_CHUNK = 1 << 20
 
 
 def index_checksum(content) -> str:
@@ -51,78 +57,205 @@ def index_checksum(content) -> str:
     return hashlib.sha256(canonical.encode("ascii")).hexdigest()
 
 
+# --- writing ----------------------------------------------------------------------------------
+
+
 def write_checkpoint(prefix, nodes, arrays: ArraysWriter):
     """Writes the checkpoint ``prefix``: ``nodes`` (JSON: ``{"children": [[name, node]...],
-    "value": reference}``) and the arrays they refer to."""
+    "value": reference}``) and the arrays they refer to, committed as the module says.
+
+    What reading would refuse (too many nodes, too much data) raises ValueError before any
+    file is touched."""
     data = arrays.to_bytes()
-    data_name = os.path.basename(prefix) + DATA_SUFFIX
+    directory = os.path.dirname(prefix)
+    replaced = _named_data_file(prefix)
+    data_name = _fresh_data_name(prefix, replaced)
     content = {
         "format": FORMAT,
         "version": VERSION,
         "data": {"file": data_name, "bytes": len(data), "sha256": hashlib.sha256(data).hexdigest()},
         "nodes": nodes,
     }
-    index = dict(content, checksum=index_checksum(content))
-    directory = os.path.dirname(prefix)
+    text = json.dumps(dict(content, checksum=index_checksum(content)), indent=1).encode("ascii")
+    _refuse_what_reading_refuses(prefix, len(nodes), len(data), text)
     if directory:
         os.makedirs(directory, exist_ok=True)
-    write_atomically(prefix + DATA_SUFFIX, data)
-    write_atomically(prefix + INDEX_SUFFIX, json.dumps(index, indent=1).encode("ascii"))
-
-
-def write_atomically(path, data: bytes):
-    """``data`` under ``path``, complete or not at all: written to a fresh temporary file in the
-    same directory, synced, renamed over ``path``."""
-    temporary = f"{path}.tmp-{secrets.token_hex(8)}"
-    fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o644)
+    data_path = os.path.join(directory, data_name)
+    replace_file(data_path, data, sync=False)
     try:
-        try:
-            view = memoryview(data)
-            while view:
-                view = view[os.write(fd, view) :]
-            os.fsync(fd)
-        finally:
-            os.close(fd)
+        replace_file(prefix + INDEX_SUFFIX, text)  # the commit
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(data_path)  # named by no index
+        raise
+    if replaced is not None and replaced != data_name:
+        with contextlib.suppress(OSError):  # committed already: a leftover is only litter
+            os.unlink(os.path.join(directory, replaced))
+
+
+def _refuse_what_reading_refuses(prefix, node_count, data_bytes, index_text):
+    def refuse(problem):
+        raise ValueError(f"Cannot write checkpoint {prefix}: {problem}, so it could not be read")
+
+    if node_count > MAX_NODES:
+        refuse(f"it holds {node_count} objects, over the limit of {MAX_NODES}")
+    if data_bytes > MAX_DATA_BYTES:
+        refuse(f"its values take {data_bytes} bytes, over the limit of {MAX_DATA_BYTES}")
+    if len(index_text) > MAX_INDEX_BYTES:
+        refuse(f"its index takes {len(index_text)} bytes, over the limit of {MAX_INDEX_BYTES}")
+    if json_values_bound(index_text) > MAX_INDEX_VALUES:
+        refuse(f"its index holds over {MAX_INDEX_VALUES} JSON values, the limit")
+
+
+def check_edge_name(name, owner):
+    """Refuses an edge name reading would refuse: ``owner`` is what holds it, for the error."""
+    if len(name) > MAX_EDGE_NAME:
+        raise ValueError(
+            f"Cannot save {owner!r:.100}: its entry named {name[:40]!r}... has {len(name)} characters, "
+            f"over the limit of {MAX_EDGE_NAME} that reading a checkpoint allows"
+        )
+
+
+def _named_data_file(prefix):
+    """The data file the index at ``prefix`` names now, or None (no index, or not readable)."""
+    try:
+        with open(prefix + INDEX_SUFFIX, "rb") as file:
+            raw = file.read(MAX_INDEX_BYTES + 1)
+        name = json.loads(raw)["data"]["file"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    return name if _is_data_name(name) else None
+
+
+def _fresh_data_name(prefix, in_place):
+    """TensorFlow's data file name, unless the index in place names it: then a new one."""
+    base = os.path.basename(prefix)
+    if in_place != base + DATA_SUFFIX:
+        return base + DATA_SUFFIX
+    return f"{base}.{secrets.token_hex(8)}{DATA_SUFFIX}"
+
+
+def replace_file(path, data: bytes, sync=True):
+    """``data`` under ``path``, complete or not at all: written to a fresh temporary file in the
+    same directory, synced, renamed over ``path``; ``sync``: the directory too (the rename
+    survives a crash). Temporary files that killed writes left next to ``path`` are removed."""
+    directory, name = os.path.split(path)
+    temporary = os.path.join(directory, f".{name}.{secrets.token_hex(8)}.tmp")
+    try:
+        write_new_file(temporary, data)
         os.replace(temporary, path)
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(temporary)
         raise
+    if sync:
+        sync_directory(directory or ".")
+    _remove_stale_temporaries(directory, name)
+
+
+def _remove_stale_temporaries(directory, name):
+    stale = re.compile(re.escape(f".{name}.") + r"[0-9a-f]{16}\.tmp")
+    with contextlib.suppress(OSError):
+        for entry in os.listdir(directory or "."):
+            if stale.fullmatch(entry):
+                with contextlib.suppress(OSError):
+                    os.unlink(os.path.join(directory, entry))
+
+
+def remove_checkpoint(prefix):
+    """Deletes the files of the checkpoint ``prefix`` (those that exist): its index and data
+    files (TensorFlow's ``.data-?????-of-?????`` shards, and this project's renamed ones)."""
+    directory, base = os.path.split(prefix)
+    with contextlib.suppress(FileNotFoundError):
+        os.unlink(prefix + INDEX_SUFFIX)
+    data = re.compile(re.escape(base) + r"(\.[0-9a-f]{16})?\.data-[0-9]{5}-of-[0-9]{5}")
+    with contextlib.suppress(OSError):
+        for entry in os.listdir(directory or "."):
+            if data.fullmatch(entry):
+                with contextlib.suppress(FileNotFoundError):
+                    os.unlink(os.path.join(directory, entry))
+
+
+def checkpoint_exists(prefix) -> bool:
+    """Whether the checkpoint ``prefix`` has an index file."""
+    return os.path.isfile(os.fspath(prefix) + INDEX_SUFFIX)
+
+
+def _is_data_name(name):
+    return (
+        type(name) is str
+        and name.endswith(DATA_SUFFIX)
+        and os.path.basename(name) == name
+        and name not in ("", ".", "..")
+    )
+
+
+# --- reading ----------------------------------------------------------------------------------
+
+
+class CheckpointFile:
+    """An open checkpoint: its nodes (checked), and each node's value read from the data file
+    when asked for. ``close()`` (or garbage collection) closes the data file."""
+
+    def __init__(self, prefix):
+        index_path = prefix + INDEX_SUFFIX
+        self.nodes, reference = _read_index(index_path)
+        self.references = [node.get("value") for node in self.nodes]
+        data_path = os.path.join(os.path.dirname(prefix), reference["file"])
+        self._file = _open_data(data_path, reference)
+        try:
+            self._check_values(index_path, data_path, reference["bytes"])
+            self._reader = self._new_reader(index_path, data_path, reference["bytes"])
+        except BaseException:
+            self._file.close()
+            raise
+        self._index_path, self._data_path = index_path, data_path
+
+    def _new_reader(self, index_path, data_path, size):
+        try:
+            return ArraysReader(self._file, data_path, size, max_members=2 * len(self.references))
+        except SavedModelError as e:
+            raise DataLossError(f"{index_path}: {e}") from None
+
+    def _check_values(self, index_path, data_path, size):
+        """Reads every value once, keeping none: a damaged one raises now, not when used."""
+        arrays = self._new_reader(index_path, data_path, size)
+        try:
+            for reference in self.references:
+                if reference is not None:
+                    arrays.read(reference, "a value")
+            arrays.check_all_read()
+        except Damage as e:
+            raise DataLossError(f"{index_path}: {e}") from None
+        except SavedModelError as e:
+            raise DataLossError(str(e)) from None
+
+    def has_value(self, node):
+        return self.references[node] is not None
+
+    def value(self, node):
+        """Node ``node``'s value, a numpy array, read now (each at most once)."""
+        try:
+            return self._reader.read(self.references[node], "a value")
+        except (Damage, SavedModelError) as e:
+            raise DataLossError(f"{self._index_path}: {e}") from None
+
+    def close(self):
+        self._file.close()
 
 
 def read_checkpoint(prefix):
     """``(nodes, values)`` of the checkpoint ``prefix``: the nodes as written (checked), and
-    ``values[i]``, node ``i``'s numpy value or None."""
-    index_path = prefix + INDEX_SUFFIX
-    raw = _read_index(index_path)
-    values_bound = 1 + sum(raw.count(mark) for mark in (b",", b":", b"[", b"{"))
-    if values_bound > MAX_INDEX_VALUES:
-        raise DataLossError(
-            f"{index_path}: the index holds up to {values_bound} JSON values, over the limit of "
-            f"{MAX_INDEX_VALUES}"
-        )
+    ``values[i]``, node ``i``'s numpy value or None. (A restore uses ``CheckpointFile``.)"""
+    checkpoint = CheckpointFile(prefix)
     try:
-        content = json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError, RecursionError) as e:
-        raise DataLossError(f"{index_path}: not a checkpoint index of this project ({e})") from None
-    try:
-        nodes, data_reference = _check_index(content)
-    except Damage as e:
-        raise DataLossError(f"{index_path}: {e}") from None
-    data_path = os.path.join(os.path.dirname(prefix), data_reference["file"])
-    data = _read_data(data_path, data_reference)
-    references = [node.get("value") for node in nodes]
-    try:
-        arrays = ArraysReader(
-            io.BytesIO(data), data_path, len(data), max_members=2 * len(references)
-        )
-        values = [None if ref is None else arrays.read(ref, "a value") for ref in references]
-        arrays.check_all_read()
-    except Damage as e:
-        raise DataLossError(f"{index_path}: {e}") from None
-    except SavedModelError as e:
-        raise DataLossError(str(e)) from None
-    return nodes, values
+        values = [
+            checkpoint.value(node) if checkpoint.has_value(node) else None
+            for node in range(len(checkpoint.nodes))
+        ]
+    finally:
+        checkpoint.close()
+    return checkpoint.nodes, values
 
 
 def _read_index(path):
@@ -136,9 +269,23 @@ def _read_index(path):
         ) from None
     with file:
         try:
-            return read_limited(file, MAX_INDEX_BYTES, path, "the checkpoint index")
+            raw = read_limited(file, MAX_INDEX_BYTES, path, "the checkpoint index")
         except SavedModelError as e:
             raise DataLossError(str(e)) from None
+    values_bound = json_values_bound(raw)
+    if values_bound > MAX_INDEX_VALUES:
+        raise DataLossError(
+            f"{path}: the index holds up to {values_bound} JSON values, over the limit of "
+            f"{MAX_INDEX_VALUES}"
+        )
+    try:
+        content = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError, RecursionError) as e:
+        raise DataLossError(f"{path}: not a checkpoint index of this project ({e})") from None
+    try:
+        return _check_index(content)
+    except Damage as e:
+        raise DataLossError(f"{path}: {e}") from None
 
 
 def _expect(condition, message):
@@ -165,13 +312,7 @@ def _check_index(content):
         type(data) is dict and data.keys() == {"file", "bytes", "sha256"},
         "'data' is damaged",
     )
-    _expect(
-        type(data["file"]) is str
-        and data["file"].endswith(DATA_SUFFIX)
-        and os.path.basename(data["file"]) == data["file"]
-        and data["file"] not in ("", ".", ".."),
-        "'data' names a bad file",
-    )
+    _expect(_is_data_name(data["file"]), "'data' names a bad file")
     _expect(type(data["bytes"]) is int and 0 < data["bytes"] <= MAX_DATA_BYTES, "bad data size")
     _expect(type(data["sha256"]) is str and _SHA256.fullmatch(data["sha256"]), "bad SHA-256")
     nodes = content["nodes"]
@@ -182,7 +323,21 @@ def _check_index(content):
 
 
 def _check_node(node, count):
-    _expect(type(node) is dict and set(node) <= {"children", "value"}, "a node is damaged")
+    _expect(type(node) is dict and set(node) <= {"children", "value", "slots"}, "a node is damaged")
+    _expect(type(node.get("slots", [])) is list, "a node's slots are damaged")
+    for slot in node.get("slots", ()):
+        _expect(
+            type(slot) is list
+            and len(slot) == 3
+            and type(slot[0]) is int
+            and 0 <= slot[0] < count
+            and type(slot[1]) is str
+            and 0 < len(slot[1]) <= MAX_EDGE_NAME
+            and type(slot[2]) is int
+            and 0 <= slot[2] < count,
+            f"a slot is damaged: {slot!r:.80}",
+        )
+
     edges = node.get("children")
     _expect(type(edges) is list, "a node's children are damaged")
     names = set()
@@ -191,7 +346,7 @@ def _check_node(node, count):
             type(edge) is list
             and len(edge) == 2
             and type(edge[0]) is str
-            and 0 < len(edge[0]) <= MAX_EDGE_NAME
+            and len(edge[0]) <= MAX_EDGE_NAME  # "" too: an empty dict key, as TensorFlow allows
             and type(edge[1]) is int
             and 0 <= edge[1] < count,
             f"an edge is damaged: {edge!r:.80}",
@@ -200,32 +355,28 @@ def _check_node(node, count):
         names.add(edge[0])
 
 
-def _read_data(path, reference):
+def _open_data(path, reference):
+    """The data file, open, checked against the index's size and SHA-256 (read a chunk at a
+    time: the file is not held in memory)."""
     try:
         file, size = open_regular_file(path, MAX_DATA_BYTES, "the checkpoint data", DataLossError)
     except FileNotFoundError:
         raise DataLossError(f"{path}: the checkpoint's data file is missing") from None
-    with file:
+    try:
         if size != reference["bytes"]:
             raise DataLossError(
                 f"{path}: the data file has {size} bytes, but the index says {reference['bytes']}"
             )
+        digest, read = hashlib.sha256(), 0
         try:
-            data = file.read(size + 1)
+            while chunk := file.read(_HASH_CHUNK):
+                digest.update(chunk)
+                read += len(chunk)
         except OSError as e:
             raise DataLossError(f"{path}: cannot read the data file: {e}") from e
-    # The bytes hashed are the bytes parsed.
-    if len(data) != size or hashlib.sha256(data).hexdigest() != reference["sha256"]:
-        raise DataLossError(f"{path}: the data file is damaged (its SHA-256 differs)")
-    return data
-
-
-def remove_checkpoint(prefix):
-    """Deletes the files of the checkpoint ``prefix`` (those that exist)."""
-    for path in (prefix + INDEX_SUFFIX, prefix + DATA_SUFFIX):
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(path)
-
-
-def checkpoint_exists(prefix) -> bool:
-    return os.path.isfile(os.fspath(prefix) + INDEX_SUFFIX)
+        if read != size or digest.hexdigest() != reference["sha256"]:
+            raise DataLossError(f"{path}: the data file is damaged (its SHA-256 differs)")
+        return file
+    except BaseException:
+        file.close()
+        raise

@@ -10,8 +10,10 @@ read each other's::
     last_preserved_timestamp: 1699999999.0
 
 Paths are stored relative to the directory where they can be, and come back
-joined to it. Reading parses only these fields (strings with C escapes,
-numbers), within a size limit.
+joined to it. Reading parses protobuf's text format for these fields (on one
+line or several, ``#`` comments, strings with C escapes, numbers), within a size
+limit; text it cannot parse is a ``ParseError``, which ``get_checkpoint_state``
+logs before ignoring the file, as TensorFlow does.
 
 >>> text = state_text(CheckpointState("/d/ckpt-2", ["/d/ckpt-1", "/d/ckpt-2"]), "/d")
 >>> print(text, end="")
@@ -26,16 +28,27 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+import math
 import os
 import re
 
-from runtime.saving.checkpoint_files import write_atomically
+from runtime.saving.checkpoint_files import replace_file
 from runtime.saving.files import open_regular_file, read_limited
 from runtime.saving.format import SavedModelError
 
 STATE_FILE = "checkpoint"
 MAX_STATE_BYTES = 16 << 20
-_LINE = re.compile(r"\s*([a-z_]+)\s*:\s*(.*?)\s*")
+# Protocol buffer text: fields may share a line or be split over lines, end in "," or ";",
+# "# comments" run to the end of a line, adjacent quoted strings are joined.
+_TOKEN = re.compile(
+    r"""(?P<space>\s+|\#[^\n]*)
+    |(?P<number>-?(?:(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?[fF]?
+                    |(?i:inf(?:inity)?|nan)(?![\w])))
+    |(?P<name>[A-Za-z_]\w*)
+    |(?P<string>"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*')
+    |(?P<mark>[:;,])""",
+    re.VERBOSE,
+)
 _ESCAPE = re.compile(rb"\\(?:([0-7]{1,3})|x([0-9a-fA-F]{1,2})|(.))", re.DOTALL)
 _SIMPLE_ESCAPES = {
     b"n": b"\n",
@@ -50,6 +63,9 @@ _SIMPLE_ESCAPES = {
     b'"': b'"',
     b"?": b"?",
 }
+_STRING_FIELDS = ("model_checkpoint_path", "all_model_checkpoint_paths")
+_NUMBER_FIELDS = ("all_model_checkpoint_timestamps", "last_preserved_timestamp")
+_REPEATED_FIELDS = ("all_model_checkpoint_paths", "all_model_checkpoint_timestamps")
 
 logger = logging.getLogger("runtime")
 
@@ -64,8 +80,8 @@ class CheckpointState:
     last_preserved_timestamp: float = 0.0
 
 
-class StateParseError(ValueError):
-    """The state file is not CheckpointState text."""
+class ParseError(ValueError):
+    """The state file is not CheckpointState text (protobuf's ``text_format.ParseError``)."""
 
 
 def _relative(path, directory):
@@ -107,13 +123,11 @@ def write_state(directory, state, latest_filename=None):
     """Replaces the state file of ``directory`` with ``state``, atomically."""
     directory = os.fspath(directory)
     path = os.path.join(directory, latest_filename or STATE_FILE)
-    write_atomically(path, state_text(state, directory).encode("ascii"))
+    replace_file(path, state_text(state, directory).encode("ascii"))
 
 
-def _unquote(text):
-    if len(text) < 2 or text[0] != text[-1] or text[0] not in "\"'":
-        raise StateParseError(f"expected a quoted string, found {text!r:.80}")
-    body = text[1:-1].encode("utf-8", "surrogateescape")
+def _unescape(quoted):
+    body = quoted[1:-1].encode("utf-8", "surrogateescape")
 
     def one(match):
         octal, hexadecimal, simple = match.groups()
@@ -122,39 +136,87 @@ def _unquote(text):
         if hexadecimal is not None:
             return bytes([int(hexadecimal, 16)])
         if simple not in _SIMPLE_ESCAPES:
-            raise StateParseError(f"unknown escape \\{simple.decode('latin-1')}")
+            raise ValueError(f"Invalid escape sequence \\{simple.decode('latin-1')}")
         return _SIMPLE_ESCAPES[simple]
 
-    return os.fsdecode(_ESCAPE.sub(one, body))
+    return _ESCAPE.sub(one, body)
 
 
-def _number(text):
-    try:
-        return float(text)
-    except ValueError:
-        raise StateParseError(f"expected a number, found {text!r:.80}") from None
+def _tokens(text):
+    """``(kind, text, line, column)`` for each token of ``text``; ParseError where none fits."""
+    position, line, line_start = 0, 1, 0
+    while position < len(text):
+        match = _TOKEN.match(text, position)
+        column = position - line_start + 1
+        if match is None:
+            problem = "Unterminated string" if text[position] in "\"'" else "Unexpected text"
+            raise ParseError(f"{line}:{column} : {problem}: {text[position : position + 20]!r}")
+        if match.lastgroup != "space":
+            yield match.lastgroup, match.group(), line, column
+        line += match.group().count("\n")
+        if "\n" in match.group():
+            line_start = match.start() + match.group().rindex("\n") + 1
+        position = match.end()
+
+
+def _field_values(text):
+    """``(field, value)`` in order: strings as bytes, numbers as floats."""
+    tokens = list(_tokens(text))
+    index = 0
+
+    def take(kind, wanted):
+        nonlocal index
+        if index == len(tokens):
+            raise ParseError(f"Expected {wanted}, found the end of the text")
+        found, value, line, column = tokens[index]
+        if found != kind or (kind == "mark" and value != ":"):
+            raise ParseError(f"{line}:{column} : Expected {wanted}, found {value!r:.40}")
+        index += 1
+        return value, line, column
+
+    while index < len(tokens):
+        field, line, column = take("name", "a field name")
+        if field not in _STRING_FIELDS + _NUMBER_FIELDS:
+            raise ParseError(
+                f'{line}:{column} : Message type "tensorflow.CheckpointState" has no field '
+                f'named "{field}".'
+            )
+        take("mark", '":"')
+        if field in _STRING_FIELDS:
+            value, line, column = take("string", "a quoted string")
+            parts = [value]
+            while index < len(tokens) and tokens[index][0] == "string":  # "a" "b" is "ab"
+                parts.append(tokens[index][1])
+                index += 1
+            try:
+                yield field, b"".join(_unescape(part) for part in parts)
+            except ValueError as e:
+                raise ParseError(f"{line}:{column} : {e}") from None
+        else:
+            value, line, column = take("number", "a number")
+            word = value.lstrip("-").isalpha()  # inf, infinity, nan: their f is no suffix
+            number = float(value if word else value.rstrip("fF"))
+            if not math.isfinite(number):
+                raise ParseError(f"{line}:{column} : a timestamp must be finite, found {value}")
+            yield field, number
+        if index < len(tokens) and tokens[index][1] in (",", ";"):
+            index += 1
 
 
 def parse_state(text, directory):
-    """The CheckpointState that ``text`` holds; relative paths are joined to ``directory``."""
+    """The CheckpointState that ``text`` holds; relative paths are joined to ``directory``.
+
+    A field given twice that is not a list keeps its last value, as protobuf's
+    ``text_format.Merge`` (what TensorFlow reads the file with) does.
+    """
     state = CheckpointState()
-    for line in text.splitlines():
-        if not line.strip() or line.lstrip().startswith("#"):
-            continue
-        match = _LINE.fullmatch(line)
-        if match is None:
-            raise StateParseError(f"cannot parse line {line!r:.80}")
-        field, value = match.groups()
-        if field == "model_checkpoint_path":
-            state.model_checkpoint_path = _unquote(value)
-        elif field == "all_model_checkpoint_paths":
-            state.all_model_checkpoint_paths.append(_unquote(value))
-        elif field == "all_model_checkpoint_timestamps":
-            state.all_model_checkpoint_timestamps.append(_number(value))
-        elif field == "last_preserved_timestamp":
-            state.last_preserved_timestamp = _number(value)
+    for field, value in _field_values(text):
+        if field in _STRING_FIELDS:
+            value = os.fsdecode(value)
+        if field in _REPEATED_FIELDS:
+            getattr(state, field).append(value)
         else:
-            raise StateParseError(f"unknown field {field!r}")
+            setattr(state, field, value)
     directory = os.fspath(directory)
 
     def joined(path):
@@ -167,25 +229,29 @@ def parse_state(text, directory):
 
 def get_checkpoint_state(checkpoint_dir, latest_filename=None):
     """The CheckpointState of ``checkpoint_dir``, or None when it has no state file (or one
-    that cannot be parsed: logged, as TensorFlow does). A state file naming no checkpoint
-    raises ValueError, as TensorFlow's ``tf.train.get_checkpoint_state``."""
+    that cannot be read or parsed: logged, then ignored, as TensorFlow does). A state file
+    naming no checkpoint raises ValueError, as TensorFlow's ``tf.train.get_checkpoint_state``.
+    """
     directory = os.fspath(checkpoint_dir)
     path = os.path.join(directory, latest_filename or STATE_FILE)
+    try:
+        text = _state_text_in(path)
+        state = None if text is None else parse_state(text, directory)
+    except (SavedModelError, ParseError) as e:
+        logger.warning("%s: %s", type(e).__name__, e)
+        logger.warning("%s: Checkpoint ignored", path)
+        return None
+    if state is not None and not state.model_checkpoint_path:
+        raise ValueError(f"Invalid checkpoint state loaded from {directory}")
+    return state
+
+
+def _state_text_in(path):
+    """The text of the state file ``path``; None when there is none."""
     try:
         file, _ = open_regular_file(path, MAX_STATE_BYTES, "the checkpoint state file")
     except FileNotFoundError:
         return None
-    except SavedModelError as e:
-        logger.warning("%s: Checkpoint ignored (%s)", path, e)
-        return None
     with file:
-        try:
-            raw = read_limited(file, MAX_STATE_BYTES, path, "the checkpoint state file")
-            state = parse_state(raw.decode("utf-8", "surrogateescape"), directory)
-        except (SavedModelError, StateParseError) as e:
-            logger.warning("%s: %s", type(e).__name__, e)
-            logger.warning("%s: Checkpoint ignored", path)
-            return None
-    if not state.model_checkpoint_path:
-        raise ValueError(f"Invalid checkpoint state loaded from {directory}")
-    return state
+        raw = read_limited(file, MAX_STATE_BYTES, path, "the checkpoint state file")
+    return raw.decode("utf-8", "surrogateescape")

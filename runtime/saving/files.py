@@ -26,6 +26,7 @@ import stat
 
 from runtime.saving.format import ARRAYS_FILE, DESCRIPTION_FILE, SavedModelError
 
+_READ_CHUNK = 1 << 20
 _TEMPORARY_FILE = re.compile(r"\.saved_model-[0-9a-f]{16}\.json\.tmp")
 
 
@@ -52,7 +53,7 @@ def save_files(path, arrays_name, arrays_bytes, description_text):
         if not os.path.isdir(path):
             os.makedirs(path, exist_ok=True)
             created = True
-            _sync_directory(os.path.dirname(os.path.abspath(path)))
+            sync_directory(os.path.dirname(os.path.abspath(path)))
         with _locked(path) as directory:
             _commit(path, directory, arrays_name, arrays_bytes, description_text)
     except OSError as e:
@@ -78,8 +79,8 @@ def _commit(path, directory, arrays_name, arrays_bytes, description_text):
     generation = ARRAYS_FILE.fullmatch(arrays_name).group(1)
     temporary = os.path.join(path, f".saved_model-{generation}.json.tmp")
     try:
-        _write_new_file(arrays_path, arrays_bytes)
-        _write_new_file(temporary, description_text.encode("ascii"))
+        write_new_file(arrays_path, arrays_bytes)
+        write_new_file(temporary, description_text.encode("ascii"))
         os.replace(temporary, os.path.join(path, DESCRIPTION_FILE))
     except BaseException:
         for leftover in (temporary, arrays_path):
@@ -90,7 +91,8 @@ def _commit(path, directory, arrays_name, arrays_bytes, description_text):
     _remove_older_files(path, arrays_name)
 
 
-def _write_new_file(path, data):
+def write_new_file(path, data):
+    """Creates ``path`` (it must not exist) holding ``data``, synced to disk."""
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o644)
     try:
         view = memoryview(data)
@@ -109,7 +111,8 @@ def _remove_older_files(path, keep):
                 os.unlink(os.path.join(path, name))
 
 
-def _sync_directory(path):
+def sync_directory(path):
+    """Syncs the directory ``path`` (its entries: a rename in it survives a crash)."""
     with contextlib.suppress(OSError):
         fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
         try:
@@ -144,11 +147,19 @@ def open_regular_file(path, limit, what, error=SavedModelError):
 
 
 def read_limited(file, limit, path, what):
-    """All of ``file``, refusing more than ``limit`` bytes (it may have grown since opened)."""
+    """All of ``file``, refusing more than ``limit`` bytes (it may have grown since opened).
+
+    Read a chunk at a time: ``read(limit + 1)`` would allocate the limit up front."""
+    chunks, total = [], 0
     try:
-        data = file.read(limit + 1)
+        while total <= limit:
+            chunk = file.read(min(_READ_CHUNK, limit + 1 - total))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            total += len(chunk)
     except OSError as e:
         raise SavedModelError(f"{path}: cannot read {what}: {e}") from e
-    if len(data) > limit:
+    if total > limit:
         raise SavedModelError(f"{path}: {what} grew over the limit of {limit} bytes")
-    return data
+    return b"".join(chunks)

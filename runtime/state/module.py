@@ -196,12 +196,26 @@ class Module:
 
         return in_module_scope
 
-    def __setattr__(self, name, value):
-        super().__setattr__(name, value)
-        deferred.attached(self, name, value)  # a checkpoint restored earlier may wait for it
-
     def __repr__(self):
         return f"<rt.Module {self.name!r}>"
+
+
+def _setattr_reporting(self, name, value):
+    super(Module, self).__setattr__(name, value)
+    if deferred.is_waited_on(self):  # a checkpoint restored earlier may wait for the value
+        deferred.attached(self, name, value)
+
+
+def _report_attachments(on):
+    """Modules report attribute sets only while a restoration waits somewhere: otherwise a
+    set is Python's own, with no hook to run."""
+    if on:
+        Module.__setattr__ = _setattr_reporting
+    elif "__setattr__" in Module.__dict__:
+        del Module.__setattr__
+
+
+deferred.while_any_waits(_report_attachments)
 
 
 def _everything(value):

@@ -134,7 +134,9 @@ def test_updates_inside_a_traced_step_are_the_same(name, make, reference):
     for g in GRADS:
         step(rt.constant(g.astype(np.float32)))
     assert_state(optimizer, w, reference())
-    assert step.tracing_count == 2  # the first trace made the slots; the second one runs
+    # A first trace that makes slots is traced again without making them; SGD without
+    # momentum makes none (its iterations and learning rate exist from __init__, as in Keras 3).
+    assert step.tracing_count == (2 if optimizer.slot_names else 1)
 
 
 NON_FINITE = np.array([np.inf, np.nan, -np.inf, 1.5], np.float32)
@@ -175,7 +177,7 @@ def test_the_learning_rate_can_change_between_steps_without_retracing():
     sgd.learning_rate = 0.5
     step()
     assert float(w.numpy()) == pytest.approx(1.0 - 0.1 - 0.5)
-    assert step.tracing_count == 2
+    assert step.tracing_count == 1  # the learning rate is a variable, made with the optimizer
 
 
 def test_variables_without_a_gradient_are_skipped_and_none_at_all_is_an_error():

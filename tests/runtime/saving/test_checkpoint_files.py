@@ -186,3 +186,96 @@ def test_an_index_of_too_many_json_values_is_refused_before_parsing(saved, monke
     _write_signed(saved, content)
     with pytest.raises(rt.errors.DataLossError, match="JSON values, over the limit of 1000"):
         _restore_into_fresh(saved)
+
+
+# --- a rewrite commits at once ----------------------------------------------------------------
+
+
+def _fail_at(monkeypatch, name, call):
+    """Makes the ``call``-th ``os.<name>`` from now raise (the others run)."""
+    real, calls = getattr(os, name), []
+
+    def flaky(*args, **kwargs):
+        calls.append(args)
+        if len(calls) == call:
+            raise OSError(f"injected failure of {name}")
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(os, name, flaky)
+
+
+@pytest.mark.parametrize("rewrites_before", [0, 1])
+@pytest.mark.parametrize(
+    "step",
+    [("fsync", 1), ("fsync", 2), ("replace", 1), ("replace", 2), ("write", 1), ("open", 2)],
+    ids=["data-sync", "index-sync", "data-rename", "index-rename", "data-write", "index-open"],
+)
+def test_a_failed_rewrite_at_any_step_keeps_the_previous_checkpoint(
+    tmp_path, monkeypatch, step, rewrites_before
+):
+    prefix = str(tmp_path / "ckpt")
+    for _ in range(rewrites_before + 1):
+        rt.train.Checkpoint(v=rt.Variable([1.0, 2.0])).write(prefix)
+    before = sorted(os.listdir(tmp_path))
+    _fail_at(monkeypatch, *step)
+    with pytest.raises(OSError, match="injected failure"):
+        rt.train.Checkpoint(v=rt.Variable([5.0, 6.0])).write(prefix)
+    monkeypatch.undo()
+    v = rt.Variable([0.0, 0.0])
+    rt.train.Checkpoint(v=v).read(prefix).assert_consumed()
+    assert list(v.numpy()) == [1.0, 2.0]
+    assert sorted(os.listdir(tmp_path)) == before  # nothing left behind
+
+
+def test_rewrites_leave_one_index_and_the_data_it_names(tmp_path):
+    prefix = str(tmp_path / "ckpt")
+    for value in (1.0, 2.0, 3.0):
+        rt.train.Checkpoint(v=rt.Variable(value)).write(prefix)
+        names = sorted(os.listdir(tmp_path))
+        assert names == sorted(["ckpt" + INDEX_SUFFIX, _index(prefix)["data"]["file"]])
+        v = rt.Variable(0.0)
+        rt.train.Checkpoint(v=v).read(prefix).assert_consumed()
+        assert v.numpy() == value
+
+
+def test_a_write_syncs_the_directory_and_removes_stale_temporaries(tmp_path, monkeypatch):
+    import runtime.saving.checkpoint_files as files
+
+    synced = []
+    monkeypatch.setattr(files, "sync_directory", synced.append)
+    stale = tmp_path / ".ckpt.index.0123456789abcdef.tmp"  # a killed write's
+    stale.write_bytes(b"half")
+    rt.train.Checkpoint(v=rt.Variable(1.0)).write(str(tmp_path / "ckpt"))
+    assert str(tmp_path) in synced
+    assert not stale.exists()
+
+
+# --- what reading refuses, writing refuses first ----------------------------------------------
+
+
+def test_an_empty_dict_key_is_saved_and_restored(tmp_path):
+    prefix = str(tmp_path / "c")
+    rt.train.Checkpoint(d={"": rt.Variable(4.0)}).write(prefix)
+    fresh = {"": rt.Variable(0.0)}
+    rt.train.Checkpoint(d=fresh).read(prefix).assert_consumed()
+    assert fresh[""].numpy() == 4.0
+
+
+@pytest.mark.parametrize(
+    "limit, value, message",
+    [
+        ("MAX_EDGE_NAME", {"k" * 1001: rt.Variable(1.0)}, "1001 characters, over the limit"),
+        ("MAX_DATA_BYTES", rt.Variable(np.zeros(10_000, np.float32)), "bytes, over the limit"),
+        ("MAX_NODES", [rt.Variable(1.0) for _ in range(5)], "objects, over the limit of 4"),
+    ],
+)
+def test_a_checkpoint_reading_would_refuse_is_not_written(
+    tmp_path, monkeypatch, limit, value, message
+):
+    import runtime.saving.checkpoint_files as files
+
+    if limit != "MAX_EDGE_NAME":
+        monkeypatch.setattr(files, limit, {"MAX_DATA_BYTES": 10_000, "MAX_NODES": 4}[limit])
+    with pytest.raises(ValueError, match=message):
+        rt.train.Checkpoint(x=value).write(str(tmp_path / "c"))
+    assert os.listdir(tmp_path) == []

@@ -13,8 +13,7 @@ import pytest
 
 import runtime as rt
 from runtime.saving import checkpoint_manager
-
-exists = rt.train.checkpoint_exists
+from runtime.saving.checkpoint_files import checkpoint_exists as exists
 
 
 def test_deletion(tmp_path):
@@ -308,3 +307,74 @@ def test_odd_characters_in_paths_round_trip(tmp_path):
     directory = tmp_path / 'quote"back\\slash \u00e9'
     path = rt.train.Checkpoint().save(str(directory / "ckpt"))
     assert rt.train.latest_checkpoint(str(directory)) == path
+
+
+def test_a_state_file_cannot_make_the_manager_delete_elsewhere(tmp_path, caplog):
+    directory, elsewhere = tmp_path / "run", tmp_path / "other"
+    directory.mkdir()
+    elsewhere.mkdir()
+    (elsewhere / "important.index").write_text("keep me")
+    (directory / "checkpoint").write_text(
+        'model_checkpoint_path: "ckpt-9"\n'
+        'all_model_checkpoint_paths: "../other/important"\n'
+        "all_model_checkpoint_timestamps: 1e18\n"
+    )
+    with caplog.at_level(logging.WARNING, logger="runtime"):
+        manager = rt.train.CheckpointManager(rt.train.Checkpoint(), str(directory), max_to_keep=1)
+    assert manager.checkpoints == []
+    assert "not in the directory" in caplog.text
+    manager.save()
+    manager.save()
+    assert (elsewhere / "important.index").read_text() == "keep me"
+
+
+def test_the_manager_deletes_every_data_shard(tmp_path):
+    manager = rt.train.CheckpointManager(rt.train.Checkpoint(), str(tmp_path), max_to_keep=1)
+    first = manager.save()
+    for shard in ("data-00000-of-00002", "data-00001-of-00002"):  # as TensorFlow shards them
+        pathlib.Path(f"{first}.{shard}").write_bytes(b"x")
+    pathlib.Path(f"{first}0.data-00000-of-00001").write_bytes(b"another prefix's")
+    manager.save()
+    assert sorted(os.listdir(tmp_path)) == [
+        "checkpoint",
+        "ckpt-10.data-00000-of-00001",
+        "ckpt-2.data-00000-of-00001",
+        "ckpt-2.index",
+    ]
+
+
+@pytest.mark.parametrize(
+    "text, latest, kept",
+    [
+        ('model_checkpoint_path: "a" # a comment\n', "a", []),
+        ('model_checkpoint_path:"a"  all_model_checkpoint_paths: "a";', "a", ["a"]),
+        ("model_checkpoint_path: 'a'\n# comment line\n", "a", []),
+        ('model_checkpoint_path: "a" "b"', "ab", []),  # adjacent strings join
+        ('model_checkpoint_path: "\\141\\x62\\"c"', 'ab"c', []),
+        ('model_checkpoint_path: "x"\nmodel_checkpoint_path: "y"\n', "y", []),  # the last
+    ],
+)
+def test_state_files_in_protobuf_text(tmp_path, text, latest, kept):
+    (tmp_path / "checkpoint").write_text(text)
+    state = rt.train.get_checkpoint_state(str(tmp_path))
+    assert state.model_checkpoint_path == str(tmp_path / latest)
+    assert state.all_model_checkpoint_paths == [str(tmp_path / k) for k in kept]
+
+
+@pytest.mark.parametrize(
+    "text, problem",
+    [
+        ('model_checkpoint_path: "a\\"\n', "Unterminated string"),
+        ('model_checkpoint_path: "a"b"\n', "Unterminated string"),
+        ('model_checkpoint_path: "a"\nlast_preserved_timestamp: nan\n', "must be finite"),
+        ('model_checkpoint_path: "a" unknown: 1', 'has no field named "unknown"'),
+        ('model_checkpoint_path "a"', 'Expected ":"'),
+        ('model_checkpoint_path: "\\q"', "Invalid escape"),
+    ],
+)
+def test_a_malformed_state_file_is_logged_and_ignored(tmp_path, caplog, text, problem):
+    (tmp_path / "checkpoint").write_text(text)
+    with caplog.at_level(logging.WARNING, logger="runtime"):
+        assert rt.train.get_checkpoint_state(str(tmp_path)) is None
+    assert "ParseError: " in caplog.text and problem in caplog.text
+    assert f"{tmp_path / 'checkpoint'}: Checkpoint ignored" in caplog.text
