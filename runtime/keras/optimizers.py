@@ -71,7 +71,7 @@ class Optimizer:
 
     def get_slot(self, variable, name):
         """The slot ``name`` (``"momentum"``, ``"m"``, ``"v"``, ``"rms"``...) of ``variable``."""
-        return self._slots[id(variable)][name]
+        return self._slots[id(variable._primary())][name]
 
     def variables(self):
         """The optimizer's own variables: iterations, learning rate, then the slots."""
@@ -79,6 +79,9 @@ class Optimizer:
         return own + [v for slots in self._slots.values() for v in slots.values()]
 
     def _slots_of(self, variable):
+        # A variable passed to a traced function is a stand-in there: its slots are the
+        # variable's own, on every trace.
+        variable = variable._primary()
         slots = self._slots.get(id(variable))
         if slots is None:
             slots = self._slots[id(variable)] = {}
@@ -107,6 +110,7 @@ class Optimizer:
 
     def _existing_slot(self, variable, name):
         """``variable``'s slot ``name``, or None before the first update of ``variable``."""
+        variable = variable._primary()
         if self._slot_primaries.get(id(variable)) is not variable:
             return None
         return self._slots[id(variable)].get(name)

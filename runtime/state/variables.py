@@ -359,6 +359,11 @@ class Variable:
     def aggregation(self) -> VariableAggregation:
         return self._aggregation
 
+    def _primary(self):
+        """The variable whose state this is: itself (a traced function's stand-in for a variable
+        argument says which variable it stands for)."""
+        return self
+
     def ref(self):
         """A hashable reference to this variable, equal to every other reference to it: a key
         of a dict or set that stands for the variable, whatever its value (``.deref()``).
@@ -474,6 +479,12 @@ class ArgumentVariable(Variable):
         self._traced_with = (lambda: None) if variable is None else weakref.ref(variable)
         graph.variable_handles[id(self)] = handle
         graph.variable_arguments[id(handle)] = self
+
+    def _primary(self):
+        """The variable the trace was given (state kept per variable, such as an optimizer's
+        slots, is that variable's), or this stand-in when it has none."""
+        variable = self._traced_with()
+        return self if variable is None else variable
 
     def _traced_variable(self):
         variable = self._traced_with()

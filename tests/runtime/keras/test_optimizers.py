@@ -203,3 +203,25 @@ def test_optimizers_by_name():
     assert float(keras.optimizers.get("rmsprop").learning_rate.numpy()) == pytest.approx(0.001)
     with pytest.raises(ValueError, match="Could not interpret optimizer identifier: 'adagrad'"):
         keras.optimizers.get("adagrad")
+
+
+def test_adam_steps_a_variable_passed_to_a_traced_function_as_it_steps_it_eagerly():
+    # The guide's "multiple Keras optimizers" step: the variable is an argument, which the traced
+    # body sees as a stand-in; its slots must be the variable's own on every trace and call.
+
+    def step(w, optimizer):
+        with rt.GradientTape() as tape:
+            loss = rt.reduce_sum(rt.square(w * rt.constant([-1.0]) - rt.constant([2.0])))
+        optimizer.apply_gradients(zip(tape.gradient(loss, [w]), [w]))
+
+    traced_w, eager_w = rt.Variable(2.0), rt.Variable(2.0)
+    traced_opt = rt.keras.optimizers.Adam(learning_rate=0.1)
+    eager_opt = rt.keras.optimizers.Adam(learning_rate=0.1)
+    traced_step = ag.function(step)
+    for _ in range(3):
+        traced_step(traced_w, traced_opt)
+        step(eager_w, eager_opt)
+    np.testing.assert_allclose(traced_w.numpy(), eager_w.numpy(), rtol=1e-6)
+    np.testing.assert_allclose(
+        traced_opt.get_slot(traced_w, "m").numpy(), eager_opt.get_slot(eager_w, "m").numpy()
+    )
