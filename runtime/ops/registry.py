@@ -69,7 +69,8 @@ def _run_eagerly(opdef, inputs, attrs):
     try:
         out = run_kernel(opdef.kernel, values, attrs, opdef.type)
     except errors.OpError as error:
-        _name_the_op(error, opdef.type)
+        if opdef.type != "Assert":  # (TensorFlow's eager assertions raise from Python: no op named)
+            _name_the_op(error, opdef.type)
         raise
     if len(specs) == 1:
         return [EagerTensor(out, specs[0][0])]
