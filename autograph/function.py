@@ -53,6 +53,7 @@ from runtime.execution.entry import MISS, entry_function
 from runtime.execution.optimize import optimize
 from runtime.extras import require
 from runtime.functions.graph_function import GraphFunction
+from runtime.state.variables import NeedsVariableIdentity
 from runtime.views import render
 
 
@@ -145,6 +146,9 @@ class Function(Tracing):
         self.autograph = autograph
         self.reduce_retracing = reduce_retracing
         self.jit_compile = bool(jit_compile)
+        # Whether variable arguments count by identity and are captured (not passed by handle):
+        # under XLA, and once state kept per variable needed to know which one (an optimizer).
+        self._variables_by_identity = self.jit_compile
         self.tracing_count = 0
         self._cache = TraceCache()  # its lock is held while tracing: one trace at a time
         self._entry = None  # the entry function of the last call that had one: tried first
@@ -244,13 +248,18 @@ class Function(Tracing):
                     return concrete._call_recorded(list(args))
                 self._entry = self._entry_of(call_key, concrete)
                 return concrete._call_flat([a._value for a in args])
-            if self.jit_compile and not signatures.capturing_variables():
-                # An XLA program takes arrays only: a variable argument is captured.
+            if self._variables_by_identity and not signatures.capturing_variables():
+                # An XLA program takes arrays only, and state kept per variable (an optimizer's
+                # slots) needs to know which variable it is: a variable argument is captured.
                 with signatures.variables_captured():
                     return self(*args, **kwargs)
             arguments = self._arguments(args, kwargs)
-            traces = self.tracing_count
+            traces, by_identity = self.tracing_count, self._variables_by_identity
             concrete = self._concrete_function_for(self._as_signature(arguments))
+            if self._variables_by_identity and not by_identity:
+                self._count_trace()  # traced again with variables captured: called so, too
+                with signatures.variables_captured():
+                    return self(*args, **kwargs)
             if self.tracing_count == traces:
                 self._detector.untraced += 1
             else:
@@ -355,10 +364,22 @@ class Function(Tracing):
 
     def _concrete_function(self, arguments):
         # (An XLA program takes arrays only: there a variable argument is captured.)
-        with signatures.variables_captured(self.jit_compile):
+        with signatures.variables_captured(self._variables_by_identity):
             return self._concrete_function_for(arguments)
 
     def _concrete_function_for(self, arguments):
+        try:
+            return self._lookup_or_trace(arguments)
+        except NeedsVariableIdentity:
+            # State kept per variable (an optimizer's slots) asked which variable an argument
+            # is: from now on this Function counts variable arguments by identity, as it traces
+            # one graph per variable (TensorFlow's Keras would refuse a variable it was not
+            # built with; the user's answer is the eager one).
+            self._variables_by_identity = True
+            with signatures.variables_captured():
+                return self._lookup_or_trace(arguments)
+
+    def _lookup_or_trace(self, arguments):
         key = signatures.signature_key(arguments)
         concrete = self._cache.lookup(key)
         if concrete is not None:
@@ -370,7 +391,11 @@ class Function(Tracing):
             return self._find_or_trace(key, arguments) if concrete is None else concrete
 
     def _new_concrete(self, graph, arguments):
-        return ConcreteFunction(graph, self.__name__, arguments, self._signature, self.jit_compile)
+        concrete = ConcreteFunction(
+            graph, self.__name__, arguments, self._signature, self.jit_compile
+        )
+        concrete._variables_captured = signatures.capturing_variables()
+        return concrete
 
     def __deepcopy__(self, memo):
         """A deep copy traces its own graphs: of a copy of the function (a method of a copied

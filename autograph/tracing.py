@@ -38,7 +38,12 @@ from autograph.input_signature import var_keyword
 from autograph.lifting import InitialValues
 from runtime.core import context, source
 from runtime.execution.tracing import set_outputs, trace
-from runtime.state.variables import ArgumentVariable, lift_initial_values, observe_creation
+from runtime.state.variables import (
+    ArgumentVariable,
+    NeedsVariableIdentity,
+    lift_initial_values,
+    observe_creation,
+)
 
 
 class RetracingWarning(UserWarning):
@@ -124,6 +129,13 @@ class Tracing:
         return concrete
 
     def _trace_once(self, arguments, shapes):
+        try:
+            return self._trace_counted(arguments, shapes)
+        except NeedsVariableIdentity:
+            self.tracing_count -= 1  # (the trace is done again, with the variables captured)
+            raise
+
+    def _trace_counted(self, arguments, shapes):
         first = self.tracing_count == 0
         self.tracing_count += 1
 

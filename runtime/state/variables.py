@@ -457,6 +457,12 @@ class Variable:
         )
 
 
+class NeedsVariableIdentity(BaseException):
+    """Raised through a trace in which state kept per variable asked which variable an argument
+    is: ``ag.function`` then traces again with variable arguments counted by identity. (A
+    BaseException: the user's ``except Exception`` around the call must not swallow it.)"""
+
+
 class ArgumentVariable(Variable):
     """What a traced function's body sees for a variable argument, as TensorFlow gives it a
     variable of its handle placeholder: a variable of the argument's spec whose reads and
@@ -481,10 +487,11 @@ class ArgumentVariable(Variable):
         graph.variable_arguments[id(handle)] = self
 
     def _primary(self):
-        """The variable the trace was given (state kept per variable, such as an optimizer's
-        slots, is that variable's), or this stand-in when it has none."""
-        variable = self._traced_with()
-        return self if variable is None else variable
+        """Asked for by state kept per variable (an optimizer's slots): which variable this is
+        cannot be known while the graph serves any variable of its spec, so the trace stops and
+        the Function traces again with its variable arguments captured, one graph per variable
+        (``NeedsVariableIdentity``)."""
+        raise NeedsVariableIdentity(self.name)
 
     def _traced_variable(self):
         variable = self._traced_with()

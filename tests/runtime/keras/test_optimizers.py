@@ -225,3 +225,29 @@ def test_adam_steps_a_variable_passed_to_a_traced_function_as_it_steps_it_eagerl
     np.testing.assert_allclose(
         traced_opt.get_slot(traced_w, "m").numpy(), eager_opt.get_slot(eager_w, "m").numpy()
     )
+
+
+def test_one_traced_step_never_updates_a_second_variable_with_the_first_ones_slots():
+    # A graph serves any variable of its spec; the optimizer's slots are per variable. So once
+    # an optimizer asks which variable an argument is, the step is traced per variable; a later
+    # variable would make its slots on a later trace, which ag.function refuses (as TensorFlow's
+    # Keras refuses a variable it was not built with) rather than reuse the first one's.
+    opt = rt.keras.optimizers.Adam(0.1)
+
+    @ag.function
+    def step(var):
+        with rt.GradientTape() as tape:
+            loss = (var - 3.0) ** 2
+        opt.apply_gradients(zip(tape.gradient(loss, [var]), [var]))
+
+    a, b, eager_a = rt.Variable(0.0), rt.Variable(10.0), rt.Variable(0.0)
+    eager_opt = rt.keras.optimizers.Adam(0.1)
+    for _ in range(2):
+        step(a)
+        with rt.GradientTape() as tape:
+            loss = (eager_a - 3.0) ** 2
+        eager_opt.apply_gradients(zip(tape.gradient(loss, [eager_a]), [eager_a]))
+    np.testing.assert_allclose(a.numpy(), eager_a.numpy(), rtol=1e-6)
+    with pytest.raises(ValueError, match="singleton"):
+        step(b)
+    assert b.numpy() == 10.0
