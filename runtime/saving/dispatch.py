@@ -1,7 +1,8 @@
 """Which saved concrete function a call of a loaded function runs: the first whose traced
 arguments the call's match, as TensorFlow's restored functions choose.
 
-A tensor matches a traced TensorSpec of its dtype whose shape it fits; a Python value matches
+A tensor (or a TensorSpec, asking for a concrete function) matches a traced TensorSpec of its
+dtype whose shape it fits; a Python value matches
 an equal value (as Python compares them); lists, tuples and dicts match item by item; a traced variable
 matches itself. A second pass lets Python values (numbers, lists) stand for tensors, converted
 to the spec's dtype.
@@ -76,6 +77,9 @@ def _same_value(a, b):
 
 
 def _tensor_for(spec, given, convert):
+    if isinstance(given, TensorSpec):  # get_concrete_function's question: the spec fits
+        _expect(given.dtype is spec.dtype and given.shape.is_subtype_of(spec.shape))
+        return given
     if isinstance(given, (Tensor, Variable, np.ndarray, np.generic)):
         tensor = convert_to_tensor(given)
     elif convert:

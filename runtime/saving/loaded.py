@@ -23,12 +23,12 @@ from runtime.execution.compile import compile_function
 from runtime.functions.graph_function import GraphFunction
 from runtime.ops.constant_ops import convert_to_tensor
 from runtime.saving.dispatch import match, no_match_error
+from runtime.saving.function_text import pretty_signature
 from runtime.views import render
 
-# Names a loaded object uses itself: no saved attribute may take them.
-RESERVED_ATTRIBUTES = frozenset(
-    {"signatures", "variables", "trainable_variables", "_trackable_children"}
-)
+# Names a loaded object uses itself: no saved attribute may take them. (A saved attribute
+# ``variables`` or ``trainable_variables`` is the user's, and wins over the loaded object's own.)
+RESERVED_ATTRIBUTES = frozenset({"signatures", "_trackable_children", "_derived"})
 
 
 class SignatureMap(dict):
@@ -39,7 +39,8 @@ class SignatureMap(dict):
 
 class LoadedObject:
     """A saved object as loaded: its saved variables, functions and sub-objects as attributes,
-    ``variables`` and ``trainable_variables`` (in the original's order), and ``signatures``.
+    ``variables`` and ``trainable_variables`` (in the original's order, unless the saved object
+    had attributes of those names: then they are those), and ``signatures``.
 
     Calling it calls the saved ``__call__``, when the saved object had one. It can be saved
     again: its attributes are its children in the object graph (``runtime.state.trackable``).
@@ -47,8 +48,15 @@ class LoadedObject:
 
     def __init__(self):
         self.signatures = SignatureMap()
-        self.variables = ()
-        self.trainable_variables = ()
+        self._derived = {}  # name -> the value loading gave it, not saved as an attribute
+        self.set_derived("variables", ())
+        self.set_derived("trainable_variables", ())
+
+    def set_derived(self, name, value):
+        """Sets an attribute that loading derives (not the saved object's own: saving this
+        object again leaves it out, unless it is given another value)."""
+        setattr(self, name, value)
+        self._derived[name] = value
 
     def __call__(self, *args, **kwargs):
         call = self.__dict__.get("__call__")
@@ -57,7 +65,11 @@ class LoadedObject:
         return call(*args, **kwargs)
 
     def _trackable_children(self):
-        return [(k, v) for k, v in sorted(vars(self).items()) if k not in RESERVED_ATTRIBUTES]
+        return [
+            (k, v)
+            for k, v in sorted(vars(self).items())
+            if k not in RESERVED_ATTRIBUTES and not (k in self._derived and v is self._derived[k])
+        ]
 
 
 class LoadedConcreteFunction:
@@ -159,7 +171,9 @@ class LoadedFunction:
     and shape, Python values by value; then Python values converted to tensors), as TensorFlow's
     restored functions do. No match: a ValueError listing what was saved.
 
-    ``graph``, ``arguments`` and ``input_signature`` are those of its first concrete function
+    ``get_concrete_function(*args, **kwargs)`` gives the saved concrete function that TensorSpecs
+    (or tensors, Python values) match; ``concrete_functions`` lists them all. ``graph``,
+    ``arguments`` and ``input_signature`` are those of its first concrete function
     (``input_signature`` only when it has one concrete function).
     """
 
@@ -167,23 +181,47 @@ class LoadedFunction:
         self.__name__ = self.name = name
         self.concrete_functions = list(concrete_functions)
         self.__signature__ = signature
-        first = self.concrete_functions[0]
-        self.graph, self.arguments = first.graph, first.arguments
+        first = self.concrete_functions[0] if self.concrete_functions else None
+        self.graph = first.graph if first else None
+        self.arguments = first.arguments if first else []
         single = len(self.concrete_functions) == 1
         self.input_signature = first.input_signature if single else None
+        self._restored = {}  # id(concrete function) -> its RestoredConcreteFunction
 
     def _list_all_concrete_functions(self):
         """The saved concrete functions, in the order they were traced (a save saves them)."""
         return list(self.concrete_functions)
 
+    def get_concrete_function(self, *args, **kwargs):
+        """The saved concrete function that these arguments match (TensorSpecs match a traced
+        spec of their dtype whose shape they fit), as TensorFlow's restored function gives it;
+        without arguments, the only one. No match: TensorFlow's ValueError."""
+        if not args and not kwargs and len(self.concrete_functions) == 1:
+            return self._restored_function(self.concrete_functions[0])
+        concrete, _ = self._find(args, kwargs)
+        return self._restored_function(concrete)
+
+    def _restored_function(self, concrete):
+        if id(concrete) not in self._restored:
+            self._restored[id(concrete)] = RestoredConcreteFunction(concrete, self.__signature__)
+        return self._restored[id(concrete)]
+
     def __call__(self, *args, **kwargs):
         try:
-            return self._call(args, kwargs)
+            concrete, tensors = self._find(args, kwargs)
+            return concrete.call_flat(tensors)
         except Exception as error:
             tracebacks.filter_traceback(error)  # the user's frames only, unless switched off
             raise
 
-    def _call(self, args, kwargs):
+    def _find(self, args, kwargs):
+        """``(concrete function, its input tensors)`` for this call."""
+        if not self.concrete_functions:
+            raise ValueError(
+                "Found zero restored functions for caller function. The function "
+                f"{self.name!r} traced nothing before it was saved: call it (or give it an "
+                "input_signature) before saving."
+            )
         try:
             bound = self.__signature__.bind(*args, **kwargs)
         except TypeError as e:
@@ -193,7 +231,7 @@ class LoadedFunction:
             for concrete in self.concrete_functions:
                 tensors = match(concrete._traced, bound.arguments, convert)
                 if tensors is not None:
-                    return concrete.call_flat(tensors)
+                    return concrete, tensors
         raise no_match_error(args, kwargs, self.concrete_functions)
 
     def __repr__(self):
@@ -209,6 +247,62 @@ class LoadedFunction:
         printer.text(repr(self) if cycle else f"{self!r}\n{self.graph}")
 
 
+class RestoredConcreteFunction:
+    """A saved concrete function as TensorFlow restores one (an attribute that held a concrete
+    function, or what a loaded function's ``get_concrete_function`` gives): called with the
+    arguments it was traced for, structured as the Python function took them, or else with
+    its graph's tensor inputs one by one, by position or by name. Anything else: a TypeError.
+    """
+
+    def __init__(self, concrete: LoadedConcreteFunction, signature):
+        self.concrete_function = concrete
+        self.name = concrete.name
+        self.graph = concrete.graph
+        self.inputs, self.outputs = list(concrete.graph.inputs), list(concrete.graph.outputs)
+        self.structured_outputs = nest.map_structure(
+            lambda i: None if i is None else self.outputs[i], concrete.graph.structured_outputs
+        )
+        self.input_signature = concrete.input_signature
+        self._traced = concrete._traced
+        self._signature = signature
+        self._function = LoadedFunction(concrete.name, [concrete], signature)
+
+    @property
+    def structured_input_signature(self):
+        return self.concrete_function.structured_input_signature
+
+    @property
+    def captured_inputs(self):
+        """The tensors the graph captured: none, a saved graph holds its constants and reads
+        its variables itself."""
+        return [outer for outer, _ in getattr(self.graph, "captures", ())]
+
+    def pretty_printed_signature(self, verbose=True):
+        """What it was traced for and what it returns, as TensorFlow prints it."""
+        return pretty_signature(self._traced, self._signature, self.structured_outputs, verbose)
+
+    def __call__(self, *args, **kwargs):
+        try:
+            return self.concrete_function.call_flat(self._tensors(args, kwargs))
+        except Exception as error:
+            tracebacks.filter_traceback(error)  # the user's frames only, unless switched off
+            raise
+
+    def _tensors(self, args, kwargs):
+        try:
+            return self._function._find(args, kwargs)[1]
+        except (TypeError, ValueError) as structured:
+            try:
+                return self.concrete_function._by_name(args, kwargs)
+            except (TypeError, ValueError) as flat:
+                raise TypeError(
+                    f"{structured}\nFallback to flat signature also failed due to: {flat}"
+                ) from None
+
+    def __repr__(self):
+        return f"<rt.saved_model.RestoredConcreteFunction {self.name}>"
+
+
 class SignatureFunction:
     """A function of ``loaded.signatures``: as in TensorFlow, it takes its inputs by name and
     returns a dict of its outputs by name, ``{"output_0": ...}`` (or the keys of the dict the
@@ -222,6 +316,7 @@ class SignatureFunction:
         self.function = self.concrete_function = function
         self.name = name or function.name
         self.graph = function.graph
+        self.inputs, self.outputs = list(self.graph.inputs), list(self.graph.outputs)
         self.arguments = function.arguments
         self.input_signature = function.input_signature
         self.output_names = output_names(function.graph.structured_outputs)

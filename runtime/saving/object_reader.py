@@ -13,6 +13,7 @@ from runtime.saving.loaded import (
     RESERVED_ATTRIBUTES,
     LoadedFunction,
     LoadedObject,
+    RestoredConcreteFunction,
     SignatureFunction,
     SignatureMap,
 )
@@ -92,12 +93,14 @@ class ObjectReader:
         target = self.built[index]
         values = [(name, self._value(ref, index, 0, name)) for name, ref in node["children"]]
         if node["kind"] == "object":
-            for name, value in values:
+            variables = tuple(self.variables[k] for k in node["variables"])
+            target.set_derived("variables", variables)
+            target.set_derived("trainable_variables", tuple(v for v in variables if v.trainable))
+            for name, value in values:  # the saved attributes win
                 setattr(target, name, value)
-            target.variables = tuple(self.variables[k] for k in node["variables"])
-            target.trainable_variables = tuple(v for v in target.variables if v.trainable)
-        elif node["kind"] == "list":
-            target.extend(value for _, value in values)
+        elif node["kind"] == "list":  # items not saved (not trackable) are None, as in TF
+            items = dict(values)
+            target.extend(items.get(str(i)) for i in range(_length(values)))
         else:
             target.update(values)
 
@@ -108,7 +111,8 @@ class ObjectReader:
             expect(depth < MAX_GRAPH_DEPTH, "tuples are nested too deeply")
             self._building.add(index)
             refs = self.nodes[index]["children"]
-            self.built[index] = tuple(self._value(r, index, depth + 1, n) for n, r in refs)
+            items = {n: self._value(r, index, depth + 1, n) for n, r in refs}
+            self.built[index] = tuple(items.get(str(i)) for i in range(_length(refs)))
         return self.built[index]
 
     def _value(self, ref, index, depth, name):
@@ -123,13 +127,24 @@ class ObjectReader:
                 f"{what}: no variable {target!r:.40}",
             )
             return self.variables[target]
-        expect(kind == "function", f"{what}: unknown kind of reference {kind!r:.40}")
-        return self._function(target, what, name)
+        expect(
+            kind in ("function", "concrete_function"),
+            f"{what}: unknown kind of reference {kind!r:.40}",
+        )
+        function = self._function(target, what, name, single=kind == "concrete_function")
+        if kind == "concrete_function":
+            return RestoredConcreteFunction(function.concrete_functions[0], function.__signature__)
+        return function
 
-    def _function(self, data, what, name):
+    def _function(self, data, what, name, single):
+        """A LoadedFunction: its concrete functions (one where ``single``; none for a function
+        saved untraced) and its parameters."""
         expect_object(data, f"{what}: a function", keys=("concrete", "parameters"))
         keys = expect_list(data["concrete"], f"{what}: a function's concrete functions")
-        expect(keys, f"{what}: a function must have concrete functions")
+        expect(
+            len(keys) == 1 if single else True,
+            f"{what}: a concrete function must name one function",
+        )
         for key in keys:
             expect(type(key) is str and key in self.concretes, f"{what}: no function {key!r:.100}")
         signature = decode_parameters(data["parameters"])
@@ -142,6 +157,11 @@ class ObjectReader:
         return LoadedFunction(name, concretes, signature)
 
 
+def _length(entries):
+    """A list's or tuple's length: up to its last saved item (checked numbered in order)."""
+    return int(entries[-1][0]) + 1 if entries else 0
+
+
 def _empty(node):
     return [] if node["kind"] == "list" else {}
 
@@ -149,7 +169,7 @@ def _empty(node):
 def _check_child_name(kind, name, what, ref):
     if kind != "object":
         return
-    is_function = type(ref) is dict and "function" in ref
+    is_function = type(ref) is dict and ("function" in ref or "concrete_function" in ref)
     expect(
         name.isidentifier()
         and name not in RESERVED_ATTRIBUTES

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import logging
 
 import numpy as np
 
@@ -26,7 +27,6 @@ from runtime.saving.format import (
 from runtime.saving.loaded import SignatureMap
 from runtime.saving.object_tree import (
     ObjectTree,
-    function_attributes,
     offered_functions,
     traced,
     traced_arguments,
@@ -59,9 +59,10 @@ def save(obj, path, signatures=None, options=None):
     """
     check_options(options)
     _check_signatures_attribute(obj)
-    signatures = _signatures_to_save(obj, signatures)
     writer = _Writer()
-    objects = ObjectTree(writer).describe(obj)
+    tree = ObjectTree(writer)
+    objects = tree.describe(obj)
+    signatures = _signatures_to_save(obj, signatures, tree.root_functions)
     if not writer.functions and not writer.variables and offered_functions(obj) is not None:
         raise SavedModelError("Nothing to save: the model has no variables and no functions yet")
     signature_keys = []
@@ -88,6 +89,18 @@ def save(obj, path, signatures=None, options=None):
     text = describe(description)
     _check_loadable_size(text.encode(), path)  # before anything is touched
     files.save_files(path, arrays_name, arrays, text)
+    _log_untraced(tree.untraced)
+
+
+def _log_untraced(names):
+    """TensorFlow's notice of functions saved without a concrete function to call."""
+    if names:
+        shown = ", ".join(names[:5])
+        logging.getLogger("runtime.saved_model").info(
+            f"Found untraced functions such as {shown} while saving (showing "
+            f"{min(len(names), 5)} of {len(names)}). These functions will not be directly "
+            "callable after loading."
+        )
 
 
 def _check_loadable_size(text, path):
@@ -104,16 +117,16 @@ def _check_loadable_size(text, path):
         )
 
 
-def _signatures_to_save(obj, signatures):
+def _signatures_to_save(obj, signatures, root_functions):
     """``{name: function}``: those given, else TensorFlow's default (see ``save``)."""
     if signatures is None:
         offered = offered_functions(obj)
         if offered is not None:
             signatures = offered.get("serving_default")
-        elif _loaded_signatures(obj):
+        elif _loaded_signatures(obj) is not None:
             return dict(_loaded_signatures(obj))
         else:
-            candidates = [fn for _, fn in function_attributes(obj) if _has_signature(fn)]
+            candidates = [fn for _, fn in root_functions if _has_signature(fn)]
             signatures = candidates[0] if len(candidates) == 1 else None
     if signatures is None:
         return {}

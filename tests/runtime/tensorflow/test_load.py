@@ -445,7 +445,6 @@ def test_structured_inputs(cycle, cycles):
 
 
 @CYCLES
-@pytest.mark.xfail(strict=True, reason=SAVE_ALL)
 def test_structured_inputs_bare_concrete_function(cycle, cycles):
     x = rt.constant(10)
     y = rt.constant(11)
@@ -852,7 +851,6 @@ def test_soft_matching(cycle, cycles):
 
 
 @CYCLES
-@pytest.mark.xfail(strict=True, reason=SAVE_ALL)
 def test_get_concrete_function(cycle, cycles):
     @ag.function
     def func(x, training=False):
@@ -878,7 +876,6 @@ def test_get_concrete_function(cycle, cycles):
 
 
 @CYCLES
-@pytest.mark.xfail(strict=True, reason=SAVE_ALL)
 def test_concrete_function(cycle, cycles):
     @ag.function(input_signature=[rt.TensorSpec([None], rt.int32)])
     def func(x):
@@ -897,7 +894,6 @@ def test_concrete_function(cycle, cycles):
 
 
 @CYCLES
-@pytest.mark.xfail(strict=True, reason=SAVE_ALL)
 def test_concrete_function_arg_names(cycle, cycles):
     @ag.function(input_signature=[rt.TensorSpec([None], rt.int32)])
     def func(x):
@@ -914,7 +910,6 @@ def test_concrete_function_arg_names(cycle, cycles):
 
 
 @CYCLES
-@pytest.mark.xfail(strict=True, reason=SAVE_ALL)
 def test_concrete_function_no_signature(cycle, cycles):
     @ag.function
     def func(x):
@@ -928,7 +923,6 @@ def test_concrete_function_no_signature(cycle, cycles):
 
 
 @CYCLES
-@pytest.mark.xfail(strict=True, reason=SAVE_ALL)
 def test_concrete_function_backprop(cycle, cycles):
     @ag.function(input_signature=[rt.TensorSpec([], rt.float32)])
     def func(x):
@@ -950,7 +944,6 @@ def test_concrete_function_backprop(cycle, cycles):
 
 
 @CYCLES
-@pytest.mark.xfail(strict=True, reason=SAVE_ALL)
 def test_revived_concrete_function_kwargs(cycle, cycles):
     @ag.function
     def func(x, y):
@@ -966,9 +959,6 @@ def test_revived_concrete_function_kwargs(cycle, cycles):
 
 
 @CYCLES
-@pytest.mark.xfail(
-    strict=True, reason="a concrete function called by its TensorSpec names (cf(y=...)) refused"
-)
 def test_revived_concrete_function_tensorspec_kwargs(cycle, cycles):
     @ag.function
     def func(*args):
@@ -1018,7 +1008,6 @@ def test_concrete_function_variable_argument(cycle, cycles):
 
 
 @CYCLES
-@pytest.mark.xfail(strict=True, reason=SAVE_ALL)
 def test_function_and_component(cycle, cycles):
     @ag.function
     def func(v):
@@ -1036,7 +1025,6 @@ def test_function_and_component(cycle, cycles):
 
 
 @CYCLES
-@pytest.mark.xfail(strict=True, reason=CHECKPOINT)
 def test_dict(cycle, cycles):
     root = rt.train.Checkpoint()  # an attribute named `variables`: see the docstring
     root.variables = dict(a=rt.Variable(1.0))
@@ -1053,7 +1041,6 @@ def test_dict(cycle, cycles):
 
 
 @CYCLES
-@pytest.mark.xfail(strict=True, reason=CHECKPOINT)
 def test_list(cycle, cycles):
     root = rt.train.Checkpoint()  # an attribute named `variables`: see the docstring
     root.variables = [rt.Variable(1.0)]
@@ -1067,7 +1054,6 @@ def test_list(cycle, cycles):
 
 
 @CYCLES
-@pytest.mark.xfail(strict=True, reason=CHECKPOINT)
 def test_tuple(cycle, cycles):
     root = rt.train.Checkpoint()  # an attribute named `variables`: see the docstring
     root.variables = (rt.Variable(1.0), 1, rt.Variable(3.0))
@@ -1079,7 +1065,6 @@ def test_tuple(cycle, cycles):
 
 
 @CYCLES
-@pytest.mark.xfail(strict=True, reason=CHECKPOINT)
 def test_functions_list(cycle, cycles):
     root = rt.train.Checkpoint()  # an attribute named `variables`: see the docstring
     v1 = rt.Variable(1.0)
@@ -1125,7 +1110,6 @@ def test_captured_constant(cycle, cycles):
 
 
 @CYCLES
-@pytest.mark.xfail(strict=True, reason=SAVE_ALL)
 def test_functions_accessed_once(cycle, cycles):
     class Exported(rt.Module):
         def __init__(self):
@@ -1245,7 +1229,6 @@ def test_multiple_argument_signatures_no_positional(cycle, cycles):
 
 
 @CYCLES
-@pytest.mark.xfail(strict=True, reason=SAVE_ALL)
 def test_preserve_argspec(cycle, cycles):
     def f(a, b, c):
         return None
@@ -1513,9 +1496,6 @@ def test_extra_args(cycle, cycles):
 
 
 @CYCLES
-@pytest.mark.xfail(
-    strict=True, reason="a loaded function has no get_concrete_function, and resaving drops it"
-)
 def test_shapes_available(cycle, cycles):
     @ag.function(
         input_signature=[
@@ -1762,7 +1742,6 @@ def test_docstring_examples(tmp_path):
     np.testing.assert_array_equal(f(x=rt.constant([[-1.0]]))["output_0"].numpy(), [[-3.0]])
 
 
-@pytest.mark.xfail(strict=True, reason=SAVE_ALL)
 def test_call_untraced_function_raises_error(cycle, caplog):
     class ObjWithFunction(rt.Module):
         @ag.function
@@ -1803,7 +1782,6 @@ def test_restored_function_execute_eagerly(cycle):
         ag.run_functions_eagerly(False)
 
 
-@pytest.mark.xfail(strict=True, reason=SAVE_ALL)
 def test_restored_model_concrete_function_is_deterministic(cycle):
     previous_concrete_function = None
     for _ in range(100):

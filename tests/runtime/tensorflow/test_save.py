@@ -353,7 +353,6 @@ def test_single_function_no_signature(tmp_path):
     rt.saved_model.save(model, str(tmp_path / "saved_model"))
 
 
-@pytest.mark.xfail(strict=True, reason=SAVE_ALL)
 def test_save_function_no_trace(tmp_path, caplog):
     class ObjWithFunction(rt.Module):
         @ag.function
