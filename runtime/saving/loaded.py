@@ -42,8 +42,9 @@ class LoadedObject:
     ``variables`` and ``trainable_variables`` (in the original's order, unless the saved object
     had attributes of those names: then they are those), and ``signatures``.
 
-    Calling it calls the saved ``__call__``, when the saved object had one. It can be saved
-    again: its attributes are its children in the object graph (``runtime.state.trackable``).
+    It is callable only when the saved object had a ``__call__`` (``CallableLoadedObject``), as
+    in TensorFlow. It can be saved again: its attributes are its children in the object graph
+    (``runtime.state.trackable``).
     """
 
     def __init__(self):
@@ -58,18 +59,28 @@ class LoadedObject:
         setattr(self, name, value)
         self._derived[name] = value
 
-    def __call__(self, *args, **kwargs):
-        call = self.__dict__.get("__call__")
-        if call is None:
-            raise TypeError("The saved object had no __call__ function")
-        return call(*args, **kwargs)
-
     def _trackable_children(self):
         return [
             (k, v)
             for k, v in sorted(vars(self).items())
             if k not in RESERVED_ATTRIBUTES and not (k in self._derived and v is self._derived[k])
         ]
+
+
+class CallableLoadedObject(LoadedObject):
+    """A loaded object whose saved object had a ``__call__`` (a function, or an object with
+    one): calling it calls that."""
+
+    def __call__(self, *args, **kwargs):
+        call, seen = self, set()
+        while isinstance(call, LoadedObject):  # a chain of objects, each called by the next
+            if id(call) in seen:
+                raise TypeError("The loaded object's __call__ chain calls itself")
+            seen.add(id(call))
+            call = call.__dict__.get("__call__")
+            if call is None:
+                raise TypeError("The saved object had no __call__ function")
+        return call(*args, **kwargs)
 
 
 class LoadedConcreteFunction:

@@ -11,6 +11,7 @@ from runtime.saving.arguments import decode_parameters
 from runtime.saving.format import MAX_GRAPH_DEPTH, expect, expect_list, expect_object
 from runtime.saving.loaded import (
     RESERVED_ATTRIBUTES,
+    CallableLoadedObject,
     LoadedFunction,
     LoadedObject,
     RestoredConcreteFunction,
@@ -57,7 +58,7 @@ class ObjectReader:
             self._check(index, node)
         for index, node in enumerate(self.nodes):  # tuples are made when first referred to
             if node["kind"] != "tuple":
-                self.built[index] = LoadedObject() if node["kind"] == "object" else _empty(node)
+                self.built[index] = _empty(node)
         for index, node in enumerate(self.nodes):
             if node["kind"] != "tuple":
                 self._fill(index, node)
@@ -163,17 +164,20 @@ def _length(entries):
 
 
 def _empty(node):
+    if node["kind"] == "object":
+        names = {name for name, _ in node["children"]}
+        return CallableLoadedObject() if "__call__" in names else LoadedObject()
     return [] if node["kind"] == "list" else {}
 
 
 def _check_child_name(kind, name, what, ref):
     if kind != "object":
         return
-    is_function = type(ref) is dict and ("function" in ref or "concrete_function" in ref)
+    callable_ref = type(ref) is dict and ref.keys() & {"function", "concrete_function", "object"}
     expect(
         name.isidentifier()
         and name not in RESERVED_ATTRIBUTES
-        and (not name.startswith("__") or (name == "__call__" and is_function)),
+        and (not name.startswith("__") or (name == "__call__" and bool(callable_ref))),
         f"{what}: {name!r:.100} cannot name an attribute of a loaded object"
-        + (" ('__call__' must be a function)" if name == "__call__" else ""),
+        + (" ('__call__' must be a function or an object)" if name == "__call__" else ""),
     )

@@ -62,6 +62,7 @@ from runtime.saving.format import (
 )
 from runtime.saving.loaded import LoadedConcreteFunction, LoadedObject, output_names
 from runtime.saving.object_reader import ObjectReader, read_signatures
+from runtime.saving.options import check_load_arguments
 from runtime.saving.sub_graph_inputs import check_sub_graph_inputs
 from runtime.state.variables import VAR_HANDLE, OwnedArray, Variable
 
@@ -80,8 +81,11 @@ _VARIABLE_KEY = re.compile(r"v[0-9]{1,9}")
 _SHA256 = re.compile(r"[0-9a-f]{64}")
 
 
-def load(path):
+def load(path, tags=None, options=None):
     """The object saved in ``path``: its functions callable, its variables live.
+
+    ``tags`` (``"serve"``, the tag every saved model has, or None) and ``options`` (a
+    ``LoadOptions``) are TensorFlow's arguments, checked as TensorFlow checks them.
 
     Nothing in the directory is executed or unpickled, whatever it holds. A
     load that runs alongside a save sees the model before the save or after
@@ -90,8 +94,16 @@ def load(path):
     Raises:
         SavedModelError: ``path`` is missing, not a saved model, or damaged,
             truncated or hostile; the message names the file and the problem.
+        ValueError: ``tags`` other than ``"serve"``.
     """
+    check_load_arguments(path, tags, options)
     return _read(path)[0]
+
+
+def contains_saved_model(path):
+    """Whether the directory ``path`` holds a saved model (its description file), as
+    TensorFlow's ``tf.saved_model.contains_saved_model``; nothing is read or checked."""
+    return os.path.isfile(os.path.join(os.fspath(path), DESCRIPTION_FILE))
 
 
 def show(path):
