@@ -17,7 +17,16 @@ from __future__ import annotations
 import inspect
 
 from runtime.core.tensor_spec import TensorSpec
-from runtime.saving.format import MAX_GRAPH_DEPTH, Damage, SavedModelError, expect, expect_list
+from runtime.saving.format import (
+    MAX_GRAPH_DEPTH,
+    Damage,
+    SavedModelError,
+    decode_named_tuple,
+    expect,
+    expect_list,
+)
+from runtime.saving.named_tuples import describe as describe_named_tuple
+from runtime.saving.named_tuples import is_named_tuple
 from runtime.state.variables import Variable
 
 PLAIN_VALUES = (type(None), bool, int, float, str)
@@ -43,6 +52,10 @@ def _encode(value, writer, counter, what):
         return {"variable": writer.variable(value)}
     if type(value) in PLAIN_VALUES:
         return {"value": value}
+    if is_named_tuple(value):
+        name, fields = describe_named_tuple(value)
+        items = [[f, _encode(v, writer, counter, what)] for f, v in zip(fields, value)]
+        return {"namedtuple": [name, items]}
     if isinstance(value, (list, tuple)):
         kind = "list" if isinstance(value, list) else "tuple"
         return {kind: [_encode(v, writer, counter, what) for v in value]}
@@ -132,6 +145,11 @@ def _decode(node, counter, specs, variables, depth):
             _decode(v, counter, specs, variables, depth + 1) for v in expect_list(content, tag)
         ]
         return items if tag == "list" else tuple(items)
+    if tag == "namedtuple":
+        expect(type(content) is list and len(content) == 2, "a named tuple is damaged")
+        return decode_named_tuple(
+            content, lambda v: _decode(v, counter, specs, variables, depth + 1), "an argument"
+        )
     expect(tag == "dict", f"unknown kind of argument {tag!r:.40}")
     out = {}
     for entry in expect_list(content, "a dict"):

@@ -27,6 +27,7 @@ import numpy as np
 from runtime.core.tensor import Tensor
 from runtime.core.tensor_spec import TensorSpec
 from runtime.ops.constant_ops import convert_to_tensor
+from runtime.saving.named_tuples import is_named_tuple, same_kind
 from runtime.state.variables import Variable
 
 
@@ -55,6 +56,10 @@ def _match(traced, given, convert, tensors):
         tensors.append(_tensor_for(traced, given, convert))
     elif isinstance(traced, Variable):
         _expect(given is traced)
+    elif is_named_tuple(traced):  # a loaded one is of a class made anew: by name and fields
+        _expect(same_kind(given, traced))
+        for t, g in zip(traced, given):
+            _match(t, g, convert, tensors)
     elif isinstance(traced, (list, tuple)):
         _expect(type(given) is type(traced) and len(given) == len(traced))
         for t, g in zip(traced, given):

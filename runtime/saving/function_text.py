@@ -38,6 +38,25 @@ def pretty_signature(traced, signature, outputs, verbose=True):
     return "\n".join(lines + ["Output Type:", f"  {output}", "Captures:", "  None"])
 
 
+def output_specs(graph):
+    """A loaded graph's structured outputs as TensorSpecs named by their path, as TensorFlow
+    names a restored function's outputs: ``tensor_0_b`` for field ``b`` of the first item."""
+
+    def spec(value, path):
+        if value is None:
+            return None
+        if isinstance(value, dict):
+            return {k: spec(v, path + [str(k)]) for k, v in value.items()}
+        if isinstance(value, tuple) and hasattr(type(value), "_fields"):
+            return type(value)(*(spec(v, path + [f]) for f, v in zip(value._fields, value)))
+        if isinstance(value, (list, tuple)):
+            return type(value)(spec(v, path + [str(i)]) for i, v in enumerate(value))
+        tensor = graph.outputs[value]
+        return TensorSpec(tensor.shape, tensor.dtype, "_".join(["tensor", *path]))
+
+    return spec(graph.structured_outputs, [])
+
+
 def _parameters(traced, signature):
     """(name, kind, type) of each parameter; ``*args`` one by one (positional-only), ``**kwargs``
     key by key (keyword-only), as TensorFlow's function type lists them."""

@@ -23,7 +23,7 @@ from runtime.execution.compile import compile_function
 from runtime.functions.graph_function import GraphFunction
 from runtime.ops.constant_ops import convert_to_tensor
 from runtime.saving.dispatch import match, no_match_error
-from runtime.saving.function_text import pretty_signature
+from runtime.saving.function_text import output_specs, pretty_signature
 from runtime.views import render
 
 # Names a loaded object uses itself: no saved attribute may take them. (A saved attribute
@@ -273,6 +273,7 @@ class RestoredConcreteFunction:
         self.structured_outputs = nest.map_structure(
             lambda i: None if i is None else self.outputs[i], concrete.graph.structured_outputs
         )
+        self._output_specs = output_specs(concrete.graph)
         self.input_signature = concrete.input_signature
         self._traced = concrete._traced
         self._signature = signature
@@ -290,7 +291,7 @@ class RestoredConcreteFunction:
 
     def pretty_printed_signature(self, verbose=True):
         """What it was traced for and what it returns, as TensorFlow prints it."""
-        return pretty_signature(self._traced, self._signature, self.structured_outputs, verbose)
+        return pretty_signature(self._traced, self._signature, self._output_specs, verbose)
 
     def __call__(self, *args, **kwargs):
         try:

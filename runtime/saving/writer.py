@@ -276,4 +276,6 @@ def _tensor_count(structure):
         return sum(_tensor_count(item) for item in content)
     if tag == "dict":
         return sum(_tensor_count(item) for _, item in content)
+    if tag == "namedtuple":
+        return sum(_tensor_count(item) for _, item in content[1])
     return 0

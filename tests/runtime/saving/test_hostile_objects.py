@@ -157,6 +157,16 @@ def test_a_concrete_function_reference_naming_other_than_one_function_is_refused
         (lambda i: i[1].__setitem__(0, "x"), "named twice"),
         (lambda i: i.append(["__import__('os')", {"value": 1}]), "must be [name, structure]"),
         (lambda i: i[1].__setitem__(1, {"dict": [["k", {"value": 1}]] * 2}), "given twice"),
+        # A named tuple's class is made from its name and fields: each must be a plain name.
+        (
+            lambda i: i[1].__setitem__(1, {"namedtuple": ["os.system", [["a", {"value": 1}]]]}),
+            "a named tuple's name or fields are damaged",
+        ),
+        (
+            lambda i: i[1].__setitem__(1, {"namedtuple": ["P", [["_x", {"value": 1}]]]}),
+            "a named tuple's name or fields are damaged",
+        ),
+        (lambda i: i[1].__setitem__(1, {"namedtuple": ["P"]}), "a named tuple is damaged"),
     ],
 )
 def test_damaged_arguments_as_traced_are_refused(model, edit, problem):

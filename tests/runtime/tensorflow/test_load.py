@@ -474,7 +474,6 @@ def _named_tuple_func(input1, input2):
 
 
 @CYCLES
-@pytest.mark.xfail(strict=True, reason=SAVE_ALL)
 def test_structured_output(cycle, cycles):
     # Use fields with non-alphabetical order
     root = rt.Module()
@@ -499,7 +498,6 @@ def test_structured_output(cycle, cycles):
 
 
 @CYCLES
-@pytest.mark.xfail(strict=True, reason=SAVE_ALL)
 def test_pretty_print_signature(cycle, cycles):
     root = rt.Module()
     root.f = ag.function(_named_tuple_func).get_concrete_function(rt.constant(2), rt.constant(3))
@@ -751,7 +749,6 @@ def test_restored_func_with_captured_var_backprop_float64(cycle, cycles):
 
 
 @CYCLES
-@pytest.mark.xfail(strict=True, reason=SAVE_ALL)
 def test_callable(cycle, cycles):
     class M1(rt.Module):
         @ag.function(input_signature=[rt.TensorSpec(None, rt.float32)])
@@ -781,7 +778,6 @@ def test_callable(cycle, cycles):
 
 
 @CYCLES
-@pytest.mark.xfail(strict=True, reason=SAVE_ALL)
 def test_chain_callable(cycle, cycles):
     func = ag.function(input_signature=[rt.TensorSpec(None, rt.float32)])(lambda x: x * 3.0)
     root = rt.Module()
@@ -1457,7 +1453,6 @@ class NamedTupleType(collections.namedtuple("NamedTupleType", ["a", "b"])):
 
 
 @CYCLES
-@pytest.mark.xfail(strict=True, reason=SAVE_ALL)
 def test_named_tuple(cycle, cycles):
     @ag.function
     def f(x):
@@ -1702,7 +1697,6 @@ def test_custom_gradients_with_none_grad_and_partial_shape(cycle, cycles):
 # SingleCycleTests
 
 
-@pytest.mark.xfail(strict=True, reason=SAVE_ALL)
 def test_load_with_tags(tmp_path):
     root = rt.Module()
     path = str(tmp_path / "saved_model")
@@ -1715,7 +1709,6 @@ def test_load_with_tags(tmp_path):
     rt.saved_model.load(path, tags={"serve"})
 
 
-@pytest.mark.xfail(strict=True, reason=SAVE_ALL)
 def test_save_load_contains_with_fspath(tmp_path):
     root = rt.Module()
     path = pathlib.Path(tmp_path / "saved_model")
