@@ -4,7 +4,8 @@ for, and the Python parameters (names, kinds, defaults) a loaded function binds 
 A concrete function's arguments are ``[[name, structure]]``, one per parameter, as traced: a
 structure is ``{"tensor": i}`` (the graph's i-th input: tensors are numbered in the order the
 trace walked them), ``{"variable": key}`` (that saved variable itself), ``{"value": v}`` (a
-Python None, bool, int, float or str, part of the graph), or a ``list``, ``tuple`` or ``dict``
+Python None, bool, int, float or str, part of the graph), ``{"dtype": name}`` (a DType),
+``{"namedtuple": [class name, [[field, structure]]]}``, or a ``list``, ``tuple`` or ``dict``
 of structures (a dict's entries in the order the trace walked them: by ``repr`` of the key).
 
 >>> import runtime as rt
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 import inspect
 
+from runtime.core.dtypes import DType
 from runtime.core.tensor_spec import TensorSpec
 from runtime.saving.format import (
     MAX_GRAPH_DEPTH,
@@ -24,6 +26,7 @@ from runtime.saving.format import (
     decode_named_tuple,
     expect,
     expect_list,
+    read_dtype,
 )
 from runtime.saving.named_tuples import describe as describe_named_tuple
 from runtime.saving.named_tuples import is_named_tuple
@@ -46,12 +49,16 @@ def encode_arguments(traced, writer, name):
 
 
 def _encode(value, writer, counter, what):
+    if type(value).__name__ == "WeakArgument" and callable(value):  # how a trace holds objects
+        value = value()
     if isinstance(value, TensorSpec):
         return {"tensor": next(counter)}
     if isinstance(value, Variable) and writer is not None:
         return {"variable": writer.variable(value)}
     if type(value) in PLAIN_VALUES:
         return {"value": value}
+    if isinstance(value, DType):  # a dtype argument (``dtype=rt.int32``) picks a trace
+        return {"dtype": value.name}
     if is_named_tuple(value):
         name, fields = describe_named_tuple(value)
         items = [[f, _encode(v, writer, counter, what)] for f, v in zip(fields, value)]
@@ -62,12 +69,10 @@ def _encode(value, writer, counter, what):
     if isinstance(value, dict) and all(type(k) is str for k in value):
         keys = sorted(value, key=repr)  # the trace's order (autograph.signatures.walk)
         return {"dict": [[k, _encode(value[k], writer, counter, what)] for k in keys]}
-    if type(value).__name__ == "WeakArgument" and callable(value):  # how a trace holds objects
-        value = value()
     raise SavedModelError(
         f"Cannot save {what}: it was traced with {type(value).__name__} {value!r:.60}, and a "
-        "saved model stores only tensors, variables and Python None, bool, int, float and str "
-        "values (in lists, tuples and dicts with str keys)"
+        "saved model stores only tensors, variables, dtypes and Python None, bool, int, float "
+        "and str values (in lists, tuples, named tuples and dicts with str keys)"
     )
 
 
@@ -140,6 +145,8 @@ def _decode(node, counter, specs, variables, depth):
             type(content) in PLAIN_VALUES, "a Python value must be null, a bool, a number or text"
         )
         return content
+    if tag == "dtype":
+        return read_dtype(content, "a dtype argument")
     if tag in ("list", "tuple"):
         items = [
             _decode(v, counter, specs, variables, depth + 1) for v in expect_list(content, tag)

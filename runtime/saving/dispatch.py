@@ -24,6 +24,7 @@ import pprint
 
 import numpy as np
 
+from runtime.core.dtypes import DType
 from runtime.core.tensor import Tensor
 from runtime.core.tensor_spec import TensorSpec
 from runtime.ops.constant_ops import convert_to_tensor
@@ -72,7 +73,7 @@ def _match(traced, given, convert, tensors):
         _expect(isinstance(given, _PLAIN) and _same_value(given, traced))
 
 
-_PLAIN = (type(None), bool, int, float, str)
+_PLAIN = (type(None), bool, int, float, str, DType)
 
 
 def _same_value(a, b):

@@ -180,7 +180,8 @@ class LoadedFunction:
     """A saved ``ag.function``: called as the original was (its parameters, their plain
     defaults), it runs the first saved concrete function its arguments match (tensors by dtype
     and shape, Python values by value; then Python values converted to tensors), as TensorFlow's
-    restored functions do. No match: a ValueError listing what was saved.
+    restored functions do. No match: a ValueError listing what was saved (a TypeError where the
+    function had an input_signature, as TensorFlow binds the call to it).
 
     ``get_concrete_function(*args, **kwargs)`` gives the saved concrete function that TensorSpecs
     (or tensors, Python values) match; ``concrete_functions`` lists them all. ``graph``,
@@ -188,10 +189,11 @@ class LoadedFunction:
     (``input_signature`` only when it has one concrete function).
     """
 
-    def __init__(self, name, concrete_functions, signature):
+    def __init__(self, name, concrete_functions, signature, has_input_signature=False):
         self.__name__ = self.name = name
         self.concrete_functions = list(concrete_functions)
         self.__signature__ = signature
+        self.has_input_signature = has_input_signature  # calls must fit its one trace
         first = self.concrete_functions[0] if self.concrete_functions else None
         self.graph = first.graph if first else None
         self.arguments = first.arguments if first else []
@@ -243,7 +245,22 @@ class LoadedFunction:
                 tensors = match(concrete._traced, bound.arguments, convert)
                 if tensors is not None:
                     return concrete, tensors
+        if self.has_input_signature:
+            raise self._binding_error(args, kwargs)
         raise no_match_error(args, kwargs, self.concrete_functions)
+
+    def _binding_error(self, args, kwargs):
+        """TensorFlow's TypeError for a call that does not fit the input_signature."""
+        (concrete,) = self.concrete_functions
+        given = ", ".join([repr(a) for a in args] + [f"{k}={v!r}" for k, v in kwargs.items()])
+        signature = pretty_signature(
+            concrete._traced, self.__signature__, output_specs(concrete.graph), verbose=False
+        )
+        return TypeError(
+            f"Binding inputs to ag.function failed due to `({given}) do not fit the "
+            f"input_signature {list(concrete.input_signature)}` for signature: "
+            f"{self.name}{signature}"
+        )
 
     def __repr__(self):
         return f"<rt.saved_model.LoadedFunction {self.name}>"

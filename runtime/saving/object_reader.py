@@ -140,11 +140,18 @@ class ObjectReader:
     def _function(self, data, what, name, single):
         """A LoadedFunction: its concrete functions (one where ``single``; none for a function
         saved untraced) and its parameters."""
-        expect_object(data, f"{what}: a function", keys=("concrete", "parameters"))
+        optional = ("input_signature",) if type(data) is dict and "input_signature" in data else ()
+        expect_object(data, f"{what}: a function", keys=("concrete", "parameters", *optional))
+        has_input_signature = data.get("input_signature", False)
+        expect(
+            has_input_signature is False or (has_input_signature is True and not single),
+            f"{what}: a function's 'input_signature' must be true, for a function",
+        )
         keys = expect_list(data["concrete"], f"{what}: a function's concrete functions")
         expect(
-            len(keys) == 1 if single else True,
-            f"{what}: a concrete function must name one function",
+            len(keys) == 1 if single or has_input_signature else True,
+            f"{what}: a concrete function (or a function with an input_signature) must name one "
+            "function",
         )
         for key in keys:
             expect(type(key) is str and key in self.concretes, f"{what}: no function {key!r:.100}")
@@ -155,7 +162,7 @@ class ObjectReader:
                 [name for name, _ in concrete._traced] == list(signature.parameters),
                 f"{what}: function {concrete.name!r:.100} was traced for other parameters",
             )
-        return LoadedFunction(name, concretes, signature)
+        return LoadedFunction(name, concretes, signature, has_input_signature)
 
 
 def _length(entries):

@@ -105,7 +105,10 @@ class ObjectTree:
             signature = inspect.signature(fn)
         except (TypeError, ValueError):  # a callable Python cannot describe: by its traces
             signature = None
-        return {"function": self._concretes(fn, concretes, signature, key)}
+        ref = self._concretes(fn, concretes, signature, key)
+        if _has_input_signature(fn) and len(concretes) == 1:
+            ref["input_signature"] = True  # a call must fit it: TensorFlow's TypeError if not
+        return {"function": ref}
 
     def _concretes(self, fn, concretes, signature, key):
         if not isinstance(signature, inspect.Signature):
@@ -136,6 +139,12 @@ def _children(obj):
         and holds_trackables(value, functions=True)
     ]
     return own + extra
+
+
+def _has_input_signature(fn):
+    """Whether ``fn`` (an ``ag.function`` or a loaded one) was given an input_signature."""
+    flag = getattr(fn, "has_input_signature", None)
+    return flag if isinstance(flag, bool) else getattr(fn, "input_signature", None) is not None
 
 
 def _join(path, name):

@@ -167,6 +167,7 @@ def test_a_concrete_function_reference_naming_other_than_one_function_is_refused
             "a named tuple's name or fields are damaged",
         ),
         (lambda i: i[1].__setitem__(1, {"namedtuple": ["P"]}), "a named tuple is damaged"),
+        (lambda i: i[1].__setitem__(1, {"dtype": "object"}), "unknown dtype 'object'"),
     ],
 )
 def test_damaged_arguments_as_traced_are_refused(model, edit, problem):

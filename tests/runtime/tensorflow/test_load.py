@@ -334,7 +334,6 @@ def test_function_with_defaults_input_numpy(cycle, cycles):
 
 
 @CYCLES
-@pytest.mark.xfail(strict=True, reason=SAVE_ALL)
 def test_function_with_default_none_input(cycle, cycles):
     def func(x, dtype=None):
         if dtype:
@@ -820,10 +819,6 @@ def test_load_in_func_graph(cycle, cycles, tmp_path):
 
 
 @CYCLES
-@pytest.mark.xfail(
-    strict=True,
-    reason="an input_signature shape mismatch is a ValueError (TensorFlow: TypeError), and resaving",
-)
 def test_soft_matching(cycle, cycles):
     @ag.function(input_signature=[rt.TensorSpec([None], rt.int32)])
     def func(x):
