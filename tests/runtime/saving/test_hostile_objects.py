@@ -143,7 +143,7 @@ def test_a_concrete_function_reference_naming_other_than_one_function_is_refused
                     entry[1] = {"concrete_function": entry[1]["function"]}
                     return
 
-    assert "a concrete function must name one function" in _edit_and_load(model, edit)
+    assert "must name one function" in _edit_and_load(model, edit)
 
 
 @pytest.mark.parametrize(
