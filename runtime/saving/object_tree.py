@@ -48,12 +48,15 @@ class ObjectTree:
         """The nodes, root first; each object's children are asked for once (an object may
         make its list of children anew each time), in ``walk``'s order: breadth first."""
         found, edges = [("", root)], []
+        reachable = self.writer.reachable = set()
         self.index = {id(root): 0}
         self._kept = [root]  # alive while their ids are keys
         for path, obj in found:
             own = _children(obj)
             edges.append(own)
             for name, child in own:
+                if isinstance(child, Variable):
+                    reachable.add(id(child))
                 if not _is_leaf(child) and id(child) not in self.index:
                     self.index[id(child)] = len(found)
                     self._kept.append(child)
@@ -127,6 +130,8 @@ def _children(obj):
     """``children(obj)`` with the functions they hold; for an object naming its own children
     (a ``rt.train.Checkpoint``), also its attributes holding only functions (a checkpoint has
     nothing of them to save, a saved model saves them)."""
+    if callable(getattr(type(obj), "_saved_model_functions", None)):
+        return children(obj)  # it offers its functions itself (function_attributes)
     own = children(obj, functions=True)
     if isinstance(obj, (list, tuple, dict, Module)) or is_function(obj):
         return own

@@ -69,7 +69,10 @@ def save(obj, path, signatures=None, options=None):
     for name, fn in signatures.items():
         if not is_saveable_name(name):
             raise SavedModelError(f"Cannot save a signature named {name!r}: use printable text")
-        signature_keys.append([name, writer.concrete(_concrete(fn, name), name)])
+        concrete = _concrete(fn, name)
+        _check_signature_outputs(concrete)
+        signature_keys.append([name, writer.concrete(concrete, name)])
+    _check_captures(writer, {key for _, key in signature_keys})
     arrays = writer.arrays.to_bytes()
     arrays_name = files.new_arrays_name()
     description = {
@@ -90,6 +93,30 @@ def save(obj, path, signatures=None, options=None):
     _check_loadable_size(text.encode(), path)  # before anything is touched
     files.save_files(path, arrays_name, arrays, text)
     _log_untraced(tree.untraced)
+
+
+def _check_captures(writer, signature_keys):
+    """Refuses functions that read variables the object graph does not reach (loading would
+    give them a copy no one else holds): TensorFlow's AssertionError for a signature, its
+    KeyError for another function."""
+    for key, (function_name, variable) in writer.unreachable.items():
+        if key in signature_keys:
+            raise AssertionError(
+                "Tried to export a function which references an 'untracked' resource. "
+                "TensorFlow objects (e.g. tf.Variable) captured by functions must be 'tracked' "
+                "by assigning them to an attribute of a tracked object or assigned to an "
+                "attribute of the main object directly. See the information below:\n"
+                f"\tFunction name = {function_name}\n"
+                f"\tTrackable referencing this tensor = {variable!r}"
+            )
+    for key, (_, variable) in writer.unreachable.items():
+        raise KeyError(
+            f"Failed to add concrete function '{key}' to object-based SavedModel as it "
+            f"captures tensor {variable!r} which is unsupported or not reachable from root. "
+            "One reason could be that a stateful object or a variable that the function "
+            "depends on is not assigned to an attribute of the serialized trackable object "
+            "(see SaveTest.test_captures_unreachable_variable)."
+        )
 
 
 def _log_untraced(names):
@@ -165,11 +192,33 @@ def _concrete(fn, name):
     if hasattr(fn, "get_concrete_function"):
         if getattr(fn, "input_signature", None) is None:
             raise SavedModelError(
-                f"Cannot save {name!r}: give the function an input_signature, or pass a concrete "
-                "function (fn.get_concrete_function(...))"
+                f"Expected a TensorFlow function for which to generate a signature, but got "
+                f"{fn!r} (signature {name!r}). Only `ag.function`s with an input signature "
+                "(input_signature=...) or concrete functions (fn.get_concrete_function(...)) "
+                "can be used as a signature."
             )
         return traced(fn, name)
     raise SavedModelError(f"Cannot save {name!r}: {fn!r} is not a traced function")
+
+
+def _check_signature_outputs(cf):
+    """A signature returns a tensor, a sequence of tensors or a dict of them by str keys, as
+    TensorFlow requires (its ValueError, in its words)."""
+    outputs = cf.graph.structured_outputs if hasattr(cf, "graph") else None
+    if isinstance(outputs, dict):
+        items = [(key, value) for key, value in outputs.items()]
+    elif isinstance(outputs, (list, tuple)):
+        items = [(f"output_{i}", value) for i, value in enumerate(outputs)]
+    else:
+        return
+    for key, value in items:
+        if isinstance(value, (list, tuple, dict)):
+            raise SavedModelError(
+                f"Got a non-Tensor value {value!r} for key {key!r} in the output of the function "
+                f"{getattr(cf, 'name', cf)} used to generate the SavedModel signature. Outputs "
+                "for functions used as signatures must be a single Tensor, a sequence of "
+                "Tensors, or a dictionary from string to Tensor."
+            )
 
 
 class _Writer:
@@ -182,8 +231,14 @@ class _Writer:
         self.functions = {}  # key -> a concrete function's description
         self._function_keys = {}  # id(concrete function) -> its key: each saved once
         self._concretes = []  # kept alive while their ids are keys
+        self.reachable = None  # ids of the variables the object graph reaches, once walked
+        self.unreachable = {}  # function key -> (its name, a variable it reads, not reached)
+        self._writing = None  # the key of the function whose graph is being written
 
     def variable(self, variable):
+        if self._writing is not None and self.reachable is not None:
+            if id(variable) not in self.reachable:
+                self.unreachable.setdefault(self._writing, (self._writing_name, variable))
         key = self._variable_keys.get(id(variable))
         if key is None:
             if not (is_saveable_name(variable.name) and variable.name.endswith(":0")):
@@ -209,12 +264,12 @@ class _Writer:
         while unique in self.functions:
             n += 1
             unique = f"{key}#{n}"
-        self.functions[unique] = self.function(cf)
+        self.functions[unique] = self.function(cf, unique)
         self._function_keys[id(cf)] = unique
         self._concretes.append(cf)
         return unique
 
-    def function(self, cf):
+    def function(self, cf, key):
         graph = cf.graph
         n_args = len(graph.inputs) - len(getattr(graph, "captures", ()))
         name = getattr(cf, "name", graph.graph_name)
@@ -225,9 +280,14 @@ class _Writer:
             raise SavedModelError(
                 f"Cannot save {name!r}: its arguments as traced do not give its {n_args} inputs"
             )
+        self._writing, self._writing_name = key, name
+        try:
+            written = self.graph(graph)
+        finally:
+            self._writing = None
         return {
             "name": name,
-            "graph": self.graph(graph),
+            "graph": written,
             "arguments": arguments,
             "outputs": encode_structure(graph.structured_outputs, iter(range(len(graph.outputs)))),
             "inputs": inputs,

@@ -252,9 +252,6 @@ def test_save_defaults_nested_structure(tmp_path):
     _assert_outputs({"output_0": 10.0}, _import_and_infer(save_dir, {"m": 2.0, "y": 4.0}, "f"))
 
 
-@pytest.mark.xfail(
-    strict=True, reason="a function capturing an untracked variable is saved, not refused"
-)
 def test_untracked_variable_useful_message(tmp_path):
     root = rt.Module()
     v = rt.Variable(1.0, name="some_unique_name")
@@ -268,10 +265,6 @@ def test_untracked_variable_useful_message(tmp_path):
         rt.saved_model.save(root, str(tmp_path / "saved_model"))
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the ValueError for a function without input_signature is not in TensorFlow's wording",
-)
 def test_non_concrete_error(tmp_path):
     root = rt.Module()
     root.f = ag.function(lambda x: 2.0 * x)
@@ -280,7 +273,6 @@ def test_non_concrete_error(tmp_path):
         rt.saved_model.save(root, str(tmp_path / "saved_model"), root.f)
 
 
-@pytest.mark.xfail(strict=True, reason=SAVE_ALL)
 def test_captures_unreachable_variable(tmp_path):
     root = rt.Module()
     unreachable_variable = rt.Variable([5.0, 2.0])
@@ -307,7 +299,6 @@ def test_nested_inputs():
     root.f([rt.constant(1.0), rt.constant(1.0)])
 
 
-@pytest.mark.xfail(strict=True, reason="a signature with nested (non-flat) outputs is not refused")
 def test_nested_outputs(tmp_path):
     root = rt.Module()
     root.f = ag.function(lambda x: (2.0 * x, (3.0 * x, 4.0 * x)))
@@ -317,7 +308,6 @@ def test_nested_outputs(tmp_path):
         rt.saved_model.save(root, str(tmp_path / "saved_model"), to_save)
 
 
-@pytest.mark.xfail(strict=True, reason=CHECKPOINT)
 def test_nested_dict_outputs(tmp_path):
     root = rt.train.Checkpoint(f=ag.function(lambda x: {"a": 2.0 * x, "b": (3.0 * x, 4.0 * x)}))
     root.f(rt.constant(1.0))
