@@ -51,8 +51,9 @@ class ObjectTree:
         reachable = self.writer.reachable = set()
         self.index = {id(root): 0}
         self._kept = [root]  # alive while their ids are keys
+        self._attributes = []  # each object's function attributes, read once
         for path, obj in found:
-            own = _children(obj)
+            own = self._walk_step(path, obj)
             edges.append(own)
             for name, child in own:
                 if isinstance(child, Variable):
@@ -62,11 +63,34 @@ class ObjectTree:
                     self._kept.append(child)
                     found.append((f"{path}/{name}" if path else name, child))
         return [
-            self._node(path, obj, own, index == 0)
-            for index, ((path, obj), own) in enumerate(zip(found, edges))
+            self._node(path, obj, own, attributes, index == 0)
+            for index, ((path, obj), own, attributes) in enumerate(
+                zip(found, edges, self._attributes)
+            )
         ]
 
-    def _node(self, path, obj, own, is_root):
+    def _walk_step(self, path, obj):
+        """``obj``'s children, after its functions with an input_signature that traced nothing
+        yet are traced (tracing may make the variables they read: those are children too)."""
+        attributes = [] if isinstance(obj, (list, tuple, dict)) else function_attributes(obj)
+        self._attributes.append(attributes)
+        own = _children(obj)
+        functions = attributes + [(name, child) for name, child in own if is_function(child)]
+        if any([self._trace_for_signature(fn, _join(path, name)) for name, fn in functions]):
+            own = _children(obj)
+        return own
+
+    def _trace_for_signature(self, fn, key):
+        """Traces ``fn`` for its input_signature when it traced nothing yet; whether it did."""
+        if getattr(fn, "input_signature", None) is None or not hasattr(fn, "get_concrete_function"):
+            return False
+        lister = getattr(fn, "_list_all_concrete_functions", None)
+        if lister is None or lister():
+            return False
+        traced(fn, key)
+        return True
+
+    def _node(self, path, obj, own, attributes, is_root):
         entries = [[name, self._ref(child, _join(path, name))] for name, child in own]
         if isinstance(obj, (list, tuple, dict)):
             kind = (
@@ -74,7 +98,7 @@ class ObjectTree:
             )
             return {"kind": kind, "children": entries}
         taken = {name for name, _ in entries}
-        attributes = [(n, fn) for n, fn in function_attributes(obj) if n not in taken]
+        attributes = [(n, fn) for n, fn in attributes if n not in taken]
         if is_root:
             self.root_functions = [(n, c) for n, c in own if is_function(c)] + attributes
         for name, fn in attributes:

@@ -236,9 +236,9 @@ class _Writer:
         self._writing = None  # the key of the function whose graph is being written
 
     def variable(self, variable):
-        if self._writing is not None and self.reachable is not None:
-            if id(variable) not in self.reachable:
-                self.unreachable.setdefault(self._writing, (self._writing_name, variable))
+        writing = self._writing is not None and self.reachable is not None
+        if writing and id(variable) not in self.reachable:
+            self.unreachable.setdefault(self._writing, (self._writing_name, variable))
         key = self._variable_keys.get(id(variable))
         if key is None:
             if not (is_saveable_name(variable.name) and variable.name.endswith(":0")):
