@@ -333,7 +333,8 @@ class RestoredConcreteFunction:
 
 
 class SignatureFunction:
-    """A function of ``loaded.signatures``: as in TensorFlow, it takes its inputs by name and
+    """A function of ``loaded.signatures``: as in TensorFlow, it takes its inputs by name (one
+    input also by position) and
     returns a dict of its outputs by name, ``{"output_0": ...}`` (or the keys of the dict the
     function returned). ``loaded.NAME(x)`` calls the same function as the Python one did.
 
@@ -358,14 +359,14 @@ class SignatureFunction:
 
     def __call__(self, *args, **kwargs):
         try:
-            if args:
+            if args and len(self.arguments) != 1:  # one input may be given by position
                 by_name = ", ".join(f"{a}=..." for a in self.arguments)
                 raise TypeError(
                     f"The signature {self.name!r} takes its inputs by name, as TensorFlow's "
                     f"signatures do: {self.name}({by_name}); got {len(args)} positional "
                     f"argument{'s' if len(args) != 1 else ''}"
                 )
-            results = [t for t in nest.flatten(self.function(**kwargs)) if t is not None]
+            results = [t for t in nest.flatten(self.function(*args, **kwargs)) if t is not None]
             return dict(zip(self.output_names, results, strict=True))
         except Exception as error:
             tracebacks.filter_traceback(error)  # the user's frames only, unless switched off

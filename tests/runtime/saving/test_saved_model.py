@@ -342,3 +342,23 @@ def test_a_module_whose_call_has_a_signature_saves_and_loads_callable(tmp_path):
     # not callable.
     with pytest.raises(TypeError, match="not callable"):
         rt.saved_model.LoadedObject()(1)
+
+
+def test_a_signature_takes_one_input_by_position_and_several_by_name_only(tmp_path):
+    # TensorFlow 2.21: load_test.py's test_signature_loading calls a one-input signature
+    # positionally; its test_multiple_argument_signatures_no_positional refuses two.
+    @ag.function(input_signature=[rt.TensorSpec([], rt.float32)])
+    def one(x):
+        return x + 1.0
+
+    @ag.function(input_signature=[rt.TensorSpec([], rt.float32)] * 2)
+    def two(x, y):
+        return x - y
+
+    path = str(tmp_path / "m")
+    rt.saved_model.save(rt.Module(), path, signatures={"one": one, "two": two})
+    signatures = rt.saved_model.load(path).signatures
+    assert signatures["one"](rt.constant(2.0))["output_0"].numpy() == 3.0
+    assert signatures["two"](x=rt.constant(5.0), y=rt.constant(2.0))["output_0"].numpy() == 3.0
+    with pytest.raises(TypeError, match=r"takes its inputs by name.*two\(x=\.\.\., y=\.\.\.\)"):
+        signatures["two"](rt.constant(5.0), rt.constant(2.0))
