@@ -15,6 +15,8 @@ signatures (a concrete function called as TensorFlow calls a signature).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from runtime.core import context, nest, tracebacks
 from runtime.core.tensor import EagerTensor, Tensor
 from runtime.core.tensor_spec import TensorSpec
@@ -31,10 +33,26 @@ from runtime.views import render
 RESERVED_ATTRIBUTES = frozenset({"signatures", "_trackable_children", "_derived"})
 
 
-class SignatureMap(dict):
-    """``loaded.signatures``: the signatures a loaded object came with, by name. Saving the
-    object saves them again; an attribute ``signatures`` of any other kind is refused, as
-    TensorFlow refuses it (it would shadow them)."""
+class SignatureMap(Mapping):
+    """``loaded.signatures``: the signatures a loaded object came with, by name; read-only, as
+    TensorFlow's (assigning an item is a TypeError). Saving the object saves them again; an
+    attribute ``signatures`` of any other kind is refused, as TensorFlow refuses it (it would
+    shadow them)."""
+
+    def __init__(self, signatures=()):
+        self._signatures = dict(signatures)
+
+    def __getitem__(self, name):
+        return self._signatures[name]
+
+    def __iter__(self):
+        return iter(self._signatures)
+
+    def __len__(self):
+        return len(self._signatures)
+
+    def __repr__(self):
+        return f"SignatureMap({self._signatures!r})"
 
 
 class LoadedObject:

@@ -29,7 +29,7 @@ _KINDS = {
 
 def read_signatures(data, concretes):
     """``{name: SignatureFunction}`` from ``[[name, function key]]``."""
-    signatures = SignatureMap()
+    signatures = {}
     for entry in expect_list(data, "'signatures'"):
         expect(
             type(entry) is list and len(entry) == 2 and all(type(x) is str for x in entry),
@@ -39,7 +39,7 @@ def read_signatures(data, concretes):
         expect(key in concretes, f"signature {name!r:.100}: no function {key!r:.100}")
         expect(name not in signatures, f"signature {name!r:.100} is listed twice")
         signatures[name] = SignatureFunction(concretes[key], name)
-    return signatures
+    return SignatureMap(signatures)
 
 
 class ObjectReader:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+from collections.abc import Mapping
 
 import numpy as np
 
@@ -157,7 +158,7 @@ def _signatures_to_save(obj, signatures, root_functions):
             signatures = candidates[0] if len(candidates) == 1 else None
     if signatures is None:
         return {}
-    if isinstance(signatures, dict):
+    if isinstance(signatures, Mapping):  # a dict, or a loaded object's signatures
         return dict(signatures)
     return {"serving_default": signatures}
 

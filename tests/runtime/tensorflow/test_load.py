@@ -1134,7 +1134,6 @@ def test_overwritten_signatures_error(cycle, cycles, tmp_path):
 
 
 @CYCLES
-@pytest.mark.xfail(strict=True, reason="a signature of one input called positionally refused")
 def test_signature_loading(cycle, cycles):
     class Exported(rt.Module):
         def __init__(self):
