@@ -64,7 +64,13 @@ from runtime.saving.loaded import LoadedConcreteFunction, LoadedObject, output_n
 from runtime.saving.object_reader import ObjectReader, read_signatures
 from runtime.saving.options import check_load_arguments
 from runtime.saving.sub_graph_inputs import check_sub_graph_inputs
-from runtime.state.variables import VAR_HANDLE, OwnedArray, Variable
+from runtime.state.variables import (
+    VAR_HANDLE,
+    OwnedArray,
+    Variable,
+    VariableAggregation,
+    VariableSynchronization,
+)
 
 _ATTEMPTS = 20  # reads started again because a save committed meanwhile
 _DESCRIPTION_FIELDS = (
@@ -77,6 +83,7 @@ _DESCRIPTION_FIELDS = (
     "arrays",
     "checksum",
 )
+_MODES = {"synchronization": VariableSynchronization, "aggregation": VariableAggregation}
 _VARIABLE_KEY = re.compile(r"v[0-9]{1,9}")
 _SHA256 = re.compile(r"[0-9a-f]{64}")
 
@@ -355,7 +362,8 @@ class _Reader:
 
     def _variable(self, entry):
         self.where = "a variable"
-        expect_object(entry, "it", keys=("key", "name", "trainable", "value"))
+        modes = [k for k in _MODES if type(entry) is dict and k in entry]
+        expect_object(entry, "it", keys=("key", "name", "trainable", "value", *modes))
         name = entry["name"]
         expect(is_saveable_name(name) and name.endswith(":0"), "a variable name is damaged")
         self.where = f"variable {name!r}"
@@ -365,7 +373,15 @@ class _Reader:
         expect(type(entry["trainable"]) is bool, "'trainable' must be true or false")
         value = self.arrays.read(entry["value"], "its value")  # a fresh array: the variable's own
         dtype = read_dtype(entry["value"]["dtype"])
-        variable = Variable(OwnedArray(value), dtype=dtype, trainable=entry["trainable"])
+        chosen = {}
+        for mode in modes:
+            kind = _MODES[mode]
+            expect(
+                type(entry[mode]) is str and entry[mode] in kind.__members__,
+                f"{mode!r} must name a {kind.__name__}",
+            )
+            chosen[mode] = kind[entry[mode]]
+        variable = Variable(OwnedArray(value), dtype=dtype, trainable=entry["trainable"], **chosen)
         variable.name = name
         variable._base_name = name[:-2]
         self.variables[key] = variable

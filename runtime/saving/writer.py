@@ -33,6 +33,7 @@ from runtime.saving.object_tree import (
     traced_arguments,
 )
 from runtime.saving.options import check_options
+from runtime.state.variables import Variable, VariableAggregation, VariableSynchronization
 
 
 def save(obj, path, signatures=None, options=None):
@@ -235,10 +236,11 @@ class _Writer:
         self.reachable = None  # ids of the variables the object graph reaches, once walked
         self.unreachable = {}  # function key -> (its name, a variable it reads, not reached)
         self._writing = None  # the key of the function whose graph is being written
+        self._arguments = set()  # ids of the variables that function takes as arguments
 
     def variable(self, variable):
         writing = self._writing is not None and self.reachable is not None
-        if writing and id(variable) not in self.reachable:
+        if writing and id(variable) not in self.reachable | self._arguments:
             self.unreachable.setdefault(self._writing, (self._writing_name, variable))
         key = self._variable_keys.get(id(variable))
         if key is None:
@@ -250,9 +252,14 @@ class _Writer:
                 np.asarray(variable._value), variable.dtype, f"variable {variable.name!r}"
             )
             key = self._variable_keys[id(variable)] = f"v{len(self.variables)}"
-            self.variables.append(
-                {"key": key, "name": variable.name, "trainable": variable.trainable, "value": value}
-            )
+            entry = {
+                "key": key,
+                "name": variable.name,
+                "trainable": variable.trainable,
+                "value": value,
+            }
+            entry.update(_distribution_modes(variable))
+            self.variables.append(entry)
         return key
 
     def concrete(self, cf, key):
@@ -282,6 +289,7 @@ class _Writer:
                 f"Cannot save {name!r}: its arguments as traced do not give its {n_args} inputs"
             )
         self._writing, self._writing_name = key, name
+        self._arguments = _variables_in(traced_arguments(cf))  # arguments, not captures
         try:
             written = self.graph(graph)
         finally:
@@ -327,6 +335,36 @@ class _Writer:
 
     def array(self, value):
         return self.arrays.add(value, what="a constant")
+
+
+def _variables_in(traced):
+    """The ids of the variables among traced arguments (at any depth)."""
+    found = set()
+    stack = [value for _, value in traced]
+    while stack:
+        value = stack.pop()
+        if type(value).__name__ == "WeakArgument" and callable(value):
+            value = value()
+        if isinstance(value, Variable):
+            found.add(id(value))
+        elif isinstance(value, (list, tuple)):
+            stack.extend(value)
+        elif isinstance(value, dict):
+            stack.extend(value.values())
+    return found
+
+
+def _distribution_modes(variable):
+    """A variable's synchronization and aggregation, by name, where not the defaults (AUTO,
+    NONE): TensorFlow's save keeps them."""
+    modes = {}
+    synchronization = getattr(variable, "synchronization", VariableSynchronization.AUTO)
+    if synchronization is not VariableSynchronization.AUTO:
+        modes["synchronization"] = synchronization.name
+    aggregation = getattr(variable, "aggregation", VariableAggregation.NONE)
+    if aggregation is not VariableAggregation.NONE:
+        modes["aggregation"] = aggregation.name
+    return modes
 
 
 def _tensor_count(structure):

@@ -1526,9 +1526,6 @@ def test_variables_destroyed(cycle, cycles):
 
 
 @CYCLES
-@pytest.mark.xfail(
-    strict=True, reason="rt.VariableSynchronization / rt.VariableAggregation missing"
-)
 def test_variable_attributes_preserved(cycle, cycles):
     v = rt.Variable(
         1.0,
