@@ -18,6 +18,7 @@ from __future__ import annotations
 import inspect
 
 from runtime.core.dtypes import DType
+from runtime.core.tensor import Tensor
 from runtime.core.tensor_spec import TensorSpec
 from runtime.saving.format import (
     MAX_GRAPH_DEPTH,
@@ -29,6 +30,7 @@ from runtime.saving.format import (
     read_dtype,
 )
 from runtime.saving.named_tuples import describe as describe_named_tuple
+from runtime.saving.constants import decode_constant, encode_constant, is_constant
 from runtime.saving.named_tuples import is_named_tuple
 from runtime.state.variables import Variable
 
@@ -51,6 +53,8 @@ def encode_arguments(traced, writer, name):
 def _encode(value, writer, counter, what):
     if type(value).__name__ == "WeakArgument" and callable(value):  # how a trace holds objects
         value = value()
+    if isinstance(value, _Encoded):
+        return value.structure
     if isinstance(value, TensorSpec):
         return {"tensor": next(counter)}
     if isinstance(value, Variable) and writer is not None:
@@ -77,12 +81,41 @@ def _encode(value, writer, counter, what):
 
 
 def encode_value(value):
-    """A default's structure, or None where it is not a plain Python value."""
+    """A default's structure, or None where it cannot be saved: plain Python values, dtypes,
+    and small tensors (``{"constant": ...}``, see ``runtime.saving.constants``)."""
     try:
-        encoded = _encode(value, None, iter(()), "a default")
-    except (SavedModelError, StopIteration):
+        encoded = _encode(_constants_encoded(value), None, iter(()), "a default")
+    except (SavedModelError, StopIteration, _Unsaved):
         return None
     return encoded
+
+
+class _Unsaved(Exception):
+    pass
+
+
+class _Encoded:
+    """A structure already encoded (a constant), kept as it is by ``_encode``."""
+
+    def __init__(self, structure):
+        self.structure = structure
+
+
+def _constants_encoded(value):
+    """``value`` with its tensors and arrays as encoded constants (_Unsaved if one cannot be)."""
+    if is_constant(value):
+        encoded = encode_constant(value)
+        if encoded is None:
+            raise _Unsaved()
+        kind = "constant" if isinstance(value, Tensor) else "array"
+        return _Encoded({kind: encoded})
+    if is_named_tuple(value):
+        return type(value)(*(_constants_encoded(v) for v in value))
+    if isinstance(value, (list, tuple)):
+        return type(value)(_constants_encoded(v) for v in value)
+    if isinstance(value, dict):
+        return {k: _constants_encoded(v) for k, v in value.items()}
+    return value
 
 
 def encode_parameters(signature):
@@ -126,7 +159,7 @@ def decode_arguments(data, n_inputs, input_specs, variables):
     return traced
 
 
-def _decode(node, counter, specs, variables, depth):
+def _decode(node, counter, specs, variables, depth, constants=False):
     expect(depth < MAX_GRAPH_DEPTH, "an argument is nested too deeply")
     expect(type(node) is dict and len(node) == 1, "an argument's structure is damaged")
     ((tag, content),) = node.items()
@@ -147,15 +180,20 @@ def _decode(node, counter, specs, variables, depth):
         return content
     if tag == "dtype":
         return read_dtype(content, "a dtype argument")
+    if tag in ("constant", "array") and constants:  # only a default holds values of its own
+        return decode_constant(content, as_array=tag == "array")
     if tag in ("list", "tuple"):
         items = [
-            _decode(v, counter, specs, variables, depth + 1) for v in expect_list(content, tag)
+            _decode(v, counter, specs, variables, depth + 1, constants)
+            for v in expect_list(content, tag)
         ]
         return items if tag == "list" else tuple(items)
     if tag == "namedtuple":
         expect(type(content) is list and len(content) == 2, "a named tuple is damaged")
         return decode_named_tuple(
-            content, lambda v: _decode(v, counter, specs, variables, depth + 1), "an argument"
+            content,
+            lambda v: _decode(v, counter, specs, variables, depth + 1, constants),
+            "an argument",
         )
     expect(tag == "dict", f"unknown kind of argument {tag!r:.40}")
     out = {}
@@ -165,7 +203,7 @@ def _decode(node, counter, specs, variables, depth):
             "a dict entry is damaged",
         )
         expect(entry[0] not in out, f"the key {entry[0]!r:.40} is given twice")
-        out[entry[0]] = _decode(entry[1], counter, specs, variables, depth + 1)
+        out[entry[0]] = _decode(entry[1], counter, specs, variables, depth + 1, constants)
     return out
 
 
@@ -184,7 +222,7 @@ def decode_parameters(data):
         )
         default = inspect.Parameter.empty
         if "default" in entry:
-            default = _decode(entry["default"], [0], (), {}, 0)
+            default = _decode(entry["default"], [0], (), {}, 0, constants=True)
         try:
             parameters.append(
                 inspect.Parameter(entry["name"], PARAMETER_KINDS[entry["kind"]], default=default)

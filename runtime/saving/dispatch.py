@@ -86,9 +86,11 @@ def _tensor_for(spec, given, convert):
     if isinstance(given, TensorSpec):  # get_concrete_function's question: the spec fits
         _expect(given.dtype is spec.dtype and given.shape.is_subtype_of(spec.shape))
         return given
-    if isinstance(given, (Tensor, Variable, np.ndarray, np.generic)):
+    if isinstance(given, (Tensor, Variable)) or (
+        isinstance(given, (np.ndarray, np.generic)) and not convert
+    ):
         tensor = convert_to_tensor(given)
-    elif convert:
+    elif convert:  # Python values and numpy arrays, to the spec's dtype where they fit it
         try:
             tensor = convert_to_tensor(given, dtype=spec.dtype)
         except (TypeError, ValueError):

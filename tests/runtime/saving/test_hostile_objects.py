@@ -128,6 +128,31 @@ def test_tuples_nested_too_deeply_are_refused_before_they_are_built(model):
         (lambda f: f["parameters"][0].update(name="not a name"), "a parameter must be"),
         (lambda f: f["parameters"].append(dict(f["parameters"][0])), "parameters are damaged"),
         (lambda f: f["parameters"][1].update(default={"tensor": 0}), "not the next input"),
+        # A default's own values (a tensor default): a known dtype, the values its shape says.
+        (
+            lambda f: f["parameters"][1].update(
+                default={"constant": {"dtype": "float32", "shape": [3], "values": [1.0]}}
+            ),
+            "values do not fit its shape",
+        ),
+        (
+            lambda f: f["parameters"][1].update(
+                default={"constant": {"dtype": "string", "shape": [], "values": ["x"]}}
+            ),
+            "must be finite numbers",
+        ),
+        (
+            lambda f: f["parameters"][1].update(
+                default={"array": {"dtype": "bool", "shape": [1], "values": [1]}}
+            ),
+            "must be bools",
+        ),
+        (
+            lambda f: f["parameters"][1].update(
+                default={"constant": {"dtype": "float32", "shape": [-1], "values": []}}
+            ),
+            "shape is damaged",
+        ),
         (lambda f: f["parameters"].pop(), "traced for other parameters"),
     ],
 )

@@ -271,3 +271,23 @@ def test_an_attribute_a_loaded_object_uses_itself_is_refused_at_save(tmp_path, n
     with pytest.raises(SavedModelError, match=f"'{name}': a loaded object cannot take that name"):
         rt.saved_model.save(outer, str(tmp_path / "m"))
     assert not (tmp_path / "m").exists()
+
+
+@pytest.mark.parametrize("cycles", [1, 2])
+def test_tensor_and_numpy_defaults_are_saved_with_the_function(tmp_path, cycles):
+    # TensorFlow's load_test.py test_function_with_defaults_input_tensor / _numpy: a default
+    # beyond the call's arguments is saved and used by the loaded function.
+    class Defaults(rt.Module):
+        @ag.function(input_signature=[rt.TensorSpec([2], rt.float32)])
+        def scaled(self, x=rt.constant([1.0, 2.0])):
+            return 3.0 * x
+
+        @ag.function(input_signature=[rt.TensorSpec([], rt.float32)])
+        def shifted(self, x=np.array(5.0)):
+            return x + 1.0
+
+    loaded = _cycles(Defaults(), tmp_path, cycles)
+    np.testing.assert_allclose(loaded.scaled().numpy(), [3.0, 6.0])
+    np.testing.assert_allclose(loaded.scaled(rt.constant([2.0, 0.0])).numpy(), [6.0, 0.0])
+    assert loaded.shifted().numpy() == 6.0
+    assert loaded.shifted(np.array(2.0)).numpy() == 3.0  # float64 numpy, as TensorFlow converts

@@ -296,7 +296,6 @@ def test_function_with_default_bool_input(cycle, cycles):
 
 
 @CYCLES
-@pytest.mark.xfail(strict=True, reason=DEFAULTS)
 def test_function_with_defaults_input_tensor(cycle, cycles):
     @ag.function(input_signature=[rt.TensorSpec([])])
     def func(x=rt.constant(5.0)):
@@ -315,7 +314,6 @@ def test_function_with_defaults_input_tensor(cycle, cycles):
 
 
 @CYCLES
-@pytest.mark.xfail(strict=True, reason=DEFAULTS)
 def test_function_with_defaults_input_numpy(cycle, cycles):
     @ag.function(input_signature=[rt.TensorSpec([])])
     def func(x=np.array(5.0)):
