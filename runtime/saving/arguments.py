@@ -20,6 +20,7 @@ import inspect
 from runtime.core.dtypes import DType
 from runtime.core.tensor import Tensor
 from runtime.core.tensor_spec import TensorSpec
+from runtime.saving.constants import decode_constant, encode_constant, is_constant
 from runtime.saving.format import (
     MAX_GRAPH_DEPTH,
     Damage,
@@ -30,7 +31,6 @@ from runtime.saving.format import (
     read_dtype,
 )
 from runtime.saving.named_tuples import describe as describe_named_tuple
-from runtime.saving.constants import decode_constant, encode_constant, is_constant
 from runtime.saving.named_tuples import is_named_tuple
 from runtime.state.variables import Variable
 

@@ -62,7 +62,7 @@ def decode_constant(data, as_array=False):
     dtype = read_dtype(data["dtype"], "a constant's dtype")
     shape, values = data["shape"], data["values"]
     expect(
-        type(shape) is list and all(type(d) is int and 0 <= d for d in shape) and len(shape) < 33,
+        type(shape) is list and all(type(d) is int and d >= 0 for d in shape) and len(shape) < 33,
         "a constant's shape is damaged",
     )
     expect(

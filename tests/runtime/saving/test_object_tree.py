@@ -279,11 +279,11 @@ def test_tensor_and_numpy_defaults_are_saved_with_the_function(tmp_path, cycles)
     # beyond the call's arguments is saved and used by the loaded function.
     class Defaults(rt.Module):
         @ag.function(input_signature=[rt.TensorSpec([2], rt.float32)])
-        def scaled(self, x=rt.constant([1.0, 2.0])):
+        def scaled(self, x=rt.constant([1.0, 2.0])):  # noqa: B008 (the default is the point)
             return 3.0 * x
 
         @ag.function(input_signature=[rt.TensorSpec([], rt.float32)])
-        def shifted(self, x=np.array(5.0)):
+        def shifted(self, x=np.array(5.0)):  # noqa: B008
             return x + 1.0
 
     loaded = _cycles(Defaults(), tmp_path, cycles)
