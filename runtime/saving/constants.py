@@ -16,11 +16,14 @@ says.
 
 from __future__ import annotations
 
+import inspect
 import math
 
 import numpy as np
 
 from runtime.core.tensor import EagerTensor, Tensor
+from runtime.core.tensor_shape import TensorShape
+from runtime.core.tensor_spec import TensorSpec
 from runtime.saving.format import expect, read_dtype
 from runtime.state.variables import Variable
 
@@ -79,3 +82,76 @@ def decode_constant(data, as_array=False):
     )
     array = np.array(values, dtype=dtype.as_numpy_dtype).reshape(shape)
     return array if as_array else EagerTensor(array, dtype)
+
+
+def flat_defaults(traced, signature, input_specs):
+    """``[[input index, constant]]``: the defaults of a concrete function's tensor inputs, from
+    the Python function's parameters (``signature``) flattened as its traced arguments are
+    (``runtime.saving.arguments``: items in order, dict entries by key), where each fits its
+    input's spec."""
+    if not isinstance(signature, inspect.Signature):
+        return []
+    found, start = [], 0
+    for name, value in traced:
+        count = len(_leaves(value, TensorSpec))
+        parameter = signature.parameters.get(name)
+        if parameter is not None and parameter.default is not inspect.Parameter.empty:
+            leaves = _leaves(parameter.default, object)
+            if len(leaves) == count:
+                for offset, leaf in enumerate(leaves):
+                    encoded = _fitting(leaf, input_specs[start + offset])
+                    if encoded is not None:
+                        found.append([start + offset, encoded])
+        start += count
+    return found
+
+
+def read_defaults(data, input_specs):
+    """``{input name: tensor}`` from ``[[input index, constant]]``, each checked to fit its
+    input's spec."""
+    expect(type(data) is list, "its defaults must be a list")
+    defaults = {}
+    for entry in data:
+        expect(
+            type(entry) is list
+            and len(entry) == 2
+            and type(entry[0]) is int
+            and 0 <= entry[0] < len(input_specs),
+            "a default must be [input index, constant]",
+        )
+        spec = input_specs[entry[0]]
+        expect(spec.name not in defaults, f"input {spec.name!r:.100} has two defaults")
+        tensor = decode_constant(entry[1])
+        expect(
+            tensor.dtype is spec.dtype and tensor.shape.is_subtype_of(spec.shape),
+            f"the default of input {spec.name!r:.100} does not fit it",
+        )
+        defaults[spec.name] = tensor
+    return defaults
+
+
+def _fitting(value, spec):
+    """``value`` encoded as a constant of ``spec``'s dtype, or None where it does not fit."""
+    if isinstance(value, Tensor):
+        encoded = encode_constant(value)
+    elif isinstance(value, (bool, int, float, np.ndarray, np.generic)):
+        try:
+            encoded = encode_constant(np.asarray(value, dtype=spec.dtype.as_numpy_dtype))
+        except (TypeError, ValueError, AttributeError):
+            return None
+    else:
+        return None
+    if encoded is None or encoded["dtype"] != spec.dtype.name:
+        return None
+    return encoded if TensorShape(encoded["shape"]).is_subtype_of(spec.shape) else None
+
+
+def _leaves(value, kind):
+    """The leaves of nested lists, tuples and dicts (dict entries by ``repr`` of the key, as
+    arguments are numbered), those of ``kind``."""
+    if isinstance(value, dict):
+        keys = sorted(value, key=repr)
+        return [leaf for k in keys for leaf in _leaves(value[k], kind)]
+    if isinstance(value, (list, tuple)):
+        return [leaf for item in value for leaf in _leaves(item, kind)]
+    return [value] if isinstance(value, kind) else []

@@ -109,10 +109,13 @@ class LoadedConcreteFunction:
     op (``runtime.functions.graph_function``), so gradients reach the variables it reads.
     """
 
-    def __init__(self, name, graph, arguments, traced=None):
+    def __init__(self, name, graph, arguments, traced=None, defaults=None):
         self.name = name
         self.graph = graph
         self.arguments = arguments
+        # {input name: tensor}: the Python function's defaults of its inputs, which a
+        # signature uses for the inputs a call leaves out (as TensorFlow's do).
+        self.defaults = dict(defaults or {})
         self.input_signature = tuple(
             TensorSpec(t.shape, t.dtype, a) for t, a in zip(graph.inputs, arguments)
         )
@@ -384,6 +387,9 @@ class SignatureFunction:
                     f"signatures do: {self.name}({by_name}); got {len(args)} positional "
                     f"argument{'s' if len(args) != 1 else ''}"
                 )
+            given = dict(zip(self.arguments, args))
+            missing = {k: v for k, v in self.function.defaults.items() if k not in given}
+            kwargs = {**missing, **kwargs}
             results = [t for t in nest.flatten(self.function(*args, **kwargs)) if t is not None]
             return dict(zip(self.output_names, results, strict=True))
         except Exception as error:

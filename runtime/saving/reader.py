@@ -33,6 +33,7 @@ from runtime.saving import version1
 from runtime.saving.arguments import decode_arguments
 from runtime.saving.arrays import ArraysReader
 from runtime.saving.attributes import decode_attr
+from runtime.saving.constants import read_defaults
 from runtime.saving.files import ModelChanged, open_regular_file, read_limited
 from runtime.saving.format import (
     ARRAYS_FILE,
@@ -241,9 +242,9 @@ class _Reader:
                 expect(damage is None, damage)
             self.arrays.check_all_read()
         functions = {}
-        for key, (name, graph, arguments, traced) in graphs.items():
+        for key, (name, graph, arguments, traced, defaults) in graphs.items():
             try:
-                functions[key] = LoadedConcreteFunction(name, graph, arguments, traced)
+                functions[key] = LoadedConcreteFunction(name, graph, arguments, traced, defaults)
             except Exception as e:
                 raise SavedModelError(
                     f"{self.description_path}: function {key!r} does not compile: {e}"
@@ -387,7 +388,10 @@ class _Reader:
         self.variables[key] = variable
 
     def _function(self, entry):
-        expect_object(entry, "it", keys=("name", "graph", "arguments", "outputs", "inputs"))
+        optional = ("defaults",) if type(entry) is dict and "defaults" in entry else ()
+        expect_object(
+            entry, "it", keys=("name", "graph", "arguments", "outputs", "inputs", *optional)
+        )
         name = expect_str(entry["name"], "its name")
         graph = self._graph(entry["graph"], name, depth=0)
         arguments = expect_list(entry["arguments"], "its arguments")
@@ -399,7 +403,8 @@ class _Reader:
         graph.structured_outputs = structure
         specs = [TensorSpec(t.shape, t.dtype, a) for t, a in zip(graph.inputs, arguments)]
         traced = decode_arguments(entry["inputs"], len(specs), specs, self.variables)
-        return name, graph, arguments, traced
+        defaults = read_defaults(entry.get("defaults", []), specs)
+        return name, graph, arguments, traced, defaults
 
     # --- graphs ------------------------------------------------------------------------------
 

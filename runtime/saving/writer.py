@@ -8,10 +8,12 @@ from collections.abc import Mapping
 
 import numpy as np
 
+from runtime.core.tensor_spec import TensorSpec
 from runtime.saving import files
 from runtime.saving.arguments import encode_arguments
 from runtime.saving.arrays import ArraysWriter
 from runtime.saving.attributes import encode_attr
+from runtime.saving.constants import encode_constant, flat_defaults
 from runtime.saving.format import (
     FORMAT,
     MAX_DESCRIPTION_BYTES,
@@ -294,13 +296,17 @@ class _Writer:
             written = self.graph(graph)
         finally:
             self._writing = None
-        return {
+        entry = {
             "name": name,
             "graph": written,
             "arguments": arguments,
             "outputs": encode_structure(graph.structured_outputs, iter(range(len(graph.outputs)))),
             "inputs": inputs,
         }
+        defaults = _defaults(cf, graph.inputs[:n_args], arguments)
+        if defaults:
+            entry["defaults"] = defaults
+        return entry
 
     def graph(self, graph):
         return {
@@ -335,6 +341,17 @@ class _Writer:
 
     def array(self, value):
         return self.arrays.add(value, what="a constant")
+
+
+def _defaults(cf, inputs, arguments):
+    """``[[input index, constant]]``: the defaults of ``cf``'s tensor inputs (a loaded one's
+    own, or those of the Python function's parameters)."""
+    specs = [TensorSpec(t.shape, t.dtype, a) for t, a in zip(inputs, arguments)]
+    loaded = getattr(cf, "defaults", None)
+    if isinstance(loaded, dict):
+        index = {spec.name: i for i, spec in enumerate(specs)}
+        return [[index[k], encode_constant(v)] for k, v in loaded.items() if k in index]
+    return flat_defaults(traced_arguments(cf), getattr(cf, "_signature", None), specs)
 
 
 def _variables_in(traced):

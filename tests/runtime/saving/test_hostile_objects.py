@@ -216,3 +216,21 @@ def test_damaged_signatures_are_refused(tmp_path):
     ]:
         rt.saved_model.save(rt.Module(), path, signatures=f)
         assert problem in _edit_and_load(path, edit)
+
+
+@pytest.mark.parametrize(
+    "defaults, problem",
+    [
+        ([[5, {"dtype": "float32", "shape": [], "values": [1.0]}]], "must be [input index"),
+        ([[0, {"dtype": "int64", "shape": [], "values": [1]}]], "does not fit it"),
+        ([[0, {"dtype": "float32", "shape": [2, 2], "values": [1.0] * 4}]], "does not fit it"),
+        ("x", "defaults must be a list"),
+    ],
+)
+def test_damaged_input_defaults_are_refused(model, defaults, problem):
+    def damage(document):
+        next(f for f in document["functions"].values() if f["name"] == "scale")["defaults"] = (
+            defaults
+        )
+
+    assert problem in _edit_and_load(model, damage)

@@ -164,7 +164,6 @@ def test_method_save_defaults(tmp_path):
     _assert_outputs({"output_0": 15.0}, _import_and_infer(save_dir, {"y": 5.0}, "g"))
 
 
-@pytest.mark.xfail(strict=True, reason=DICT_SIGNATURE)
 def test_save_defaults_dict(tmp_path):
     root = rt.Module()
 
@@ -203,7 +202,6 @@ def test_save_defaults_dict(tmp_path):
     )
 
 
-@pytest.mark.xfail(strict=True, reason=DICT_SIGNATURE)
 def test_save_defaults_nested_structure(tmp_path):
     root = rt.Module()
     scalar = rt.TensorSpec(shape=(), dtype=rt.float32)
