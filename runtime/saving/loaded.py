@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from runtime.core import context, nest, tracebacks
+from runtime.core.graph import arg_op_name
 from runtime.core.tensor import EagerTensor, Tensor
 from runtime.core.tensor_spec import TensorSpec
 from runtime.execution import profiling
@@ -166,7 +167,9 @@ class LoadedConcreteFunction:
         """Runs the graph on its input tensors, in order; returns the structured outputs."""
         if context.building_graph() is not None or context.recording_tapes():
             if self._graph_function is None:
-                self._graph_function = GraphFunction(self.graph, self._program, self.name)
+                # the call's op is named after the function: a valid op name ("<lambda>" is not)
+                op_name = arg_op_name(self.name or "function")
+                self._graph_function = GraphFunction(self.graph, self._program, op_name)
             return self._structured(self._graph_function(tensors))
         values = [t._value for t in tensors]
         record = profiling.recorder  # set while rt.summary.trace_on is on

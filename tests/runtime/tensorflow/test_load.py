@@ -789,10 +789,6 @@ def test_chain_callable(cycle, cycles):
 
 
 @CYCLES
-@pytest.mark.xfail(
-    strict=True,
-    reason="load inside an ag.function (init_scope), and resaving a loaded object, missing",
-)
 def test_load_in_func_graph(cycle, cycles, tmp_path):
     root = rt.Module()
     root.v1 = rt.Variable(1.0)
