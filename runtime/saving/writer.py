@@ -8,6 +8,7 @@ from collections.abc import Mapping
 
 import numpy as np
 
+from runtime.core.graph import PLACEHOLDER
 from runtime.core.tensor_spec import TensorSpec
 from runtime.saving import files
 from runtime.saving.arguments import encode_arguments
@@ -333,7 +334,9 @@ class _Writer:
             "inputs": [t.name for t in op.inputs],
             "control_inputs": [c.name for c in op.control_inputs],
             "attrs": {key: self.attr(op.attrs[key]) for key in declared},
-            "outputs": [{"dtype": t.dtype.name, "shape": shape_json(t.shape)} for t in op.outputs],
+            "outputs": [
+                {"dtype": dtype.name, "shape": shape_json(shape)} for dtype, shape in _specs(op)
+            ],
         }
 
     def attr(self, value):
@@ -352,6 +355,14 @@ def _defaults(cf, inputs, arguments):
         index = {spec.name: i for i, spec in enumerate(specs)}
         return [[index[k], encode_constant(v)] for k, v in loaded.items() if k in index]
     return flat_defaults(traced_arguments(cf), getattr(cf, "_signature", None), specs)
+
+
+def _specs(op):
+    """``[(dtype, shape)]`` of an op's outputs as saved: a placeholder's are those of its
+    attributes (what loading infers), not a shape ``set_shape`` gave it while tracing."""
+    if op.opdef is PLACEHOLDER:
+        return PLACEHOLDER.infer([], op.attrs)
+    return [(t.dtype, t.shape) for t in op.outputs]
 
 
 def _variables_in(traced):

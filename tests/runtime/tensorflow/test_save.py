@@ -439,9 +439,6 @@ def test_function_with_captured_dataset(tmp_path):
     _assert_outputs({"output_0": 3 * (1 + 4 + 9 + 16)}, _import_and_infer(save_dir, {"x": 3}))
 
 
-@pytest.mark.xfail(
-    strict=True, reason="set_shape on a function input makes a graph that load rejects"
-)
 def test_concrete_function_with_set_shape(tmp_path):
     # The saved concrete function keeps the shape of its TensorSpec, not the one set_shape
     # gave the input inside the function.
