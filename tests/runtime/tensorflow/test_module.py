@@ -216,7 +216,6 @@ def test_does_not_evaluate_property_methods():
         mod.raise_assertion_error  # noqa: B018
 
 
-@pytest.mark.xfail(strict=True, reason=WITH_NAME_SCOPE)
 def test_overridden_name_scope():
     mod = ModuleOverridingNameScope()
     assert mod() == mod.name_scope.name
