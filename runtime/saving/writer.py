@@ -10,7 +10,7 @@ import numpy as np
 
 from runtime.core.graph import PLACEHOLDER
 from runtime.core.tensor_spec import TensorSpec
-from runtime.saving import files
+from runtime.saving import files, input_names
 from runtime.saving.arguments import encode_arguments
 from runtime.saving.arrays import ArraysWriter
 from runtime.saving.attributes import encode_attr
@@ -297,6 +297,11 @@ class _Writer:
             written = self.graph(graph)
         finally:
             self._writing = None
+        taken = {op["name"] for op in written["ops"]}
+        renamed = input_names.renames(name, arguments, taken)
+        if renamed:
+            input_names.apply(written, renamed)
+            arguments = [renamed.get(a, a) for a in arguments]
         entry = {
             "name": name,
             "graph": written,

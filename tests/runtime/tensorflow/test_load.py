@@ -1159,9 +1159,6 @@ def test_signature_loading(cycle, cycles):
 
 
 @CYCLES
-@pytest.mark.xfail(
-    strict=True, reason="input names with unsupported characters neither renamed nor logged"
-)
 def test_names_normalized(cycle, cycles, caplog):
     class ObjWithFunction(rt.Module):
         @ag.function(
