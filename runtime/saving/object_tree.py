@@ -5,7 +5,10 @@ children (sub-objects, variables) and its functions (every concrete function eac
 ``runtime.state.trackable.walk``. A node is ``{"kind": "object", "children": [[name, ref]],
 "variables": [key]}`` (``variables``: the object's own ``variables``, in its order) or
 ``{"kind": "list" | "tuple" | "dict", "children": [[name, ref]]}``; a ref is ``{"object": index}``,
-``{"variable": key}`` or ``{"function": {"concrete": [function key], "parameters": [...]}}``.
+``{"variable": key}``, ``{"function": {"concrete": [function key], "parameters": [...]}}``
+(an ``ag.function``: every concrete function it traced, none for one that traced nothing;
+``"input_signature": true`` where it had one) or ``{"concrete_function": {...}}`` (one concrete
+function, as an attribute held it).
 An object reached twice is one node, so what two modules share stays shared when loaded.
 
 >>> import runtime as rt
