@@ -8,6 +8,7 @@ from collections.abc import Mapping
 
 import numpy as np
 
+from runtime.core import context
 from runtime.core.graph import PLACEHOLDER
 from runtime.core.tensor_spec import TensorSpec
 from runtime.saving import files, input_names
@@ -62,6 +63,11 @@ def save(obj, path, signatures=None, options=None):
         SavedModelError: a value that cannot be saved, or a directory that
             cannot be written.
     """
+    if context.building_graph() is not None:  # TensorFlow's AssertionError, in its words
+        raise AssertionError(
+            "rt.saved_model.save is not supported inside a traced @ag.function. Move the call "
+            "to the outer eagerly-executed context."
+        )
     check_options(options)
     _check_signatures_attribute(obj)
     writer = _Writer()

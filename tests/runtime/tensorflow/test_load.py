@@ -73,15 +73,23 @@ import autograph as ag
 import runtime as rt
 
 CYCLES = pytest.mark.parametrize("cycles", [1, 2, 3])
-CHECKPOINT = "rt.train.Checkpoint missing"
-SAVE_ALL = (
-    "save without signatures (every trackable, every traced concrete function)"
-    " and dispatch of loaded functions among them missing"
+
+VARIABLE_ARGUMENT = (
+    "a variable passed as an argument is part of the trace (read as a capture), so the loaded "
+    "function matches only the saved copy, not another variable"
 )
-RESAVE = "saving a loaded object again drops its functions"
-GRADIENTS = "gradients through loaded functions to loaded variables (and resaving) missing"
-PARTIAL = "ag.function(functools.partial(...)) refused"
-DEFAULTS = "arguments with defaults beyond an input_signature (and resaving) missing"
+PACK_GRADIENT = (
+    "the gradient of packing a tuple of unknown-rank tensors (unstack needs the rank, "
+    "SumToShape gets a tuple): runtime gradients, not saving"
+)
+OWN_CONSTANTS = (
+    "a saved graph holds its constants itself: a loaded concrete function has no "
+    "captured_inputs to share"
+)
+NESTED_TRACE = (
+    "an ag.function called while another is traced keeps no concrete function of its own to "
+    "save (autograph tracing)"
+)
 
 
 def cycles_failing_from(first, reason):
@@ -629,7 +637,7 @@ def test_basic_backprop(cycle, cycles):
 
 
 @CYCLES
-@pytest.mark.xfail(strict=True, reason=GRADIENTS)
+@pytest.mark.xfail(strict=True, reason=PACK_GRADIENT)
 def test_nested_backprop(cycle, cycles):
     weight = rt.Variable(1.0, trainable=True)
     bias = rt.Variable(0.0, trainable=True)
@@ -960,7 +968,7 @@ def test_revived_concrete_function_tensorspec_kwargs(cycle, cycles):
 
 
 @CYCLES
-@pytest.mark.xfail(strict=True, reason=SAVE_ALL)
+@pytest.mark.xfail(strict=True, reason=VARIABLE_ARGUMENT)
 def test_concrete_function_variable_argument(cycle, cycles):
     capture = rt.Variable(0)
 
@@ -1073,7 +1081,7 @@ def test_functions_list(cycle, cycles):
 
 
 @CYCLES
-@pytest.mark.xfail(strict=True, reason=SAVE_ALL)
+@pytest.mark.xfail(strict=True, reason=OWN_CONSTANTS)
 def test_captured_constant(cycle, cycles):
     const = rt.zeros([100])
     root = rt.Module()
@@ -1225,7 +1233,7 @@ def test_preserve_argspec(cycle, cycles):
 
 
 @CYCLES
-@pytest.mark.xfail(strict=True, reason=SAVE_ALL)
+@pytest.mark.xfail(strict=True, reason=NESTED_TRACE)
 def test_canonicalize_inputs(cycle, cycles):
     @ag.function(autograph=False)
     def func(a=1, b=2, c=3, training=True):
@@ -1585,7 +1593,7 @@ def _custom_gradient_options():
 
 
 @CYCLES
-@pytest.mark.xfail(strict=True, reason="rt.custom_gradient, rt.saved_model.SaveOptions missing")
+@pytest.mark.xfail(strict=True, reason=VARIABLE_ARGUMENT)
 def test_custom_gradients(cycle, cycles):
     @rt.custom_gradient
     def log1pexp(x):

@@ -29,10 +29,6 @@ import pytest
 import autograph as ag
 import runtime as rt
 
-WITH_NAME_SCOPE = "Module.with_name_scope missing (and name_scope.name)"
-NAME_SCOPE_NAME = "Module.name_scope has no .name"
-FLATTEN = "Module._flatten(recursive=, with_path=, attribute_traversal_key=) missing"
-
 
 def get_name_scope():
     with rt.name_scope("x") as ns:
