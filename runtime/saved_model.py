@@ -37,16 +37,18 @@ from runtime.saving.loaded import (
     LoadedObject,
     SignatureFunction,
 )
-from runtime.saving.options import SaveOptions
-from runtime.saving.reader import load, show
+from runtime.saving.options import LoadOptions, SaveOptions
+from runtime.saving.reader import contains_saved_model, load, show
 from runtime.saving.writer import save
 
 __all__ = [
     "save",
     "load",
+    "contains_saved_model",
     "show",
     "SavedModelError",
     "SaveOptions",
+    "LoadOptions",
     "LoadedConcreteFunction",
     "LoadedObject",
     "LoadedFunction",

@@ -482,6 +482,16 @@ class name_scope:  # noqa: N801 (TensorFlow's name)
     def __init__(self, name):
         self._name = name or ""
 
+    @property
+    def name(self):
+        """The name given, as TensorFlow's ``name_scope.name``.
+
+        >>> import runtime as rt
+        >>> rt.name_scope("yolo/").name
+        'yolo/'
+        """
+        return self._name
+
     def __enter__(self):
         graph = context.building_graph()
         if graph is None:

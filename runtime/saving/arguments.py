@@ -4,7 +4,8 @@ for, and the Python parameters (names, kinds, defaults) a loaded function binds 
 A concrete function's arguments are ``[[name, structure]]``, one per parameter, as traced: a
 structure is ``{"tensor": i}`` (the graph's i-th input: tensors are numbered in the order the
 trace walked them), ``{"variable": key}`` (that saved variable itself), ``{"value": v}`` (a
-Python None, bool, int, float or str, part of the graph), or a ``list``, ``tuple`` or ``dict``
+Python None, bool, int, float or str, part of the graph), ``{"dtype": name}`` (a DType),
+``{"namedtuple": [class name, [[field, structure]]]}``, or a ``list``, ``tuple`` or ``dict``
 of structures (a dict's entries in the order the trace walked them: by ``repr`` of the key).
 
 >>> import runtime as rt
@@ -16,8 +17,21 @@ from __future__ import annotations
 
 import inspect
 
+from runtime.core.dtypes import DType
+from runtime.core.tensor import Tensor
 from runtime.core.tensor_spec import TensorSpec
-from runtime.saving.format import MAX_GRAPH_DEPTH, Damage, SavedModelError, expect, expect_list
+from runtime.saving.constants import decode_constant, encode_constant, is_constant
+from runtime.saving.format import (
+    MAX_GRAPH_DEPTH,
+    Damage,
+    SavedModelError,
+    decode_named_tuple,
+    expect,
+    expect_list,
+    read_dtype,
+)
+from runtime.saving.named_tuples import describe as describe_named_tuple
+from runtime.saving.named_tuples import is_named_tuple
 from runtime.state.variables import Variable
 
 PLAIN_VALUES = (type(None), bool, int, float, str)
@@ -37,34 +51,71 @@ def encode_arguments(traced, writer, name):
 
 
 def _encode(value, writer, counter, what):
+    if type(value).__name__ == "WeakArgument" and callable(value):  # how a trace holds objects
+        value = value()
+    if isinstance(value, _Encoded):
+        return value.structure
     if isinstance(value, TensorSpec):
         return {"tensor": next(counter)}
     if isinstance(value, Variable) and writer is not None:
         return {"variable": writer.variable(value)}
     if type(value) in PLAIN_VALUES:
         return {"value": value}
+    if isinstance(value, DType):  # a dtype argument (``dtype=rt.int32``) picks a trace
+        return {"dtype": value.name}
+    if is_named_tuple(value):
+        name, fields = describe_named_tuple(value)
+        items = [[f, _encode(v, writer, counter, what)] for f, v in zip(fields, value)]
+        return {"namedtuple": [name, items]}
     if isinstance(value, (list, tuple)):
         kind = "list" if isinstance(value, list) else "tuple"
         return {kind: [_encode(v, writer, counter, what) for v in value]}
     if isinstance(value, dict) and all(type(k) is str for k in value):
         keys = sorted(value, key=repr)  # the trace's order (autograph.signatures.walk)
         return {"dict": [[k, _encode(value[k], writer, counter, what)] for k in keys]}
-    if type(value).__name__ == "WeakArgument" and callable(value):  # how a trace holds objects
-        value = value()
     raise SavedModelError(
         f"Cannot save {what}: it was traced with {type(value).__name__} {value!r:.60}, and a "
-        "saved model stores only tensors, variables and Python None, bool, int, float and str "
-        "values (in lists, tuples and dicts with str keys)"
+        "saved model stores only tensors, variables, dtypes and Python None, bool, int, float "
+        "and str values (in lists, tuples, named tuples and dicts with str keys)"
     )
 
 
 def encode_value(value):
-    """A default's structure, or None where it is not a plain Python value."""
+    """A default's structure, or None where it cannot be saved: plain Python values, dtypes,
+    and small tensors (``{"constant": ...}``, see ``runtime.saving.constants``)."""
     try:
-        encoded = _encode(value, None, iter(()), "a default")
-    except (SavedModelError, StopIteration):
+        encoded = _encode(_constants_encoded(value), None, iter(()), "a default")
+    except (SavedModelError, StopIteration, _Unsaved):
         return None
     return encoded
+
+
+class _Unsaved(Exception):
+    pass
+
+
+class _Encoded:
+    """A structure already encoded (a constant), kept as it is by ``_encode``."""
+
+    def __init__(self, structure):
+        self.structure = structure
+
+
+def _constants_encoded(value):
+    """``value`` with its tensors and arrays as encoded constants (_Unsaved if one cannot be)."""
+    if is_constant(value):
+        encoded = encode_constant(value)
+        if encoded is None:
+            raise _Unsaved()
+        kind = "constant" if isinstance(value, Tensor) else "array"
+        return _Encoded({kind: encoded})
+    if is_named_tuple(value):
+        return type(value)(*(_constants_encoded(v) for v in value))
+    if isinstance(value, (list, tuple)):
+        return type(value)(_constants_encoded(v) for v in value)
+    if isinstance(value, dict):
+        return {k: _constants_encoded(v) for k, v in value.items()}
+    return value
 
 
 def encode_parameters(signature):
@@ -108,7 +159,7 @@ def decode_arguments(data, n_inputs, input_specs, variables):
     return traced
 
 
-def _decode(node, counter, specs, variables, depth):
+def _decode(node, counter, specs, variables, depth, constants=False):
     expect(depth < MAX_GRAPH_DEPTH, "an argument is nested too deeply")
     expect(type(node) is dict and len(node) == 1, "an argument's structure is damaged")
     ((tag, content),) = node.items()
@@ -127,11 +178,23 @@ def _decode(node, counter, specs, variables, depth):
             type(content) in PLAIN_VALUES, "a Python value must be null, a bool, a number or text"
         )
         return content
+    if tag == "dtype":
+        return read_dtype(content, "a dtype argument")
+    if tag in ("constant", "array") and constants:  # only a default holds values of its own
+        return decode_constant(content, as_array=tag == "array")
     if tag in ("list", "tuple"):
         items = [
-            _decode(v, counter, specs, variables, depth + 1) for v in expect_list(content, tag)
+            _decode(v, counter, specs, variables, depth + 1, constants)
+            for v in expect_list(content, tag)
         ]
         return items if tag == "list" else tuple(items)
+    if tag == "namedtuple":
+        expect(type(content) is list and len(content) == 2, "a named tuple is damaged")
+        return decode_named_tuple(
+            content,
+            lambda v: _decode(v, counter, specs, variables, depth + 1, constants),
+            "an argument",
+        )
     expect(tag == "dict", f"unknown kind of argument {tag!r:.40}")
     out = {}
     for entry in expect_list(content, "a dict"):
@@ -140,7 +203,7 @@ def _decode(node, counter, specs, variables, depth):
             "a dict entry is damaged",
         )
         expect(entry[0] not in out, f"the key {entry[0]!r:.40} is given twice")
-        out[entry[0]] = _decode(entry[1], counter, specs, variables, depth + 1)
+        out[entry[0]] = _decode(entry[1], counter, specs, variables, depth + 1, constants)
     return out
 
 
@@ -159,7 +222,7 @@ def decode_parameters(data):
         )
         default = inspect.Parameter.empty
         if "default" in entry:
-            default = _decode(entry["default"], [0], (), {}, 0)
+            default = _decode(entry["default"], [0], (), {}, 0, constants=True)
         try:
             parameters.append(
                 inspect.Parameter(entry["name"], PARAMETER_KINDS[entry["kind"]], default=default)

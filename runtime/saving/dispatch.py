@@ -1,7 +1,8 @@
 """Which saved concrete function a call of a loaded function runs: the first whose traced
 arguments the call's match, as TensorFlow's restored functions choose.
 
-A tensor matches a traced TensorSpec of its dtype whose shape it fits; a Python value matches
+A tensor (or a TensorSpec, asking for a concrete function) matches a traced TensorSpec of its
+dtype whose shape it fits; a Python value matches
 an equal value (as Python compares them); lists, tuples and dicts match item by item; a traced variable
 matches itself. A second pass lets Python values (numbers, lists) stand for tensors, converted
 to the spec's dtype.
@@ -23,9 +24,11 @@ import pprint
 
 import numpy as np
 
+from runtime.core.dtypes import DType
 from runtime.core.tensor import Tensor
 from runtime.core.tensor_spec import TensorSpec
 from runtime.ops.constant_ops import convert_to_tensor
+from runtime.saving.named_tuples import is_named_tuple, same_kind
 from runtime.state.variables import Variable
 
 
@@ -54,6 +57,10 @@ def _match(traced, given, convert, tensors):
         tensors.append(_tensor_for(traced, given, convert))
     elif isinstance(traced, Variable):
         _expect(given is traced)
+    elif is_named_tuple(traced):  # a loaded one is of a class made anew: by name and fields
+        _expect(same_kind(given, traced))
+        for t, g in zip(traced, given):
+            _match(t, g, convert, tensors)
     elif isinstance(traced, (list, tuple)):
         _expect(type(given) is type(traced) and len(given) == len(traced))
         for t, g in zip(traced, given):
@@ -66,7 +73,7 @@ def _match(traced, given, convert, tensors):
         _expect(isinstance(given, _PLAIN) and _same_value(given, traced))
 
 
-_PLAIN = (type(None), bool, int, float, str)
+_PLAIN = (type(None), bool, int, float, str, DType)
 
 
 def _same_value(a, b):
@@ -76,9 +83,14 @@ def _same_value(a, b):
 
 
 def _tensor_for(spec, given, convert):
-    if isinstance(given, (Tensor, Variable, np.ndarray, np.generic)):
+    if isinstance(given, TensorSpec):  # get_concrete_function's question: the spec fits
+        _expect(given.dtype is spec.dtype and given.shape.is_subtype_of(spec.shape))
+        return given
+    if isinstance(given, (Tensor, Variable)) or (
+        isinstance(given, (np.ndarray, np.generic)) and not convert
+    ):
         tensor = convert_to_tensor(given)
-    elif convert:
+    elif convert:  # Python values and numpy arrays, to the spec's dtype where they fit it
         try:
             tensor = convert_to_tensor(given, dtype=spec.dtype)
         except (TypeError, ValueError):

@@ -20,6 +20,8 @@ import re
 from runtime.core import dtypes
 from runtime.core.graph import Operation
 from runtime.core.tensor_shape import TensorShape
+from runtime.saving.named_tuples import describe as describe_named_tuple
+from runtime.saving.named_tuples import is_named_tuple, rebuild
 
 FORMAT = "autograph-saved-model"
 VERSION = 2  # 2: the object tree, and every concrete function of each function
@@ -147,6 +149,10 @@ def shape_text(shape):
 def encode_structure(value, indices):
     if value is None or isinstance(value, Operation):
         return None
+    if is_named_tuple(value):
+        name, fields = describe_named_tuple(value)
+        items = [[f, encode_structure(v, indices)] for f, v in zip(fields, value)]
+        return {"namedtuple": [name, items]}
     if isinstance(value, (list, tuple)):
         return {
             "tuple" if isinstance(value, tuple) else "list": [
@@ -158,6 +164,20 @@ def encode_structure(value, indices):
             "dict": [[str(k), encode_structure(value[k], indices)] for k in sorted(value, key=repr)]
         }
     return {"output": next(indices)}
+
+
+def decode_named_tuple(content, decode, what):
+    """A named tuple from ``[class name, [[field, node]]]``, its items decoded by ``decode``."""
+    name, entries = content
+    entries = expect_list(entries, what)
+    expect(
+        all(type(e) is list and len(e) == 2 and type(e[0]) is str for e in entries),
+        f"{what}: a named tuple's field is damaged",
+    )
+    try:
+        return rebuild(name, [f for f, _ in entries], [decode(v) for _, v in entries])
+    except ValueError as e:
+        raise Damage(f"{what}: {e}") from None
 
 
 def decode_structure(data, n_outputs, what):
@@ -179,6 +199,9 @@ def decode_structure(data, n_outputs, what):
         if tag in ("tuple", "list"):
             items = [decode(v, depth + 1) for v in expect_list(content, what)]
             return tuple(items) if tag == "tuple" else items
+        if tag == "namedtuple":
+            expect(type(content) is list and len(content) == 2, f"{what} is damaged")
+            return decode_named_tuple(content, lambda v: decode(v, depth + 1), what)
         expect(tag == "dict", f"{what}: unknown kind {tag!r:.40}")
         pairs = expect_list(content, what)
         expect(

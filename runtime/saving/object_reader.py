@@ -11,8 +11,10 @@ from runtime.saving.arguments import decode_parameters
 from runtime.saving.format import MAX_GRAPH_DEPTH, expect, expect_list, expect_object
 from runtime.saving.loaded import (
     RESERVED_ATTRIBUTES,
+    CallableLoadedObject,
     LoadedFunction,
     LoadedObject,
+    RestoredConcreteFunction,
     SignatureFunction,
     SignatureMap,
 )
@@ -27,7 +29,7 @@ _KINDS = {
 
 def read_signatures(data, concretes):
     """``{name: SignatureFunction}`` from ``[[name, function key]]``."""
-    signatures = SignatureMap()
+    signatures = {}
     for entry in expect_list(data, "'signatures'"):
         expect(
             type(entry) is list and len(entry) == 2 and all(type(x) is str for x in entry),
@@ -37,7 +39,7 @@ def read_signatures(data, concretes):
         expect(key in concretes, f"signature {name!r:.100}: no function {key!r:.100}")
         expect(name not in signatures, f"signature {name!r:.100} is listed twice")
         signatures[name] = SignatureFunction(concretes[key], name)
-    return signatures
+    return SignatureMap(signatures)
 
 
 class ObjectReader:
@@ -56,7 +58,7 @@ class ObjectReader:
             self._check(index, node)
         for index, node in enumerate(self.nodes):  # tuples are made when first referred to
             if node["kind"] != "tuple":
-                self.built[index] = LoadedObject() if node["kind"] == "object" else _empty(node)
+                self.built[index] = _empty(node)
         for index, node in enumerate(self.nodes):
             if node["kind"] != "tuple":
                 self._fill(index, node)
@@ -92,12 +94,14 @@ class ObjectReader:
         target = self.built[index]
         values = [(name, self._value(ref, index, 0, name)) for name, ref in node["children"]]
         if node["kind"] == "object":
-            for name, value in values:
+            variables = tuple(self.variables[k] for k in node["variables"])
+            target.set_derived("variables", variables)
+            target.set_derived("trainable_variables", tuple(v for v in variables if v.trainable))
+            for name, value in values:  # the saved attributes win
                 setattr(target, name, value)
-            target.variables = tuple(self.variables[k] for k in node["variables"])
-            target.trainable_variables = tuple(v for v in target.variables if v.trainable)
-        elif node["kind"] == "list":
-            target.extend(value for _, value in values)
+        elif node["kind"] == "list":  # items not saved (not trackable) are None, as in TF
+            items = dict(values)
+            target.extend(items.get(str(i)) for i in range(_length(values)))
         else:
             target.update(values)
 
@@ -108,7 +112,8 @@ class ObjectReader:
             expect(depth < MAX_GRAPH_DEPTH, "tuples are nested too deeply")
             self._building.add(index)
             refs = self.nodes[index]["children"]
-            self.built[index] = tuple(self._value(r, index, depth + 1, n) for n, r in refs)
+            items = {n: self._value(r, index, depth + 1, n) for n, r in refs}
+            self.built[index] = tuple(items.get(str(i)) for i in range(_length(refs)))
         return self.built[index]
 
     def _value(self, ref, index, depth, name):
@@ -123,13 +128,31 @@ class ObjectReader:
                 f"{what}: no variable {target!r:.40}",
             )
             return self.variables[target]
-        expect(kind == "function", f"{what}: unknown kind of reference {kind!r:.40}")
-        return self._function(target, what, name)
+        expect(
+            kind in ("function", "concrete_function"),
+            f"{what}: unknown kind of reference {kind!r:.40}",
+        )
+        function = self._function(target, what, name, single=kind == "concrete_function")
+        if kind == "concrete_function":
+            return RestoredConcreteFunction(function.concrete_functions[0], function.__signature__)
+        return function
 
-    def _function(self, data, what, name):
-        expect_object(data, f"{what}: a function", keys=("concrete", "parameters"))
+    def _function(self, data, what, name, single):
+        """A LoadedFunction: its concrete functions (one where ``single``; none for a function
+        saved untraced) and its parameters."""
+        optional = ("input_signature",) if type(data) is dict and "input_signature" in data else ()
+        expect_object(data, f"{what}: a function", keys=("concrete", "parameters", *optional))
+        has_input_signature = data.get("input_signature", False)
+        expect(
+            has_input_signature is False or (has_input_signature is True and not single),
+            f"{what}: a function's 'input_signature' must be true, for a function",
+        )
         keys = expect_list(data["concrete"], f"{what}: a function's concrete functions")
-        expect(keys, f"{what}: a function must have concrete functions")
+        expect(
+            len(keys) == 1 if single or has_input_signature else True,
+            f"{what}: a concrete function (or a function with an input_signature) must name one "
+            "function",
+        )
         for key in keys:
             expect(type(key) is str and key in self.concretes, f"{what}: no function {key!r:.100}")
         signature = decode_parameters(data["parameters"])
@@ -139,21 +162,29 @@ class ObjectReader:
                 [name for name, _ in concrete._traced] == list(signature.parameters),
                 f"{what}: function {concrete.name!r:.100} was traced for other parameters",
             )
-        return LoadedFunction(name, concretes, signature)
+        return LoadedFunction(name, concretes, signature, has_input_signature)
+
+
+def _length(entries):
+    """A list's or tuple's length: up to its last saved item (checked numbered in order)."""
+    return int(entries[-1][0]) + 1 if entries else 0
 
 
 def _empty(node):
+    if node["kind"] == "object":
+        names = {name for name, _ in node["children"]}
+        return CallableLoadedObject() if "__call__" in names else LoadedObject()
     return [] if node["kind"] == "list" else {}
 
 
 def _check_child_name(kind, name, what, ref):
     if kind != "object":
         return
-    is_function = type(ref) is dict and "function" in ref
+    callable_ref = type(ref) is dict and ref.keys() & {"function", "concrete_function", "object"}
     expect(
         name.isidentifier()
         and name not in RESERVED_ATTRIBUTES
-        and (not name.startswith("__") or (name == "__call__" and is_function)),
+        and (not name.startswith("__") or (name == "__call__" and bool(callable_ref))),
         f"{what}: {name!r:.100} cannot name an attribute of a loaded object"
-        + (" ('__call__' must be a function)" if name == "__call__" else ""),
+        + (" ('__call__' must be a function or an object)" if name == "__call__" else ""),
     )

@@ -55,3 +55,50 @@ def check_options(options):
         raise TypeError(
             f"options must be a rt.saved_model.SaveOptions or None, got {type(options).__name__}"
         )
+
+
+class LoadOptions:
+    """Options for ``rt.saved_model.load(path, options=...)``, with TensorFlow's keywords, kept
+    as attributes; none changes what is loaded (there are no devices or partial checkpoints).
+
+    >>> LoadOptions(allow_partial_checkpoint=True).allow_partial_checkpoint
+    True
+    """
+
+    def __init__(
+        self,
+        allow_partial_checkpoint=False,
+        experimental_io_device=None,
+        experimental_skip_checkpoint=False,
+        experimental_variable_policy=None,
+        experimental_load_function_aliases=False,
+    ):
+        self.allow_partial_checkpoint = bool(allow_partial_checkpoint)
+        self.experimental_io_device = experimental_io_device
+        self.experimental_skip_checkpoint = bool(experimental_skip_checkpoint)
+        self.experimental_variable_policy = experimental_variable_policy
+        self.experimental_load_function_aliases = bool(experimental_load_function_aliases)
+
+    def __repr__(self):
+        return "rt.saved_model.LoadOptions()"
+
+
+SERVE = "serve"  # the one tag a saved model of this project has, as TensorFlow's save writes
+
+
+def check_load_arguments(path, tags, options):
+    """``tags`` must name the model's tag set (``{"serve"}``) and ``options`` be None or a
+    LoadOptions, as TensorFlow requires (a ValueError, a TypeError)."""
+    if options is not None and not isinstance(options, LoadOptions):
+        raise TypeError(
+            f"options must be a rt.saved_model.LoadOptions or None, got {type(options).__name__}"
+        )
+    if tags is None:
+        return
+    given = {tags} if isinstance(tags, str) else set(tags)
+    if given != {SERVE}:
+        raise ValueError(
+            f"Got an incompatible argument to `tags`: {tags}. The SavedModel at {path} has one "
+            f"MetaGraph with tags ['{SERVE}']. You may omit the argument, pass 'None', or pass "
+            "matching tags."
+        )

@@ -33,6 +33,7 @@ from runtime.saving import version1
 from runtime.saving.arguments import decode_arguments
 from runtime.saving.arrays import ArraysReader
 from runtime.saving.attributes import decode_attr
+from runtime.saving.constants import read_defaults
 from runtime.saving.files import ModelChanged, open_regular_file, read_limited
 from runtime.saving.format import (
     ARRAYS_FILE,
@@ -62,8 +63,15 @@ from runtime.saving.format import (
 )
 from runtime.saving.loaded import LoadedConcreteFunction, LoadedObject, output_names
 from runtime.saving.object_reader import ObjectReader, read_signatures
+from runtime.saving.options import check_load_arguments
 from runtime.saving.sub_graph_inputs import check_sub_graph_inputs
-from runtime.state.variables import VAR_HANDLE, OwnedArray, Variable
+from runtime.state.variables import (
+    VAR_HANDLE,
+    OwnedArray,
+    Variable,
+    VariableAggregation,
+    VariableSynchronization,
+)
 
 _ATTEMPTS = 20  # reads started again because a save committed meanwhile
 _DESCRIPTION_FIELDS = (
@@ -76,12 +84,16 @@ _DESCRIPTION_FIELDS = (
     "arrays",
     "checksum",
 )
+_MODES = {"synchronization": VariableSynchronization, "aggregation": VariableAggregation}
 _VARIABLE_KEY = re.compile(r"v[0-9]{1,9}")
 _SHA256 = re.compile(r"[0-9a-f]{64}")
 
 
-def load(path):
+def load(path, tags=None, options=None):
     """The object saved in ``path``: its functions callable, its variables live.
+
+    ``tags`` (``"serve"``, the tag every saved model has, or None) and ``options`` (a
+    ``LoadOptions``) are TensorFlow's arguments, checked as TensorFlow checks them.
 
     Nothing in the directory is executed or unpickled, whatever it holds. A
     load that runs alongside a save sees the model before the save or after
@@ -90,8 +102,16 @@ def load(path):
     Raises:
         SavedModelError: ``path`` is missing, not a saved model, or damaged,
             truncated or hostile; the message names the file and the problem.
+        ValueError: ``tags`` other than ``"serve"``.
     """
+    check_load_arguments(path, tags, options)
     return _read(path)[0]
+
+
+def contains_saved_model(path):
+    """Whether the directory ``path`` holds a saved model (its description file), as
+    TensorFlow's ``tf.saved_model.contains_saved_model``; nothing is read or checked."""
+    return os.path.isfile(os.path.join(os.fspath(path), DESCRIPTION_FILE))
 
 
 def show(path):
@@ -222,9 +242,9 @@ class _Reader:
                 expect(damage is None, damage)
             self.arrays.check_all_read()
         functions = {}
-        for key, (name, graph, arguments, traced) in graphs.items():
+        for key, (name, graph, arguments, traced, defaults) in graphs.items():
             try:
-                functions[key] = LoadedConcreteFunction(name, graph, arguments, traced)
+                functions[key] = LoadedConcreteFunction(name, graph, arguments, traced, defaults)
             except Exception as e:
                 raise SavedModelError(
                     f"{self.description_path}: function {key!r} does not compile: {e}"
@@ -343,7 +363,8 @@ class _Reader:
 
     def _variable(self, entry):
         self.where = "a variable"
-        expect_object(entry, "it", keys=("key", "name", "trainable", "value"))
+        modes = [k for k in _MODES if type(entry) is dict and k in entry]
+        expect_object(entry, "it", keys=("key", "name", "trainable", "value", *modes))
         name = entry["name"]
         expect(is_saveable_name(name) and name.endswith(":0"), "a variable name is damaged")
         self.where = f"variable {name!r}"
@@ -353,13 +374,24 @@ class _Reader:
         expect(type(entry["trainable"]) is bool, "'trainable' must be true or false")
         value = self.arrays.read(entry["value"], "its value")  # a fresh array: the variable's own
         dtype = read_dtype(entry["value"]["dtype"])
-        variable = Variable(OwnedArray(value), dtype=dtype, trainable=entry["trainable"])
+        chosen = {}
+        for mode in modes:
+            kind = _MODES[mode]
+            expect(
+                type(entry[mode]) is str and entry[mode] in kind.__members__,
+                f"{mode!r} must name a {kind.__name__}",
+            )
+            chosen[mode] = kind[entry[mode]]
+        variable = Variable(OwnedArray(value), dtype=dtype, trainable=entry["trainable"], **chosen)
         variable.name = name
         variable._base_name = name[:-2]
         self.variables[key] = variable
 
     def _function(self, entry):
-        expect_object(entry, "it", keys=("name", "graph", "arguments", "outputs", "inputs"))
+        optional = ("defaults",) if type(entry) is dict and "defaults" in entry else ()
+        expect_object(
+            entry, "it", keys=("name", "graph", "arguments", "outputs", "inputs", *optional)
+        )
         name = expect_str(entry["name"], "its name")
         graph = self._graph(entry["graph"], name, depth=0)
         arguments = expect_list(entry["arguments"], "its arguments")
@@ -371,7 +403,8 @@ class _Reader:
         graph.structured_outputs = structure
         specs = [TensorSpec(t.shape, t.dtype, a) for t, a in zip(graph.inputs, arguments)]
         traced = decode_arguments(entry["inputs"], len(specs), specs, self.variables)
-        return name, graph, arguments, traced
+        defaults = read_defaults(entry.get("defaults", []), specs)
+        return name, graph, arguments, traced, defaults
 
     # --- graphs ------------------------------------------------------------------------------
 

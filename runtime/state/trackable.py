@@ -31,9 +31,19 @@ def is_trackable(value) -> bool:
     )
 
 
-def holds_trackables(value, _seen=None) -> bool:
-    """Whether ``value`` is trackable, or a list, tuple or dict holding one (at any depth)."""
-    if is_trackable(value):
+def is_function(value) -> bool:
+    """Whether ``value`` is an ``ag.function``, a concrete function or a loaded one: a saved
+    model keeps it as an edge of the object graph (a checkpoint has nothing of it to keep)."""
+    kind = type(value)
+    return callable(getattr(kind, "_list_all_concrete_functions", None)) or (
+        hasattr(kind, "structured_input_signature") and hasattr(value, "graph")
+    )
+
+
+def holds_trackables(value, _seen=None, functions=False) -> bool:
+    """Whether ``value`` is trackable, or a list, tuple or dict holding one (at any depth);
+    with ``functions``, a function (``is_function``) counts as one."""
+    if is_trackable(value) or (functions and is_function(value)):
         return True
     if not isinstance(value, (list, tuple, dict)):
         return False
@@ -42,18 +52,21 @@ def holds_trackables(value, _seen=None) -> bool:
         return False
     seen.add(id(value))
     items = value.values() if isinstance(value, dict) else value
-    return any(holds_trackables(v, seen) for v in items)
+    return any(holds_trackables(v, seen, functions) for v in items)
 
 
-def children(obj):
+def children(obj, functions=False):
     """``[(name, child)]``: the edges leaving ``obj``, in a fixed order.
 
     A module's are its attributes that hold trackables (by attribute name, those in
     ``_TF_MODULE_IGNORED_PROPERTIES`` left out); a list's or tuple's its items
     (``"0"``, ``"1"``...); a dict's its values (by key); an object with
     ``_trackable_children()`` names its own (a dict of them, or ``(name, child)``
-    pairs). A variable has none.
+    pairs). A variable has none. With ``functions`` (a saved model's walk), the functions
+    they hold are edges too, and a function has none.
     """
+    if functions and is_function(obj):
+        return []
     own = getattr(type(obj), "_trackable_children", None)
     if callable(own):
         named = obj._trackable_children()  # a dict, as TensorFlow's, or (name, child) pairs
@@ -67,7 +80,7 @@ def children(obj):
         items = [(k, v) for k, v in sorted(vars(obj).items()) if k not in skip]
     else:
         return []
-    return [(name, child) for name, child in items if holds_trackables(child)]
+    return [(name, child) for name, child in items if holds_trackables(child, None, functions)]
 
 
 def walk(root):

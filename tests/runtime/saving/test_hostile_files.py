@@ -402,3 +402,20 @@ def test_string_and_number_arrays_load_exactly(model):
     result = loaded.run(rt.constant([1.0, 2.0, 3.0]), rt.constant("s"))
     assert result["y"].numpy() == np.float32(10.0)
     assert result["s"].numpy() == b"s-tag"
+
+
+@pytest.mark.parametrize(
+    "mode, value, problem",
+    [
+        ("synchronization", "NEVER", "'synchronization' must name a VariableSynchronization"),
+        ("aggregation", 2, "'aggregation' must name a VariableAggregation"),
+        ("aggregation", "__class__", "'aggregation' must name a VariableAggregation"),
+    ],
+)
+def test_a_variable_with_an_unknown_distribution_mode_is_refused(model, mode, value, problem):
+    path, _ = model
+    document = description(path)
+    document["variables"][0][mode] = value
+    write_signed(path, document)
+    with pytest.raises(SavedModelError, match=problem):
+        rt.saved_model.load(path)

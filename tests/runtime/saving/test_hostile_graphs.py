@@ -92,7 +92,7 @@ def test_call_bound_to_a_variable_is_refused(model):
     root = document["objects"][0]
     root["children"].append(["__call__", {"variable": document["variables"][0]["key"]}])
     write_signed(model, document)
-    assert _load_error(model).endswith("'__call__' must be a function)")
+    assert _load_error(model).endswith("'__call__' must be a function or an object)")
 
 
 def test_an_empty_index_compiles_saves_and_loads(tmp_path):

@@ -87,8 +87,10 @@ def test_a_damaged_object_tree_is_refused(model, edit, problem):
     assert problem in _edit_and_load(model, edit)
 
 
+# ``variables`` is not among them: a saved attribute of that name is the user's, as in
+# TensorFlow (tests/runtime/tensorflow/test_load.py::test_list).
 @pytest.mark.parametrize(
-    "name", ["__class__", "__dict__", "signatures", "variables", "_trackable_children", "a b"]
+    "name", ["__class__", "__dict__", "signatures", "_derived", "_trackable_children", "a b"]
 )
 def test_an_attribute_a_loaded_object_cannot_take_is_refused(model, name):
     def edit(document):
@@ -121,17 +123,52 @@ def test_tuples_nested_too_deeply_are_refused_before_they_are_built(model):
 @pytest.mark.parametrize(
     "edit, problem",
     [
-        (lambda f: f.update(concrete=[]), "must have concrete functions"),
         (lambda f: f.update(concrete=["nowhere"]), "no function 'nowhere'"),
         (lambda f: f["parameters"][0].update(kind=9), "a parameter must be"),
         (lambda f: f["parameters"][0].update(name="not a name"), "a parameter must be"),
         (lambda f: f["parameters"].append(dict(f["parameters"][0])), "parameters are damaged"),
         (lambda f: f["parameters"][1].update(default={"tensor": 0}), "not the next input"),
+        # A default's own values (a tensor default): a known dtype, the values its shape says.
+        (
+            lambda f: f["parameters"][1].update(
+                default={"constant": {"dtype": "float32", "shape": [3], "values": [1.0]}}
+            ),
+            "values do not fit its shape",
+        ),
+        (
+            lambda f: f["parameters"][1].update(
+                default={"constant": {"dtype": "string", "shape": [], "values": ["x"]}}
+            ),
+            "must be finite numbers",
+        ),
+        (
+            lambda f: f["parameters"][1].update(
+                default={"array": {"dtype": "bool", "shape": [1], "values": [1]}}
+            ),
+            "must be bools",
+        ),
+        (
+            lambda f: f["parameters"][1].update(
+                default={"constant": {"dtype": "float32", "shape": [-1], "values": []}}
+            ),
+            "shape is damaged",
+        ),
         (lambda f: f["parameters"].pop(), "traced for other parameters"),
     ],
 )
 def test_a_damaged_function_reference_is_refused(model, edit, problem):
     assert problem in _edit_and_load(model, lambda d: edit(_function_ref(d)))
+
+
+def test_a_concrete_function_reference_naming_other_than_one_function_is_refused(model):
+    def edit(document):  # the function traced twice, referred to as one concrete function
+        for node in document["objects"]:
+            for entry in node["children"]:
+                if "function" in entry[1]:
+                    entry[1] = {"concrete_function": entry[1]["function"]}
+                    return
+
+    assert "must name one function" in _edit_and_load(model, edit)
 
 
 @pytest.mark.parametrize(
@@ -145,6 +182,17 @@ def test_a_damaged_function_reference_is_refused(model, edit, problem):
         (lambda i: i[1].__setitem__(0, "x"), "named twice"),
         (lambda i: i.append(["__import__('os')", {"value": 1}]), "must be [name, structure]"),
         (lambda i: i[1].__setitem__(1, {"dict": [["k", {"value": 1}]] * 2}), "given twice"),
+        # A named tuple's class is made from its name and fields: each must be a plain name.
+        (
+            lambda i: i[1].__setitem__(1, {"namedtuple": ["os.system", [["a", {"value": 1}]]]}),
+            "a named tuple's name or fields are damaged",
+        ),
+        (
+            lambda i: i[1].__setitem__(1, {"namedtuple": ["P", [["_x", {"value": 1}]]]}),
+            "a named tuple's name or fields are damaged",
+        ),
+        (lambda i: i[1].__setitem__(1, {"namedtuple": ["P"]}), "a named tuple is damaged"),
+        (lambda i: i[1].__setitem__(1, {"dtype": "object"}), "unknown dtype 'object'"),
     ],
 )
 def test_damaged_arguments_as_traced_are_refused(model, edit, problem):
@@ -168,3 +216,21 @@ def test_damaged_signatures_are_refused(tmp_path):
     ]:
         rt.saved_model.save(rt.Module(), path, signatures=f)
         assert problem in _edit_and_load(path, edit)
+
+
+@pytest.mark.parametrize(
+    "defaults, problem",
+    [
+        ([[5, {"dtype": "float32", "shape": [], "values": [1.0]}]], "must be [input index"),
+        ([[0, {"dtype": "int64", "shape": [], "values": [1]}]], "does not fit it"),
+        ([[0, {"dtype": "float32", "shape": [2, 2], "values": [1.0] * 4}]], "does not fit it"),
+        ("x", "defaults must be a list"),
+    ],
+)
+def test_damaged_input_defaults_are_refused(model, defaults, problem):
+    def damage(document):
+        next(f for f in document["functions"].values() if f["name"] == "scale")["defaults"] = (
+            defaults
+        )
+
+    assert problem in _edit_and_load(model, damage)

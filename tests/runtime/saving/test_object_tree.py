@@ -3,6 +3,8 @@ concrete function each ``ag.function`` has traced, restored at the same paths an
 the call's arguments; loaded objects save again. Expected values come from the original object
 (or numpy), computed before the save."""
 
+import inspect
+
 import numpy as np
 import pytest
 
@@ -173,14 +175,18 @@ def test_a_function_with_an_input_signature_never_called_is_traced_and_saved(tmp
     np.testing.assert_array_equal(out["output_0"].numpy(), [6.0])
 
 
-def test_a_function_never_traced_and_without_a_signature_is_not_saved(tmp_path):
+def test_a_function_never_traced_is_saved_with_nothing_to_call(tmp_path):
     class Lazy(rt.Module):
         @ag.function
         def never(self, x):
             return x
 
     loaded = _cycles(Lazy(), tmp_path, 1)
-    assert not hasattr(loaded, "never")  # as TensorFlow: nothing was traced
+    # As TensorFlow (load_test.py's test_call_untraced_function_raises_error): kept, with its
+    # parameters, but nothing was traced to call.
+    assert list(inspect.signature(loaded.never).parameters) == ["x"]
+    with pytest.raises(ValueError, match="Found zero restored functions for caller function"):
+        loaded.never(1)
 
 
 def test_nested_arguments_dispatch_by_their_structure(tmp_path):
@@ -265,3 +271,23 @@ def test_an_attribute_a_loaded_object_uses_itself_is_refused_at_save(tmp_path, n
     with pytest.raises(SavedModelError, match=f"'{name}': a loaded object cannot take that name"):
         rt.saved_model.save(outer, str(tmp_path / "m"))
     assert not (tmp_path / "m").exists()
+
+
+@pytest.mark.parametrize("cycles", [1, 2])
+def test_tensor_and_numpy_defaults_are_saved_with_the_function(tmp_path, cycles):
+    # TensorFlow's load_test.py test_function_with_defaults_input_tensor / _numpy: a default
+    # beyond the call's arguments is saved and used by the loaded function.
+    class Defaults(rt.Module):
+        @ag.function(input_signature=[rt.TensorSpec([2], rt.float32)])
+        def scaled(self, x=rt.constant([1.0, 2.0])):  # noqa: B008 (the default is the point)
+            return 3.0 * x
+
+        @ag.function(input_signature=[rt.TensorSpec([], rt.float32)])
+        def shifted(self, x=np.array(5.0)):  # noqa: B008
+            return x + 1.0
+
+    loaded = _cycles(Defaults(), tmp_path, cycles)
+    np.testing.assert_allclose(loaded.scaled().numpy(), [3.0, 6.0])
+    np.testing.assert_allclose(loaded.scaled(rt.constant([2.0, 0.0])).numpy(), [6.0, 0.0])
+    assert loaded.shifted().numpy() == 6.0
+    assert loaded.shifted(np.array(2.0)).numpy() == 3.0  # float64 numpy, as TensorFlow converts

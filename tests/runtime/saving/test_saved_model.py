@@ -100,13 +100,14 @@ def test_seed_demo_module_loads_in_a_fresh_process_without_its_source(saved_demo
 
 
 def test_loaded_functions_check_their_arguments(saved_demo):
-    # As TensorFlow's restored functions: no saved concrete function matches (a ValueError
-    # listing them), or the call does not bind to the function's parameters (a TypeError).
+    # As TensorFlow's restored functions: add_print has an input_signature, so a call that
+    # does not fit it is a TypeError (load_test.py's test_soft_matching), as is a call that
+    # does not bind to the function's parameters.
     loaded = rt.saved_model.load(saved_demo)
-    no_match = r"Could not find matching concrete function(.|\n)*dtype=rt.float32, name='a'"
-    with pytest.raises(ValueError, match=no_match):
+    no_fit = r"Binding inputs to ag.function failed(.|\n)*dtype=rt.float32, name='a'"
+    with pytest.raises(TypeError, match=no_fit):
         loaded.add_print(rt.constant(1))
-    with pytest.raises(ValueError, match=no_match):
+    with pytest.raises(TypeError, match=no_fit):
         loaded.add_print(rt.constant([1.0, 2.0]))
     with pytest.raises(TypeError, match="missing a required argument: 'a'"):
         loaded.add_print()
@@ -337,5 +338,27 @@ def test_a_module_whose_call_has_a_signature_saves_and_loads_callable(tmp_path):
     rt.saved_model.save(Scale(), str(tmp_path / "scale"))
     loaded = rt.saved_model.load(str(tmp_path / "scale"))
     np.testing.assert_array_equal(loaded(rt.constant([1.0, 2.0])).numpy(), [3.0, 6.0])
-    with pytest.raises(TypeError, match="no __call__"):
+    # As TensorFlow (load_test.py's test_callable): an object saved without __call__ loads
+    # not callable.
+    with pytest.raises(TypeError, match="not callable"):
         rt.saved_model.LoadedObject()(1)
+
+
+def test_a_signature_takes_one_input_by_position_and_several_by_name_only(tmp_path):
+    # TensorFlow 2.21: load_test.py's test_signature_loading calls a one-input signature
+    # positionally; its test_multiple_argument_signatures_no_positional refuses two.
+    @ag.function(input_signature=[rt.TensorSpec([], rt.float32)])
+    def one(x):
+        return x + 1.0
+
+    @ag.function(input_signature=[rt.TensorSpec([], rt.float32)] * 2)
+    def two(x, y):
+        return x - y
+
+    path = str(tmp_path / "m")
+    rt.saved_model.save(rt.Module(), path, signatures={"one": one, "two": two})
+    signatures = rt.saved_model.load(path).signatures
+    assert signatures["one"](rt.constant(2.0))["output_0"].numpy() == 3.0
+    assert signatures["two"](x=rt.constant(5.0), y=rt.constant(2.0))["output_0"].numpy() == 3.0
+    with pytest.raises(TypeError, match=r"takes its inputs by name.*two\(x=\.\.\., y=\.\.\.\)"):
+        signatures["two"](rt.constant(5.0), rt.constant(2.0))

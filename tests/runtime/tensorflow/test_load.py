@@ -73,15 +73,23 @@ import autograph as ag
 import runtime as rt
 
 CYCLES = pytest.mark.parametrize("cycles", [1, 2, 3])
-CHECKPOINT = "rt.train.Checkpoint missing"
-SAVE_ALL = (
-    "save without signatures (every trackable, every traced concrete function)"
-    " and dispatch of loaded functions among them missing"
+
+VARIABLE_ARGUMENT = (
+    "a variable passed as an argument is part of the trace (read as a capture), so the loaded "
+    "function matches only the saved copy, not another variable"
 )
-RESAVE = "saving a loaded object again drops its functions"
-GRADIENTS = "gradients through loaded functions to loaded variables (and resaving) missing"
-PARTIAL = "ag.function(functools.partial(...)) refused"
-DEFAULTS = "arguments with defaults beyond an input_signature (and resaving) missing"
+PACK_GRADIENT = (
+    "the gradient of packing a tuple of unknown-rank tensors (unstack needs the rank, "
+    "SumToShape gets a tuple): runtime gradients, not saving"
+)
+OWN_CONSTANTS = (
+    "a saved graph holds its constants itself: a loaded concrete function has no "
+    "captured_inputs to share"
+)
+NESTED_TRACE = (
+    "an ag.function called while another is traced keeps no concrete function of its own to "
+    "save (autograph tracing)"
+)
 
 
 def cycles_failing_from(first, reason):
@@ -296,7 +304,6 @@ def test_function_with_default_bool_input(cycle, cycles):
 
 
 @CYCLES
-@pytest.mark.xfail(strict=True, reason=DEFAULTS)
 def test_function_with_defaults_input_tensor(cycle, cycles):
     @ag.function(input_signature=[rt.TensorSpec([])])
     def func(x=rt.constant(5.0)):
@@ -315,7 +322,6 @@ def test_function_with_defaults_input_tensor(cycle, cycles):
 
 
 @CYCLES
-@pytest.mark.xfail(strict=True, reason=DEFAULTS)
 def test_function_with_defaults_input_numpy(cycle, cycles):
     @ag.function(input_signature=[rt.TensorSpec([])])
     def func(x=np.array(5.0)):
@@ -334,7 +340,6 @@ def test_function_with_defaults_input_numpy(cycle, cycles):
 
 
 @CYCLES
-@pytest.mark.xfail(strict=True, reason=SAVE_ALL)
 def test_function_with_default_none_input(cycle, cycles):
     def func(x, dtype=None):
         if dtype:
@@ -445,7 +450,6 @@ def test_structured_inputs(cycle, cycles):
 
 
 @CYCLES
-@pytest.mark.xfail(strict=True, reason=SAVE_ALL)
 def test_structured_inputs_bare_concrete_function(cycle, cycles):
     x = rt.constant(10)
     y = rt.constant(11)
@@ -475,7 +479,6 @@ def _named_tuple_func(input1, input2):
 
 
 @CYCLES
-@pytest.mark.xfail(strict=True, reason=SAVE_ALL)
 def test_structured_output(cycle, cycles):
     # Use fields with non-alphabetical order
     root = rt.Module()
@@ -500,7 +503,6 @@ def test_structured_output(cycle, cycles):
 
 
 @CYCLES
-@pytest.mark.xfail(strict=True, reason=SAVE_ALL)
 def test_pretty_print_signature(cycle, cycles):
     root = rt.Module()
     root.f = ag.function(_named_tuple_func).get_concrete_function(rt.constant(2), rt.constant(3))
@@ -635,7 +637,7 @@ def test_basic_backprop(cycle, cycles):
 
 
 @CYCLES
-@pytest.mark.xfail(strict=True, reason=GRADIENTS)
+@pytest.mark.xfail(strict=True, reason=PACK_GRADIENT)
 def test_nested_backprop(cycle, cycles):
     weight = rt.Variable(1.0, trainable=True)
     bias = rt.Variable(0.0, trainable=True)
@@ -752,7 +754,6 @@ def test_restored_func_with_captured_var_backprop_float64(cycle, cycles):
 
 
 @CYCLES
-@pytest.mark.xfail(strict=True, reason=SAVE_ALL)
 def test_callable(cycle, cycles):
     class M1(rt.Module):
         @ag.function(input_signature=[rt.TensorSpec(None, rt.float32)])
@@ -782,7 +783,6 @@ def test_callable(cycle, cycles):
 
 
 @CYCLES
-@pytest.mark.xfail(strict=True, reason=SAVE_ALL)
 def test_chain_callable(cycle, cycles):
     func = ag.function(input_signature=[rt.TensorSpec(None, rt.float32)])(lambda x: x * 3.0)
     root = rt.Module()
@@ -797,10 +797,6 @@ def test_chain_callable(cycle, cycles):
 
 
 @CYCLES
-@pytest.mark.xfail(
-    strict=True,
-    reason="load inside an ag.function (init_scope), and resaving a loaded object, missing",
-)
 def test_load_in_func_graph(cycle, cycles, tmp_path):
     root = rt.Module()
     root.v1 = rt.Variable(1.0)
@@ -825,10 +821,6 @@ def test_load_in_func_graph(cycle, cycles, tmp_path):
 
 
 @CYCLES
-@pytest.mark.xfail(
-    strict=True,
-    reason="an input_signature shape mismatch is a ValueError (TensorFlow: TypeError), and resaving",
-)
 def test_soft_matching(cycle, cycles):
     @ag.function(input_signature=[rt.TensorSpec([None], rt.int32)])
     def func(x):
@@ -852,7 +844,6 @@ def test_soft_matching(cycle, cycles):
 
 
 @CYCLES
-@pytest.mark.xfail(strict=True, reason=SAVE_ALL)
 def test_get_concrete_function(cycle, cycles):
     @ag.function
     def func(x, training=False):
@@ -878,7 +869,6 @@ def test_get_concrete_function(cycle, cycles):
 
 
 @CYCLES
-@pytest.mark.xfail(strict=True, reason=SAVE_ALL)
 def test_concrete_function(cycle, cycles):
     @ag.function(input_signature=[rt.TensorSpec([None], rt.int32)])
     def func(x):
@@ -897,7 +887,6 @@ def test_concrete_function(cycle, cycles):
 
 
 @CYCLES
-@pytest.mark.xfail(strict=True, reason=SAVE_ALL)
 def test_concrete_function_arg_names(cycle, cycles):
     @ag.function(input_signature=[rt.TensorSpec([None], rt.int32)])
     def func(x):
@@ -914,7 +903,6 @@ def test_concrete_function_arg_names(cycle, cycles):
 
 
 @CYCLES
-@pytest.mark.xfail(strict=True, reason=SAVE_ALL)
 def test_concrete_function_no_signature(cycle, cycles):
     @ag.function
     def func(x):
@@ -928,7 +916,6 @@ def test_concrete_function_no_signature(cycle, cycles):
 
 
 @CYCLES
-@pytest.mark.xfail(strict=True, reason=SAVE_ALL)
 def test_concrete_function_backprop(cycle, cycles):
     @ag.function(input_signature=[rt.TensorSpec([], rt.float32)])
     def func(x):
@@ -950,7 +937,6 @@ def test_concrete_function_backprop(cycle, cycles):
 
 
 @CYCLES
-@pytest.mark.xfail(strict=True, reason=SAVE_ALL)
 def test_revived_concrete_function_kwargs(cycle, cycles):
     @ag.function
     def func(x, y):
@@ -966,9 +952,6 @@ def test_revived_concrete_function_kwargs(cycle, cycles):
 
 
 @CYCLES
-@pytest.mark.xfail(
-    strict=True, reason="a concrete function called by its TensorSpec names (cf(y=...)) refused"
-)
 def test_revived_concrete_function_tensorspec_kwargs(cycle, cycles):
     @ag.function
     def func(*args):
@@ -985,7 +968,7 @@ def test_revived_concrete_function_tensorspec_kwargs(cycle, cycles):
 
 
 @CYCLES
-@pytest.mark.xfail(strict=True, reason=SAVE_ALL)
+@pytest.mark.xfail(strict=True, reason=VARIABLE_ARGUMENT)
 def test_concrete_function_variable_argument(cycle, cycles):
     capture = rt.Variable(0)
 
@@ -1018,7 +1001,6 @@ def test_concrete_function_variable_argument(cycle, cycles):
 
 
 @CYCLES
-@pytest.mark.xfail(strict=True, reason=SAVE_ALL)
 def test_function_and_component(cycle, cycles):
     @ag.function
     def func(v):
@@ -1036,7 +1018,6 @@ def test_function_and_component(cycle, cycles):
 
 
 @CYCLES
-@pytest.mark.xfail(strict=True, reason=CHECKPOINT)
 def test_dict(cycle, cycles):
     root = rt.train.Checkpoint()  # an attribute named `variables`: see the docstring
     root.variables = dict(a=rt.Variable(1.0))
@@ -1053,7 +1034,6 @@ def test_dict(cycle, cycles):
 
 
 @CYCLES
-@pytest.mark.xfail(strict=True, reason=CHECKPOINT)
 def test_list(cycle, cycles):
     root = rt.train.Checkpoint()  # an attribute named `variables`: see the docstring
     root.variables = [rt.Variable(1.0)]
@@ -1067,7 +1047,6 @@ def test_list(cycle, cycles):
 
 
 @CYCLES
-@pytest.mark.xfail(strict=True, reason=CHECKPOINT)
 def test_tuple(cycle, cycles):
     root = rt.train.Checkpoint()  # an attribute named `variables`: see the docstring
     root.variables = (rt.Variable(1.0), 1, rt.Variable(3.0))
@@ -1079,7 +1058,6 @@ def test_tuple(cycle, cycles):
 
 
 @CYCLES
-@pytest.mark.xfail(strict=True, reason=CHECKPOINT)
 def test_functions_list(cycle, cycles):
     root = rt.train.Checkpoint()  # an attribute named `variables`: see the docstring
     v1 = rt.Variable(1.0)
@@ -1103,7 +1081,7 @@ def test_functions_list(cycle, cycles):
 
 
 @CYCLES
-@pytest.mark.xfail(strict=True, reason=SAVE_ALL)
+@pytest.mark.xfail(strict=True, reason=OWN_CONSTANTS)
 def test_captured_constant(cycle, cycles):
     const = rt.zeros([100])
     root = rt.Module()
@@ -1125,7 +1103,6 @@ def test_captured_constant(cycle, cycles):
 
 
 @CYCLES
-@pytest.mark.xfail(strict=True, reason=SAVE_ALL)
 def test_functions_accessed_once(cycle, cycles):
     class Exported(rt.Module):
         def __init__(self):
@@ -1159,7 +1136,6 @@ def test_overwritten_signatures_error(cycle, cycles, tmp_path):
 
 
 @CYCLES
-@pytest.mark.xfail(strict=True, reason="a signature of one input called positionally refused")
 def test_signature_loading(cycle, cycles):
     class Exported(rt.Module):
         def __init__(self):
@@ -1191,9 +1167,6 @@ def test_signature_loading(cycle, cycles):
 
 
 @CYCLES
-@pytest.mark.xfail(
-    strict=True, reason="input names with unsupported characters neither renamed nor logged"
-)
 def test_names_normalized(cycle, cycles, caplog):
     class ObjWithFunction(rt.Module):
         @ag.function(
@@ -1245,7 +1218,6 @@ def test_multiple_argument_signatures_no_positional(cycle, cycles):
 
 
 @CYCLES
-@pytest.mark.xfail(strict=True, reason=SAVE_ALL)
 def test_preserve_argspec(cycle, cycles):
     def f(a, b, c):
         return None
@@ -1261,7 +1233,7 @@ def test_preserve_argspec(cycle, cycles):
 
 
 @CYCLES
-@pytest.mark.xfail(strict=True, reason=SAVE_ALL)
+@pytest.mark.xfail(strict=True, reason=NESTED_TRACE)
 def test_canonicalize_inputs(cycle, cycles):
     @ag.function(autograph=False)
     def func(a=1, b=2, c=3, training=True):
@@ -1474,7 +1446,6 @@ class NamedTupleType(collections.namedtuple("NamedTupleType", ["a", "b"])):
 
 
 @CYCLES
-@pytest.mark.xfail(strict=True, reason=SAVE_ALL)
 def test_named_tuple(cycle, cycles):
     @ag.function
     def f(x):
@@ -1513,9 +1484,6 @@ def test_extra_args(cycle, cycles):
 
 
 @CYCLES
-@pytest.mark.xfail(
-    strict=True, reason="a loaded function has no get_concrete_function, and resaving drops it"
-)
 def test_shapes_available(cycle, cycles):
     @ag.function(
         input_signature=[
@@ -1557,9 +1525,6 @@ def test_variables_destroyed(cycle, cycles):
 
 
 @CYCLES
-@pytest.mark.xfail(
-    strict=True, reason="rt.VariableSynchronization / rt.VariableAggregation missing"
-)
 def test_variable_attributes_preserved(cycle, cycles):
     v = rt.Variable(
         1.0,
@@ -1628,7 +1593,7 @@ def _custom_gradient_options():
 
 
 @CYCLES
-@pytest.mark.xfail(strict=True, reason="rt.custom_gradient, rt.saved_model.SaveOptions missing")
+@pytest.mark.xfail(strict=True, reason=VARIABLE_ARGUMENT)
 def test_custom_gradients(cycle, cycles):
     @rt.custom_gradient
     def log1pexp(x):
@@ -1722,7 +1687,6 @@ def test_custom_gradients_with_none_grad_and_partial_shape(cycle, cycles):
 # SingleCycleTests
 
 
-@pytest.mark.xfail(strict=True, reason=SAVE_ALL)
 def test_load_with_tags(tmp_path):
     root = rt.Module()
     path = str(tmp_path / "saved_model")
@@ -1735,7 +1699,6 @@ def test_load_with_tags(tmp_path):
     rt.saved_model.load(path, tags={"serve"})
 
 
-@pytest.mark.xfail(strict=True, reason=SAVE_ALL)
 def test_save_load_contains_with_fspath(tmp_path):
     root = rt.Module()
     path = pathlib.Path(tmp_path / "saved_model")
@@ -1762,7 +1725,6 @@ def test_docstring_examples(tmp_path):
     np.testing.assert_array_equal(f(x=rt.constant([[-1.0]]))["output_0"].numpy(), [[-3.0]])
 
 
-@pytest.mark.xfail(strict=True, reason=SAVE_ALL)
 def test_call_untraced_function_raises_error(cycle, caplog):
     class ObjWithFunction(rt.Module):
         @ag.function
@@ -1803,7 +1765,6 @@ def test_restored_function_execute_eagerly(cycle):
         ag.run_functions_eagerly(False)
 
 
-@pytest.mark.xfail(strict=True, reason=SAVE_ALL)
 def test_restored_model_concrete_function_is_deterministic(cycle):
     previous_concrete_function = None
     for _ in range(100):

@@ -29,10 +29,6 @@ import pytest
 import autograph as ag
 import runtime as rt
 
-WITH_NAME_SCOPE = "Module.with_name_scope missing (and name_scope.name)"
-NAME_SCOPE_NAME = "Module.name_scope has no .name"
-FLATTEN = "Module._flatten(recursive=, with_path=, attribute_traversal_key=) missing"
-
 
 def get_name_scope():
     with rt.name_scope("x") as ns:
@@ -216,7 +212,6 @@ def test_does_not_evaluate_property_methods():
         mod.raise_assertion_error  # noqa: B018
 
 
-@pytest.mark.xfail(strict=True, reason=WITH_NAME_SCOPE)
 def test_overridden_name_scope():
     mod = ModuleOverridingNameScope()
     assert mod() == mod.name_scope.name

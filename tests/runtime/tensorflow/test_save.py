@@ -56,10 +56,10 @@ import pytest
 import autograph as ag
 import runtime as rt
 
-CHECKPOINT = "rt.train.Checkpoint missing"
-SAVE_ALL = "save of an object without signatures (every trackable, every traced function) missing"
-DEFAULTS = "signature arguments with defaults (an input_signature shorter than the arguments)"
-DICT_SIGNATURE = "input_signature with a dict inside it"
+DEFAULT_BEYOND_SIGNATURE = (
+    "a tensor default beyond the input_signature is captured as a constant by the trace, not "
+    "made an input of the signature (autograph tracing)"
+)
 
 
 def _import_and_infer(save_dir, inputs, signature_key="serving_default"):
@@ -143,7 +143,7 @@ def test_method_save_annotated_function(tmp_path):
     )
 
 
-@pytest.mark.xfail(strict=True, reason=DEFAULTS)
+@pytest.mark.xfail(strict=True, reason=DEFAULT_BEYOND_SIGNATURE)
 def test_method_save_defaults(tmp_path):
     @ag.function(input_signature=[rt.TensorSpec([], rt.float32)])
     def f(x, y=rt.constant(5.0)):
@@ -164,7 +164,6 @@ def test_method_save_defaults(tmp_path):
     _assert_outputs({"output_0": 15.0}, _import_and_infer(save_dir, {"y": 5.0}, "g"))
 
 
-@pytest.mark.xfail(strict=True, reason=DICT_SIGNATURE)
 def test_save_defaults_dict(tmp_path):
     root = rt.Module()
 
@@ -203,7 +202,6 @@ def test_save_defaults_dict(tmp_path):
     )
 
 
-@pytest.mark.xfail(strict=True, reason=DICT_SIGNATURE)
 def test_save_defaults_nested_structure(tmp_path):
     root = rt.Module()
     scalar = rt.TensorSpec(shape=(), dtype=rt.float32)
@@ -252,9 +250,6 @@ def test_save_defaults_nested_structure(tmp_path):
     _assert_outputs({"output_0": 10.0}, _import_and_infer(save_dir, {"m": 2.0, "y": 4.0}, "f"))
 
 
-@pytest.mark.xfail(
-    strict=True, reason="a function capturing an untracked variable is saved, not refused"
-)
 def test_untracked_variable_useful_message(tmp_path):
     root = rt.Module()
     v = rt.Variable(1.0, name="some_unique_name")
@@ -268,10 +263,6 @@ def test_untracked_variable_useful_message(tmp_path):
         rt.saved_model.save(root, str(tmp_path / "saved_model"))
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the ValueError for a function without input_signature is not in TensorFlow's wording",
-)
 def test_non_concrete_error(tmp_path):
     root = rt.Module()
     root.f = ag.function(lambda x: 2.0 * x)
@@ -280,7 +271,6 @@ def test_non_concrete_error(tmp_path):
         rt.saved_model.save(root, str(tmp_path / "saved_model"), root.f)
 
 
-@pytest.mark.xfail(strict=True, reason=SAVE_ALL)
 def test_captures_unreachable_variable(tmp_path):
     root = rt.Module()
     unreachable_variable = rt.Variable([5.0, 2.0])
@@ -307,7 +297,6 @@ def test_nested_inputs():
     root.f([rt.constant(1.0), rt.constant(1.0)])
 
 
-@pytest.mark.xfail(strict=True, reason="a signature with nested (non-flat) outputs is not refused")
 def test_nested_outputs(tmp_path):
     root = rt.Module()
     root.f = ag.function(lambda x: (2.0 * x, (3.0 * x, 4.0 * x)))
@@ -317,7 +306,6 @@ def test_nested_outputs(tmp_path):
         rt.saved_model.save(root, str(tmp_path / "saved_model"), to_save)
 
 
-@pytest.mark.xfail(strict=True, reason=CHECKPOINT)
 def test_nested_dict_outputs(tmp_path):
     root = rt.train.Checkpoint(f=ag.function(lambda x: {"a": 2.0 * x, "b": (3.0 * x, 4.0 * x)}))
     root.f(rt.constant(1.0))
@@ -353,7 +341,6 @@ def test_single_function_no_signature(tmp_path):
     rt.saved_model.save(model, str(tmp_path / "saved_model"))
 
 
-@pytest.mark.xfail(strict=True, reason=SAVE_ALL)
 def test_save_function_no_trace(tmp_path, caplog):
     class ObjWithFunction(rt.Module):
         @ag.function
@@ -452,9 +439,6 @@ def test_function_with_captured_dataset(tmp_path):
     _assert_outputs({"output_0": 3 * (1 + 4 + 9 + 16)}, _import_and_infer(save_dir, {"x": 3}))
 
 
-@pytest.mark.xfail(
-    strict=True, reason="set_shape on a function input makes a graph that load rejects"
-)
 def test_concrete_function_with_set_shape(tmp_path):
     # The saved concrete function keeps the shape of its TensorSpec, not the one set_shape
     # gave the input inside the function.
@@ -479,7 +463,6 @@ def test_save_returns_none(tmp_path):
     assert result is None
 
 
-@pytest.mark.xfail(strict=True, reason=CHECKPOINT)
 def test_sensible_function_building_exception(tmp_path):
     root = rt.train.Checkpoint(v=rt.Variable(2.0))
     root.f = ag.function(lambda x: 2.0 * root.v, input_signature=[rt.TensorSpec(None, rt.float32)])
