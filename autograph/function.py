@@ -27,7 +27,6 @@ import inspect
 import operator
 import threading
 import types
-import weakref
 
 import runtime as rt
 from autograph import concrete_calls, retracing, signatures
@@ -42,7 +41,7 @@ from autograph.input_signature import (
     validated,
     var_positional,
 )
-from autograph.trace_cache import TraceCache
+from autograph.trace_cache import IdentityWeakMap, TraceCache
 from autograph.tracing import BoundFunction, RetracingWarning, Tracing  # noqa: F401 (RetracingWarning: its old home)
 from runtime import xla
 from runtime.core import context, source, tracebacks
@@ -156,7 +155,7 @@ class Function(Tracing):
         self._made_variables = False
         self._warned = False
         self._detector = retracing.detector_for(python_function)
-        self._instances = weakref.WeakKeyDictionary()
+        self._instances = IdentityWeakMap()  # instance (by identity) -> its Function
         self._instances_lock = threading.Lock()
         self._signature = inspect.signature(python_function)
         self._constraints_cache = None  # (signature, its input_signature constraints)
@@ -181,7 +180,8 @@ class Function(Tracing):
             with self._instances_lock:  # threads binding one instance at once share one Function
                 bound = self._instances.get(instance)
                 if bound is None:
-                    bound = self._instances[instance] = self._bind(instance)
+                    bound = self._bind(instance)
+                    self._instances.set(instance, bound)
                     bound._hold_weakly(instance)
         return BoundFunction(bound, instance)
 

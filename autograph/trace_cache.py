@@ -167,3 +167,47 @@ class _Entry:
 
     def alive(self):
         return all(ref() is not None for ref in self.refs)
+
+
+class IdentityWeakMap:
+    """A map from objects, by identity, to values, holding the objects weakly: what a method's
+    Function keeps per instance. (A ``WeakKeyDictionary`` compares keys with ``==``, so two
+    equal instances, as dataclasses with equal fields are, would share one Function and one
+    ``self``.)
+
+    >>> class Point:
+    ...     def __eq__(self, other): return True
+    ...     __hash__ = object.__hash__
+    >>> first, second = Point(), Point()
+    >>> held = IdentityWeakMap()
+    >>> held.set(first, "first's")
+    >>> held.get(first), held.get(second)
+    ("first's", None)
+    >>> del first
+    >>> len(held)
+    0
+    """
+
+    def __init__(self):
+        self._entries = {}  # id(object) -> (weak reference to it, value)
+
+    def get(self, obj):
+        """The value set for ``obj`` itself, or None; TypeError if ``obj`` cannot be held weakly."""
+        entry = self._entries.get(id(obj))
+        if entry is not None and entry[0]() is obj:
+            return entry[1]
+        weakref.ref(obj)  # (TypeError for an object that cannot be held weakly, as set raises)
+        return None
+
+    def set(self, obj, value):
+        key = id(obj)
+
+        def forget(reference):  # the object is gone: its id may be another object's next
+            entry = self._entries.get(key)
+            if entry is not None and entry[0] is reference:
+                del self._entries[key]
+
+        self._entries[key] = (weakref.ref(obj, forget), value)
+
+    def __len__(self):
+        return len(self._entries)

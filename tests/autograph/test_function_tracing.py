@@ -472,3 +472,25 @@ def test_both_retracing_warnings_share_one_threshold(monkeypatch, caplog):
         f(1), f(2), f(3)
     assert [w.category for w in caught] == [ag.RetracingWarning]
     assert len(_retracing_logs(caplog)) == 1
+
+
+def test_equal_instances_each_run_their_own_method():
+    # Instances that compare equal (dataclasses with equal fields, or any __eq__) are still two
+    # objects: each method call runs with its own self (Python's answer).
+    class Scale:
+        def __init__(self, k):
+            self.k = k
+
+        def __eq__(self, other):
+            return True
+
+        def __hash__(self):
+            return 1
+
+        @ag.function
+        def times(self, x):
+            return x * self.k
+
+    two, seven = Scale(2.0), Scale(7.0)
+    assert two.times(rt.constant(3.0)).numpy() == 6.0
+    assert seven.times(rt.constant(3.0)).numpy() == 21.0
