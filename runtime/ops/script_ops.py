@@ -6,7 +6,10 @@ the inputs' values, and what it returns is converted to ``Tout``. Where a gradie
 taken (a tape records, or the graph holds the op's gradient), the function runs under a tape
 of its own, kept with the run; the gradient (``runtime.gradients.py_function``, also an
 ``EagerPyFunc`` op in a graph) differentiates that tape, as TensorFlow does, and never calls
-the function again. A graph holding one cannot be saved (the function is Python, which a
+the function again. Each run is tied to the run of the op, not to the thread: the op has one
+hidden int64 output more than ``Tout``, the run's id, which its gradient op takes as an input
+(``ForwardRun.find``); so two runs of one graph, or the iterations of a loop, each get the
+gradient of their own run. A graph holding one cannot be saved (the function is Python, which a
 saved model never holds), compiled by XLA or exported to ONNX.
 
 >>> import runtime as rt
@@ -19,7 +22,7 @@ saved model never holds), compiled by XLA or exported to ONNX.
 
 from __future__ import annotations
 
-import threading
+import numpy as np
 
 from runtime import errors
 from runtime.core import attr_kinds as kinds
@@ -39,7 +42,7 @@ run_on_tape = None
 class PythonFunction:
     """The Python callable an ``EagerPyFunc`` op runs: what a saved model cannot hold."""
 
-    __slots__ = ("func", "single", "differentiated", "_runs")
+    __slots__ = ("func", "single", "differentiated")
 
     not_saved_because = (
         "a graph holding rt.py_function cannot be saved: the Python function it calls is not "
@@ -51,30 +54,26 @@ class PythonFunction:
         self.func = func
         self.single = single  # Tout was one dtype: what func returns is one value
         self.differentiated = False  # set once a graph holds the op's gradient
-        self._runs = threading.local()  # each thread's last run under a tape
 
     @property
     def name(self):
         return getattr(self.func, "__qualname__", type(self.func).__name__)
 
     def __call__(self, inputs, Tout):
-        """``func`` on eager tensors of ``inputs`` (numpy values); the values it returns."""
+        """``func`` on eager tensors of ``inputs`` (numpy values): the values it returns, then
+        the run's id (``NO_RUN`` where no gradient may be taken, so none is kept)."""
         tensors = [EagerTensor(v, t) for v, t in inputs]
         with context.eager_mode():
             if self.differentiated or context.recording_tapes():
-                returned = run_on_tape(self, tensors, Tout).outputs
+                run = run_on_tape(self, tensors, Tout)
+                returned, run_id = run.outputs, run.id_value()
             else:
                 returned = call_converting(self, tensors, Tout)
-        values = [t._value for t in returned]
-        return values[0] if len(values) == 1 else tuple(values)
+                run_id = np.array(NO_RUN, np.int64)
+        return (*[t._value for t in returned], run_id)
 
-    def keep(self, run):
-        """Keeps ``run`` (a ``ForwardRun``) as this thread's last, for the op's gradient."""
-        self._runs.last = run
 
-    def last_run(self):
-        """This thread's last run under a tape, or None."""
-        return getattr(self._runs, "last", None)
+NO_RUN = 0  # the run id of a run kept for no gradient
 
 
 _DTYPES = kinds.AttrKind(
@@ -125,7 +124,8 @@ def _kernel(*values, function, Tout, input_dtypes):
 def _infer(inputs, attrs):
     if tuple(t.dtype for t in inputs) != attrs["input_dtypes"]:
         raise TypeError("EagerPyFunc: its inputs do not have the dtypes it was made for")
-    return [(dtype, TensorShape(None)) for dtype in attrs["Tout"]]
+    results = [(dtype, TensorShape(None)) for dtype in attrs["Tout"]]
+    return [*results, (dtypes.int64, TensorShape([]))]  # and the run's id
 
 
 PY_FUNCTION = OpDef(
@@ -173,7 +173,7 @@ def py_function(func, inp, Tout, name=None):
             "Tout": out_dtypes,
             "input_dtypes": tuple(t.dtype for t in inputs),
         }
-        outputs = bind(PY_FUNCTION, inputs, attrs, name=name or "EagerPyFunc")
+        *outputs, _run_id = bind(PY_FUNCTION, inputs, attrs, name=name or "EagerPyFunc")
     return outputs[0] if single else list(outputs)
 
 
