@@ -122,7 +122,7 @@ def _named_data_file(prefix):
         with open(prefix + INDEX_SUFFIX, "rb") as file:
             raw = file.read(MAX_INDEX_BYTES + 1)
         name = json.loads(raw)["data"]["file"]
-    except (OSError, ValueError, KeyError, TypeError):
+    except (OSError, ValueError, KeyError, TypeError, RecursionError):  # damaged: overwritten
         return None
     return name if _is_data_name(name) else None
 
