@@ -41,7 +41,7 @@ from runtime.state import deferred
 from runtime.state.trackable import children, graph, holds_trackables, is_trackable
 from runtime.state.variables import Variable
 
-_OWN_ATTRIBUTES = frozenset({"_root", "_attached", "_save_counter", "_last_restoration"})
+_OWN_ATTRIBUTES = frozenset({"_root", "_attached", "_save_counter"})
 _NOT_FOUND_ADVICE = (
     "\nPlease double-check that the path is correct. You may be missing the checkpoint "
     "suffix (e.g. the '-1' in 'path/to/ckpt-1')."
@@ -73,13 +73,11 @@ class Checkpoint:
     _save_counter = None
     _root = None
     _attached = {}  # (only read on the class; __init__ gives each checkpoint its own)
-    _last_restoration = None
 
     def __init__(self, root=None, **kwargs):
         object.__setattr__(self, "_save_counter", None)
         object.__setattr__(self, "_attached", {})
         object.__setattr__(self, "_root", root)  # may be a weakref.ref, as in TensorFlow
-        object.__setattr__(self, "_last_restoration", None)  # a weakref.ref to the newest
         if root is not None:
             _check_trackable(self._root_object(), "root")
         own = dict(children(self._root_object())) if root is not None else {}
@@ -188,10 +186,6 @@ class Checkpoint:
             return InitializationOnlyStatus()
         prefix = os.fspath(save_path)
         restoration = Restoration(prefix, CheckpointFile(prefix))
-        earlier = self._last_restoration and self._last_restoration()
-        if earlier is not None:
-            earlier.cancel()  # this restore's values replace what it still waited for
-        object.__setattr__(self, "_last_restoration", weakref.ref(restoration))
         try:
             restoration.bind(0, self._graph_root(), self._waits_on)
         except (errors.InvalidArgumentError, ValueError):

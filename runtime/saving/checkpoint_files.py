@@ -19,8 +19,10 @@ Only then is the data file of the index it replaced removed. So whatever point
 a write fails or is killed at, ``<prefix>.index`` names complete data: the
 previous checkpoint's until the rename, the new one's after it.
 
-A restore keeps the data file open and reads a value from it when its
-variable exists (``CheckpointFile.value``), holding no arrays meanwhile.
+A restore reads a value when its variable exists, holding neither arrays nor
+an open file meanwhile: it opens the data file again by path, and refuses
+(``DataLossError``) one that is not the file it checked, as when a newer
+checkpoint was written to the same prefix or a tool overwrote the file in place.
 """
 
 from __future__ import annotations
@@ -122,7 +124,7 @@ def _named_data_file(prefix):
         with open(prefix + INDEX_SUFFIX, "rb") as file:
             raw = file.read(MAX_INDEX_BYTES + 1)
         name = json.loads(raw)["data"]["file"]
-    except (OSError, ValueError, KeyError, TypeError):
+    except (OSError, ValueError, KeyError, TypeError, RecursionError):  # damaged: overwritten
         return None
     return name if _is_data_name(name) else None
 
@@ -194,73 +196,110 @@ def _is_data_name(name):
 
 
 class CheckpointFile:
-    """An open checkpoint: its nodes (checked), and each node's value read from the data file
-    when asked for. ``close()`` (or garbage collection) closes the data file."""
+    """A checkpoint: its nodes (checked), and each node's value read from the data file when
+    asked for. No file stays open between reads (a restore waiting for its variables holds no
+    descriptor): ``reading()`` opens the data file again by path, and refuses it unless it is
+    the very file that was checked (device, inode, size, modification time)."""
 
     def __init__(self, prefix):
         index_path = prefix + INDEX_SUFFIX
         self.nodes, reference = _read_index(index_path)
         self.references = [node.get("value") for node in self.nodes]
         data_path = os.path.join(os.path.dirname(prefix), reference["file"])
-        self._file = _open_data(data_path, reference)
-        try:
-            self._check_values(index_path, data_path, reference["bytes"])
-            self._reader = self._new_reader(index_path, data_path, reference["bytes"])
-        except BaseException:
-            self._file.close()
-            raise
         self._index_path, self._data_path = index_path, data_path
+        self._size = reference["bytes"]
+        with _open_data(data_path, reference) as file:
+            self._check_values(file)
+            self._identity = _identity(os.fstat(file.fileno()))
 
-    def _new_reader(self, index_path, data_path, size):
+    def _new_reader(self, file):
         try:
-            return ArraysReader(self._file, data_path, size, max_members=2 * len(self.references))
+            return ArraysReader(file, self._data_path, self._size, 2 * len(self.references))
         except SavedModelError as e:
-            raise DataLossError(f"{index_path}: {e}") from None
+            raise DataLossError(f"{self._index_path}: {e}") from None
 
-    def _check_values(self, index_path, data_path, size):
+    def _check_values(self, file):
         """Reads every value once, keeping none: a damaged one raises now, not when used."""
-        arrays = self._new_reader(index_path, data_path, size)
+        arrays = self._new_reader(file)
         try:
             for reference in self.references:
                 if reference is not None:
                     arrays.read(reference, "a value")
             arrays.check_all_read()
         except Damage as e:
-            raise DataLossError(f"{index_path}: {e}") from None
+            raise DataLossError(f"{self._index_path}: {e}") from None
         except SavedModelError as e:
             raise DataLossError(str(e)) from None
 
     def has_value(self, node):
         return self.references[node] is not None
 
-    def value(self, node):
-        """Node ``node``'s value, a numpy array, read now (each at most once)."""
-        try:
-            return self._reader.read(self.references[node], "a value")
-        except (Damage, SavedModelError) as e:
-            raise DataLossError(f"{self._index_path}: {e}") from None
+    def check_unchanged(self):
+        """Raises DataLossError unless the data file is still the one checked at restore."""
+        with self._reopen():
+            pass
 
-    def close(self):
-        self._file.close()
+    @contextlib.contextmanager
+    def reading(self):
+        """``value(node)``: a function reading node values from the data file, open meanwhile."""
+        with self._reopen() as file:
+            arrays = self._new_reader(file)
+
+            def value(node):
+                try:
+                    return arrays.read(self.references[node], "a value")
+                except (Damage, SavedModelError) as e:
+                    raise DataLossError(f"{self._index_path}: {e}") from None
+
+            yield value
+
+    @contextlib.contextmanager
+    def _reopen(self):
+        try:
+            file, _ = open_regular_file(
+                self._data_path,
+                MAX_DATA_BYTES,
+                "the checkpoint data",
+                DataLossError,
+                wrap_open_errors=False,
+            )
+        except FileNotFoundError:
+            raise DataLossError(self._changed("is gone")) from None
+        with file:
+            if _identity(os.fstat(file.fileno())) != self._identity:
+                raise DataLossError(self._changed("was overwritten"))
+            yield file
+
+    def _changed(self, what):
+        return (
+            f"{self._data_path}: the checkpoint's data file {what} since it was restored "
+            "(a newer checkpoint written to the same prefix, or the file replaced in place), "
+            "so the values the restore still waits for cannot be read: restore the checkpoint "
+            "again"
+        )
+
+
+def _identity(info):
+    return info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns
 
 
 def read_checkpoint(prefix):
     """``(nodes, values)`` of the checkpoint ``prefix``: the nodes as written (checked), and
     ``values[i]``, node ``i``'s numpy value or None. (A restore uses ``CheckpointFile``.)"""
     checkpoint = CheckpointFile(prefix)
-    try:
+    with checkpoint.reading() as value:
         values = [
-            checkpoint.value(node) if checkpoint.has_value(node) else None
+            value(node) if checkpoint.has_value(node) else None
             for node in range(len(checkpoint.nodes))
         ]
-    finally:
-        checkpoint.close()
     return checkpoint.nodes, values
 
 
 def _read_index(path):
     try:
-        file, _ = open_regular_file(path, MAX_INDEX_BYTES, "the checkpoint index", DataLossError)
+        file, _ = open_regular_file(
+            path, MAX_INDEX_BYTES, "the checkpoint index", DataLossError, wrap_open_errors=False
+        )
     except FileNotFoundError:
         prefix = path[: -len(INDEX_SUFFIX)]
         raise NotFoundError(
@@ -359,7 +398,9 @@ def _open_data(path, reference):
     """The data file, open, checked against the index's size and SHA-256 (read a chunk at a
     time: the file is not held in memory)."""
     try:
-        file, size = open_regular_file(path, MAX_DATA_BYTES, "the checkpoint data", DataLossError)
+        file, size = open_regular_file(
+            path, MAX_DATA_BYTES, "the checkpoint data", DataLossError, wrap_open_errors=False
+        )
     except FileNotFoundError:
         raise DataLossError(f"{path}: the checkpoint's data file is missing") from None
     try:

@@ -14,10 +14,12 @@ order ``add_weight`` made them, does not decide which weight is ``kernel``).
 An optimizer's slots are recorded on their variable's node, so a slot follows
 its variable's path, whatever order the variables were first updated in.
 
-The restoration holds live objects only weakly (containers by id), and no
-values: each is read from the open data file when its variable is matched.
-Waiting restorations are kept by the objects they wait on, and keep none of
-them alive; a newer restore from the same checkpoint object cancels them.
+The restoration holds live objects only weakly (containers by id), no values
+and no open file: each value is read from the data file, opened again, when its
+variable is matched. Waiting restorations are kept by the objects they wait on,
+and keep none of them alive. Restores wait side by side, as TensorFlow's: a
+newer one waiting for the same attribute replaces an older one's wait there
+(the newest value wins), and leaves its waits elsewhere in place.
 """
 
 from __future__ import annotations
@@ -170,7 +172,6 @@ class Restoration:
         self.expect_partial = [False]  # shared with the finalizer, which outlives this object
         self._to_assign = sum(self.has_value)
         self._waited_on = {}  # id(parent) -> weak reference: where this restoration waits
-        weakref.finalize(self, checkpoint.close)
         weakref.finalize(
             self,
             _warn_unused,
@@ -183,11 +184,21 @@ class Restoration:
         )
 
     def cancel(self):
-        """Stops waiting (a newer restore replaced this one) and closes the data file."""
+        """Stops waiting (the restore failed)."""
         parents = [ref() for ref in self._waited_on.values()]
         deferred.cancel(self, [p for p in parents if p is not None])
         self._waited_on.clear()
-        self._file.close()
+
+    def check_readable(self):
+        """Raises DataLossError, before a waited-for attribute is set, when the data file is
+        no longer the one restored from (its values could not be read once it is set). It
+        raises once: the restoration stops waiting, so setting the attribute again works."""
+        try:
+            self._file.check_unchanged()
+        except errors.DataLossError:
+            self.expect_partial[0] = True  # the error said it: no warning about the values
+            self.cancel()
+            raise
 
     def bind(self, node, obj, parent_of=None, owner=None, edge=None, again=False):
         """Matches ``obj`` (held by ``owner`` under ``edge``) to ``node`` and what hangs below
@@ -207,7 +218,8 @@ class Restoration:
         """Reads the step's values, checks them all, then assigns them all."""
         if not step.assignments:
             return
-        values = [(n, variable, self._file.value(n)) for n, variable in step.assignments]
+        with self._file.reading() as value:
+            values = [(n, variable, value(n)) for n, variable in step.assignments]
         try:
             for saved, variable, value in values:
                 self._check(saved, variable, value)
@@ -218,8 +230,6 @@ class Restoration:
             for _, variable, value in values:
                 variable.assign(value)
         self._to_assign -= len(values)
-        if self._to_assign == 0:
-            self._file.close()  # every value is in place: nothing more to read
 
     def _match(self, node, obj, step, parent_of, owner, edge, again):
         queue = collections.deque([(node, obj, owner, edge)])

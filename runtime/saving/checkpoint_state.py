@@ -159,48 +159,61 @@ def _tokens(text):
         position = match.end()
 
 
-def _field_values(text):
-    """``(field, value)`` in order: strings as bytes, numbers as floats."""
-    tokens = list(_tokens(text))
-    index = 0
+class _TokenStream:
+    """The tokens of ``text``, made one at a time as the parser asks: junk fails at its first
+    token, without the rest of the file being tokenized."""
 
-    def take(kind, wanted):
-        nonlocal index
-        if index == len(tokens):
+    def __init__(self, text):
+        self._tokens = _tokens(text)
+        self._next = next(self._tokens, None)
+
+    def peek(self):
+        """The next token, not taken, or None at the end."""
+        return self._next
+
+    def skip(self):
+        self._next = next(self._tokens, None)
+
+    def take(self, kind, wanted):
+        token = self._next
+        if token is None:
             raise ParseError(f"Expected {wanted}, found the end of the text")
-        found, value, line, column = tokens[index]
+        found, value, line, column = token
         if found != kind or (kind == "mark" and value != ":"):
             raise ParseError(f"{line}:{column} : Expected {wanted}, found {value!r:.40}")
-        index += 1
+        self.skip()
         return value, line, column
 
-    while index < len(tokens):
-        field, line, column = take("name", "a field name")
+
+def _field_values(text):
+    """``(field, value)`` in order: strings as bytes, numbers as floats."""
+    tokens = _TokenStream(text)
+    while tokens.peek() is not None:
+        field, line, column = tokens.take("name", "a field name")
         if field not in _STRING_FIELDS + _NUMBER_FIELDS:
             raise ParseError(
                 f'{line}:{column} : Message type "tensorflow.CheckpointState" has no field '
                 f'named "{field}".'
             )
-        take("mark", '":"')
+        tokens.take("mark", '":"')
         if field in _STRING_FIELDS:
-            value, line, column = take("string", "a quoted string")
+            value, line, column = tokens.take("string", "a quoted string")
             parts = [value]
-            while index < len(tokens) and tokens[index][0] == "string":  # "a" "b" is "ab"
-                parts.append(tokens[index][1])
-                index += 1
+            while tokens.peek() is not None and tokens.peek()[0] == "string":  # "a" "b" is "ab"
+                parts.append(tokens.take("string", "a quoted string")[0])
             try:
                 yield field, b"".join(_unescape(part) for part in parts)
             except ValueError as e:
                 raise ParseError(f"{line}:{column} : {e}") from None
         else:
-            value, line, column = take("number", "a number")
+            value, line, column = tokens.take("number", "a number")
             word = value.lstrip("-").isalpha()  # inf, infinity, nan: their f is no suffix
             number = float(value if word else value.rstrip("fF"))
             if not math.isfinite(number):
                 raise ParseError(f"{line}:{column} : a timestamp must be finite, found {value}")
             yield field, number
-        if index < len(tokens) and tokens[index][1] in (",", ";"):
-            index += 1
+        if tokens.peek() is not None and tokens.peek()[1] in (",", ";"):
+            tokens.skip()
 
 
 def parse_state(text, directory):

@@ -121,18 +121,21 @@ def sync_directory(path):
             os.close(fd)
 
 
-def open_regular_file(path, limit, what, error=SavedModelError):
+def open_regular_file(path, limit, what, error=SavedModelError, wrap_open_errors=True):
     """``path`` opened for reading, checked to be a regular file of at most ``limit`` bytes.
 
     Returns ``(file, size)``. Opening does not block (a FIFO is refused, not
     waited on). FileNotFoundError propagates; other failures raise ``error``, a
-    SavedModelError class.
+    SavedModelError class, except, with ``wrap_open_errors=False``, those of
+    opening (a permission refused, too many open files: no damage), which propagate.
     """
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
     except FileNotFoundError:
         raise
     except OSError as e:
+        if not wrap_open_errors:
+            raise
         raise error(f"{path}: cannot open {what}: {e}") from e
     try:
         info = os.fstat(fd)

@@ -9,7 +9,11 @@ its saved value when it is created, as TensorFlow's deferred restoration does.
 
 Parents are held weakly: a pending restoration keeps nothing alive. Each
 callback belongs to an ``owner`` (a restoration), and ``cancel(owner)`` drops
-all of an owner's callbacks at once (a newer restore replaces them).
+all of an owner's callbacks at once. An owner waiting for an edge another owner
+waits for already replaces that wait (the newer restore's value would win), so
+restoring again and again into objects never completed keeps one wait per edge.
+``attaching(parent, name)``, called before the attachment, lets each owner refuse
+it first (``owner.check_readable()``: its values can no longer be read).
 
 >>> class Parent:
 ...     pass
@@ -72,8 +76,22 @@ def defer(parent, name, restore, owner=None) -> bool:
             if not _waiting:
                 _switch(True)
             entry = _waiting[key] = (ref, {})
-        entry[1].setdefault(name, []).append((owner, restore))
+        waits = entry[1].setdefault(name, [])
+        waits[:] = [pair for pair in waits if pair[0] is owner]  # a newer owner replaces others
+        waits.append((owner, restore))
     return True
+
+
+def attaching(parent, name):
+    """Before ``parent`` gets an attribute ``name``: each owner waiting for it may raise (its
+    value cannot be read any more), so the attribute is not set without its value."""
+    entry = _waiting.get(id(parent))
+    if entry is None or entry[0]() is not parent:
+        return
+    for owner, _ in list(entry[1].get(name, ())):
+        check = getattr(owner, "check_readable", None)
+        if check is not None:
+            check()
 
 
 def cancel(owner, parents):

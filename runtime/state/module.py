@@ -201,8 +201,11 @@ class Module:
 
 
 def _setattr_reporting(self, name, value):
-    super(Module, self).__setattr__(name, value)
-    if deferred.is_waited_on(self):  # a checkpoint restored earlier may wait for the value
+    waited_on = deferred.is_waited_on(self)
+    if waited_on:
+        deferred.attaching(self, name)  # may refuse: then the attribute is not set
+    super(Module, self).__setattr__(name, value)  # what runs when no hook is installed
+    if waited_on:  # a checkpoint restored earlier may wait for the value
         deferred.attached(self, name, value)
 
 

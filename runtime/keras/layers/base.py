@@ -122,7 +122,7 @@ class Layer(Module):
                 "`super().__init__()`. Always start with this line."
             )
         structure_changed()
-        Module.__setattr__(self, name, value)  # a restored checkpoint may wait for the value
+        super().__setattr__(name, value)  # the next class's, as Keras (Module's hook, if any)
 
     def _cached(self, key, compute):
         """``compute()``, remembered until the structure of layers changes."""

@@ -279,3 +279,16 @@ def test_a_checkpoint_reading_would_refuse_is_not_written(
     with pytest.raises(ValueError, match=message):
         rt.train.Checkpoint(x=value).write(str(tmp_path / "c"))
     assert os.listdir(tmp_path) == []
+
+
+def test_a_deeply_nested_old_index_is_overwritten(tmp_path):
+    # The index in place is read only to keep its data file apart: junk there, however deep
+    # its nesting, is replaced as any damaged index is.
+    prefix = str(tmp_path / "ck")
+    pathlib.Path(prefix + INDEX_SUFFIX).write_text("[" * 1_000_000)
+    m = rt.Module()
+    m.v = rt.Variable([1.0, 2.0])
+    rt.train.Checkpoint(model=m).write(prefix)
+    m.v.assign([0.0, 0.0])
+    rt.train.Checkpoint(model=m).read(prefix)
+    np.testing.assert_allclose(m.v.numpy(), [1.0, 2.0])

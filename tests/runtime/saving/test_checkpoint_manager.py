@@ -378,3 +378,20 @@ def test_a_malformed_state_file_is_logged_and_ignored(tmp_path, caplog, text, pr
         assert rt.train.get_checkpoint_state(str(tmp_path)) is None
     assert "ParseError: " in caplog.text and problem in caplog.text
     assert f"{tmp_path / 'checkpoint'}: Checkpoint ignored" in caplog.text
+
+
+def test_a_junk_state_file_fails_at_its_first_token(tmp_path, caplog, monkeypatch):
+    # The parser stops at the first error, as protobuf's does: the rest of a large junk file is
+    # never tokenized (it took seconds and hundreds of MB when every token was made first).
+    from runtime.saving import checkpoint_state
+
+    made = []
+    tokens = checkpoint_state._tokens
+    monkeypatch.setattr(
+        checkpoint_state, "_tokens", lambda text: (made.append(t) or t for t in tokens(text))
+    )
+    (tmp_path / "checkpoint").write_text("junk " * 100_000 + "\x01")
+    with caplog.at_level(logging.WARNING, logger="runtime"):
+        assert rt.train.latest_checkpoint(str(tmp_path)) is None
+    assert 'has no field named "junk"' in caplog.text
+    assert len(made) <= 2
