@@ -30,7 +30,7 @@ import types
 import weakref
 
 import runtime as rt
-from autograph import concrete_calls, retracing, signatures
+from autograph import concrete_calls, concrete_views, retracing, signatures
 from autograph.argument_changes import call_unchanged, check_keyable
 from autograph.eager_switch import state as _eager
 from autograph.impl import features
@@ -276,6 +276,26 @@ class Function(Tracing):
         with self._cache.lock:
             return self._cache.graphs()
 
+    def pretty_printed_concrete_signatures(self, verbose=True):
+        """Each traced ConcreteFunction's ``pretty_printed_signature``, in the order traced."""
+        joiner = "\n\n" if verbose else "\n"
+        signatures_ = (
+            c.pretty_printed_signature(verbose) for c in self._list_all_concrete_functions()
+        )
+        return joiner.join(signatures_)
+
+    def clear_cache(self):
+        """Forgets every traced graph (and those of this method's instances, when called on the
+        class's): the next call traces again, and may make its variables again."""
+        with self._cache.lock:
+            self._cache = TraceCache()
+            self._entry = None
+            self.tracing_count = 0
+            self._made_variables = False
+            self._last_arguments = None
+        for bound in list(self._instances.values()):
+            bound.clear_cache()
+
     def _traceable(self):
         if inspect.isgeneratorfunction(self.python_function):
             raise NotImplementedError(
@@ -361,8 +381,20 @@ class Function(Tracing):
             )
         )
 
+    def __reduce__(self):
+        """Pickled as its Python function and options: an unpickled Function traces its own
+        graphs (TensorFlow's pickles the same way, leaving its caches and lock behind)."""
+        options = (self.input_signature, self.autograph, self.reduce_retracing, self.jit_compile)
+        return _unpickled, (self.python_function, *options, self.experimental_autograph_options)
+
     def __repr__(self):
         return f"<ag.Function {self.__name__}>"
+
+
+def _unpickled(python_function, input_signature, autograph, reduce_retracing, jit, options):
+    made = Function(python_function, input_signature, autograph, reduce_retracing, jit)
+    made.experimental_autograph_options = options
+    return made
 
 
 class ConcreteFunction:
@@ -423,6 +455,30 @@ class ConcreteFunction:
         return rt.nest.map_structure(
             lambda x: fn(x) if isinstance(x, rt.Tensor) else None, self.structured_outputs
         )
+
+    @property
+    def function_type(self):
+        """Each parameter with its traced type, and the output's (``concrete_views``)."""
+        return concrete_views.FunctionType(self)
+
+    @property
+    def inference_fn(self):
+        """The graph as one callable taking its tensor inputs one by one (``concrete_views``)."""
+        return concrete_views.InferenceFunction(self)
+
+    @property
+    def variables(self):
+        """The variables the graph reads or writes (its graph's ``variables``)."""
+        return self.graph.variables
+
+    @property
+    def trainable_variables(self):
+        return self.graph.trainable_variables
+
+    @property
+    def captured_inputs(self):
+        """The outer tensors and variables the graph captured (not its arguments)."""
+        return concrete_views.captured_inputs(self)
 
     def pretty_printed_signature(self, verbose=True):
         """TensorFlow's description of what was traced: each parameter with its kind and type,

@@ -288,6 +288,29 @@ class Graph:
             return obj
         raise TypeError(f"Cannot interpret {obj!r} as a tensor or operation of this graph.")
 
+    def as_graph_def(self):
+        """The nodes as TensorFlow's GraphDef lists them (``runtime.core.graph_def``)."""
+        from runtime.core.graph_def import graph_def_of
+
+        return graph_def_of(self)
+
+    @property
+    def variables(self):
+        """The variables this graph reads or writes, in the order it first did (TensorFlow's
+        FuncGraph.variables): those it captured and those passed to it as arguments."""
+        found = (
+            h.op.attrs["variable"]
+            if h.op.type == "VarHandleOp"
+            else self.variable_arguments.get(id(h))
+            for h in self.variable_handles.values()
+        )
+        return tuple(v for v in found if v is not None)
+
+    @property
+    def trainable_variables(self):
+        """The trainable ones of ``variables``."""
+        return tuple(v for v in self.variables if v.trainable)
+
     def __str__(self):
         """One op a line (``runtime.views.text``)."""
         return _VIEWS["text"](self)

@@ -261,9 +261,6 @@ def test_input_shape_relaxation_on_instance_method():  # testInputShapeRelaxatio
     assert unknown_dim[0]
 
 
-@pytest.mark.xfail(
-    strict=True, reason="Variable.ref() and ConcreteFunction.variables/trainable_variables"
-)
 def test_captures_variables():  # testCapturesVariables
     a = rt.Variable(1.0, trainable=False)
     b = rt.Variable(1.0)
@@ -2624,7 +2621,6 @@ def test_initialization_in_nested_call():  # testInitializationInNestedCall
     assert_all_close(wrapper(rt.constant(2.0)), [14.0, 15.0])
 
 
-@pytest.mark.xfail(strict=True, reason="Function objects cannot be pickled")
 @pytest.mark.parametrize("relax_shapes", [None, True, False])
 @pytest.mark.parametrize("autograph", [True, False])
 @pytest.mark.parametrize("input_signature", [None, (rt.TensorSpec([]),)])
@@ -2872,7 +2868,6 @@ def test_experimental_get_tracing_count_method():  # test_experimental_get_traci
     assert obj1.testDouble.experimental_get_tracing_count() == 2
 
 
-@pytest.mark.xfail(strict=True, reason="Function.experimental_get_tracing_count and clear_cache")
 def test_clear_cache():  # test_clear_cache
     @ag.function
     def double(a):
@@ -2887,7 +2882,6 @@ def test_clear_cache():  # test_clear_cache
     assert double.experimental_get_tracing_count() == 1
 
 
-@pytest.mark.xfail(strict=True, reason="Function.experimental_get_tracing_count and clear_cache")
 def test_clear_cache_with_variable():  # test_clear_cache_with_variable
     v = None
 
@@ -2908,7 +2902,6 @@ def test_clear_cache_with_variable():  # test_clear_cache_with_variable
     assert f.experimental_get_tracing_count() == 2
 
 
-@pytest.mark.xfail(strict=True, reason="Function.experimental_get_tracing_count and clear_cache")
 def test_clear_cache_method_descriptor():  # test_clear_cache_method_descriptor
     class Model:
         @ag.function

@@ -699,10 +699,6 @@ def test_tensor_keyword_arguments():  # testTensorKeywordArguments
     assert_all_equal(seven, 2.0)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="variables as arguments are captured, not passed as inputs keyed by their spec",
-)
 def test_calling_function_with_different_variables():  # testCallingFunctionWithDifferentVariables
     @ag.function
     def foo(v):
