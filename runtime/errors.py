@@ -70,6 +70,12 @@ class LeakedTensorError(TypeError, ValueError):
     """
 
 
+class InaccessibleTensorError(ValueError):
+    """A function used a tensor of a graph that has finished building inside it (a loop
+    body's, a branch's): that tensor is out of scope, as TensorFlow's error says; return it
+    from the loop or branch instead. A ``ValueError``, as in TensorFlow."""
+
+
 class SignatureMismatchError(TypeError, ValueError):
     """An argument's shape does not fit the spec a function was traced or saved for (an
     ``input_signature``'s, a concrete function's, a loaded function's).

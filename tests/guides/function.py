@@ -275,6 +275,4 @@ rt.Tensor(2, shape=(), dtype=int32)
 
 LIMITATIONS_XFAIL = {
     "py_function": "no rt.py_function",
-    "All outputs of a tf.function must be return values": ".numpy() of a symbolic tensor "
-    "raises NotImplementedError, not TensorFlow's AttributeError",
 }
