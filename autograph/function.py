@@ -30,7 +30,7 @@ import types
 import weakref
 
 import runtime as rt
-from autograph import concrete_calls, concrete_views, retracing, signatures
+from autograph import concrete_calls, concrete_inline, concrete_views, retracing, signatures
 from autograph.argument_changes import call_unchanged, check_keyable
 from autograph.eager_switch import state as _eager
 from autograph.impl import features
@@ -492,6 +492,9 @@ class ConcreteFunction:
         try:
             with signatures.variables_captured(self._variables_captured):
                 tensors = concrete_calls.tensors_for(self, args, kwargs)
+            graph = context.building_graph()
+            if graph is not None:  # inside another graph: its ops are copied there
+                return _call_with_effects(graph, lambda: concrete_inline.inline(self, tensors))
             if context.recording_tapes():
                 return self._call_recorded(tensors)
             return self._call_flat([signatures.as_value(t) for t in tensors])

@@ -138,8 +138,10 @@ class Tracing:
             self._made_variables = True
 
         named = signatures.tensor_leaves_named(arguments)
+        # (A symbolic tensor, given while another function traces, has no value to lift with.)
         values = [
-            None if isinstance(v, rt.TensorSpec) else signatures.as_value(v) for _, v in named
+            None if isinstance(v, (rt.TensorSpec, rt.SymbolicTensor)) else signatures.as_value(v)
+            for _, v in named
         ]
 
         def call(*placeholders):  # the tensor arguments become the graph's placeholders
