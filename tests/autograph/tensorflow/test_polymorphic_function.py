@@ -1267,11 +1267,6 @@ def test_concrete_function_shape_mismatch():  # test_concrete_function_shape_mis
         g()
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="static values through shape arithmetic: rt.shape(x)[0] // ... as a reshape's "
-    "target is not folded to a constant when building the graph",
-)
 def test_shape_inference_with_symbolic_shapes():  # test_shape_inference_with_symbolic_shapes
     @ag.function
     def _uses_symbolic_shapes(w, x, y):
@@ -1846,7 +1841,6 @@ def test_missing_args_tf_functioned_functions():  # testMissingArgsTfFunctionedF
         tf_func_pos_3args(position_arg2="foo")
 
 
-@pytest.mark.xfail(strict=True, reason="static shapes through nested calls")
 def test_shape_inference_propagate_const_nested_stack():
     # testShapeInferencePropagateConstNestedStack
     @ag.function(
@@ -1870,7 +1864,6 @@ def test_shape_inference_propagate_const_nested_stack():
     assert_all_equal(g(rt.zeros([3, 6], dtype=rt.int32)), rt.ones([3, 5]))
 
 
-@pytest.mark.xfail(strict=True, reason="static shapes through nested calls")
 def test_shape_inference_propagate_const_nested_unstack_stack():
     # testShapeInferencePropagateConstNestedUnstackStack
     @ag.function(
@@ -1894,7 +1887,6 @@ def test_shape_inference_propagate_const_nested_unstack_stack():
     assert_all_equal(g(rt.zeros([3, 6], dtype=rt.int32)), rt.ones([3, 5]))
 
 
-@pytest.mark.xfail(strict=True, reason="static shapes through nested calls")
 def test_shape_inference_propagate_const_nested_concat():
     # testShapeInferencePropagateConstNestedConcat
     @ag.function(
@@ -1918,7 +1910,6 @@ def test_shape_inference_propagate_const_nested_concat():
     assert_all_equal(g(), rt.ones([1, 2, 3]))
 
 
-@pytest.mark.xfail(strict=True, reason="static shapes through nested calls")
 def test_shape_inference_propagate_const_double_nested():
     # testShapeInferencePropagateConstDoubleNested
     @ag.function(
