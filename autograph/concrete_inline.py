@@ -49,6 +49,29 @@ def inline(concrete, tensors):
     return concrete._structured([mapped[id(t)] for t in concrete.outputs])
 
 
+def specific(arguments, constraints):
+    """``[(name, value)]`` with each symbolic tensor given the shape of its input_signature
+    entry where that is more specific (an identity of it, the caller's tensor unchanged), as
+    TensorFlow casts the arguments of a nested call to the callee's signature."""
+    return [(name, _specific(value, constraints.get(name))) for name, value in arguments]
+
+
+def _specific(value, spec):
+    if isinstance(spec, rt.TensorSpec):
+        if isinstance(value, rt.SymbolicTensor) and value.shape != spec.shape:
+            refined = value.shape.merge_with(spec.shape)  # (they fit: the call was checked)
+            if refined != value.shape:
+                value = rt.identity(value)
+                value.set_shape(refined)
+        return value
+    if isinstance(spec, (list, tuple)) and isinstance(value, (list, tuple)):
+        items = [_specific(v, s) for v, s in zip(value, spec)]
+        return type(value)(*items) if hasattr(value, "_fields") else type(value)(items)
+    if isinstance(spec, dict) and isinstance(value, dict):
+        return {k: _specific(v, spec.get(k)) for k, v in value.items()}
+    return value
+
+
 def _input_for(graph, given):
     if isinstance(given, rt.Variable):  # a variable argument: the graph reads its handle
         return handle_in_graph(graph, given)

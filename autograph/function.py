@@ -214,6 +214,8 @@ class Function(Tracing):
             graph = context.building_graph()
             if graph is not None:  # inside another graph: inline
                 arguments = self._arguments(args, kwargs)  # checks the input_signature
+                if self.input_signature is not None:
+                    arguments = concrete_inline.specific(arguments, self._constraints())
                 bound = self._signature.bind_partial()
                 bound.arguments.update(arguments)
                 call = functools.partial(

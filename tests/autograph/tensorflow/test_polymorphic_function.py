@@ -2910,9 +2910,6 @@ def test_clear_cache_method_descriptor():  # test_clear_cache_method_descriptor
     assert m1.call.experimental_get_tracing_count() == 1
 
 
-@pytest.mark.xfail(
-    strict=True, reason="static shapes through nested calls (cast to the callee's input_signature)"
-)
 def test_tensor_shape_casted_to_specific():  # test_tensor_shape_casted_to_specific
     shapes = []
 
