@@ -2492,7 +2492,6 @@ def test_duplicated_sanitized_names():  # testDuplicatedSanitizedNames
         foo(**{"a_b": 1, "a/b": 2})
 
 
-@pytest.mark.xfail(strict=True, reason="rt.variable_creator_scope")
 def test_variable_creator_scope():  # testVariableCreatorScope
     created_variables = []
     captured_variables = []
