@@ -571,7 +571,6 @@ def test_nested_output_graph_function():  # testNestedOutputGraphFunction
     assert_all_equal(b["b"].numpy(), 1.0)
 
 
-@pytest.mark.xfail(strict=True, reason="converted zip() does not accept strict=")
 def test_zip_strict_builtin():  # testZipStrictBuiltin
     @ag.function
     def foo(x):
