@@ -7,6 +7,7 @@
 
 from runtime import (
     compat,
+    config,
     debugging,
     errors,
     keras,
