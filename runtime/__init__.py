@@ -15,6 +15,7 @@ from runtime import (
     math,
     nn,
     onnx,
+    profiler,
     random,
     saved_model,
     strings,

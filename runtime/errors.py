@@ -22,6 +22,14 @@ class DataLossError(OpError):
     """A file holds damaged or truncated data (a checkpoint whose checksum does not match)."""
 
 
+class AlreadyExistsError(OpError):
+    """Something that is made once was made again (a second profiler started)."""
+
+
+class UnavailableError(OpError):
+    """A service is not running (a profiler stopped that was never started)."""
+
+
 class OperatorNotAllowedInGraphError(TypeError):
     """A symbolic tensor was used where Python needs a concrete value (``bool``, iteration)."""
 

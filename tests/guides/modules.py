@@ -142,7 +142,6 @@ dtype=float32)>
 XFAIL = {
     "A two-layer model": MODULE_REPR,
     "Saving weights": f"{NO_CHECKPOINT}; no rt.train.list_variables",
-    "Tracing the graph for TensorBoard": "no rt.profiler.experimental.start",
     "The build step": KERAS_NAME_SCOPE,
     "Keras models": "no rt.keras.saving.register_keras_serializable",
     "The functional API": "no rt.keras.Input (the functional Model)",
