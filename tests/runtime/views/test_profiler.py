@@ -1,6 +1,8 @@
 """rt.profiler.experimental.start/stop, TensorFlow's names, mapped onto rt.summary's profiler:
 the op times of the calls in between, read back as TensorBoard reads them."""
 
+import contextlib
+
 import pytest
 
 from tests.extras import import_extra
@@ -16,10 +18,8 @@ from tests.runtime.views.test_summaries import TensorBoard, timed_nodes  # noqa:
 def no_profiler_left_on():
     yield
     rt.summary.trace_off()
-    try:
+    with contextlib.suppress(rt.errors.UnavailableError):
         rt.profiler.experimental.stop(save=False)
-    except rt.errors.UnavailableError:
-        pass
 
 
 @ag.function
