@@ -84,6 +84,16 @@ class InaccessibleTensorError(ValueError):
     from the loop or branch instead. A ``ValueError``, as in TensorFlow."""
 
 
+class ArgumentDTypeError(InvalidArgumentError, TypeError):
+    """A tensor argument's dtype is not the one a function was traced, or its signature
+    declared, for.
+
+    An ``InvalidArgumentError``, as TensorFlow raises it when a concrete function's graph is
+    given it, and a ``TypeError``, as TensorFlow's ``input_signature`` check raises it (and
+    this project raised it before).
+    """
+
+
 class SignatureMismatchError(TypeError, ValueError):
     """An argument's shape does not fit the spec a function was traced or saved for (an
     ``input_signature``'s, a concrete function's, a loaded function's).

@@ -5,6 +5,7 @@ captured_inputs, the graph's as_graph_def, pickling."""
 import pickle
 
 import numpy as np
+import pytest
 
 import autograph as ag
 import runtime as rt
@@ -101,3 +102,12 @@ def test_pickled_function_traces_its_own_graphs():
     assert clone.input_signature == f.input_signature
     assert clone.tracing_count == 0
     np.testing.assert_allclose(clone(rt.constant(2.0)).numpy(), 6.0)
+
+
+def test_a_tensor_of_another_dtype_is_tensorflows_invalid_argument_and_a_type_error():
+    double = ag.function(lambda a: a + a)
+    cf = double.get_concrete_function(rt.TensorSpec([], rt.string))
+    with pytest.raises(rt.errors.InvalidArgumentError, match="int32"):
+        cf(rt.constant(1))
+    with pytest.raises(TypeError):  # as TensorFlow's input_signature check, and before
+        ag.function(lambda a: a, input_signature=[rt.TensorSpec([], rt.string)])(rt.constant(1))

@@ -181,8 +181,6 @@ array([[[0.12, 0.34, 0.56, 0.78],
 }
 
 XFAIL = {
-    "A concrete trace with incompatible types": "a concrete function called with a tensor of "
-    "another dtype raises TypeError, where TensorFlow raises InvalidArgumentError",
     "Python arguments in a concrete function": "print(cf) lists a Python argument among the "
     "Args ('b: 2') and leaves its value out of the header ('pow(a, b=2)')",
     # TensorFlow's graph makes a Const each time a Python number becomes a tensor (the 0 of
