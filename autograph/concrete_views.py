@@ -69,3 +69,19 @@ def captured_inputs(concrete):
     arguments = set(map(id, concrete.graph.variable_arguments.values()))
     captured = [v for v in concrete.graph.variables if id(v) not in arguments]
     return concrete.graph.external_captures + captured
+
+
+def printed(concrete):
+    """What ``print(cf)`` shows: the header ``name(x, n=3)`` (a Python argument with the value
+    it was traced for), each tensor argument under ``Args``, the outputs under ``Returns``."""
+    header, args = [], []
+    for (name, traced), (_, described) in zip(concrete._traced, concrete._arguments):
+        if signatures.tensor_leaves([(name, traced)]):
+            header.append(name)
+            args.append(f"    {name}: {described}")
+        else:  # a Python value: part of the graph, shown with the value traced
+            header.append(f"{name}={described}")
+    outputs = rt.nest.flatten(concrete.structured_outputs)
+    returns = [f"    {signatures.describe_value(o)}" for o in outputs] or ["    None"]
+    lines = [f"ConcreteFunction {concrete.name}({', '.join(header)})", "  Args:"]
+    return "\n".join(lines + args + ["  Returns:"] + returns)

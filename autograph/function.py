@@ -559,15 +559,7 @@ class ConcreteFunction:
         return self._structured(self._graph_function(tensors))
 
     def __str__(self):
-        lines = [
-            f"ConcreteFunction {self.name}({', '.join(n for n, _ in self._arguments)})",
-            "  Args:",
-        ]
-        lines += [f"    {n}: {d}" for n, d in self._arguments]
-        lines.append("  Returns:")
-        outputs = rt.nest.flatten(self.structured_outputs)
-        lines += [f"    {signatures.describe_value(o)}" for o in outputs] or ["    None"]
-        return "\n".join(lines)
+        return concrete_views.printed(self)
 
     def __repr__(self):
         return f"<ag.ConcreteFunction {self.name}>"

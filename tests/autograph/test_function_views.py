@@ -111,3 +111,15 @@ def test_a_tensor_of_another_dtype_is_tensorflows_invalid_argument_and_a_type_er
         cf(rt.constant(1))
     with pytest.raises(TypeError):  # as TensorFlow's input_signature check, and before
         ag.function(lambda a: a, input_signature=[rt.TensorSpec([], rt.string)])(rt.constant(1))
+
+
+def test_printing_shows_a_python_argument_in_the_header_with_its_value():
+    # TensorFlow's layout for pow.get_concrete_function(a=TensorSpec(None), b=2), as the
+    # function guide shows it.
+    power = ag.function(lambda a, b: a**b)
+    square = power.get_concrete_function(a=rt.TensorSpec(None, rt.float32), b=2)
+    assert str(square).splitlines()[:3] == [
+        "ConcreteFunction <lambda>(a, b=2)",
+        "  Args:",
+        "    a: float32 Tensor, shape=<unknown>",
+    ]

@@ -181,8 +181,6 @@ array([[[0.12, 0.34, 0.56, 0.78],
 }
 
 XFAIL = {
-    "Python arguments in a concrete function": "print(cf) lists a Python argument among the "
-    "Args ('b: 2') and leaves its value out of the header ('pow(a, b=2)')",
     # TensorFlow's graph makes a Const each time a Python number becomes a tensor (the 0 of
     # each rt.abs(y - x): 3 and 10 of them); a FuncGraph here makes one Const per distinct
     # Python scalar and reuses it (runtime.core.graph.scalar_constant), so its GraphDef has
