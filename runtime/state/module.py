@@ -200,9 +200,6 @@ class Module:
         super().__setattr__(name, value)
         deferred.attached(self, name, value)  # a checkpoint restored earlier may wait for it
 
-    def __repr__(self):
-        return f"<rt.Module {self.name!r}>"
-
 
 def _everything(value):
     return True
