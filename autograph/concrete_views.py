@@ -19,6 +19,35 @@ import runtime as rt
 from autograph import concrete_calls, signatures
 
 
+class Views:
+    """What a ConcreteFunction shows under TensorFlow's names (a mixin of ``ConcreteFunction``,
+    whose ``graph`` it reads)."""
+
+    @property
+    def function_type(self):
+        """Each parameter with its traced type, and the output's."""
+        return FunctionType(self)
+
+    @property
+    def inference_fn(self):
+        """The graph as one callable taking its tensor inputs one by one."""
+        return InferenceFunction(self)
+
+    @property
+    def variables(self):
+        """The variables the graph reads or writes (its graph's ``variables``)."""
+        return self.graph.variables
+
+    @property
+    def trainable_variables(self):
+        return self.graph.trainable_variables
+
+    @property
+    def captured_inputs(self):
+        """The outer tensors and variables the graph captured (not its arguments)."""
+        return captured_inputs(self)
+
+
 class FunctionType:
     """TensorFlow's FunctionType of a trace: each parameter with the type it was traced
     for, and the output's type; printed ``(a: TensorSpec(...), b: Literal[2]) -> ...``."""

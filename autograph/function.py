@@ -399,8 +399,9 @@ def _unpickled(python_function, input_signature, autograph, reduce_retracing, ji
     return made
 
 
-class ConcreteFunction:
-    """One traced graph of a Function: callable with tensors, printable, walkable (``.graph``)."""
+class ConcreteFunction(concrete_views.Views):
+    """One traced graph of a Function: callable with tensors, printable, walkable (``.graph``);
+    what it shows under TensorFlow's names (``function_type``, ``variables``...): ``Views``."""
 
     def __init__(self, graph, name, arguments, signature, jit_compile=False):
         self.graph = graph
@@ -457,30 +458,6 @@ class ConcreteFunction:
         return rt.nest.map_structure(
             lambda x: fn(x) if isinstance(x, rt.Tensor) else None, self.structured_outputs
         )
-
-    @property
-    def function_type(self):
-        """Each parameter with its traced type, and the output's (``concrete_views``)."""
-        return concrete_views.FunctionType(self)
-
-    @property
-    def inference_fn(self):
-        """The graph as one callable taking its tensor inputs one by one (``concrete_views``)."""
-        return concrete_views.InferenceFunction(self)
-
-    @property
-    def variables(self):
-        """The variables the graph reads or writes (its graph's ``variables``)."""
-        return self.graph.variables
-
-    @property
-    def trainable_variables(self):
-        return self.graph.trainable_variables
-
-    @property
-    def captured_inputs(self):
-        """The outer tensors and variables the graph captured (not its arguments)."""
-        return concrete_views.captured_inputs(self)
 
     def pretty_printed_signature(self, verbose=True):
         """TensorFlow's description of what was traced: each parameter with its kind and type,
