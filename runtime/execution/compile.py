@@ -105,7 +105,10 @@ def describe_error(error, filename, line_ops):
     if op is None:
         return None
     failure = kernel_error(error)  # the OpError a kernel's exception means, as eagerly
-    return _described(type(failure)(f"{failure.message}\n\t [[{describe_op(op)}]]", op))
+    # A function's graph failing is TensorFlow's "Graph execution error" (a Session's is not).
+    heading = "Graph execution error:\n\n" if op.graph.building_function else ""
+    message = f"{heading}{failure.message}\n\t [[{describe_op(op)}]]"
+    return _described(type(failure)(message, op))
 
 
 def _described(error):

@@ -1972,7 +1972,6 @@ def test_read_in_func_write_outside():  # testReadInFuncWriteOutside
         assert_all_equal(get_v_plus_one(), 2.0)
 
 
-@pytest.mark.xfail(strict=True, reason="rt.py_function")
 def test_op_expand_error_message():  # testOpExpandErrorMessage
     @ag.function
     def test_fn():
