@@ -402,7 +402,7 @@ def _out_of_scope(graph, t):
     while inner is not None and inner is not graph:
         inner = inner.outer_graph
     if inner is None and not isinstance(t.graph, FuncGraph):
-        return Graph.capture(graph, t)  # a TF1 graph's: the two graphs are unrelated
+        Graph.capture(graph, t)  # a TF1 graph's tensor: raises "belongs to another graph"
     made = t.op.source
     message = (
         f"{t!r} is out of scope and cannot be used here. Use return values or explicit Python "
