@@ -290,7 +290,7 @@ class Function(Tracing):
         """Forgets every traced graph (and those of this method's instances, when called on the
         class's): the next call traces again, and may make its variables again."""
         with self._cache.lock:
-            self._cache = TraceCache()
+            self._cache.clear()
             self._entry = None
             self.tracing_count = 0
             self._made_variables = False
