@@ -123,3 +123,13 @@ def test_printing_shows_a_python_argument_in_the_header_with_its_value():
         "  Args:",
         "    a: float32 Tensor, shape=<unknown>",
     ]
+
+
+def test_a_numpy_argument_is_cast_to_its_spec_within_its_kind_or_wider():
+    # TensorFlow converts np.array([[1, 1]]) (int64) for a float32 spec; a float array for an
+    # int spec would lose its fractions, and stays refused.
+    shape_of = ag.function(lambda a: rt.shape(a), input_signature=[rt.TensorSpec(None)])
+    np.testing.assert_array_equal(shape_of(np.array([[1, 1], [2, 2]])).numpy(), [2, 2])
+    ints = ag.function(lambda a: a, input_signature=[rt.TensorSpec(None, rt.int32)])
+    with pytest.raises(TypeError):
+        ints(np.array([1.5]))

@@ -367,9 +367,6 @@ def test_input_signature_with_dict_in_positional_args():
     assert f.tracing_count == 2
 
 
-@pytest.mark.xfail(
-    strict=True, reason="an input_signature does not convert a numpy int array to its float32 spec"
-)
 def test_input_signature_with_compatible_inputs():  # testInputSignatureWithCompatibleInputs
     rank2_spec = rt.TensorSpec(shape=(None, None), dtype=rt.float32)
 
