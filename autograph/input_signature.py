@@ -67,7 +67,23 @@ def validated(fn, input_signature):
             f"argument, not {input_signature!r}"
         )
     check(input_signature, "")
+    _check_keyword_only_defaults(fn)
     return tuple(input_signature)
+
+
+def _check_keyword_only_defaults(fn):
+    """TensorFlow's TypeError for a keyword-only parameter without a default: an
+    input_signature covers the positional ones, so a call could never give it a value."""
+    try:
+        parameters = inspect.signature(fn).parameters.values()
+    except (TypeError, ValueError):  # (a builtin without a signature: nothing to check)
+        return
+    for p in parameters:
+        if p.kind is _P.KEYWORD_ONLY and p.default is _P.empty:
+            raise TypeError(
+                "Since input_signature is defined, keyword-only parameter "
+                f"`{p.name}` must have a default value"
+            )
 
 
 def constraints_of(fn_name, signature, input_signature):

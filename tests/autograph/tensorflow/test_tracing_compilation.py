@@ -631,10 +631,6 @@ def test_input_signature_with_keyword_only_args(tmp_path):  # testInputSignature
     assert result["output_0"].numpy() == 11
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a keyword-only parameter without default under an input_signature is not refused when the Function is made",
-)
 def test_input_signature_with_keyword_only_args_no_defaults():
     # testInputSignatureWithKeywordOnlyArgsNoDefaults
     signature = [
