@@ -9,7 +9,9 @@ errors are raised where they happen.
 False
 """
 
-state = {"on": False}  # read by every call of a Function
+from runtime.config import _functions_run_eagerly
+
+state = _functions_run_eagerly  # read by every call of a Function; rt.config's switch too
 
 
 def run_functions_eagerly(flag):

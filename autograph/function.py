@@ -29,7 +29,7 @@ import threading
 import types
 
 import runtime as rt
-from autograph import concrete_calls, retracing, signatures
+from autograph import concrete_calls, concrete_inline, concrete_views, retracing, signatures
 from autograph.argument_changes import call_unchanged, check_keyable
 from autograph.eager_switch import state as _eager
 from autograph.impl import features
@@ -232,6 +232,8 @@ class Function(Tracing):
             graph = context.building_graph()
             if graph is not None:  # inside another graph: inline
                 arguments = self._arguments(args, kwargs)  # checks the input_signature
+                if self.input_signature is not None:
+                    arguments = concrete_inline.specific(arguments, self._constraints())
                 bound = self._signature.bind_partial()
                 bound.arguments.update(arguments)
                 call = functools.partial(
@@ -303,6 +305,26 @@ class Function(Tracing):
         ``rt.saved_model.save`` saves of this function, as TensorFlow saves them all."""
         with self._cache.lock:
             return self._cache.graphs()
+
+    def pretty_printed_concrete_signatures(self, verbose=True):
+        """Each traced ConcreteFunction's ``pretty_printed_signature``, in the order traced."""
+        joiner = "\n\n" if verbose else "\n"
+        signatures_ = (
+            c.pretty_printed_signature(verbose) for c in self._list_all_concrete_functions()
+        )
+        return joiner.join(signatures_)
+
+    def clear_cache(self):
+        """Forgets every traced graph (and those of this method's instances, when called on the
+        class's): the next call traces again, and may make its variables again."""
+        with self._cache.lock:
+            self._cache.clear()
+            self._entry = None
+            self.tracing_count = 0
+            self._made_variables = False
+            self._last_arguments = None
+        for bound in list(self._instances.values()):
+            bound.clear_cache()
 
     def _traceable(self):
         if inspect.isgeneratorfunction(self.python_function):
@@ -410,12 +432,25 @@ class Function(Tracing):
             )
         )
 
+    def __reduce__(self):
+        """Pickled as its Python function and options: an unpickled Function traces its own
+        graphs (TensorFlow's pickles the same way, leaving its caches and lock behind)."""
+        options = (self.input_signature, self.autograph, self.reduce_retracing, self.jit_compile)
+        return _unpickled, (self.python_function, *options, self.experimental_autograph_options)
+
     def __repr__(self):
         return f"<ag.Function {self.__name__}>"
 
 
-class ConcreteFunction:
-    """One traced graph of a Function: callable with tensors, printable, walkable (``.graph``)."""
+def _unpickled(python_function, input_signature, autograph, reduce_retracing, jit, options):
+    made = Function(python_function, input_signature, autograph, reduce_retracing, jit)
+    made.experimental_autograph_options = options
+    return made
+
+
+class ConcreteFunction(concrete_views.Views):
+    """One traced graph of a Function: callable with tensors, printable, walkable (``.graph``);
+    what it shows under TensorFlow's names (``function_type``, ``variables``...): ``Views``."""
 
     def __init__(self, graph, name, arguments, signature, jit_compile=False):
         self.graph = graph
@@ -482,6 +517,9 @@ class ConcreteFunction:
         try:
             with signatures.variables_captured(self._variables_captured):
                 tensors = concrete_calls.tensors_for(self, args, kwargs)
+            graph = context.building_graph()
+            if graph is not None:  # inside another graph: its ops are copied there
+                return _call_with_effects(graph, lambda: concrete_inline.inline(self, tensors))
             if context.recording_tapes():
                 return self._call_recorded(tensors)
             return self._call_flat([signatures.as_value(t) for t in tensors])
@@ -539,15 +577,7 @@ class ConcreteFunction:
         return self._structured(self._graph_function(tensors))
 
     def __str__(self):
-        lines = [
-            f"ConcreteFunction {self.name}({', '.join(n for n, _ in self._arguments)})",
-            "  Args:",
-        ]
-        lines += [f"    {n}: {d}" for n, d in self._arguments]
-        lines.append("  Returns:")
-        outputs = rt.nest.flatten(self.structured_outputs)
-        lines += [f"    {signatures.describe_value(o)}" for o in outputs] or ["    None"]
-        return "\n".join(lines)
+        return concrete_views.printed(self)
 
     def __repr__(self):
         return f"<ag.ConcreteFunction {self.name}>"

@@ -7,7 +7,9 @@ positional argument; a parameter left over keeps its default (``self`` and ``**k
 none):
 
 >>> import inspect
->>> import runtime as rt
+>>> import numpy as np
+
+import runtime as rt
 >>> def f(x, *args, training=False): ...
 >>> spec = rt.TensorSpec([], rt.float32)
 >>> constraints_of("f", inspect.signature(f), (spec, spec, spec))
@@ -31,6 +33,8 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Mapping
+
+import numpy as np
 
 import runtime as rt
 
@@ -63,7 +67,23 @@ def validated(fn, input_signature):
             f"argument, not {input_signature!r}"
         )
     check(input_signature, "")
+    _check_keyword_only_defaults(fn)
     return tuple(input_signature)
+
+
+def _check_keyword_only_defaults(fn):
+    """TensorFlow's TypeError for a keyword-only parameter without a default: an
+    input_signature covers the positional ones, so a call could never give it a value."""
+    try:
+        parameters = inspect.signature(fn).parameters.values()
+    except (TypeError, ValueError):  # (a builtin without a signature: nothing to check)
+        return
+    for p in parameters:
+        if p.kind is _P.KEYWORD_ONLY and p.default is _P.empty:
+            raise TypeError(
+                "Since input_signature is defined, keyword-only parameter "
+                f"`{p.name}` must have a default value"
+            )
 
 
 def constraints_of(fn_name, signature, input_signature):
@@ -156,7 +176,7 @@ def fit(fn_name, name, value, spec, specs_allowed):
         tensor_like = value
     else:
         try:
-            tensor_like = rt.convert_to_tensor(value, dtype=spec.dtype)
+            tensor_like = rt.convert_to_tensor(_numpy_cast(value, spec.dtype), dtype=spec.dtype)
         except (TypeError, ValueError) as e:
             raise TypeError(
                 f"{fn_name}: argument '{name}' does not fit the input_signature (Can not cast "
@@ -164,6 +184,16 @@ def fit(fn_name, name, value, spec, specs_allowed):
             ) from None
     spec.check_argument(fn_name, name, tensor_like)
     return tensor_like
+
+
+def _numpy_cast(value, dtype):
+    """A numpy value cast to ``dtype`` where numpy casts within its kind or to a wider one (int
+    to float, as TensorFlow converts a numpy argument to its spec's dtype); else as it is."""
+    if isinstance(value, (np.ndarray, np.generic)) and dtype.is_numeric:
+        target = np.dtype(dtype.as_numpy_dtype)
+        if value.dtype != target and np.can_cast(value.dtype, target, casting="same_kind"):
+            return value.astype(target)
+    return value
 
 
 def defaults_of(fn):

@@ -107,6 +107,15 @@ class TraceCache:
         self.by_call[call_key] = graph
         self._calls_of.setdefault(graph, set()).add(call_key)
 
+    def clear(self):
+        """Forgets every graph (``lock`` held): each signature traces again. In place, so that
+        a thread that waited on ``lock`` stores its graph here."""
+        for table in (self._exact, self._general, self._newest, self._uses, self.by_call):
+            table.clear()
+        self.entries.clear()
+        self._calls_of.clear()
+        self._gone.clear()  # (a freed object's key queued later finds no entry: skipped)
+
     def graphs(self):
         """The graphs remembered now, each once (for inspection: tests and debugging)."""
         return list(self._uses)
@@ -208,6 +217,10 @@ class IdentityWeakMap:
                 del self._entries[key]
 
         self._entries[key] = (weakref.ref(obj, forget), value)
+
+    def values(self):
+        """The values of the objects still alive."""
+        return [value for ref, value in list(self._entries.values()) if ref() is not None]
 
     def __len__(self):
         return len(self._entries)

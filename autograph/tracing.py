@@ -149,9 +149,10 @@ class Tracing:
             self._made_variables = True
 
         named = signatures.tensor_leaves_named(arguments, var_keyword(self._signature))
+        # (A symbolic tensor, given while another function traces, has no value to lift with.)
         values = [
             None
-            if isinstance(v, (rt.TensorSpec, signatures.VariableSpec))
+            if isinstance(v, (rt.TensorSpec, signatures.VariableSpec, rt.SymbolicTensor))
             else signatures.as_value(v)
             for _, v in named
         ]

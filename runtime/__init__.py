@@ -7,6 +7,7 @@
 
 from runtime import (
     compat,
+    config,
     debugging,
     errors,
     keras,
@@ -14,6 +15,7 @@ from runtime import (
     math,
     nn,
     onnx,
+    profiler,
     random,
     saved_model,
     strings,
@@ -126,7 +128,12 @@ from runtime.ops.script_ops import py_function
 from runtime.ops.shape_ops import rank, shape, size
 from runtime.ops.tensor_array_ops import TensorArray
 from runtime.state.module import Module
-from runtime.state.variables import Variable, VariableAggregation, VariableSynchronization
+from runtime.state.variables import (
+    Variable,
+    VariableAggregation,
+    VariableSynchronization,
+    variable_creator_scope,
+)
 from runtime.views import dot as _dot  # noqa: F401 (each registers its view of graphs)
 from runtime.views import render as _render  # noqa: F401
 from runtime.views import text as _text  # noqa: F401

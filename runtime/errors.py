@@ -22,6 +22,14 @@ class DataLossError(OpError):
     """A file holds damaged or truncated data (a checkpoint whose checksum does not match)."""
 
 
+class AlreadyExistsError(OpError):
+    """Something that is made once was made again (a second profiler started)."""
+
+
+class UnavailableError(OpError):
+    """A service is not running (a profiler stopped that was never started)."""
+
+
 class OperatorNotAllowedInGraphError(TypeError):
     """A symbolic tensor was used where Python needs a concrete value (``bool``, iteration)."""
 
@@ -93,6 +101,22 @@ class LeakedTensorError(TypeError, ValueError):
     or the graph it belongs to.
 
     A ``TypeError``, as in TensorFlow, and a ``ValueError``, as this project raised before.
+    """
+
+
+class InaccessibleTensorError(ValueError):
+    """A function used a tensor of a graph that has finished building inside it (a loop
+    body's, a branch's): that tensor is out of scope, as TensorFlow's error says; return it
+    from the loop or branch instead. A ``ValueError``, as in TensorFlow."""
+
+
+class ArgumentDTypeError(InvalidArgumentError, TypeError):
+    """A tensor argument's dtype is not the one a function was traced, or its signature
+    declared, for.
+
+    An ``InvalidArgumentError``, as TensorFlow raises it when a concrete function's graph is
+    given it, and a ``TypeError``, as TensorFlow's ``input_signature`` check raises it (and
+    this project raised it before).
     """
 
 

@@ -49,6 +49,8 @@ LAYERS = (
         "runtime.onnx",
         "runtime.summary",
         "runtime.train",
+        "runtime.config",
+        "runtime.profiler",
     ),
 )
 

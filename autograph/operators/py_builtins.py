@@ -65,17 +65,43 @@ def enumerate_(iterable, start=0):
     return builtins.enumerate(iterable, start)
 
 
-def zip_(*iterables):
+def zip_(*iterables, strict=False):
     """``zip``; with a staged value among the iterables, one that a ``for`` stages.
 
     For the runtime, the others become tensors too: a Python ``range`` an
     ``rt.range``, a list (of numbers or tensors) one tensor. The staged loop
-    stops at the shortest.
+    stops at the shortest; with ``strict=True`` the lengths must be known while
+    tracing and equal (Python's ValueError otherwise), as TensorFlow, which
+    iterates tensors in Python there, requires.
     """
     backend = staging_any(iterables)
     if backend is not None:
+        if strict:
+            _check_same_length(iterables)
         return backend.zip(*iterables)
-    return builtins.zip(*iterables)
+    return builtins.zip(*iterables, strict=strict)
+
+
+def _check_same_length(iterables):
+    lengths = [_static_length(x) for x in iterables]
+    if None in lengths:
+        raise TypeError(
+            "zip(strict=True) needs the length of each argument while tracing; argument "
+            f"{lengths.index(None) + 1} is a tensor whose first dimension is unknown"
+        )
+    for i, n in enumerate(lengths[1:], start=2):
+        if n != lengths[0]:
+            relation = "shorter" if n < lengths[0] else "longer"
+            raise ValueError(f"zip() argument {i} is {relation} than argument 1")
+
+
+def _static_length(value):
+    if isinstance(value, rt.Tensor):
+        return value.shape[0] if value.shape.rank else None
+    try:
+        return len(value)
+    except TypeError:
+        return None
 
 
 def as_tensor(iterable):

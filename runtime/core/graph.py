@@ -299,6 +299,33 @@ class Graph:
             return obj
         raise TypeError(f"Cannot interpret {obj!r} as a tensor or operation of this graph.")
 
+    def as_graph_def(self):
+        """The nodes as TensorFlow's GraphDef lists them (``runtime.core.graph_def``)."""
+        from runtime.core.graph_def import graph_def_of
+
+        return graph_def_of(self)
+
+    @property
+    def variables(self):
+        """The variables this graph reads or writes, in the order it first did (TensorFlow's
+        FuncGraph.variables): those it captured and those passed to it as arguments."""
+        found, seen = [], set()
+        for h in self.variable_handles.values():
+            if h.op.type == "VarHandleOp":
+                variable = h.op.attrs["variable"]
+            else:  # an argument's stand-in (runtime.state.variables.ArgumentVariable)
+                stand_in = self.variable_arguments.get(id(h))
+                variable = None if stand_in is None else stand_in.passed_variable()
+            if variable is not None and id(variable) not in seen:
+                seen.add(id(variable))
+                found.append(variable)
+        return tuple(found)
+
+    @property
+    def trainable_variables(self):
+        """The trainable ones of ``variables``."""
+        return tuple(v for v in self.variables if v.trainable)
+
     def __str__(self):
         """One op a line (``runtime.views.text``)."""
         return _VIEWS["text"](self)
@@ -356,7 +383,7 @@ class FuncGraph(Graph):
         while graph is not None and graph is not t.graph:
             graph = graph.outer_graph
         if graph is None:
-            return super().capture(t)
+            raise _out_of_scope(self, t)
         if t.op.opdef is CONST and not t.op.control_inputs and isinstance(t.graph, FuncGraph):
             # A function's constant is copied, not captured: the sub-graph's own optimisations
             # (folding, x + 0) then see it, and running it passes one input fewer. The value is
@@ -380,6 +407,29 @@ class FuncGraph(Graph):
     @property
     def external_captures(self):
         return [outer for outer, _ in self.captures]
+
+
+def _out_of_scope(graph, t):
+    """The error for ``graph`` given ``t``, a tensor of no graph around it, in TensorFlow's
+    words: InaccessibleTensorError for a tensor of a graph built inside this one (a loop
+    body's), a TypeError for one of another function's graph (TensorFlow's, at its call)."""
+    inner = t.graph
+    while inner is not None and inner is not graph:
+        inner = inner.outer_graph
+    if inner is None and not isinstance(t.graph, FuncGraph):
+        Graph.capture(graph, t)  # a TF1 graph's tensor: raises "belongs to another graph"
+    made = t.op.source
+    message = (
+        f"{t!r} is out of scope and cannot be used here. Use return values or explicit Python "
+        "locals to access it.\nPlease see "
+        "https://www.tensorflow.org/guide/function#all_outputs_of_a_tffunction_must_be_return_values"
+        f" for more information.\n\n{t!r} was defined here:\n    {made or '<unknown>'}\n\n"
+        f"The tensor {t!r} cannot be accessed from {graph.graph_name!r}, because it was defined "
+        f"in {t.graph.graph_name!r}, which is out of scope."
+    )
+    if inner is graph:
+        return errors.InaccessibleTensorError(message)
+    return errors.LeakedTensorError(message)
 
 
 # The kind of an attribute holding a sub-graph (a cond's branches, a loop's test and body).

@@ -188,12 +188,16 @@ class SymbolicTensor(Tensor):
         """Missing, as TensorFlow's symbolic tensors have no ``numpy``: ``hasattr(t, "numpy")``
         is False, and ``t.numpy()`` raises ``rt.errors.SymbolicValueError`` (an
         ``AttributeError`` and a ``NotImplementedError``)."""
-        raise errors.SymbolicValueError(
-            f"'SymbolicTensor' object has no attribute 'numpy': numpy() is only available on "
-            f"eager tensors. {self.name!r} is symbolic: its value exists only when the graph "
-            "runs (Session.run, or calling the traced function). Inside an ag.function, return "
-            "the tensor and call .numpy() on the result, or print it with rt.print."
-        )
+        # TensorFlow's message, which the guide prints; why and what to do instead is a note,
+        # which a traceback shows under it.
+        error = errors.SymbolicValueError("'SymbolicTensor' object has no attribute 'numpy'")
+        error.__notes__ = [
+            f"numpy() is only available on eager tensors. {self.name!r} is symbolic: its value "
+            "exists only when the graph runs (Session.run, or calling the traced function). "
+            "Inside an ag.function, return the tensor and call .numpy() on the result, or print "
+            "it with rt.print."
+        ]
+        raise error
 
     def __array__(self, dtype=None, copy=None):
         raise NotImplementedError(

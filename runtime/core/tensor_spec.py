@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from runtime.core import dtypes
 from runtime.core.tensor_shape import as_shape
-from runtime.errors import SignatureMismatchError
+from runtime.errors import ArgumentDTypeError, SignatureMismatchError
 
 
 class TensorSpec:
@@ -38,11 +38,12 @@ class TensorSpec:
         unless ``value`` (a tensor or spec) fits; ``source`` says where this spec comes from.
 
         A shape that does not fit raises ``rt.errors.SignatureMismatchError``, a TypeError as in
-        TensorFlow and also the ValueError this project raised before.
+        TensorFlow and also the ValueError this project raised before; a dtype,
+        ``rt.errors.ArgumentDTypeError``, a TypeError and TensorFlow's InvalidArgumentError.
         """
         if value.dtype is not self.dtype:
             problem = f"has dtype {value.dtype.name}, but {source} requires {self.dtype.name}"
-            error = TypeError
+            error = ArgumentDTypeError
         elif not self.shape.is_compatible_with(value.shape):
             problem = f"has shape {value.shape}, which does not fit {source}'s {self.shape}"
             error = SignatureMismatchError

@@ -41,7 +41,7 @@ from runtime.core import floating_point, tracebacks
 from runtime.core.gc_pause import no_cyclic_gc
 from runtime.core.graph import PLACEHOLDER
 from runtime.execution.emitter import Emitter
-from runtime.execution.interpreter import describe_op
+from runtime.execution.interpreter import describe_op, failure_message
 from runtime.execution.schedule import function_ops, missing_feed_error, ops_to_run
 from runtime.execution.sources import register_source
 from runtime.ops.registry import kernel_error
@@ -105,7 +105,7 @@ def describe_error(error, filename, line_ops):
     if op is None:
         return None
     failure = kernel_error(error)  # the OpError a kernel's exception means, as eagerly
-    return _described(type(failure)(f"{failure.message}\n\t [[{describe_op(op)}]]", op))
+    return _described(type(failure)(failure_message(failure.message, op), op))
 
 
 def _described(error):

@@ -53,6 +53,14 @@ def describe_op(op):
     return f"node {op.name} ({op.type})" + (f" defined at {where}" if where else "")
 
 
+def failure_message(message, op):
+    """The message of ``op`` failing as its graph runs: ``message``, then the op and its user's
+    line; in a function's graph headed "Graph execution error:", as TensorFlow's (a Session's
+    graph is not). Every executor says it so (the default one, XLA)."""
+    heading = "Graph execution error:\n\n" if op.graph.building_function else ""
+    return f"{heading}{message}\n\t [[{describe_op(op)}]]"
+
+
 class Interpreter:
     """A walk over the ops of a graph: subclasses say what each op's rule is (``rule_for``)."""
 

@@ -19,6 +19,7 @@ from runtime.core.tensor_shape import TensorShape
 from runtime.ops.constant_ops import (
     constant_value,
     convert_to_tensor,
+    folded_value,
     list_operands,
     register_sequence_packer,
     static_int,
@@ -259,6 +260,7 @@ CONCAT = OpDef(
     attrs={"axis": kinds.INT},
     gradient=_concat_gradient,
     implementation=lambda xp, *xs, axis: xp.concatenate(xs, axis=axis),
+    static_value=folded_value,
 )
 
 
@@ -390,6 +392,7 @@ UNPACK = OpDef(
     attrs={"num": kinds.INT, "axis": kinds.INT},
     gradient=lambda op, *grads: (stack(_dense(grads, op.outputs), axis=op.attrs["axis"]),),
     implementation=_unpack,
+    static_value=folded_value,
 )
 
 

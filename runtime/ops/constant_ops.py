@@ -140,8 +140,36 @@ def constant_value(t):
     known = t.op.opdef.static_value
     if known is None:
         return None
+    if len(t.op.outputs) > 1:  # (an Unpack's: its row gives them all)
+        known = _output_of(known, t.value_index)
     once = _static_values.get()
     return known(t.op) if once is None else once.value(t, known)
+
+
+def _output_of(known, index):
+    def value(op):
+        values = known(op)
+        return None if values is None else values[index]
+
+    return value
+
+
+MAX_FOLDED_ELEMENTS = 1024
+"""The most elements an input of ``folded_value`` may have: enough for shape arithmetic."""
+
+
+def folded_value(op):
+    """The value of ``op`` computed by its kernel while the graph is built, when its inputs'
+    values are known and small (a shape's: ``shape(x)[0]``, ``concat`` of dims), as
+    TensorFlow's shape inference evaluates them; else None. Its ``static_value``."""
+    values = [constant_value(x) for x in op.inputs]
+    if any(v is None or np.size(v) > MAX_FOLDED_ELEMENTS for v in values):
+        return None
+    try:
+        with np.errstate(all="ignore"):
+            return op.opdef.kernel(*values, **op.attrs)
+    except Exception:  # the kernel refuses them: the op fails when it runs, not now
+        return None
 
 
 class _StaticValues:

@@ -17,7 +17,7 @@ from runtime.core import forms
 from runtime.core.array_namespace import elementwise
 from runtime.core.op_def import OpDef
 from runtime.core.tensor_shape import broadcast_shapes
-from runtime.ops.constant_ops import convert_to_tensor
+from runtime.ops.constant_ops import convert_to_tensor, folded_value
 from runtime.ops.registry import NUMERIC, DTypeMismatch, bind1, check_dtype
 
 
@@ -82,9 +82,11 @@ def division(op_type, name, what, default_name, gradient, symbol):
     ``symbol`` where the compiler can tell the divisor is not zero."""
     form = forms.division_form(symbol, getattr(np, name))
     implementation = _integer_division(name, what)
-    return binary(
+    row = binary(
         op_type, None, NUMERIC, default_name, gradient, form=form, implementation=implementation
     )
+    row.static_value = folded_value  # dims divided (``rt.shape(y)[0] // n``) stay known
+    return row
 
 
 def elementwise_unary(op_type, implementation, allowed, py_name, doc, gradient, python_form=None,

@@ -30,6 +30,7 @@ from runtime.ops.broadcast_ops import where
 from runtime.ops.constant_ops import (
     constant_value,
     convert_to_tensor,
+    folded_value,
     static_int,
 )
 from runtime.ops.reduction_ops import reduce_sum
@@ -394,6 +395,7 @@ STRIDED_SLICE = OpDef(
     attrs={"spec": INDEX_SPEC},
     gradient=_slice_gradient,
     python_form=_slice_form,
+    static_value=folded_value,
 )
 
 

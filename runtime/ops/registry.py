@@ -136,8 +136,9 @@ def _outside_its_graph(opdef, inputs):
     if isinstance(t.graph, FuncGraph):
         origin = f"made while tracing {t.graph.graph_name!r}{made}"
         advice = (
-            "A tensor made while a function traces exists only inside that function's graph: "
-            "return the value from the function, and use what the call returns."
+            "That graph is out of scope and its tensor cannot be used here (TensorFlow's "
+            "words): a tensor made while a function traces exists only inside that function's "
+            "graph; return the value from the function, and use what the call returns."
         )
     else:
         origin = f"of a graph{made}"

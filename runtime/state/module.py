@@ -196,9 +196,6 @@ class Module:
 
         return in_module_scope
 
-    def __repr__(self):
-        return f"<rt.Module {self.name!r}>"
-
 
 def _setattr_reporting(self, name, value):
     waited_on = deferred.is_waited_on(self)

@@ -18,6 +18,7 @@ op, so every run reads the current value and assignments write it back.
 from __future__ import annotations
 
 import enum
+import inspect
 import threading
 import weakref
 
@@ -197,6 +198,57 @@ class observe_creation:  # noqa: N801 (a context manager, used like a function)
         _creation_observers.stack.remove(self.observer)
 
 
+_creators = _Observers()  # this thread's variable creator scopes, outermost first
+
+
+class variable_creator_scope:  # noqa: N801 (TensorFlow's name; a context manager)
+    """Within it, ``rt.Variable(...)`` calls ``creator(next_creator, **kwargs)`` (TensorFlow's
+    ``tf.variable_creator_scope``): ``kwargs`` are the constructor's arguments by name, and
+    ``next_creator(**kwargs)`` creates the variable, through the scopes around this one. The
+    innermost scope's creator is called first; per thread, as TensorFlow's.
+
+    >>> def half_as_big(next_creator, **kwargs):
+    ...     kwargs["initial_value"] = kwargs["initial_value"] / 2
+    ...     return next_creator(**kwargs)
+    >>> with variable_creator_scope(half_as_big):
+    ...     Variable(8.0).numpy()
+    np.float32(4.0)
+    """
+
+    def __init__(self, creator):
+        self.creator = creator
+
+    def __enter__(self):
+        _creators.stack.append(self.creator)
+
+    def __exit__(self, *exc):
+        _creators.stack.remove(self.creator)
+
+
+class _Created(type):
+    """Variable's metaclass: ``Variable(...)`` goes through the creator scopes (a subclass's
+    construction does not, as in TensorFlow)."""
+
+    def __call__(cls, *args, **kwargs):
+        if cls is not Variable or not _creators.stack:
+            return super().__call__(*args, **kwargs)
+        bound = _CONSTRUCTOR.bind(None, *args, **kwargs)
+        bound.apply_defaults()  # a creator sees every argument by name, as TensorFlow's does
+        arguments = dict(bound.arguments)
+        del arguments["self"]
+
+        def create(**kw):
+            return type.__call__(cls, **kw)
+
+        for creator in list(_creators.stack):  # outermost first: the innermost wraps them all
+            create = _next(creator, create)
+        return create(**arguments)
+
+
+def _next(creator, inner):
+    return lambda **kwargs: creator(inner, **kwargs)
+
+
 class VariableSynchronization(enum.Enum):
     """When a variable copied to several devices is synchronised (``tf.VariableSynchronization``).
 
@@ -285,7 +337,7 @@ def _lifted(tensor):
     return None
 
 
-class Variable:
+class Variable(metaclass=_Created):
     """A mutable tensor-valued state with a name, usable wherever a tensor is.
 
     Created inside a graph, its value is still computed at once: there is no
@@ -486,6 +538,12 @@ class ArgumentVariable(Variable):
         graph.variable_handles[id(self)] = handle
         graph.variable_arguments[id(handle)] = self
 
+    def passed_variable(self):
+        """The variable the trace was given (held weakly), or this stand-in once it is gone or
+        when the trace was given a spec."""
+        variable = self._traced_with()
+        return self if variable is None else variable
+
     def _primary(self):
         """Asked for by state kept per variable (an optimizer's slots): which variable this is
         cannot be known while the graph serves any variable of its spec, so the trace stops and
@@ -544,4 +602,5 @@ def _initial_numpy(value, dtype):
 
 
 install_operators(Variable)
+_CONSTRUCTOR = inspect.signature(Variable.__init__)
 Variable.__hash__ = object.__hash__  # variables are keys in sets and dicts, by identity

@@ -182,6 +182,20 @@ def trace_on(graph=True, profiler=False):
     profiling.recorder = _trace.record
 
 
+def time_ops():
+    """Times the ops of the trace that is on (``profiler=True`` from now), starting one that
+    records no graph if none is; returns it (``rt.profiler``)."""
+    if _trace is None:
+        trace_on(graph=False, profiler=True)
+    _trace.profiler = True
+    return _trace
+
+
+def current_trace():
+    """The trace that is on, or None."""
+    return _trace
+
+
 def trace_off():
     """Stops the trace without writing it."""
     global _trace

@@ -34,7 +34,7 @@ from jax import lax
 
 from runtime import errors
 from runtime.core.graph import PLACEHOLDER
-from runtime.execution.interpreter import Interpreter, describe_op
+from runtime.execution.interpreter import Interpreter, describe_op, failure_message
 from runtime.execution.schedule import missing_feed_error, ops_to_run
 from runtime.ops.registry import run_kernel
 from runtime.xla import control_flow, lowerings
@@ -231,7 +231,7 @@ class Lowering(Interpreter):
         except errors.OpError as e:
             return self._failure(op, type(e), e.message)
         except MemoryError as e:  # no stand-in of that size either: it fails when compiling
-            message = f"MemoryError: {e}\n\t [[{describe_op(op)}]]"
+            message = failure_message(f"MemoryError: {e}", op)
             raise errors.InvalidArgumentError(message, op) from None
         return [out] if len(op.outputs) == 1 else list(out)
 
@@ -260,7 +260,7 @@ class Lowering(Interpreter):
         """The op fails whenever it runs: a check that always fails, and stand-in outputs."""
         shapes = [t.shape for t in op.outputs]
         if not all(s.is_fully_defined() for s in shapes):
-            raise error_type(f"{message}\n\t [[{describe_op(op)}]]", op)
+            raise error_type(failure_message(message, op), op)
         self.check(True, message, error_type=error_type)
         return [np.zeros(s.as_list(), t.dtype.as_numpy_dtype) for s, t in zip(shapes, op.outputs)]
 

@@ -34,6 +34,7 @@ from runtime.core import dtypes
 from runtime.execution.compile import describe_op
 from runtime.execution.emitter import ModuleNamer
 from runtime.execution.entry import MISS
+from runtime.execution.interpreter import failure_message
 from runtime.ops.logging_ops import write_text
 from runtime.state.variables import VAR_HANDLE
 from runtime.xla import lowerings
@@ -384,7 +385,7 @@ class _Compiled:
         else:
             detail = [0, 0] if self.layout.detail is None else results[self.layout.detail]
             message = check.message.format(*np.asarray(detail).tolist())
-        return check.error_type(f"{message}\n\t [[{describe_op(check.op)}]]", check.op)
+        return check.error_type(failure_message(message, check.op), check.op)
 
 
 def _fast_call(jitted, dynamic, variables):

@@ -254,7 +254,10 @@ def test_numpys_error_inside_a_kernel_is_quoted_not_chained_with_numpys_frames()
     error = info.value
     numpy_dir = os.path.dirname(os.path.abspath(np.__file__))
     line = line_of(reshapes_to_five.python_function, "# MARK: reshape")
-    assert str(error).startswith(f"ValueError: {numpy_reshape_message(2, 5)}")
+    # TensorFlow's heading of an error in a function's graph, then the kernel's words.
+    assert str(error).startswith(
+        f"Graph execution error:\n\nValueError: {numpy_reshape_message(2, 5)}"
+    )
     assert f'defined at File "{THIS_FILE}", line {line}' in str(error)
     printed = "".join(traceback.format_exception(error))
     assert numpy_dir not in printed and "direct cause" not in printed

@@ -3,10 +3,6 @@ examples/guides/modules.py."""
 
 from tests.guides import Contains
 
-MODULE_REPR = (
-    "rt.Module has a repr of its own (<rt.Module 'dense'>), where tf.Module keeps Python's "
-    "(<__main__.Dense object at 0x...>)"
-)
 NO_CHECKPOINT = "no rt.train.Checkpoint"
 KERAS_NAME_SCOPE = (
     "variables a Keras layer creates in build() are not named in the layer's scope "
@@ -140,9 +136,7 @@ dtype=float32)>
 }
 
 XFAIL = {
-    "A two-layer model": MODULE_REPR,
     "Saving weights": f"{NO_CHECKPOINT}; no rt.train.list_variables",
-    "Tracing the graph for TensorBoard": "no rt.profiler.experimental.start",
     "The build step": KERAS_NAME_SCOPE,
     "Keras models": "no rt.keras.saving.register_keras_serializable",
     "The functional API": "no rt.keras.Input (the functional Model)",

@@ -59,7 +59,6 @@ NO_UNSIGNED_LOAD = (
     "a function saved without an input_signature is not restored (the loaded __call__ is missing)"
 )
 XFAIL = {
-    "Setup": "no rt.config.list_physical_devices",
     "Creating a SavedModel from Keras": "a loaded signature refuses its input given by "
     "position; a Keras model's signature names its output output_0, not after its last "
     "layer; no Model.output_names",

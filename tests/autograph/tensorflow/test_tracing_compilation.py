@@ -367,9 +367,6 @@ def test_input_signature_with_dict_in_positional_args():
     assert f.tracing_count == 2
 
 
-@pytest.mark.xfail(
-    strict=True, reason="an input_signature does not convert a numpy int array to its float32 spec"
-)
 def test_input_signature_with_compatible_inputs():  # testInputSignatureWithCompatibleInputs
     rank2_spec = rt.TensorSpec(shape=(None, None), dtype=rt.float32)
 
@@ -634,10 +631,6 @@ def test_input_signature_with_keyword_only_args(tmp_path):  # testInputSignature
     assert result["output_0"].numpy() == 11
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a keyword-only parameter without default under an input_signature is not refused when the Function is made",
-)
 def test_input_signature_with_keyword_only_args_no_defaults():
     # testInputSignatureWithKeywordOnlyArgsNoDefaults
     signature = [
@@ -699,10 +692,6 @@ def test_tensor_keyword_arguments():  # testTensorKeywordArguments
     assert_all_equal(seven, 2.0)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="variables as arguments are captured, not passed as inputs keyed by their spec",
-)
 def test_calling_function_with_different_variables():  # testCallingFunctionWithDifferentVariables
     @ag.function
     def foo(v):

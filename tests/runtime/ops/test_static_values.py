@@ -37,8 +37,31 @@ def _in_graph(build):
             lambda x: rt.cast(rt.stack([rt.shape(rt.zeros([5])), rt.constant([2])]), rt.float32),
             np.array([[5.0], [2.0]], np.float32),
         ),
+        # Shape arithmetic TensorFlow's shape inference evaluates (its constant_value and
+        # constant_value_as_shape): the ops' kernels run on the known inputs.
+        (lambda x: rt.shape(rt.zeros([5, 4]))[0], np.int32(5)),
+        (lambda x: rt.unstack(rt.shape(rt.zeros([5, 4])))[1], np.int32(4)),
+        (
+            lambda x: rt.concat([[rt.constant(1)], rt.shape(rt.zeros([2, 3]))], 0),
+            np.array([1, 2, 3], np.int32),
+        ),
+        (lambda x: rt.shape(rt.zeros([20, 2]))[0] // rt.constant(4), np.int32(5)),
+        (lambda x: rt.constant(7) % rt.constant(4), np.int32(3)),
     ],
-    ids=["const", "shape", "shape-int64", "pack", "pack-axis", "cast", "cast-of-pack-of-shape"],
+    ids=[
+        "const",
+        "shape",
+        "shape-int64",
+        "pack",
+        "pack-axis",
+        "cast",
+        "cast-of-pack-of-shape",
+        "strided-slice",
+        "unpack",
+        "concat",
+        "floordiv",
+        "floormod",
+    ],  # fmt: skip
 )
 def test_a_value_known_while_tracing_is_the_value_the_ops_compute(build, expected):
     known = _in_graph(build)
@@ -63,9 +86,17 @@ def test_a_value_not_known_while_tracing_is_none(build):
     assert constant_value(_in_graph(build)) is None
 
 
-def test_const_shape_pack_and_cast_are_the_rows_that_know_their_value_while_tracing():
+def test_the_rows_that_know_their_value_while_tracing():
     rows = [row for row in OPS.values() if row.static_value is not None]
-    assert {row.type for row in rows} == {"Const", "Shape", "Pack", "Cast"}
+    assert {row.type for row in rows} == {
+        "Const", "Shape", "Pack", "Cast", "ConcatV2", "Unpack", "StridedSlice", "FloorDiv",
+        "FloorMod",
+    }  # fmt: skip
+
+
+def test_a_value_too_big_to_fold_is_not_known():
+    big = np.arange(2000, dtype=np.int32)  # more than MAX_FOLDED_ELEMENTS
+    assert constant_value(_in_graph(lambda x: rt.constant(big)[:3])) is None
 
 
 def test_a_shape_tensor_stands_for_its_input_shape_as_far_as_known():
