@@ -23,7 +23,7 @@ _NEEDS = {  # docs/: docs/conftest.py
         "tests/runtime/xla/xla_harness.py",
         "autograph/operators/jax_*.py",  # the JAX backend's modules, loaded only once JAX is
     ],
-    "tensorboard": ["runtime/summary.py", "runtime/views/summaries.py"],
+    "tensorboard": ["runtime/summary.py", "runtime/views/summaries.py", "runtime/profiler.py"],
     "onnx": ["runtime/export/onnx_branches.py"],  # its example builds an onnx model
 }
 collect_ignore_glob = [

@@ -105,10 +105,17 @@ def printed(concrete):
     """What ``print(cf)`` shows: the header ``name(x, n=3)`` (a Python argument with the value
     it was traced for), each tensor argument under ``Args``, the outputs under ``Returns``."""
     header, args = [], []
+    variadic = {
+        p.name
+        for p in concrete._signature.parameters.values()
+        if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD)
+    }
     for (name, traced), (_, described) in zip(concrete._traced, concrete._arguments):
         if signatures.tensor_leaves([(name, traced)]):
             header.append(name)
             args.append(f"    {name}: {described}")
+        elif name in variadic:  # (an empty *args or **kwargs, as the signature has them)
+            header.append(name)
         else:  # a Python value: part of the graph, shown with the value traced
             header.append(f"{name}={described}")
     outputs = rt.nest.flatten(concrete.structured_outputs)

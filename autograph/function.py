@@ -25,6 +25,7 @@ import copy
 import functools
 import inspect
 import operator
+import sys
 import threading
 import types
 
@@ -434,12 +435,24 @@ class Function(Tracing):
 
     def __reduce__(self):
         """Pickled as its Python function and options: an unpickled Function traces its own
-        graphs (TensorFlow's pickles the same way, leaving its caches and lock behind)."""
+        graphs (TensorFlow's pickles the same way, leaving its caches and lock behind). A
+        Function that is what its module's name for it holds (``@ag.function`` on a module's
+        function or a class's method) is pickled by that name, as Python pickles functions."""
+        if _found_by_name(self):
+            return self.__qualname__
         options = (self.input_signature, self.autograph, self.reduce_retracing, self.jit_compile)
         return _unpickled, (self.python_function, *options, self.experimental_autograph_options)
 
     def __repr__(self):
         return f"<ag.Function {self.__name__}>"
+
+
+def _found_by_name(function):
+    """Whether ``function``'s module, followed along its qualified name, holds ``function``."""
+    found = sys.modules.get(getattr(function, "__module__", None))
+    for part in getattr(function, "__qualname__", "<").split("."):
+        found = getattr(found, part, None)
+    return found is function
 
 
 def _unpickled(python_function, input_signature, autograph, reduce_retracing, jit, options):

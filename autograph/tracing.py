@@ -242,6 +242,10 @@ class BoundFunction:
     def __repr__(self):
         return repr(self._function)
 
+    def __reduce__(self):
+        """Pickled as its object's attribute, as Python pickles a bound method."""
+        return getattr, (self.__self__, self._function.__name__)
+
     # isinstance(obj.method, ag.Function) holds, as in TensorFlow (isinstance asks __class__).
     __class__ = property(lambda self: type(self._function))
     __doc__ = property(lambda self: self._function.__doc__)

@@ -355,8 +355,6 @@ Currently running eagerly T
 ConcreteFunction SequentialModel(inputs, args, kwargs)
   Args:
     inputs: float32 Tensor, shape=(60, 28, 28)
-    args: ()
-    kwargs: {}
   Returns:
     float32 Tensor, shape=(60, 10)
 

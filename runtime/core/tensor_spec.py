@@ -38,12 +38,13 @@ class TensorSpec:
         unless ``value`` (a tensor or spec) fits; ``source`` says where this spec comes from.
 
         A shape that does not fit raises ``rt.errors.SignatureMismatchError``, a TypeError as in
-        TensorFlow and also the ValueError this project raised before; a dtype,
+        TensorFlow and also the ValueError this project raised before; a dtype, a TypeError for
+        an input_signature, as TensorFlow's, and for a traced or saved function's inputs
         ``rt.errors.ArgumentDTypeError``, a TypeError and TensorFlow's InvalidArgumentError.
         """
         if value.dtype is not self.dtype:
             problem = f"has dtype {value.dtype.name}, but {source} requires {self.dtype.name}"
-            error = ArgumentDTypeError
+            error = TypeError if source == "the input_signature" else ArgumentDTypeError
         elif not self.shape.is_compatible_with(value.shape):
             problem = f"has shape {value.shape}, which does not fit {source}'s {self.shape}"
             error = SignatureMismatchError

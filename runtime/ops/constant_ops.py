@@ -162,7 +162,10 @@ def folded_value(op):
     """The value of ``op`` computed by its kernel while the graph is built, when its inputs'
     values are known and small (a shape's: ``shape(x)[0]``, ``concat`` of dims), as
     TensorFlow's shape inference evaluates them; else None. Its ``static_value``."""
-    values = [constant_value(x) for x in op.inputs]
+    try:
+        values = [constant_value(x) for x in op.inputs]
+    except RecursionError:  # a chain of ops too long to follow: its value is not known now
+        return None
     if any(v is None or np.size(v) > MAX_FOLDED_ELEMENTS for v in values):
         return None
     try:

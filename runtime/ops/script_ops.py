@@ -22,6 +22,8 @@ saved model never holds), compiled by XLA or exported to ONNX.
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from runtime import errors
@@ -142,7 +144,7 @@ PY_FUNCTION = OpDef(
 )
 
 
-def py_function(func, inp, Tout, name=None):
+def py_function(func=None, inp=None, Tout=None, name=None):
     """Calls the Python function ``func`` on ``inp`` (a list of tensors) when the op runs, and
     returns what it returns as tensors of ``Tout`` (a dtype: one tensor; a list of dtypes: a
     list), as TensorFlow's ``tf.py_function``.
@@ -157,10 +159,24 @@ def py_function(func, inp, Tout, name=None):
     ``OutOfRangeError``, MemoryError a ``ResourceExhaustedError``, NotImplementedError an
     ``UnimplementedError``, anything else an ``UnknownError``.
 
+    Without ``func`` (and ``inp``), a decorator, as in TensorFlow: the function it makes runs
+    ``func`` through the op on the arguments it is called with.
+
     >>> import runtime as rt
     >>> rt.py_function(lambda a, b: a.numpy() + b.numpy(), [1.0, 2.0], rt.float32).numpy()
     np.float32(3.0)
+    >>> @rt.py_function(Tout=rt.float32)
+    ... def total(a, b):
+    ...     return a.numpy() + b.numpy()
+    >>> total(1.0, 2.0).numpy()
+    np.float32(3.0)
     """
+    if Tout is None:
+        raise TypeError("py_function: give Tout, the dtype (or list of dtypes) func returns")
+    if func is None:
+        return functools.partial(_decorated, Tout=Tout, name=name)
+    if inp is None:  # (decorating: ``rt.py_function(f, Tout=...)`` makes the function)
+        return functools.partial(_decorated, func, Tout=Tout, name=name)
     single = not isinstance(Tout, list | tuple)
     function = func if isinstance(func, PythonFunction) else PythonFunction(func, single)
     out_dtypes = tuple(dtypes.as_dtype(d) for d in ([Tout] if single else Tout))
@@ -175,6 +191,14 @@ def py_function(func, inp, Tout, name=None):
         }
         *outputs, _run_id = bind(PY_FUNCTION, inputs, attrs, name=name or "EagerPyFunc")
     return outputs[0] if single else list(outputs)
+
+
+def _decorated(func, Tout, name):
+    @functools.wraps(func)
+    def run_through_the_op(*args):
+        return py_function(func, list(args), Tout, name)
+
+    return run_through_the_op
 
 
 def _call_eagerly(function, inputs, Tout):

@@ -17,7 +17,6 @@ op, so every run reads the current value and assignments write it back.
 
 from __future__ import annotations
 
-import enum
 import inspect
 import threading
 import weakref
@@ -35,6 +34,11 @@ from runtime.core.tensor_shape import TensorShape
 from runtime.ops.constant_ops import constant_value, convert_to_tensor
 from runtime.ops.math_ops import install_operators
 from runtime.ops.registry import bind1
+from runtime.state.distribution_modes import (
+    VariableAggregation,
+    VariableSynchronization,
+    distribution_modes,
+)
 
 
 def _handle_kernel(variable):
@@ -249,63 +253,6 @@ def _next(creator, inner):
     return lambda **kwargs: creator(inner, **kwargs)
 
 
-class VariableSynchronization(enum.Enum):
-    """When a variable copied to several devices is synchronised (``tf.VariableSynchronization``).
-
-    The runtime runs on one device, so it has one copy: the value is recorded on the
-    variable (``v.synchronization``) and changes nothing else. ``ON_READ`` makes a variable
-    non-trainable unless ``trainable=`` says otherwise, as in TensorFlow.
-
-    >>> VariableSynchronization(3)
-    <VariableSynchronization.ON_READ: 3>
-    """
-
-    AUTO = 0
-    NONE = 1
-    ON_WRITE = 2
-    ON_READ = 3
-
-
-class VariableAggregation(enum.Enum):
-    """How updates of a variable from several replicas combine (``tf.VariableAggregation``).
-
-    Recorded on the variable (``v.aggregation``); with one device and one replica, every
-    mode updates the one copy as given.
-
-    >>> VariableAggregation.MEAN.value
-    2
-    """
-
-    NONE = 0
-    SUM = 1
-    MEAN = 2
-    ONLY_FIRST_REPLICA = 3
-
-
-def _distribution_modes(synchronization, aggregation, trainable, name):
-    """``(synchronization, aggregation, trainable)`` as TensorFlow settles them: None is the
-    default, a member's value stands for it, and ``trainable=None`` is True unless ON_READ."""
-    try:
-        synchronization = VariableSynchronization(
-            VariableSynchronization.AUTO if synchronization is None else synchronization
-        )
-    except ValueError:
-        raise ValueError(
-            f"Invalid variable synchronization mode: {synchronization} for variable: {name}"
-        ) from None
-    try:
-        aggregation = VariableAggregation(
-            VariableAggregation.NONE if aggregation is None else aggregation
-        )
-    except ValueError:
-        raise ValueError(
-            f"Invalid variable aggregation mode: {aggregation} for variable: {name}"
-        ) from None
-    if trainable is None:
-        trainable = synchronization is not VariableSynchronization.ON_READ
-    return synchronization, aggregation, bool(trainable)
-
-
 class lift_initial_values:  # noqa: N801 (a context manager, used like a function)
     """While a function is traced into ``lifter.graph``: a Variable whose initial value is a
     tensor of that graph gets it from ``lifter.evaluate(tensor)``, computed once, at creation,
@@ -355,7 +302,7 @@ class Variable(metaclass=_Created):
         synchronization=None,
         aggregation=None,
     ):
-        self._synchronization, self._aggregation, trainable = _distribution_modes(
+        self._synchronization, self._aggregation, trainable = distribution_modes(
             synchronization, aggregation, trainable, name
         )
         for observer in list(_creation_observers.stack):

@@ -133,3 +133,26 @@ def test_a_numpy_argument_is_cast_to_its_spec_within_its_kind_or_wider():
     ints = ag.function(lambda a: a, input_signature=[rt.TensorSpec(None, rt.int32)])
     with pytest.raises(TypeError):
         ints(np.array([1.5]))
+
+
+@ag.function
+def _decorated_double(x):
+    return x * 2.0
+
+
+class _Scaler:
+    def __init__(self, k):
+        self.k = k
+
+    @ag.function
+    def scale(self, x):
+        return x * self.k
+
+
+def test_decorated_functions_and_methods_pickle_by_their_names():
+    # What a module's name holds is pickled by that name, as Python pickles functions: the
+    # decorated function itself (its own name would find the Function, not the function).
+    assert pickle.loads(pickle.dumps(_decorated_double)) is _decorated_double
+    assert pickle.loads(pickle.dumps(_Scaler.scale)) is _Scaler.scale
+    bound = pickle.loads(pickle.dumps(_Scaler(3.0).scale))  # with a copy of its object
+    assert bound(rt.constant(2.0)).numpy() == 6.0

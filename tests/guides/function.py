@@ -269,6 +269,4 @@ rt.Tensor(2, shape=(), dtype=int32)
     + caught("ValueError"),
 }
 
-LIMITATIONS_XFAIL = {
-    "py_function": "no rt.py_function",
-}
+LIMITATIONS_XFAIL = {}

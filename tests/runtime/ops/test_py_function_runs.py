@@ -99,3 +99,16 @@ def test_runs_are_dropped_once_nothing_can_differentiate_them():
     del tape, y
     gc.collect()
     assert len(ForwardRun._kept) == before
+
+
+def test_py_function_as_a_decorator_as_the_function_guide_writes_it():
+    @rt.py_function(Tout=rt.float32)
+    def plus_one(x):
+        return x.numpy() + 1.0
+
+    @ag.function
+    def traced(x):
+        return plus_one(x) * 2.0
+
+    assert float(plus_one(rt.constant(1.0))) == 2.0
+    assert float(traced(rt.constant(2.0))) == 6.0

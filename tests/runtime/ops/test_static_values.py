@@ -140,3 +140,16 @@ def test_254_dimensions_inferred_from_data_are_allowed():
     assert _in_graph(lambda x: x[(None,) * 252]).shape.as_list() == [1] * 252 + [None, 3]
     ones = np.ones(254, np.int32)
     assert _in_graph(lambda x: rt.fill(rt.constant(ones), 1.0)).shape == (1,) * 254
+
+
+def test_a_long_chain_of_shape_arithmetic_is_not_folded_and_does_not_crash():
+    # Folding follows inputs recursively; a chain longer than Python's recursion allows is
+    # simply not known while building (it was a RecursionError).
+    @ag.function(autograph=False, input_signature=[rt.TensorSpec([None, 4])])
+    def reshaped(x):
+        n = rt.shape(x)[1]
+        for _ in range(1500):
+            n = n // 1
+        return rt.reshape(x, [-1, n])
+
+    assert reshaped(rt.zeros([2, 4])).shape == (2, 4)
