@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import runtime as rt
 from runtime.core import context
+from runtime.core.graph import FuncGraph
 from runtime.state.variables import VAR_HANDLE, handle_in_graph
 
 
@@ -88,3 +89,29 @@ def _copy(graph, op, mapped, ops):
     )
     new.device = op.device
     return new
+
+
+def call_with_effects(graph, call):
+    """Runs ``call()``, which inlines a function into ``graph``; its results bring its effects.
+
+    A FuncGraph needs nothing more: it runs all its stateful ops. A Session's graph runs only
+    what is fetched, so, as tf.function's call op does, each tensor of the result waits on the
+    prints, asserts, assignments and draws that the call added (automatic control
+    dependencies), and a result of None becomes an op that runs them.
+    """
+    if isinstance(graph, FuncGraph):
+        return call()
+    first = graph.num_operations  # (not a copy of every op: a graph may inline many calls)
+    result = call()
+    effects = [op for op in graph.operations_from(first) if op.stateful]
+    if not effects:
+        return result
+    if result is None:
+        return rt.group(*effects)
+    with graph.control_dependencies(effects):
+        return rt.nest.map_structure(lambda x: _after_effects(graph, x), result)
+
+
+def _after_effects(graph, x):
+    # Only this graph's own tensors: a variable or a Python value has nothing to wait for.
+    return rt.identity(x) if isinstance(x, rt.SymbolicTensor) and x.graph is graph else x

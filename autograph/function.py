@@ -46,7 +46,6 @@ from autograph.trace_cache import IdentityWeakMap, TraceCache
 from autograph.tracing import BoundFunction, RetracingWarning, Tracing  # noqa: F401 (RetracingWarning: its old home)
 from runtime import xla
 from runtime.core import context, source, tracebacks
-from runtime.core.graph import FuncGraph
 from runtime.execution import profiling
 from runtime.execution.compile import compile_function
 from runtime.execution.entry import MISS, entry_function
@@ -100,32 +99,6 @@ def _name_of(fn):
     while isinstance(fn, (functools.partial, types.MethodType)) and not hasattr(fn, "__name__"):
         fn = fn.func if isinstance(fn, functools.partial) else fn.__func__
     return getattr(fn, "__name__", None) or type(fn).__name__
-
-
-def _call_with_effects(graph, call):
-    """Runs ``call()``, which inlines a function into ``graph``; its results bring its effects.
-
-    A FuncGraph needs nothing more: it runs all its stateful ops. A Session's graph runs only
-    what is fetched, so, as tf.function's call op does, each tensor of the result waits on the
-    prints, asserts, assignments and draws that the call added (automatic control
-    dependencies), and a result of None becomes an op that runs them.
-    """
-    if isinstance(graph, FuncGraph):
-        return call()
-    first = graph.num_operations  # (not a copy of every op: a graph may inline many calls)
-    result = call()
-    effects = [op for op in graph.operations_from(first) if op.stateful]
-    if not effects:
-        return result
-    if result is None:
-        return rt.group(*effects)
-    with graph.control_dependencies(effects):
-        return rt.nest.map_structure(lambda x: _after_effects(graph, x), result)
-
-
-def _after_effects(graph, x):
-    # Only this graph's own tensors: a variable or a Python value has nothing to wait for.
-    return rt.identity(x) if isinstance(x, rt.SymbolicTensor) and x.graph is graph else x
 
 
 class Function(Tracing):
@@ -240,7 +213,7 @@ class Function(Tracing):
                 call = functools.partial(
                     call_unchanged, self._traceable(), self.__name__, *bound.args, **bound.kwargs
                 )
-                return _call_with_effects(graph, call)
+                return concrete_inline.call_with_effects(graph, call)
             # The common call, eager tensors by position, skips binding and signature keys: the
             # graph chosen the first time is the one the full path would choose again.
             call_key = None if kwargs else signatures.call_key(args)
@@ -532,7 +505,9 @@ class ConcreteFunction(concrete_views.Views):
                 tensors = concrete_calls.tensors_for(self, args, kwargs)
             graph = context.building_graph()
             if graph is not None:  # inside another graph: its ops are copied there
-                return _call_with_effects(graph, lambda: concrete_inline.inline(self, tensors))
+                return concrete_inline.call_with_effects(
+                    graph, lambda: concrete_inline.inline(self, tensors)
+                )
             if context.recording_tapes():
                 return self._call_recorded(tensors)
             return self._call_flat([signatures.as_value(t) for t in tensors])

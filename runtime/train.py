@@ -2,10 +2,11 @@
 
 >>> import runtime as rt
 >>> sorted(rt.train.__all__)
-['Checkpoint', 'CheckpointManager', 'get_checkpoint_state', 'latest_checkpoint']
+['Checkpoint', 'CheckpointManager', 'get_checkpoint_state', 'latest_checkpoint', 'list_variables']
 """
 
 from runtime.saving.checkpoint import Checkpoint
+from runtime.saving.checkpoint_listing import list_variables
 from runtime.saving.checkpoint_manager import CheckpointManager, latest_checkpoint
 from runtime.saving.checkpoint_state import get_checkpoint_state
 
@@ -14,4 +15,5 @@ __all__ = [
     "CheckpointManager",
     "get_checkpoint_state",
     "latest_checkpoint",
+    "list_variables",
 ]

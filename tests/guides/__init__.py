@@ -36,7 +36,7 @@ def caught(error_class):
     return f"Caught expected exception \n  <class '{error_class}'>:\n"
 
 
-PRINT_IS_CONVERTED = (
-    "print of a tensor is converted to rt.print (it runs on every call and shows values), "
-    "where TensorFlow's print runs while tracing only"
+NO_SAVE_TRACE = (
+    "saving does not trace a signature's function again (TensorFlow traces it once more as it "
+    "saves, so the guide shows one more 'Tracing with' line)"
 )

@@ -3,7 +3,6 @@ examples/guides/modules.py."""
 
 from tests.guides import Contains
 
-NO_CHECKPOINT = "no rt.train.Checkpoint"
 KERAS_NAME_SCOPE = (
     "variables a Keras layer creates in build() are not named in the layer's scope "
     "('w:0', not 'flexible_dense/w:0')"
@@ -136,7 +135,6 @@ dtype=float32)>
 }
 
 XFAIL = {
-    "Saving weights": f"{NO_CHECKPOINT}; no rt.train.list_variables",
     "The build step": KERAS_NAME_SCOPE,
     "Keras models": "no rt.keras.saving.register_keras_serializable",
     "The functional API": "no rt.keras.Input (the functional Model)",

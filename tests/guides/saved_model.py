@@ -1,7 +1,7 @@
 """tensorflow.org/guide/saved_model, "Using the SavedModel format":
 examples/guides/saved_model.py."""
 
-from tests.guides import PRINT_IS_CONVERTED, Matches
+from tests.guides import NO_SAVE_TRACE, Matches
 
 
 def fine_tuning_lines(v=2.0, rate=0.05, steps=10):
@@ -59,15 +59,14 @@ NO_UNSIGNED_LOAD = (
     "a function saved without an input_signature is not restored (the loaded __call__ is missing)"
 )
 XFAIL = {
-    "Creating a SavedModel from Keras": "a loaded signature refuses its input given by "
-    "position; a Keras model's signature names its output output_0, not after its last "
-    "layer; no Model.output_names",
-    "Saving a custom model": f"{PRINT_IS_CONVERTED}; saving does not trace again",
+    "Creating a SavedModel from Keras": "a Keras model's signature names its output output_0, "
+    "not after its last layer; no Model.output_names",
+    "Saving a custom model": NO_SAVE_TRACE,
     "Specifying signatures during export": "saved without signatures=, the one function with "
     "an input_signature (mutate) becomes 'serving_default' although it returns nothing; "
     "TensorFlow makes no signature of a function without outputs, so the guide's assert that "
     "there is none fails",
-    "A serving signature": f"{PRINT_IS_CONVERTED}; saving does not trace again",
-    "Multiple signatures": f"{PRINT_IS_CONVERTED}; saving does not trace again; a loaded "
-    "object lists its signatures sorted by name, not in the order given",
+    "A serving signature": NO_SAVE_TRACE,
+    "Multiple signatures": f"{NO_SAVE_TRACE}; a loaded object lists its signatures sorted by "
+    "name, not in the order given",
 }
