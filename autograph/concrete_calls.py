@@ -30,6 +30,7 @@ import inspect
 import runtime as rt
 from autograph import signatures
 from autograph.input_signature import var_positional
+from runtime.saving.function_text import type_text
 
 _P = inspect.Parameter
 
@@ -216,25 +217,3 @@ def _parameters(cf):
             if has_varargs and kind is _P.POSITIONAL_OR_KEYWORD:
                 kind = _P.POSITIONAL_ONLY
             yield name, kind.name, type_text(value)
-
-
-def type_text(value):
-    """A value as TensorFlow's trace types print: ``TensorSpec(...)``, ``Literal[7]``,
-    ``Tuple[...]``, ``List[...]``, ``Dict[['key', ...]]``.
-
-    >>> type_text((rt.TensorSpec([2]), [3, None]))
-    'Tuple[TensorSpec(shape=(2,), dtype=rt.float32, name=None), List[Literal[3], Literal[None]]]'
-    """
-    if isinstance(value, rt.TensorSpec):
-        return repr(value)
-    if isinstance(value, rt.Tensor):
-        return repr(rt.TensorSpec(value.shape, value.dtype))
-    if isinstance(value, (list, tuple)):
-        inner = ", ".join(type_text(v) for v in value)
-        return f"List[{inner}]" if isinstance(value, list) else f"Tuple[{inner}]"
-    if isinstance(value, dict):
-        items = ", ".join(f"[{k!r}, {type_text(value[k])}]" for k in sorted(value, key=repr))
-        return f"Dict[{items}]"
-    if value is None or isinstance(value, (bool, int, float, str, bytes)):
-        return f"Literal[{value!r}]"
-    return repr(value)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import runtime as rt
 from autograph import concrete_calls, signatures
+from runtime.saving.function_text import type_text
 
 
 class Views:
@@ -55,7 +56,7 @@ class FunctionType:
     def __init__(self, concrete):
         self.parameters = {name: text for name, _, text in concrete_calls._parameters(concrete)}
         outputs = concrete.structured_outputs
-        self.output = "None" if outputs is None else concrete_calls.type_text(outputs)
+        self.output = "None" if outputs is None else type_text(outputs)
 
     def __str__(self):
         inner = ", ".join(f"{name}: {text}" for name, text in self.parameters.items())

@@ -434,7 +434,7 @@ def _unpickled(python_function, input_signature, autograph, reduce_retracing, ji
     return made
 
 
-class ConcreteFunction(concrete_views.Views):
+class ConcreteFunction(concrete_views.Views, render.GraphDisplays):
     """One traced graph of a Function: callable with tensors, printable, walkable (``.graph``);
     what it shows under TensorFlow's names (``function_type``, ``variables``...): ``Views``."""
 
@@ -570,12 +570,5 @@ class ConcreteFunction(concrete_views.Views):
     def __repr__(self):
         return f"<ag.ConcreteFunction {self.name}>"
 
-    def _repr_html_(self):
-        """A notebook shows the graph drawn, where Graphviz is installed, else its text."""
-        return render.html(self.graph, heading=str(self))
-
-    def _repr_svg_(self):
-        return self.graph._repr_svg_()
-
-    def _repr_pretty_(self, printer, cycle):
-        printer.text(repr(self) if cycle else f"{self}\n{self.graph}")
+    def _display_heading(self):
+        return str(self)

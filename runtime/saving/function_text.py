@@ -90,4 +90,6 @@ def type_text(value):
     if isinstance(value, dict):
         items = ", ".join(f"[{k!r}, {type_text(value[k])}]" for k in sorted(value, key=repr))
         return f"Dict[{items}]"
-    return f"Literal[{value!r}]"
+    if value is None or isinstance(value, (bool, int, float, str, bytes)):
+        return f"Literal[{value!r}]"
+    return repr(value)

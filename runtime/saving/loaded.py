@@ -102,7 +102,7 @@ class CallableLoadedObject(LoadedObject):
         return call(*args, **kwargs)
 
 
-class LoadedConcreteFunction:
+class LoadedConcreteFunction(render.GraphDisplays):
     """One saved concrete function, rebuilt from its graph: ``arguments`` are its graph's
     inputs by name, ``input_signature`` their specs; called with tensors by those names.
 
@@ -189,18 +189,8 @@ class LoadedConcreteFunction:
     def __repr__(self):
         return f"<rt.saved_model.LoadedConcreteFunction {self.name}>"
 
-    def _repr_html_(self):
-        """A notebook shows the graph drawn, where Graphviz is installed, else its text."""
-        return render.html(self.graph, heading=repr(self))
 
-    def _repr_svg_(self):
-        return self.graph._repr_svg_()
-
-    def _repr_pretty_(self, printer, cycle):
-        printer.text(repr(self) if cycle else f"{self!r}\n{self.graph}")
-
-
-class LoadedFunction:
+class LoadedFunction(render.GraphDisplays):
     """A saved ``ag.function``: called as the original was (its parameters, their plain
     defaults), it runs the first saved concrete function its arguments match (tensors by dtype
     and shape, Python values by value; then Python values converted to tensors), as TensorFlow's
@@ -288,15 +278,6 @@ class LoadedFunction:
 
     def __repr__(self):
         return f"<rt.saved_model.LoadedFunction {self.name}>"
-
-    def _repr_html_(self):
-        return render.html(self.graph, heading=repr(self))
-
-    def _repr_svg_(self):
-        return self.graph._repr_svg_()
-
-    def _repr_pretty_(self, printer, cycle):
-        printer.text(repr(self) if cycle else f"{self!r}\n{self.graph}")
 
 
 class RestoredConcreteFunction:

@@ -70,3 +70,21 @@ def html(graph, heading=None) -> str:
 
 register_view("svg", svg)
 register_view("html", html)
+
+
+class GraphDisplays:
+    """What a notebook shows of an object holding a ``graph`` (a concrete or loaded function):
+    the graph drawn under the object's heading where Graphviz is installed, else its text.
+    ``_display_heading()`` is the heading: ``repr(self)`` unless a class says otherwise."""
+
+    def _display_heading(self):
+        return repr(self)
+
+    def _repr_html_(self):
+        return html(self.graph, heading=self._display_heading())
+
+    def _repr_svg_(self):
+        return self.graph._repr_svg_()
+
+    def _repr_pretty_(self, printer, cycle):
+        printer.text(repr(self) if cycle else f"{self._display_heading()}\n{self.graph}")
