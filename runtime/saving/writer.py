@@ -164,13 +164,25 @@ def _signatures_to_save(obj, signatures, root_functions):
         elif _loaded_signatures(obj) is not None:
             return dict(_loaded_signatures(obj))
         else:
-            candidates = [fn for _, fn in root_functions if _has_signature(fn)]
+            candidates = [fn for _, fn in root_functions if _could_serve(fn)]
             signatures = candidates[0] if len(candidates) == 1 else None
     if signatures is None:
         return {}
     if isinstance(signatures, Mapping):  # a dict, or a loaded object's signatures
         return dict(signatures)
     return {"serving_default": signatures}
+
+
+def _could_serve(fn):
+    """Whether ``fn`` could be the default signature: it has an input_signature and its graph
+    returns something (TensorFlow: "functions without outputs don't make sense as
+    signatures")."""
+    if not _has_signature(fn):
+        return False
+    concretes = (
+        fn._list_all_concrete_functions() if hasattr(fn, "_list_all_concrete_functions") else []
+    )
+    return not concretes or any(cf.graph.outputs for cf in concretes)
 
 
 def _check_signatures_attribute(obj):

@@ -62,10 +62,6 @@ XFAIL = {
     "Creating a SavedModel from Keras": "a Keras model's signature names its output output_0, "
     "not after its last layer; no Model.output_names",
     "Saving a custom model": NO_SAVE_TRACE,
-    "Specifying signatures during export": "saved without signatures=, the one function with "
-    "an input_signature (mutate) becomes 'serving_default' although it returns nothing; "
-    "TensorFlow makes no signature of a function without outputs, so the guide's assert that "
-    "there is none fails",
     "A serving signature": NO_SAVE_TRACE,
     "Multiple signatures": f"{NO_SAVE_TRACE}; a loaded object lists its signatures sorted by "
     "name, not in the order given",

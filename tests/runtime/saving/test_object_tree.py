@@ -291,3 +291,24 @@ def test_tensor_and_numpy_defaults_are_saved_with_the_function(tmp_path, cycles)
     np.testing.assert_allclose(loaded.scaled(rt.constant([2.0, 0.0])).numpy(), [6.0, 0.0])
     assert loaded.shifted().numpy() == 6.0
     assert loaded.shifted(np.array(2.0)).numpy() == 3.0  # float64 numpy, as TensorFlow converts
+
+
+def test_a_function_returning_nothing_is_not_made_the_default_signature(tmp_path):
+    # TensorFlow: "functions without outputs don't make sense as signatures" (the SavedModel
+    # guide asserts that such a module saves with no signature at all).
+    class Mutating(rt.Module):
+        def __init__(self):
+            super().__init__()
+            self.v = rt.Variable(1.0)
+
+        @ag.function(input_signature=[rt.TensorSpec([], rt.float32)])
+        def mutate(self, new_v):
+            self.v.assign(new_v)
+
+    module = Mutating()
+    module.mutate(rt.constant(2.0))
+    rt.saved_model.save(module, str(tmp_path))
+    loaded = rt.saved_model.load(str(tmp_path))
+    assert len(loaded.signatures) == 0
+    loaded.mutate(rt.constant(5.0))
+    assert loaded.v.numpy() == 5.0
