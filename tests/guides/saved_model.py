@@ -63,6 +63,5 @@ XFAIL = {
     "not after its last layer; no Model.output_names",
     "Saving a custom model": NO_SAVE_TRACE,
     "A serving signature": NO_SAVE_TRACE,
-    "Multiple signatures": f"{NO_SAVE_TRACE}; a loaded object lists its signatures sorted by "
-    "name, not in the order given",
+    "Multiple signatures": NO_SAVE_TRACE,
 }
