@@ -20,11 +20,12 @@ from autograph.eager_switch import (
     functions_run_eagerly,
     run_functions_eagerly,
 )
-from autograph.function import ConcreteFunction, Function, RetracingWarning, function
+from autograph.function import ConcreteFunction, Function, function
 from autograph.impl.api import converted_call, do_not_convert, to_code, to_graph
 from autograph.lang.directives import set_element_type, set_loop_options
 from autograph.lang.special_functions import stack, trace
 from autograph.pyct.parser import ConversionError
+from autograph.tracing import RetracingWarning
 from runtime._version import __version__
 from runtime.core import source as _source
 from runtime.core import tracebacks as _tracebacks

@@ -29,7 +29,7 @@ import inspect
 
 import runtime as rt
 from autograph import signatures
-from autograph.input_signature import var_positional
+from autograph.input_signature import check_varargs_count, var_positional
 from runtime.saving.function_text import type_text
 
 _P = inspect.Parameter
@@ -72,15 +72,14 @@ def _structured(cf, args, kwargs):
 def _check_variadic(name, kind, traced, given):
     """``*args`` and ``**kwargs`` as traced are that many positional and keyword parameters:
     Python's words for a call with more or fewer, as TensorFlow's function type says them."""
-    if kind is _P.VAR_POSITIONAL and len(given) > len(traced):
-        raise TypeError("too many positional arguments")
-    if kind is _P.VAR_POSITIONAL and len(given) < len(traced):
-        raise TypeError(f"missing a required argument: '{name}_{len(given)}'")
-    if kind is _P.VAR_KEYWORD:
-        for key in sorted(set(given) - set(traced)):
-            raise TypeError(f"got an unexpected keyword argument '{key}'")
-        for key in sorted(set(traced) - set(given)):
-            raise TypeError(f"missing a required argument: '{key}'")
+    if kind is _P.VAR_POSITIONAL:
+        check_varargs_count(name, given, traced)
+    elif kind is _P.VAR_KEYWORD:
+        unexpected, missing = sorted(set(given) - set(traced)), sorted(set(traced) - set(given))
+        if unexpected:
+            raise TypeError(f"got an unexpected keyword argument '{unexpected[0]}'")
+        if missing:
+            raise TypeError(f"missing a required argument: '{missing[0]}'")
 
 
 def _collect(fn_name, name, traced, given, values):

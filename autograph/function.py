@@ -43,7 +43,7 @@ from autograph.input_signature import (
     var_positional,
 )
 from autograph.trace_cache import IdentityWeakMap, TraceCache
-from autograph.tracing import BoundFunction, RetracingWarning, Tracing  # noqa: F401 (RetracingWarning: its old home)
+from autograph.tracing import BoundFunction, Tracing
 from runtime import xla
 from runtime.core import context, source, tracebacks
 from runtime.execution import profiling
@@ -387,11 +387,7 @@ class Function(Tracing):
             return self._find_or_trace(key, arguments) if concrete is None else concrete
 
     def _new_concrete(self, graph, arguments):
-        concrete = ConcreteFunction(
-            graph, self.__name__, arguments, self._signature, self.jit_compile
-        )
-        concrete._variables_captured = signatures.capturing_variables()
-        return concrete
+        return ConcreteFunction(graph, self.__name__, arguments, self._signature, self.jit_compile)
 
     def __deepcopy__(self, memo):
         """A deep copy traces its own graphs: of a copy of the function (a method of a copied
@@ -448,7 +444,8 @@ class ConcreteFunction(concrete_views.Views, render.GraphDisplays):
         self._signature = signature
         # What was traced: each tensor argument as its placeholder's spec (the shape relaxed
         # when reduce_retracing generalised it; the name a TensorSpec gave kept).
-        self._variables_captured = jit_compile
+        # (traced with variable arguments captured: under XLA, or counted by identity)
+        self._variables_captured = signatures.capturing_variables()
         leaves = signatures.tensor_leaves(arguments)
         specs = iter(
             signatures.VariableSpec.of(v)

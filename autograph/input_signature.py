@@ -141,18 +141,20 @@ def apply_signature(fn_name, arguments, constraints, specs_allowed, given=None, 
     for name, value in arguments:
         if name in constraints:
             if name == varargs:
-                _check_count(fn_name, name, value, constraints[name])
+                check_varargs_count(name, value, constraints[name], f"{fn_name}(): ")
             checked.append((name, fit(fn_name, name, value, constraints[name], specs_allowed)))
         elif given is None or name in given:
             raise TypeError(f"{fn_name}: argument '{name}' is not covered by the input_signature")
     return checked
 
 
-def _check_count(fn_name, name, values, entries):
-    if len(values) > len(entries):
-        raise TypeError(f"{fn_name}(): too many positional arguments")
-    if len(values) < len(entries):
-        raise TypeError(f"{fn_name}(): missing a required argument: '{name}_{len(values)}'")
+def check_varargs_count(name, given, expected, prefix=""):
+    """Python's words for ``*name`` given more or fewer values than ``expected`` (TensorFlow's
+    function type counts each as a parameter, ``name_0``, ``name_1``...)."""
+    if len(given) > len(expected):
+        raise TypeError(f"{prefix}too many positional arguments")
+    if len(given) < len(expected):
+        raise TypeError(f"{prefix}missing a required argument: '{name}_{len(given)}'")
 
 
 def fit(fn_name, name, value, spec, specs_allowed):

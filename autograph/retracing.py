@@ -11,7 +11,7 @@ traces are remembered the warning is logged, at most twice per function.
 >>> detector = RetracingDetector()
 >>> [detector.traced() for _ in range(5)]
 [None, None, None, None, (5, 5)]
->>> detector.called()                 # a call that found its graph
+>>> detector.untraced += 1            # a call that found its graph
 >>> detector.traced()                 # 6 traces among the last 7 calls: the second warning
 (6, 7)
 >>> detector.traced() is None         # (warned twice: silent from now on)
@@ -45,10 +45,6 @@ class RetracingDetector:
         self._calls = 0  # the calls those runs hold
         self._warnings = 0
         self.untraced = 0  # calls since the last trace that did not trace
-
-    def called(self):
-        """A call that did not trace."""
-        self.untraced += 1
 
     def traced(self):
         """A call that traced: ``(traces, calls)`` remembered when it is time to warn, else None."""

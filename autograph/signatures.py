@@ -39,7 +39,7 @@ _ARRAY_TYPES = (np.ndarray, np.generic)
 
 def is_tensor_leaf(value):
     # numpy arrays and numeric numpy scalars are tensors, as in TensorFlow: by dtype and shape.
-    return isinstance(value, (rt.Tensor, rt.TensorSpec, np.ndarray, np.number, np.bool_))
+    return isinstance(value, _TENSOR_TYPES)
 
 
 class VariableSpec:
