@@ -79,10 +79,7 @@ class GraphFunction(CalledFunction):
         if context.building_graph() is not None:
             # In a graph, a call is ready for one order of gradients (of its tensor inputs).
             return bind(CALL, inputs, {"function": self, "depth": 1}, self.name)[:n]
-        # A variable given as an input (its handle: an ag.function's variable argument) counts
-        # as one the function reads.
-        read = self.variables + [t for t in inputs if isinstance(t, Variable)]
-        tapes = [t for t in context.recording_tapes() if t.watches_call(inputs, read)]
+        tapes = [t for t in context.recording_tapes() if t.watches_call(inputs, self.variables)]
         if not tapes:
             program = self._program or self.forward_program(0)
             values = program(*[_value_of(t) for t in inputs])

@@ -151,15 +151,15 @@ class GradientTape:
             return False
         watched = self._watched
         return any(id(t) in watched for t in inputs) or any(
-            id(v) in watched or (self._watch_accessed_variables and v.trainable) for v in variables
+            id(v) in watched or (self._watch_accessed_variables and v.trainable)
+            for v in _read(inputs, variables)
         )
 
     def record_call(self, opdef, inputs, attrs, outputs, variables):
         """Records a call of a traced function (``outputs`` from ``inputs`` and ``variables``)."""
         if self._graph is not None:
             return
-        passed = [t for t in inputs if isinstance(t, Variable)]  # given as inputs: handles
-        for variable in [*variables, *passed]:
+        for variable in _read(inputs, variables):
             if self._watch_accessed_variables and variable.trainable:
                 self._watch_variable(variable)
         self.record_eager(opdef, [*inputs, *variables], attrs, outputs)
@@ -304,3 +304,9 @@ def _shape_list(source):
     if not shape.is_fully_defined():
         raise ValueError(f"jacobian needs sources of known shape, got {shape}")
     return shape.as_list()
+
+
+def _read(inputs, variables):
+    """The variables a call reads: those its graph captured, and those given as its inputs (an
+    ``ag.function``'s variable arguments, passed by handle)."""
+    return [*variables, *(t for t in inputs if isinstance(t, Variable))]

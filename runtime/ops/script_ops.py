@@ -176,7 +176,7 @@ def py_function(func=None, inp=None, Tout=None, name=None):
     if func is None:
         return functools.partial(_decorated, Tout=Tout, name=name)
     if inp is None:  # (decorating: ``rt.py_function(f, Tout=...)`` makes the function)
-        return functools.partial(_decorated, func, Tout=Tout, name=name)
+        return _decorated(func, Tout, name)
     single = not isinstance(Tout, list | tuple)
     function = func if isinstance(func, PythonFunction) else PythonFunction(func, single)
     out_dtypes = tuple(dtypes.as_dtype(d) for d in ([Tout] if single else Tout))

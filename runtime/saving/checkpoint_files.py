@@ -34,7 +34,7 @@ import os
 import re
 import secrets
 
-from runtime.errors import DataLossError, NotFoundError
+from runtime.errors import DataLossError, NotFoundError, OpError
 from runtime.saving.arrays import ArraysReader, ArraysWriter
 from runtime.saving.files import open_regular_file, read_limited, sync_directory, write_new_file
 from runtime.saving.format import Damage, SavedModelError, json_values_bound
@@ -120,13 +120,11 @@ def check_edge_name(name, owner):
 
 def _named_data_file(prefix):
     """The data file the index at ``prefix`` names now, or None (no index, or not readable)."""
-    try:
-        with open(prefix + INDEX_SUFFIX, "rb") as file:
-            raw = file.read(MAX_INDEX_BYTES + 1)
-        name = json.loads(raw)["data"]["file"]
-    except (OSError, ValueError, KeyError, TypeError, RecursionError):  # damaged: overwritten
+    try:  # (read as a restore reads it: a damaged or foreign index names nothing)
+        _, data = _read_index(prefix + INDEX_SUFFIX)
+    except (OSError, OpError):
         return None
-    return name if _is_data_name(name) else None
+    return data["file"]
 
 
 def _fresh_data_name(prefix, in_place):
@@ -281,18 +279,6 @@ class CheckpointFile:
 
 def _identity(info):
     return info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns
-
-
-def read_checkpoint(prefix):
-    """``(nodes, values)`` of the checkpoint ``prefix``: the nodes as written (checked), and
-    ``values[i]``, node ``i``'s numpy value or None. (A restore uses ``CheckpointFile``.)"""
-    checkpoint = CheckpointFile(prefix)
-    with checkpoint.reading() as value:
-        values = [
-            value(node) if checkpoint.has_value(node) else None
-            for node in range(len(checkpoint.nodes))
-        ]
-    return checkpoint.nodes, values
 
 
 def _read_index(path):

@@ -292,9 +292,7 @@ class RestoredConcreteFunction:
         self.name = concrete.name
         self.graph = concrete.graph
         self.inputs, self.outputs = list(concrete.graph.inputs), list(concrete.graph.outputs)
-        self.structured_outputs = nest.map_structure(
-            lambda i: None if i is None else self.outputs[i], concrete.graph.structured_outputs
-        )
+        self.structured_outputs = concrete._structured(self.outputs)
         self._output_specs = output_specs(concrete.graph)
         self.input_signature = concrete.input_signature
         self._traced = concrete._traced

@@ -396,8 +396,6 @@ def _variables_in(traced):
     stack = [value for _, value in traced]
     while stack:
         value = stack.pop()
-        if type(value).__name__ == "WeakArgument" and callable(value):
-            value = value()
         if isinstance(value, Variable):
             found.add(id(value))
         elif isinstance(value, (list, tuple)):
@@ -411,10 +409,10 @@ def _distribution_modes(variable):
     """A variable's synchronization and aggregation, by name, where not the defaults (AUTO,
     NONE): TensorFlow's save keeps them."""
     modes = {}
-    synchronization = getattr(variable, "synchronization", VariableSynchronization.AUTO)
+    synchronization = variable.synchronization
     if synchronization is not VariableSynchronization.AUTO:
         modes["synchronization"] = synchronization.name
-    aggregation = getattr(variable, "aggregation", VariableAggregation.NONE)
+    aggregation = variable.aggregation
     if aggregation is not VariableAggregation.NONE:
         modes["aggregation"] = aggregation.name
     return modes

@@ -86,16 +86,13 @@ def children(obj, functions=False):
 def walk(root):
     """``(path, obj)`` for every object reachable from ``root``, breadth first, each once (by
     its first path); the root's path is ``""``, the others join edge names with ``/``."""
-    found, seen = [("", root)], {id(root)}
-    index = 0
-    while index < len(found):
-        path, obj = found[index]
-        index += 1
-        for name, child in children(obj):
-            if id(child) not in seen:
-                seen.add(id(child))
-                found.append((f"{path}/{name}" if path else name, child))
-    return found
+    objects, edges = graph(root)
+    paths = [""] + [None] * (len(objects) - 1)
+    for node, out in enumerate(edges):  # (a node's first edge comes from an earlier node)
+        for name, child in out:
+            if paths[child] is None:
+                paths[child] = f"{paths[node]}/{name}" if paths[node] else name
+    return list(zip(paths, objects))
 
 
 def graph(root):

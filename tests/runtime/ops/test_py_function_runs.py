@@ -112,3 +112,8 @@ def test_py_function_as_a_decorator_as_the_function_guide_writes_it():
 
     assert float(plus_one(rt.constant(1.0))) == 2.0
     assert float(traced(rt.constant(2.0))) == 6.0
+
+
+def test_py_function_given_func_and_tout_only_makes_the_function():
+    total = rt.py_function(lambda a, b: a.numpy() + b.numpy(), Tout=rt.float32)
+    assert float(total(1.0, 2.0)) == 3.0
