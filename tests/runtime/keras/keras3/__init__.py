@@ -1,0 +1,1 @@
+"""Keras 3's own tests, ported to ``rt.keras``: the same programs and expected values."""
