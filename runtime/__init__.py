@@ -8,6 +8,7 @@
 from runtime import (
     compat,
     config,
+    data,
     debugging,
     errors,
     keras,
@@ -125,6 +126,7 @@ from runtime.ops.reduction_ops import (
 )
 from runtime.ops.scan_ops import cumsum
 from runtime.ops.script_ops import py_function
+from runtime.ops.sequence_ops import linspace
 from runtime.ops.shape_ops import rank, shape, size
 from runtime.ops.tensor_array_ops import TensorArray
 from runtime.state.module import Module

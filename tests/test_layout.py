@@ -35,6 +35,7 @@ LAYERS = (
         "runtime.xla",
         "runtime.keras",
         "runtime.compat",
+        "runtime.data",  # input pipelines: Keras reads them
     ),
     # the public namespaces: rt, rt.nn, ...
     (
