@@ -44,6 +44,7 @@ class EarlyStopping(MonitorCallback):
         self.best_epoch = 0
 
     def on_epoch_end(self, epoch, logs=None):
+        self._direction()  # a monitor Keras cannot orient fails here, logged or not
         current = self.get_monitor_value(logs)
         if current is None or epoch < self.start_from_epoch:
             return

@@ -90,6 +90,7 @@ class ReduceLROnPlateau(MonitorCallback):
         return self.cooldown_counter > 0
 
     def on_epoch_end(self, epoch, logs=None):
+        self._direction()  # a monitor Keras cannot orient fails here, logged or not
         logs = logs if logs is not None else {}
         log_learning_rate(self.model, logs)
         current = logs.get(self.monitor)

@@ -3,7 +3,8 @@ watched for improvement.
 
 Whether lower or higher is better is ``mode``: ``"min"``, ``"max"``, or ``"auto"``
 (Keras 3's rule: a loss is minimised; a metric the model knows says its own direction
-through ``_direction``; any other name is an error asking for a mode). An improvement
+through ``_direction``, and the metrics ``compile`` takes by name go the way Keras' own
+go; any other name is an error asking for a mode). An improvement
 beats the best value so far by more than ``min_delta``.
 """
 
@@ -12,6 +13,13 @@ from __future__ import annotations
 import warnings
 
 from runtime.keras.callbacks.callback import Callback
+
+# The direction of the metrics compile() takes by name, as Keras 3's metric classes declare it.
+_HIGHER_IS_BETTER = ("acc", "accuracy", "auc", "precision", "recall", "f1_score", "fbeta_score",
+                     "iou", "r2_score")  # fmt: skip
+_LOWER_IS_BETTER = ("mse", "mae", "mape", "msle", "hinge", "squared_hinge", "categorical_hinge",
+                    "crossentropy", "mean_squared_error", "mean_absolute_error", "logcosh",
+                    "log_cosh", "kl_divergence", "kld", "poisson", "cosine_proximity")  # fmt: skip
 
 
 class MonitorCallback(Callback):
@@ -46,6 +54,10 @@ class MonitorCallback(Callback):
             direction = getattr(metric, "_direction", None)
             if getattr(metric, "name", None) == name and direction in ("up", "down"):
                 return direction == "down"
+        if name.endswith(_HIGHER_IS_BETTER):
+            return False
+        if name.endswith(_LOWER_IS_BETTER):
+            return True
         raise ValueError(
             f"{type(self).__name__} callback received monitor={self.monitor}, but Keras isn't "
             "able to automatically determine whether that metric should be maximized or "
