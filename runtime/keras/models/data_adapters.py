@@ -39,6 +39,11 @@ def as_array(data, what):
     float arrays become float32, as Keras feeds its layers."""
     if data is None:
         raise ValueError(f"{what} is None: fit and evaluate need inputs and targets")
+    if isinstance(data, (str, bytes)) or not hasattr(data, "__len__") and not np.isscalar(data):
+        raise ValueError(
+            f"Expected all elements of `{what}` to be array-like. Received invalid types: "
+            f"{what}={data!r}"
+        )
     if isinstance(data, Tensor):
         data = data.numpy()
     array = np.asarray(data)
@@ -159,6 +164,26 @@ def standardize_sample_weight(y, sample_weight, class_weight):
     return nest.map_structure(lambda _: sample_weight, y)
 
 
+def _weights(y, sample_weight):
+    """``sample_weight`` as arrays; a list, tuple or dict given for several outputs is one
+    array per output, whatever it holds (Keras' rule)."""
+    if nest.is_nested(y) and isinstance(sample_weight, (list, tuple, Mapping)):
+        items = (
+            sample_weight.items()
+            if isinstance(sample_weight, Mapping)
+            else enumerate(sample_weight)
+        )
+        converted = {key: as_structure(w, f"sample_weight[{key!r}]") for key, w in items}
+        if isinstance(sample_weight, Mapping):
+            return converted
+        return (
+            type(sample_weight)(converted.values())
+            if isinstance(sample_weight, tuple)
+            else list(converted.values())
+        )
+    return as_structure(sample_weight, "sample_weight")
+
+
 def train_validation_split(arrays, validation_split):
     """``(train, validation)``: the last ``validation_split`` of the examples is validation,
     taken before any shuffling, as Keras does."""
@@ -189,8 +214,7 @@ class ArrayData:
     def __init__(self, x, y=None, sample_weight=None, batch_size=32, shuffle=False,
                  class_weight=None):  # fmt: skip
         x, y = as_structure(x, "x"), as_structure(y, "y")
-        sample_weight = as_structure(sample_weight, "sample_weight")
-        sample_weight = standardize_sample_weight(y, sample_weight, class_weight)
+        sample_weight = standardize_sample_weight(y, _weights(y, sample_weight), class_weight)
         check_cardinality(x, y, sample_weight)
         self.data = (x, y, sample_weight)
         self.size = num_examples(x)

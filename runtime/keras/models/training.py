@@ -188,9 +188,14 @@ def _batch_size(batch):
     return len(nest.flatten(batch[0])[0])
 
 
+# The model's flag a callback sets to end each loop at the current batch, as Keras 3 names them.
+_STOP_FLAGS = {"train": "stop_training", "test": "stop_evaluating", "predict": "stop_predicting"}
+
+
 def run_epoch(runner, epochs_iterator, callback_list, mode, names):
-    """Runs the step over one epoch's batches, calling the ``mode`` batch hooks; returns its
-    logs. ValueError (Keras' words) when there was no batch."""
+    """Runs the step over one epoch's batches, calling the ``mode`` batch hooks, until they end
+    or a callback sets the model's stop flag; returns the logs. ValueError (Keras' words) when
+    there was no batch."""
     logs = EpochLogs(names)
     batch_hooks = callback_list.wants_batches(mode)
     ran = False
@@ -201,7 +206,7 @@ def run_epoch(runner, epochs_iterator, callback_list, mode, names):
         ran = True
         if batch_hooks:
             callback_list.on_batch_end(mode, step, logs.current())
-        if runner.model.stop_training and mode == "train":
+        if getattr(runner.model, _STOP_FLAGS[mode]):
             break
     if not ran:
         raise ValueError(
@@ -291,6 +296,7 @@ def evaluate(model, x=None, y=None, batch_size=None, verbose="auto", sample_weig
 def _evaluate(model, iterator, callback_list):
     """The loss and metrics over the data, between ``on_test_begin`` and ``on_test_end``."""
     _reset_metrics(model)
+    model.stop_evaluating = False
     callback_list.on_test_begin()
     logs = run_epoch(StepRunner(model, "test", test_step), iterator, callback_list, "test",
                      model.metrics_names)  # fmt: skip
@@ -318,6 +324,7 @@ def predict(model, x, batch_size=None, verbose="auto", steps=None, callbacks=Non
     runner = StepRunner(model, "predict", predict_step)
     batch_hooks = callback_list.wants_batches("predict")
     outputs = []
+    model.stop_predicting = False
     callback_list.on_predict_begin()
     for step, (inputs, _, _) in iterator.epoch():
         if batch_hooks:
@@ -326,6 +333,8 @@ def predict(model, x, batch_size=None, verbose="auto", steps=None, callbacks=Non
         outputs.append(result)
         if batch_hooks:
             callback_list.on_batch_end("predict", step, {"outputs": result})
+        if model.stop_predicting:
+            break
     callback_list.on_predict_end()
     if not outputs:
         raise ValueError("Unexpected result of `predict_function` (Empty batch_outputs).")
