@@ -217,6 +217,7 @@ class ArrayData:
         sample_weight = standardize_sample_weight(y, _weights(y, sample_weight), class_weight)
         check_cardinality(x, y, sample_weight)
         self.data = (x, y, sample_weight)
+        self._nested = any(nest.is_nested(part) for part in self.data)
         self.size = num_examples(x)
         if self.size == 0:
             raise ValueError("Expected input data to be non-empty.")
@@ -231,7 +232,10 @@ class ArrayData:
         for start in range(0, self.size, self.batch_size):
             stop = min(start + self.batch_size, self.size)
             picked = slice(start, stop) if order is None else order[start:stop]
-            yield _map_arrays(lambda a, picked=picked: a[picked], self.data)
+            if self._nested:
+                yield _map_arrays(lambda a, picked=picked: a[picked], self.data)
+            else:  # plain arrays: sliced without walking a structure (the per-batch cost)
+                yield tuple(None if a is None else a[picked] for a in self.data)
 
 
 class IterableData:

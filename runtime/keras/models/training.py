@@ -112,8 +112,13 @@ class StepRunner:
         self._signature = None  # the last batch's: (key, function, dtypes)
 
     def __call__(self, batch):
-        arrays = [a for a in nest.flatten(batch) if a is not None]
-        key = (self.kind, nest.describe(batch), *((a.dtype, a.shape[1:]) for a in arrays))
+        if any(nest.is_nested(part) for part in batch):
+            arrays = [a for a in nest.flatten(batch) if a is not None]
+            layout = nest.describe(batch)
+        else:  # plain arrays (and Nones): no structure to walk, the common case
+            arrays = [a for a in batch if a is not None]
+            layout = tuple(a is None for a in batch)
+        key = (self.kind, layout, *((a.dtype, a.shape[1:]) for a in arrays))
         if self._signature is None or self._signature[0] != key:
             self._signature = (key, *self._prepare(key, batch, arrays))
         _, function, types = self._signature
@@ -185,7 +190,8 @@ def _reset_metrics(model):
 
 
 def _batch_size(batch):
-    return len(nest.flatten(batch[0])[0])
+    inputs = batch[0]
+    return len(inputs) if isinstance(inputs, np.ndarray) else len(nest.flatten(inputs)[0])
 
 
 # The model's flag a callback sets to end each loop at the current batch, as Keras 3 names them.
