@@ -189,6 +189,11 @@ def train_validation_split(arrays, validation_split):
     taken before any shuffling, as Keras does."""
     if not 0 < validation_split < 1:
         raise ValueError(f"validation_split must be in (0, 1), got {validation_split}")
+    if is_iterable_of_batches(arrays[0]):
+        raise ValueError(
+            "Argument `validation_split` is only supported for tensors or NumPy arrays."
+            f"Found incompatible type in the input: {[type(arrays[0])]}"
+        )
     total = num_examples(arrays)
     split_at = math.floor(total * (1.0 - validation_split))
     if split_at in (0, total):

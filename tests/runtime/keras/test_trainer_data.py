@@ -213,6 +213,8 @@ def test_any_iterable_of_batches_is_read_again_each_epoch():
 
 def test_generator_arguments_keras_refuses():
     model = linear()
+    with pytest.raises(ValueError, match="`validation_split` is only supported for tensors"):
+        model.fit(batches_of(5), validation_split=0.2, verbose=0)
     with pytest.raises(ValueError, match="`y` should not be passed"):
         model.fit(batches_of(5), Y, verbose=0)
     with pytest.raises(ValueError, match="`class_weight` is not supported for Python generator"):
