@@ -20,6 +20,8 @@ class TensorBoard(Callback):
     ``update_freq`` (``"epoch"``, ``"batch"`` or a number of batches) adds ``batch_<name>``
     every that many training batches; ``histogram_freq`` the histograms of the weights every
     that many epochs; ``write_graph`` the training step's graph (when it is traced).
+    ``write_images``, ``write_steps_per_second``, ``profile_batch`` and the embeddings
+    arguments are accepted, as Keras' are, and write nothing.
 
     >>> import tempfile, numpy as np, runtime as rt
     >>> from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
