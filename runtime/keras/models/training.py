@@ -180,7 +180,10 @@ class EpochLogs:
 
 
 def _as_float(value):
-    return float(value._value if isinstance(value, EagerTensor) else np.asarray(value))
+    """A logged value as Python: a number, or a numpy array for a metric of several values
+    (Keras' F1Score of each class)."""
+    value = np.asarray(value._value if isinstance(value, EagerTensor) else value)
+    return float(value) if value.size == 1 else value
 
 
 def _reset_metrics(model):
