@@ -42,9 +42,11 @@ _source.register_library_path(_os.path.dirname(__file__))
 _tracebacks.register_hidden_path(_os.path.dirname(__file__))
 
 
-def _staged(python_function, name, input_signature):
+def _staged(python_function, name, input_signature, jit_compile=False):
     # What the staged function calls goes through ag__.call: user code is converted.
-    staged = function(python_function, input_signature=input_signature, autograph=False)
+    staged = function(
+        python_function, input_signature=input_signature, autograph=False, jit_compile=jit_compile
+    )
     staged.__name__ = name
     return staged
 

@@ -43,6 +43,7 @@ from runtime.ops.constant_ops import convert_to_tensor
 DO_NOT_CONVERT = "__autograph_do_not_convert__"
 
 _hooks = {"function": None, "converted": None}
+_xla = {"compile_function": None}  # set by runtime.xla when imported (a layer above this one)
 
 
 def register(function, converted):
@@ -51,12 +52,18 @@ def register(function, converted):
     _hooks["converted"] = converted
 
 
-def function(python_function, name, input_signature):
+def register_xla(compile_function):
+    """Called by ``runtime.xla`` when imported: how a graph is compiled by XLA."""
+    _xla["compile_function"] = compile_function
+
+
+def function(python_function, name, input_signature, jit_compile=False):
     """``python_function`` staged for arguments fitting ``input_signature`` (TensorSpecs, dims
     may be None): an ``ag.function`` when autograph is loaded, else a ``TracedFunction``.
-    Either is called with tensors, and has ``get_concrete_function()`` and ``tracing_count``."""
+    Either is called with tensors, and has ``get_concrete_function()`` and ``tracing_count``.
+    With ``jit_compile`` its graphs are compiled by XLA, as ``ag.function(jit_compile=True)``."""
     make = _hooks["function"] or TracedFunction
-    return make(python_function, name, list(input_signature))
+    return make(python_function, name, list(input_signature), jit_compile=jit_compile)
 
 
 def converted(fn):
@@ -75,10 +82,11 @@ class TracedFunction:
     """A Python function of tensors traced into one graph for its ``input_signature`` (``None``
     dims match any size) at the first call, then run as that compiled graph."""
 
-    def __init__(self, python_function, name, input_signature):
+    def __init__(self, python_function, name, input_signature, jit_compile=False):
         self.python_function = python_function
         self.__name__ = name
         self.input_signature = list(input_signature)
+        self.jit_compile = bool(jit_compile)
         self.tracing_count = 0
         self._traced = None
 
@@ -90,7 +98,8 @@ class TracedFunction:
             graph = trace(
                 self.python_function, self.input_signature, self.__name__, arg_names=names
             )
-            self._traced = TracedGraph(graph, self.__name__, self.input_signature)
+            compile_program = _xla_compiler() if self.jit_compile else compile_function
+            self._traced = TracedGraph(graph, self.__name__, self.input_signature, compile_program)
         return self._traced
 
     def __call__(self, *args):
@@ -107,12 +116,12 @@ class TracedGraph:
     """One traced graph of a ``TracedFunction``: what ``rt.saved_model.save`` needs of a
     concrete function (``graph``, ``name``, ``structured_input_signature``), and callable."""
 
-    def __init__(self, graph, name, specs):
+    def __init__(self, graph, name, specs, compile_program=compile_function):
         self.graph = graph
         self.name = name
         self.structured_input_signature = (tuple(specs), {})
         self._specs = specs
-        self._program = compile_function(optimize(graph)[0])
+        self._program = compile_program(optimize(graph)[0])
 
     def accepts(self, specs):
         return len(specs) == len(self._specs) and all(
@@ -126,6 +135,12 @@ class TracedGraph:
         return nest.map_structure(
             lambda x: None if x is None else next(outputs), self.graph.structured_outputs
         )
+
+
+def _xla_compiler():
+    if _xla["compile_function"] is None:
+        raise RuntimeError("jit_compile=True: XLA is not loaded (import runtime.xla)")
+    return _xla["compile_function"]
 
 
 def _argument_names(fn):

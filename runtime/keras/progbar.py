@@ -37,7 +37,8 @@ def _format_eta(seconds):
 
 
 class Progbar:
-    """A progress bar over ``target`` steps; ``update(step, logs)`` after each."""
+    """A progress bar over ``target`` steps (None: not known yet); ``update(step, logs)`` after
+    each."""
 
     width = 30
     interval = 0.05  # seconds between redraws on a terminal
@@ -61,7 +62,11 @@ class Progbar:
         if not (finalize or self._dynamic):
             return  # only the finished line is written: nothing to do per step
         now = self._clock()
-        if not finalize and now - self._last_draw < self.interval and step < self.target:
+        if (
+            not finalize
+            and now - self._last_draw < self.interval
+            and step < (self.target or step + 1)
+        ):
             return
         self._last_draw = now
         logs = logs() if callable(logs) else logs
@@ -78,10 +83,14 @@ class Progbar:
             self._write(line + "\n")
 
     def _count(self, step):
+        if self.target is None:  # a generator's batches, not counted yet
+            return f"{step}/Unknown"
         digits = len(str(self.target))
         return f"{step:{digits}d}/{self.target}"
 
     def _bar(self, step):
+        if self.target is None:
+            return ""
         filled = int(self.width * step / self.target) if self.target else self.width
         bar = "=" * max(0, filled - 1)
         if filled > 0:
@@ -96,7 +105,7 @@ class Progbar:
 
     def _timing(self, step, now, finalize):
         per_step = self._time_per_step(step, now)
-        if step < self.target and not finalize:
+        if self.target is not None and step < self.target and not finalize:
             return f" - ETA: {_format_eta(per_step * (self.target - step))}"
         return f" - {now - self._start:.0f}s {format_step_time(per_step)}"
 

@@ -70,6 +70,14 @@ class SummaryWriter:
         )
         self._writer.add_event(event)
 
+    def write_graph(self, graph, step=0):
+        """Writes ``graph`` (a Graph, or a concrete function's ``.graph``) for the Graphs tab."""
+        graph_def = tensorboard.to_graph_def(getattr(graph, "graph", graph))
+        event = tensorboard.protos("event_pb2").Event(
+            wall_time=time.time(), step=int(step), graph_def=graph_def.SerializeToString()
+        )
+        self._writer.add_event(event)
+
     def flush(self):
         """Writes out what is queued."""
         if not self._closed:

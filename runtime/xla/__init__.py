@@ -13,6 +13,7 @@ which extra to install when it is missing.
 
 from __future__ import annotations
 
+from runtime.execution import staging
 from runtime.extras import require
 
 
@@ -22,3 +23,6 @@ def compile_function(func_graph):
     from runtime.xla.program import XlaProgram
 
     return XlaProgram(func_graph)
+
+
+staging.register_xla(compile_function)  # the runtime's own staged code (Keras' steps) compiles too

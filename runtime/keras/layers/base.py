@@ -220,7 +220,8 @@ class Layer(Module):
         return [v.numpy() for v in self.weights]
 
     def set_weights(self, weights):
-        """Assigns numpy values to the weights, in the order of ``weights``."""
+        """Assigns values (numpy arrays of any float dtype, tensors) to the weights, in the order
+        of ``weights``; each must have its weight's shape."""
         mine = self.weights
         if len(weights) != len(mine):
             raise ValueError(
@@ -228,7 +229,13 @@ class Layer(Module):
                 f"{len(weights)} elements."
             )
         for variable, value in zip(mine, weights):
-            variable.assign(value)
+            value = value if isinstance(value, Tensor) else np.asarray(value)
+            if tuple(variable.shape.as_list()) != tuple(value.shape):
+                raise ValueError(
+                    f"Layer {self.name} weight shape {tuple(variable.shape.as_list())} is not "
+                    f"compatible with provided weight shape {tuple(value.shape)}."
+                )
+            variable.assign(cast(value, variable.dtype))  # float64 numpy too, as Keras casts
 
     def _own_variables(self):
         return _unique(self._own_weights + _tracked(self._attribute_values(), Variable))

@@ -150,39 +150,51 @@ class Model(Layer):
                 "`compile()` method."
             )
 
-    def fit(
-        self,
-        x=None,
-        y=None,
-        batch_size=32,
-        epochs=1,
-        verbose=1,
-        callbacks=None,
-        validation_split=0.0,
-        validation_data=None,
-        shuffle=True,
-        initial_epoch=0,
-    ):
-        """Trains for ``epochs`` passes over ``(x, y)`` in batches; returns a ``History``.
+    def fit(self, x=None, y=None, batch_size=None, epochs=1, verbose="auto", callbacks=None,
+            validation_split=0.0, validation_data=None, shuffle=True, class_weight=None,
+            sample_weight=None, initial_epoch=0, steps_per_epoch=None, validation_steps=None,
+            validation_batch_size=None, validation_freq=1):  # fmt: skip
+        """Trains for ``epochs`` passes over the data in batches; returns a ``History``.
 
-        ``verbose=1`` prints ``Epoch i/n`` and a progress bar per epoch, ``2`` one
-        line per epoch, ``0`` nothing. ``shuffle`` reorders the examples every epoch
-        (with ``rt.random.set_seed``, the same way on every run).
+        ``x`` and ``y`` are arrays (a list or dict of them for several inputs or
+        outputs), or ``x`` is a generator (any iterable) of ``(x, y)`` or ``(x, y,
+        sample_weight)`` batches. ``verbose=1`` (``"auto"``) prints ``Epoch i/n`` and a
+        progress bar per epoch, ``2`` one line per epoch, ``0`` nothing. ``shuffle``
+        reorders the examples every epoch (with ``rt.random.set_seed``, the same way on
+        every run). The rest are Keras 3's: docs/training.md.
         """
         return training.fit(
             self, x, y, batch_size, epochs, verbose, callbacks, validation_split,
-            validation_data, shuffle, initial_epoch,
+            validation_data, shuffle, class_weight, sample_weight, initial_epoch,
+            steps_per_epoch, validation_steps, validation_batch_size, validation_freq,
         )  # fmt: skip
 
-    def evaluate(self, x=None, y=None, batch_size=32, verbose=1, return_dict=False, callbacks=None):
-        """The loss (and metrics: ``[loss, *metrics]``) over ``(x, y)``, in inference mode;
+    def evaluate(self, x=None, y=None, batch_size=None, verbose="auto", sample_weight=None,
+                 steps=None, callbacks=None, return_dict=False):  # fmt: skip
+        """The loss (and metrics: ``[loss, *metrics]``) over the data, in inference mode;
         ``callbacks`` get the test hooks (``on_test_begin``, ``on_test_batch_end``...)."""
-        return training.evaluate(self, x, y, batch_size, verbose, return_dict, callbacks)
+        return training.evaluate(
+            self, x, y, batch_size, verbose, sample_weight, steps, callbacks, return_dict
+        )
 
-    def predict(self, x, batch_size=32, verbose=0, callbacks=None):
-        """The model's outputs for ``x``, batch by batch, as a numpy array; ``callbacks`` get
-        the predict hooks (``on_predict_batch_end`` with ``{"outputs": ...}``)."""
-        return training.predict(self, x, batch_size, verbose, callbacks)
+    def predict(self, x, batch_size=None, verbose=0, steps=None, callbacks=None):
+        """The model's outputs for ``x`` (arrays, a list or dict of them, or a generator of
+        batches), batch by batch, as numpy arrays (a list or dict of them for several
+        outputs); ``callbacks`` get the predict hooks (``on_predict_batch_end`` with
+        ``{"outputs": ...}``)."""
+        return training.predict(self, x, batch_size, verbose, steps, callbacks)
+
+    def train_on_batch(self, x, y=None, sample_weight=None, class_weight=None, return_dict=False):
+        """One training step on this batch; its loss (and metrics), as ``evaluate`` gives them."""
+        return training.train_on_batch(self, x, y, sample_weight, class_weight, return_dict)
+
+    def test_on_batch(self, x, y=None, sample_weight=None, return_dict=False):
+        """The loss (and metrics) of this batch, in inference mode."""
+        return training.test_on_batch(self, x, y, sample_weight, return_dict)
+
+    def predict_on_batch(self, x):
+        """The model's outputs for this batch, as numpy arrays."""
+        return training.predict_on_batch(self, x)
 
     # --- saving ------------------------------------------------------------------------------
 
