@@ -25,6 +25,7 @@ _NEEDS = {  # docs/: docs/conftest.py
     ],
     "tensorboard": ["runtime/summary.py", "runtime/views/summaries.py", "runtime/profiler.py"],
     "onnx": ["runtime/export/onnx_branches.py"],  # its example builds an onnx model
+    "h5py": ["runtime/keras/saving/saving_api.py"],  # its example saves a .keras file
 }
 collect_ignore_glob = [
     path
