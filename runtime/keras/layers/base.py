@@ -351,7 +351,6 @@ class Layer(Module):
             where = cls.__module__
         return f"<{where}.{cls.__qualname__} {self.name!r}>"
 
-
     # --- config ----------------------------------------------------------------------------
 
     def __new__(cls, *args, **kwargs):

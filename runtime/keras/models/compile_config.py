@@ -54,4 +54,3 @@ def compile_from_config(model, config):
         metrics=config.get("metrics"),
         run_eagerly=bool(config.get("run_eagerly")),
     )
-

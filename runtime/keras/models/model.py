@@ -28,9 +28,8 @@ from runtime.execution.tracing import trace
 from runtime.keras import losses, optimizers
 from runtime.keras import metrics as metrics_module
 from runtime.keras.layers.base import Layer
-from runtime.keras.models import compile_config
+from runtime.keras.models import compile_config, training
 from runtime.keras.models import summary as summary_module
-from runtime.keras.models import training
 from runtime.keras.saving import saving_api
 from runtime.saving.writer import save
 

@@ -260,7 +260,9 @@ def _deserialize(config, custom_objects, safe_mode):
     if not isinstance(config, dict):
         raise TypeError(f"Could not parse config: {config}")
     if "class_name" not in config or "config" not in config:
-        return {key: _deserialize(value, custom_objects, safe_mode) for key, value in config.items()}
+        return {
+            key: _deserialize(value, custom_objects, safe_mode) for key, value in config.items()
+        }
     special = _SPECIAL.get(config["class_name"])
     if special is not None:
         return special(config, safe_mode)
