@@ -105,19 +105,23 @@ def _must_override(class_name, reason):
 
 
 def from_config(cls, config):
-    """``cls(**config)``: the dtype policy read as its name, serialized objects (initializers,
-    regularizers...) made again, options left unused dropped (``construct``)."""
+    """``cls(**config)``: the dtype policy read as its name, serialized initializers,
+    regularizers, constraints and activations made again, options left unused dropped
+    (``construct``)."""
     from runtime.keras.saving.serialization import construct, deserialize_keras_object
 
     config = dict(config)
     for key, value in config.items():
         if key == "dtype":
             config[key] = dtype_name(value)
-        elif isinstance(value, dict) and "class_name" in value:
+        elif key.endswith(_MADE_BY_GET) and isinstance(value, dict) and "class_name" in value:
             config[key] = deserialize_keras_object(value)
     return construct(cls, config, passed_on=_LAYER_KEYWORDS)
 
 
+# The arguments Keras's layers read with ``initializers.get``, ``activations.get``...: a
+# serialized object there is made here, whatever the layer's ``get`` accepts.
+_MADE_BY_GET = ("initializer", "regularizer", "constraint", "activation")
 _LAYER_KEYWORDS = {"name", "trainable", "dtype", "input_shape", "batch_input_shape", "batch_size"}
 
 

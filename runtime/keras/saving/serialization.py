@@ -179,6 +179,11 @@ def serialize_keras_object(obj):
         return [serialize_keras_object(x) for x in obj]
     if isinstance(obj, dict):
         return {key: serialize_keras_object(value) for key, value in obj.items()}
+    if obj is Ellipsis:
+        return {"class_name": "__ellipsis__", "config": {}}
+    if isinstance(obj, slice):
+        parts = {"start": obj.start, "stop": obj.stop, "step": obj.step}
+        return {"class_name": "__slice__", "config": serialize_keras_object(parts)}
     if isinstance(obj, bytes):
         return {"class_name": "__bytes__", "config": {"value": obj.decode("utf-8")}}
     if isinstance(obj, TensorShape):
@@ -257,6 +262,8 @@ def _deserialize(config, custom_objects, safe_mode):
         return [_deserialize(x, custom_objects, safe_mode) for x in config]
     if isinstance(config, _PLAIN_TYPES):
         return config
+    if hasattr(config, "get_config"):  # made already (a from_config handing its arguments on)
+        return config
     if not isinstance(config, dict):
         raise TypeError(f"Could not parse config: {config}")
     if "class_name" not in config or "config" not in config:
@@ -288,6 +295,9 @@ _SPECIAL = {
     "__tensor__": lambda c, _: np.array(_inner(c)["value"], dtype=_inner(c)["dtype"]),
     "__bytes__": lambda c, _: _inner(c)["value"].encode("utf-8"),
     "__ellipsis__": lambda c, _: Ellipsis,
+    "__slice__": lambda c, safe_mode: slice(
+        *(_deserialize(_inner(c).get(k), {}, safe_mode) for k in ("start", "stop", "step"))
+    ),
     "__lambda__": _deserialize_lambda,
 }
 

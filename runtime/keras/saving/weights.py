@@ -40,11 +40,20 @@ def _is_saveable(obj):
     return _is_layer(obj) or _is_optimizer(obj)
 
 
-def own_variables(obj):
-    """The variables ``obj`` stores in its own ``vars`` group, in Keras's order."""
+def own_variables(obj, trainable=()):
+    """The variables ``obj`` stores in its own ``vars`` group, in Keras's order. An optimizer's:
+    its own (iterations, learning rate), then each variable's slots, the variables in the
+    order of ``trainable`` (the model's), as Keras builds them, whichever got a gradient first."""
     if _is_optimizer(obj):
         variables = obj.variables
-        return list(variables() if callable(variables) else variables)
+        variables = list(variables() if callable(variables) else variables)
+        slots = getattr(obj, "_slot_variables", lambda: [])()
+        if not slots:
+            return variables
+        position = {id(v): i for i, v in enumerate(trainable)}
+        slot_ids = {id(slot) for _, _, slot in slots}
+        ordered = sorted(slots, key=lambda item: position.get(id(item[0]), len(position)))
+        return [v for v in variables if id(v) not in slot_ids] + [slot for _, _, slot in ordered]
     own = obj._own_variables()
     return [v for v in own if v.trainable] + [v for v in own if not v.trainable]
 
@@ -122,12 +131,13 @@ def prepare_optimizer(model):
 def save_weights(model, h5file):
     """Writes ``model``'s state into the open h5py File ``h5file``."""
     prepare_optimizer(model)
+    trainable = model.trainable_variables
     for path, obj in walk(model):
         group = h5file.require_group(_join(path, "vars"))
         name = getattr(obj, "name", None)
         if isinstance(name, str):
             group.attrs["name"] = name
-        for index, variable in enumerate(own_variables(obj)):
+        for index, variable in enumerate(own_variables(obj, trainable)):
             group.create_dataset(str(index), data=variable.numpy())
 
 
@@ -135,9 +145,10 @@ def load_weights(model, h5file, where):
     """Assigns ``model``'s state from the open h5py File ``h5file`` (``where``: the file, for
     errors). Every value is checked before any is assigned: a failure changes nothing."""
     prepare_optimizer(model)
+    trainable = model.trainable_variables
     assignments = []
     for path, obj in walk(model):
-        variables = own_variables(obj)
+        variables = own_variables(obj, trainable)
         values = _read_vars(h5file, path, variables, obj, where)
         assignments += zip(variables, values)
     for variable, value in assignments:
