@@ -33,3 +33,5 @@ collect_ignore_glob = [
     if importlib.util.find_spec(module) is None
     for path in paths
 ]
+# Run by hand with real Keras to write the .keras fixtures, never by the suite.
+collect_ignore_glob.append("tests/runtime/keras/fixtures/make_fixtures.py")

@@ -202,16 +202,12 @@ class ModelCheckpoint(Callback):
     whole model) or, with ``save_weights_only``, ``.weights.h5``; it may hold ``{epoch}`` and
     any key of the logs: ``"ckpt-{epoch:02d}-{val_loss:.2f}.keras"``.
 
-    >>> import os, tempfile, numpy as np, runtime as rt
-    >>> folder = tempfile.mkdtemp()
-    >>> model = rt.keras.Sequential([rt.keras.layers.Dense(1, input_shape=(2,))])
-    >>> model.compile(optimizer="sgd", loss="mse")
-    >>> checkpoint = rt.keras.callbacks.ModelCheckpoint(
-    ...     os.path.join(folder, "w-{epoch:02d}.weights.h5"), save_weights_only=True)
-    >>> _ = model.fit(np.ones((4, 2)), np.ones((4, 1)), epochs=2, verbose=0,
-    ...               callbacks=[checkpoint])
-    >>> sorted(os.listdir(folder))
-    ['w-01.weights.h5', 'w-02.weights.h5']
+    >>> import runtime as rt
+    >>> checkpoint = rt.keras.callbacks.ModelCheckpoint("ckpt-{epoch:02d}-{val_loss:.2f}.keras")
+    >>> rt.keras.callbacks.ModelCheckpoint("model.h5")
+    Traceback (most recent call last):
+        ...
+    ValueError: The filepath provided must end in `.keras` (Keras model format). Received: filepath=model.h5
     """
 
     def __init__(

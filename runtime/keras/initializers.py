@@ -19,6 +19,7 @@ import math
 import numpy as np
 
 from runtime.core import context, dtypes
+from runtime.keras.saving.serialization import construct
 from runtime.ops.broadcast_ops import fill
 from runtime.ops.random_ops import normal, uniform
 
@@ -45,8 +46,6 @@ class Initializer:
     @classmethod
     def from_config(cls, config):
         """The initializer ``get_config()`` describes (Keras's too: unused options dropped)."""
-        from runtime.keras.saving.serialization import construct
-
         return construct(cls, config)
 
     def __repr__(self):

@@ -23,6 +23,7 @@ import inspect
 import textwrap
 
 from runtime.core.tensor_shape import TensorShape
+from runtime.keras.saving.serialization import construct, deserialize_keras_object
 
 _PLAIN = (str, int, float, bool, type(None))
 
@@ -108,8 +109,6 @@ def from_config(cls, config):
     """``cls(**config)``: the dtype policy read as its name, serialized initializers,
     regularizers, constraints and activations made again, options left unused dropped
     (``construct``)."""
-    from runtime.keras.saving.serialization import construct, deserialize_keras_object
-
     config = dict(config)
     for key, value in config.items():
         if key == "dtype":

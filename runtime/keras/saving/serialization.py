@@ -30,6 +30,7 @@ import base64
 import contextlib
 import inspect
 import marshal
+import sys
 import threading
 import types
 
@@ -93,9 +94,9 @@ def in_safe_mode():
 
 
 def _namespace(name):
-    import runtime.keras as keras  # the namespaces are attributes of rt.keras: nothing is imported
-
-    return getattr(keras, name, None)
+    # Only a namespace rt.keras has imported already (all of them, once rt.keras is): this
+    # module imports nothing, whatever a config names.
+    return sys.modules.get(f"runtime.keras.{name}")
 
 
 def _public_objects(name):

@@ -19,6 +19,7 @@ from __future__ import annotations
 import numpy as np
 
 from runtime.keras import backend
+from runtime.keras.layers.base import Layer
 from runtime.state.variables import Variable
 
 # Attributes of layers and models that are not children to save (they are saved otherwise, or
@@ -30,14 +31,8 @@ def _is_optimizer(obj):
     return hasattr(obj, "apply_gradients") and hasattr(obj, "iterations")
 
 
-def _is_layer(obj):
-    from runtime.keras.layers.base import Layer  # the layers import this package
-
-    return isinstance(obj, Layer)
-
-
 def _is_saveable(obj):
-    return _is_layer(obj) or _is_optimizer(obj)
+    return isinstance(obj, Layer) or _is_optimizer(obj)
 
 
 def own_variables(obj, trainable=()):
