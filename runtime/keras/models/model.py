@@ -194,6 +194,8 @@ class Model(Layer):
         Keras save so."""
         if str(filepath).endswith(".keras"):
             saving_api.save_model(self, filepath, overwrite=overwrite, **kwargs)
+        elif kwargs:
+            raise TypeError(f"save() got unexpected keyword arguments: {sorted(kwargs)}")
         else:
             save(self, filepath, signatures=signatures)
 

@@ -102,7 +102,8 @@ def save_weights(model, filepath, overwrite=True):
 
 
 def load_weights(model, filepath, skip_mismatch=False):
-    """Assigns ``model``'s weights from a ``.weights.h5`` or ``.keras`` file."""
+    """Assigns ``model``'s weights from a ``.weights.h5`` or ``.keras`` file; with
+    ``skip_mismatch``, a layer whose weights do not fit is skipped with a warning."""
     path = os.fspath(filepath)
     h5py = _h5py()
     if path.endswith(".keras"):
@@ -120,4 +121,4 @@ def load_weights(model, filepath, skip_mismatch=False):
     except OSError as e:
         raise archive.KerasFileError(f"{path}: not an HDF5 weights file: {e}") from None
     with h5file:
-        weights.load_weights(model, h5file, path)
+        weights.load_weights(model, h5file, path, skip_mismatch=skip_mismatch)

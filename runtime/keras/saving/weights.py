@@ -16,6 +16,8 @@ than the model's own size.
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 
 from runtime.keras import backend
@@ -136,15 +138,24 @@ def save_weights(model, h5file):
             group.create_dataset(str(index), data=variable.numpy())
 
 
-def load_weights(model, h5file, where):
+def load_weights(model, h5file, where, skip_mismatch=False):
     """Assigns ``model``'s state from the open h5py File ``h5file`` (``where``: the file, for
-    errors). Every value is checked before any is assigned: a failure changes nothing."""
+    errors). Every value is checked before any is assigned: a failure changes nothing. With
+    ``skip_mismatch``, an object whose values do not fit is left as it is, with a warning."""
     prepare_optimizer(model)
     trainable = model.trainable_variables
     assignments = []
     for path, obj in walk(model):
         variables = own_variables(obj, trainable)
-        values = _read_vars(h5file, path, variables, obj, where)
+        try:
+            values = _read_vars(h5file, path, variables, obj, where)
+        except ValueError as e:
+            if not skip_mismatch:
+                raise
+            warnings.warn(
+                f"Skipping loading weights for '/{path}' due to mismatch: {e}", stacklevel=3
+            )
+            continue
         assignments += zip(variables, values)
     for variable, value in assignments:
         variable.assign(value.astype(variable.dtype.as_numpy_dtype, copy=False))

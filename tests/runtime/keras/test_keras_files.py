@@ -197,3 +197,24 @@ def test_model_save_without_an_extension_still_writes_a_saved_model(tmp_path):
     model = rt.keras.Sequential([rt.keras.layers.Dense(1, input_shape=(2,))])
     model.save(str(tmp_path / "m"))
     assert (tmp_path / "m" / "saved_model.json").exists()
+
+
+def test_skip_mismatch_skips_the_layer_that_does_not_fit_and_loads_the_others(tmp_path):
+    model, _ = _same_model_here(tmp_path)
+    model.save_weights(tmp_path / "w.weights.h5")
+    other = rt.keras.Sequential(
+        [rt.keras.layers.Dense(3, input_shape=(4,)), rt.keras.layers.Dense(2)]
+    )
+    second = other.layers[1].get_weights()
+    with pytest.warns(UserWarning, match="Skipping loading weights for '/layers/dense_1'"):
+        other.load_weights(tmp_path / "w.weights.h5", skip_mismatch=True)
+    np.testing.assert_array_equal(
+        other.layers[0].get_weights()[0], model.layers[0].get_weights()[0]
+    )
+    np.testing.assert_array_equal(other.layers[1].get_weights()[0], second[0])
+
+
+def test_save_to_a_directory_refuses_keras_only_arguments(tmp_path):
+    model = rt.keras.Sequential([rt.keras.layers.Dense(1, input_shape=(2,))])
+    with pytest.raises(TypeError, match="zipped"):
+        model.save(str(tmp_path / "m"), zipped=False)
