@@ -87,6 +87,9 @@ class Layer(Module):
     """
 
     _base_class_name = "Layer"  # what a subclass that forgot super().__init__() is told
+    # Keras builds some layers (Dropout, Activation...) when made: their configs in a .keras
+    # file have no build config. Such a class says so.
+    _built_at_init = False
 
     def __init__(self, trainable=True, name=None, dtype=None, **kwargs):
         unknown = set(kwargs) - _LAYER_KEYWORDS
@@ -372,7 +375,7 @@ class Layer(Module):
 
     def get_build_config(self):
         """``{"input_shape": [...]}``, the shape the layer was built with (None if unbuilt)."""
-        return layer_config.build_config(self)
+        return None if self._built_at_init else layer_config.build_config(self)
 
     def build_from_config(self, config):
         """Builds the layer (makes its weights) from ``get_build_config()``'s dictionary."""

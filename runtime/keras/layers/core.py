@@ -158,6 +158,8 @@ class Dropout(Layer):
     """Sets a fraction ``rate`` of its inputs to 0 and scales the others by
     ``1 / (1 - rate)``, only when called with ``training=True``; otherwise the identity."""
 
+    _built_at_init = True
+
     def __init__(self, rate, noise_shape=None, seed=None, **kwargs):
         super().__init__(**kwargs)
         if isinstance(rate, bool) or not isinstance(rate, numbers.Real) or not 0 <= rate < 1:
@@ -197,6 +199,8 @@ class Dropout(Layer):
 
 class Activation(Layer):
     """Applies an activation, by name (``"relu"``...) or as a function."""
+
+    _built_at_init = True
 
     def __init__(self, activation, **kwargs):
         super().__init__(**kwargs)

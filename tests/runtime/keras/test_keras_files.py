@@ -218,3 +218,26 @@ def test_save_to_a_directory_refuses_keras_only_arguments(tmp_path):
     model = rt.keras.Sequential([rt.keras.layers.Dense(1, input_shape=(2,))])
     with pytest.raises(TypeError, match="zipped"):
         model.save(str(tmp_path / "m"), zipped=False)
+
+
+@pytest.mark.parametrize("name", _fixture_cases())
+def test_a_loaded_model_writes_the_config_keras_wrote(name):
+    rt.keras.backend.clear_session()
+    model = rt.keras.models.load_model(FIXTURES / f"{name}.keras", compile=False)
+    keras_config, _, _ = _members(FIXTURES / f"{name}.keras")
+    config = rt.keras.saving.serialize_keras_object(model)
+    assert _layer_keys(config) == _layer_keys(keras_config)
+    for ours, theirs in zip(config["config"]["layers"], keras_config["config"]["layers"]):
+        assert ours["module"] == theirs["module"]
+        assert ours.get("build_config") == theirs.get("build_config")
+
+
+def test_a_functional_config_is_handed_to_model_from_config(monkeypatch):
+    calls = []
+    monkeypatch.setattr(
+        rt.keras.Model, "from_config", classmethod(lambda cls, config: calls.append(config))
+    )
+    for class_name in ("Functional", "Model"):
+        config = {"module": "keras", "class_name": class_name, "config": {"layers": []}}
+        rt.keras.saving.deserialize_keras_object(config)
+    assert calls == [{"layers": []}, {"layers": []}]
