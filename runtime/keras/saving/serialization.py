@@ -215,7 +215,9 @@ def serialize_activation(activation):
 def _serialize_function(fn):
     if fn.__name__ == "<lambda>":
         code = base64.b64encode(marshal.dumps(fn.__code__)).decode("ascii")
-        return {"class_name": "__lambda__", "config": {"value": [code, None, None]}}
+        closure = [cell.cell_contents for cell in fn.__closure__] if fn.__closure__ else None
+        value = [code, list(fn.__defaults__) if fn.__defaults__ else None, closure]
+        return {"class_name": "__lambda__", "config": {"value": value}}
     name = object_registration.GLOBAL_CUSTOM_NAMES.get(fn, fn.__name__)
     return {"module": "builtins", "class_name": "function", "config": name,
             "registered_name": "function"}  # fmt: skip
@@ -282,9 +284,22 @@ def _deserialize(config, custom_objects, safe_mode):
 def _deserialize_lambda(config, safe_mode):
     if safe_mode:
         raise ValueError(LAMBDA_REFUSED)
+    # Keras's form: [base64 of the marshalled code, default values, closure values].
     value = config["config"]["value"]
-    code = value[0] if isinstance(value, (list, tuple)) else value
-    return types.FunctionType(marshal.loads(base64.b64decode(code)), {"__builtins__": __builtins__})
+    code, defaults, closure = (
+        (list(value) + [None, None])[:3]
+        if isinstance(value, (list, tuple))
+        else (value, None, None)
+    )
+    code = marshal.loads(base64.b64decode(code))
+    cells = tuple(types.CellType(v) for v in closure) if closure else None
+    return types.FunctionType(
+        code,
+        {"__builtins__": __builtins__},
+        code.co_name,
+        tuple(defaults) if defaults else None,
+        cells,
+    )
 
 
 def _inner(config):

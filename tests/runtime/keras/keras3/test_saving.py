@@ -424,3 +424,11 @@ def test_saved_model_has_the_metadata(tmp_path):
     assert "keras_version" in metadata and "date_saved" in metadata
     assert config["registered_name"] == "my_custom_package>CustomModelX"
     assert config["compile_config"]["loss"] == "mse"
+
+
+def test_a_lambda_keeps_its_defaults_and_closure_when_safe_mode_is_off():
+    """Not in Keras's tests: Keras's lambda form carries defaults and closure values."""
+    offset = 3
+    fn = lambda x, scale=2: x * scale + offset  # noqa: E731
+    _, new_fn, _ = roundtrip(fn, safe_mode=False)
+    assert new_fn(5) == fn(5) == 13
