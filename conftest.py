@@ -25,6 +25,7 @@ _NEEDS = {  # docs/: docs/conftest.py
     ],
     "tensorboard": ["runtime/summary.py", "runtime/views/summaries.py", "runtime/profiler.py"],
     "onnx": ["runtime/export/onnx_branches.py"],  # its example builds an onnx model
+    "h5py": ["runtime/keras/saving/saving_api.py"],  # its example saves a .keras file
 }
 collect_ignore_glob = [
     path
@@ -32,3 +33,5 @@ collect_ignore_glob = [
     if importlib.util.find_spec(module) is None
     for path in paths
 ]
+# Run by hand with real Keras to write the .keras fixtures, never by the suite.
+collect_ignore_glob.append("tests/runtime/keras/fixtures/make_fixtures.py")

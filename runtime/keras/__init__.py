@@ -35,6 +35,7 @@ from runtime.keras import (
     metrics,
     models,
     optimizers,
+    saving,
 )
 from runtime.keras.models import Model, Sequential
 
@@ -50,4 +51,5 @@ __all__ = [
     "metrics",
     "models",
     "optimizers",
+    "saving",
 ]

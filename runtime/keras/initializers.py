@@ -13,11 +13,13 @@ model's initial weights the same on every run.
 
 from __future__ import annotations
 
+import inspect
 import math
 
 import numpy as np
 
 from runtime.core import context, dtypes
+from runtime.keras.saving.serialization import construct
 from runtime.ops.broadcast_ops import fill
 from runtime.ops.random_ops import normal, uniform
 
@@ -31,6 +33,20 @@ class Initializer:
 
     def draw(self, shape, dtype):
         raise NotImplementedError
+
+    def get_config(self):
+        """The constructor's arguments (read from the attributes of the same names)."""
+        parameters = inspect.signature(type(self).__init__).parameters.values()
+        return {
+            p.name: getattr(self, p.name)
+            for p in parameters
+            if p.name != "self" and p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)
+        }
+
+    @classmethod
+    def from_config(cls, config):
+        """The initializer ``get_config()`` describes (Keras's too: unused options dropped)."""
+        return construct(cls, config)
 
     def __repr__(self):
         return f"{type(self).__name__}()"

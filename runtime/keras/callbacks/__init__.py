@@ -2,7 +2,7 @@
 
 ``Callback`` (the hooks), ``History`` (what ``fit`` returns), ``ProgbarLogger`` (the
 progress bar), ``EarlyStopping``, ``LearningRateScheduler``, ``ReduceLROnPlateau``,
-``CSVLogger``, ``TerminateOnNaN``, ``LambdaCallback`` and ``TensorBoard``, as Keras 3's.
+``ModelCheckpoint``, ``CSVLogger``, ``TerminateOnNaN``, ``LambdaCallback`` and ``TensorBoard``, as Keras 3's.
 Set ``model.stop_training = True`` in a hook to end ``fit`` after the current epoch.
 """
 
@@ -12,6 +12,7 @@ from runtime.keras.callbacks.csv_logger import CSVLogger
 from runtime.keras.callbacks.early_stopping import EarlyStopping
 from runtime.keras.callbacks.history import History
 from runtime.keras.callbacks.learning_rate import LearningRateScheduler, ReduceLROnPlateau
+from runtime.keras.callbacks.model_checkpoint import ModelCheckpoint
 from runtime.keras.callbacks.progbar_logger import ProgbarLogger
 from runtime.keras.callbacks.simple import LambdaCallback, TerminateOnNaN
 from runtime.keras.callbacks.tensorboard import TensorBoard
@@ -24,6 +25,7 @@ __all__ = [
     "History",
     "LambdaCallback",
     "LearningRateScheduler",
+    "ModelCheckpoint",
     "ProgbarLogger",
     "ReduceLROnPlateau",
     "TensorBoard",

@@ -38,6 +38,7 @@ from runtime.core.tensor_spec import TensorSpec
 from runtime.execution import staging
 from runtime.execution.tracing import trace
 from runtime.keras import backend, initializers
+from runtime.keras.layers import layer_config
 from runtime.ops.constant_ops import cast, convert_to_tensor
 from runtime.state import deferred
 from runtime.state.module import Module
@@ -86,6 +87,9 @@ class Layer(Module):
     """
 
     _base_class_name = "Layer"  # what a subclass that forgot super().__init__() is told
+    # Keras builds some layers (Dropout, Activation...) when made: their configs in a .keras
+    # file have no build config. Such a class says so.
+    _built_at_init = False
 
     def __init__(self, trainable=True, name=None, dtype=None, **kwargs):
         unknown = set(kwargs) - _LAYER_KEYWORDS
@@ -356,6 +360,38 @@ class Layer(Module):
         else:  # the user's: where they defined it
             where = cls.__module__
         return f"<{where}.{cls.__qualname__} {self.name!r}>"
+
+    # --- config ----------------------------------------------------------------------------
+
+    def __new__(cls, *args, **kwargs):
+        layer = super().__new__(cls)
+        if cls.get_config is Layer.get_config:  # its config: the arguments it is made with
+            arguments = layer_config.constructor_arguments(cls, args, kwargs)
+            object.__setattr__(layer, "_constructor_arguments", arguments)
+        return layer
+
+    def get_config(self):
+        """The layer's config: ``name``, ``trainable``, ``dtype``, its constructor's arguments
+        (see ``layer_config``); ``type(layer).from_config(config)`` makes it again."""
+        return layer_config.base_config(self)
+
+    @classmethod
+    def from_config(cls, config):
+        """A new layer made from ``get_config()``'s dictionary."""
+        return layer_config.from_config(cls, config)
+
+    def get_build_config(self):
+        """``{"input_shape": [...]}``, the shape the layer was built with (None if unbuilt)."""
+        return None if self._built_at_init else layer_config.build_config(self)
+
+    def build_from_config(self, config):
+        """Builds the layer (makes its weights) from ``get_build_config()``'s dictionary."""
+        shapes = {k: layer_config.as_tuple_shape(v) for k, v in (config or {}).items()}
+        with context.eager_mode():
+            if "input_shape" in shapes:
+                self.build(shapes["input_shape"])
+            elif "shapes_dict" in shapes:
+                self.build(**shapes["shapes_dict"])
 
 
 def _marking_built(build):

@@ -20,7 +20,8 @@ from runtime.core.tensor_shape import TensorShape
 from runtime.functions.control_flow import cond
 from runtime.keras import activations, initializers
 from runtime.keras.layers.base import Layer
-from runtime.ops.array_ops import reshape, shape_of
+from runtime.keras.saving.serialization import serialize_activation, serialize_keras_object
+from runtime.ops.array_ops import reshape, shape_of, transpose
 from runtime.ops.constant_ops import cast
 from runtime.ops.linalg_ops import einsum
 from runtime.ops.math_ops import matmul
@@ -103,13 +104,40 @@ class Dense(Layer):
             f"found ndim={len(shape)}. Full shape received: {tuple(shape)}"
         )
 
+    def get_config(self):
+        return {
+            **super().get_config(),
+            "units": self.units,
+            "activation": serialize_activation(self.activation),
+            "use_bias": self.use_bias,
+            "kernel_initializer": serialize_keras_object(self.kernel_initializer),
+            "bias_initializer": serialize_keras_object(self.bias_initializer),
+            "kernel_regularizer": None,  # Keras's keys; options not implemented here are unset
+            "bias_regularizer": None,
+            "kernel_constraint": None,
+            "bias_constraint": None,
+            "quantization_config": None,
+        }
+
 
 class Flatten(Layer):
     """Flattens each example: ``(batch, 28, 28)`` -> ``(batch, 784)``; ``(batch,)`` ->
-    ``(batch, 1)``."""
+    ``(batch, 1)``. With ``data_format="channels_first"`` the channel axis (the second) is
+    moved last first, so the order matches a channels-last model's."""
+
+    def __init__(self, data_format=None, **kwargs):
+        super().__init__(**kwargs)
+        if data_format not in (None, "channels_last", "channels_first"):
+            raise ValueError(
+                'The `data_format` argument must be one of "channels_first", "channels_last". '
+                f"Received: {data_format}"
+            )
+        self.data_format = data_format or "channels_last"
 
     def call(self, inputs):
         shape = inputs.shape.as_list()
+        if self.data_format == "channels_first" and len(shape) > 2:
+            inputs = transpose(inputs, [0, *range(2, len(shape)), 1])
         if len(shape) == 1:
             return reshape(inputs, [-1, 1])
         if all(d is not None for d in shape[1:]):
@@ -122,10 +150,15 @@ class Flatten(Layer):
         size = math.prod(rest) if all(d is not None for d in rest) else None
         return TensorShape([dims[0], size])
 
+    def get_config(self):
+        return {**super().get_config(), "data_format": self.data_format}
+
 
 class Dropout(Layer):
     """Sets a fraction ``rate`` of its inputs to 0 and scales the others by
     ``1 / (1 - rate)``, only when called with ``training=True``; otherwise the identity."""
+
+    _built_at_init = True
 
     def __init__(self, rate, noise_shape=None, seed=None, **kwargs):
         super().__init__(**kwargs)
@@ -155,9 +188,19 @@ class Dropout(Layer):
     def compute_output_shape(self, input_shape):
         return TensorShape(input_shape)
 
+    def get_config(self):
+        return {
+            **super().get_config(),
+            "rate": self.rate,
+            "seed": self.seed,
+            "noise_shape": serialize_keras_object(self.noise_shape),
+        }
+
 
 class Activation(Layer):
     """Applies an activation, by name (``"relu"``...) or as a function."""
+
+    _built_at_init = True
 
     def __init__(self, activation, **kwargs):
         super().__init__(**kwargs)
@@ -168,3 +211,6 @@ class Activation(Layer):
 
     def compute_output_shape(self, input_shape):
         return TensorShape(input_shape)
+
+    def get_config(self):
+        return {**super().get_config(), "activation": serialize_activation(self.activation)}

@@ -28,8 +28,9 @@ from runtime.execution.tracing import trace
 from runtime.keras import losses, optimizers
 from runtime.keras import metrics as metrics_module
 from runtime.keras.layers.base import Layer
+from runtime.keras.models import compile_config, training
 from runtime.keras.models import summary as summary_module
-from runtime.keras.models import training
+from runtime.keras.saving import saving_api
 from runtime.saving.writer import save
 
 
@@ -198,9 +199,35 @@ class Model(Layer):
 
     # --- saving ------------------------------------------------------------------------------
 
-    def save(self, filepath, signatures=None):
-        """Saves the model with ``rt.saved_model.save``: see ``_saved_model_functions``."""
-        save(self, filepath, signatures=signatures)
+    def save(self, filepath, overwrite=True, signatures=None, **kwargs):
+        """``"m.keras"``: Keras 3's ``.keras`` file (``rt.keras.saving.save_model``). A path
+        without that extension: a SavedModel directory, with ``rt.saved_model.save`` (see
+        ``_saved_model_functions``), where Keras 3 raises: programs written for TensorFlow 2's
+        Keras save so."""
+        if str(filepath).endswith(".keras"):
+            saving_api.save_model(self, filepath, overwrite=overwrite, **kwargs)
+        elif kwargs:
+            raise TypeError(f"save() got unexpected keyword arguments: {sorted(kwargs)}")
+        else:
+            save(self, filepath, signatures=signatures)
+
+    def save_weights(self, filepath, overwrite=True):
+        """Saves the weights (and the optimizer's state) to a ``.weights.h5`` file."""
+        saving_api.save_weights(self, filepath, overwrite=overwrite)
+
+    def load_weights(self, filepath, skip_mismatch=False):
+        """Assigns the weights from a ``.weights.h5`` or ``.keras`` file."""
+        saving_api.load_weights(self, filepath, skip_mismatch=skip_mismatch)
+
+    def get_compile_config(self):
+        """What ``compile`` was given, as Keras 3 saves it (None before ``compile``)."""
+        if not self._is_compiled:
+            return None
+        return compile_config.compile_config(self)
+
+    def compile_from_config(self, config):
+        """Compiles the model as ``get_compile_config()`` describes, optimizer state made."""
+        compile_config.compile_from_config(self, config)
 
     def _saved_model_functions(self):
         """What ``rt.saved_model.save`` saves of a model besides its variables: the

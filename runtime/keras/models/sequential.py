@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from runtime.core.tensor_shape import TensorShape
 from runtime.keras.layers.base import Layer, structure_changed
+from runtime.keras.models import sequential_config
 from runtime.keras.models.model import Model
 from runtime.state import deferred
 
@@ -24,6 +25,8 @@ class Sequential(Model):
     that layer is added (its weights exist, ``summary()`` works); otherwise at
     its first call.
     """
+
+    _saves_layers_first = True  # a .keras file's weights: its layers under layers/, in order
 
     def __init__(self, layers=None, name=None):
         super().__init__(name=name)
@@ -105,3 +108,15 @@ class Sequential(Model):
         for layer in self._layers:
             shape = TensorShape(layer.compute_output_shape(shape))
             yield shape
+
+    # --- config ------------------------------------------------------------------------------
+
+    def get_config(self):
+        """Keras 3's config: ``name``, ``trainable``, ``dtype``, ``layers`` (each serialized; an
+        ``InputLayer`` first when the input shape is known), ``build_input_shape``."""
+        return sequential_config.get_config(self)
+
+    @classmethod
+    def from_config(cls, config, custom_objects=None):
+        """The model ``get_config()`` (or Keras 3) describes, built when its shape is known."""
+        return sequential_config.from_config(cls, config, custom_objects)

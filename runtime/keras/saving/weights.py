@@ -1,0 +1,215 @@
+"""Keras 3's weights layout in HDF5 (``model.weights.h5``, ``*.weights.h5``).
+
+Each Keras object with state (a layer, a model, an optimizer) has a group
+``<path>/vars`` whose datasets ``0``, ``1``... are its own variables: a layer's
+trainable ones then the others, each in the order it made them; an optimizer's
+``variables``. The model is at the root (``/vars``); a Sequential's layers under
+``layers/<class name in snake case>`` (``dense``, ``dense_1``...: a number per class,
+not the layers' own names); other layers and the optimizer under the attribute
+holding them (``optimizer``, ``dense``), lists under the list's attribute. The
+``vars`` group's ``name`` attribute is the object's name.
+
+Reading checks each dataset before reading it: a plain dataset (no link out of the
+file, no external storage), of the variable's shape; so a file never reads more
+than the model's own size.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+
+from runtime.keras import backend
+from runtime.keras.layers.base import Layer
+from runtime.state.variables import Variable
+
+# Attributes of layers and models that are not children to save (they are saved otherwise, or
+# are bookkeeping).
+_SKIPPED = {"_layers", "_tracking", "_own_weights", "compiled_loss", "compiled_metrics"}
+
+
+def _is_optimizer(obj):
+    return hasattr(obj, "apply_gradients") and hasattr(obj, "iterations")
+
+
+def _is_saveable(obj):
+    return isinstance(obj, Layer) or _is_optimizer(obj)
+
+
+def own_variables(obj, trainable=()):
+    """The variables ``obj`` stores in its own ``vars`` group, in Keras's order. An optimizer's:
+    its own (iterations, learning rate), then each variable's slots, the variables in the
+    order of ``trainable`` (the model's), as Keras builds them, whichever got a gradient first."""
+    if _is_optimizer(obj):
+        variables = obj.variables
+        variables = list(variables() if callable(variables) else variables)
+        slots = getattr(obj, "_slot_variables", lambda: [])()
+        if not slots:
+            return variables
+        position = {id(v): i for i, v in enumerate(trainable)}
+        slot_ids = {id(slot) for _, _, slot in slots}
+        ordered = sorted(slots, key=lambda item: position.get(id(item[0]), len(position)))
+        return [v for v in variables if id(v) not in slot_ids] + [slot for _, _, slot in ordered]
+    own = obj._own_variables()
+    return [v for v in own if v.trainable] + [v for v in own if not v.trainable]
+
+
+def children(obj):
+    """``[(attribute, child)]`` of a saveable, in Keras's order: a Sequential's ``layers``
+    first, then attributes by name, private ones (``_x``) last."""
+    found = []
+    if getattr(obj, "_saves_layers_first", False):  # Sequential, functional models
+        found.append(("layers", list(obj.layers)))
+    names = sorted(vars(obj), key=lambda n: "~" + n if n.startswith("_") else n)
+    for name in names:
+        if name.startswith("__") or name in _SKIPPED:
+            continue
+        value = vars(obj)[name]
+        if _is_saveable(value) or isinstance(value, (list, tuple, dict)):
+            found.append((name, value))
+    return found
+
+
+def _join(path, name):
+    return f"{path}/{name}" if path else name
+
+
+def walk(obj, path="", visited=None):
+    """``[(path, saveable)]`` of ``obj`` and everything it holds, each once, in Keras's order."""
+    visited = set() if visited is None else visited
+    if id(obj) in visited:
+        return []
+    visited.add(id(obj))
+    found = [(path, obj)]
+    for name, child in children(obj):
+        if _is_saveable(child):
+            found += walk(child, _join(path, name), visited)
+        else:
+            found += _walk_container(child, _join(path, name), visited)
+    return found
+
+
+def _walk_container(container, path, visited):
+    items = list(container.values()) if isinstance(container, dict) else list(container)
+    used, found = {}, []
+    for item in items:
+        if _is_saveable(item):
+            base = backend.to_snake_case(type(item).__name__)
+        elif isinstance(item, (list, tuple, dict)):
+            base = "container"
+        else:
+            continue
+        count = used.get(base)
+        used[base] = 0 if count is None else count + 1
+        name = base if count is None else f"{base}_{count + 1}"
+        if _is_saveable(item):
+            found += walk(item, _join(path, name), visited)
+        elif id(item) not in visited:
+            visited.add(id(item))
+            found += _walk_container(item, _join(path, name), visited)
+    return found
+
+
+def prepare_optimizer(model):
+    """Makes the optimizer's variables for every trainable variable of ``model``, as Keras
+    builds its optimizer before saving or loading its state."""
+    optimizer = getattr(model, "optimizer", None)
+    if optimizer is None or not _is_optimizer(optimizer):
+        return
+    variables = model.trainable_variables
+    if hasattr(optimizer, "build"):
+        optimizer.build(variables)
+    else:
+        for variable in variables:
+            optimizer._slots_of(variable)
+
+
+def save_weights(model, h5file):
+    """Writes ``model``'s state into the open h5py File ``h5file``."""
+    prepare_optimizer(model)
+    trainable = model.trainable_variables
+    for path, obj in walk(model):
+        group = h5file.require_group(_join(path, "vars"))
+        name = getattr(obj, "name", None)
+        if isinstance(name, str):
+            group.attrs["name"] = name
+        for index, variable in enumerate(own_variables(obj, trainable)):
+            group.create_dataset(str(index), data=variable.numpy())
+
+
+def load_weights(model, h5file, where, skip_mismatch=False):
+    """Assigns ``model``'s state from the open h5py File ``h5file`` (``where``: the file, for
+    errors). Every value is checked before any is assigned: a failure changes nothing. With
+    ``skip_mismatch``, an object whose values do not fit is left as it is, with a warning."""
+    prepare_optimizer(model)
+    trainable = model.trainable_variables
+    assignments = []
+    for path, obj in walk(model):
+        variables = own_variables(obj, trainable)
+        try:
+            values = _read_vars(h5file, path, variables, obj, where)
+        except ValueError as e:
+            if not skip_mismatch:
+                raise
+            warnings.warn(
+                f"Skipping loading weights for '/{path}' due to mismatch: {e}", stacklevel=3
+            )
+            continue
+        assignments += zip(variables, values)
+    for variable, value in assignments:
+        variable.assign(value.astype(variable.dtype.as_numpy_dtype, copy=False))
+
+
+def _read_vars(h5file, path, variables, obj, where):
+    import h5py
+
+    group = _hard_link(h5file, _join(path, "vars"), h5py.Group, where)
+    names = list(group.keys()) if group is not None else []
+    label = getattr(obj, "name", type(obj).__name__)
+    if len(names) != len(variables):
+        raise ValueError(
+            f"Layer '{label}' expected {len(variables)} variables, but received {len(names)} "
+            f"variables during loading. Expected: {[_short(v) for v in variables]} "
+            f"(in {where}, at '/{_join(path, 'vars')}')"
+        )
+    values = []
+    for index, variable in enumerate(variables):
+        dataset = _hard_link(group, str(index), h5py.Dataset, where)
+        if dataset is None:
+            raise ValueError(f"{where}: '/{_join(path, 'vars')}' has no dataset '{index}'")
+        _check_dataset(dataset, variable, label, where)
+        values.append(np.asarray(dataset[()]))
+    return values
+
+
+def _hard_link(parent, name, kind, where):
+    """``parent[name]`` when it is a ``kind`` stored in this file, None when absent."""
+    import h5py
+
+    link = parent.get(name, getlink=True)
+    if link is None:
+        return None
+    if not isinstance(link, h5py.HardLink):
+        raise ValueError(f"{where}: '{name}' links outside the file ({type(link).__name__})")
+    obj = parent[name]
+    if not isinstance(obj, kind):
+        raise ValueError(f"{where}: '{obj.name}' is not an HDF5 {kind.__name__.lower()}")
+    return obj
+
+
+def _check_dataset(dataset, variable, label, where):
+    if dataset.is_virtual or dataset.external:
+        raise ValueError(f"{where}: '{dataset.name}' keeps its data outside the file")
+    expected = tuple(variable.shape.as_list())
+    if tuple(dataset.shape) != expected:
+        raise ValueError(
+            f"{where}: the weight {_short(variable)!r} of layer '{label}' has shape {expected}, "
+            f"but '{dataset.name}' holds shape {tuple(dataset.shape)}"
+        )
+    if dataset.dtype.kind not in "fiub":
+        raise ValueError(f"{where}: '{dataset.name}' holds {dataset.dtype}, not numbers")
+
+
+def _short(variable: Variable):
+    return variable.name.rsplit("/", 1)[-1].removesuffix(":0")

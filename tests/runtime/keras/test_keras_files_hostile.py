@@ -1,0 +1,210 @@
+"""Hostile ``.keras`` files are refused with a clear error and run nothing: each payload would
+create a marker file if any of its code ran, and the marker must not appear."""
+
+import base64
+import io
+import json
+import marshal
+import sys
+import zipfile
+
+import numpy as np
+import pytest
+
+import runtime as rt
+from runtime.keras.saving import archive
+from tests.extras import import_extra
+
+h5py = import_extra("h5py")
+
+
+@pytest.fixture
+def marker(tmp_path):
+    path = tmp_path / "ran"
+    yield str(path)
+    assert not path.exists(), "code from the file ran"
+
+
+def _weights_bytes(build=None):
+    buffer = io.BytesIO()
+    with h5py.File(buffer, "w") as h5file:
+        h5file.create_group("vars").attrs["name"] = "m"
+        if build:
+            build(h5file)
+    return buffer.getvalue()
+
+
+def _keras_file(path, config, weights=None, extra=(), compression=zipfile.ZIP_STORED):
+    with zipfile.ZipFile(path, "w", compression=compression) as zf:
+        zf.writestr("metadata.json", json.dumps({"keras_version": "3.15.1"}))
+        if config is not None:
+            zf.writestr("config.json", json.dumps(config))
+        if weights is not False:
+            zf.writestr("model.weights.h5", weights if weights is not None else _weights_bytes())
+        for name, data in extra:
+            zf.writestr(name, data)
+    return path
+
+
+def _sequential(*layers):
+    return {
+        "module": "keras",
+        "class_name": "Sequential",
+        "config": {"name": "m", "layers": list(layers)},
+        "registered_name": None,
+    }
+
+
+def _dense(activation):
+    return {
+        "module": "keras.layers",
+        "class_name": "Dense",
+        "config": {"units": 1, "activation": activation},
+        "registered_name": None,
+    }
+
+
+def _lambda_code(marker):
+    def touch(x, path=marker):
+        open(path, "w").close()
+        return x
+
+    code = base64.b64encode(marshal.dumps(touch.__code__)).decode("ascii")
+    return {"class_name": "__lambda__", "config": {"value": [code, [marker], None]}}
+
+
+def test_a_lambda_in_a_config_is_refused_in_safe_mode(tmp_path, marker):
+    path = _keras_file(tmp_path / "m.keras", _sequential(_dense(_lambda_code(marker))))
+    with pytest.raises(ValueError, match="deserialization of a Python lambda"):
+        rt.keras.models.load_model(path)
+
+
+def test_a_lambda_layer_with_code_is_refused(tmp_path, marker):
+    layer = {
+        "module": "keras.layers",
+        "class_name": "Lambda",
+        "config": {"name": "lambda", "function": _lambda_code(marker), "arguments": {}},
+        "registered_name": None,
+    }
+    path = _keras_file(tmp_path / "m.keras", _sequential(layer))
+    # A Lambda layer's code is refused as a lambda; without a Lambda class, as unknown.
+    with pytest.raises((ValueError, TypeError), match="lambda|Could not locate class 'Lambda'"):
+        rt.keras.models.load_model(path)
+
+
+def test_a_lambda_loads_only_when_the_user_opts_out_of_safe_mode():
+    code = base64.b64encode(marshal.dumps((lambda x: x + 1).__code__)).decode("ascii")
+    config = {"class_name": "__lambda__", "config": {"value": [code, None, None]}}
+    fn = rt.keras.saving.deserialize_keras_object(config, safe_mode=False)
+    assert fn(1) == 2
+
+
+@pytest.mark.parametrize(
+    "config",
+    [
+        {"module": "os", "class_name": "system", "config": {"command": "touch {m}"}},
+        {"class_name": "os.system", "config": {"command": "touch {m}"}},
+        {"module": "builtins", "class_name": "eval", "config": {"source": "open('{m}','w')"}},
+        {"module": "subprocess", "class_name": "Popen", "config": {"args": ["touch", "{m}"]}},
+        {"class_name": "subprocess.Popen", "config": {"args": ["touch", "{m}"]}},
+    ],
+    ids=["os.system", "os.system-no-module", "builtins.eval", "subprocess.Popen", "Popen-dotted"],
+)
+def test_a_class_name_outside_keras_is_refused_and_nothing_is_imported(tmp_path, marker, config):
+    config = json.loads(json.dumps(config).replace("{m}", marker))
+    path = _keras_file(tmp_path / "m.keras", config)
+    name = config["class_name"]
+    with pytest.raises(TypeError, match=f"Could not locate class '{name}'"):
+        rt.keras.models.load_model(path)
+    with pytest.raises(TypeError, match="Could not locate class"):  # nested in a model too
+        rt.keras.models.load_model(_keras_file(tmp_path / "n.keras", _sequential(config)))
+
+
+@pytest.mark.parametrize("function", ["eval", "exec", "system", "__import__"])
+def test_a_function_name_outside_keras_is_refused(tmp_path, marker, function):
+    activation = {"module": "builtins", "class_name": "function", "config": function,
+                  "registered_name": "function"}  # fmt: skip
+    path = _keras_file(tmp_path / "m.keras", _sequential(_dense(activation)))
+    with pytest.raises(TypeError, match=f"Could not locate function '{function}'"):
+        rt.keras.models.load_model(path)
+
+
+def test_a_member_path_that_leaves_the_archive_refuses_the_file(tmp_path):
+    target = tmp_path / "outside"
+    path = _keras_file(tmp_path / "m.keras", _sequential(), extra=[("../outside", b"x")])
+    with pytest.raises(ValueError, match=r"'\.\./outside' has a path that leaves the archive"):
+        rt.keras.models.load_model(path)
+    assert not target.exists()
+
+
+def test_a_decompression_bomb_is_refused_before_it_is_inflated(tmp_path, monkeypatch):
+    bomb = b"\0" * (8 << 20)  # 8 MiB that deflate to a few KiB
+    path = _keras_file(tmp_path / "m.keras", _sequential(), weights=bomb,
+                       compression=zipfile.ZIP_DEFLATED)  # fmt: skip
+    read, real = [], archive.read_limited
+    monkeypatch.setattr(
+        archive,
+        "read_limited",
+        lambda file, limit, p, what: read.append(what) or real(file, limit, p, what),
+    )
+    with pytest.raises(ValueError, match="model.weights.h5 would expand .* a decompression bomb"):
+        rt.keras.models.load_model(path)
+    assert read == ["config.json"]  # the bomb was never read
+
+
+def test_a_config_over_its_limit_is_refused(tmp_path, monkeypatch):
+    monkeypatch.setattr(archive, "MAX_CONFIG_BYTES", 1000)
+    path = _keras_file(tmp_path / "m.keras", _sequential(*[_dense("relu")] * 50))
+    with pytest.raises(ValueError, match=r"config.json declares \d+ bytes, over the limit of 1000"):
+        rt.keras.models.load_model(path)
+
+
+def test_a_file_that_is_not_a_zip_is_refused(tmp_path):
+    path = tmp_path / "m.keras"
+    path.write_bytes(b"import os; os.system('x')")
+    with pytest.raises(ValueError, match=r"not a \.keras file \(a zip archive\)"):
+        rt.keras.models.load_model(path)
+
+
+@pytest.mark.parametrize("missing", ["config.json", "model.weights.h5"])
+def test_a_missing_member_is_refused_by_name(tmp_path, missing):
+    config = None if missing == "config.json" else _sequential()
+    path = _keras_file(
+        tmp_path / "m.keras", config, weights=False if missing != "config.json" else None
+    )
+    with pytest.raises(ValueError, match=f"it has no {missing}"):
+        rt.keras.models.load_model(path)
+
+
+def test_a_weights_group_linking_outside_the_file_is_refused(tmp_path):
+    other = tmp_path / "other.h5"
+    with h5py.File(other, "w") as h5file:
+        h5file.create_dataset("secret", data=np.ones((2, 1), np.float32))
+
+    def link(h5file):
+        h5file["layers/dense/vars"] = h5py.ExternalLink(str(other), "/")
+
+    config = _sequential(_dense("relu"))
+    config["config"]["build_input_shape"] = [None, 2]
+    path = _keras_file(tmp_path / "m.keras", config, weights=_weights_bytes(link))
+    with pytest.raises(ValueError, match="links outside the file"):
+        rt.keras.models.load_model(path)
+
+
+def test_a_deeply_nested_config_is_refused_cleanly(tmp_path):
+    path = tmp_path / "m.keras"
+    _keras_file(path, None, extra=[("config.json", "[" * 100000 + "]" * 100000)])
+    with pytest.raises(ValueError, match="config.json"):
+        rt.keras.models.load_model(path)
+
+
+def test_a_module_named_in_the_file_is_never_imported(tmp_path, marker, monkeypatch):
+    (tmp_path / "hostile_module.py").write_text(
+        f"open({marker!r}, 'w').close()\nclass Evil:\n    @classmethod\n"
+        "    def from_config(cls, config):\n        return cls()\n"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    config = {"module": "hostile_module", "class_name": "Evil", "config": {}}
+    with pytest.raises(TypeError, match="Could not locate class 'Evil'"):
+        rt.keras.models.load_model(_keras_file(tmp_path / "m.keras", _sequential(config)))
+    assert "hostile_module" not in sys.modules
