@@ -83,6 +83,21 @@ def base_config(layer, layer_class):
     return {"name": layer.name, "trainable": layer.trainable, "dtype": layer._dtype.name}
 
 
+class Configured:
+    """``from_config`` for the layers here: the base layer's where it has one, else
+    ``cls(**config)`` (a serialized dtype read as its name)."""
+
+    @classmethod
+    def from_config(cls, config):
+        base = getattr(super(), "from_config", None)
+        if base is not None:
+            return base(config)
+        config = dict(config)
+        if isinstance(config.get("dtype"), dict):
+            config["dtype"] = config["dtype"].get("config", {}).get("name")
+        return cls(**config)
+
+
 def serialize_activation(activation):
     """Keras's name of a built-in activation (``"relu"``, ``"linear"``)."""
     return activations.name_of(activation)

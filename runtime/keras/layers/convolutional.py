@@ -29,7 +29,7 @@ from runtime.ops.conv_ops import conv1d, conv2d
 from runtime.ops.padding_ops import pad
 
 
-class _Conv(Layer):
+class _Conv(args.Configured, Layer):
     """A ``rank``-D convolution layer (Keras's BaseConv)."""
 
     rank = None

@@ -14,17 +14,20 @@ TensorShape([1, 1, 1, 1])
 
 from __future__ import annotations
 
+from runtime.core import dtypes
 from runtime.core.tensor_shape import TensorShape
 from runtime.keras.layers import arguments as args
 from runtime.keras.layers.base import Layer
+from runtime.ops.array_ops import expand_dims
+from runtime.ops.constant_ops import cast
 from runtime.ops.pooling_ops import avg_pool1d, avg_pool2d, max_pool1d, max_pool2d
-from runtime.ops.reduction_ops import reduce_max, reduce_mean
+from runtime.ops.reduction_ops import reduce_max, reduce_mean, reduce_sum
 
 _POOLS = {("max", 1): max_pool1d, ("max", 2): max_pool2d,
           ("average", 1): avg_pool1d, ("average", 2): avg_pool2d}  # fmt: skip
 
 
-class _Pooling(Layer):
+class _Pooling(args.Configured, Layer):
     """Keras's BasePooling: ``pool_mode`` (``"max"`` or ``"average"``) over windows."""
 
     rank = None
@@ -37,6 +40,7 @@ class _Pooling(Layer):
         self.strides = args.standardize_tuple(strides, self.rank, "strides", allow_zero=True)
         self.padding = padding
         self.data_format = args.standardize_data_format(data_format)
+        self.built = True  # no weights: built when made, as in Keras
 
     def call(self, inputs):
         args.check_rank(self, _dims(inputs.shape), self.rank + 2)
@@ -133,7 +137,7 @@ class AveragePooling2D(_Pooling):
 # --- global pooling -------------------------------------------------------------------------
 
 
-class _GlobalPooling(Layer):
+class _GlobalPooling(args.Configured, Layer):
     """Keras's BaseGlobalPooling: one value per channel (``keepdims``: the spatial dims
     kept, as 1s)."""
 
@@ -144,6 +148,7 @@ class _GlobalPooling(Layer):
         super().__init__(**kwargs)
         self.data_format = args.standardize_data_format(data_format)
         self.keepdims = keepdims
+        self.built = True  # no weights: built when made, as in Keras
 
     def call(self, inputs):
         args.check_rank(self, _dims(inputs.shape), self.rank + 2)
@@ -166,9 +171,18 @@ class _GlobalPooling(Layer):
 
 
 class GlobalAveragePooling1D(_GlobalPooling):
-    """The mean over the steps of ``(batch, steps, features)``."""
+    """The mean over the steps of ``(batch, steps, features)``; with a ``mask``
+    ``(batch, steps)``, over the steps it marks."""
 
     rank, reduce = 1, staticmethod(reduce_mean)
+
+    def call(self, inputs, mask=None):
+        if mask is None:
+            return super().call(inputs)
+        steps = 1 if self.data_format == "channels_last" else 2
+        weights = expand_dims(cast(cast(mask, dtypes.bool_), inputs.dtype), 3 - steps)
+        total = reduce_sum(inputs * weights, axis=steps, keepdims=self.keepdims)
+        return total / reduce_sum(weights, axis=steps, keepdims=self.keepdims)
 
 
 class GlobalAveragePooling2D(_GlobalPooling):
