@@ -54,11 +54,21 @@ def _conv_backprop_input(xp, x, filters, grad, strides, padding, dilations):
 
 def _conv_backprop_filter(xp, x, filters, grad, strides, padding, dilations):
     """Every window times its output's gradient, summed over the batch and positions."""
-    window, features = filters.shape[:-2], filters.shape[-1]
+    window, (channels, features) = filters.shape[:-2], filters.shape[-2:]
     pads = sw.paddings(x.shape[1:-1], window, strides, dilations, padding)
-    win = sw.windows(xp, sw.padded(xp, x, pads), window, strides, dilations)
-    rows = win.reshape((-1, filters[..., 0].size))
-    return xp.matmul(rows.T, grad.reshape((-1, features))).reshape(filters.shape)
+    x = sw.padded(xp, x, pads)
+    grad = grad.reshape((-1, features))
+    if channels < _FEW_CHANNELS:
+        # Copying the windows' view is slow when its rows are short: one product per
+        # window position instead, each over a plain slice.
+        positions = sw.window_positions(x, window, strides, dilations)
+        parts = [xp.matmul(x[index].reshape((-1, channels)).T, grad) for index in positions]
+        return xp.stack(parts).reshape(filters.shape)
+    rows = sw.windows(xp, x, window, strides, dilations).reshape((-1, filters[..., 0].size))
+    return xp.matmul(rows.T, grad).reshape(filters.shape)
+
+
+_FEW_CHANNELS = 16  # measured: below it, the per-position products are faster (numpy, 1 CPU)
 
 
 # --- shapes ---------------------------------------------------------------------------------

@@ -40,44 +40,60 @@ def _geometry(x, ksize, strides, padding):
     return sw.paddings(x.shape[1:-1], ksize, strides, ones, padding), ones
 
 
-def _lowest(xp, dtype):
+def _lowest(dtype):
     """What padding a max ignores: -inf, or the least integer."""
     dtype = np.dtype(dtype)
     return -np.inf if dtype.kind == "f" else np.iinfo(dtype).min
 
 
 def _max_pool(xp, x, ksize, strides, padding):
-    pads, ones = _geometry(x, ksize, strides, padding)
-    win = sw.windows(xp, sw.padded(xp, x, pads, _lowest(xp, x.dtype)), ksize, strides, ones)
-    return win.max(axis=tuple(range(x.ndim - 1, 2 * x.ndim - 3)))
+    x, _, positions = _positions_in(xp, x, ksize, strides, padding, _lowest(x.dtype))
+    result = x[positions[0]]
+    for index in positions[1:]:
+        result = xp.maximum(result, x[index])
+    return result
 
 
 def _first_maxima(xp, x, ksize, strides, padding):
-    """``(batch, *out, window elements, channels)``: True at each window's first maximum."""
-    pads, ones = _geometry(x, ksize, strides, padding)
-    win = sw.windows(xp, sw.padded(xp, x, pads, _lowest(xp, x.dtype)), ksize, strides, ones)
-    flat = sw.flat_windows(win, x.ndim - 2)
-    first = xp.argmax(flat, axis=-2)
-    return xp.arange(flat.shape[-2])[:, None] == first[..., None, :]
+    """``(padded x, its paddings, [(index, mask)])``: for each window position, the windows
+    whose first maximum is there (a maximum's gradient goes to its first element only)."""
+    maxima = _max_pool(xp, x, ksize, strides, padding)
+    x, pads, positions = _positions_in(xp, x, ksize, strides, padding, _lowest(x.dtype))
+    taken = xp.zeros(maxima.shape, bool)
+    found = []
+    for index in positions:
+        first = (x[index] == maxima) & ~taken
+        taken = taken | first
+        found.append((index, first))
+    return x, pads, found
 
 
 def _max_pool_grad(xp, x, grad, ksize, strides, padding):
-    pads, ones = _geometry(x, ksize, strides, padding)
-    picked = _first_maxima(xp, x, ksize, strides, padding) * grad[..., None, :]
-    parts = picked.reshape((*grad.shape[:-1], *ksize, grad.shape[-1]))
-    shape = (x.shape[0], *[n + b + a for n, (b, a) in zip(x.shape[1:-1], pads)], x.shape[-1])
-    return sw.cropped(sw.scatter_windows(xp, parts, shape, strides, ones), pads)
+    padded_x, pads, found = _first_maxima(xp, x, ksize, strides, padding)
+    total = xp.zeros(padded_x.shape, grad.dtype)
+    for index, first in found:
+        total = sw.add_at(xp, total, index, xp.where(first, grad, 0))
+    return sw.cropped(total, pads)
 
 
 def _max_pool_grad_grad(xp, x, grad, ksize, strides, padding):
     """What ``MaxPoolGrad`` of ``x`` sent each input element, read back at each maximum."""
+    _, pads, found = _first_maxima(xp, x, ksize, strides, padding)
+    grad = sw.padded(xp, grad, pads)
+    result = xp.zeros(found[0][1].shape, grad.dtype)
+    for index, first in found:
+        result = result + xp.where(first, grad[index], 0)
+    return result
+
+
+def _positions_in(xp, x, ksize, strides, padding, value=0):
+    """``x`` padded, its paddings, and the index of each window position's elements."""
     pads, ones = _geometry(x, ksize, strides, padding)
-    win = sw.windows(xp, sw.padded(xp, grad, pads), ksize, strides, ones)
-    picked = _first_maxima(xp, x, ksize, strides, padding) * sw.flat_windows(win, x.ndim - 2)
-    return picked.sum(axis=-2)
+    x = sw.padded(xp, x, pads, value)
+    return x, pads, sw.window_positions(x, ksize, strides, ones)
 
 
-def _counts(xp, x, ksize, strides, padding):
+def _counts(x, ksize, strides, padding):
     """How many elements of the input each window holds: ``(*out, 1)``."""
     pads, _ = _geometry(x, ksize, strides, padding)
     counts = np.ones(())
@@ -90,19 +106,21 @@ def _counts(xp, x, ksize, strides, padding):
 
 
 def _avg_pool(xp, x, ksize, strides, padding):
-    pads, ones = _geometry(x, ksize, strides, padding)
-    win = sw.windows(xp, sw.padded(xp, x, pads), ksize, strides, ones)
-    total = win.sum(axis=tuple(range(x.ndim - 1, 2 * x.ndim - 3)))
-    return total / xp.asarray(_counts(xp, x, ksize, strides, padding))
+    counts = _counts(x, ksize, strides, padding)
+    x, _, positions = _positions_in(xp, x, ksize, strides, padding)
+    total = x[positions[0]]
+    for index in positions[1:]:
+        total = total + x[index]
+    return total / xp.asarray(counts)
 
 
 def _avg_pool_grad(xp, x, grad, ksize, strides, padding):
-    pads, ones = _geometry(x, ksize, strides, padding)
-    shares = grad / xp.asarray(_counts(xp, x, ksize, strides, padding))
-    window_axes = (slice(None),) * (x.ndim - 1) + (None,) * len(ksize) + (slice(None),)
-    parts = xp.broadcast_to(shares[window_axes], (*grad.shape[:-1], *ksize, grad.shape[-1]))
-    shape = (x.shape[0], *[n + b + a for n, (b, a) in zip(x.shape[1:-1], pads)], x.shape[-1])
-    return sw.cropped(sw.scatter_windows(xp, parts, shape, strides, ones), pads)
+    shares = grad / xp.asarray(_counts(x, ksize, strides, padding))
+    padded_x, pads, positions = _positions_in(xp, x, ksize, strides, padding)
+    total = xp.zeros(padded_x.shape, grad.dtype)
+    for index in positions:
+        total = sw.add_at(xp, total, index, shares)
+    return sw.cropped(total, pads)
 
 
 # --- shapes and gradients -----------------------------------------------------------------

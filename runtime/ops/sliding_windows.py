@@ -19,8 +19,6 @@ array([[0., 1.],
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
 from runtime.core.attr_kinds import AttrKind, is_int, one_of
@@ -114,6 +112,22 @@ def _positions(offset, out, strides, dilations):
     return (slice(None), *spatial, slice(None))
 
 
+def window_positions(x, window, strides, dilations):
+    """For each position in the window, in order, the index of the elements every window
+    holds there: ``x[index]`` is ``(batch, *out, channels)``. Reducing windows position by
+    position (a few whole-array operations) is faster than reducing the strided view."""
+    out = _out_sizes(x.shape[1:-1], window, strides, dilations)
+    return [_positions(offset, out, strides, dilations) for offset in np.ndindex(*window)]
+
+
+def add_at(xp, total, index, part):
+    """``total`` with ``part`` added at ``index`` (in place under numpy)."""
+    if xp.backend == "numpy":
+        total[index] += part
+        return total
+    return total.at[index].add(part)
+
+
 def scatter_windows(xp, parts, shape, strides, dilations):
     """The transpose of ``windows``: ``parts`` ``(batch, *out, *window, channels)`` added
     into zeros of ``shape`` (the padded input's) where each window element was read."""
@@ -124,11 +138,7 @@ def scatter_windows(xp, parts, shape, strides, dilations):
     keep = (slice(None),) * (1 + rank)
     for offset in np.ndindex(*window):
         part = parts[(*keep, *offset, slice(None))]
-        where = _positions(offset, out, strides, dilations)
-        if xp.backend == "numpy":
-            total[where] += part
-        else:
-            total = total.at[where].add(part)
+        total = add_at(xp, total, _positions(offset, out, strides, dilations), part)
     return total
 
 
@@ -138,8 +148,3 @@ def cropped(x, pads):
         return x
     spatial = tuple(slice(b, x.shape[i + 1] - a) for i, (b, a) in enumerate(pads))
     return x[(slice(None), *spatial, slice(None))]
-
-
-def flat_windows(win, rank):
-    """``(batch, *out, *window, channels)`` as ``(batch, *out, window elements, channels)``."""
-    return win.reshape((*win.shape[: 1 + rank], math.prod(win.shape[1 + rank : -1]), win.shape[-1]))

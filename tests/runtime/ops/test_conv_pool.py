@@ -76,3 +76,10 @@ def test_convolution_and_pool_pick_by_rank():
     assert rt.nn.convolution(x1, np.ones((2, 2, 3), np.float32)).shape == (1, 3, 3)
     assert rt.nn.max_pool(x2, 2, 2, "VALID").shape == (1, 2, 2, 2)
     assert rt.nn.avg_pool(x1, 3, 1, "SAME").shape == (1, 4, 2)
+
+
+def test_the_filter_gradient_of_many_channels_matches_central_differences():
+    # From 16 channels on, the filter's gradient multiplies the copied windows at once.
+    x = RNG.uniform(-1.0, 1.0, (1, 3, 4, 16))
+    w = RNG.uniform(-1.0, 1.0, (2, 2, 16, 2))
+    check_gradient(lambda x, w: rt.nn.conv2d(x, w, 1, "SAME"), [x, w], rtol=1e-6, atol=1e-8)
