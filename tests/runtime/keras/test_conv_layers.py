@@ -7,7 +7,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+import autograph as ag
 import runtime as rt
+from tests.extras import import_extra
 
 layers = rt.keras.layers
 
@@ -81,3 +83,46 @@ def test_an_input_of_the_wrong_rank_is_refused_in_keras_words():
 def test_unknown_spatial_dims_stay_unknown():
     assert layers.Conv2D(3, 3).compute_output_shape((None, None, 10, 2)).as_list() == [None, None, 8, 3]  # fmt: skip
     assert layers.AveragePooling1D(2).compute_output_shape((4, None, 2)).as_list() == [4, None, 2]
+
+
+def _conv_net():
+    rt.keras.backend.clear_session()
+    rt.random.set_seed(2)
+    return rt.keras.Sequential(
+        [
+            layers.Conv2D(4, 3, padding="same", activation="relu"),
+            layers.AveragePooling2D(2),
+            layers.MaxPooling2D(padding="same"),
+            layers.GlobalAveragePooling2D(),
+        ]
+    )
+
+
+def test_a_conv_net_and_its_gradients_compile_with_xla():
+    import_extra("jax")
+    model = _conv_net()
+    x = np.random.default_rng(4).normal(size=(2, 9, 9, 3)).astype("float32")
+    model(x)
+
+    def step(x):
+        with rt.GradientTape() as tape:
+            loss = rt.reduce_sum(model(x) ** 2)
+        return (loss, *tape.gradient(loss, model.trainable_weights))
+
+    default = ag.function(step)(x)
+    xla = ag.function(step, jit_compile=True)(x)
+    for a, b in zip(xla, default):
+        np.testing.assert_allclose(a.numpy(), b.numpy(), rtol=2e-5, atol=1e-6)
+
+
+def test_a_conv_net_exports_to_onnx(tmp_path):
+    import_extra("onnx")
+    from tests.runtime.export.onnx_harness import run_model, session
+
+    model = _conv_net()
+    x = np.random.default_rng(5).normal(size=(2, 9, 9, 3)).astype("float32")
+    spec = rt.TensorSpec((None, 9, 9, 3), rt.float32)
+    concrete = ag.function(lambda v: model(v)).get_concrete_function(spec)
+    rt.onnx.export(concrete, tmp_path / "conv.onnx")
+    (got,) = run_model(session(tmp_path / "conv.onnx"), [x], [spec])
+    np.testing.assert_allclose(got, model(x).numpy(), rtol=1e-5, atol=1e-6)
