@@ -54,6 +54,8 @@ class _Conv(args.Configured, Layer):
         bias_constraint=None,
         **kwargs,
     ):
+        if activity_regularizer is not None:  # the base layer's, as in Keras
+            kwargs["activity_regularizer"] = activity_regularizer
         super().__init__(**kwargs)
         rank = self.rank
         self.filters = filters
@@ -67,10 +69,9 @@ class _Conv(args.Configured, Layer):
         self.use_bias = use_bias
         self.kernel_initializer = args.initializer_from_config(kernel_initializer)
         self.bias_initializer = args.initializer_from_config(bias_initializer)
-        # Kept, and given to the weights, as Keras does; applied where the base layer can.
+        # Kept, and given to the weights (add_weight's regularizer and constraint), as Keras does.
         self.kernel_regularizer = kernel_regularizer
         self.bias_regularizer = bias_regularizer
-        self.activity_regularizer = activity_regularizer
         self.kernel_constraint = kernel_constraint
         self.bias_constraint = bias_constraint
         self._check_arguments()
@@ -203,7 +204,9 @@ class _Conv(args.Configured, Layer):
                 "bias_initializer": args.serialize_initializer(self.bias_initializer),
                 "kernel_regularizer": args.serialize_option(self.kernel_regularizer),
                 "bias_regularizer": args.serialize_option(self.bias_regularizer),
-                "activity_regularizer": args.serialize_option(self.activity_regularizer),
+                "activity_regularizer": args.serialize_option(
+                    getattr(self, "activity_regularizer", None)
+                ),
                 "kernel_constraint": args.serialize_option(self.kernel_constraint),
                 "bias_constraint": args.serialize_option(self.bias_constraint),
             }
