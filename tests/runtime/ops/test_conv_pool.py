@@ -79,7 +79,8 @@ def test_convolution_and_pool_pick_by_rank():
 
 
 def test_the_filter_gradient_of_many_channels_matches_central_differences():
-    # From 16 channels on, the filter's gradient multiplies the copied windows at once.
+    # With several channels, the filter's gradient multiplies the copied windows at once;
+    # with one, the windows at each position (op_info's samples have both).
     x = RNG.uniform(-1.0, 1.0, (1, 3, 4, 16))
     w = RNG.uniform(-1.0, 1.0, (2, 2, 16, 2))
     check_gradient(lambda x, w: rt.nn.conv2d(x, w, 1, "SAME"), [x, w], rtol=1e-6, atol=1e-8)
