@@ -46,7 +46,15 @@ def _lowest(dtype):
     return -np.inf if dtype.kind == "f" else np.iinfo(dtype).min
 
 
+def _positions_in(xp, x, ksize, strides, padding, value=0):
+    """``x`` padded, its paddings, and the index of each window position's elements."""
+    pads, ones = _geometry(x, ksize, strides, padding)
+    x = sw.padded(xp, x, pads, value)
+    return x, pads, sw.window_positions(x, ksize, strides, ones)
+
+
 def _max_pool(xp, x, ksize, strides, padding):
+    """The elementwise maximum of the windows' elements, one window position at a time."""
     x, _, positions = _positions_in(xp, x, ksize, strides, padding, _lowest(x.dtype))
     result = x[positions[0]]
     for index in positions[1:]:
@@ -69,6 +77,7 @@ def _first_maxima(xp, x, ksize, strides, padding):
 
 
 def _max_pool_grad(xp, x, grad, ksize, strides, padding):
+    """Each window's gradient added onto its first maximum."""
     padded_x, pads, found = _first_maxima(xp, x, ksize, strides, padding)
     total = xp.zeros(padded_x.shape, grad.dtype)
     for index, first in found:
@@ -86,13 +95,6 @@ def _max_pool_grad_grad(xp, x, grad, ksize, strides, padding):
     return result
 
 
-def _positions_in(xp, x, ksize, strides, padding, value=0):
-    """``x`` padded, its paddings, and the index of each window position's elements."""
-    pads, ones = _geometry(x, ksize, strides, padding)
-    x = sw.padded(xp, x, pads, value)
-    return x, pads, sw.window_positions(x, ksize, strides, ones)
-
-
 def _counts(x, ksize, strides, padding):
     """How many elements of the input each window holds: ``(*out, 1)``."""
     pads, _ = _geometry(x, ksize, strides, padding)
@@ -106,6 +108,7 @@ def _counts(x, ksize, strides, padding):
 
 
 def _avg_pool(xp, x, ksize, strides, padding):
+    """The windows' sums, one window position at a time, over their counts."""
     counts = _counts(x, ksize, strides, padding)
     x, _, positions = _positions_in(xp, x, ksize, strides, padding)
     total = x[positions[0]]
@@ -115,6 +118,7 @@ def _avg_pool(xp, x, ksize, strides, padding):
 
 
 def _avg_pool_grad(xp, x, grad, ksize, strides, padding):
+    """Each window's gradient shared equally among its elements inside the input."""
     shares = grad / xp.asarray(_counts(x, ksize, strides, padding))
     padded_x, pads, positions = _positions_in(xp, x, ksize, strides, padding)
     total = xp.zeros(padded_x.shape, grad.dtype)
