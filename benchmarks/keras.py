@@ -6,6 +6,9 @@ categorical cross-entropy from logits and SGD, on batches of 60 images. The hand
 numpy step does the same work: forward, the dropout mask, backward, the update.
 
     python -m benchmarks.keras
+
+It ends with a small convolutional model's step (``benchmarks.keras_conv``), beside numpy
+and JAX.
 """
 
 from __future__ import annotations
@@ -150,6 +153,9 @@ def main():
         f"fit overhead per batch: {fit_overhead_per_batch() * 1e6:.1f} us "
         f"({fit_overhead_per_batch(shuffle=False) * 1e6:.1f} us without shuffling)"
     )
+    from benchmarks import keras_conv  # it builds on this module's steps
+
+    keras_conv.main()
 
 
 if __name__ == "__main__":

@@ -1,4 +1,6 @@
-"""Neural networks: ``rt.nn.relu``, ``softmax``, ``gelu``, ``leaky_relu``, ``softplus``, ...
+"""Neural networks: ``rt.nn.relu``, ``softmax``, ``gelu``, ``leaky_relu``, ``softplus``, ...;
+convolution (``conv1d``, ``conv2d``, ``convolution``) and pooling (``max_pool1d``,
+``max_pool2d``, ``avg_pool1d``, ``avg_pool2d``, ``max_pool``, ``avg_pool``).
 
 ``gelu`` and ``leaky_relu`` are *composites*: functions over other ops, with no row and no
 backend rule of their own (``runtime.ops.op_info``); their gradients, XLA and ONNX forms are
@@ -20,14 +22,32 @@ from runtime.core.graph import name_scope
 from runtime.math import softplus
 from runtime.ops.broadcast_ops import where
 from runtime.ops.constant_ops import cast, convert_to_tensor
+from runtime.ops.conv_ops import conv1d, conv2d, convolution
 from runtime.ops.math_ops import add, divide, greater, multiply, sigmoid, tanh
 from runtime.ops.nn_ops import relu, softmax, sparse_softmax_cross_entropy_with_logits
 from runtime.ops.op_info import floats, op_info
+from runtime.ops.pooling_ops import (
+    avg_pool,
+    avg_pool1d,
+    avg_pool2d,
+    max_pool,
+    max_pool1d,
+    max_pool2d,
+)
 from runtime.ops.special_math_ops import erf
 
 __all__ = [
+    "avg_pool",
+    "avg_pool1d",
+    "avg_pool2d",
+    "conv1d",
+    "conv2d",
+    "convolution",
     "gelu",
     "leaky_relu",
+    "max_pool",
+    "max_pool1d",
+    "max_pool2d",
     "relu",
     "sigmoid",
     "softmax",

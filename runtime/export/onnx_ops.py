@@ -29,6 +29,7 @@ from runtime.core.op_def import OPS
 from runtime.export import onnx_types as types
 from runtime.export.onnx_array_ops import ARRAY_OPS_LOWERINGS
 from runtime.export.onnx_control_flow import CONTROL_FLOW_LOWERINGS
+from runtime.export.onnx_conv import CONV_LOWERINGS, UNEXPORTABLE_CONV_GRADIENTS
 from runtime.export.onnx_gradients import GRADIENT_LOWERINGS, UNEXPORTABLE_GRADIENT_OPS
 from runtime.export.onnx_indexing import INDEXING_LOWERINGS
 from runtime.export.onnx_sequences import SEQUENCE_LOWERINGS
@@ -550,6 +551,7 @@ LOWERINGS = {
     **CONTROL_FLOW_LOWERINGS,
     **SEQUENCE_LOWERINGS,
     **GRADIENT_LOWERINGS,
+    **CONV_LOWERINGS,
 }
 
 # A row naming its ONNX operator (``onnx="Tanh"``) is that one node on its inputs.
@@ -569,4 +571,5 @@ UNEXPORTABLE = {
     string_ops.STRING_LENGTH: "ONNX has no operator giving the length of a string",
     script_ops.PY_FUNCTION: "it calls Python (rt.py_function), which an ONNX model cannot hold",
     **UNEXPORTABLE_GRADIENT_OPS,
+    **UNEXPORTABLE_CONV_GRADIENTS,
 }

@@ -28,6 +28,20 @@ _HALVED_GRADIENT = rt.custom_gradient(lambda x: (x * 1.0, lambda dy: dy * 0.5))
 NOT_SAVED = {"EagerPyFunc": "tests/runtime/ops/test_py_function.py (rt.py_function)"}
 
 
+def _conv_and_pool_gradients(x):
+    """A convolution's and the poolings' gradients, and the max pooling's second one."""
+    with rt.GradientTape() as outer:
+        outer.watch(x)
+        with rt.GradientTape() as inner:
+            inner.watch(x)
+            image = rt.nn.conv2d(rt.reshape(x, [1, 2, 3, 1]), rt.reshape(x[0, :2], [2, 1, 1, 1]), 1, "SAME")  # fmt: skip
+            pooled = rt.nn.max_pool2d(image, 2, 1, "SAME") + rt.nn.avg_pool2d(image, 2, 1, "SAME")
+            loss = rt.reduce_sum(pooled * pooled)
+        first = inner.gradient(loss, x)
+        size = rt.reduce_sum(first * first)
+    return outer.gradient(size, x)
+
+
 class EveryOp(rt.Module):
     def __init__(self):
         super().__init__()
@@ -162,7 +176,11 @@ class EveryOp(rt.Module):
         items = list_gradient_ops.grad_list_add(
             list_gradient_ops.grad_list_empty(), list_gradient_ops.grad_list_from_tensor(first)
         )
-        return first, list_gradient_ops.grad_list_get(items, 1, [3], rt.float32)
+        return (
+            first,
+            list_gradient_ops.grad_list_get(items, 1, [3], rt.float32),
+            _conv_and_pool_gradients(x),
+        )
 
     @ag.function(
         input_signature=[rt.TensorSpec([None], rt.string), rt.TensorSpec([], rt.float32)],

@@ -76,6 +76,20 @@ def _xent_and_gradient(logits, labels):
     return loss, tape.gradient(loss, logits)
 
 
+def _conv_and_pool_gradients(x, w):
+    """The gradient rows of convolution and pooling, and their own gradients (second order)."""
+    with rt.GradientTape() as outer:
+        outer.watch([x, w])
+        with rt.GradientTape() as tape:
+            tape.watch([x, w])
+            y = rt.nn.conv2d(x, w, 2, "SAME")
+            y = rt.nn.max_pool2d(y, 2, 1, "SAME") + rt.nn.avg_pool2d(y, 2, 1, "SAME")
+            loss = rt.reduce_sum(y * y)
+        dx, dw = tape.gradient(loss, [x, w])
+        total = rt.reduce_sum(dx * dx) + rt.reduce_sum(dw * dw)
+    return (dx, dw, *outer.gradient(total, [x, w]))
+
+
 def _call_of_a_function(x):
     square = GraphFunction(trace(lambda v: v * v + 1.0, [rt.TensorSpec([2, 3])], "square"))
     return square([x])[0]
@@ -191,6 +205,13 @@ CASES = {
     "gradients through slices and gathers": (_gradients_of_slices, [F, np.int32(1)]),
     "gradient lists": (_gradient_lists, [F, P, np.int32(1)]),
     "a call of a traced function": (_call_of_a_function, [P]),
+    "convolution and pooling gradients": (
+        _conv_and_pool_gradients,
+        [
+            np.linspace(-1.0, 1.0, 50, dtype=np.float32).reshape(1, 5, 5, 2) ** 3,
+            np.linspace(-1.0, 0.7, 36, dtype=np.float32).reshape(3, 3, 2, 2),
+        ],
+    ),
 }
 
 

@@ -1,0 +1,86 @@
+"""The ONNX forms of convolution and pooling: ``Conv``, ``MaxPool``, ``AveragePool``.
+
+ONNX takes channels first and a filter ``(out, in, *window)``, the runtime's rows channels
+last and ``(*window, in, out)``: each form transposes on the way in and out. TensorFlow's
+SAME padding puts the odd element after, ONNX's ``SAME_UPPER``; an average excludes the
+padding in both (ONNX's ``count_include_pad=0``, its default).
+
+The gradients' rows have no ONNX form: ONNX computes a model's values, and a function that
+exports its gradient is rare enough to be refused with the reason.
+
+>>> from runtime.ops.conv_ops import CONV2D
+>>> CONV2D in CONV_LOWERINGS
+True
+"""
+
+from __future__ import annotations
+
+from runtime.core import dtypes
+from runtime.export.onnx_types import work_dtype
+from runtime.ops import conv_ops, pooling_ops
+
+_TO_FIRST, _TO_LAST = [0, 3, 1, 2], [0, 2, 3, 1]
+_AUTO_PAD = {"VALID": "VALID", "SAME": "SAME_UPPER"}
+# onnxruntime's kernels: Conv and AveragePool of float32 only (float64 is refused rather
+# than computed with half its digits); MaxPool of floats and 8-bit ints.
+_FLOAT32 = frozenset({dtypes.float32})
+_MAX_POOL = frozenset({dtypes.float32, dtypes.float64, dtypes.int8, dtypes.uint8})
+_EXACT_IN_FLOAT64 = frozenset({dtypes.int16, dtypes.int32})  # a maximum picks, never rounds
+
+
+def _channels_first_node(b, op, op_type, inputs, supported, **attributes):
+    """``op_type`` on ``inputs`` transposed to channels first, its result transposed back,
+    computed in a type onnxruntime has (float16 in float32, int32 maxima in float64)."""
+    dtype = op.inputs[0].dtype
+    try:
+        work = work_dtype(dtype, supported)
+    except ValueError as e:
+        if op_type != "MaxPool" or dtype not in _EXACT_IN_FLOAT64:
+            raise b.unsupported(f"{op_type} of {dtype.name}: {e}") from None
+        work = dtypes.float64
+    if work is not dtype:
+        inputs = [b.cast(x, work) for x in inputs]
+    inputs[0] = b.node1("Transpose", [inputs[0]], perm=_TO_FIRST)
+    out = b.node1(op_type, inputs, auto_pad=_AUTO_PAD[op.attrs["padding"]], **attributes)
+    out = b.node1("Transpose", [out], perm=_TO_LAST)
+    return [out if work is dtype else b.cast(out, dtype)]
+
+
+def _conv(b, op, inputs):
+    x, filters = inputs
+    filters = b.node1("Transpose", [filters], perm=[3, 2, 0, 1])
+    attrs = op.attrs
+    return _channels_first_node(
+        b, op, "Conv", [x, filters], _FLOAT32,
+        strides=list(attrs["strides"]), dilations=list(attrs["dilations"]),
+    )  # fmt: skip
+
+
+def _pool(op_type, supported):
+    def rule(b, op, inputs):
+        attrs = op.attrs
+        return _channels_first_node(
+            b, op, op_type, list(inputs), supported,
+            kernel_shape=list(attrs["ksize"]), strides=list(attrs["strides"]),
+        )  # fmt: skip
+
+    return rule
+
+
+CONV_LOWERINGS = {
+    conv_ops.CONV2D: _conv,
+    pooling_ops.MAX_POOL: _pool("MaxPool", _MAX_POOL),
+    pooling_ops.AVG_POOL: _pool("AveragePool", _FLOAT32),
+}
+
+_GRADIENT = "it computes a convolution's or a pooling's gradient, which ONNX models do not"
+UNEXPORTABLE_CONV_GRADIENTS = {
+    opdef: _GRADIENT
+    for opdef in (
+        conv_ops.CONV2D_BACKPROP_INPUT,
+        conv_ops.CONV2D_BACKPROP_FILTER,
+        pooling_ops.MAX_POOL_GRAD,
+        pooling_ops.MAX_POOL_GRAD_GRAD,
+        pooling_ops.AVG_POOL_GRAD,
+    )
+}
