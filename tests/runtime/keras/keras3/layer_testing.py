@@ -3,6 +3,8 @@ written for ``rt.keras`` so that ported tests read as Keras's do."""
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pytest
 
@@ -68,6 +70,21 @@ class TestCase:
 
     def assertLess(self, a, b):
         assert a < b
+
+    def assertGreaterEqual(self, a, b):
+        assert a >= b
+
+    def assertAlmostEqual(self, a, b, places=7):
+        assert round(abs(float(a) - float(b)), places) == 0, f"{a} != {b}"
+
+    def run_class_serialization_test(self, instance, custom_objects=None):
+        """The config is JSON, and rebuilds an equal object whose config is the same."""
+        config = instance.get_config()
+        json.dumps(config)
+        rebuilt = type(instance).from_config(config)
+        assert rebuilt.get_config() == config
+        assert set(vars(rebuilt)) == set(vars(instance))
+        return rebuilt
 
     def assertRaises(self, exception, *args):
         if args:
