@@ -14,10 +14,7 @@ array([-5.,  1.,  6.], dtype=float32)
 
 from __future__ import annotations
 
-from runtime import math as math_ops
-from runtime.math import softplus as _softplus
-from runtime.nn import gelu as _gelu
-from runtime.nn import leaky_relu as _leaky_relu
+from runtime.keras import _math as math_ops
 from runtime.ops import nn_ops
 from runtime.ops.array_ops import expand_dims, shape_of, split, stack, stop_gradient, zeros_like
 from runtime.ops.broadcast_ops import where
@@ -61,7 +58,7 @@ def relu(x, negative_slope=0.0, max_value=None, threshold=0.0):
 
 def leaky_relu(x, negative_slope=0.2):
     """``x`` where ``x > 0``, else ``negative_slope * x``."""
-    return _leaky_relu(x, alpha=negative_slope)
+    return math_ops.leaky_relu(x, negative_slope)
 
 
 def relu6(x):
@@ -129,7 +126,7 @@ def celu(x, alpha=1.0):
 
 def softplus(x):
     """``log(exp(x) + 1)``, computed without overflow."""
-    return _softplus(_tensor(x))
+    return math_ops.softplus(_tensor(x))
 
 
 def softsign(x):
@@ -218,7 +215,7 @@ hard_swish = hard_silu
 
 def gelu(x, approximate=False):
     """``x * P(X <= x)`` for a standard normal ``X``; ``approximate=True`` is the tanh form."""
-    return _gelu(_tensor(x), approximate=approximate)
+    return math_ops.gelu(_tensor(x), approximate=approximate)
 
 
 def glu(x, axis=-1):
