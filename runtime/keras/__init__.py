@@ -29,12 +29,14 @@ from runtime.keras import (
     activations,
     backend,
     callbacks,
+    constraints,
     initializers,
     layers,
     losses,
     metrics,
     models,
     optimizers,
+    regularizers,
 )
 from runtime.keras.models import Model, Sequential
 
@@ -50,4 +52,6 @@ __all__ = [
     "metrics",
     "models",
     "optimizers",
+    "constraints",
+    "regularizers",
 ]

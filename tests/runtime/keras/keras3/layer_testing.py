@@ -21,6 +21,24 @@ def as_numpy(value):
     return np.asarray(value)
 
 
+class _Raises:
+    """``with self.assertRaises(E) as context:``, then ``context.exception``, as unittest's."""
+
+    def __init__(self, exception):
+        self.expected, self.exception = exception, None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, kind, value, traceback):
+        if kind is None:
+            raise AssertionError(f"{self.expected.__name__} not raised")
+        if not issubclass(kind, self.expected):
+            return False
+        self.exception = value
+        return True
+
+
 class TestCase:
     """Keras' assertions over ``rt`` tensors (pytest collects subclasses named ``Test*``)."""
 
@@ -91,7 +109,10 @@ class TestCase:
             with pytest.raises(exception):
                 args[0](*args[1:])
             return None
-        return pytest.raises(exception)
+        return _Raises(exception)
+
+    def assertDictEqual(self, a, b):
+        assert a == b
 
     def assertRaisesRegex(self, exception, pattern, *args):
         if args:
