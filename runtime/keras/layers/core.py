@@ -18,9 +18,9 @@ from runtime.core import dtypes
 from runtime.core.tensor import Tensor
 from runtime.core.tensor_shape import TensorShape
 from runtime.functions.control_flow import cond
-from runtime.keras import activations, initializers
+from runtime.keras import activations, constraints, initializers, regularizers
 from runtime.keras.layers.base import Layer
-from runtime.ops.array_ops import reshape, shape_of
+from runtime.ops.array_ops import reshape, shape_of, stack, transpose
 from runtime.ops.constant_ops import cast
 from runtime.ops.linalg_ops import einsum
 from runtime.ops.math_ops import matmul
@@ -41,9 +41,15 @@ class Dense(Layer):
         use_bias=True,
         kernel_initializer="glorot_uniform",
         bias_initializer="zeros",
+        kernel_regularizer=None,
+        bias_regularizer=None,
+        activity_regularizer=None,
+        kernel_constraint=None,
+        bias_constraint=None,
         **kwargs,
     ):
-        super().__init__(**kwargs)
+        kwargs.pop("quantization_config", None)  # Keras 3's config names it; none is used here
+        super().__init__(activity_regularizer=activity_regularizer, **kwargs)
         if not isinstance(units, numbers.Integral) or isinstance(units, bool) or units <= 0:
             raise ValueError(
                 "Received an invalid value for `units`, expected a positive integer. "
@@ -54,6 +60,10 @@ class Dense(Layer):
         self.use_bias = use_bias
         self.kernel_initializer = initializers.get(kernel_initializer)  # refused now, as in Keras
         self.bias_initializer = initializers.get(bias_initializer)
+        self.kernel_regularizer = regularizers.get(kernel_regularizer)
+        self.bias_regularizer = regularizers.get(bias_regularizer)
+        self.kernel_constraint = constraints.get(kernel_constraint)
+        self.bias_constraint = constraints.get(bias_constraint)
 
     def build(self, input_shape):
         if input_shape is not None and len(input_shape) < 2:
@@ -65,12 +75,20 @@ class Dense(Layer):
                 f"Full input shape received: {input_shape}"
             )
         self.kernel = self.add_weight(
-            name="kernel", shape=(last_dim, self.units), initializer=self.kernel_initializer
+            name="kernel",
+            shape=(last_dim, self.units),
+            initializer=self.kernel_initializer,
+            regularizer=self.kernel_regularizer,
+            constraint=self.kernel_constraint,
         )
         self.bias = None
         if self.use_bias:
             self.bias = self.add_weight(
-                name="bias", shape=(self.units,), initializer=self.bias_initializer
+                name="bias",
+                shape=(self.units,),
+                initializer=self.bias_initializer,
+                regularizer=self.bias_regularizer,
+                constraint=self.bias_constraint,
             )
 
     def call(self, inputs):
@@ -92,10 +110,25 @@ class Dense(Layer):
             outputs = einsum("...i,ij->...j", inputs, self.kernel)
         if self.bias is not None:
             outputs = outputs + self.bias
-        return self.activation(outputs)
+        return outputs if self.activation is None else self.activation(outputs)
 
     def compute_output_shape(self, input_shape):
         return TensorShape([*tuple(input_shape)[:-1], self.units])
+
+    def get_config(self):
+        return {
+            **super().get_config(),
+            "units": self.units,
+            "activation": activations.serialize(self.activation or activations.linear),
+            "use_bias": self.use_bias,
+            "kernel_initializer": initializers.serialize(self.kernel_initializer),
+            "bias_initializer": initializers.serialize(self.bias_initializer),
+            "kernel_regularizer": regularizers.serialize(self.kernel_regularizer),
+            "bias_regularizer": regularizers.serialize(self.bias_regularizer),
+            "kernel_constraint": constraints.serialize(self.kernel_constraint),
+            "bias_constraint": constraints.serialize(self.bias_constraint),
+            "quantization_config": None,
+        }
 
     def _refuse_rank(self, shape):  # Keras' InputSpec(min_ndim=2), worded so
         raise ValueError(
@@ -106,9 +139,17 @@ class Dense(Layer):
 
 class Flatten(Layer):
     """Flattens each example: ``(batch, 28, 28)`` -> ``(batch, 784)``; ``(batch,)`` ->
-    ``(batch, 1)``."""
+    ``(batch, 1)``. With ``data_format="channels_first"`` the channels go last first, so
+    that the order of the features is the same in both formats."""
+
+    def __init__(self, data_format=None, **kwargs):
+        super().__init__(**kwargs)
+        self.data_format = _data_format(data_format)
 
     def call(self, inputs):
+        rank = inputs.shape.rank
+        if self.data_format == "channels_first" and rank is not None and rank > 2:
+            inputs = transpose(inputs, [0, *range(2, rank), 1])
         shape = inputs.shape.as_list()
         if len(shape) == 1:
             return reshape(inputs, [-1, 1])
@@ -121,6 +162,21 @@ class Flatten(Layer):
         rest = dims[1:]
         size = math.prod(rest) if all(d is not None for d in rest) else None
         return TensorShape([dims[0], size])
+
+    def get_config(self):
+        return {**super().get_config(), "data_format": self.data_format}
+
+
+def _data_format(data_format):
+    """Keras' ``data_format`` argument: ``"channels_last"`` (the default) or
+    ``"channels_first"``."""
+    value = "channels_last" if data_format is None else str(data_format).lower()
+    if value not in ("channels_last", "channels_first"):
+        raise ValueError(
+            'The `data_format` argument must be one of {"channels_first", "channels_last"}. '
+            f"Received: data_format={data_format}"
+        )
+    return value
 
 
 class Dropout(Layer):
@@ -146,14 +202,35 @@ class Dropout(Layer):
         return self._drop(inputs)
 
     def _drop(self, inputs):
-        noise_shape = self.noise_shape if self.noise_shape is not None else shape_of(inputs)
+        noise_shape = self._noise_shape(inputs)
         # Drawn in float64, the generator's own precision: no conversion before the comparison.
         keep = uniform(noise_shape, dtype=dtypes.float64, seed=self.seed) >= self.rate
         # The mask is scaled, not the inputs: their gradient is then one product.
         return inputs * (cast(keep, inputs.dtype) * (1.0 / (1.0 - self.rate)))
 
+    def _noise_shape(self, inputs):
+        """The mask's shape: ``noise_shape`` with its None sizes those of the inputs (a size of
+        1 shares the mask along that axis), or the inputs' shape."""
+        if self.noise_shape is None:
+            return shape_of(inputs)
+        if len(self.noise_shape) != inputs.shape.rank:
+            raise ValueError(
+                f"`noise_shape` {tuple(self.noise_shape)} should have the rank of the inputs, "
+                f"{inputs.shape.rank}; received inputs of shape {tuple(inputs.shape.as_list())}"
+            )
+        sizes = shape_of(inputs)
+        return stack([sizes[i] if d is None else d for i, d in enumerate(self.noise_shape)])
+
     def compute_output_shape(self, input_shape):
         return TensorShape(input_shape)
+
+    def get_config(self):
+        return {
+            **super().get_config(),
+            "rate": self.rate,
+            "seed": self.seed,
+            "noise_shape": self.noise_shape,
+        }
 
 
 class Activation(Layer):
@@ -168,3 +245,6 @@ class Activation(Layer):
 
     def compute_output_shape(self, input_shape):
         return TensorShape(input_shape)
+
+    def get_config(self):
+        return {**super().get_config(), "activation": activations.serialize(self.activation)}
