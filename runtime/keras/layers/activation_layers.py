@@ -38,6 +38,7 @@ class Softmax(_SameShape):
     def call(self, inputs, mask=None):
         if mask is not None:
             mask = convert_to_tensor(mask)
+            _check_broadcastable(mask, inputs)
             if not mask.dtype.is_bool:
                 mask = greater(mask, cast(0.5, mask.dtype))
             inputs = where(mask, inputs, cast(_large_negative(inputs.dtype), inputs.dtype))
@@ -48,6 +49,22 @@ class Softmax(_SameShape):
 
     def get_config(self):
         return {**super().get_config(), "axis": self.axis}
+
+
+def _check_broadcastable(mask, inputs):
+    mask_shape, input_shape = mask.shape.as_list(), inputs.shape.as_list()
+    shapes = f"Received: inputs.shape={tuple(input_shape)}, mask.shape={tuple(mask_shape)}"
+    if len(mask_shape) > len(input_shape):
+        raise ValueError(
+            "The `mask` must be broadcastable to `inputs` and must not have more dimensions. "
+            + shapes
+        )
+    for m, i in zip(reversed(mask_shape), reversed(input_shape)):
+        if m is not None and i is not None and m not in (1, i):
+            raise ValueError(
+                "The `mask` must be broadcastable to `inputs`. Each mask dimension must be 1 "
+                "or match the corresponding input dimension. " + shapes
+            )
 
 
 def _large_negative(dtype):

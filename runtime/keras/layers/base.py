@@ -248,6 +248,13 @@ class Layer(Module):
                 f"{len(weights)} elements."
             )
         for variable, value in zip(mine, weights):
+            # Cast to the weight's dtype, as Keras' variables do (float64 numpy arrays...).
+            value = np.asarray(value, dtype=variable.dtype.as_numpy_dtype)
+            if tuple(variable.shape.as_list()) != value.shape:
+                raise ValueError(
+                    f"Layer {self.name} weight shape {tuple(variable.shape.as_list())} is not "
+                    f"compatible with provided weight shape {value.shape}."
+                )
             variable.assign(value)
 
     def _own_variables(self):
@@ -326,8 +333,15 @@ class Layer(Module):
 
     @classmethod
     def from_config(cls, config):
-        """The layer ``config`` describes (``get_config``'s, or one written by Keras 3)."""
-        return cls(**config)
+        """The layer ``config`` describes (``get_config``'s, or one written by Keras 3). A
+        config the class refuses raises TypeError naming the class, as in Keras 3."""
+        try:
+            return cls(**config)
+        except Exception as error:
+            raise TypeError(
+                f"Error when deserializing class '{cls.__name__}' using config={config}.\n\n"
+                f"Exception encountered: {error}"
+            ) from error
 
     # --- building and calling ---------------------------------------------------------------
 

@@ -191,7 +191,7 @@ class Dropout(Layer):
                 f"and 1. Received: rate={rate!r}"
             )
         self.rate = float(rate)
-        self.noise_shape = noise_shape
+        self.noise_shape = _checked_noise_shape(noise_shape)
         self.seed = seed
 
     def call(self, inputs, training=None):
@@ -231,6 +231,25 @@ class Dropout(Layer):
             "seed": self.seed,
             "noise_shape": self.noise_shape,
         }
+
+
+def _checked_noise_shape(noise_shape):
+    """Keras' rule: None, or a tuple of positive sizes and Nones (a list becomes a tuple)."""
+    if noise_shape is None:
+        return None
+    problem = None
+    if not isinstance(noise_shape, (tuple, list)):
+        problem = "Expected a tuple or list of integers."
+    elif not all(d is None or isinstance(d, numbers.Integral) for d in noise_shape):
+        problem = "Expected all elements to be integers or None."
+    elif not all(d is None or d > 0 for d in noise_shape):
+        problem = "Expected all dimensions to be positive integers or None."
+    if problem:
+        raise ValueError(
+            f"Invalid value received for argument `noise_shape`. {problem} "
+            f"Received: noise_shape={noise_shape}"
+        )
+    return tuple(noise_shape)
 
 
 class Activation(Layer):

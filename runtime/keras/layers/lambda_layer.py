@@ -16,6 +16,8 @@ import inspect
 import marshal
 import types
 
+import numpy as np
+
 from runtime.core import nest
 from runtime.core.tensor_shape import TensorShape
 from runtime.keras import activations
@@ -68,7 +70,8 @@ class Lambda(Layer):
             shape = self._output_shape
             config["output_shape"] = _function_config(shape) if callable(shape) else shape
         if self.mask is not None:
-            config["mask"] = _function_config(self.mask) if callable(self.mask) else self.mask
+            mask = self.mask
+            config["mask"] = _function_config(mask) if callable(mask) else _value_config(mask)
         config["arguments"] = self.arguments
         return config
 
@@ -83,6 +86,11 @@ class Lambda(Layer):
             config["output_shape"] = _load_function(shape, custom_objects, safe_mode)
         elif isinstance(shape, list):
             config["output_shape"] = tuple(shape)
+        mask = config.get("mask")
+        if isinstance(mask, dict) and mask.get("class_name") in ("__tensor__", "__numpy__"):
+            config["mask"] = np.asarray(mask["config"]["value"], mask["config"]["dtype"])
+        elif isinstance(mask, dict):
+            config["mask"] = _load_function(mask, custom_objects, safe_mode)
         return cls(**config)
 
 
@@ -100,6 +108,13 @@ def _function_config(function):
     raise ValueError(
         f"Invalid input type for serialization. Received: {function} of type {type(function)}."
     )
+
+
+def _value_config(value):
+    """An array or a tensor as Keras 3 writes it in a config."""
+    array = np.asarray(value.numpy() if hasattr(value, "numpy") else value)
+    config = {"value": array.tolist(), "dtype": str(array.dtype)}
+    return {"class_name": "__tensor__", "config": config}
 
 
 def _load_function(config, custom_objects, safe_mode):

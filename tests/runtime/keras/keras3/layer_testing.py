@@ -3,6 +3,7 @@ written for ``rt.keras`` so that ported tests read as Keras's do."""
 
 from __future__ import annotations
 
+import inspect
 import json
 
 import numpy as np
@@ -19,6 +20,10 @@ def as_numpy(value):
     if hasattr(value, "numpy"):
         return value.numpy()
     return np.asarray(value)
+
+
+def _parameters(function):
+    return inspect.signature(function).parameters
 
 
 class _Raises:
@@ -152,7 +157,10 @@ class TestCase:
         and gradients reach its trainable weights."""
         layer = layer_cls(**init_kwargs)
         config = layer.get_config()
-        rebuilt = layer_cls.from_config(config)
+        options = {}
+        if custom_objects is not None and "custom_objects" in _parameters(layer_cls.from_config):
+            options["custom_objects"] = custom_objects
+        rebuilt = layer_cls.from_config(config, **options)
         assert rebuilt.get_config() == config
         if input_data is None:
             rng = np.random.default_rng(0)
