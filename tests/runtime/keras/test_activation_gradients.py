@@ -74,3 +74,18 @@ def test_get_serialize_deserialize_by_keras_names():
     assert activations.get({"class_name": "function", "config": "elu"}) is activations.elu
     with pytest.raises(ValueError, match="Could not interpret activation function identifier"):
         activations.get("swishy")
+
+
+def _applied(f):
+    def apply(x):
+        return f(x)
+
+    return apply
+
+
+@pytest.mark.parametrize("name,f", CASES, ids=[c[0] for c in CASES])
+def test_xla_compiled_activation_computes_as_eager(name, f):
+    pytest.importorskip("jax")
+    x = rt.constant(X)
+    compiled = ag.function(_applied(f), jit_compile=True)
+    np.testing.assert_allclose(compiled(x).numpy(), f(x).numpy(), rtol=2e-5, atol=1e-6)
