@@ -88,7 +88,7 @@ class L1L2(Regularizer):
 
     def __call__(self, x):
         x = _as_float_tensor(x)
-        penalty = math_ops.reduce_sum(math_ops.multiply(x, 0.0))
+        penalty = convert_to_tensor(0.0, dtype=x.dtype)
         if self.l1:
             penalty += self.l1 * math_ops.reduce_sum(math_ops.abs(x))
         if self.l2:

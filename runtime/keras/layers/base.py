@@ -386,7 +386,7 @@ class Layer(Module):
             else:
                 with name_scope(self.name):  # ops are named dense/MatMul...
                     outputs = staging.converted(self.call)(inputs, *args, **kwargs)
-            if self.activity_regularizer is not None:
+            if getattr(self, "activity_regularizer", None) is not None:
                 self._regularize_activity(outputs)
             return outputs
         finally:
