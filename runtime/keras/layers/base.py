@@ -308,7 +308,7 @@ class Layer(Module):
         return found
 
     def _clear_losses(self):
-        for layer in self._flatten_layers():
+        for layer in self._cached("all_layers", self._flatten_layers):  # once per model call
             layer.__dict__.get("_losses", []).clear()
 
     def _regularize_activity(self, outputs):
