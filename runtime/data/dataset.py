@@ -100,8 +100,7 @@ class Dataset:
         sizes = {len(a) for a in flat}
         if len(sizes) > 1:
             raise ValueError(
-                "Dimensions in the first axis of the components differ: "
-                f"{[a.shape for a in flat]}"
+                f"Dimensions in the first axis of the components differ: {[a.shape for a in flat]}"
             )
         size = sizes.pop()
 
@@ -142,13 +141,20 @@ class Dataset:
 
         def iterate():
             for parts in zip(*(d._make_iterator() for d in flat)):
-                yield nest.pack_sequence_as(datasets, list(parts)) if isinstance(
-                    datasets, dict
-                ) else tuple(parts)
+                yield (
+                    nest.pack_sequence_as(datasets, list(parts))
+                    if isinstance(datasets, dict)
+                    else tuple(parts)
+                )
 
         def spec():
             specs = [d.element_spec for d in flat]
-            return nest.pack_sequence_as(datasets, specs) if isinstance(datasets, dict) else tuple(specs)
+            return (
+                nest.pack_sequence_as(datasets, specs)
+                if isinstance(datasets, dict)
+                else tuple(specs)
+            )
+
         known = [d._cardinality for d in flat if d._cardinality >= 0]
         cardinality = min(known) if known else flat[0]._cardinality
         return Dataset(iterate, spec, cardinality)
@@ -261,7 +267,9 @@ class Dataset:
             return itertools.islice(self._make_iterator(), count, None)
 
         size = self._cardinality
-        return Dataset(iterate, lambda: self.element_spec, max(size - count, 0) if size >= 0 else size)
+        return Dataset(
+            iterate, lambda: self.element_spec, max(size - count, 0) if size >= 0 else size
+        )
 
     def prefetch(self, buffer_size, name=None):
         """The same elements: this executor makes each one as it is asked for."""

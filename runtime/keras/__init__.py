@@ -29,12 +29,14 @@ from runtime.keras import (
     activations,
     backend,
     callbacks,
+    constraints,
     initializers,
     layers,
     losses,
     metrics,
     models,
     optimizers,
+    regularizers,
     saving,
 )
 from runtime.keras.models import Model, Sequential
@@ -51,5 +53,7 @@ __all__ = [
     "metrics",
     "models",
     "optimizers",
+    "constraints",
+    "regularizers",
     "saving",
 ]

@@ -30,6 +30,7 @@ import numpy as np
 from runtime.core import context, dtypes
 from runtime.core.graph import name_scope
 from runtime.gradients.tape import GradientTape
+from runtime.keras import constraints
 from runtime.ops.constant_ops import cast, convert_to_tensor
 from runtime.ops.math_ops import maximum, pow, sqrt, square
 from runtime.state import deferred
@@ -133,6 +134,7 @@ class Optimizer:
                 raise TypeError(f"apply_gradients needs variables, got {variable!r}")
             grad = convert_to_tensor(grad, dtype=variable.dtype)
             self._update(grad, variable, self._slots_of(variable), cast(rate, variable.dtype))
+        constraints.apply_constraints(v for _, v in given)  # Keras: after the updates
         return self.iterations.assign_add(1)
 
     def _rate(self, lr):

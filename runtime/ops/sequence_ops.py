@@ -60,4 +60,3 @@ def _along(vector, axis, rank):
     for _ in builtins.range(rank - axis - 1):
         vector = expand_dims(vector, -1)
     return vector
-

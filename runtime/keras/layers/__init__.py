@@ -1,13 +1,12 @@
-"""``rt.keras.layers``: ``Layer`` and the core layers."""
+"""``rt.keras.layers``: ``Layer`` and Keras 3's layers."""
 
+from runtime.keras.layers.activation_layers import ELU, LeakyReLU, PReLU, ReLU, Softmax
 from runtime.keras.layers.base import Layer
+from runtime.keras.layers.convolutional import Conv1D, Conv2D
 from runtime.keras.layers.core import Activation, Dense, Dropout, Flatten
-
-__all__ = ["Activation", "Dense", "Dropout", "Flatten", "Layer"]
-
-# Convolution and pooling (issue 27).
-from runtime.keras.layers.convolutional import Conv1D, Conv2D  # noqa: E402
-from runtime.keras.layers.pooling import (  # noqa: E402
+from runtime.keras.layers.embedding import Embedding
+from runtime.keras.layers.lambda_layer import Identity, Lambda
+from runtime.keras.layers.pooling import (
     AveragePooling1D,
     AveragePooling2D,
     GlobalAveragePooling1D,
@@ -17,16 +16,6 @@ from runtime.keras.layers.pooling import (  # noqa: E402
     MaxPooling1D,
     MaxPooling2D,
 )
+from runtime.keras.layers.reshaping import Permute, RepeatVector, Reshape
 
-__all__ += [
-    "AveragePooling1D",
-    "AveragePooling2D",
-    "Conv1D",
-    "Conv2D",
-    "GlobalAveragePooling1D",
-    "GlobalAveragePooling2D",
-    "GlobalMaxPooling1D",
-    "GlobalMaxPooling2D",
-    "MaxPooling1D",
-    "MaxPooling2D",
-]
+__all__ = sorted(name for name in dir() if name[0].isupper())

@@ -37,14 +37,24 @@ from runtime.core.tensor_shape import TensorShape
 from runtime.core.tensor_spec import TensorSpec
 from runtime.execution import staging
 from runtime.execution.tracing import trace
-from runtime.keras import backend, initializers
+from runtime.keras import backend, constraints, initializers, regularizers
 from runtime.keras.layers import layer_config
+from runtime.ops.array_ops import shape_of
 from runtime.ops.constant_ops import cast, convert_to_tensor
 from runtime.state import deferred
 from runtime.state.module import Module
 from runtime.state.variables import Variable
 
-_LAYER_KEYWORDS = {"input_shape", "batch_input_shape", "batch_size", "dtype", "name", "trainable"}
+_LAYER_KEYWORDS = {
+    "input_shape",
+    "input_dim",
+    "batch_input_shape",
+    "batch_size",
+    "dtype",
+    "name",
+    "trainable",
+    "activity_regularizer",
+}
 
 
 class _CallContext(threading.local):
@@ -52,6 +62,7 @@ class _CallContext(threading.local):
 
     def __init__(self):
         self.training = None
+        self.depth = 0  # layer calls in progress: the outermost one clears the added losses
 
 
 _call_context = _CallContext()
@@ -100,9 +111,13 @@ class Layer(Module):
         self._trainable = bool(trainable)
         self.built = False
         self._own_weights = []  # made by add_weight, in order
-        self._dtype = dtypes.as_dtype(dtype or backend.floatx())
+        self._dtype = dtypes.as_dtype(layer_config.dtype_name(dtype) or backend.floatx())
         self._build_input_shape = None
+        self._losses = []  # added by add_loss during the last call
+        self.activity_regularizer = regularizers.get(kwargs.get("activity_regularizer"))
         input_shape = kwargs.get("batch_input_shape")
+        if input_shape is None and kwargs.get("input_dim") is not None:
+            kwargs["input_shape"] = (kwargs["input_dim"],)
         if input_shape is None and kwargs.get("input_shape") is not None:
             input_shape = (kwargs.get("batch_size"), *kwargs["input_shape"])
         self._batch_input_shape = None if input_shape is None else tuple(input_shape)
@@ -147,10 +162,13 @@ class Layer(Module):
         dtype=None,
         initializer=None,
         trainable=True,
+        regularizer=None,
+        constraint=None,
     ):
         """Creates a weight of this layer, ``<layer name>/<name>:0``, with ``initializer``
         (default ``"glorot_uniform"``). Made eagerly even while a graph is traced, as
-        TensorFlow's ``init_scope`` does: the weight outlives the trace."""
+        TensorFlow's ``init_scope`` does: the weight outlives the trace. Its ``regularizer``
+        adds to ``layer.losses``; its ``constraint`` projects it after each optimizer step."""
         dtype = dtypes.as_dtype(dtype or self._dtype)
         initializer = initializers.get(initializer or "glorot_uniform")
         shape = () if shape is None else tuple(shape)
@@ -161,6 +179,8 @@ class Layer(Module):
                 trainable=trainable,
                 name=name or "Variable",
             )
+        variable.regularizer = regularizers.get(regularizer)
+        variable.constraint = constraints.get(constraint)
         self._own_weights.append(variable)
         deferred.attached(self, "_own_weights", self._own_weights)  # a restore may wait for it
         structure_changed()
@@ -265,6 +285,45 @@ class Layer(Module):
                     found.append(inner)
         return found
 
+    # --- losses -------------------------------------------------------------------------------
+
+    def add_loss(self, loss):
+        """Adds a scalar loss (or a list of them), computed in ``call``, to ``layer.losses``:
+        the losses added during the last outermost call are kept, as in Keras."""
+        for value in nest.flatten(loss):
+            if not isinstance(value, Tensor):
+                raise ValueError(
+                    "`add_loss()` can only be called from inside `build()` or `call()`, on a "
+                    f"tensor input. Received invalid value: {value}"
+                )
+            self._losses.append(value)
+
+    @property
+    def losses(self):
+        """The losses of the last call (``add_loss``, activity regularizers) of this layer and
+        the layers inside it, then the penalties of the regularized trainable weights,
+        computed from their values now."""
+        layers = self._flatten_layers()
+        found = [loss for layer in layers for loss in layer.__dict__.get("_losses", ())]
+        for variable in self.trainable_weights:
+            regularizer = getattr(variable, "regularizer", None)
+            if regularizer is not None:
+                found.append(regularizer(variable.read_value()))
+        return found
+
+    def _clear_losses(self):
+        for layer in self._cached("all_layers", self._flatten_layers):  # once per model call
+            layer.__dict__.get("_losses", []).clear()
+
+    def _regularize_activity(self, outputs):
+        """The activity regularizer's penalty of each output, per example, as in Keras 3."""
+        for output in nest.flatten(outputs):
+            if isinstance(output, Tensor):
+                loss = self.activity_regularizer(output)
+                if output.shape.rank:
+                    loss = loss / cast(shape_of(output)[0], loss.dtype)
+                self.add_loss(loss)
+
     # --- building and calling ---------------------------------------------------------------
 
     def build(self, input_shape):
@@ -299,13 +358,21 @@ class Layer(Module):
         elif takes_training:
             kwargs["training"] = training
         _call_context.training = training
+        if _call_context.depth == 0:
+            self._clear_losses()
+        _call_context.depth += 1
         try:
             if context.building_graph() is None:
-                return self.call(inputs, *args, **kwargs)
-            with name_scope(self.name):  # ops are named dense/MatMul...
-                return staging.converted(self.call)(inputs, *args, **kwargs)
+                outputs = self.call(inputs, *args, **kwargs)
+            else:
+                with name_scope(self.name):  # ops are named dense/MatMul...
+                    outputs = staging.converted(self.call)(inputs, *args, **kwargs)
+            if getattr(self, "activity_regularizer", None) is not None:
+                self._regularize_activity(outputs)
+            return outputs
         finally:
             _call_context.training = outer
+            _call_context.depth -= 1
 
     def _maybe_build(self, input_shape):
         self._build_input_shape = input_shape

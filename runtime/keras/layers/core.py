@@ -18,10 +18,9 @@ from runtime.core import dtypes
 from runtime.core.tensor import Tensor
 from runtime.core.tensor_shape import TensorShape
 from runtime.functions.control_flow import cond
-from runtime.keras import activations, initializers
+from runtime.keras import activations, constraints, initializers, regularizers
 from runtime.keras.layers.base import Layer
-from runtime.keras.saving.serialization import serialize_activation, serialize_keras_object
-from runtime.ops.array_ops import reshape, shape_of, transpose
+from runtime.ops.array_ops import reshape, shape_of, stack, transpose
 from runtime.ops.constant_ops import cast
 from runtime.ops.linalg_ops import einsum
 from runtime.ops.math_ops import matmul
@@ -42,9 +41,15 @@ class Dense(Layer):
         use_bias=True,
         kernel_initializer="glorot_uniform",
         bias_initializer="zeros",
+        kernel_regularizer=None,
+        bias_regularizer=None,
+        activity_regularizer=None,
+        kernel_constraint=None,
+        bias_constraint=None,
         **kwargs,
     ):
-        super().__init__(**kwargs)
+        kwargs.pop("quantization_config", None)  # Keras 3's config names it; none is used here
+        super().__init__(activity_regularizer=activity_regularizer, **kwargs)
         if not isinstance(units, numbers.Integral) or isinstance(units, bool) or units <= 0:
             raise ValueError(
                 "Received an invalid value for `units`, expected a positive integer. "
@@ -55,6 +60,10 @@ class Dense(Layer):
         self.use_bias = use_bias
         self.kernel_initializer = initializers.get(kernel_initializer)  # refused now, as in Keras
         self.bias_initializer = initializers.get(bias_initializer)
+        self.kernel_regularizer = regularizers.get(kernel_regularizer)
+        self.bias_regularizer = regularizers.get(bias_regularizer)
+        self.kernel_constraint = constraints.get(kernel_constraint)
+        self.bias_constraint = constraints.get(bias_constraint)
 
     def build(self, input_shape):
         if input_shape is not None and len(input_shape) < 2:
@@ -66,12 +75,20 @@ class Dense(Layer):
                 f"Full input shape received: {input_shape}"
             )
         self.kernel = self.add_weight(
-            name="kernel", shape=(last_dim, self.units), initializer=self.kernel_initializer
+            name="kernel",
+            shape=(last_dim, self.units),
+            initializer=self.kernel_initializer,
+            regularizer=self.kernel_regularizer,
+            constraint=self.kernel_constraint,
         )
         self.bias = None
         if self.use_bias:
             self.bias = self.add_weight(
-                name="bias", shape=(self.units,), initializer=self.bias_initializer
+                name="bias",
+                shape=(self.units,),
+                initializer=self.bias_initializer,
+                regularizer=self.bias_regularizer,
+                constraint=self.bias_constraint,
             )
 
     def call(self, inputs):
@@ -93,10 +110,25 @@ class Dense(Layer):
             outputs = einsum("...i,ij->...j", inputs, self.kernel)
         if self.bias is not None:
             outputs = outputs + self.bias
-        return self.activation(outputs)
+        return outputs if self.activation is None else self.activation(outputs)
 
     def compute_output_shape(self, input_shape):
         return TensorShape([*tuple(input_shape)[:-1], self.units])
+
+    def get_config(self):
+        return {
+            **super().get_config(),
+            "units": self.units,
+            "activation": activations.serialize(self.activation or activations.linear),
+            "use_bias": self.use_bias,
+            "kernel_initializer": initializers.serialize(self.kernel_initializer),
+            "bias_initializer": initializers.serialize(self.bias_initializer),
+            "kernel_regularizer": regularizers.serialize(self.kernel_regularizer),
+            "bias_regularizer": regularizers.serialize(self.bias_regularizer),
+            "kernel_constraint": constraints.serialize(self.kernel_constraint),
+            "bias_constraint": constraints.serialize(self.bias_constraint),
+            "quantization_config": None,
+        }
 
     def _refuse_rank(self, shape):  # Keras' InputSpec(min_ndim=2), worded so
         raise ValueError(
@@ -104,35 +136,15 @@ class Dense(Layer):
             f"found ndim={len(shape)}. Full shape received: {tuple(shape)}"
         )
 
-    def get_config(self):
-        return {
-            **super().get_config(),
-            "units": self.units,
-            "activation": serialize_activation(self.activation),
-            "use_bias": self.use_bias,
-            "kernel_initializer": serialize_keras_object(self.kernel_initializer),
-            "bias_initializer": serialize_keras_object(self.bias_initializer),
-            "kernel_regularizer": None,  # Keras's keys; options not implemented here are unset
-            "bias_regularizer": None,
-            "kernel_constraint": None,
-            "bias_constraint": None,
-            "quantization_config": None,
-        }
-
 
 class Flatten(Layer):
     """Flattens each example: ``(batch, 28, 28)`` -> ``(batch, 784)``; ``(batch,)`` ->
-    ``(batch, 1)``. With ``data_format="channels_first"`` the channel axis (the second) is
-    moved last first, so the order matches a channels-last model's."""
+    ``(batch, 1)``. With ``data_format="channels_first"`` the channels go last first, so
+    that the order of the features is the same in both formats."""
 
     def __init__(self, data_format=None, **kwargs):
         super().__init__(**kwargs)
-        if data_format not in (None, "channels_last", "channels_first"):
-            raise ValueError(
-                'The `data_format` argument must be one of "channels_first", "channels_last". '
-                f"Received: {data_format}"
-            )
-        self.data_format = data_format or "channels_last"
+        self.data_format = _data_format(data_format)
 
     def call(self, inputs):
         shape = inputs.shape.as_list()
@@ -154,6 +166,18 @@ class Flatten(Layer):
         return {**super().get_config(), "data_format": self.data_format}
 
 
+def _data_format(data_format):
+    """Keras' ``data_format`` argument: ``"channels_last"`` (the default) or
+    ``"channels_first"``."""
+    value = "channels_last" if data_format is None else str(data_format).lower()
+    if value not in ("channels_last", "channels_first"):
+        raise ValueError(
+            'The `data_format` argument must be one of {"channels_first", "channels_last"}. '
+            f"Received: data_format={data_format}"
+        )
+    return value
+
+
 class Dropout(Layer):
     """Sets a fraction ``rate`` of its inputs to 0 and scales the others by
     ``1 / (1 - rate)``, only when called with ``training=True``; otherwise the identity."""
@@ -168,7 +192,7 @@ class Dropout(Layer):
                 f"and 1. Received: rate={rate!r}"
             )
         self.rate = float(rate)
-        self.noise_shape = noise_shape
+        self.noise_shape = _checked_noise_shape(noise_shape)
         self.seed = seed
 
     def call(self, inputs, training=None):
@@ -179,11 +203,24 @@ class Dropout(Layer):
         return self._drop(inputs)
 
     def _drop(self, inputs):
-        noise_shape = self.noise_shape if self.noise_shape is not None else shape_of(inputs)
+        noise_shape = self._noise_shape(inputs)
         # Drawn in float64, the generator's own precision: no conversion before the comparison.
         keep = uniform(noise_shape, dtype=dtypes.float64, seed=self.seed) >= self.rate
         # The mask is scaled, not the inputs: their gradient is then one product.
         return inputs * (cast(keep, inputs.dtype) * (1.0 / (1.0 - self.rate)))
+
+    def _noise_shape(self, inputs):
+        """The mask's shape: ``noise_shape`` with its None sizes those of the inputs (a size of
+        1 shares the mask along that axis), or the inputs' shape."""
+        if self.noise_shape is None:
+            return shape_of(inputs)
+        if len(self.noise_shape) != inputs.shape.rank:
+            raise ValueError(
+                f"`noise_shape` {tuple(self.noise_shape)} should have the rank of the inputs, "
+                f"{inputs.shape.rank}; received inputs of shape {tuple(inputs.shape.as_list())}"
+            )
+        sizes = shape_of(inputs)
+        return stack([sizes[i] if d is None else d for i, d in enumerate(self.noise_shape)])
 
     def compute_output_shape(self, input_shape):
         return TensorShape(input_shape)
@@ -193,8 +230,27 @@ class Dropout(Layer):
             **super().get_config(),
             "rate": self.rate,
             "seed": self.seed,
-            "noise_shape": serialize_keras_object(self.noise_shape),
+            "noise_shape": self.noise_shape,
         }
+
+
+def _checked_noise_shape(noise_shape):
+    """Keras' rule: None, or a tuple of positive sizes and Nones (a list becomes a tuple)."""
+    if noise_shape is None:
+        return None
+    problem = None
+    if not isinstance(noise_shape, (tuple, list)):
+        problem = "Expected a tuple or list of integers."
+    elif not all(d is None or isinstance(d, numbers.Integral) for d in noise_shape):
+        problem = "Expected all elements to be integers or None."
+    elif not all(d is None or d > 0 for d in noise_shape):
+        problem = "Expected all dimensions to be positive integers or None."
+    if problem:
+        raise ValueError(
+            f"Invalid value received for argument `noise_shape`. {problem} "
+            f"Received: noise_shape={noise_shape}"
+        )
+    return tuple(noise_shape)
 
 
 class Activation(Layer):
@@ -213,4 +269,4 @@ class Activation(Layer):
         return TensorShape(input_shape)
 
     def get_config(self):
-        return {**super().get_config(), "activation": serialize_activation(self.activation)}
+        return {**super().get_config(), "activation": activations.serialize(self.activation)}

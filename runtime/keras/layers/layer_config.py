@@ -23,6 +23,7 @@ import inspect
 import textwrap
 
 from runtime.core.tensor_shape import TensorShape
+from runtime.keras import regularizers
 from runtime.keras.saving.serialization import construct, deserialize_keras_object
 
 _PLAIN = (str, int, float, bool, type(None))
@@ -73,6 +74,8 @@ def base_config(layer):
     """``name``, ``trainable``, ``dtype``, then (for a class without its own ``get_config``)
     the constructor's arguments."""
     config = {"name": layer.name, "trainable": layer.trainable, "dtype": dtype_policy(layer._dtype)}
+    if layer.activity_regularizer is not None:
+        config["activity_regularizer"] = regularizers.serialize(layer.activity_regularizer)
     arguments = getattr(layer, "_constructor_arguments", {})
     if isinstance(arguments, str):
         raise NotImplementedError(_must_override(type(layer).__name__, arguments))
@@ -115,7 +118,13 @@ def from_config(cls, config):
             config[key] = dtype_name(value)
         elif key.endswith(_MADE_BY_GET) and isinstance(value, dict) and "class_name" in value:
             config[key] = deserialize_keras_object(value)
-    return construct(cls, config, passed_on=_LAYER_KEYWORDS)
+    try:
+        return construct(cls, config, passed_on=_LAYER_KEYWORDS)
+    except Exception as error:  # Keras 3's wording and type: the config is what is wrong
+        raise TypeError(
+            f"Error when deserializing class '{cls.__name__}' using config={config}.\n\n"
+            f"Exception encountered: {error}"
+        ) from error
 
 
 # The arguments Keras's layers read with ``initializers.get``, ``activations.get``...: a

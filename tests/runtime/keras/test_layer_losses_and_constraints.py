@@ -1,0 +1,120 @@
+"""Layer losses (``add_loss``, weight and activity regularizers, collected through sublayers as
+Keras 3 does) and weight constraints (applied by the optimizer after each update)."""
+
+import numpy as np
+import pytest
+
+import autograph as ag
+import runtime as rt
+from runtime import keras
+from runtime.keras import constraints, regularizers
+
+X = np.array([[1.0, -2.0, 0.5], [0.0, 3.0, -1.0]], np.float32)
+
+
+class Penalized(keras.layers.Layer):
+    """Adds sum(inputs) as a loss at every call, and holds a regularized Dense."""
+
+    def __init__(self):
+        super().__init__()
+        self.dense = keras.layers.Dense(2, kernel_initializer="ones", kernel_regularizer="l1")
+
+    def call(self, inputs):
+        self.add_loss(rt.reduce_sum(inputs))
+        return self.dense(inputs)
+
+
+def test_losses_hold_the_last_calls_add_loss_then_the_weight_penalties():
+    layer = Penalized()
+    layer(X)
+    layer(2 * X)  # the outermost call clears the losses of the one before
+    losses = [float(v) for v in layer.losses]
+    np.testing.assert_allclose(losses, [2 * X.sum(), 0.01 * 3 * 2], rtol=1e-6)
+
+
+def test_weight_penalties_follow_the_weights_value():
+    dense = keras.layers.Dense(
+        2, kernel_initializer="ones", kernel_regularizer=regularizers.L2(0.5)
+    )
+    dense.build((None, 3))
+    dense.kernel.assign(np.full((3, 2), 2.0, np.float32))
+    np.testing.assert_allclose(float(dense.losses[0]), 0.5 * 4.0 * 6, rtol=1e-6)
+
+
+def test_activity_regularizer_is_per_example_of_the_outputs_of_the_last_call():
+    dense = keras.layers.Dense(
+        2, kernel_initializer="ones", use_bias=False, activity_regularizer=regularizers.L1(0.1)
+    )
+    outputs = X @ np.ones((3, 2), np.float32)
+    dense(X)
+    np.testing.assert_allclose(float(dense.losses[0]), 0.1 * np.abs(outputs).sum() / 2, rtol=1e-6)
+    dense(X[:1])
+    assert len(dense.losses) == 1
+    np.testing.assert_allclose(float(dense.losses[0]), 0.1 * np.abs(outputs[:1]).sum(), rtol=1e-6)
+
+
+def test_model_losses_collect_every_layer():
+    keras.backend.clear_session()
+    model = keras.Sequential(
+        [
+            keras.layers.Dense(3, input_dim=3, kernel_regularizer="l2", bias_regularizer="l1"),
+            keras.layers.Dense(1, activity_regularizer="l2"),
+        ]
+    )
+    model(X)
+    assert len(model.losses) == 3
+    kernel = model.layers[0].kernel.numpy()
+    np.testing.assert_allclose(float(model.losses[1]), 0.01 * (kernel**2).sum(), rtol=1e-5)
+
+
+def test_add_loss_inside_a_traced_function_gives_the_traced_value():
+    layer = Penalized()
+
+    @ag.function
+    def step(x):
+        layer(x)
+        return rt.add_n(layer.losses)
+
+    np.testing.assert_allclose(float(step(X)), X.sum() + 0.06, rtol=1e-6)
+
+
+def test_add_loss_refuses_what_is_not_a_tensor():
+    with pytest.raises(ValueError, match="on a tensor input. Received invalid value: 3"):
+        keras.layers.Layer().add_loss(3)
+
+
+def test_apply_constraints_projects_the_constrained_variables_only():
+    kept, projected = rt.Variable([-1.0, 2.0]), rt.Variable([-1.0, 2.0])
+    projected.constraint = constraints.NonNeg()
+    constraints.apply_constraints([kept, projected])
+    np.testing.assert_array_equal(kept.numpy(), [-1.0, 2.0])
+    np.testing.assert_array_equal(projected.numpy(), [0.0, 2.0])
+
+
+@pytest.mark.parametrize("run_eagerly", [False, True])
+def test_fit_keeps_a_constrained_kernel_in_its_set(run_eagerly):
+    keras.backend.clear_session()
+    rt.random.set_seed(0)
+    model = keras.Sequential(
+        [keras.layers.Dense(4, input_dim=3, kernel_constraint=constraints.MaxNorm(0.5))]
+    )
+    model.compile(optimizer=keras.optimizers.SGD(1.0), loss="mse", run_eagerly=run_eagerly)
+    x = np.random.default_rng(0).normal(size=(16, 3)).astype(np.float32)
+    model.fit(x, 10 * np.ones((16, 4), np.float32), epochs=3, verbose=0)
+    norms = np.linalg.norm(model.layers[0].kernel.numpy(), axis=0)
+    assert np.all(norms <= 0.5 + 1e-5) and np.all(norms > 0.45)
+
+
+def test_optimizer_step_applies_the_constraint_after_the_update():
+    w = rt.Variable([1.0, 1.0])
+    w.constraint = constraints.NonNeg()
+    keras.optimizers.SGD(1.0).apply_gradients([(rt.constant([2.0, -1.0]), w)])
+    np.testing.assert_array_equal(w.numpy(), [0.0, 2.0])
+
+
+def test_dense_takes_input_dim_regularizers_and_constraints_by_name():
+    keras.backend.clear_session()
+    model = keras.Sequential([keras.layers.Dense(2, input_dim=5, kernel_constraint="non_neg")])
+    assert model.layers[0].kernel.shape == (5, 2)
+    assert isinstance(model.layers[0].kernel.constraint, constraints.NonNeg)
+    assert model.layers[0].bias.constraint is None
