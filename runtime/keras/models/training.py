@@ -5,8 +5,10 @@ on eager tensors with ``run_eagerly``; otherwise it is staged
 (``runtime.execution.staging``: an ``ag.function`` when autograph is loaded),
 traced at the first batch for the data's dtypes and shapes with the batch size
 left open (one graph serves the last, smaller batch too) and then run as a
-graph. A step returns one value, the batch's loss (or a vector: the loss, then the
-metrics), which the loop averages over the examples seen, as Keras does.
+graph. As in Keras 3 the loss tracker and the metrics are stateful: a step adds its
+batch to them and returns their running results (a dict of scalars by name), the
+loop resets them at the start of each epoch (and of each evaluation) and reports
+the last step's results.
 
 The loop itself does little per batch: a shuffled batch is gathered from the data
 by the epoch's permutation (unshuffled, it is a numpy view), wrapped as a tensor
@@ -17,6 +19,7 @@ draws only on a terminal.
 from __future__ import annotations
 
 import functools
+import inspect
 import math
 
 import numpy as np
@@ -26,46 +29,61 @@ from runtime.core.tensor import EagerTensor, Tensor
 from runtime.core.tensor_spec import TensorSpec
 from runtime.execution import staging
 from runtime.gradients.tape import GradientTape
-from runtime.keras import metrics as metrics_module
 from runtime.keras.callbacks import CallbackList, History
 from runtime.keras.progbar import Progbar
-from runtime.ops.array_ops import stack
-from runtime.ops.constant_ops import cast
+from runtime.ops.constant_ops import cast, convert_to_tensor
 from runtime.ops.random_ops import RandomState
-from runtime.ops.reduction_ops import reduce_mean
+from runtime.ops.shape_ops import shape as shape_op
 
 # --- the steps ----------------------------------------------------------------------------------
 
 
-def train_step(model, x, y):
-    """One batch of training: the loss's gradients applied by the optimizer; returns the
-    batch's loss and metrics as one vector."""
+def train_step(model, x, y, sample_weight=None):
+    """One batch of training, as Keras 3's: the loss (``model.compute_loss``) and its
+    gradients applied by the optimizer, the loss tracker and the metrics updated; returns
+    ``model.compute_metrics(...)``, the running results by name."""
     with GradientTape() as tape:
         y_pred = model(x, training=True)
-        loss = model.compiled_loss(y, y_pred)
+        loss = _compute_loss(model, x, y, y_pred, sample_weight, training=True)
+        model._loss_tracker.update_state(loss, sample_weight=_batch_size(x))
     variables = model.trainable_variables
     if variables:
         grads = tape.gradient(loss, variables)
         model.optimizer.apply_gradients(zip(grads, variables))
-    return _batch_logs(model, loss, y, y_pred)
+    return model.compute_metrics(x, y, y_pred, sample_weight=sample_weight)
 
 
-def test_step(model, x, y):
-    """The batch's loss and metrics, with the model in inference mode."""
+def test_step(model, x, y, sample_weight=None):
+    """The batch's loss and metrics added to the running ones, the model in inference mode."""
     y_pred = model(x, training=False)
-    return _batch_logs(model, model.compiled_loss(y, y_pred), y, y_pred)
+    loss = _compute_loss(model, x, y, y_pred, sample_weight, training=False)
+    model._loss_tracker.update_state(loss, sample_weight=_batch_size(x))
+    return model.compute_metrics(x, y, y_pred, sample_weight=sample_weight)
 
 
 def predict_step(model, x):
     return model(x, training=False)
 
 
-def _batch_logs(model, loss, y, y_pred):
-    values = [cast(loss, dtypes.float32)]  # cast is the tensor itself when already float32
-    for metric in model.compiled_metrics:
-        per_example = metrics_module.resolve(metric, y, y_pred)(y, y_pred)
-        values.append(reduce_mean(cast(per_example, dtypes.float32)))
-    return values[0] if len(values) == 1 else stack(values)  # the loss alone: a scalar
+def _compute_loss(model, x, y, y_pred, sample_weight, training):
+    """``model.compute_loss``, called without ``training`` when an override does not take it
+    (Keras added the argument in 3.3)."""
+    if "training" in inspect.signature(model.compute_loss).parameters:
+        return model.compute_loss(x, y, y_pred, sample_weight, training=training)
+    return model.compute_loss(x, y, y_pred, sample_weight)
+
+
+def _batch_size(x):
+    """The number of examples in ``x`` (its first tensor's first dimension), as a float: the
+    loss tracker's weight for the batch's mean loss."""
+    first = next(t for t in nest.flatten(x) if t is not None)
+    return cast(shape_op(convert_to_tensor(first))[0], dtypes.float32)
+
+
+def _batch_logs(model, logs):
+    """A step's logs (tensors by name) as Python floats, in the order of ``model.metrics``."""
+    return {name: float(np.asarray(value.numpy() if hasattr(value, "numpy") else value))
+            for name, value in model._logs_in_order(logs).items()}  # fmt: skip
 
 
 class StepRunner:
@@ -78,6 +96,7 @@ class StepRunner:
     """
 
     def __init__(self, model, kind, step, arrays):
+        self.model = model
         self._dtypes = [dtypes.as_dtype(a.dtype) for a in arrays]
         python_step = functools.partial(step, model)
         if model.run_eagerly:
@@ -149,7 +168,6 @@ def fit(model, x, y, batch_size, epochs, verbose, callbacks, validation_split, v
         validation_data = _arrays(*validation_data)
     n = len(x)
     steps = math.ceil(n / batch_size)
-    names = model.metrics_names
     runner = StepRunner(model, "train", train_step, [x, y])
     history = History()
     callback_list = CallbackList(
@@ -164,8 +182,9 @@ def fit(model, x, y, batch_size, epochs, verbose, callbacks, validation_split, v
             print(f"Epoch {epoch + 1}/{epochs}")
         callback_list.on_epoch_begin(epoch)
         order = generator.permutation(n) if generator is not None else None
+        model.reset_metrics()
         logs, bar = _run_epoch(
-            runner, x, y, order, batch_size, names, verbose, callback_list, steps, "train"
+            runner, x, y, order, batch_size, verbose, callback_list, steps, "train"
         )
         if validation_data is not None:  # the test hooks run, as in Keras' fit
             val = _evaluate_arrays(model, *validation_data, batch_size, 0, callback_list)
@@ -180,30 +199,27 @@ def fit(model, x, y, batch_size, epochs, verbose, callbacks, validation_split, v
     return history
 
 
-def _run_epoch(runner, x, y, order, batch_size, names, verbose, callback_list, steps, mode):
+def _run_epoch(runner, x, y, order, batch_size, verbose, callback_list, steps, mode):
     """Runs the step over the batches (the examples in ``order``, or as they are: then each
     batch is a view), calling the ``mode`` batch hooks (``"train"``, ``"test"``); returns the
-    epoch's logs and its progress bar."""
+    epoch's logs (the last step's: the metrics accumulate over the epoch) and its progress bar."""
     n = len(x)
-    totals = np.zeros(len(names))
-    seen = 0
+    step_logs = {}
     bar = Progbar(steps, verbose) if verbose else None
     batch_hooks = callback_list.wants_batches(mode)
 
     def current_logs():
-        return dict(zip(names, (totals / max(seen, 1)).tolist()))
+        return _batch_logs(runner.model, step_logs)
 
     for step, start in enumerate(range(0, n, batch_size)):
         if batch_hooks:
             callback_list.on_batch_begin(mode, step)
         stop = min(start + batch_size, n)
         if order is None:
-            values = runner(x[start:stop], y[start:stop])._value
+            step_logs = runner(x[start:stop], y[start:stop])
         else:  # gathered batch by batch: cheaper than reordering the whole data each epoch
             picked = order[start:stop]
-            values = runner(x[picked], y[picked])._value
-        totals += values * (stop - start)
-        seen += stop - start
+            step_logs = runner(x[picked], y[picked])
         if bar is not None:
             bar.update(step + 1, current_logs)
         if batch_hooks:
@@ -222,8 +238,7 @@ def evaluate(model, x, y, batch_size, verbose, return_dict, callbacks=None):
     logs = _evaluate_arrays(model, x, y, batch_size, verbose, callback_list)
     if return_dict:
         return logs
-    values = [logs[name] for name in model.metrics_names]
-    return values[0] if len(values) == 1 else values
+    return model._flatten_metrics_in_order(logs)
 
 
 def _evaluate_arrays(model, x, y, batch_size, verbose, callback_list):
@@ -231,9 +246,8 @@ def _evaluate_arrays(model, x, y, batch_size, verbose, callback_list):
     runner = StepRunner(model, "test", test_step, [x, y])
     steps = math.ceil(len(x) / batch_size)
     callback_list.on_test_begin()
-    logs, bar = _run_epoch(
-        runner, x, y, None, batch_size, model.metrics_names, verbose, callback_list, steps, "test"
-    )
+    model.reset_metrics()
+    logs, bar = _run_epoch(runner, x, y, None, batch_size, verbose, callback_list, steps, "test")
     if bar is not None:
         bar.update(steps, logs, finalize=True)
     callback_list.on_test_end(logs)

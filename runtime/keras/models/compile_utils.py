@@ -1,0 +1,403 @@
+"""What ``compile`` makes of its ``loss`` and ``metrics``: ``CompileLoss`` and ``CompileMetrics``.
+
+Both are built at the first batch, from the labels and the predictions: a string
+such as ``"accuracy"`` is resolved by their shapes (binary when the predictions
+have one column, sparse categorical when the labels have one axis fewer or one
+column against several, else categorical), as Keras 3 resolves it. For a model
+with several outputs (a list or a dict of predictions), ``loss``, ``loss_weights``
+and ``metrics`` may be one per output, as a list (in the outputs' order) or a
+dict keyed by output name (``model.output_names`` when the model has them, else
+the predictions' dict keys). A metric of one of several named outputs is logged
+as ``<output>_<metric>``; each output's loss, with several losses, as
+``<output>_loss``.
+
+>>> import runtime as rt
+>>> metrics = CompileMetrics(["accuracy", "mse"], None)
+>>> metrics.update_state(rt.constant([[0.0, 1.0], [1.0, 0.0]]), rt.constant([[0.1, 0.9], [0.2, 0.8]]))
+>>> {name: round(float(value), 6) for name, value in metrics.result().items()}  # categorical
+{'accuracy': 0.5, 'mse': 0.325}
+"""
+
+from __future__ import annotations
+
+from runtime.core import dtypes, nest
+from runtime.keras import losses as losses_module
+from runtime.keras import metrics as metrics_module
+from runtime.keras.metrics.metric import Metric
+from runtime.ops.constant_ops import cast, convert_to_tensor
+from runtime.ops.shape_ops import shape as shape_op
+
+
+def is_binary_or_sparse_categorical(y_true, y_pred):
+    """``(binary, sparse)``: how ``"accuracy"`` and ``"crossentropy"`` read these shapes."""
+    true_shape = convert_to_tensor(y_true).shape.as_list()
+    pred_shape = convert_to_tensor(y_pred).shape.as_list()
+    binary = bool(pred_shape) and pred_shape[-1] == 1
+    sparse = len(true_shape) < len(pred_shape) or (
+        bool(true_shape) and true_shape[-1] == 1 and bool(pred_shape) and pred_shape[-1] != 1
+    )
+    return binary, sparse
+
+
+def get_metric(identifier, y_true, y_pred):
+    """The Metric object ``identifier`` (a name, a function, a Metric) stands for, named as
+    Keras names it in the logs: the string given, else the metric's or function's name."""
+    if identifier is None:
+        raise ValueError("Expected metric, received `None`")
+    if str(identifier).lower() in ("accuracy", "acc"):
+        binary, sparse = is_binary_or_sparse_categorical(y_true, y_pred)
+        if binary:
+            metric = metrics_module.BinaryAccuracy(name=str(identifier))
+        elif sparse:
+            metric = metrics_module.SparseCategoricalAccuracy(name=str(identifier))
+        else:
+            metric = metrics_module.CategoricalAccuracy(name=str(identifier))
+    else:
+        metric = metrics_module.get(identifier)
+    if isinstance(identifier, str):
+        name = identifier
+    else:
+        name = getattr(metric, "name", None) or getattr(metric, "__name__", "metric")
+    if not isinstance(metric, Metric):
+        metric = metrics_module.MeanMetricWrapper(metric)
+    metric.name = name
+    return metric
+
+
+def check_metric_names(metrics):
+    """ValueError at ``compile`` for a metric name that ``get_metric`` would not know."""
+    for identifier in nest.flatten(metrics):
+        if not isinstance(identifier, str) or identifier.lower() in ("accuracy", "acc"):
+            continue
+        if identifier not in metrics_module.lookup.BY_NAME:
+            raise ValueError(
+                f"Unknown metric function: '{identifier}'. Use 'accuracy', a name of "
+                "rt.keras.metrics (such as 'mse' or 'binary_accuracy'), a Metric object or a "
+                "function of (y_true, y_pred)."
+            )
+
+
+def check_losses(loss):
+    """Raises at ``compile`` for a loss ``losses.get`` refuses (an unknown name, a class)."""
+    for identifier in nest.flatten(loss):
+        if identifier is not None and str(identifier).lower() not in ("crossentropy", "ce"):
+            losses_module.get(identifier)
+
+
+def get_loss(identifier, y_true, y_pred):
+    """The Loss object ``identifier`` stands for (``"crossentropy"`` resolved by the shapes);
+    None for an output without a loss."""
+    if identifier is None:
+        return None
+    if str(identifier).lower() in ("crossentropy", "ce"):
+        binary, sparse = is_binary_or_sparse_categorical(y_true, y_pred)
+        identifier = (
+            "binary_crossentropy"
+            if binary
+            else "sparse_categorical_crossentropy"
+            if sparse
+            else "categorical_crossentropy"
+        )
+    loss = losses_module.get(identifier)
+    if isinstance(identifier, str) and not isinstance(identifier, losses_module.Loss):
+        loss.name = identifier
+    return loss
+
+
+# --- the outputs ---------------------------------------------------------------------------------
+
+
+def output_names_of(y_pred, model_output_names):
+    """The names of a dict of predictions: the model's output names when they are its keys,
+    else the keys in sorted order; a list's: the model's (or None)."""
+    if isinstance(y_pred, dict):
+        if model_output_names and set(y_pred) == set(model_output_names):
+            return list(model_output_names)
+        return sorted(y_pred)
+    return list(model_output_names) if model_output_names else None
+
+
+def per_output(values, names, count):
+    """``values`` (labels, weights) as one per output: a dict read by ``names``, a list as is,
+    one value for a single output."""
+    if isinstance(values, dict) and names is not None:
+        return [values.get(name) for name in names]
+    if count == 1 and not (isinstance(values, (list, tuple)) and len(values) == 1):
+        return [values]
+    return nest.flatten(values) if nest.is_nested(values) else [values] * count
+
+
+def _structure(y_pred):
+    return nest.map_structure(lambda _: "X", y_pred)
+
+
+def _spread(setting, names, count, argument):
+    """A per-output setting (loss, metrics, weights) as one entry per output, or None when it is
+    not one per output."""
+    if isinstance(setting, (list, tuple)) and len(setting) == count:
+        return list(setting)
+    if isinstance(setting, dict) and names and set(setting) <= set(names):
+        return [setting.get(name) for name in names]
+    return None
+
+
+# --- metrics -------------------------------------------------------------------------------------
+
+
+class CompileMetrics(Metric):
+    """The metrics given to ``compile`` (and ``weighted_metrics``, which get the sample
+    weights), one list per output, built at the first ``update_state``; ``result()`` is a dict
+    of the values by log name."""
+
+    def __init__(self, metrics, weighted_metrics, name="compile_metric", output_names=None):
+        super().__init__(name=name)
+        for argument, value in (("metrics", metrics), ("weighted_metrics", weighted_metrics)):
+            if value and not isinstance(value, (list, tuple, dict)):
+                raise ValueError(
+                    f"Expected `{argument}` argument to be a list, tuple, or dict. Received "
+                    f"instead: {argument}={value} of type {type(value)}"
+                )
+        self._user_metrics = metrics
+        self._user_weighted_metrics = weighted_metrics
+        self.name = "compile_metrics"
+        self.output_names = output_names
+        self.built = False
+        self._names = None
+        self._flat_metrics = self._flat_weighted_metrics = []
+
+    @property
+    def metrics(self):
+        """Every metric built, unweighted first."""
+        found = []
+        for entry in self._flat_metrics + self._flat_weighted_metrics:
+            found.extend(entry[1] if entry else [])
+        return found
+
+    @property
+    def variables(self):
+        return [v for metric in self.metrics for v in metric.variables]
+
+    def build(self, y_true, y_pred):
+        count = len(nest.flatten(y_pred))
+        names = output_names_of(y_pred, self.output_names)
+        self._names = names if count > 1 and isinstance(y_pred, (dict, list, tuple)) else None
+        trues, preds = self._flatten_y(y_true, count), self._flatten_y(y_pred, count)
+        self._flat_metrics = self._build_set(
+            self._user_metrics, trues, preds, names, y_pred, "metrics"
+        )
+        self._flat_weighted_metrics = self._build_set(
+            self._user_weighted_metrics, trues, preds, names, y_pred, "weighted_metrics"
+        )
+        self.built = True
+
+    def _build_set(self, metrics, trues, preds, names, y_pred, argument):
+        count = len(preds)
+        if not metrics:
+            return [None] * count
+        if count == 1:
+            return [(None, self._metric_list(nest.flatten(metrics), trues[0], preds[0]))]
+        spread = _spread(metrics, names, count, argument)
+        if spread is None:
+            known = f"the output names of the model {names} or " if self.output_names else ""
+            raise ValueError(
+                f"Invalid `{argument}`. `{argument}` should contain metrics objects and either "
+                f"be a dict or a list matching {known}the output structure of the model: "
+                f"{_structure(y_pred)}.\nReceived: {argument}={metrics}"
+            )
+        labels = names or [None] * count
+        return [
+            None if entry is None else (name, self._metric_list(entry, y_t, y_p))
+            for entry, y_t, y_p, name in zip(spread, trues, preds, labels)
+        ]
+
+    @staticmethod
+    def _metric_list(entry, y_true, y_pred):
+        entries = entry if isinstance(entry, (list, tuple)) else [entry]
+        return [get_metric(identifier, y_true, y_pred) for identifier in entries]
+
+    def _flatten_y(self, y, count):
+        if isinstance(y, dict) and self._names is not None:
+            return [y[name] for name in self._names]
+        return per_output(y, None, count)
+
+    def update_state(self, y_true, y_pred, sample_weight=None):
+        if not self.built:
+            self.build(y_true, y_pred)
+        count = len(self._flat_metrics)
+        trues, preds = self._flatten_y(y_true, count), self._flatten_y(y_pred, count)
+        for entry, y_t, y_p in zip(self._flat_metrics, trues, preds):
+            for metric in entry[1] if entry else ():
+                metric.update_state(y_t, y_p)
+        weights = [None] * count
+        if sample_weight is not None:
+            weights = self._flatten_y(sample_weight, count)
+            if len(weights) < count:  # one weight array for every output
+                weights = [weights[0]] * count
+        for entry, y_t, y_p, w in zip(self._flat_weighted_metrics, trues, preds, weights):
+            for metric in entry[1] if entry else ():
+                metric.update_state(y_t, y_p, sample_weight=w)
+
+    def reset_state(self):
+        for metric in self.metrics:
+            metric.reset_state()
+
+    def result(self):
+        if not self.built:
+            raise ValueError("Cannot get result() since the metric has not yet been built.")
+        return {name: metric.result() for name, metric in self._named_metrics()}
+
+    def result_names(self):
+        """The keys of ``result()``, in its order, without computing it."""
+        return [name for name, _ in self._named_metrics()] if self.built else []
+
+    def _named_metrics(self):
+        named, taken = [], {}
+        for weighted, entries in ((False, self._flat_metrics), (True, self._flat_weighted_metrics)):
+            for entry in entries:
+                for metric in entry[1] if entry else ():
+                    named.append((_log_name(entry[0], metric.name, weighted, taken), metric))
+        return named
+
+    def get_config(self):
+        raise NotImplementedError
+
+
+def _log_name(output_name, metric_name, weighted, taken):
+    """A metric's key in the logs: ``<output>_<name>``; a repeated name gets ``_1``, ``_2``...
+    (a weighted metric first ``weighted_<name>``), as Keras 3 names them."""
+
+    def prefixed(name):
+        return f"{output_name}_{name}" if output_name else name
+
+    name = prefixed(metric_name)
+    if name not in taken:
+        taken[name] = 1
+        return name
+    if weighted:
+        name = prefixed(f"weighted_{metric_name}")
+        if name not in taken:
+            taken[name] = 1
+            return name
+    index = taken[name]
+    taken[name] += 1
+    return f"{name}_{index}"
+
+
+# --- loss ----------------------------------------------------------------------------------------
+
+
+class CompileLoss:
+    """The loss given to ``compile``: one Loss per output (or one for all), times its
+    ``loss_weights`` entry, summed; with several losses each output's unweighted loss is
+    tracked by a ``Mean`` named ``<output>_loss`` (``metrics``)."""
+
+    def __init__(self, loss, loss_weights=None, reduction="sum_over_batch_size",
+                 output_names=None):  # fmt: skip
+        if loss_weights and not isinstance(loss_weights, (list, tuple, dict, float, int)):
+            raise ValueError(
+                "Expected `loss_weights` argument to be a float (single output case) or a list, "
+                "tuple, or dict (multiple output case). Received instead: "
+                f"loss_weights={loss_weights} of type {type(loss_weights)}"
+            )
+        self._user_loss = loss
+        self._user_loss_weights = loss_weights
+        self.reduction = reduction
+        self.output_names = output_names
+        self.name = "compile_loss"
+        self.dtype = dtypes.float32
+        self.built = False
+        self.metrics = []
+        self._flat_losses = []  # (loss or None, weight or None) per output
+        self._names = None
+
+    @property
+    def variables(self):
+        return [v for metric in self.metrics for v in metric.variables]
+
+    def build(self, y_true, y_pred):
+        count = len(nest.flatten(y_pred))
+        names = output_names_of(y_pred, self.output_names)
+        self._names = names if isinstance(y_pred, dict) else None
+        trues, preds = self._flatten(y_true, count, names), self._flatten(y_pred, count, names)
+        losses = self._spread_setting(self._user_loss, names, count, "loss", y_pred)
+        weights = self._weights(names, count, losses, y_pred)
+        self._flat_losses = [
+            (get_loss(loss, y_t, y_p), weight)
+            for loss, weight, y_t, y_p in zip(losses, weights, trues, preds)
+        ]
+        if sum(loss is not None for loss, _ in self._flat_losses) > 1:
+            labels = names or [None] * count
+            self.metrics = [
+                metrics_module.Mean(name=f"{label or loss.name}_loss")
+                for (loss, _), label in zip(self._flat_losses, labels)
+                if loss is not None
+            ]
+        self.built = True
+
+    def _spread_setting(self, setting, names, count, argument, y_pred):
+        if count == 1:
+            if isinstance(setting, (list, tuple)) and len(setting) == 1:
+                return list(setting)
+            if isinstance(setting, dict) and len(setting) == 1:
+                return list(setting.values())
+            return [setting]
+        if not isinstance(setting, (list, tuple, dict)):
+            return [setting] * count  # one loss (or weight) for every output
+        spread = _spread(setting, names, count, argument)
+        if spread is None:
+            if isinstance(setting, dict):
+                raise ValueError(
+                    f"Expected keys {names} in {argument} dict, but found "
+                    f"{argument}.keys()={list(setting)}"
+                )
+            raise ValueError(
+                f"`{argument}` must have one entry per output of the model: "
+                f"{_structure(y_pred)}. Received: {argument}={setting}"
+            )
+        return spread
+
+    def _weights(self, names, count, losses, y_pred):
+        weights = self._user_loss_weights
+        if weights is None:
+            return [None] * count
+        if isinstance(weights, (list, tuple)) and len(weights) != count:
+            given = sum(loss is not None for loss in losses)
+            if len(weights) != given:
+                raise ValueError(
+                    f"`loss_weights` must match the number of losses, got {given} losses "
+                    f"and {len(weights)} weights."
+                )
+            given_weights = iter(weights)  # one per loss given: outputs without one skipped
+            return [None if loss is None else next(given_weights) for loss in losses]
+        return self._spread_setting(weights, names, count, "loss_weights", y_pred)
+
+    def _flatten(self, y, count, names=None):
+        if isinstance(y, dict) and (names or self._names):
+            return [y.get(name) for name in (names or self._names)]
+        if isinstance(y, dict) and self.output_names and count > 1:
+            return [y.get(name) for name in self.output_names]
+        return per_output(y, None, count)
+
+    def __call__(self, y_true, y_pred, sample_weight=None):
+        """The weighted sum of the outputs' losses (None when no output has one)."""
+        if not self.built:
+            self.build(y_true, y_pred)
+        count = len(self._flat_losses)
+        trues, preds = self._flatten(y_true, count), self._flatten(y_pred, count)
+        if sample_weight is not None and nest.is_nested(sample_weight):
+            weights = self._flatten(sample_weight, count)
+        else:
+            weights = [sample_weight] * count
+        trackers = iter(self.metrics)
+        total = None
+        for (loss, weight), y_t, y_p, w in zip(self._flat_losses, trues, preds, weights):
+            if loss is None:
+                continue
+            value = cast(loss(y_t, y_p, w), self.dtype)
+            if self.metrics:  # each output's unweighted loss, per example of the batch
+                batch = cast(shape_op(convert_to_tensor(y_p))[0], self.dtype)
+                next(trackers).update_state(value, sample_weight=batch)
+            if weight is not None:
+                value = value * weight
+            total = value if total is None else total + value
+        return total
