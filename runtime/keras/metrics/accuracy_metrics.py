@@ -152,6 +152,7 @@ class TopKCategoricalAccuracy(MeanMetricWrapper):
 
     def __init__(self, k=5, name="top_k_categorical_accuracy", dtype=None):
         super().__init__(top_k_categorical_accuracy, name=name, dtype=dtype, k=k)
+        self.k = k
 
 
 class SparseTopKCategoricalAccuracy(MeanMetricWrapper):
@@ -167,3 +168,5 @@ class SparseTopKCategoricalAccuracy(MeanMetricWrapper):
             k=k,
             from_sorted_ids=from_sorted_ids,
         )
+        self.k = k
+        self.from_sorted_ids = from_sorted_ids

@@ -16,6 +16,8 @@ positives do; ``"minoring"``/``"majoring"`` take the lower/upper rectangle.
 
 from __future__ import annotations
 
+import enum
+
 import numpy as np
 
 from runtime.core import dtypes
@@ -23,33 +25,50 @@ from runtime.keras import backend
 from runtime.keras.loss_base import divide_no_nan
 from runtime.keras.metrics.confusion import update_confusion_matrix
 from runtime.keras.metrics.metric import Metric
-from runtime.ops.array_ops import ones_like
+from runtime.ops.array_ops import ones_like, zeros_like
 from runtime.ops.broadcast_ops import where
 from runtime.ops.constant_ops import cast, convert_to_tensor
-from runtime.ops.math_ops import greater, log, logical_and, maximum, minimum, sigmoid
+from runtime.ops.math_ops import equal, greater, log, logical_and, maximum, minimum, sigmoid
 from runtime.ops.reduction_ops import reduce_mean, reduce_sum
 
-_CURVES = ("ROC", "PR")
-_SUMMATIONS = ("interpolation", "minoring", "majoring")
+
+class AUCCurve(str, enum.Enum):
+    """The curve ``AUC`` integrates; each equals its name as a string."""
+
+    ROC = "ROC"
+    PR = "PR"
+    PRGAIN = "PRGAIN"
+
+
+class AUCSummationMethod(str, enum.Enum):
+    """How ``AUC`` sums between thresholds; each equals its name as a string."""
+
+    INTERPOLATION = "interpolation"
+    MAJORING = "majoring"
+    MINORING = "minoring"
+
+
 _COUNTS = (("tp", "true_positives"), ("fp", "false_positives"), ("tn", "true_negatives"),
            ("fn", "false_negatives"))  # fmt: skip
 
 
 def _curve(curve):
-    if str(curve).upper() not in _CURVES:
+    key = curve.value if isinstance(curve, AUCCurve) else str(curve).upper()
+    if key not in AUCCurve._value2member_map_:
         raise ValueError(
             f'Invalid AUC curve value: "{curve}". Expected values are ["PR", "ROC", "PRGAIN"]'
         )
-    return str(curve).upper()
+    return AUCCurve(key)
 
 
 def _summation(method):
-    if str(method).lower() not in _SUMMATIONS:
+    key = method.value if isinstance(method, AUCSummationMethod) else str(method).lower()
+    if key not in AUCSummationMethod._value2member_map_:
         raise ValueError(
             f'Invalid AUC summation method value: "{method}". Expected values are '
             '["interpolation", "majoring", "minoring"]'
         )
-    return str(method).lower()
+    return AUCSummationMethod(key)
 
 
 def _inner_thresholds(num_thresholds, thresholds):
@@ -61,6 +80,17 @@ def _inner_thresholds(num_thresholds, thresholds):
             f"Received: num_thresholds={num_thresholds}"
         )
     return [(i + 1) / (num_thresholds - 1) for i in range(num_thresholds - 2)]
+
+
+def _gains(tp, fp, tn, fn):
+    """``(recall gain, precision gain)`` of the PR-gain curve (Flach & Kull, 2015): each
+    ``1 - (positives / negatives) * (fn or fp) / tp``, recall gain at least 0; with no true
+    positives, recall gain 0 and precision gain 1."""
+    scale = divide_no_nan(tp + fn, tn + fp)
+    no_tp = equal(tp, 0.0)
+    recall_gain = where(no_tp, zeros_like(tp), 1.0 - scale * divide_no_nan(fn, tp))
+    precision_gain = where(no_tp, ones_like(tp), 1.0 - scale * divide_no_nan(fp, tp))
+    return maximum(recall_gain, 0.0), precision_gain
 
 
 class AUC(Metric):
@@ -161,8 +191,10 @@ class AUC(Metric):
         recall = divide_no_nan(tp, tp + fn)
         if self.curve == "ROC":
             x, y = divide_no_nan(fp, fp + tn), recall
-        else:
+        elif self.curve == "PR":
             x, y = recall, divide_no_nan(tp, tp + fp)
+        else:
+            x, y = _gains(tp, fp, tn, fn)
         n = self.num_thresholds
         if self.summation_method == "interpolation":
             heights = (y[: n - 1] + y[1:]) / 2.0
@@ -173,15 +205,15 @@ class AUC(Metric):
         return self._by_label(reduce_sum((x[: n - 1] - x[1:]) * heights, axis=0))
 
     def reset_state(self):
-        if self._built:
+        if self._built:  # a multi-label AUC without num_labels has no state before its data
             super().reset_state()
 
     def get_config(self):
         label_weights = self.label_weights
         config = {
             "num_thresholds": self.num_thresholds,
-            "curve": self.curve,
-            "summation_method": self.summation_method,
+            "curve": self.curve.value,
+            "summation_method": self.summation_method.value,
             "multi_label": self.multi_label,
             "num_labels": self.num_labels,
             "label_weights": None if label_weights is None else np.asarray(label_weights).tolist(),

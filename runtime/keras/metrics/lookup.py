@@ -121,6 +121,8 @@ def deserialize(config, custom_objects=None):
 def get(identifier):
     """A metric: by name (a class is instantiated, a function returned), a config dict, or
     the metric or function itself."""
+    if identifier is None:
+        return None
     if isinstance(identifier, dict):
         found = deserialize(identifier)
     elif isinstance(identifier, str):

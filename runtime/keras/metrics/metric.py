@@ -27,6 +27,7 @@ from __future__ import annotations
 from runtime.core import context, dtypes
 from runtime.core.graph import name_scope
 from runtime.keras import backend, initializers
+from runtime.ops.constant_ops import cast, convert_to_tensor
 from runtime.state.variables import Variable
 
 
@@ -36,13 +37,14 @@ class Metric:
 
     def __init__(self, dtype=None, name=None):
         self.name = name or backend.unique_object_name(backend.to_snake_case(type(self).__name__))
-        self._dtype = dtypes.as_dtype(dtype or backend.floatx())
+        self._tensor_dtype = dtypes.as_dtype(dtype or backend.floatx())
+        self._dtype = self._tensor_dtype.name  # Keras keeps the name
         self._variables = []
 
     @property
     def dtype(self):
         """The dtype of the state and the result, as its name (``"float32"``), as in Keras."""
-        return self._dtype.name
+        return self._dtype
 
     def add_variable(self, shape, initializer, dtype=None, aggregation="sum", name=None):
         """A non-trainable variable of this metric's state, ``<metric name>/<name>:0``.
@@ -51,7 +53,7 @@ class Metric:
             raise RuntimeError(
                 "You forgot to call `super().__init__()` in the `__init__()` method. Go add it!"
             )
-        dtype = dtypes.as_dtype(dtype or self._dtype)
+        dtype = dtypes.as_dtype(dtype or self._tensor_dtype)
         initial = initializers.get(initializer)
         shape = tuple(int(d) for d in shape)
         with context.eager_mode(), name_scope(self.name.replace("/", ">") + "/"):
@@ -70,13 +72,38 @@ class Metric:
 
     @property
     def variables(self):
-        """This metric's state variables, then those of the metrics it holds."""
+        """This metric's state variables, then those held in its attributes (directly or in
+        lists, tuples and dicts), its inner metrics' included."""
         found = list(self.__dict__.get("_variables", ()))
-        for value in vars(self).values():
-            for inner in value if isinstance(value, (list, tuple)) else (value,):
-                if isinstance(inner, Metric) and inner is not self:
-                    found.extend(inner.variables)
-        return found
+        for name, value in vars(self).items():
+            if name != "_variables":
+                _collect_variables(value, found, {id(self)})
+        return _unique(found)
+
+    def stateless_update_state(self, metric_variables, *args, **kwargs):
+        """The values ``variables`` would have after ``update_state(*args, **kwargs)`` from
+        ``metric_variables``; the metric's own state is left as it was."""
+        return self._statelessly(metric_variables, lambda: self.update_state(*args, **kwargs))[1]
+
+    def stateless_result(self, metric_variables):
+        """``result()`` computed from ``metric_variables`` instead of the state."""
+        return self._statelessly(metric_variables, self.result)[0]
+
+    def stateless_reset_state(self):
+        """The values ``variables`` would have after ``reset_state()``."""
+        return self._statelessly(None, self.reset_state)[1]
+
+    def _statelessly(self, values, compute):
+        variables = self.variables
+        saved = [v.numpy() for v in variables]
+        try:
+            for variable, value in zip(variables, values or ()):
+                variable.assign(cast(convert_to_tensor(value), variable.dtype))
+            result = compute()
+            return result, [v.read_value() for v in variables]
+        finally:
+            for variable, value in zip(variables, saved):
+                variable.assign(value)
 
     def update_state(self, *args, **kwargs):
         """Adds a batch to the state."""
@@ -111,3 +138,26 @@ class Metric:
         return f"<{type(self).__name__} name={self.name}>"
 
     __str__ = __repr__
+
+
+def _collect_variables(value, found, seen):
+    if id(value) in seen:
+        return
+    seen.add(id(value))
+    if isinstance(value, Variable):
+        found.append(value)
+    elif isinstance(value, Metric):
+        found.extend(value.variables)
+    elif isinstance(value, (list, tuple)):
+        for item in value:
+            _collect_variables(item, found, seen)
+    elif isinstance(value, dict):
+        for item in value.values():
+            _collect_variables(item, found, seen)
+
+
+def _unique(variables):
+    unique = {}
+    for variable in variables:
+        unique.setdefault(id(variable), variable)
+    return list(unique.values())

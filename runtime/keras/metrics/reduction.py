@@ -60,7 +60,9 @@ class Sum(Metric):
         self.total = self.add_variable(shape=(), initializer="zeros", name="total")
 
     def update_state(self, values, sample_weight=None):
-        values, _ = reduce_to_samplewise_values(values, sample_weight, reduce_sum, self._dtype)
+        values, _ = reduce_to_samplewise_values(
+            values, sample_weight, reduce_sum, self._tensor_dtype
+        )
         self.total.assign_add(reduce_sum(values))
 
     def result(self):
@@ -82,16 +84,16 @@ class Mean(Metric):
 
     def update_state(self, values, sample_weight=None):
         values, sample_weight = reduce_to_samplewise_values(
-            values, sample_weight, reduce_mean, self._dtype
+            values, sample_weight, reduce_mean, self._tensor_dtype
         )
         self.total.assign_add(reduce_sum(values))
         if sample_weight is not None:
             count = reduce_sum(sample_weight)
         elif values.shape.rank:
-            count = cast(shape_op(values)[0], self._dtype)
+            count = cast(shape_op(values)[0], self._tensor_dtype)
         else:
             count = 1.0
-        self.count.assign_add(as_loss_dtype(count, self._dtype))
+        self.count.assign_add(as_loss_dtype(count, self._tensor_dtype))
 
     def result(self):
         return divide_no_nan(self.total.read_value(), self.count.read_value())
@@ -118,14 +120,22 @@ class MeanMetricWrapper(Mean):
         super().update_state(values, sample_weight=sample_weight)
 
     def get_config(self):
-        fn_name = getattr(self._fn, "__name__", None)
-        fn = {"fn": fn_name} if type(self) is MeanMetricWrapper else {}
-        return {**super().get_config(), **fn, **self._fn_kwargs}
+        """Keras' keys; a wrapped function known to ``rt.keras.metrics`` by its name, any other
+        as the function itself (``from_config`` takes either)."""
+        from runtime.keras.metrics import lookup
+
+        config = {**super().get_config(), **self._fn_kwargs}
+        if type(self) is MeanMetricWrapper:
+            name = getattr(self._fn, "__name__", None)
+            config["fn"] = name if lookup.FUNCTIONS.get(name) is self._fn else self._fn
+        return config
 
     @classmethod
     def from_config(cls, config):
-        if "fn" in config and isinstance(config["fn"], str):
+        if isinstance(config.get("fn"), str):
             from runtime.keras.metrics import lookup
 
+            if config["fn"] not in lookup.FUNCTIONS:
+                raise ValueError(f"Unknown metric function: '{config['fn']}'")
             config = {**config, "fn": lookup.FUNCTIONS[config["fn"]]}
         return cls(**config)

@@ -11,28 +11,46 @@ from __future__ import annotations
 
 import math
 
+from runtime.core import dtypes
 from runtime.keras import backend, losses
 from runtime.keras.loss_base import divide_no_nan, squeeze_or_expand_to_same_rank
 from runtime.keras.metrics.reduction import Mean, MeanMetricWrapper
 from runtime.math import softplus
+from runtime.ops.constant_ops import cast, convert_to_tensor
 from runtime.ops.math_ops import abs as abs_
 from runtime.ops.math_ops import log, maximum, sqrt, square
 from runtime.ops.reduction_ops import reduce_mean, reduce_sum
 
-mean_squared_error = losses.mean_squared_error
-mean_absolute_error = losses.mean_absolute_error
+
+def _as_floats(y_true, y_pred):
+    """The two as tensors of ``y_pred``'s dtype, float32 for integers (Keras' mean of integers
+    is a float), brought to the same rank."""
+    y_pred = convert_to_tensor(y_pred)
+    if not y_pred.dtype.is_floating:
+        y_pred = cast(y_pred, dtypes.float32)
+    return losses.align(y_true, y_pred)
+
+
+def mean_squared_error(y_true, y_pred):
+    """``mean(square(y_true - y_pred), axis=-1)``."""
+    return losses.mean_squared_error(*_as_floats(y_true, y_pred))
+
+
+def mean_absolute_error(y_true, y_pred):
+    """``mean(abs(y_true - y_pred), axis=-1)``."""
+    return losses.mean_absolute_error(*_as_floats(y_true, y_pred))
 
 
 def mean_absolute_percentage_error(y_true, y_pred):
     """``100 * mean(|y_true - y_pred| / max(|y_true|, epsilon), axis=-1)``."""
-    y_true, y_pred = losses.align(y_true, y_pred)
+    y_true, y_pred = _as_floats(y_true, y_pred)
     scale = maximum(abs_(y_true), backend.epsilon())
     return 100.0 * reduce_mean(abs_(y_true - y_pred) / scale, axis=-1)
 
 
 def mean_squared_logarithmic_error(y_true, y_pred):
     """``mean(square(log(max(y_pred, eps) + 1) - log(max(y_true, eps) + 1)), axis=-1)``."""
-    y_true, y_pred = losses.align(y_true, y_pred)
+    y_true, y_pred = _as_floats(y_true, y_pred)
     eps = backend.epsilon()
     gap = log(maximum(y_pred, eps) + 1.0) - log(maximum(y_true, eps) + 1.0)
     return reduce_mean(square(gap), axis=-1)
@@ -44,13 +62,13 @@ def _l2_normalize(x, axis):
 
 def cosine_similarity(y_true, y_pred, axis=-1):
     """The cosine of the angle between label and prediction along ``axis`` (1: same way)."""
-    y_true, y_pred = losses.align(y_true, y_pred)
+    y_true, y_pred = _as_floats(y_true, y_pred)
     return reduce_sum(_l2_normalize(y_true, axis) * _l2_normalize(y_pred, axis), axis=axis)
 
 
 def log_cosh(y_true, y_pred):
     """``mean(log(cosh(y_pred - y_true)), axis=-1)``, computed without overflow."""
-    y_true, y_pred = losses.align(y_true, y_pred)
+    y_true, y_pred = _as_floats(y_true, y_pred)
     x = y_pred - y_true
     return reduce_mean(x + softplus(-2.0 * x) - math.log(2.0), axis=-1)
 
@@ -114,7 +132,7 @@ class RootMeanSquaredError(Mean):
         super().__init__(name=name, dtype=dtype)
 
     def update_state(self, y_true, y_pred, sample_weight=None):
-        y_true, y_pred = losses.align(y_true, y_pred)
+        y_true, y_pred = _as_floats(y_true, y_pred)
         y_true, y_pred = squeeze_or_expand_to_same_rank(y_true, y_pred)
         super().update_state(square(y_pred - y_true), sample_weight=sample_weight)
 
