@@ -28,10 +28,15 @@ from runtime.ops.constant_ops import cast, convert_to_tensor
 from runtime.ops.shape_ops import shape as shape_op
 
 
+def _shape_of(x):
+    """``x``'s shape as a list: a tensor's, a TensorSpec's (a symbolic build), an array's."""
+    shape = x.shape if hasattr(x, "shape") else convert_to_tensor(x).shape
+    return shape.as_list() if hasattr(shape, "as_list") else list(shape)
+
+
 def is_binary_or_sparse_categorical(y_true, y_pred):
     """``(binary, sparse)``: how ``"accuracy"`` and ``"crossentropy"`` read these shapes."""
-    true_shape = convert_to_tensor(y_true).shape.as_list()
-    pred_shape = convert_to_tensor(y_pred).shape.as_list()
+    true_shape, pred_shape = _shape_of(y_true), _shape_of(y_pred)
     binary = bool(pred_shape) and pred_shape[-1] == 1
     sparse = len(true_shape) < len(pred_shape) or (
         bool(true_shape) and true_shape[-1] == 1 and bool(pred_shape) and pred_shape[-1] != 1
@@ -127,8 +132,8 @@ def per_output(values, names, count):
     return nest.flatten(values) if nest.is_nested(values) else [values] * count
 
 
-def _structure(y_pred):
-    return nest.map_structure(lambda _: "X", y_pred)
+def _structure(y):
+    return nest.map_structure(lambda _: "X", y)
 
 
 def _spread(setting, names, count, argument):
@@ -139,6 +144,72 @@ def _spread(setting, names, count, argument):
     if isinstance(setting, dict) and names and set(setting) <= set(names):
         return [setting.get(name) for name in names]
     return None
+
+
+def leaf_paths(y):
+    """The path (keys and indices) of each leaf of ``y``, in ``nest.flatten``'s order."""
+    if isinstance(y, dict):
+        return [(key, *rest) for key in sorted(y) for rest in leaf_paths(y[key])]
+    if isinstance(y, (list, tuple)):
+        return [(i, *rest) for i, item in enumerate(y) for rest in leaf_paths(item)]
+    return [()]
+
+
+def at_path(y, path):
+    for key in path:
+        y = y[key]
+    return y
+
+
+def read_along(setting, y_pred, argument, broadcast, path=()):
+    """``setting`` (a loss or metrics structure) as one entry per leaf of ``y_pred``, read along
+    its structure: a dict by key (a missing key: None), a list or tuple item by item; a leaf
+    ``setting`` covers the outputs under it when ``broadcast``."""
+    if not nest.is_nested(y_pred):
+        if isinstance(setting, dict):
+            raise KeyError(
+                f"The path: {path} in the `{argument}` argument, can't be found in the model's "
+                "output (`y_pred`)."
+            )
+        return [setting]
+    if setting is None:
+        return [None] * len(leaf_paths(y_pred))
+    if isinstance(setting, dict):
+        if not isinstance(y_pred, dict):
+            raise KeyError(
+                f"The path: {path} in the `{argument}` argument, can't be found in the model's "
+                "output (`y_pred`)."
+            )
+        for key in setting:
+            if key not in y_pred:
+                raise KeyError(
+                    f"The path: {(*path, key)} in the `{argument}` argument, can't be found in "
+                    "either the model's output (`y_pred`) or in the labels (`y_true`)."
+                )
+        return [
+            entry
+            for key in sorted(y_pred)
+            for entry in read_along(
+                setting.get(key), y_pred[key], argument, broadcast, (*path, key)
+            )
+        ]
+    if isinstance(setting, (list, tuple)) and isinstance(y_pred, (list, tuple)):
+        if len(setting) != len(y_pred):
+            raise ValueError(
+                f"`{argument}` has {len(setting)} entries at {path or 'the top'} where the "
+                f"model's output has {len(y_pred)}: {_structure(y_pred)}"
+            )
+        return [
+            entry
+            for i, (item, pred) in enumerate(zip(setting, y_pred))
+            for entry in read_along(item, pred, argument, broadcast, (*path, i))
+        ]
+    if broadcast and not nest.is_nested(setting):
+        return [setting] * len(leaf_paths(y_pred))
+    raise ValueError(
+        f"`{argument}` does not match the structure of the model's output: "
+        f"{_structure(y_pred)}. Received: {argument}={setting}"
+    )
 
 
 # --- metrics -------------------------------------------------------------------------------------
@@ -181,6 +252,9 @@ class CompileMetrics(Metric):
         count = len(nest.flatten(y_pred))
         names = output_names_of(y_pred, self.output_names)
         self._names = names if count > 1 and isinstance(y_pred, (dict, list, tuple)) else None
+        if isinstance(y_pred, dict) and any(nest.is_nested(v) for v in y_pred.values()):
+            self._names = None  # a deeply nested output: read in flattened order
+            names = self.output_names
         trues, preds = self._flatten_y(y_true, count), self._flatten_y(y_pred, count)
         self._flat_metrics = self._build_set(
             self._user_metrics, trues, preds, names, y_pred, "metrics"
@@ -198,12 +272,15 @@ class CompileMetrics(Metric):
             return [(None, self._metric_list(nest.flatten(metrics), trues[0], preds[0]))]
         spread = _spread(metrics, names, count, argument)
         if spread is None:
-            known = f"the output names of the model {names} or " if self.output_names else ""
-            raise ValueError(
-                f"Invalid `{argument}`. `{argument}` should contain metrics objects and either "
-                f"be a dict or a list matching {known}the output structure of the model: "
-                f"{_structure(y_pred)}.\nReceived: {argument}={metrics}"
-            )
+            try:
+                spread = read_along(metrics, y_pred, argument, broadcast=False)
+            except (KeyError, ValueError) as error:
+                known = f"the output names of the model {names} or " if self.output_names else ""
+                raise ValueError(
+                    f"{error}\nInvalid `{argument}`. `{argument}` should contain metrics objects "
+                    f"and either be a dict or a list matching {known}the output structure of the "
+                    f"model: {_structure(y_pred)}.\nReceived: {argument}={metrics}"
+                ) from error
         labels = names or [None] * count
         return [
             None if entry is None else (name, self._metric_list(entry, y_t, y_p))
@@ -293,7 +370,9 @@ class CompileLoss:
 
     def __init__(self, loss, loss_weights=None, reduction="sum_over_batch_size",
                  output_names=None):  # fmt: skip
-        if loss_weights and not isinstance(loss_weights, (list, tuple, dict, float, int)):
+        if loss_weights is not None and not isinstance(
+            loss_weights, (list, tuple, dict, float, int)
+        ):
             raise ValueError(
                 "Expected `loss_weights` argument to be a float (single output case) or a list, "
                 "tuple, or dict (multiple output case). Received instead: "
@@ -307,97 +386,155 @@ class CompileLoss:
         self.dtype = dtypes.float32
         self.built = False
         self.metrics = []
-        self._flat_losses = []  # (loss or None, weight or None) per output
-        self._names = None
+        self._flat_losses = []  # (path in y_pred, Loss, weight or None), outputs with a loss
+        self._paths = []  # every output's path
 
     @property
     def variables(self):
         return [v for metric in self.metrics for v in metric.variables]
 
     def build(self, y_true, y_pred):
-        count = len(nest.flatten(y_pred))
-        names = output_names_of(y_pred, self.output_names)
-        self._names = names if isinstance(y_pred, dict) else None
-        trues, preds = self._flatten(y_true, count, names), self._flatten(y_pred, count, names)
-        losses = self._spread_setting(self._user_loss, names, count, "loss", y_pred)
-        weights = self._weights(names, count, losses, y_pred)
+        loss, weights = self._by_output_names(y_pred)
+        self._paths = leaf_paths(y_pred)
+        per_leaf = read_along(loss, y_pred, "loss", broadcast=True)
+        weights = self._weights_per_leaf(weights, loss, y_pred, per_leaf)
         self._flat_losses = [
-            (get_loss(loss, y_t, y_p), weight)
-            for loss, weight, y_t, y_p in zip(losses, weights, trues, preds)
-        ]
-        if sum(loss is not None for loss, _ in self._flat_losses) > 1:
-            labels = names or [None] * count
+            (path, get_loss(entry, at_path(y_true, path) if _has(y_true, path) else None,
+                            at_path(y_pred, path)), weight)
+            for path, entry, weight in zip(self._paths, per_leaf, weights)
+            if entry is not None
+        ]  # fmt: skip
+        self.metrics = []
+        if len(self._flat_losses) > 1:
             self.metrics = [
-                metrics_module.Mean(name=f"{label or loss.name}_loss")
-                for (loss, _), label in zip(self._flat_losses, labels)
-                if loss is not None
+                metrics_module.Mean(name=f"{self._loss_name(path, fn)}_loss")
+                for path, fn, _ in self._flat_losses
             ]
         self.built = True
 
-    def _spread_setting(self, setting, names, count, argument, y_pred):
-        if count == 1:
-            if isinstance(setting, (list, tuple)) and len(setting) == 1:
-                return list(setting)
-            if isinstance(setting, dict) and len(setting) == 1:
-                return list(setting.values())
-            return [setting]
-        if not isinstance(setting, (list, tuple, dict)):
-            return [setting] * count  # one loss (or weight) for every output
-        spread = _spread(setting, names, count, argument)
-        if spread is None:
-            if isinstance(setting, dict):
+    def _by_output_names(self, y_pred):
+        """A loss dict keyed by the model's output names, for outputs that are not a dict, as a
+        list in the outputs' order (the weights too)."""
+        loss, weights = self._user_loss, self._user_loss_weights
+        names = self.output_names
+        if names and isinstance(loss, dict) and not isinstance(y_pred, dict):
+            if set(names) != set(loss):
                 raise ValueError(
-                    f"Expected keys {names} in {argument} dict, but found "
-                    f"{argument}.keys()={list(setting)}"
+                    f"Expected keys {names} in loss dict, but found loss.keys()={list(loss)}"
                 )
-            raise ValueError(
-                f"`{argument}` must have one entry per output of the model: "
-                f"{_structure(y_pred)}. Received: {argument}={setting}"
-            )
-        return spread
+            loss = [loss[name] for name in names]
+            if isinstance(weights, dict):
+                weights = [weights.get(name) for name in names]
+            if not isinstance(y_pred, (list, tuple)):
+                loss = loss[0]
+                weights = weights[0] if isinstance(weights, list) else weights
+        return loss, weights
 
-    def _weights(self, names, count, losses, y_pred):
-        weights = self._user_loss_weights
+    def _weights_per_leaf(self, weights, loss, y_pred, per_leaf):
         if weights is None:
-            return [None] * count
-        if isinstance(weights, (list, tuple)) and len(weights) != count:
-            given = sum(loss is not None for loss in losses)
-            if len(weights) != given:
+            return [None] * len(per_leaf)
+        if not nest.is_nested(weights):
+            return [weights] * len(per_leaf)
+        try:
+            return read_along(weights, y_pred, "loss_weights", broadcast=True)
+        except (KeyError, ValueError):
+            given = [entry for entry in nest.flatten(loss) if entry is not None]
+            flat = nest.flatten(weights)
+            if len(flat) != len(given):
                 raise ValueError(
-                    f"`loss_weights` must match the number of losses, got {given} losses "
-                    f"and {len(weights)} weights."
-                )
-            given_weights = iter(weights)  # one per loss given: outputs without one skipped
-            return [None if loss is None else next(given_weights) for loss in losses]
-        return self._spread_setting(weights, names, count, "loss_weights", y_pred)
+                    f"`loss_weights` must match the number of losses, got {len(given)} losses "
+                    f"and {len(flat)} weights."
+                ) from None
+            in_order = iter(flat)  # one weight per loss given, in the loss's order
+            return [None if entry is None else next(in_order) for entry in per_leaf]
 
-    def _flatten(self, y, count, names=None):
-        if isinstance(y, dict) and (names or self._names):
-            return [y.get(name) for name in (names or self._names)]
-        if isinstance(y, dict) and self.output_names and count > 1:
-            return [y.get(name) for name in self.output_names]
-        return per_output(y, None, count)
+    def _loss_name(self, path, loss):
+        """A loss tracker's name: the output's path, its indices read as output names (or, with
+        none, as the loss's name)."""
+        flat_names = self.output_names or []
+        index = self._paths.index(path)
+        parts = []
+        for key in path:
+            if isinstance(key, int):
+                key = flat_names[index] if index < len(flat_names) else loss.name
+            parts.append(str(key))
+        return "/".join(parts) or loss.name
+
+    def _aligned_labels(self, y_true, y_pred, given_pred):
+        """``y_true`` read as one label per output path of ``y_pred`` (``given_pred``: the
+        predictions as the model gave them, before being read as the built structure)."""
+        paths = self._paths
+        if len(paths) == 1 and not nest.is_nested(y_true):
+            return {paths[0]: y_true}
+        if _same_structure(y_true, given_pred) and given_pred is not y_pred:
+            return dict(zip(paths, nest.flatten(y_true)))
+        if all(_has(y_true, path) for path in paths) and len(nest.flatten(y_true)) == len(paths):
+            return {path: at_path(y_true, path) for path in paths}
+        if isinstance(y_true, dict) and self.output_names and set(self.output_names) <= set(y_true):
+            labels = [y_true[name] for name in self.output_names]
+            return dict(zip(paths, labels))
+        flat = nest.flatten(y_true) if nest.is_nested(y_true) else [y_true]
+        if len(flat) == len(paths):
+            return dict(zip(paths, flat))
+        with_loss = [path for path, _, _ in self._flat_losses]
+        if len(flat) == len(with_loss):  # labels only for the outputs that have a loss
+            return dict(zip(with_loss, flat))
+        raise ValueError(
+            "y_true and y_pred have different structures.\n"
+            f"y_true: {_structure(y_true)}\ny_pred: {_structure(y_pred)}\n"
+        )
 
     def __call__(self, y_true, y_pred, sample_weight=None):
         """The weighted sum of the outputs' losses (None when no output has one)."""
         if not self.built:
             self.build(y_true, y_pred)
-        count = len(self._flat_losses)
-        trues, preds = self._flatten(y_true, count), self._flatten(y_pred, count)
+        given_pred = y_pred
+        if len(self._paths) > 1 and len(nest.flatten(y_pred)) == len(self._paths):
+            if not all(_has(y_pred, path) for path in self._paths):
+                y_pred = nest.pack_sequence_as(_path_skeleton(self._paths), nest.flatten(y_pred))
+        labels = self._aligned_labels(y_true, y_pred, given_pred)
+        weights = None
         if sample_weight is not None and nest.is_nested(sample_weight):
-            weights = self._flatten(sample_weight, count)
-        else:
-            weights = [sample_weight] * count
+            weights = dict(zip(self._paths, per_output(sample_weight, None, len(self._paths))))
         trackers = iter(self.metrics)
         total = None
-        for (loss, weight), y_t, y_p, w in zip(self._flat_losses, trues, preds, weights):
-            if loss is None:
-                continue
-            value = cast(loss(y_t, y_p, w), self.dtype)
+        for path, loss, weight in self._flat_losses:
+            y_p = at_path(y_pred, path)
+            w = weights.get(path) if weights is not None else sample_weight
+            value = cast(loss(labels[path], y_p, w), self.dtype)
             if self.metrics:  # each output's unweighted loss, per example of the batch
                 batch = cast(shape_op(convert_to_tensor(y_p))[0], self.dtype)
                 next(trackers).update_state(value, sample_weight=batch)
             if weight is not None:
-                value = value * weight
+                value = value * cast(convert_to_tensor(weight), self.dtype)
             total = value if total is None else total + value
         return total
+
+
+def _same_structure(a, b):
+    try:
+        nest.assert_same_structure(a, b)
+    except (ValueError, TypeError):
+        return False
+    return True
+
+
+def _has(y, path):
+    """Whether ``path`` leads to a leaf of ``y``."""
+    for key in path:
+        if (
+            isinstance(y, dict)
+            and key in y
+            or isinstance(y, (list, tuple))
+            and isinstance(key, int)
+            and key < len(y)
+        ):
+            y = y[key]
+        else:
+            return False
+    return not nest.is_nested(y)
+
+
+def _path_skeleton(paths):
+    """A list structure with a leaf at each path (paths of a list of outputs)."""
+    return [None] * len(paths)
