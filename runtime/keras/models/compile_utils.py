@@ -388,6 +388,7 @@ class CompileLoss:
         self.metrics = []
         self._flat_losses = []  # (path in y_pred, Loss, weight or None), outputs with a loss
         self._paths = []  # every output's path
+        self._built_structure = None
 
     @property
     def variables(self):
@@ -396,6 +397,7 @@ class CompileLoss:
     def build(self, y_true, y_pred):
         loss, weights = self._by_output_names(y_pred)
         self._paths = leaf_paths(y_pred)
+        self._built_structure = nest.map_structure(lambda _: None, y_pred)
         per_leaf = read_along(loss, y_pred, "loss", broadcast=True)
         weights = self._weights_per_leaf(weights, loss, y_pred, per_leaf)
         self._flat_losses = [
@@ -489,9 +491,9 @@ class CompileLoss:
         if not self.built:
             self.build(y_true, y_pred)
         given_pred = y_pred
-        if len(self._paths) > 1 and len(nest.flatten(y_pred)) == len(self._paths):
-            if not all(_has(y_pred, path) for path in self._paths):
-                y_pred = nest.pack_sequence_as(_path_skeleton(self._paths), nest.flatten(y_pred))
+        flat_pred = nest.flatten(y_pred)
+        if len(flat_pred) == len(self._paths) and not all(_has(y_pred, p) for p in self._paths):
+            y_pred = nest.pack_sequence_as(self._built_structure, flat_pred)  # as it was built
         labels = self._aligned_labels(y_true, y_pred, given_pred)
         weights = None
         if sample_weight is not None and nest.is_nested(sample_weight):
@@ -533,8 +535,3 @@ def _has(y, path):
         else:
             return False
     return not nest.is_nested(y)
-
-
-def _path_skeleton(paths):
-    """A list structure with a leaf at each path (paths of a list of outputs)."""
-    return [None] * len(paths)
