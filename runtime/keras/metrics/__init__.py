@@ -31,6 +31,12 @@ from runtime.keras.metrics.accuracy_metrics import (
     sparse_top_k_categorical_accuracy,
     top_k_categorical_accuracy,
 )
+from runtime.keras.metrics.at_threshold import (
+    PrecisionAtRecall,
+    RecallAtPrecision,
+    SensitivityAtSpecificity,
+    SpecificityAtSensitivity,
+)
 from runtime.keras.metrics.auc import AUC
 from runtime.keras.metrics.confusion import (
     FalseNegatives,
@@ -54,6 +60,7 @@ from runtime.keras.metrics.probabilistic import (
     poisson,
     sparse_categorical_crossentropy,
 )
+from runtime.keras.metrics.r2 import R2Score
 from runtime.keras.metrics.reduction import Mean, MeanMetricWrapper, Sum
 from runtime.keras.metrics.regression import (
     CosineSimilarity,
@@ -85,7 +92,8 @@ __all__ = [
     "CategoricalCrossentropy", "CosineSimilarity", "FalseNegatives", "FalsePositives",
     "KLDivergence", "LogCoshError", "Mean", "MeanAbsoluteError", "MeanAbsolutePercentageError",
     "MeanMetricWrapper", "MeanSquaredError", "MeanSquaredLogarithmicError", "Metric", "Poisson",
-    "Precision", "Recall", "RootMeanSquaredError", "SparseCategoricalAccuracy",
+    "Precision", "PrecisionAtRecall", "R2Score", "Recall", "RecallAtPrecision", "SensitivityAtSpecificity",
+    "SpecificityAtSensitivity", "RootMeanSquaredError", "SparseCategoricalAccuracy",
     "SparseCategoricalCrossentropy", "SparseTopKCategoricalAccuracy", "Sum",
     "TopKCategoricalAccuracy", "TrueNegatives", "TruePositives", "accuracy", "binary_accuracy",
     "binary_crossentropy", "categorical_accuracy", "categorical_crossentropy",

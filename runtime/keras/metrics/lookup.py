@@ -16,7 +16,15 @@ import inspect
 
 from runtime.keras import backend
 from runtime.keras.metrics import accuracy_metrics as accuracy
-from runtime.keras.metrics import auc, confusion, probabilistic, reduction, regression
+from runtime.keras.metrics import (
+    at_threshold,
+    auc,
+    confusion,
+    probabilistic,
+    r2,
+    reduction,
+    regression,
+)
 from runtime.keras.metrics.metric import Metric
 
 _CLASSES = [
@@ -31,7 +39,12 @@ _CLASSES = [
     regression.MeanSquaredLogarithmicError,
     regression.CosineSimilarity,
     regression.LogCoshError,
+    r2.R2Score,
     auc.AUC,
+    at_threshold.PrecisionAtRecall,
+    at_threshold.RecallAtPrecision,
+    at_threshold.SensitivityAtSpecificity,
+    at_threshold.SpecificityAtSensitivity,
     confusion.FalseNegatives,
     confusion.FalsePositives,
     confusion.Precision,
