@@ -93,6 +93,7 @@ BY_NAME.update({backend.to_snake_case(cls.__name__): cls for cls in _CLASSES})
 BY_NAME.update(_ALIASES)
 BY_NAME.update({alias.upper(): cls for alias, cls in _ALIASES.items()})
 FUNCTIONS = {fn.__name__: fn for fn in _FUNCTIONS}  # by name only in a serialized function
+reduction.KNOWN_FUNCTIONS.update(FUNCTIONS)
 
 
 def serialize(metric):

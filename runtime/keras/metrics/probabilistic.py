@@ -8,10 +8,13 @@
 
 from __future__ import annotations
 
+from runtime.core import dtypes
 from runtime.keras import backend, losses
+from runtime.keras.loss_base import squeeze_or_expand_to_same_rank
 from runtime.keras.metrics.reduction import MeanMetricWrapper
 from runtime.ops.clip_ops import clip_by_value
-from runtime.ops.math_ops import log
+from runtime.ops.constant_ops import cast, convert_to_tensor
+from runtime.ops.math_ops import log, not_equal
 from runtime.ops.reduction_ops import reduce_mean, reduce_sum
 
 binary_crossentropy = losses.binary_crossentropy
@@ -59,11 +62,24 @@ class SparseCategoricalCrossentropy(MeanMetricWrapper):
     """The mean cross-entropy of integer labels and predicted probabilities (or logits)."""
 
     def __init__(self, name="sparse_categorical_crossentropy", dtype=None, from_logits=False,
-                 axis=-1):  # fmt: skip
+                 ignore_class=None, axis=-1):  # fmt: skip
         super().__init__(
             sparse_categorical_crossentropy, name=name, dtype=dtype, from_logits=from_logits,
-            axis=axis,
+            ignore_class=ignore_class, axis=axis,
         )  # fmt: skip
+
+    def update_state(self, y_true, y_pred, sample_weight=None):
+        """As ``Mean``'s; with ``ignore_class`` and weights, the ignored examples weigh 0 (so
+        the mean is over the others), as in Keras 3. Without weights Keras counts them, with
+        a loss of 0, and so does this."""
+        ignore_class = self._fn_kwargs.get("ignore_class")
+        if ignore_class is not None and sample_weight is not None:
+            labels = convert_to_tensor(y_true)
+            kept = cast(not_equal(labels, cast(ignore_class, labels.dtype)), dtypes.float32)
+            weights = cast(convert_to_tensor(sample_weight), dtypes.float32)
+            kept, weights = squeeze_or_expand_to_same_rank(kept, weights)
+            sample_weight = weights * kept
+        super().update_state(y_true, y_pred, sample_weight=sample_weight)
 
 
 class KLDivergence(MeanMetricWrapper):

@@ -122,20 +122,21 @@ class MeanMetricWrapper(Mean):
     def get_config(self):
         """Keras' keys; a wrapped function known to ``rt.keras.metrics`` by its name, any other
         as the function itself (``from_config`` takes either)."""
-        from runtime.keras.metrics import lookup
-
         config = {**super().get_config(), **self._fn_kwargs}
         if type(self) is MeanMetricWrapper:
             name = getattr(self._fn, "__name__", None)
-            config["fn"] = name if lookup.FUNCTIONS.get(name) is self._fn else self._fn
+            config["fn"] = name if KNOWN_FUNCTIONS.get(name) is self._fn else self._fn
         return config
 
     @classmethod
     def from_config(cls, config):
         if isinstance(config.get("fn"), str):
-            from runtime.keras.metrics import lookup
-
-            if config["fn"] not in lookup.FUNCTIONS:
+            if config["fn"] not in KNOWN_FUNCTIONS:
                 raise ValueError(f"Unknown metric function: '{config['fn']}'")
-            config = {**config, "fn": lookup.FUNCTIONS[config["fn"]]}
+            config = {**config, "fn": KNOWN_FUNCTIONS[config["fn"]]}
         return cls(**config)
+
+
+# The metric functions of rt.keras.metrics by name (``lookup`` fills it): how a wrapper's
+# config names its function.
+KNOWN_FUNCTIONS = {}

@@ -15,11 +15,11 @@ from runtime.core import dtypes
 from runtime.keras import backend, losses
 from runtime.keras.loss_base import divide_no_nan, squeeze_or_expand_to_same_rank
 from runtime.keras.metrics.reduction import Mean, MeanMetricWrapper
-from runtime.math import softplus
 from runtime.ops.constant_ops import cast, convert_to_tensor
 from runtime.ops.math_ops import abs as abs_
-from runtime.ops.math_ops import log, maximum, sqrt, square
+from runtime.ops.math_ops import exp, log, maximum, sqrt, square
 from runtime.ops.reduction_ops import reduce_mean, reduce_sum
+from runtime.ops.special_math_ops import log1p
 
 
 def _as_floats(y_true, y_pred):
@@ -66,11 +66,16 @@ def cosine_similarity(y_true, y_pred, axis=-1):
     return reduce_sum(_l2_normalize(y_true, axis) * _l2_normalize(y_pred, axis), axis=axis)
 
 
+def _softplus(x):
+    """``log(1 + exp(x))`` without overflow."""
+    return maximum(x, 0.0) + log1p(exp(-abs_(x)))
+
+
 def log_cosh(y_true, y_pred):
     """``mean(log(cosh(y_pred - y_true)), axis=-1)``, computed without overflow."""
     y_true, y_pred = _as_floats(y_true, y_pred)
     x = y_pred - y_true
-    return reduce_mean(x + softplus(-2.0 * x) - math.log(2.0), axis=-1)
+    return reduce_mean(x + _softplus(-2.0 * x) - math.log(2.0), axis=-1)
 
 
 mape = mean_absolute_percentage_error
