@@ -122,11 +122,9 @@ def output_names_of(y_pred, model_output_names):
     return list(model_output_names) if model_output_names else None
 
 
-def per_output(values, names, count):
-    """``values`` (labels, weights) as one per output: a dict read by ``names``, a list as is,
-    one value for a single output."""
-    if isinstance(values, dict) and names is not None:
-        return [values.get(name) for name in names]
+def per_output(values, count):
+    """``values`` (labels, weights) as one per output: nested values flattened, a single value
+    for each of ``count`` outputs."""
     if count == 1 and not (isinstance(values, (list, tuple)) and len(values) == 1):
         return [values]
     return nest.flatten(values) if nest.is_nested(values) else [values] * count
@@ -136,7 +134,7 @@ def _structure(y):
     return nest.map_structure(lambda _: "X", y)
 
 
-def _spread(setting, names, count, argument):
+def _spread(setting, names, count):
     """A per-output setting (loss, metrics, weights) as one entry per output, or None when it is
     not one per output."""
     if isinstance(setting, (list, tuple)) and len(setting) == count:
@@ -270,7 +268,7 @@ class CompileMetrics(Metric):
             return [None] * count
         if count == 1:
             return [(None, self._metric_list(nest.flatten(metrics), trues[0], preds[0]))]
-        spread = _spread(metrics, names, count, argument)
+        spread = _spread(metrics, names, count)
         if spread is None:
             try:
                 spread = read_along(metrics, y_pred, argument, broadcast=False)
@@ -295,7 +293,7 @@ class CompileMetrics(Metric):
     def _flatten_y(self, y, count):
         if isinstance(y, dict) and self._names is not None:
             return [y[name] for name in self._names]
-        return per_output(y, None, count)
+        return per_output(y, count)
 
     def update_state(self, y_true, y_pred, sample_weight=None):
         if not self.built:
@@ -497,7 +495,7 @@ class CompileLoss:
         labels = self._aligned_labels(y_true, y_pred, given_pred)
         weights = None
         if sample_weight is not None and nest.is_nested(sample_weight):
-            weights = dict(zip(self._paths, per_output(sample_weight, None, len(self._paths))))
+            weights = dict(zip(self._paths, per_output(sample_weight, len(self._paths))))
         trackers = iter(self.metrics)
         total = None
         for path, loss, weight in self._flat_losses:
