@@ -137,21 +137,21 @@ class Model(Layer):
         the sample weights) may be given per output, as a list or a dict by output name
         (``runtime.keras.models.compile_utils``). The metrics are built at the first batch.
         """
-        self.optimizer = optimizers.get(optimizer)
+        # Everything is checked before anything changes: a refused compile leaves the model
+        # as it was.
+        new_optimizer = optimizers.get(optimizer)
         output_names = getattr(self, "output_names", None)
-        self.loss = loss
-        self._compile_loss = None
+        compile_loss = compile_metrics = None
         if loss is not None:
             compile_utils.check_losses(loss)
-            self._compile_loss = compile_utils.CompileLoss(
-                loss, loss_weights, output_names=output_names
-            )
-        self._compile_metrics = None
+            compile_loss = compile_utils.CompileLoss(loss, loss_weights, output_names=output_names)
         if metrics is not None or weighted_metrics is not None:
-            self._compile_metrics = compile_utils.CompileMetrics(
+            compile_metrics = compile_utils.CompileMetrics(
                 metrics, weighted_metrics, output_names=output_names
             )
             compile_utils.check_metric_names([metrics or [], weighted_metrics or []])
+        self.optimizer, self.loss = new_optimizer, loss
+        self._compile_loss, self._compile_metrics = compile_loss, compile_metrics
         self._loss_tracker = metrics_module.Mean(name="loss")
         self.run_eagerly = bool(run_eagerly)
         self.jit_compile = False if run_eagerly or jit_compile == "auto" else bool(jit_compile)

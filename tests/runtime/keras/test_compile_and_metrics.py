@@ -212,3 +212,12 @@ def test_compile_refuses_metrics_that_are_not_a_list_as_keras_3_does():
         model.compile(optimizer="sgd", loss="mse", metrics="accuracy")
     with pytest.raises(ValueError, match="Unknown metric function: 'acuracy'"):
         model.compile(optimizer="sgd", loss="mse", metrics=["acuracy"])
+
+
+def test_a_refused_compile_leaves_the_model_as_it_was():
+    model = TwoOutputs()
+    model.compile(optimizer="adam", loss="mse", metrics=["mae"])
+    before = (model.optimizer, model.loss, model._compile_loss, model._compile_metrics)
+    with pytest.raises(ValueError, match="Unknown metric function: 'acuracy'"):
+        model.compile(optimizer="sgd", loss="mae", metrics=["acuracy"])
+    assert (model.optimizer, model.loss, model._compile_loss, model._compile_metrics) == before
