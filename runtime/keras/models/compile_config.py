@@ -20,15 +20,16 @@ from runtime.keras.saving.serialization import (
 
 
 def compile_config(model):
+    given = model._compile_arguments
     return {
         "optimizer": serialize_optimizer(model.optimizer),
         "loss": serialize_keras_object(model.loss),
-        "loss_weights": None,
-        "metrics": serialize_keras_object(model.compiled_metrics) or None,
-        "weighted_metrics": None,
+        "loss_weights": serialize_keras_object(given["loss_weights"]),
+        "metrics": serialize_keras_object(given["metrics"]),
+        "weighted_metrics": serialize_keras_object(given["weighted_metrics"]),
         "run_eagerly": model.run_eagerly,
-        "steps_per_execution": 1,
-        "jit_compile": False,
+        "steps_per_execution": model.steps_per_execution,
+        "jit_compile": given["jit_compile"],
     }
 
 
@@ -51,6 +52,10 @@ def compile_from_config(model, config):
     model.compile(
         optimizer=optimizer if optimizer is not None else "rmsprop",
         loss=config.get("loss"),
+        loss_weights=config.get("loss_weights"),
         metrics=config.get("metrics"),
+        weighted_metrics=config.get("weighted_metrics"),
         run_eagerly=bool(config.get("run_eagerly")),
+        steps_per_execution=config.get("steps_per_execution") or 1,
+        jit_compile=config.get("jit_compile", "auto"),
     )

@@ -20,17 +20,21 @@ array([[7.]], dtype=float32)
 
 from __future__ import annotations
 
-from runtime.core import context
+from runtime.core import context, dtypes
 from runtime.core.tensor_shape import TensorShape
 from runtime.core.tensor_spec import TensorSpec
 from runtime.execution import staging
 from runtime.execution.tracing import trace
-from runtime.keras import losses, optimizers
 from runtime.keras import metrics as metrics_module
+from runtime.keras import optimizers
 from runtime.keras.layers.base import Layer
-from runtime.keras.models import compile_config, training
+from runtime.keras.metrics.metric import Metric
+from runtime.keras.models import compile_config, compile_utils, training
 from runtime.keras.models import summary as summary_module
 from runtime.keras.saving import saving_api
+from runtime.ops.constant_ops import cast
+from runtime.ops.math_ops import add_n
+from runtime.ops.reduction_ops import reduce_sum
 from runtime.saving.writer import save
 
 
@@ -52,8 +56,7 @@ class Model(Layer):
         super().__init__(**kwargs)
         self.optimizer = None
         self.loss = None
-        self.compiled_loss = None
-        self.compiled_metrics = []
+        self._compile_loss = self._compile_metrics = self._loss_tracker = None
         self.run_eagerly = False
         self.train_function = self.test_function = self.predict_function = None
         self._staged_steps = {}  # (kind, input signature) -> staged step, until compile
@@ -116,28 +119,157 @@ class Model(Layer):
 
     # --- training ----------------------------------------------------------------------------
 
-    def compile(self, optimizer="rmsprop", loss=None, metrics=None, run_eagerly=False):
+    def compile(
+        self,
+        optimizer="rmsprop",
+        loss=None,
+        loss_weights=None,
+        metrics=None,
+        weighted_metrics=None,
+        run_eagerly=False,
+        steps_per_execution=1,
+        jit_compile="auto",
+        auto_scale_loss=True,
+    ):
         """Sets the optimizer, the loss and the metrics; with ``run_eagerly`` the training step
-        runs as Python, op by op, instead of as a traced graph. Traces nothing."""
-        self.optimizer = optimizers.get(optimizer)
-        self.loss = loss
-        self.compiled_loss = None if loss is None else losses.get(loss)
-        if metrics is None:
-            metrics = []
-        elif isinstance(metrics, str) or callable(metrics):
-            metrics = [metrics]
-        for metric in metrics:
-            metrics_module.check(metric)
-        self.compiled_metrics = list(metrics)
+        runs as Python, op by op, instead of as a traced graph. Traces nothing.
+
+        ``loss``, ``loss_weights``, ``metrics`` and ``weighted_metrics`` (metrics that get
+        the sample weights) may be given per output, as a list or a dict by output name
+        (``runtime.keras.models.compile_utils``). The metrics are built at the first batch.
+        """
+        # Everything is checked before anything changes: a refused compile leaves the model
+        # as it was.
+        new_optimizer = optimizers.get(optimizer)
+        output_names = getattr(self, "output_names", None)
+        compile_loss = compile_metrics = None
+        if loss is not None:
+            compile_utils.check_losses(loss)
+            compile_loss = compile_utils.CompileLoss(loss, loss_weights, output_names=output_names)
+        if metrics is not None or weighted_metrics is not None:
+            compile_metrics = compile_utils.CompileMetrics(
+                metrics, weighted_metrics, output_names=output_names
+            )
+            compile_utils.check_metric_names([metrics or [], weighted_metrics or []])
+        self.optimizer, self.loss = new_optimizer, loss
+        self._compile_loss, self._compile_metrics = compile_loss, compile_metrics
+        self._loss_tracker = metrics_module.Mean(name="loss")
         self.run_eagerly = bool(run_eagerly)
+        self.jit_compile = False if run_eagerly or jit_compile == "auto" else bool(jit_compile)
+        self.steps_per_execution = steps_per_execution
+        self._compile_arguments = {  # what a .keras file's compile config records
+            "loss_weights": loss_weights,
+            "metrics": metrics,
+            "weighted_metrics": weighted_metrics,
+            "jit_compile": jit_compile,
+        }
         self.train_function = self.test_function = self.predict_function = None
         self._staged_steps = {}
         self._is_compiled = True
 
     @property
+    def compiled_loss(self):
+        return self._compile_loss
+
+    @property
+    def compiled_metrics(self):
+        return self._compile_metrics
+
+    @property
+    def compiled(self):
+        return self._is_compiled
+
+    @property
+    def metrics(self):
+        """The loss tracker (``"loss"``), the compiled metrics, each output's loss tracker, then
+        the Metric objects the model holds in its attributes, as Keras 3 orders them."""
+        found = []
+        if self._is_compiled:
+            found.append(self._loss_tracker)
+            if self._compile_metrics is not None:
+                found.append(self._compile_metrics)
+            if self._compile_loss is not None:
+                found.extend(self._compile_loss.metrics)
+        compiled = {id(self._loss_tracker), id(self._compile_metrics)}
+        for value in vars(self).values():
+            for item in value if isinstance(value, (list, tuple)) else (value,):
+                if isinstance(item, Metric) and id(item) not in compiled:
+                    found.append(item)
+        return found
+
+    @property
     def metrics_names(self):
-        """``"loss"`` then each compiled metric's name: the keys of the logs and History."""
-        return ["loss", *(metrics_module.name_of(m) for m in self.compiled_metrics)]
+        """The names of ``metrics``: ``["loss", "compile_metrics", ...]`` once compiled with
+        metrics, as in Keras 3 (the logs name each compiled metric)."""
+        return [m.name for m in self.metrics]
+
+    @property
+    def metrics_variables(self):
+        """The state variables of every metric in ``metrics``."""
+        return [v for metric in self.metrics for v in metric.variables]
+
+    def reset_metrics(self):
+        """Resets the state of every metric in ``metrics`` (``fit`` does it each epoch)."""
+        for metric in self.metrics:
+            metric.reset_state()
+
+    def compute_loss(self, x=None, y=None, y_pred=None, sample_weight=None, training=True):
+        """The compiled loss of ``y_pred`` against ``y`` plus the model's added losses
+        (``self.losses``: ``add_loss``, regularizers), summed. Override to change the loss."""
+        del x, training  # the default loss reads neither
+        parts = []
+        if self._compile_loss is not None:
+            value = self._compile_loss(y, y_pred, sample_weight)
+            if value is not None:
+                parts.append(value)
+        for extra in getattr(self, "losses", None) or ():
+            parts.append(reduce_sum(cast(extra, dtypes.float32)))
+        if not parts:
+            raise ValueError("No loss to compute. Provide a `loss` argument in `compile()`.")
+        return parts[0] if len(parts) == 1 else add_n(parts)
+
+    def compute_metrics(self, x, y, y_pred, sample_weight=None):
+        """Updates the compiled metrics with the batch; returns ``get_metrics_result()``."""
+        del x  # the default metrics do not read it
+        if self._compile_metrics is not None:
+            self._compile_metrics.update_state(y, y_pred, sample_weight)
+        return self.get_metrics_result()
+
+    def get_metrics_result(self):
+        """Every metric's result by name (a metric giving a dict adds its entries)."""
+        results = {}
+        for metric in self.metrics:
+            value = metric.result()
+            if isinstance(value, dict):
+                results.update(value)
+            else:
+                results[metric.name] = value
+        return results
+
+    def _metric_log_names(self):
+        """The names of the metrics' results in the order of ``metrics`` (each compiled metric
+        in its place)."""
+        names = []
+        for metric in self.metrics:
+            if isinstance(metric, compile_utils.CompileMetrics):
+                names.extend(metric.result_names())
+            else:
+                names.append(metric.name)
+        return names
+
+    def _logs_in_order(self, logs):
+        """``logs`` with the metrics' names first, in the order of ``metrics``: a staged step
+        returns its dict sorted by key, an eager one in the order it was made."""
+        names = [name for name in self._metric_log_names() if name in logs]
+        return {**{name: logs[name] for name in names}, **logs}
+
+    def _flatten_metrics_in_order(self, logs):
+        """``logs`` as a list, in the order of ``metrics``, then any other keys sorted; one value
+        alone, as Keras' ``evaluate`` returns it."""
+        names = [name for name in self._metric_log_names() if name in logs]
+        values = [logs[name] for name in names]
+        values += [logs[key] for key in sorted(logs) if key not in names]
+        return values[0] if len(values) == 1 else values
 
     def _check_compiled(self, needs_loss):
         if not self._is_compiled:
@@ -145,7 +277,11 @@ class Model(Layer):
                 "You must compile your model before training/testing. Use "
                 "`model.compile(optimizer, loss)`."
             )
-        if needs_loss and self.compiled_loss is None:
+        if (
+            needs_loss
+            and self._compile_loss is None
+            and type(self).compute_loss is Model.compute_loss
+        ):
             raise ValueError(
                 "No loss found. You may have forgotten to provide a `loss` argument in the "
                 "`compile()` method."

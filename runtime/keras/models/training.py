@@ -11,11 +11,10 @@ graph.
 A step is ``train_step(model, x, y, sample_weight)``, ``test_step(model, x, y,
 sample_weight)`` or ``predict_step(model, x)``; ``x`` and ``y`` may be nested
 structures (a list or dict of inputs or targets), ``sample_weight`` None or a
-tensor. A training or test step returns either the running logs (a dict: the
-metrics accumulate over the epoch, reset at its start by
-``model.reset_metrics()``, and the loop reports the last batch's), or the
-batch's values (the loss, then each metric, a vector) which the loop averages
-over the examples seen, as Keras does.
+tensor. As in Keras 3 the loss tracker and the metrics are stateful: a step adds
+its batch to them and returns their running results (a dict of scalars by name);
+the loop resets them at the start of each epoch (and of each evaluation) with
+``model.reset_metrics()`` and reports the last step's results.
 
 The data (``data_adapters``) comes as numpy batches; the loop wraps each as
 tensors without copying, calls the staged function directly, and calls only the
@@ -25,6 +24,7 @@ callbacks that have batch hooks (the progress bar draws only on a terminal).
 from __future__ import annotations
 
 import functools
+import inspect
 
 import numpy as np
 
@@ -34,62 +34,55 @@ from runtime.core.tensor import EagerTensor
 from runtime.core.tensor_spec import TensorSpec
 from runtime.execution import staging
 from runtime.gradients.tape import GradientTape
-from runtime.keras import metrics as metrics_module
 from runtime.keras.callbacks import CallbackList
 from runtime.keras.models import data_adapters
 from runtime.keras.models.data_adapters import EpochIterator, get_data
-from runtime.ops.array_ops import stack
-from runtime.ops.constant_ops import cast
-from runtime.ops.math_ops import add_n
-from runtime.ops.reduction_ops import reduce_mean
+from runtime.ops.constant_ops import cast, convert_to_tensor
+from runtime.ops.shape_ops import shape as shape_op
 
 # --- the steps ----------------------------------------------------------------------------------
 
 
 def train_step(model, x, y, sample_weight=None):
-    """One batch of training: the loss's gradients applied by the optimizer; returns the
-    batch's loss and metrics as one vector."""
+    """One batch of training, as Keras 3's: the loss (``model.compute_loss``) and its
+    gradients applied by the optimizer, the loss tracker and the metrics updated; returns
+    ``model.compute_metrics(...)``, the running results by name."""
     with GradientTape() as tape:
         y_pred = model(x, training=True)
-        loss = _total_loss(model, y, y_pred, sample_weight)
+        loss = _compute_loss(model, x, y, y_pred, sample_weight, training=True)
+        model._loss_tracker.update_state(loss, sample_weight=_examples(x))
     variables = model.trainable_variables
     if variables:
         grads = tape.gradient(loss, variables)
         model.optimizer.apply_gradients(zip(grads, variables))
-    return _batch_logs(model, loss, y, y_pred)
+    return model.compute_metrics(x, y, y_pred, sample_weight=sample_weight)
 
 
 def test_step(model, x, y, sample_weight=None):
-    """The batch's loss and metrics, with the model in inference mode."""
+    """The batch's loss and metrics added to the running ones, the model in inference mode."""
     y_pred = model(x, training=False)
-    return _batch_logs(model, _total_loss(model, y, y_pred, sample_weight), y, y_pred)
+    loss = _compute_loss(model, x, y, y_pred, sample_weight, training=False)
+    model._loss_tracker.update_state(loss, sample_weight=_examples(x))
+    return model.compute_metrics(x, y, y_pred, sample_weight=sample_weight)
 
 
 def predict_step(model, x):
     return model(x, training=False)
 
 
-def _total_loss(model, y, y_pred, sample_weight):
-    """The compiled loss (one loss for several outputs: summed over them, as Keras 3 does) plus
-    the model's own losses (``add_loss``, regularizers)."""
-    if nest.is_nested(y):
-        weights = (
-            sample_weight if sample_weight is not None else nest.map_structure(lambda _: None, y)
-        )
-        flat = zip(nest.flatten(y), nest.flatten(y_pred), nest.flatten(weights))
-        losses = [model.compiled_loss(t, p, sample_weight=w) for t, p, w in flat]
-    else:
-        losses = [model.compiled_loss(y, y_pred, sample_weight=sample_weight)]
-    losses += [cast(extra, losses[0].dtype) for extra in getattr(model, "losses", None) or ()]
-    return losses[0] if len(losses) == 1 else add_n(losses)
+def _compute_loss(model, x, y, y_pred, sample_weight, training):
+    """``model.compute_loss``, called without ``training`` when an override does not take it
+    (Keras added the argument in 3.3)."""
+    if "training" in inspect.signature(model.compute_loss).parameters:
+        return model.compute_loss(x, y, y_pred, sample_weight, training=training)
+    return model.compute_loss(x, y, y_pred, sample_weight)
 
 
-def _batch_logs(model, loss, y, y_pred):
-    values = [cast(loss, dtypes.float32)]  # cast is the tensor itself when already float32
-    for metric in model.compiled_metrics:
-        per_example = metrics_module.resolve(metric, y, y_pred)(y, y_pred)
-        values.append(reduce_mean(cast(per_example, dtypes.float32)))
-    return values[0] if len(values) == 1 else stack(values)  # the loss alone: a scalar
+def _examples(x):
+    """The number of examples in ``x`` (its first tensor's first dimension), as a float: the
+    loss tracker's weight for the batch's mean loss."""
+    first = next(t for t in nest.flatten(x) if t is not None)
+    return cast(shape_op(convert_to_tensor(first))[0], dtypes.float32)
 
 
 # --- calling a step -----------------------------------------------------------------------------
@@ -151,32 +144,22 @@ def _call_rebuilt(step, model, structure, *tensors):
 
 
 class EpochLogs:
-    """The logs of an epoch from its steps' results: a step's dict is the running logs (its
-    metrics accumulate), reported as they are; a vector of the batch's values is averaged
-    over the examples seen."""
+    """The logs of an epoch: the last step's running results (the metrics accumulate over the
+    epoch), in the order of ``model.metrics`` (a staged step returns its dict by key)."""
 
-    def __init__(self, names):
-        self.names = names
-        self._totals = None
-        self._seen = 0
+    def __init__(self, model):
+        self.model = model
         self._last = None
 
-    def add(self, result, batch_size):
-        if isinstance(result, dict):
-            self._last = result
-            return
-        values = np.atleast_1d(result._value)
-        self._totals = (
-            values * batch_size if self._totals is None else self._totals + values * batch_size
-        )
-        self._seen += batch_size
+    def add(self, result):
+        self._last = result
 
     def current(self):
-        if self._last is not None:
-            return {name: _as_float(value) for name, value in self._last.items()}
-        if self._totals is None:
+        if self._last is None:
             return {}
-        return dict(zip(self.names, (self._totals / self._seen).tolist()))
+        return {
+            name: _as_float(value) for name, value in self.model._logs_in_order(self._last).items()
+        }
 
 
 def _as_float(value):
@@ -192,26 +175,21 @@ def _reset_metrics(model):
         reset()
 
 
-def _batch_size(batch):
-    inputs = batch[0]
-    return len(inputs) if isinstance(inputs, np.ndarray) else len(nest.flatten(inputs)[0])
-
-
 # The model's flag a callback sets to end each loop at the current batch, as Keras 3 names them.
 _STOP_FLAGS = {"train": "stop_training", "test": "stop_evaluating", "predict": "stop_predicting"}
 
 
-def run_epoch(runner, epochs_iterator, callback_list, mode, names):
+def run_epoch(runner, epochs_iterator, callback_list, mode):
     """Runs the step over one epoch's batches, calling the ``mode`` batch hooks, until they end
     or a callback sets the model's stop flag; returns the logs. ValueError (Keras' words) when
     there was no batch."""
-    logs = EpochLogs(names)
+    logs = EpochLogs(runner.model)
     batch_hooks = callback_list.wants_batches(mode)
     ran = False
     for step, batch in epochs_iterator.epoch():
         if batch_hooks:
             callback_list.on_batch_begin(mode, step)
-        logs.add(runner(batch), _batch_size(batch))
+        logs.add(runner(batch))
         ran = True
         if batch_hooks:
             callback_list.on_batch_end(mode, step, logs.current())
@@ -258,7 +236,7 @@ def fit(model, x=None, y=None, batch_size=None, epochs=1, verbose="auto", callba
     for epoch in range(initial_epoch, epochs):
         _reset_metrics(model)
         callback_list.on_epoch_begin(epoch)
-        logs = run_epoch(runner, iterator, callback_list, "train", model.metrics_names)
+        logs = run_epoch(runner, iterator, callback_list, "train")
         if validation is not None and _should_validate(epoch, validation_freq):
             val_logs = _evaluate(model, validation, callback_list)  # test hooks run, as in Keras
             logs.update({f"val_{name}": value for name, value in val_logs.items()})
@@ -299,7 +277,7 @@ def evaluate(model, x=None, y=None, batch_size=None, verbose="auto", sample_weig
         add_progbar=verbose != 0,
     )  # fmt: skip
     logs = _evaluate(model, iterator, callback_list)
-    return logs if return_dict else _in_order(model, logs)
+    return logs if return_dict else model._flatten_metrics_in_order(logs)
 
 
 def _evaluate(model, iterator, callback_list):
@@ -307,18 +285,9 @@ def _evaluate(model, iterator, callback_list):
     _reset_metrics(model)
     model.stop_evaluating = False
     callback_list.on_test_begin()
-    logs = run_epoch(StepRunner(model, "test", test_step), iterator, callback_list, "test",
-                     model.metrics_names)  # fmt: skip
+    logs = run_epoch(StepRunner(model, "test", test_step), iterator, callback_list, "test")
     callback_list.on_test_end(logs)
     return logs
-
-
-def _in_order(model, logs):
-    """The logs as a list in ``metrics_names``' order (then any other, by name), or the one
-    value when there is one, as Keras returns them."""
-    names = [name for name in model.metrics_names if name in logs]
-    values = [logs[name] for name in names] + [logs[k] for k in sorted(logs) if k not in names]
-    return values[0] if len(values) == 1 else values
 
 
 def predict(model, x, batch_size=None, verbose="auto", steps=None, callbacks=None):
@@ -384,10 +353,10 @@ def _on_batch(model, kind, step, batch, return_dict):
         data_adapters.as_structure(part, name)
         for part, name in zip(batch, ("x", "y", "sample_weight"))
     )
-    logs = EpochLogs(model.metrics_names)
-    logs.add(StepRunner(model, kind, step)(batch), _batch_size(batch))
+    logs = EpochLogs(model)
+    logs.add(StepRunner(model, kind, step)(batch))
     logs = logs.current()
-    return logs if return_dict else _in_order(model, logs)
+    return logs if return_dict else model._flatten_metrics_in_order(logs)
 
 
 def predict_on_batch(model, x):

@@ -286,11 +286,12 @@ def test_one_sample_weight_array_serves_every_output_and_a_mismatch_is_an_error(
     model.compile(optimizer=keras.optimizers.SGD(0.0), loss="mse")
     inputs = {"u": X, "v": X[:, :2]}
     targets = {"p": Y, "q": np.zeros((20, 2))}
-    loss = model.evaluate(inputs, targets, sample_weight=W, batch_size=20, verbose=0)
+    # Keras 3 reports the total, then each output's loss.
+    losses = model.evaluate(inputs, targets, sample_weight=W, batch_size=20, verbose=0)
     p = X.sum(1, keepdims=True)
     q = np.repeat(X[:, :2].sum(1, keepdims=True), 2, axis=1)
-    expected = np.mean(W * (p - Y)[:, 0] ** 2) + np.mean(W * (q**2).mean(1))
-    np.testing.assert_allclose(loss, expected, rtol=1e-5)
+    p_loss, q_loss = np.mean(W * (p - Y)[:, 0] ** 2), np.mean(W * (q**2).mean(1))
+    np.testing.assert_allclose(losses, [p_loss + q_loss, p_loss, q_loss], rtol=1e-5)
     with pytest.raises(ValueError, match="one scalar score per sample"):
         model.evaluate(inputs, targets, sample_weight=np.ones((20, 2)), verbose=0)
     with pytest.raises(ValueError, match="one `sample_weight` array per output"):

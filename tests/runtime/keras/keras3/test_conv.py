@@ -201,7 +201,6 @@ def test_conv2d(case):
     _check_correctness(layers.Conv2D, (2, 8, 8, 4), case)
 
 
-@pytest.mark.xfail(strict=True, reason="rt.keras has no constraints yet (another part of issue 27)")
 def test_conv_constraints():
     layer = layers.Conv2D(filters=4, kernel_size=3, kernel_constraint="non_neg")
     layer.build((None, 5, 5, 3))
