@@ -29,12 +29,16 @@ from runtime.keras import (
     activations,
     backend,
     callbacks,
+    config,
     initializers,
     layers,
     losses,
     metrics,
     models,
+    ops,
     optimizers,
+    random,
+    utils,
 )
 from runtime.keras.models import Model, Sequential
 
@@ -50,4 +54,8 @@ __all__ = [
     "metrics",
     "models",
     "optimizers",
+    "config",
+    "ops",
+    "random",
+    "utils",
 ]
