@@ -175,6 +175,8 @@ def fit(model, x, y, batch_size, epochs, verbose, callbacks, validation_split, v
         callback_list.on_epoch_end(epoch, logs)
         if model.stop_training:
             break
+    if epochs > 0:  # the moving averages become the weights (use_ema), as in Keras' fit
+        model.optimizer.finalize_variable_values(model.trainable_variables)
     callback_list.on_train_end(logs)
     model.history = history
     return history

@@ -502,3 +502,36 @@ def test_nadam_build_with_empty_var_list():
     optimizer = optimizers.Nadam()
     optimizer.build([])
     assert optimizer.variables[-1].dtype == rt.float32  # the running product of u_t
+
+
+@pytest.mark.parametrize("run_eagerly", [True, False])
+def test_ema_with_model_fit(run_eagerly):
+    x_train = np.ones((1, 1)).astype("float32")
+    y_train = np.zeros((1, 1)).astype("float32")
+    optimizer = optimizers.SGD(learning_rate=0.1, use_ema=True, ema_momentum=0.9)
+    model = rt.keras.Sequential(
+        [rt.keras.layers.Dense(2, kernel_initializer="ones", use_bias=False)]
+    )
+    model.compile(loss="mse", optimizer=optimizer, run_eagerly=run_eagerly)
+    model.fit(x_train, y_train, batch_size=1, epochs=2, verbose=0)
+    kernel = model.trainable_variables[0]
+    np.testing.assert_allclose(
+        optimizer.get_slot(kernel, "average").numpy(), [[0.891, 0.891]], atol=1e-5
+    )
+    np.testing.assert_allclose(kernel.numpy(), [[0.891, 0.891]], atol=1e-5)
+
+
+def test_adam_ema_fit_finalizes_the_weights():
+    model = rt.keras.Sequential(
+        [rt.keras.layers.Dense(10, kernel_initializer="ones", use_bias=False)]
+    )
+    model.compile(optimizer=optimizers.Adam(use_ema=True, ema_momentum=0.9), loss="mse")
+    model.fit(np.ones((1, 5)), np.zeros((1, 10)), verbose=0)
+    kernel = model.trainable_variables[0]
+    np.testing.assert_allclose(kernel.numpy(), model.optimizer.get_slot(kernel, "average").numpy())
+
+
+def test_lion_ema_fit():
+    model = rt.keras.Sequential([rt.keras.layers.Dense(10)])
+    model.compile(optimizer=optimizers.Lion(use_ema=True), loss="mse")
+    model.fit(np.zeros((1, 5)), np.zeros((1, 10)), verbose=0)
