@@ -1,7 +1,7 @@
 """``rt.keras.optimizers``: Keras 3's optimizers, learning-rate schedules and lookup by name.
 
 ``SGD``, ``Adam``, ``AdamW``, ``RMSprop``, ``Adagrad``, ``Adadelta``, ``Adamax``,
-``Nadam`` and ``Lion`` share ``Optimizer``'s arguments (``weight_decay``,
+``Nadam``, ``Lion`` and ``Ftrl`` share ``Optimizer``'s arguments (``weight_decay``,
 ``clipnorm``, ``clipvalue``, ``global_clipnorm``, ``use_ema``, ``ema_momentum``,
 ``ema_overwrite_frequency``, ``loss_scale_factor``, ``gradient_accumulation_steps``,
 ``name``); ``get`` finds one by name or config, ``serialize``/``deserialize``
@@ -20,11 +20,12 @@ from __future__ import annotations
 from runtime.keras.optimizers import schedules
 from runtime.keras.optimizers.adam import Adam, Adamax, AdamW, Nadam
 from runtime.keras.optimizers.base import Optimizer
+from runtime.keras.optimizers.ftrl import Ftrl
 from runtime.keras.optimizers.lion import Lion
 from runtime.keras.optimizers.rmsprop import Adadelta, Adagrad, RMSprop
 from runtime.keras.optimizers.sgd import SGD
 
-ALL_OBJECTS = (Optimizer, SGD, Adam, AdamW, Adamax, Nadam, RMSprop, Adagrad, Adadelta, Lion)
+ALL_OBJECTS = (Optimizer, SGD, Adam, AdamW, Adamax, Nadam, RMSprop, Adagrad, Adadelta, Lion, Ftrl)
 _BY_NAME = {cls.__name__.lower(): cls for cls in ALL_OBJECTS}
 
 
@@ -75,6 +76,7 @@ __all__ = [
     "Adam",
     "AdamW",
     "Adamax",
+    "Ftrl",
     "Lion",
     "Nadam",
     "Optimizer",
