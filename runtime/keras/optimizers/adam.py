@@ -41,6 +41,8 @@ class _Moments(Optimizer):
 class Adam(_Moments):
     """Adam: moving averages of the gradient and its square, with bias correction."""
 
+    slots_made_apart = ("vhat",)
+
     def __init__(
         self,
         learning_rate=0.001,

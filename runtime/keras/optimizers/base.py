@@ -64,6 +64,7 @@ class Optimizer:
     """
 
     slot_names = ()
+    slots_made_apart = ()  # slots Keras makes in a loop of their own, after the others
 
     def __init__(
         self,
@@ -190,15 +191,21 @@ class Optimizer:
 
     @property
     def variables(self):
-        """The optimizer's own variables, in Keras 3's order: iterations, the learning rate
-        (when it is a variable), the moving averages and gradient sums, then each variable's
-        slots."""
+        """The optimizer's own variables, in Keras 3's order (the order a ``.keras`` file
+        stores them in): iterations, the learning rate (when it is a variable), every moving
+        average, every gradient sum, then each variable's slots in turn (slots Keras makes
+        apart, Adam's ``vhat``, after all of those)."""
         own = [self._iterations]
         if isinstance(self._learning_rate, Variable):
             own.append(self._learning_rate)
+        slot_sets = list(self._slots.values())
         shared = [n for n in self._all_slot_names() if n not in self.slot_names]
-        for group in (shared, self.slot_names):
-            own += [slots[n] for slots in self._slots.values() for n in group if n in slots]
+        interleaved = [n for n in self.slot_names if n not in self.slots_made_apart]
+        own += [slots[n] for n in shared for slots in slot_sets]
+        own += [slots[n] for slots in slot_sets for n in interleaved]
+        own += [
+            slots[n] for n in self.slots_made_apart if n in self.slot_names for slots in slot_sets
+        ]
         return own + self._extra_variables()
 
     def _extra_variables(self):

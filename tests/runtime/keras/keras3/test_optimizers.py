@@ -611,3 +611,27 @@ def test_ftrl_invalid_learning_rate_power():
     )
     with pytest.raises(ValueError, match=message):
         optimizers.Ftrl(learning_rate_power=0.1)
+
+
+def test_variables_in_keras_order():
+    # Keras 3 (base_optimizer.build, then each optimizer's build): iterations, learning rate,
+    # every EMA average, every gradient accumulator, then per variable momentum and velocity,
+    # then (amsgrad) every velocity_hat.
+    a, b = rt.Variable([1.0], name="a"), rt.Variable([2.0], name="b")
+    adam = optimizers.Adam(amsgrad=True, use_ema=True, gradient_accumulation_steps=2)
+    adam.build([a, b])
+    names = [v.name.removeprefix("Adam/").removesuffix(":0") for v in adam.variables]
+    assert names == [
+        "iter",
+        "learning_rate",
+        "a/average",
+        "b/average",
+        "a/gradient_accumulator",
+        "b/gradient_accumulator",
+        "a/m",
+        "a/v",
+        "b/m",
+        "b/v",
+        "a/vhat",
+        "b/vhat",
+    ]
