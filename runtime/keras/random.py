@@ -160,7 +160,9 @@ def _noise_shape(inputs, noise_shape):
 
 
 def shuffle(x, axis=0, seed=None):
-    """``x`` with its slices along ``axis`` in a random order."""
+    """``x`` with its slices along ``axis`` in a random order. The order is drawn by a
+    ``py_function`` (there is no sort op to rank random keys with), so a graph holding a
+    shuffle cannot be saved or compiled with XLA."""
     x = convert_to_tensor(x)
     state = _state(seed)
     length = shape_op(x, out_type=dtypes.int64)[axis]
