@@ -635,3 +635,17 @@ def test_variables_in_keras_order():
         "a/vhat",
         "b/vhat",
     ]
+
+
+@pytest.mark.parametrize("staged", [False, True], ids=["eager", "staged"])
+def test_constraints_are_applied(staged):
+    # Keras' case, with NonNeg written as the function it is: max(w, 0).
+    v = rt.Variable(np.random.random((2, 2)).astype(np.float32) - 1.0)
+    v.constraint = lambda w: rt.maximum(w, 0.0)
+    optimizer = optimizers.SGD(learning_rate=0.0001)
+
+    def step():
+        optimizer.apply_gradients([(rt.zeros((2, 2)), v)])
+
+    (ag.function(step) if staged else step)()
+    assert np.min(v.numpy()) == 0.0
