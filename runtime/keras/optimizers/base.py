@@ -139,7 +139,10 @@ class Optimizer:
     def learning_rate(self):
         """The current learning rate: the variable, or the schedule's (callable's) value now."""
         if isinstance(self._learning_rate, schedules.LearningRateSchedule):
-            return self._learning_rate(self._iterations)
+            step = self._iterations
+            if not self._learning_rate.takes_integer_step:  # 0.1 / (step + 1) then works
+                step = cast(step, dtypes.float32)
+            return self._learning_rate(step)
         if isinstance(self._learning_rate, Variable):
             return self._learning_rate
         return self._learning_rate()

@@ -35,7 +35,19 @@ KERAS_MODULE = "keras.optimizers.schedules"
 
 class LearningRateSchedule:
     """The base of schedules: ``__call__(step)`` gives the learning rate, ``get_config()``
-    the arguments that rebuild it."""
+    the arguments that rebuild it. An optimizer calls a schedule subclassed from it with its
+    step as a float32 tensor.
+
+    >>> import runtime as rt
+    >>> class Inverse(rt.keras.optimizers.schedules.LearningRateSchedule):
+    ...     def __call__(self, step):
+    ...         return 0.1 / (step + 1)
+    >>> sgd = rt.keras.optimizers.SGD(learning_rate=Inverse())
+    >>> round(float(sgd.learning_rate), 6)
+    0.1
+    """
+
+    takes_integer_step = False
 
     def __call__(self, step):
         raise NotImplementedError(
@@ -52,6 +64,13 @@ class LearningRateSchedule:
     def from_config(cls, config):
         return cls(**config)
 
+
+class _Schedule(LearningRateSchedule):
+    """The built-in schedules: they take the optimizer's exact integer step (a schedule of
+    a user's is given it as a float32, on which Python arithmetic works)."""
+
+    takes_integer_step = True
+
     def _start(self, step):
         """The initial learning rate as a tensor, and ``step`` as one of its dtype."""
         initial = convert_to_tensor(self.initial_learning_rate)
@@ -67,7 +86,7 @@ def _floor(x):
     return math_ops.floordiv(x, 1.0)
 
 
-class ExponentialDecay(LearningRateSchedule):
+class ExponentialDecay(_Schedule):
     """``initial_learning_rate * decay_rate ** (step / decay_steps)``.
 
     >>> import runtime as rt
@@ -108,7 +127,7 @@ class ExponentialDecay(LearningRateSchedule):
         }
 
 
-class PiecewiseConstantDecay(LearningRateSchedule):
+class PiecewiseConstantDecay(_Schedule):
     """``values[0]`` up to ``boundaries[0]`` (included), ``values[1]`` up to ``boundaries[1]``,
     ..., ``values[-1]`` after the last boundary.
 
@@ -142,7 +161,7 @@ class PiecewiseConstantDecay(LearningRateSchedule):
         return {"boundaries": self.boundaries, "values": self.values, "name": self.name}
 
 
-class PolynomialDecay(LearningRateSchedule):
+class PolynomialDecay(_Schedule):
     """``(initial - end) * (1 - step / decay_steps) ** power + end``.
 
     >>> import runtime as rt
@@ -191,7 +210,7 @@ class PolynomialDecay(LearningRateSchedule):
         }
 
 
-class InverseTimeDecay(LearningRateSchedule):
+class InverseTimeDecay(_Schedule):
     """``initial_learning_rate / (1 + decay_rate * step / decay_steps)``.
 
     >>> import runtime as rt
@@ -237,7 +256,7 @@ def _cosine(fraction, alpha):
     return (1.0 - alpha) * 0.5 * (1.0 + math_ops.cos(math.pi * fraction)) + alpha
 
 
-class CosineDecay(LearningRateSchedule):
+class CosineDecay(_Schedule):
     """A cosine from the rate to ``alpha`` times it over ``decay_steps``, after a linear warmup
     to ``warmup_target`` over ``warmup_steps`` when a target is given.
 
@@ -290,7 +309,7 @@ class CosineDecay(LearningRateSchedule):
         }
 
 
-class CosineDecayRestarts(LearningRateSchedule):
+class CosineDecayRestarts(_Schedule):
     """Cosine decay with warm restarts (SGDR): period ``i`` lasts ``first_decay_steps *
     t_mul ** i`` steps and starts at ``m_mul ** i`` times the initial rate.
 

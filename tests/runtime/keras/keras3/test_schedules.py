@@ -187,3 +187,28 @@ def test_cosine_decay_restarts(kwargs, initial_lr):
     for step in range(0, 1500, 250):
         decayed_lr = schedules.CosineDecayRestarts(initial_lr, 1000, **kwargs)
         close(decayed_lr(step), np_cosine_decay_restarts(step, 1000, **kwargs), rtol=1e-5)
+
+
+@pytest.mark.parametrize("staged", [False, True], ids=["eager", "staged"])
+def test_a_users_schedule_from_keras_docs(staged):
+    # keras.optimizers.schedules.LearningRateSchedule's own example: 0.1 / (step + 1) on the
+    # optimizer's step (an int64 variable refused the float).
+    import autograph as ag
+
+    class MyLRSchedule(schedules.LearningRateSchedule):
+        def __init__(self, initial_learning_rate):
+            self.initial_learning_rate = initial_learning_rate
+
+        def __call__(self, step):
+            return self.initial_learning_rate / (step + 1)
+
+    optimizer = rt.keras.optimizers.SGD(learning_rate=MyLRSchedule(0.1))
+    w = rt.Variable(1.0)
+
+    def step():
+        optimizer.apply_gradients([(rt.constant(1.0), w)])
+
+    step = ag.function(step) if staged else step
+    for _ in range(3):
+        step()
+    close(w.numpy(), 1.0 - 0.1 - 0.1 / 2 - 0.1 / 3)
