@@ -137,11 +137,8 @@ class Nadam(_Moments):
         self, learning_rate=0.001, beta_1=0.9, beta_2=0.999, epsilon=1e-7, name="Nadam", **kwargs
     ):
         super().__init__(learning_rate, beta_1, beta_2, epsilon, name, **kwargs)
-        self._u_product = self._state_variable(1.0, "u_product", dtypes.float32)
+        self._u_product = self.add_variable((), initializer="ones", name="u_product")
         self._step_terms = None
-
-    def _extra_variables(self):
-        return [self._u_product]
 
     def _momentum_weight(self, step):
         return self.beta_1 * (1.0 - 0.5 * pow(0.96, step))

@@ -42,6 +42,7 @@ from runtime.core.graph import name_scope
 from runtime.functions.control_flow import cond
 from runtime.gradients.tape import GradientTape
 from runtime.keras.optimizers import clipping, schedules
+from runtime.keras.optimizers.keras_api import KerasOptimizerAPI
 from runtime.ops.broadcast_ops import where
 from runtime.ops.constant_ops import cast, constant, convert_to_tensor
 from runtime.ops.math_ops import equal, floordiv, mod, not_equal
@@ -54,13 +55,14 @@ def _as_float_tensor(value, dtype):
     return value if value.dtype is dtype else cast(value, dtype)
 
 
-class Optimizer:
+class Optimizer(KerasOptimizerAPI):
     """The base of optimizers (``keras.optimizers.Optimizer``).
 
     A subclass names its per-variable slots in ``slot_names`` and defines
     ``_update(grad, variable, slots, lr)``, the assign ops of its rule; ``_rate(lr)`` may
     turn the learning rate into this step's rate once for all variables (Adam's bias
-    correction).
+    correction). A user's optimizer may instead, as in Keras, override ``build`` and define
+    ``update_step`` (``runtime.keras.optimizers.keras_api``).
     """
 
     slot_names = ()
@@ -100,6 +102,8 @@ class Optimizer:
         self.gradient_accumulation_steps = gradient_accumulation_steps
         self.built = False
         self._trainable_variables = []
+        self._variable_index = {}  # id(variable) -> its position in _trainable_variables
+        self._added_variables = []  # made by add_variable (a user's build, Nadam)
         self._slots = {}  # id(variable) -> {slot name: Variable}
         self._slot_primaries = {}  # id(variable) -> variable (held, as Keras holds them)
         self._excluded_ids, self._excluded_names = set(), None
@@ -209,20 +213,22 @@ class Optimizer:
         own += [
             slots[n] for n in self.slots_made_apart if n in self.slot_names for slots in slot_sets
         ]
-        return own + self._extra_variables()
-
-    def _extra_variables(self):
-        """Variables a subclass keeps beside the slots (Nadam's running product)."""
-        return []
+        return own + self._added_variables
 
     def build(self, var_list):
-        """Makes the slots of every variable in ``var_list`` (once each)."""
-        var_list = list(var_list)
-        for variable in var_list:
-            self._slots_of(variable)
-        known = {id(v._primary()) for v in self._trainable_variables}
-        self._trainable_variables += [v for v in var_list if id(v._primary()) not in known]
+        """Makes the slots of every variable in ``var_list``. A subclass may override it (as
+        Keras' do) to add variables of its own; it is called once, before the first update."""
+        self._register(var_list)
         self.built = True
+
+    def _register(self, var_list):
+        """Makes the slots of the variables not seen yet, and remembers their order."""
+        for variable in var_list:
+            key = id(variable._primary())
+            if key not in self._variable_index:
+                self._slots_of(variable)
+                self._variable_index[key] = len(self._trainable_variables)
+                self._trainable_variables.append(variable)
 
     def _slots_of(self, variable):
         # A variable passed to a traced function is a stand-in there: its slots are the
@@ -328,7 +334,9 @@ class Optimizer:
             return self._iterations
         variables = self._variables_for(grads, trainable_variables)
         grads, variables = _present(grads, variables)
-        self.build(variables)  # the slots, made before any update or branch
+        if not self.built:
+            self.build(variables)
+        self._register(variables)  # the slots, made before any update or branch
         grads = [_as_float_tensor(g, v.dtype) for g, v in zip(grads, variables)]
         if self.loss_scale_factor is not None:
             grads = [g / self.loss_scale_factor for g in grads]
@@ -368,7 +376,10 @@ class Optimizer:
         self._apply_weight_decay(variables, lr)
         rate = self._rate(lr)
         for grad, variable in zip(grads, variables):
-            self._update(grad, variable, self._slots_of(variable), cast(rate, variable.dtype))
+            if self._has_update_step():  # a user's rule, Keras' way
+                self.update_step(grad, variable, rate)
+            else:
+                self._update(grad, variable, self._slots_of(variable), cast(rate, variable.dtype))
 
     def _clip_gradients(self, grads):
         return clipping.clip_gradients(grads, self.clipnorm, self.clipvalue, self.global_clipnorm)

@@ -649,3 +649,49 @@ def test_constraints_are_applied(staged):
 
     (ag.function(step) if staged else step)()
     assert np.min(v.numpy()) == 0.0
+
+
+class KerasDocSGD(optimizers.Optimizer):
+    """The custom optimizer of Keras 3's ``Optimizer`` docstring (SGD with momentum 0.9)."""
+
+    def __init__(self, learning_rate=0.1, **kwargs):
+        super().__init__(learning_rate=learning_rate, **kwargs)
+        self.momentum = 0.9
+
+    def build(self, variables):
+        super().build(variables)
+        self.momentums = [
+            self.add_variable_from_reference(reference_variable=v, name="momentum")
+            for v in variables
+        ]
+
+    def update_step(self, gradient, variable, learning_rate):
+        learning_rate = rt.keras.ops.cast(learning_rate, variable.dtype)
+        m = self.momentums[self._get_variable_index(variable)]
+        self.assign(m, m * self.momentum - gradient * learning_rate)
+        self.assign_add(variable, m)
+
+
+@pytest.mark.parametrize("staged", [False, True], ids=["eager", "staged"])
+def test_a_custom_optimizer_written_as_keras_documents(staged):
+    a, b = rt.Variable([1.0, 2.0], name="a"), rt.Variable(3.0, name="b")
+    optimizer = KerasDocSGD(clipvalue=1.0)
+
+    def step():
+        optimizer.apply_gradients([(rt.constant([0.5, 4.0]), a), (rt.constant(-2.0), b)])
+
+    step = ag.function(step) if staged else step
+    for _ in range(3):
+        step()
+    reference = {}
+    for name, w, g in (("a", np.array([1.0, 2.0]), np.array([0.5, 1.0])), ("b", 3.0, -1.0)):
+        m = 0.0
+        for _ in range(3):
+            m = 0.9 * m - 0.1 * g
+            w = w + m
+        reference[name] = w
+    np.testing.assert_allclose(a.numpy(), reference["a"], rtol=1e-6)
+    np.testing.assert_allclose(b.numpy(), reference["b"], rtol=1e-6)
+    names = [v.name for v in optimizer.variables]
+    assert names[2:] == ["KerasDocSGD/a/momentum:0", "KerasDocSGD/b/momentum:0"]
+    assert int(optimizer.iterations.numpy()) == 3
