@@ -28,12 +28,21 @@ def _public_classes():
     return found
 
 
-def _keras_loss_and_metric(paths):
-    """Keras names a loss and the metric of the same formula alike (``keras.losses.
-    MeanSquaredError``, ``keras.metrics.MeanSquaredError``): one name in each namespace."""
-    losses = [p for p in paths if p.startswith("runtime/keras/loss")]
-    metrics = [p for p in paths if p.startswith("runtime/keras/metrics/")]
-    return len(losses) == 1 and len(metrics) == 1 and len(paths) == 2
+def _keras_namespace(path):
+    """``losses``, ``metrics``, ``layers``...: the Keras namespace a module of ``rt.keras``
+    belongs to (None outside ``rt.keras``)."""
+    parts = pathlib.PurePath(path).parts
+    if parts[:2] != ("runtime", "keras") or len(parts) < 3:
+        return None
+    return parts[2].removesuffix(".py").removesuffix("_base")  # loss_base.py: losses' base
+
+
+def _one_per_keras_namespace(paths):
+    """Keras names a thing alike in each of its namespaces (``keras.losses.MeanSquaredError``
+    and ``keras.metrics.MeanSquaredError``, ``keras.initializers.Identity`` and
+    ``keras.layers.Identity``): one class of the name in each namespace."""
+    spaces = [_keras_namespace(p) for p in paths]
+    return None not in spaces and len(set(spaces)) == len(spaces)
 
 
 def test_no_two_public_classes_share_a_name():
@@ -42,7 +51,7 @@ def test_no_two_public_classes_share_a_name():
     shared = {
         name: paths
         for name, paths in classes.items()
-        if len(paths) > 1 and not _keras_loss_and_metric(paths)
+        if len(paths) > 1 and not _one_per_keras_namespace(paths)
     }
     assert shared == {}
 

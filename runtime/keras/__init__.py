@@ -29,15 +29,19 @@ from runtime.keras import (
     activations,
     backend,
     callbacks,
+    config,
     constraints,
     initializers,
     layers,
     losses,
     metrics,
     models,
+    ops,
     optimizers,
+    random,
     regularizers,
     saving,
+    utils,
 )
 from runtime.keras.models import Model, Sequential
 
@@ -53,7 +57,11 @@ __all__ = [
     "metrics",
     "models",
     "optimizers",
+    "config",
     "constraints",
+    "ops",
+    "random",
     "regularizers",
     "saving",
+    "utils",
 ]

@@ -39,11 +39,45 @@ def to_snake_case(name):
     return name if not name.startswith("_") else "private" + name
 
 
+# Keras' global settings (``rt.keras.config`` sets them): the default float type, the fuzz
+# factor, the image layout.
+_settings = {"floatx": "float32", "epsilon": 1e-7, "image_data_format": "channels_last"}
+FLOATX_CHOICES = ("bfloat16", "float16", "float32", "float64")
+
+
 def floatx():
-    """The default float type of layers' weights and inputs: ``'float32'``."""
-    return "float32"
+    """The default float type of layers' weights and inputs: ``'float32'`` unless set."""
+    return _settings["floatx"]
+
+
+def set_floatx(value):
+    """Sets ``floatx()``: one of ``'bfloat16'``, ``'float16'``, ``'float32'``, ``'float64'``."""
+    if value not in FLOATX_CHOICES:
+        raise ValueError(f"Unknown `floatx` value: {value}. Expected one of {set(FLOATX_CHOICES)}")
+    _settings["floatx"] = str(value)
 
 
 def epsilon():
-    """The fuzz factor of losses and optimizers: ``1e-07``."""
-    return 1e-7
+    """The fuzz factor of losses and optimizers: ``1e-07`` unless set."""
+    return _settings["epsilon"]
+
+
+def set_epsilon(value):
+    """Sets ``epsilon()``."""
+    _settings["epsilon"] = value
+
+
+def image_data_format():
+    """Where images keep their channels: ``'channels_last'`` (NHWC) unless set."""
+    return _settings["image_data_format"]
+
+
+def set_image_data_format(data_format):
+    """Sets ``image_data_format()``: ``'channels_first'`` or ``'channels_last'``."""
+    data_format = str(data_format).lower()
+    if data_format not in ("channels_first", "channels_last"):
+        raise ValueError(
+            "The `data_format` argument must be one of {'channels_first', 'channels_last'}. "
+            f"Received: data_format={data_format}"
+        )
+    _settings["image_data_format"] = data_format

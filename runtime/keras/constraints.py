@@ -132,12 +132,3 @@ def get(identifier):
     if callable(identifier):
         return identifier
     raise ValueError(f"Could not interpret constraint identifier: {identifier}")
-
-
-def apply_constraints(variables):
-    """Projects each variable that has a ``constraint`` after an update, as Keras'
-    optimizers do once they have applied the gradients."""
-    for variable in variables:
-        constraint = getattr(variable, "constraint", None)
-        if constraint is not None:
-            variable.assign(constraint(variable.read_value()))

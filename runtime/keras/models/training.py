@@ -243,6 +243,8 @@ def fit(model, x=None, y=None, batch_size=None, epochs=1, verbose="auto", callba
         callback_list.on_epoch_end(epoch, logs)
         if model.stop_training:
             break
+    if epochs > 0:  # the moving averages become the weights (use_ema), as in Keras' fit
+        model.optimizer.finalize_variable_values(model.trainable_variables)
     callback_list.on_train_end(logs)
     model.history = callback_list.history
     return callback_list.history

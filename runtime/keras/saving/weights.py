@@ -37,20 +37,12 @@ def _is_saveable(obj):
     return isinstance(obj, Layer) or _is_optimizer(obj)
 
 
-def own_variables(obj, trainable=()):
-    """The variables ``obj`` stores in its own ``vars`` group, in Keras's order. An optimizer's:
-    its own (iterations, learning rate), then each variable's slots, the variables in the
-    order of ``trainable`` (the model's), as Keras builds them, whichever got a gradient first."""
+def own_variables(obj):
+    """The variables ``obj`` stores in its own ``vars`` group, in Keras's order. An optimizer's
+    are its ``variables`` (iterations, learning rate, then the slots as ``build`` made them
+    for the model's trainable variables)."""
     if _is_optimizer(obj):
-        variables = obj.variables
-        variables = list(variables() if callable(variables) else variables)
-        slots = getattr(obj, "_slot_variables", lambda: [])()
-        if not slots:
-            return variables
-        position = {id(v): i for i, v in enumerate(trainable)}
-        slot_ids = {id(slot) for _, _, slot in slots}
-        ordered = sorted(slots, key=lambda item: position.get(id(item[0]), len(position)))
-        return [v for v in variables if id(v) not in slot_ids] + [slot for _, _, slot in ordered]
+        return list(obj.variables)
     own = obj._own_variables()
     return [v for v in own if v.trainable] + [v for v in own if not v.trainable]
 
@@ -117,24 +109,18 @@ def prepare_optimizer(model):
     optimizer = getattr(model, "optimizer", None)
     if optimizer is None or not _is_optimizer(optimizer):
         return
-    variables = model.trainable_variables
-    if hasattr(optimizer, "build"):
-        optimizer.build(variables)
-    else:
-        for variable in variables:
-            optimizer._slots_of(variable)
+    optimizer.build(model.trainable_variables)
 
 
 def save_weights(model, h5file):
     """Writes ``model``'s state into the open h5py File ``h5file``."""
     prepare_optimizer(model)
-    trainable = model.trainable_variables
     for path, obj in walk(model):
         group = h5file.require_group(_join(path, "vars"))
         name = getattr(obj, "name", None)
         if isinstance(name, str):
             group.attrs["name"] = name
-        for index, variable in enumerate(own_variables(obj, trainable)):
+        for index, variable in enumerate(own_variables(obj)):
             group.create_dataset(str(index), data=variable.numpy())
 
 
@@ -143,10 +129,9 @@ def load_weights(model, h5file, where, skip_mismatch=False):
     errors). Every value is checked before any is assigned: a failure changes nothing. With
     ``skip_mismatch``, an object whose values do not fit is left as it is, with a warning."""
     prepare_optimizer(model)
-    trainable = model.trainable_variables
     assignments = []
     for path, obj in walk(model):
-        variables = own_variables(obj, trainable)
+        variables = own_variables(obj)
         try:
             values = _read_vars(h5file, path, variables, obj, where)
         except ValueError as e:

@@ -136,7 +136,7 @@ def test_a_file_written_here_loads_back_with_its_weights_and_optimizer_state(tmp
     x = np.random.default_rng(0).normal(size=(5, 4)).astype("float32")
     np.testing.assert_allclose(loaded.predict(x), model.predict(x), rtol=1e-6)
     assert int(loaded.optimizer.iterations.numpy()) == 2
-    for mine, theirs in zip(model.optimizer.variables(), loaded.optimizer.variables()):
+    for mine, theirs in zip(model.optimizer.variables, loaded.optimizer.variables):
         np.testing.assert_allclose(theirs.numpy(), mine.numpy())
     uncompiled = rt.keras.models.load_model(path, compile=False)
     assert uncompiled.optimizer is None

@@ -83,12 +83,12 @@ def test_add_loss_refuses_what_is_not_a_tensor():
         keras.layers.Layer().add_loss(3)
 
 
-def test_apply_constraints_projects_the_constrained_variables_only():
+def test_an_optimizer_step_projects_the_constrained_variables_only():
     kept, projected = rt.Variable([-1.0, 2.0]), rt.Variable([-1.0, 2.0])
     projected.constraint = constraints.NonNeg()
-    constraints.apply_constraints([kept, projected])
-    np.testing.assert_array_equal(kept.numpy(), [-1.0, 2.0])
-    np.testing.assert_array_equal(projected.numpy(), [0.0, 2.0])
+    keras.optimizers.SGD(0.5).apply_gradients([([2.0, 0.0], kept), ([2.0, 0.0], projected)])
+    np.testing.assert_array_equal(kept.numpy(), [-2.0, 2.0])
+    np.testing.assert_array_equal(projected.numpy(), [0.0, 2.0])  # -2 projected to 0
 
 
 @pytest.mark.parametrize("run_eagerly", [False, True])

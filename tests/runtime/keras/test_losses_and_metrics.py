@@ -81,8 +81,9 @@ def test_losses_by_name():
         ("sparse_categorical_crossentropy", keras.losses.SparseCategoricalCrossentropy),
     ]:
         assert type(keras.losses.get(name)) is cls
-    with pytest.raises(ValueError, match="Unknown loss function: 'hinge'"):
-        keras.losses.get("hinge")
+    assert type(keras.losses.get("hinge")) is keras.losses.Hinge
+    with pytest.raises(ValueError, match="Unknown loss function: 'hinj'"):
+        keras.losses.get("hinj")
 
 
 def test_a_loss_function_is_wrapped_to_take_the_batch_mean():

@@ -164,7 +164,7 @@ def test_state_lives_in_named_variables_made_once():
     adam = keras.optimizers.Adam()
     adam.apply_gradients([(rt.ones([2, 2]), w)])
     adam.apply_gradients([(rt.ones([2, 2]), w)])
-    names = [v.name for v in adam.variables()]
+    names = [v.name for v in adam.variables]
     assert names == ["Adam/iter:0", "Adam/learning_rate:0", "Adam/w/m:0", "Adam/w/v:0"]
     np.testing.assert_allclose(adam.get_slot(w, "m").numpy(), 0.19, rtol=1e-6)  # 0.1 + 0.9 * 0.1
 
@@ -182,7 +182,11 @@ def test_the_learning_rate_can_change_between_steps_without_retracing():
 
 def test_variables_without_a_gradient_are_skipped_and_none_at_all_is_an_error():
     a, b = rt.Variable(1.0, name="a"), rt.Variable(2.0, name="b")
-    keras.optimizers.SGD(1.0).apply_gradients([(rt.constant(0.5), a), (None, b)])
+    with pytest.warns(
+        UserWarning, match="Gradients do not exist for variables \\['b:0'\\]"
+    ) as seen:
+        keras.optimizers.SGD(1.0).apply_gradients([(rt.constant(0.5), a), (None, b)])
+    assert seen[0].filename == __file__  # the warning points at the user's call
     assert (float(a.numpy()), float(b.numpy())) == (0.5, 2.0)
     with pytest.raises(ValueError, match="No gradients provided for any variable: \\['a:0'\\]"):
         keras.optimizers.SGD().apply_gradients([(None, a)])
@@ -201,8 +205,8 @@ def test_optimizers_by_name():
     assert type(keras.optimizers.get("Adam")) is keras.optimizers.Adam
     assert type(keras.optimizers.get("rmsprop")) is keras.optimizers.RMSprop
     assert float(keras.optimizers.get("rmsprop").learning_rate.numpy()) == pytest.approx(0.001)
-    with pytest.raises(ValueError, match="Could not interpret optimizer identifier: 'adagrad'"):
-        keras.optimizers.get("adagrad")
+    with pytest.raises(ValueError, match="Could not interpret optimizer identifier: .adagrd."):
+        keras.optimizers.get("adagrd")
 
 
 def test_adam_steps_a_variable_passed_to_a_traced_function_as_it_steps_it_eagerly():

@@ -232,7 +232,6 @@ def test_schedule_dependent_on_previous_learning_rate(scheduler_setup, capsys):
     np.testing.assert_allclose(learning_rate(model), initial_lr / 4.0, rtol=1e-6)
 
 
-@pytest.mark.xfail(strict=True, reason="optimizers.schedules is the optimizers helper's area")
 def test_scheduler_throws_when_optimizer_has_schedule(scheduler_setup):
     model, x_train, y_train = scheduler_setup
     lr_scheduler = callbacks.LearningRateScheduler(lambda step, lr: lr / 2)
@@ -279,7 +278,6 @@ def test_reduces_lr_with_model_fit(plateau_setup, capsys):
     )
 
 
-@pytest.mark.xfail(strict=True, reason="optimizers.schedules is the optimizers helper's area")
 def test_plateau_throws_when_optimizer_has_schedule(plateau_setup):
     model = plateau_setup[0]
     schedule = keras.optimizers.schedules.PolynomialDecay(initial_learning_rate=0.1, decay_steps=10)

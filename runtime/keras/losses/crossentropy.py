@@ -1,18 +1,12 @@
-"""Losses as Keras 3 defines them: each example's loss, then weighted and reduced.
+"""Each example's cross-entropy, as Keras 3 defines them (binary, categorical, sparse, focal).
 
-A loss object, ``loss(y_true, y_pred, sample_weight=None)``, gives by default
-the mean of every example's loss (Keras' ``"sum_over_batch_size"``; see
-``runtime.keras.loss_base`` for the weights and the other reductions). Each
-example's loss is a mean (or sum) over the last axis. Probabilities are clipped
+Each example's loss is a mean (or sum) over the last axis. Probabilities are clipped
 to ``[1e-7, 1 - 1e-7]`` before their logarithm, as in Keras; with
 ``from_logits=True`` the logits go through a stable log-softmax (or
 log-sigmoid) instead. Cross-entropies refuse labels whose shape differs from the
 predictions' rather than broadcast them.
 
 >>> import runtime as rt
->>> mse = rt.keras.losses.MeanSquaredError()
->>> mse(rt.constant([[0.0, 1.0], [1.0, 1.0]]), rt.constant([[1.0, 1.0], [1.0, 0.0]])).numpy()
-np.float32(0.5)
 >>> scce = rt.keras.losses.SparseCategoricalCrossentropy(from_logits=True)
 >>> round(float(scce(rt.constant([0, 1]), rt.constant([[0.0, 0.0], [0.0, 0.0]]))), 6)  # log 2
 0.693147
@@ -27,43 +21,18 @@ import warnings
 
 from runtime.core import dtypes
 from runtime.keras import backend
-from runtime.keras.loss_base import (
-    Loss,
-    LossFunctionWrapper,
-    as_loss_dtype,
-    squeeze_or_expand_to_same_rank,
-)
+from runtime.keras.loss_base import as_loss_dtype
 from runtime.ops.array_ops import expand_dims, squeeze, stop_gradient, zeros_like
 from runtime.ops.broadcast_ops import where
 from runtime.ops.clip_ops import clip_by_value
 from runtime.ops.constant_ops import cast, convert_to_tensor
 from runtime.ops.math_ops import abs as abs_
-from runtime.ops.math_ops import exp, log, maximum, not_equal, square
-from runtime.ops.nn_ops import sparse_softmax_cross_entropy_with_logits
+from runtime.ops.math_ops import exp, log, maximum, not_equal, pow, sigmoid
+from runtime.ops.nn_ops import softmax, sparse_softmax_cross_entropy_with_logits
 from runtime.ops.reduction_ops import reduce_max, reduce_mean, reduce_sum
 from runtime.ops.shape_ops import shape as shape_op
 
 # --- each example's loss -------------------------------------------------------------------------
-
-
-def align(y_true, y_pred):
-    """The two as tensors of ``y_pred``'s dtype, brought to the same rank where they differ by a
-    trailing axis of size 1 (labels ``(n,)`` against predictions ``(n, 1)``), as Keras does."""
-    y_pred = convert_to_tensor(y_pred)
-    y_true = as_loss_dtype(y_true, y_pred.dtype)
-    return squeeze_or_expand_to_same_rank(y_true, y_pred)
-
-
-def mean_squared_error(y_true, y_pred):
-    """``mean(square(y_true - y_pred), axis=-1)``."""
-    y_true, y_pred = align(y_true, y_pred)
-    return reduce_mean(square(y_true - y_pred), axis=-1)
-
-
-def mean_absolute_error(y_true, y_pred):
-    """``mean(abs(y_true - y_pred), axis=-1)``."""
-    y_true, y_pred = align(y_true, y_pred)
-    return reduce_mean(abs_(y_true - y_pred), axis=-1)
 
 
 def _clipped(p):
@@ -143,21 +112,14 @@ def categorical_crossentropy(y_true, y_pred, from_logits=False, label_smoothing=
     _check_axis(axis)
     y_pred = convert_to_tensor(y_pred)
     y_true = as_loss_dtype(y_true, y_pred.dtype)
-    if y_pred.shape.rank and y_pred.shape[-1] == 1:
-        warnings.warn(
-            "In loss categorical_crossentropy, expected y_pred.shape to be "
-            f"(batch_size, num_classes) with num_classes > 1. Received: y_pred.shape={y_pred.shape}"
-            ". Consider using 'binary_crossentropy' if you only have 2 classes.",
-            SyntaxWarning,
-            stacklevel=2,
-        )
+    _warn_single_class(y_pred, axis, "categorical_crossentropy")
     if y_true.shape.rank == 0:
         raise ValueError(
             "Arguments `target` and `output` must be at least rank 1. "
             f"Received: {_shapes(y_true, y_pred)}"
         )
     if label_smoothing:
-        y_true = y_true * (1.0 - label_smoothing) + label_smoothing / _classes(y_true)
+        y_true = y_true * (1.0 - label_smoothing) + label_smoothing / _classes(y_pred, axis)
     check_same_shape(y_true, y_pred)
     if from_logits:
         log_p = _log_softmax(y_pred, axis)
@@ -166,12 +128,12 @@ def categorical_crossentropy(y_true, y_pred, from_logits=False, label_smoothing=
     return -reduce_sum(y_true * log_p, axis=axis)
 
 
-def _classes(y_true):
-    """The size of the last axis, as a number of ``y_true``'s dtype."""
-    known = y_true.shape[-1] if y_true.shape.rank else None
+def _classes(y_pred, axis):
+    """The number of classes: the size of ``axis``, as a number of ``y_pred``'s dtype."""
+    known = y_pred.shape[axis] if y_pred.shape.rank else None
     if known is not None:
         return float(known)
-    return cast(shape_op(y_true)[-1], y_true.dtype)
+    return cast(shape_op(y_pred)[axis], y_pred.dtype)
 
 
 def sparse_categorical_crossentropy(y_true, y_pred, from_logits=False, ignore_class=None, axis=-1):
@@ -239,134 +201,76 @@ def _check_sparse_shapes(target, output):
             )
 
 
-# --- loss objects ----------------------------------------------------------------------------
+# --- focal cross-entropies ---------------------------------------------------------------------
 
 
-class MeanSquaredError(LossFunctionWrapper):
-    """``mean(square(y_true - y_pred))``."""
+def binary_focal_crossentropy(
+    y_true,
+    y_pred,
+    apply_class_balancing=False,
+    alpha=0.25,
+    gamma=2.0,
+    from_logits=False,
+    label_smoothing=0.0,
+    axis=-1,
+):
+    """The binary cross-entropy of each element times ``(1 - p_t) ** gamma`` (``p_t`` the
+    probability given to the true label), easy examples counting less; with
+    ``apply_class_balancing`` also times ``alpha`` for label 1 and ``1 - alpha`` for label 0.
+    The mean over ``axis``.
 
-    def __init__(self, reduction="sum_over_batch_size", name="mean_squared_error", dtype=None):
-        super().__init__(mean_squared_error, reduction, name, dtype)
+    >>> binary_focal_crossentropy([[0, 1], [0, 0]], [[0.6, 0.4], [0.4, 0.6]], gamma=2.0
+    ...                           ).numpy().round(3)
+    array([0.33 , 0.206], dtype=float32)
+    """
+    y_pred = convert_to_tensor(y_pred)
+    y_true = as_loss_dtype(y_true, y_pred.dtype)
+    if label_smoothing:
+        y_true = y_true * (1.0 - label_smoothing) + 0.5 * label_smoothing
+    if from_logits:
+        y_pred = sigmoid(y_pred)
+    check_same_shape(y_true, y_pred)
+    p = _clipped(y_pred)
+    bce = -(y_true * log(p) + (1.0 - y_true) * log(1.0 - p))
+    p_true = y_true * y_pred + (1.0 - y_true) * (1.0 - y_pred)
+    focal = pow(1.0 - p_true, gamma) * bce
+    if apply_class_balancing:
+        focal = (y_true * alpha + (1.0 - y_true) * (1.0 - alpha)) * focal
+    return reduce_mean(focal, axis=axis)
 
 
-class MeanAbsoluteError(LossFunctionWrapper):
-    """``mean(abs(y_true - y_pred))``."""
+def categorical_focal_crossentropy(
+    y_true, y_pred, alpha=0.25, gamma=2.0, from_logits=False, label_smoothing=0.0, axis=-1
+):
+    """``sum(-alpha * (1 - p) ** gamma * y_true * log p, axis)``: the categorical
+    cross-entropy with each class's term scaled down where its probability is high
+    (``0.25 * 0.05^2 * -log 0.95`` and ``0.25 * 0.9^2 * -log 0.1`` below).
 
-    def __init__(self, reduction="sum_over_batch_size", name="mean_absolute_error", dtype=None):
-        super().__init__(mean_absolute_error, reduction, name, dtype)
+    >>> categorical_focal_crossentropy([[0, 1, 0], [0, 0, 1]], [[0.05, 0.95, 0], [0.1, 0.8, 0.1]]
+    ...                                ).numpy().round(6)
+    array([3.20000e-05, 4.66273e-01], dtype=float32)
+    """
+    _check_axis(axis)
+    y_pred = convert_to_tensor(y_pred)
+    y_true = as_loss_dtype(y_true, y_pred.dtype)
+    _warn_single_class(y_pred, axis, "categorical_focal_crossentropy")
+    if label_smoothing:
+        y_true = y_true * (1.0 - label_smoothing) + label_smoothing / _classes(y_pred, axis)
+    if from_logits:
+        y_pred = softmax(y_pred, axis=axis)
+    p = _clipped(y_pred / reduce_sum(y_pred, axis=axis, keepdims=True))
+    focal = alpha * pow(1.0 - p, gamma) * -y_true * log(p)
+    return reduce_sum(focal, axis=axis)
 
 
-class _Crossentropy(LossFunctionWrapper):
-    """A cross-entropy loss object: ``from_logits``, ``label_smoothing`` and ``axis`` are its
-    function's, kept as attributes as Keras keeps them."""
-
-    def __init__(self, fn, from_logits, label_smoothing, axis, reduction, name, dtype):
-        super().__init__(
-            fn,
-            reduction,
-            name,
-            dtype,
-            from_logits=from_logits,
-            label_smoothing=label_smoothing,
-            axis=axis,
+def _warn_single_class(y_pred, axis, loss_name):
+    """SyntaxWarning (Keras') for predictions with one class along ``axis``."""
+    rank = y_pred.shape.rank
+    if rank and y_pred.shape[axis] == 1:
+        warnings.warn(
+            f"In loss {loss_name}, expected y_pred.shape to be (batch_size, num_classes) with "
+            f"num_classes > 1. Received: y_pred.shape={y_pred.shape}. Consider using "
+            "'binary_crossentropy' if you only have 2 classes.",
+            SyntaxWarning,
+            stacklevel=3,
         )
-        self.from_logits = from_logits
-        self.label_smoothing = label_smoothing
-        self.axis = axis
-
-
-class BinaryCrossentropy(_Crossentropy):
-    """``binary_crossentropy`` as a loss object: labels 0 or 1, predictions probabilities (or
-    logits with ``from_logits=True``) of the same shape."""
-
-    def __init__(
-        self,
-        from_logits=False,
-        label_smoothing=0.0,
-        axis=-1,
-        reduction="sum_over_batch_size",
-        name="binary_crossentropy",
-        dtype=None,
-    ):
-        fn = binary_crossentropy
-        super().__init__(fn, from_logits, label_smoothing, axis, reduction, name, dtype)
-
-
-class CategoricalCrossentropy(_Crossentropy):
-    """``categorical_crossentropy`` as a loss object: one-hot labels of the predictions'
-    shape."""
-
-    def __init__(
-        self,
-        from_logits=False,
-        label_smoothing=0.0,
-        axis=-1,
-        reduction="sum_over_batch_size",
-        name="categorical_crossentropy",
-        dtype=None,
-    ):
-        fn = categorical_crossentropy
-        super().__init__(fn, from_logits, label_smoothing, axis, reduction, name, dtype)
-
-
-class SparseCategoricalCrossentropy(LossFunctionWrapper):
-    """``sparse_categorical_crossentropy`` as a loss object: labels are class indices. With
-    ``ignore_class``, the examples of that label are left out of the mean."""
-
-    def __init__(
-        self,
-        from_logits=False,
-        ignore_class=None,
-        reduction="sum_over_batch_size",
-        name="sparse_categorical_crossentropy",
-        dtype=None,
-    ):
-        super().__init__(
-            sparse_categorical_crossentropy,
-            reduction,
-            name,
-            dtype,
-            from_logits=from_logits,
-            ignore_class=ignore_class,
-        )
-        self.from_logits = from_logits
-        self.ignore_class = ignore_class
-
-    def _losses_and_mask(self, y_true, y_pred):
-        losses = self.call(y_true, y_pred)
-        if self.ignore_class is None:
-            return losses, None
-        return losses, valid_labels(_sparse_labels(y_true, y_pred), self.ignore_class)
-
-
-mse = MSE = mean_squared_error
-mae = MAE = mean_absolute_error
-
-_BY_NAME = {
-    "mse": MeanSquaredError,
-    "mean_squared_error": MeanSquaredError,
-    "mae": MeanAbsoluteError,
-    "mean_absolute_error": MeanAbsoluteError,
-    "binary_crossentropy": BinaryCrossentropy,
-    "categorical_crossentropy": CategoricalCrossentropy,
-    "sparse_categorical_crossentropy": SparseCategoricalCrossentropy,
-}
-
-
-def get(identifier):
-    """A Loss: by name (``"mse"``, ``"sparse_categorical_crossentropy"``...), a Loss as it is,
-    or a function of ``(y_true, y_pred)`` wrapped to take the batch mean."""
-    if isinstance(identifier, Loss):
-        return identifier
-    if isinstance(identifier, type) and issubclass(identifier, Loss):
-        name = identifier.__name__
-        raise TypeError(f"loss={name} is a class: pass an instance, {name}()")
-    if isinstance(identifier, str):
-        if identifier not in _BY_NAME:
-            raise ValueError(
-                f"Unknown loss function: {identifier!r}. Use one of {sorted(_BY_NAME)}."
-            )
-        return _BY_NAME[identifier]()
-    if callable(identifier):
-        return LossFunctionWrapper(identifier)
-    raise ValueError(f"Could not interpret loss function identifier: {identifier!r}")
