@@ -37,7 +37,7 @@ from runtime.core.tensor_shape import TensorShape
 from runtime.core.tensor_spec import TensorSpec
 from runtime.execution import staging
 from runtime.execution.tracing import trace
-from runtime.keras import backend, initializers
+from runtime.keras import backend, initializers, keras_tensor
 from runtime.ops.constant_ops import cast, convert_to_tensor
 from runtime.state import deferred
 from runtime.state.module import Module
@@ -273,6 +273,8 @@ class Layer(Module):
         return nest.map_structure(lambda t: t.shape, graph.structured_outputs)
 
     def __call__(self, inputs, *args, **kwargs):
+        if keras_tensor.any_symbolic(inputs, args, kwargs):  # the functional API: a node
+            return keras_tensor.symbolic_call(self, inputs, args, kwargs)
         outer = _call_context.training
         training = kwargs.pop("training", None)
         takes_training, position = self._call_parameters()

@@ -34,19 +34,26 @@ from runtime.saving.writer import save
 
 
 class Model(Layer):
-    """A model: subclass it, create layers in ``__init__`` and use them in ``call``.
-
-    The functional API (``Model(inputs, outputs)``) is not supported: subclass
-    Model, or use ``Sequential``.
+    """A model: subclass it, create layers in ``__init__`` and use them in ``call``; or
+    ``Model(inputs, outputs)`` from ``rt.keras.Input`` KerasTensors (the functional API:
+    ``runtime.keras.models.functional``).
     """
 
     _base_class_name = "Model"
 
+    def __new__(cls, *args, **kwargs):
+        if cls is Model and (args or "inputs" in kwargs or "outputs" in kwargs):
+            from runtime.keras.models.functional import Functional
+
+            return super().__new__(Functional)
+        return super().__new__(cls)
+
     def __init__(self, *args, **kwargs):
         if args or "inputs" in kwargs or "outputs" in kwargs:
             raise TypeError(
-                "rt.keras.Model(inputs, outputs) (the functional API) is not supported: "
-                "subclass rt.keras.Model and define call(), or use rt.keras.Sequential"
+                f"{type(self).__name__}.__init__ was given inputs and outputs: a subclass of "
+                "rt.keras.Model defines call() instead (rt.keras.Model(inputs, outputs) makes "
+                "a functional model)"
             )
         super().__init__(**kwargs)
         self.optimizer = None
@@ -81,6 +88,16 @@ class Model(Layer):
         raise ValueError(
             f"No such layer: {name}. Existing layers are: {[x.name for x in self.layers]}."
         )
+
+    @classmethod
+    def from_config(cls, config, custom_objects=None):
+        """The model a ``get_config()`` describes: a functional model's config (``layers``,
+        ``input_layers``, ``output_layers``) makes a functional model."""
+        from runtime.keras.models import functional_config
+
+        if cls is Model and functional_config._is_functional_config(config):
+            return functional_config.from_config(cls, config, custom_objects)
+        return cls(**config)
 
     # --- building ----------------------------------------------------------------------------
 

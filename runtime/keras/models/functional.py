@@ -1,0 +1,278 @@
+"""The functional API: ``rt.keras.Model(inputs, outputs)`` runs the layer calls that lead
+from ``inputs`` (``rt.keras.Input`` KerasTensors) to ``outputs``.
+
+>>> import numpy as np, runtime as rt
+>>> rt.keras.backend.clear_session()
+>>> inputs = rt.keras.Input(shape=(3,))
+>>> hidden = rt.keras.layers.Dense(4, kernel_initializer="ones")(inputs)
+>>> outputs = rt.keras.layers.Dense(1, kernel_initializer="ones")(hidden)
+>>> model = rt.keras.Model(inputs, outputs, name="mlp")
+>>> model(np.array([[1.0, 2.0, 3.0]])).numpy()      # 4 * (1 + 2 + 3)
+array([[24.]], dtype=float32)
+>>> [layer.name for layer in model.layers], model.output_shape
+(['input_layer', 'dense', 'dense_1'], (None, 1))
+"""
+
+from __future__ import annotations
+
+import warnings
+
+from runtime.core import dtypes, nest
+from runtime.core.tensor_shape import TensorShape
+from runtime.keras.keras_tensor import KerasTensor, inbound_nodes
+from runtime.keras.layers.input_layer import InputLayer
+from runtime.keras.layers.tensor_operation import TensorOperation
+from runtime.keras.models import functional_config
+from runtime.keras.models.functional_graph import Graph, paths, reachable, run
+from runtime.keras.models.model import Model
+from runtime.ops.array_ops import expand_dims, squeeze
+from runtime.ops.constant_ops import cast
+
+
+class Functional(Model):
+    """A model defined by the graph of layer calls from ``inputs`` to ``outputs`` (each a
+    KerasTensor, or a list, tuple or dict of them); called on the same structure of tensors
+    (a dict by input names also serves), it returns the same structure as ``outputs``."""
+
+    def __init__(self, inputs, outputs, name=None, trainable=None, **kwargs):
+        _warn_on_misnamed_keys(inputs)
+        _check_keras_tensors("inputs", inputs)
+        _check_keras_tensors("outputs", outputs)
+        super().__init__(name=name, **kwargs)
+        self._inputs_struct = nest.map_structure(lambda x: x, inputs)
+        self._outputs_struct = nest.map_structure(lambda x: x, outputs)
+        self.inputs, self.outputs = nest.flatten(inputs), nest.flatten(outputs)
+        self._graph = Graph(self.inputs, self.outputs)
+        self._check_outputs_connected()
+        self._operations = self._graph.operations  # attribute-tracked: weights, checkpoints
+        if trainable is not None:
+            self.trainable = trainable
+        self.output_names = [x._keras_history.operation.name for x in self.outputs]
+        if len(self.inputs) == 1:
+            self._build_input_shape = TensorShape(self.inputs[0].shape)
+        self.built = True
+
+    def _check_outputs_connected(self):
+        reached = reachable(self._graph, self.inputs)
+        for path, output in zip(paths(self._outputs_struct), self.outputs):
+            if id(output) not in reached:
+                raise ValueError(f"Output with path `{path}` is not connected to `inputs`")
+
+    # --- what the graph holds --------------------------------------------------------------
+
+    @property
+    def layers(self):
+        """The layers (InputLayers included) in Keras' order; not the arithmetic on
+        KerasTensors."""
+        return [op for op in self._operations if not isinstance(op, TensorOperation)]
+
+    @layers.setter
+    def layers(self, _):
+        raise AttributeError(
+            "`Model.layers` attribute is reserved and should not be used. Please use another name."
+        )
+
+    @property
+    def operations(self):
+        return list(self._operations)
+
+    @property
+    def input(self):
+        return self._inputs_struct
+
+    @property
+    def output(self):
+        return self._outputs_struct
+
+    @property
+    def input_shape(self):
+        return _unpack_singleton(nest.map_structure(lambda x: x.shape, self._inputs_struct))
+
+    @property
+    def output_shape(self):
+        return _unpack_singleton(nest.map_structure(lambda x: x.shape, self._outputs_struct))
+
+    # --- running ---------------------------------------------------------------------------
+
+    def build(self, input_shape=None):
+        self.built = True  # built when made
+
+    def _maybe_build(self, input_shape):
+        self.built = True
+
+    def call(self, inputs, training=None, mask=None):
+        flat = self._standardize_inputs(inputs)
+        values = run(
+            self._graph,
+            {id(x): value for x, value in zip(self.inputs, flat)},
+            lambda operation, args, kwargs: operation(*args, **kwargs),
+        )
+        outputs = [values[id(x)] for x in self.outputs]
+        return _unpack_singleton(nest.pack_sequence_as(self._outputs_struct, outputs))
+
+    def _standardize_inputs(self, inputs):
+        """The given inputs as a flat list in the order of ``self.inputs``: a dict is read by
+        the inputs' names; each converted to its input's dtype and rank."""
+        struct = self._inputs_struct
+        mismatch_raises = False
+        if isinstance(struct, list) and len(struct) == 1 and not nest.is_nested(inputs):
+            inputs = [inputs]
+        elif isinstance(inputs, dict) and not isinstance(struct, dict):
+            flat_struct = nest.flatten(struct)
+            names = [x.name for x in flat_struct]
+            if set(names) <= set(inputs):
+                picked = [inputs[name] for name in names]
+                inputs = picked if nest.is_nested(struct) else picked[0]
+            else:
+                mismatch_raises = True
+        if isinstance(struct, dict) and not isinstance(inputs, dict):
+            mismatch_raises |= list(struct) != sorted(struct)
+        if isinstance(struct, dict) and isinstance(inputs, dict) and set(struct) <= set(inputs):
+            if set(inputs) != set(struct):
+                self._inputs_mismatch(inputs, raises=False)
+            inputs = {key: inputs[key] for key in struct}
+        elif not _same_structure(inputs, struct):
+            self._inputs_mismatch(inputs, raises=mismatch_raises)
+        elif mismatch_raises:
+            self._inputs_mismatch(inputs, raises=True)
+        flat = nest.flatten(inputs)
+        return [self._conform(i, x) for i, x in enumerate(flat[: len(self.inputs)])]
+
+    def _inputs_mismatch(self, inputs, raises):
+        expected = nest.map_structure(lambda x: x.name, self._inputs_struct)
+        received = nest.map_structure(lambda x: f"Tensor(shape={_shape_of(x)})", inputs)
+        message = (
+            "The structure of `inputs` doesn't match the expected structure.\n"
+            f"Expected: {expected}\nReceived: inputs={received}"
+        )
+        if raises:
+            raise ValueError(message)
+        warnings.warn(message, stacklevel=4)
+
+    def _conform(self, index, x):
+        """``x`` in the dtype of the model's input ``index``, and of its rank: a trailing
+        dimension of size 1 is dropped or added, as Keras does; other ranks are refused."""
+        reference = self.inputs[index]
+        dtype = dtypes.as_dtype(reference.dtype)
+        if x.dtype is not dtype:
+            x = cast(x, dtype)
+        rank, expected = x.shape.rank, len(reference.shape)
+        if rank is None or rank == expected:
+            return x
+        if rank == expected + 1 and x.shape[-1] == 1:
+            return squeeze(x, axis=-1)
+        if rank == expected - 1 and reference.shape[-1] == 1:
+            return expand_dims(x, axis=-1)
+        raise ValueError(
+            f"Invalid input shape for input {x} with name '{reference.name}' and path "
+            f"'{paths(self._inputs_struct)[index]}'. Expected shape {reference.shape}, but "
+            f"input has incompatible shape {_shape_of(x)}"
+        )
+
+    # --- configs ---------------------------------------------------------------------------
+
+    def get_config(self):
+        """Keras 3's config of a functional model: its layers (each with the calls that made
+        its nodes: ``inbound_nodes``), ``input_layers`` and ``output_layers``."""
+        return functional_config.get_config(self)
+
+    @classmethod
+    def from_config(cls, config, custom_objects=None):
+        """The model a ``get_config()`` describes, with new weights."""
+        return functional_config.from_config(cls, config, custom_objects)
+
+    def _summary_output_shapes(self):
+        return [_layer_output_shape(self, layer) for layer in self.layers]
+
+    def _summary_connections(self):
+        """For each layer, the tensors its calls in this model took (``dense[0][0]``), when
+        some layer takes several; None for a chain, printed without the column."""
+        nodes = [n for n in self._graph.nodes if self._owns(n)]
+        if all(len(n.input_tensors) <= 1 for n in nodes) and _is_chain(self._graph, nodes):
+            return None
+        return [
+            [_connection(x) for node in self._nodes_of(layer) for x in node.input_tensors]
+            for layer in self.layers
+        ]
+
+    def _owns(self, node):
+        return (id(node.operation), inbound_nodes(node.operation).index(node)) in (
+            self._graph.node_keys
+        )
+
+    def _nodes_of(self, layer):
+        return [n for n in inbound_nodes(layer) if self._owns(n)]
+
+
+def _is_chain(graph, nodes):
+    """Whether each depth has one node, and no layer has two nodes: Keras' sequential-like."""
+    depths = [graph.node_depths[n] for n in nodes]
+    operations = [id(n.operation) for n in nodes]
+    return len(set(depths)) == len(depths) and len(set(operations)) == len(operations)
+
+
+def _connection(tensor):
+    history = tensor._keras_history
+    return f"{history.operation.name}[{history.node_index}][{history.tensor_index}]"
+
+
+def _layer_output_shape(model, layer):
+    if isinstance(layer, InputLayer):
+        return str(layer.batch_shape)
+    shapes = [
+        nest.map_structure(lambda x: x.shape, node.outputs_structure)
+        for node in model._nodes_of(layer)
+    ]
+    return str(shapes[0]) if len(shapes) == 1 else "multiple"
+
+
+def _check_keras_tensors(what, structure):
+    for x in nest.flatten(structure):
+        if not isinstance(x, KerasTensor):
+            raise ValueError(
+                f"All `{what}` values must be KerasTensors. Received: {what}={structure} "
+                f"including invalid value {x} of type {type(x)}"
+            )
+
+
+def _warn_on_misnamed_keys(inputs):
+    if isinstance(inputs, dict):
+        for key, x in inputs.items():
+            if isinstance(x, KerasTensor) and key != x.name:
+                warnings.warn(
+                    "When providing `inputs` as a dict, all keys in the dict must match the "
+                    f"names of the corresponding tensors. Received key '{key}' mapping to value "
+                    f"{x} which has name '{x.name}'. Change the tensor name to '{key}' (via "
+                    f"`Input(..., name='{key}')`)",
+                    stacklevel=4,
+                )
+
+
+def _same_structure(a, b):
+    """Whether ``a`` and ``b`` nest alike, lists and tuples counted alike."""
+    if isinstance(a, dict) or isinstance(b, dict):
+        return (
+            isinstance(a, dict)
+            and isinstance(b, dict)
+            and set(a) == set(b)
+            and all(_same_structure(a[k], b[k]) for k in a)
+        )
+    if isinstance(a, (list, tuple)) or isinstance(b, (list, tuple)):
+        return (
+            isinstance(a, (list, tuple))
+            and isinstance(b, (list, tuple))
+            and len(a) == len(b)
+            and all(map(_same_structure, a, b))
+        )
+    return True
+
+
+def _shape_of(x):
+    shape = getattr(x, "shape", None)
+    if shape is None:
+        return None
+    return tuple(shape.as_list()) if hasattr(shape, "as_list") else tuple(shape)
+
+
+def _unpack_singleton(x):
+    return x[0] if isinstance(x, (list, tuple)) and len(x) == 1 else x
