@@ -223,7 +223,7 @@ def _layer_output_shape(model, layer):
         nest.map_structure(lambda x: x.shape, node.outputs_structure)
         for node in model._nodes_of(layer)
     ]
-    return str(shapes[0]) if len(shapes) == 1 else "multiple"
+    return str(shapes[0]) if all(s == shapes[0] for s in shapes) else "multiple"
 
 
 def _check_keras_tensors(what, structure):
