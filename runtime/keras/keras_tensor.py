@@ -165,6 +165,17 @@ def inbound_nodes(operation):
     return nodes
 
 
+def node_attribute(layer, attribute):
+    """``layer.input`` or ``layer.output``: of its first call on KerasTensors (Keras' rule)."""
+    nodes = inbound_nodes(layer)
+    if not nodes:
+        raise AttributeError(
+            f"The layer {layer.name} has never been called and thus has no defined {attribute}."
+        )
+    values = nodes[0].outputs if attribute == "output" else nodes[0].input_tensors
+    return values[0] if len(values) == 1 else values
+
+
 def node_of(tensor):
     """The node that made ``tensor``."""
     history = tensor._keras_history

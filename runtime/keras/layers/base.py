@@ -298,6 +298,16 @@ class Layer(Module):
         finally:
             _call_context.training = outer
 
+    @property
+    def input(self):
+        """The KerasTensor this layer was called on (the functional API)."""
+        return keras_tensor.node_attribute(self, "input")
+
+    @property
+    def output(self):
+        """The KerasTensor this layer's call on KerasTensors made (the functional API)."""
+        return keras_tensor.node_attribute(self, "output")
+
     def _maybe_build(self, input_shape):
         self._build_input_shape = input_shape
         with context.eager_mode():

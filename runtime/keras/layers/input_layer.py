@@ -18,7 +18,7 @@ from __future__ import annotations
 import warnings
 
 from runtime.core import dtypes
-from runtime.keras.keras_tensor import KerasTensor, Node, inbound_nodes, standardize_shape
+from runtime.keras.keras_tensor import KerasTensor, Node, standardize_shape
 from runtime.keras.layers.base import Layer
 
 
@@ -76,11 +76,6 @@ class InputLayer(Layer):
     @property
     def dtype(self):
         return self._dtype.name
-
-    @property
-    def output(self):
-        """The KerasTensor this layer makes: the input of a model starting here."""
-        return inbound_nodes(self)[0].outputs[0]
 
     def compute_output_shape(self, input_shape):
         return input_shape

@@ -19,11 +19,17 @@ import warnings
 
 from runtime.core import dtypes, nest
 from runtime.core.tensor_shape import TensorShape
-from runtime.keras.keras_tensor import KerasTensor, inbound_nodes
+from runtime.keras.keras_tensor import KerasTensor, inbound_nodes, node_of
 from runtime.keras.layers.input_layer import InputLayer
 from runtime.keras.layers.tensor_operation import TensorOperation
 from runtime.keras.models import functional_config
-from runtime.keras.models.functional_graph import Graph, paths, reachable, run
+from runtime.keras.models.functional_graph import (
+    Graph,
+    from_inner_inputs,
+    paths,
+    reachable,
+    run,
+)
 from runtime.keras.models.model import Model
 from runtime.ops.array_ops import expand_dims, squeeze
 from runtime.ops.constant_ops import cast
@@ -39,8 +45,10 @@ class Functional(Model):
         _check_keras_tensors("inputs", inputs)
         _check_keras_tensors("outputs", outputs)
         super().__init__(name=name, **kwargs)
-        self._inputs_struct = nest.map_structure(lambda x: x, inputs)
-        self._outputs_struct = nest.map_structure(lambda x: x, outputs)
+        if not all(node_of(x).is_input for x in nest.flatten(inputs)):
+            inputs, outputs = from_inner_inputs(inputs, outputs)
+        self._inputs_struct = _copied(inputs)
+        self._outputs_struct = _copied(outputs)
         self.inputs, self.outputs = nest.flatten(inputs), nest.flatten(outputs)
         self._graph = Graph(self.inputs, self.outputs)
         self._check_outputs_connected()
@@ -113,6 +121,7 @@ class Functional(Model):
     def _standardize_inputs(self, inputs):
         """The given inputs as a flat list in the order of ``self.inputs``: a dict is read by
         the inputs' names; each converted to its input's dtype and rank."""
+        self._check_input_specs(inputs)
         struct = self._inputs_struct
         mismatch_raises = False
         if isinstance(struct, list) and len(struct) == 1 and not nest.is_nested(inputs):
@@ -138,6 +147,52 @@ class Functional(Model):
         flat = nest.flatten(inputs)
         return [self._conform(i, x) for i, x in enumerate(flat[: len(self.inputs)])]
 
+    def _input_specs(self):
+        """``(name, shape)`` expected of each input, as Keras' input_spec: named by the dict's
+        keys, or by the input layers; None for deeper dicts (not checked)."""
+        struct = self._inputs_struct
+        if isinstance(struct, dict):
+            if not all(isinstance(x, KerasTensor) for x in struct.values()):
+                return None
+            named = sorted(struct.items())
+        else:
+            named = [(x._keras_history.operation.name, x) for x in self.inputs]
+        return [(name, (None, *x.shape[1:]) if x.shape else ()) for name, x in named]
+
+    def _check_input_specs(self, inputs):
+        specs = self._input_specs()
+        if specs is None:
+            return
+        names = [name for name, _ in specs]
+        if isinstance(inputs, dict):
+            for name in names:
+                if name not in inputs:
+                    raise ValueError(
+                        f'Missing data for input "{name}". You passed a data dictionary with '
+                        f"keys {list(inputs)}. Expected the following keys: {names}"
+                    )
+            inputs = [inputs[name] for name in names]
+        flat = nest.flatten(inputs)
+        if len(flat) != len(specs):
+            keys = ", ".join(f"'{name}': ..." for name in names)
+            raise ValueError(
+                f'Layer "{self.name}" expects {len(specs)} named input(s) with keys {names}, but '
+                f"it received {len(flat)} input tensors. Pass inputs as a dict, e.g. "
+                f"`layer({{{keys}}})`."
+            )
+        for index, (x, (name, expected)) in enumerate(zip(flat, specs)):
+            shape = _shape_of(x) or ()
+            found, wanted = shape, expected
+            if found and found[-1] == 1:  # a trailing 1 may be squeezed or added
+                found = found[:-1]
+            if wanted and wanted[-1] == 1:
+                wanted = wanted[:-1]
+            if any(w is not None and f is not None and w != f for w, f in zip(wanted, found)):
+                raise ValueError(
+                    f"Input {index} with name '{name}' of layer '{self.name}' is incompatible "
+                    f"with the layer: expected shape={expected}, found shape={shape}"
+                )
+
     def _inputs_mismatch(self, inputs, raises):
         expected = nest.map_structure(lambda x: x.name, self._inputs_struct)
         received = nest.map_structure(lambda x: f"Tensor(shape={_shape_of(x)})", inputs)
@@ -147,7 +202,7 @@ class Functional(Model):
         )
         if raises:
             raise ValueError(message)
-        warnings.warn(message, stacklevel=4)
+        warnings.warn(message, stacklevel=5)
 
     def _conform(self, index, x):
         """``x`` in the dtype of the model's input ``index``, and of its rank: a trailing
@@ -244,7 +299,7 @@ def _warn_on_misnamed_keys(inputs):
                     f"names of the corresponding tensors. Received key '{key}' mapping to value "
                     f"{x} which has name '{x.name}'. Change the tensor name to '{key}' (via "
                     f"`Input(..., name='{key}')`)",
-                    stacklevel=4,
+                    stacklevel=3,
                 )
 
 
@@ -272,6 +327,15 @@ def _shape_of(x):
     if shape is None:
         return None
     return tuple(shape.as_list()) if hasattr(shape, "as_list") else tuple(shape)
+
+
+def _copied(structure):
+    """A copy of the lists, tuples and dicts of ``structure`` (dicts in their own order)."""
+    if isinstance(structure, dict):
+        return {key: _copied(value) for key, value in structure.items()}
+    if isinstance(structure, (list, tuple)):
+        return type(structure)(_copied(value) for value in structure)
+    return structure
 
 
 def _unpack_singleton(x):

@@ -13,7 +13,8 @@ from __future__ import annotations
 import collections
 
 from runtime.core import nest
-from runtime.keras.keras_tensor import inbound_nodes, node_of
+from runtime.keras.keras_tensor import KerasTensor, Node, inbound_nodes, node_of
+from runtime.keras.layers.input_layer import Input
 
 
 class Graph:
@@ -45,6 +46,38 @@ class Graph:
         }
         _check_computable(inputs, self.nodes)
         _check_unique_names(self.operations)
+
+
+def from_inner_inputs(inputs, outputs):
+    """``(inputs, outputs)`` of a model starting at tensors a layer made (not Inputs), as
+    Keras 3 makes it: each such tensor is replaced by a new ``Input`` of its shape, and the
+    calls between there and ``outputs`` are recorded again on new tensors (new nodes of the
+    same layers), leaving the original graph as it was."""
+    flat_inputs, flat_outputs = nest.flatten(inputs), nest.flatten(outputs)
+    nodes, _ = _walk_from(flat_inputs, flat_outputs)
+    swapped = {}
+    for x in flat_inputs:
+        if node_of(x).is_input:
+            swapped[id(x)] = x
+        else:
+            swapped[id(x)] = Input(batch_shape=x.shape, dtype=x.dtype, name=f"{x.name}CLONE")
+
+    def swap(x):
+        if not isinstance(x, KerasTensor):
+            return x
+        if id(x) not in swapped:
+            swapped[id(x)] = KerasTensor(x.shape, x.dtype, name=f"{x.name}_clone")
+        return swapped[id(x)]
+
+    for node in nodes:
+        if not node.is_input:
+            outputs_copy = nest.map_structure(swap, node.outputs_structure)
+            args, kwargs = nest.map_structure(swap, [list(node.args), node.kwargs])
+            Node(node.operation, args, kwargs, outputs_copy)
+    return (
+        nest.pack_sequence_as(inputs, [swapped[id(x)] for x in flat_inputs]),
+        nest.pack_sequence_as(outputs, [swap(x) for x in flat_outputs]),
+    )
 
 
 def _walk_from(inputs, outputs):
