@@ -78,6 +78,13 @@ class Model(Layer):
         """The layers this model holds directly, in the order they were assigned."""
         return self._sublayers()
 
+    @layers.setter
+    def layers(self, _):
+        raise AttributeError(
+            "`Model.layers` attribute is reserved and should not be used. Please use another "
+            "name."
+        )
+
     def get_layer(self, name=None, index=None):
         """The layer of that name, or at that index of ``layers``."""
         if index is not None:
