@@ -81,8 +81,7 @@ class Model(Layer):
     @layers.setter
     def layers(self, _):
         raise AttributeError(
-            "`Model.layers` attribute is reserved and should not be used. Please use another "
-            "name."
+            "`Model.layers` attribute is reserved and should not be used. Please use another name."
         )
 
     def get_layer(self, name=None, index=None):
