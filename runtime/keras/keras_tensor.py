@@ -222,7 +222,10 @@ def _symbolic_like(tensor):
     return KerasTensor(shape, tensor.dtype.name)
 
 
-def _operate(name, fn, *operands):
-    from runtime.keras.layers.tensor_operation import TensorOperation
+# The layer class that records arithmetic on KerasTensors: runtime.keras.layers.tensor_operation
+# sets it (a layer module: this one is imported by the base layer).
+_operation_layer = {}
 
-    return TensorOperation(name, fn)(*operands)
+
+def _operate(name, fn, *operands):
+    return _operation_layer["class"](name, fn)(*operands)

@@ -1,5 +1,6 @@
 """``rt.keras.layers``: ``Layer`` and the core layers."""
 
+from runtime.keras.layers import tensor_operation as _tensor_operation  # noqa: F401 (x + y)
 from runtime.keras.layers.base import Layer
 from runtime.keras.layers.core import Activation, Dense, Dropout, Flatten
 from runtime.keras.layers.input_layer import Input, InputLayer

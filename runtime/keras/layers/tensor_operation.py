@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from runtime.core import nest
 from runtime.core.tensor import Tensor
-from runtime.keras import backend
+from runtime.keras import backend, keras_tensor
 from runtime.keras.layers.base import Layer
 from runtime.ops.constant_ops import convert_to_tensor
 
@@ -41,3 +41,6 @@ class TensorOperation(Layer):
             f"The operation {self.name!r} (arithmetic on KerasTensors) cannot be serialized: "
             "use a layer (rt.keras.layers.Add, ...) in a model you want to save."
         )
+
+
+keras_tensor._operation_layer["class"] = TensorOperation

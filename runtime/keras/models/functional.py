@@ -23,8 +23,9 @@ from runtime.keras.keras_tensor import KerasTensor, inbound_nodes, node_of
 from runtime.keras.layers.input_layer import InputLayer
 from runtime.keras.layers.tensor_operation import TensorOperation
 from runtime.keras.models import functional_config
+from runtime.keras.models import model as model_module
 from runtime.keras.models.functional_graph import (
-    Graph,
+    LayerGraph,
     from_inner_inputs,
     paths,
     reachable,
@@ -50,7 +51,7 @@ class Functional(Model):
         self._inputs_struct = _copied(inputs)
         self._outputs_struct = _copied(outputs)
         self.inputs, self.outputs = nest.flatten(inputs), nest.flatten(outputs)
-        self._graph = Graph(self.inputs, self.outputs)
+        self._graph = LayerGraph(self.inputs, self.outputs)
         self._check_outputs_connected()
         self._operations = self._graph.operations  # attribute-tracked: weights, checkpoints
         if trainable is not None:
@@ -340,3 +341,6 @@ def _copied(structure):
 
 def _unpack_singleton(x):
     return x[0] if isinstance(x, (list, tuple)) and len(x) == 1 else x
+
+
+model_module.FUNCTIONAL["class"] = Functional

@@ -27,7 +27,11 @@ only: a module named in a config is never imported.
 from __future__ import annotations
 
 from runtime.core import nest
+from runtime.keras import layers
 from runtime.keras.keras_tensor import KerasTensor, inbound_nodes
+from runtime.keras.layers.base import Layer
+from runtime.keras.models.model import Model
+from runtime.keras.models.sequential import Sequential
 
 _FUNCTIONAL_KEYS = ("layers", "input_layers", "output_layers")
 
@@ -91,19 +95,14 @@ def _public_module(cls):
 
 
 def _find_class(config, custom_objects):
-    from runtime.keras import layers, models
-    from runtime.keras.layers.base import Layer
-
     class_name = config.get("class_name")
     for key in (config.get("registered_name"), class_name):
         if key in custom_objects:
             return custom_objects[key]
-    if class_name == "Functional":
-        return models.Model
-    for namespace in (layers, models):
-        found = getattr(namespace, str(class_name), None)
-        if isinstance(found, type) and issubclass(found, Layer):
-            return found
+    models = {"Model": Model, "Functional": Model, "Sequential": Sequential}
+    found = models.get(class_name, getattr(layers, str(class_name), None))
+    if isinstance(found, type) and issubclass(found, Layer):
+        return found
     raise TypeError(
         f"Could not locate class '{class_name}'. Make sure custom classes and functions are "
         "decorated with `@keras.saving.register_keras_serializable()`. If they are already "

@@ -17,7 +17,7 @@ from runtime.keras.keras_tensor import KerasTensor, Node, inbound_nodes, node_of
 from runtime.keras.layers.input_layer import Input
 
 
-class Graph:
+class LayerGraph:
     """``nodes`` (to run, in order), ``operations`` (the layers, in Keras' order) and
     ``node_keys`` (``(layer, node index)`` of the nodes that belong to the model)."""
 

@@ -32,6 +32,10 @@ from runtime.keras.models import summary as summary_module
 from runtime.keras.models import training
 from runtime.saving.writer import save
 
+# The class of functional models (runtime.keras.models.functional, which sets it): what
+# Model(inputs, outputs) makes.
+FUNCTIONAL = {}
+
 
 class Model(Layer):
     """A model: subclass it, create layers in ``__init__`` and use them in ``call``; or
@@ -43,9 +47,7 @@ class Model(Layer):
 
     def __new__(cls, *args, **kwargs):
         if cls is Model and (args or "inputs" in kwargs or "outputs" in kwargs):
-            from runtime.keras.models.functional import Functional
-
-            return super().__new__(Functional)
+            return super().__new__(FUNCTIONAL["class"])
         return super().__new__(cls)
 
     def __init__(self, *args, **kwargs):
@@ -99,10 +101,8 @@ class Model(Layer):
     def from_config(cls, config, custom_objects=None):
         """The model a ``get_config()`` describes: a functional model's config (``layers``,
         ``input_layers``, ``output_layers``) makes a functional model."""
-        from runtime.keras.models import functional_config
-
-        if cls is Model and functional_config._is_functional_config(config):
-            return functional_config.from_config(cls, config, custom_objects)
+        if cls is Model and all(k in config for k in ("layers", "input_layers", "output_layers")):
+            return FUNCTIONAL["class"].from_config(config, custom_objects)
         return cls(**config)
 
     # --- building ----------------------------------------------------------------------------
