@@ -205,10 +205,26 @@ class Functional(Model):
             raise ValueError(message)
         warnings.warn(message, stacklevel=5)
 
+    def _cast_inputs(self, inputs):
+        # None stands for an optional input left out: each other value is cast as a layer does.
+        if nest.is_nested(inputs) and any(x is None for x in nest.flatten(inputs)):
+            cast_one = super()._cast_inputs
+            return nest.map_structure(lambda x: None if x is None else cast_one(x), inputs)
+        return super()._cast_inputs(inputs)
+
     def _conform(self, index, x):
         """``x`` in the dtype of the model's input ``index``, and of its rank: a trailing
-        dimension of size 1 is dropped or added, as Keras does; other ranks are refused."""
+        dimension of size 1 is dropped or added, as Keras does; other ranks are refused.
+        None only for an optional input."""
         reference = self.inputs[index]
+        if x is None:
+            layer = reference._keras_history.operation
+            if isinstance(layer, InputLayer) and not layer.optional:
+                raise ValueError(
+                    f"The input '{reference.name}' is not optional, but None was passed. "
+                    "Please provide a valid tensor."
+                )
+            return None
         dtype = dtypes.as_dtype(reference.dtype)
         if x.dtype is not dtype:
             x = cast(x, dtype)
