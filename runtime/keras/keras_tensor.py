@@ -188,10 +188,22 @@ def is_symbolic(x):
 
 def any_symbolic(inputs, args, kwargs):
     """Whether a layer call is on KerasTensors (checked cheaply: eager calls pay for it)."""
-    if isinstance(inputs, KerasTensor):
+    if _holds_symbolic(inputs):
         return True
-    if isinstance(inputs, (list, tuple, dict)) or args or kwargs:
-        return any(is_symbolic(x) for x in nest.flatten([inputs, args, kwargs]))
+    for x in args:
+        if _holds_symbolic(x):
+            return True
+    for x in kwargs.values():
+        if _holds_symbolic(x):
+            return True
+    return False
+
+
+def _holds_symbolic(value):
+    if isinstance(value, KerasTensor):
+        return True
+    if isinstance(value, (list, tuple, dict)):
+        return any(is_symbolic(x) for x in nest.flatten(value))
     return False
 
 

@@ -317,3 +317,17 @@ def test_from_config_never_imports_what_a_config_names(module, class_name):
     }
     with pytest.raises(TypeError, match=f"Could not locate class '{class_name}'"):
         keras.Model.from_config(config)
+
+
+def test_a_layer_called_on_a_dict_of_keras_tensors():
+    class Weighted(layers.Layer):
+        def call(self, inputs, scale=1.0):
+            return scale * inputs["a"] - inputs["b"]
+
+    a, b = keras.Input(shape=(2,)), keras.Input(shape=(2,))
+    out = Weighted()({"a": a, "b": b}, scale=3.0)
+    assert out.shape == (None, 2)
+    model = keras.Model({"a": a, "b": b}, out)
+    xa, xb = np.random.rand(2, 2), np.random.rand(2, 2)
+    got = model({"a": xa, "b": xb}).numpy()
+    np.testing.assert_allclose(got, 3.0 * xa - xb, rtol=1e-6)
