@@ -188,15 +188,11 @@ def is_symbolic(x):
 
 def any_symbolic(inputs, args, kwargs):
     """Whether a layer call is on KerasTensors (checked cheaply: eager calls pay for it)."""
-    if _holds_symbolic(inputs):
-        return True
-    for x in args:
-        if _holds_symbolic(x):
-            return True
-    for x in kwargs.values():
-        if _holds_symbolic(x):
-            return True
-    return False
+    return (
+        _holds_symbolic(inputs)
+        or any(map(_holds_symbolic, args))
+        or any(map(_holds_symbolic, kwargs.values()))
+    )
 
 
 def _holds_symbolic(value):
