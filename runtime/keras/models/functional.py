@@ -120,33 +120,37 @@ class Functional(Model):
         return _unpack_singleton(nest.pack_sequence_as(self._outputs_struct, outputs))
 
     def _standardize_inputs(self, inputs):
-        """The given inputs as a flat list in the order of ``self.inputs``: a dict is read by
-        the inputs' names; each converted to its input's dtype and rank."""
+        """The given inputs as a flat list in the order of ``self.inputs``, each converted to
+        its input's dtype and rank. A structure unlike the model's is warned about (Keras 3),
+        or refused where it cannot be read (a dict without the inputs' names, a list for a
+        dict whose keys are not in sorted order)."""
         self._check_input_specs(inputs)
+        inputs, mismatch_is_error = self._restructured(inputs)
         struct = self._inputs_struct
-        mismatch_raises = False
-        if isinstance(struct, list) and len(struct) == 1 and not nest.is_nested(inputs):
-            inputs = [inputs]
-        elif isinstance(inputs, dict) and not isinstance(struct, dict):
-            flat_struct = nest.flatten(struct)
-            names = [x.name for x in flat_struct]
-            if set(names) <= set(inputs):
-                picked = [inputs[name] for name in names]
-                inputs = picked if nest.is_nested(struct) else picked[0]
-            else:
-                mismatch_raises = True
-        if isinstance(struct, dict) and not isinstance(inputs, dict):
-            mismatch_raises |= list(struct) != sorted(struct)
-        if isinstance(struct, dict) and isinstance(inputs, dict) and set(struct) <= set(inputs):
-            if set(inputs) != set(struct):
-                self._inputs_mismatch(inputs, raises=False)
+        if isinstance(struct, dict) and isinstance(inputs, dict) and set(struct) < set(inputs):
+            self._inputs_mismatch(inputs, raises=False)  # the other entries are left out
             inputs = {key: inputs[key] for key in struct}
         elif not _same_structure(inputs, struct):
-            self._inputs_mismatch(inputs, raises=mismatch_raises)
-        elif mismatch_raises:
-            self._inputs_mismatch(inputs, raises=True)
+            self._inputs_mismatch(inputs, raises=mismatch_is_error)
         flat = nest.flatten(inputs)
         return [self._conform(i, x) for i, x in enumerate(flat[: len(self.inputs)])]
+
+    def _restructured(self, inputs):
+        """``inputs`` in the model's structure where Keras reads them so (one tensor for a
+        one-input list, a dict by the inputs' names), and whether a structure that still
+        differs is an error."""
+        struct = self._inputs_struct
+        if isinstance(struct, list) and len(struct) == 1 and not nest.is_nested(inputs):
+            return [inputs], False
+        if isinstance(inputs, dict) and not isinstance(struct, dict):
+            names = [x.name for x in nest.flatten(struct)]
+            if not set(names) <= set(inputs):
+                return inputs, True
+            picked = [inputs[name] for name in names]
+            return (picked if nest.is_nested(struct) else picked[0]), False
+        if isinstance(struct, dict) and not isinstance(inputs, dict):
+            return inputs, list(struct) != sorted(struct)  # flat order is the sorted keys'
+        return inputs, False
 
     def _input_specs(self):
         """``(name, shape)`` expected of each input, as Keras' input_spec: named by the dict's

@@ -116,7 +116,7 @@ def _plain_shape(shape):
         return tuple(shape.as_list()) if shape.rank is not None else None
     if isinstance(shape, (list, tuple)) and all(d is None or isinstance(d, int) for d in shape):
         return tuple(shape)
-    return nest.map_structure(lambda s: s, [_plain_shape(s) for s in shape])
+    return [_plain_shape(s) for s in shape]  # several inputs' shapes
 
 
 def _is_functional_config(config):
