@@ -71,33 +71,36 @@ class KerasTensor:
             "have any actual numerical value. You cannot convert it to a NumPy array."
         )
 
-    # Arithmetic records an operation, as Keras 3's ops do on KerasTensors.
+    # Arithmetic records an operation, as Keras 3's ops do on KerasTensors (operands in order).
     def __add__(self, other):
-        return _operate("add", lambda a, b: a + b, self, other)
+        return _operate("Add", self, other)
 
     def __radd__(self, other):
-        return _operate("add", lambda a, b: b + a, self, other)
+        return _operate("Add", other, self)
 
     def __sub__(self, other):
-        return _operate("subtract", lambda a, b: a - b, self, other)
+        return _operate("Subtract", self, other)
 
     def __rsub__(self, other):
-        return _operate("subtract", lambda a, b: b - a, self, other)
+        return _operate("Subtract", other, self)
 
     def __mul__(self, other):
-        return _operate("multiply", lambda a, b: a * b, self, other)
+        return _operate("Multiply", self, other)
 
     def __rmul__(self, other):
-        return _operate("multiply", lambda a, b: b * a, self, other)
+        return _operate("Multiply", other, self)
 
     def __truediv__(self, other):
-        return _operate("divide", lambda a, b: a / b, self, other)
+        return _operate("TrueDivide", self, other)
+
+    def __rtruediv__(self, other):
+        return _operate("TrueDivide", other, self)
 
     def __neg__(self):
-        return _operate("negative", lambda a: -a, self)
+        return _operate("Negative", self)
 
     def __getitem__(self, key):
-        return _operate("get_item", lambda a: a[key], self)
+        return _operate("GetItem", self, key)
 
 
 def standardize_shape(shape):
@@ -235,5 +238,5 @@ def _symbolic_like(tensor):
 _operation_layer = {}
 
 
-def _operate(name, fn, *operands):
-    return _operation_layer["class"](name, fn)(*operands)
+def _operate(kind, *operands):
+    return _operation_layer["class"](kind)(*operands)

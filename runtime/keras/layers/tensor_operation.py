@@ -1,6 +1,8 @@
 """``TensorOperation``: arithmetic on KerasTensors (``x + y``, ``2 * x``, ``x[:, 0]``) as a node
 of the functional graph, as Keras 3's ops on KerasTensors are. It is an operation, not a layer
-of the model: ``model.layers`` leaves it out, and it has no config to save.
+of the model: ``model.layers`` leaves it out. Its config is Keras 3's for the op (``Add``,
+``Subtract``, ``Multiply``, ``TrueDivide``, ``Negative`` of ``keras.src.ops.numpy``), so a
+functional config holding ``x + y`` reads and writes as Keras'; ``x[...]`` has none.
 
 >>> import numpy as np, runtime as rt
 >>> rt.keras.backend.clear_session()
@@ -8,39 +10,60 @@ of the model: ``model.layers`` leaves it out, and it has no config to save.
 >>> model = rt.keras.Model([a, b], 2 * a - b)
 >>> model([np.ones((1, 2)), np.ones((1, 2))]).numpy()
 array([[1., 1.]], dtype=float32)
->>> [layer.name for layer in model.layers]
-['input_layer', 'input_layer_1']
+>>> [layer.name for layer in model.layers], [op.name for op in model.operations]
+(['input_layer', 'input_layer_1'], ['input_layer', 'multiply', 'input_layer_1', 'subtract'])
 """
 
 from __future__ import annotations
 
+import operator
+
+import numpy as np
+
 from runtime.core import nest
-from runtime.core.tensor import Tensor
 from runtime.keras import backend, keras_tensor
 from runtime.keras.layers.base import Layer
 from runtime.ops.constant_ops import convert_to_tensor
 
+# Keras 3's op classes (keras.src.ops.numpy) this layer stands for, with what they compute.
+KERAS_OPS_MODULE = "keras.src.ops.numpy"
+OPERATIONS = {
+    "Add": operator.add,
+    "Subtract": operator.sub,
+    "Multiply": operator.mul,
+    "TrueDivide": operator.truediv,
+    "Negative": operator.neg,
+    "GetItem": operator.getitem,
+}
+_SERIALIZABLE = {"Add", "Subtract", "Multiply", "TrueDivide", "Negative"}
+
 
 class TensorOperation(Layer):
-    """``fn(*operands)`` as one node; its operands keep their dtypes (no autocasting)."""
+    """Keras 3's op ``kind`` (``"Add"``...) on its operands, as one node; the operands keep
+    their dtypes (no autocasting), Python numbers stay numbers."""
 
-    def __init__(self, name, fn):
-        super().__init__(name=backend.unique_object_name(name))
-        self._fn = fn
+    def __init__(self, kind, name=None):
+        if kind not in OPERATIONS:
+            raise ValueError(f"Unknown operation {kind!r}: expected one of {sorted(OPERATIONS)}")
+        super().__init__(name=name or backend.unique_object_name(backend.to_snake_case(kind)))
+        self.kind = kind
+        self.built = True  # no weights; its first operand may be a number
 
     def call(self, *operands):
-        return self._fn(*operands)
+        return OPERATIONS[self.kind](*operands)
 
     def _cast_inputs(self, inputs):
         return nest.map_structure(
-            lambda x: x if isinstance(x, Tensor) or x is None else convert_to_tensor(x), inputs
+            lambda x: convert_to_tensor(x) if isinstance(x, np.ndarray) else x, inputs
         )
 
     def get_config(self):
-        raise NotImplementedError(
-            f"The operation {self.name!r} (arithmetic on KerasTensors) cannot be serialized: "
-            "use a layer (rt.keras.layers.Add, ...) in a model you want to save."
-        )
+        if self.kind not in _SERIALIZABLE:
+            raise NotImplementedError(
+                f"The operation {self.name!r} ({self.kind} on KerasTensors) cannot be "
+                "serialized: use a layer in a model you want to save."
+            )
+        return {"name": self.name}
 
 
 keras_tensor._operation_layer["class"] = TensorOperation

@@ -30,6 +30,7 @@ from runtime.core import nest
 from runtime.keras import layers
 from runtime.keras.keras_tensor import KerasTensor, inbound_nodes
 from runtime.keras.layers.base import Layer
+from runtime.keras.layers.tensor_operation import KERAS_OPS_MODULE, OPERATIONS, TensorOperation
 from runtime.keras.models.model import Model
 from runtime.keras.models.sequential import Sequential
 
@@ -52,10 +53,10 @@ def serialize_layer(layer):
             f"Layer {layer.name!r} of type {type(layer).__name__} has no get_config(): it "
             "cannot be serialized. Define get_config() returning its constructor arguments."
         )
-    module, registered_name = _public_module(type(layer))
+    module, class_name, registered_name = _public_name(layer)
     entry = {
         "module": module,
-        "class_name": type(layer).__name__,
+        "class_name": class_name,
         "config": get_config(),
         "registered_name": registered_name,
     }
@@ -67,8 +68,10 @@ def serialize_layer(layer):
 
 def deserialize_layer(config, custom_objects=None):
     """The layer a ``serialize_layer`` entry describes (built, when it says how)."""
-    cls = _find_class(config, custom_objects or {})
     inner = dict(config.get("config") or {})
+    if config.get("module") == KERAS_OPS_MODULE and config.get("class_name") in OPERATIONS:
+        return TensorOperation(config["class_name"], name=inner.get("name"))  # x + y...
+    cls = _find_class(config, custom_objects or {})
     if _is_functional_config(inner):  # a functional model inside: its layers need them too
         layer = cls.from_config(inner, custom_objects)
     elif hasattr(cls, "from_config"):
@@ -81,17 +84,21 @@ def deserialize_layer(config, custom_objects=None):
     return layer
 
 
-def _public_module(cls):
-    """Where Keras 3 says a class lives: ``keras.layers`` for its layers, its own module
-    (and registered name) for the others."""
+def _public_name(layer):
+    """``(module, class name, registered name)`` as Keras 3 writes them: ``keras.layers`` for
+    its layers, its op's module and class for arithmetic, the class's own module (and its
+    name as the registered name) for the others."""
+    cls = type(layer)
     own = cls.__module__
+    if isinstance(layer, TensorOperation):
+        return KERAS_OPS_MODULE, layer.kind, layer.kind
     if own.startswith("runtime.keras.layers."):
-        return "keras.layers", None
+        return "keras.layers", cls.__name__, None
     if cls.__name__ == "Functional" and own.startswith("runtime.keras.models."):
-        return "keras.src.models.functional", "Functional"
+        return "keras.src.models.functional", "Functional", "Functional"
     if own.startswith("runtime.keras.models."):
-        return "keras", None
-    return own, cls.__name__
+        return "keras", cls.__name__, None
+    return own, cls.__name__, cls.__name__
 
 
 def _find_class(config, custom_objects):

@@ -50,7 +50,10 @@ def test_functional_rerouting():
     assert type(model).__name__ == "Functional"
 
 
-@pytest.mark.xfail(strict=True, reason="arithmetic on KerasTensors has no config here")
+@pytest.mark.skipif(
+    not hasattr(Model, "to_json") or not hasattr(layers.Dense, "get_config"),
+    reason="to_json and Dense.get_config: other parts of issue 27",
+)
 def test_json_serialization():
     model = _get_model()
     json_string = model.to_json()
