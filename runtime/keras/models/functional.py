@@ -15,6 +15,8 @@ array([[24.]], dtype=float32)
 
 from __future__ import annotations
 
+import functools
+import inspect
 import warnings
 
 from runtime.core import dtypes, nest
@@ -60,6 +62,21 @@ class Functional(Model):
         if len(self.inputs) == 1:
             self._build_input_shape = TensorShape(self.inputs[0].shape)
         self.built = True
+
+    @staticmethod
+    def become_functional(model, *args, **kwargs):
+        """Makes ``model``, of a Model subclass whose ``__init__`` gave inputs and outputs,
+        a functional model of its class (Keras 3 lets a subclass do so)."""
+        object.__setattr__(model, "__class__", _functional_subclass(type(model)))
+        Functional.__init__(model, *args, **kwargs)
+
+    @staticmethod
+    def revive(cls, config, custom_objects=None):
+        """The ``cls`` a functional config describes, or None when it is not one or ``cls``
+        cannot be made from inputs and outputs."""
+        if functional_config.is_functional_config(config) and _revives_as(cls):
+            return functional_config.from_config(cls, config, custom_objects)
+        return None
 
     def _check_outputs_connected(self):
         reached = reachable(self._graph, self.inputs)
@@ -278,6 +295,29 @@ class Functional(Model):
 
     def _nodes_of(self, layer):
         return [n for n in inbound_nodes(layer) if self._owns(n)]
+
+
+def _revives_as(cls):
+    """Whether a functional config makes a ``cls``: a Model, a functional model, or a subclass
+    whose ``__init__`` takes ``(inputs, outputs, name)`` or ``*args, **kwargs`` (Keras' rule)."""
+    if cls is Model or issubclass(cls, Functional):
+        return True
+    parameters = list(inspect.signature(cls.__init__).parameters.values())[1:]
+    kinds = {p.kind for p in parameters}
+    if {inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD} <= kinds:
+        return True
+    named = [p.name for p in parameters if p.kind is p.POSITIONAL_OR_KEYWORD]
+    return named == ["inputs", "outputs", "name"]
+
+
+@functools.cache
+def _functional_subclass(cls):
+    """``cls`` with a functional model's graph: its own methods first, then Functional's."""
+    return type(
+        cls.__name__,
+        (cls, Functional),
+        {"__qualname__": cls.__qualname__, "__module__": cls.__module__},
+    )
 
 
 def _is_chain(graph, nodes):

@@ -72,7 +72,7 @@ def deserialize_layer(config, custom_objects=None):
     if config.get("module") == KERAS_OPS_MODULE and config.get("class_name") in OPERATIONS:
         return TensorOperation(config["class_name"], name=inner.get("name"))  # x + y...
     cls = _find_class(config, custom_objects or {})
-    if _is_functional_config(inner):  # a functional model inside: its layers need them too
+    if is_functional_config(inner):  # a functional model inside: its layers need them too
         layer = cls.from_config(inner, custom_objects)
     elif hasattr(cls, "from_config"):
         layer = cls.from_config(inner)
@@ -126,7 +126,7 @@ def _plain_shape(shape):
     return [_plain_shape(s) for s in shape]  # several inputs' shapes
 
 
-def _is_functional_config(config):
+def is_functional_config(config):
     return all(key in config for key in _FUNCTIONAL_KEYS)
 
 

@@ -37,6 +37,15 @@ from runtime.saving.writer import save
 FUNCTIONAL = {}
 
 
+def _functional_arguments(args, kwargs):
+    """Whether a model is made from inputs and outputs (Keras' rule)."""
+    return (
+        len(args) == 2
+        or (len(args) == 1 and "outputs" in kwargs)
+        or ("inputs" in kwargs and "outputs" in kwargs)
+    )
+
+
 class Model(Layer):
     """A model: subclass it, create layers in ``__init__`` and use them in ``call``; or
     ``Model(inputs, outputs)`` from ``rt.keras.Input`` KerasTensors (the functional API:
@@ -46,17 +55,16 @@ class Model(Layer):
     _base_class_name = "Model"
 
     def __new__(cls, *args, **kwargs):
-        if cls is Model and (args or "inputs" in kwargs or "outputs" in kwargs):
+        if cls is Model and _functional_arguments(args, kwargs):
             return super().__new__(FUNCTIONAL["class"])
         return super().__new__(cls)
 
     def __init__(self, *args, **kwargs):
-        if args or "inputs" in kwargs or "outputs" in kwargs:
-            raise TypeError(
-                f"{type(self).__name__}.__init__ was given inputs and outputs: a subclass of "
-                "rt.keras.Model defines call() instead (rt.keras.Model(inputs, outputs) makes "
-                "a functional model)"
-            )
+        if _functional_arguments(args, kwargs):  # a subclass made from inputs and outputs
+            FUNCTIONAL["class"].become_functional(self, *args, **kwargs)
+            return
+        if args:
+            raise TypeError(f"Model.__init__ takes keyword arguments only; got {args!r}")
         super().__init__(**kwargs)
         self.optimizer = None
         self.loss = None
@@ -101,9 +109,8 @@ class Model(Layer):
     def from_config(cls, config, custom_objects=None):
         """The model a ``get_config()`` describes: a functional model's config (``layers``,
         ``input_layers``, ``output_layers``) makes a functional model."""
-        if cls is Model and all(k in config for k in ("layers", "input_layers", "output_layers")):
-            return FUNCTIONAL["class"].from_config(config, custom_objects)
-        return cls(**config)
+        revived = FUNCTIONAL["class"].revive(cls, config, custom_objects)
+        return revived if revived is not None else cls(**config)
 
     # --- building ----------------------------------------------------------------------------
 

@@ -355,3 +355,25 @@ def test_arithmetic_is_written_as_keras_3s_ops_and_read_back_from_json():
     np.testing.assert_allclose(again([xa, xb]).numpy(), (2 - xa) * xb, rtol=1e-6)
     with pytest.raises(NotImplementedError, match="cannot be serialized"):
         keras.Model(a, a[:, 0]).get_config()
+
+
+def test_a_model_subclass_may_be_made_from_inputs_and_outputs():
+    class Scaled(keras.Model):
+        def __init__(self, *args, factor=1.0, **kwargs):
+            super().__init__(*args, **kwargs)
+            self.factor = factor
+
+        def get_config(self):
+            return {**super().get_config(), "factor": self.factor}
+
+    x = keras.Input(shape=(2,), name="x")
+    model = Scaled(x, Scale(2.0, name="double")(x), factor=3.0, name="scaled")
+    assert isinstance(model, Scaled) and model.factor == 3.0 and model.name == "scaled"
+    assert [layer.name for layer in model.layers] == ["x", "double"]
+    data = np.random.rand(2, 2)
+    np.testing.assert_allclose(model(data).numpy(), 2 * data, rtol=1e-6)
+    again = Scaled.from_config(model.get_config(), custom_objects={"Scale": Scale})
+    assert isinstance(again, Scaled) and again.factor == 3.0
+    np.testing.assert_allclose(again(data).numpy(), 2 * data, rtol=1e-6)
+    with pytest.raises(TypeError, match="keyword arguments only"):
+        keras.Model(x)

@@ -99,7 +99,9 @@ def test_reviving_functional_from_config_custom_layer():
     assert type(new_model).__name__ == "Functional"
 
 
-@pytest.mark.xfail(strict=True, reason="a Model subclass cannot be given inputs and outputs here")
+@pytest.mark.skipif(
+    not hasattr(layers.Dense, "get_config"), reason="Dense.get_config: another part of issue 27"
+)
 def test_reviving_functional_from_config_custom_model():
     class CustomModel(Model):
         def __init__(self, *args, param=1, **kwargs):
