@@ -193,14 +193,44 @@ def test_dot_higher_dim():
 
 MASKS = pytest.mark.xfail(strict=True, reason="no Masking layer nor Keras masks on tensors here")
 
+# Keras' expected outputs and masks of x1 (masked where all zero) merged with x2, unmasked and
+# then masked too: (merge, output, output with both masked).
+MASKED_MERGES = [
+    ("Add", [[[0, 0], [1, 2], [1, 2], [6, 8]]], [[[0, 0], [1, 2], [1, 2], [6, 8]]]),
+    ("Subtract", [[[0, 0], [1, 2], [-1, -2], [0, 0]]], [[[0, 0], [1, 2], [-1, -2], [0, 0]]]),
+    ("Average", [[[0, 0], [0.5, 1], [0.5, 1], [3, 4]]], [[[0, 0], [0.5, 1], [0.5, 1], [3, 4]]]),
+    ("Multiply", [[[0, 0], [0, 0], [1, 2], [9, 16]]], [[[0, 0], [1, 2], [1, 2], [9, 16]]]),
+    ("Minimum", [[[0, 0], [0, 0], [1, 2], [3, 4]]], [[[0, 0], [1, 2], [1, 2], [3, 4]]]),
+]
+
 
 @MASKS
-@pytest.mark.parametrize("merge", ["Add", "Subtract", "Average", "Multiply", "Maximum", "Minimum"])
-def test_merge_with_mask(merge):
+@pytest.mark.parametrize("merge, unmasked, masked", MASKED_MERGES)
+def test_merge_with_mask(merge, unmasked, masked):
     mask = layers.Masking()
     x1 = mask(rt.convert_to_tensor([[[0, 0], [1, 2], [0, 0], [3, 4]]]))
     x2 = rt.convert_to_tensor([[[0, 0], [0, 0], [1, 2], [3, 4]]])
-    getattr(layers, merge)()([x1, x2])
+    output = getattr(layers, merge)()([x1, x2])
+    np.testing.assert_allclose(output.numpy(), unmasked)
+    assert rt.keras.backend.get_keras_mask(output) is None
+    x2 = mask(x2)
+    output = getattr(layers, merge)()([x1, x2])
+    np.testing.assert_allclose(output.numpy(), masked)
+    np.testing.assert_allclose(rt.keras.backend.get_keras_mask(output).numpy(), [[0, 1, 1, 1]])
+
+
+@MASKS
+def test_maximum_with_mask():
+    mask = layers.Masking()
+    x1 = mask(rt.convert_to_tensor([[[0, 0], [-1, -2], [0, 0], [-3, -4]]]))
+    x2 = rt.convert_to_tensor([[[0, 0], [0, 0], [-1, -2], [-3, -4]]])
+    output = layers.Maximum()([x1, x2])
+    np.testing.assert_allclose(output.numpy(), [[[0, 0], [0, 0], [-1, -2], [-3, -4]]])
+    assert rt.keras.backend.get_keras_mask(output) is None
+    x2 = mask(x2)
+    output = layers.Maximum()([x1, x2])
+    np.testing.assert_allclose(output.numpy(), [[[0, 0], [-1, -2], [-1, -2], [-3, -4]]])
+    np.testing.assert_allclose(rt.keras.backend.get_keras_mask(output).numpy(), [[0, 1, 1, 1]])
 
 
 @MASKS
@@ -208,7 +238,18 @@ def test_concatenate_with_mask():
     mask = layers.Masking()
     x1 = mask(rt.convert_to_tensor([[[0, 0], [1, 2], [0, 0], [3, 4]]]))
     x2 = rt.convert_to_tensor([[[0, 0], [0, 0], [1, 2], [3, 4]]])
-    layers.Concatenate(axis=1)([x1, x2])
+    output = layers.Concatenate(axis=1)([x1, x2])
+    np.testing.assert_allclose(
+        output.numpy(), [[[0, 0], [1, 2], [0, 0], [3, 4], [0, 0], [0, 0], [1, 2], [3, 4]]]
+    )
+    np.testing.assert_allclose(
+        rt.keras.backend.get_keras_mask(output).numpy(), [[0, 1, 0, 1, 1, 1, 1, 1]]
+    )
+    output = layers.Concatenate(axis=2)([x1, x2])
+    np.testing.assert_allclose(
+        output.numpy(), [[[0, 0, 0, 0], [1, 2, 0, 0], [0, 0, 1, 2], [3, 4, 3, 4]]]
+    )
+    np.testing.assert_allclose(rt.keras.backend.get_keras_mask(output).numpy(), [[1, 1, 1, 1]])
 
 
 @MASKS
@@ -216,7 +257,11 @@ def test_concatenate_with_mask_symbolic():
     input1 = layers.Input((4, 2))
     input2 = layers.Input((4, 2))
     mask = layers.Masking()
-    layers.Concatenate(axis=1)([mask(input1), input2])
+    output = layers.Concatenate(axis=1)([mask(input1), input2])
+    model = models.Model(inputs=[input1, input2], outputs=rt.keras.backend.get_keras_mask(output))
+    x1 = rt.convert_to_tensor([[[0, 0], [1, 2], [0, 0], [3, 4]]])
+    x2 = rt.convert_to_tensor([[[0, 0], [0, 0], [1, 2], [3, 4]]])
+    np.testing.assert_allclose(model([x1, x2]).numpy(), [[0, 1, 0, 1, 1, 1, 1, 1]])
 
 
 def test_concatenate_errors():
