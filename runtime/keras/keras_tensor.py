@@ -20,6 +20,7 @@ those nodes again on real tensors.
 from __future__ import annotations
 
 import collections
+import threading
 
 from runtime.core import context, dtypes, nest
 from runtime.core.tensor_spec import TensorSpec
@@ -206,6 +207,18 @@ def _holds_symbolic(value):
     return False
 
 
+class _SymbolicCalls(threading.local):
+    depth = 0
+
+
+_symbolic_calls = _SymbolicCalls()
+
+
+def tracing_symbolically():
+    """How many symbolic calls are being traced (0: a call on values)."""
+    return _symbolic_calls.depth
+
+
 def symbolic_call(layer, inputs, args, kwargs):
     """Calls ``layer`` on placeholders standing for the KerasTensors among its arguments, in a
     scratch graph: returns KerasTensors of the traced outputs' shapes and records the node."""
@@ -219,8 +232,12 @@ def symbolic_call(layer, inputs, args, kwargs):
         (call_inputs, *call_args), call_kwargs = nest.pack_sequence_as(call, filled)
         return layer(call_inputs, *call_args, **call_kwargs)
 
-    with context.eager_mode():  # a scratch graph of its own, whatever is being built
-        graph = trace(run, [specs], "scratch_graph")
+    _symbolic_calls.depth = tracing_symbolically() + 1
+    try:
+        with context.eager_mode():  # a scratch graph of its own, whatever is being built
+            graph = trace(run, [specs], "scratch_graph")
+    finally:
+        _symbolic_calls.depth -= 1
     outputs = nest.map_structure(_symbolic_like, graph.structured_outputs)
     Node(layer, call[0], call[1], outputs)
     return outputs

@@ -21,6 +21,7 @@ import warnings
 
 from runtime.core import dtypes, nest
 from runtime.core.tensor_shape import TensorShape
+from runtime.keras import keras_tensor
 from runtime.keras.keras_tensor import KerasTensor, inbound_nodes, node_of
 from runtime.keras.layers.input_layer import InputLayer
 from runtime.keras.layers.tensor_operation import TensorOperation
@@ -224,7 +225,8 @@ class Functional(Model):
         )
         if raises:
             raise ValueError(message)
-        warnings.warn(message, stacklevel=5)
+        if not keras_tensor.tracing_symbolically():  # Keras warns on calls with values only
+            warnings.warn(message, stacklevel=5)
 
     def _cast_inputs(self, inputs):
         # None stands for an optional input left out: each other value is cast as a layer does.

@@ -144,7 +144,6 @@ def test_named_input_dict_io():
         model({"a": np.random.random((2, 3)), "b": np.random.random((2, 4))})
 
 
-@pytest.mark.xfail(strict=True, reason="the symbolic call warns again (its trace runs call)")
 def test_input_dict_with_extra_field():
     input_a = Input(shape=(3,), batch_size=2, name="a")
     x = input_a * 5
