@@ -43,9 +43,13 @@ from runtime.keras import (
     saving,
     utils,
 )
+from runtime.keras.keras_tensor import KerasTensor
+from runtime.keras.layers.input_layer import Input
 from runtime.keras.models import Model, Sequential
 
 __all__ = [
+    "Input",
+    "KerasTensor",
     "Model",
     "Sequential",
     "activations",

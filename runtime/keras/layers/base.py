@@ -37,7 +37,7 @@ from runtime.core.tensor_shape import TensorShape
 from runtime.core.tensor_spec import TensorSpec
 from runtime.execution import staging
 from runtime.execution.tracing import trace
-from runtime.keras import backend, constraints, initializers, regularizers
+from runtime.keras import backend, constraints, initializers, keras_tensor, regularizers
 from runtime.keras.layers import layer_config
 from runtime.ops.array_ops import shape_of
 from runtime.ops.constant_ops import cast, convert_to_tensor
@@ -343,6 +343,8 @@ class Layer(Module):
         return nest.map_structure(lambda t: t.shape, graph.structured_outputs)
 
     def __call__(self, inputs, *args, **kwargs):
+        if keras_tensor.any_symbolic(inputs, args, kwargs):  # the functional API: a node
+            return keras_tensor.symbolic_call(self, inputs, args, kwargs)
         outer = _call_context.training
         training = kwargs.pop("training", None)
         takes_training, position = self._call_parameters()
@@ -373,6 +375,16 @@ class Layer(Module):
         finally:
             _call_context.training = outer
             _call_context.depth -= 1
+
+    @property
+    def input(self):
+        """The KerasTensor this layer was called on (the functional API)."""
+        return keras_tensor.node_attribute(self, "input")
+
+    @property
+    def output(self):
+        """The KerasTensor this layer's call on KerasTensors made (the functional API)."""
+        return keras_tensor.node_attribute(self, "output")
 
     def _maybe_build(self, input_shape):
         self._build_input_shape = input_shape

@@ -154,7 +154,8 @@ class Flatten(Layer):
             return reshape(inputs, [-1, 1])
         if all(d is not None for d in shape[1:]):
             return reshape(inputs, [-1, math.prod(shape[1:])])
-        return reshape(inputs, [shape_of(inputs)[0], -1])
+        batch = shape[0] if shape[0] is not None else shape_of(inputs)[0]  # a known size kept
+        return reshape(inputs, [batch, -1])
 
     def compute_output_shape(self, input_shape):
         dims = list(tuple(input_shape))

@@ -39,6 +39,8 @@ def binary_accuracy(y_true, y_pred, threshold=0.5):
     """1 where the prediction is on the label's side of ``threshold`` (above it: 1)."""
     y_true, y_pred = convert_to_tensor(y_true), convert_to_tensor(y_pred)
     y_true, y_pred = squeeze_or_expand_to_same_rank(y_true, y_pred)
+    if y_pred.dtype.is_bool:  # predictions already decided: True is above any threshold
+        y_pred = cast(y_pred, _FLOAT)
     predicted = cast(greater(y_pred, cast(threshold, y_pred.dtype)), y_true.dtype)
     return cast(equal(y_true, predicted), _FLOAT)
 

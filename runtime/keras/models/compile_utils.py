@@ -125,8 +125,9 @@ def output_names_of(y_pred, model_output_names):
 def per_output(values, count):
     """``values`` (labels, weights) as one per output: nested values flattened, a single value
     for each of ``count`` outputs."""
-    if count == 1 and not (isinstance(values, (list, tuple)) and len(values) == 1):
-        return [values]
+    if count == 1:  # a one-output structure ([y], {"out": y}) is its one value
+        flat = nest.flatten(values) if nest.is_nested(values) else [values]
+        return flat if len(flat) == 1 else [values]
     return nest.flatten(values) if nest.is_nested(values) else [values] * count
 
 
@@ -163,6 +164,14 @@ def read_along(setting, y_pred, argument, broadcast, path=()):
     """``setting`` (a loss or metrics structure) as one entry per leaf of ``y_pred``, read along
     its structure: a dict by key (a missing key: None), a list or tuple item by item; a leaf
     ``setting`` covers the outputs under it when ``broadcast``."""
+    one_output = not nest.is_nested(y_pred) or len(nest.flatten(y_pred)) == 1
+    if (
+        argument == "loss"
+        and one_output
+        and isinstance(setting, (list, tuple))
+        and len(setting) == 1
+    ):
+        setting = setting[0]  # one output's loss given in a list, as Keras accepts it
     if not nest.is_nested(y_pred):
         if isinstance(setting, dict):
             raise KeyError(

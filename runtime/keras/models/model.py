@@ -37,22 +37,39 @@ from runtime.ops.math_ops import add_n
 from runtime.ops.reduction_ops import reduce_sum
 from runtime.saving.writer import save
 
+# The class of functional models (runtime.keras.models.functional, which sets it): what
+# Model(inputs, outputs) makes.
+FUNCTIONAL = {}
+
+
+def _functional_arguments(args, kwargs):
+    """Whether a model is made from inputs and outputs (Keras' rule)."""
+    return (
+        len(args) == 2
+        or (len(args) == 1 and "outputs" in kwargs)
+        or ("inputs" in kwargs and "outputs" in kwargs)
+    )
+
 
 class Model(Layer):
-    """A model: subclass it, create layers in ``__init__`` and use them in ``call``.
-
-    The functional API (``Model(inputs, outputs)``) is not supported: subclass
-    Model, or use ``Sequential``.
+    """A model: subclass it, create layers in ``__init__`` and use them in ``call``; or
+    ``Model(inputs, outputs)`` from ``rt.keras.Input`` KerasTensors (the functional API:
+    ``runtime.keras.models.functional``).
     """
 
     _base_class_name = "Model"
 
+    def __new__(cls, *args, **kwargs):
+        if cls is Model and _functional_arguments(args, kwargs):
+            return super().__new__(FUNCTIONAL["class"])
+        return super().__new__(cls)
+
     def __init__(self, *args, **kwargs):
-        if args or "inputs" in kwargs or "outputs" in kwargs:
-            raise TypeError(
-                "rt.keras.Model(inputs, outputs) (the functional API) is not supported: "
-                "subclass rt.keras.Model and define call(), or use rt.keras.Sequential"
-            )
+        if _functional_arguments(args, kwargs):  # a subclass made from inputs and outputs
+            FUNCTIONAL["class"].become_functional(self, *args, **kwargs)
+            return
+        if args:
+            raise TypeError(f"Model.__init__ takes keyword arguments only; got {args!r}")
         super().__init__(**kwargs)
         self.optimizer = None
         self.loss = None
@@ -75,6 +92,12 @@ class Model(Layer):
         """The layers this model holds directly, in the order they were assigned."""
         return self._sublayers()
 
+    @layers.setter
+    def layers(self, _):
+        raise AttributeError(
+            "`Model.layers` attribute is reserved and should not be used. Please use another name."
+        )
+
     def get_layer(self, name=None, index=None):
         """The layer of that name, or at that index of ``layers``."""
         if index is not None:
@@ -85,6 +108,13 @@ class Model(Layer):
         raise ValueError(
             f"No such layer: {name}. Existing layers are: {[x.name for x in self.layers]}."
         )
+
+    @classmethod
+    def from_config(cls, config, custom_objects=None):
+        """The model a ``get_config()`` describes: a functional model's config (``layers``,
+        ``input_layers``, ``output_layers``) makes a functional model."""
+        revived = FUNCTIONAL["class"].revive(cls, config, custom_objects)
+        return revived if revived is not None else cls(**config)
 
     # --- building ----------------------------------------------------------------------------
 

@@ -12,7 +12,9 @@
 from __future__ import annotations
 
 from runtime.core.tensor_shape import TensorShape
+from runtime.keras.keras_tensor import KerasTensor
 from runtime.keras.layers.base import Layer, structure_changed
+from runtime.keras.layers.input_layer import InputLayer
 from runtime.keras.models import sequential_config
 from runtime.keras.models.model import Model
 from runtime.state import deferred
@@ -36,10 +38,21 @@ class Sequential(Model):
 
     @property
     def layers(self):
-        return list(self._layers)
+        """The stack, without its InputLayer (Keras 3)."""
+        return [layer for layer in self._layers if not isinstance(layer, InputLayer)]
 
     def add(self, layer):
-        """Puts ``layer`` on top of the stack (and builds it, when the model is built)."""
+        """Puts ``layer`` on top of the stack (and builds it, when the model is built); an
+        ``rt.keras.Input(...)`` first gives the model its input shape."""
+        if isinstance(layer, KerasTensor) and isinstance(
+            layer._keras_history.operation, InputLayer
+        ):
+            layer = layer._keras_history.operation
+        if isinstance(layer, InputLayer) and self._layers:
+            raise ValueError(
+                f"Sequential model '{self.name}' has already been configured to use input shape "
+                f"{self._build_input_shape}. You cannot add a different Input layer to it."
+            )
         if not isinstance(layer, Layer):
             raise TypeError(
                 "The added layer must be an instance of class Layer. "
@@ -91,7 +104,7 @@ class Sequential(Model):
         self.built = True
 
     def call(self, inputs, training=None):
-        for layer in self._layers:
+        for layer in self.layers:
             inputs = layer(inputs)  # training reaches each layer through the call context
         return inputs
 
@@ -105,7 +118,7 @@ class Sequential(Model):
     def _layer_output_shapes(self, input_shape):
         """Each layer's output shape in turn, for inputs of ``input_shape``."""
         shape = input_shape
-        for layer in self._layers:
+        for layer in self.layers:
             shape = TensorShape(layer.compute_output_shape(shape))
             yield shape
 

@@ -1,0 +1,74 @@
+"""``TensorOperation``: arithmetic and comparisons on KerasTensors (``x + y``, ``2 * x``,
+``x > 0.5``, ``x[:, 0]``) as a node of the functional graph, as Keras 3's ops on KerasTensors
+are. It is an operation, not a layer of the model: ``model.layers`` leaves it out. Its config
+is Keras 3's for the op (``Add``, ``Subtract``, ``Multiply``, ``TrueDivide``, ``Negative``,
+``Greater``... of ``keras.src.ops.numpy``), so a functional config holding ``x + y`` reads and
+writes as Keras'; ``x[...]`` has none.
+
+>>> import numpy as np, runtime as rt
+>>> rt.keras.backend.clear_session()
+>>> a, b = rt.keras.Input(shape=(2,)), rt.keras.Input(shape=(2,))
+>>> model = rt.keras.Model([a, b], 2 * a - b)
+>>> model([np.ones((1, 2)), np.ones((1, 2))]).numpy()
+array([[1., 1.]], dtype=float32)
+>>> [layer.name for layer in model.layers], [op.name for op in model.operations]
+(['input_layer', 'input_layer_1'], ['input_layer', 'multiply', 'input_layer_1', 'subtract'])
+"""
+
+from __future__ import annotations
+
+import operator
+
+import numpy as np
+
+from runtime.core import nest
+from runtime.keras import backend, keras_tensor
+from runtime.keras.layers.base import Layer
+from runtime.ops.constant_ops import convert_to_tensor
+
+# Keras 3's op classes (keras.src.ops.numpy) this layer stands for, with what they compute.
+KERAS_OPS_MODULE = "keras.src.ops.numpy"
+OPERATIONS = {
+    "Add": operator.add,
+    "Subtract": operator.sub,
+    "Multiply": operator.mul,
+    "TrueDivide": operator.truediv,
+    "Negative": operator.neg,
+    "Greater": operator.gt,
+    "GreaterEqual": operator.ge,
+    "Less": operator.lt,
+    "LessEqual": operator.le,
+    "GetItem": operator.getitem,
+}
+_SERIALIZABLE = set(OPERATIONS) - {"GetItem"}
+
+
+class TensorOperation(Layer):
+    """Keras 3's op ``kind`` (``"Add"``...) on its operands, as one node; the operands keep
+    their dtypes (no autocasting), Python numbers stay numbers."""
+
+    def __init__(self, kind, name=None):
+        if kind not in OPERATIONS:
+            raise ValueError(f"Unknown operation {kind!r}: expected one of {sorted(OPERATIONS)}")
+        super().__init__(name=name or backend.unique_object_name(backend.to_snake_case(kind)))
+        self.kind = kind
+        self.built = True  # no weights; its first operand may be a number
+
+    def call(self, *operands):
+        return OPERATIONS[self.kind](*operands)
+
+    def _cast_inputs(self, inputs):
+        return nest.map_structure(
+            lambda x: convert_to_tensor(x) if isinstance(x, np.ndarray) else x, inputs
+        )
+
+    def get_config(self):
+        if self.kind not in _SERIALIZABLE:
+            raise NotImplementedError(
+                f"The operation {self.name!r} ({self.kind} on KerasTensors) cannot be "
+                "serialized: use a layer in a model you want to save."
+            )
+        return {"name": self.name}
+
+
+keras_tensor._operation_layer["class"] = TensorOperation
