@@ -18,6 +18,7 @@ import numpy as np
 from runtime.core import dtypes
 from runtime.core.graph import name_scope
 from runtime.math import softplus
+from runtime.nn_normalization import batch_normalization, moments
 from runtime.ops.broadcast_ops import where
 from runtime.ops.constant_ops import cast, convert_to_tensor
 from runtime.ops.math_ops import add, divide, greater, multiply, sigmoid, tanh
@@ -34,6 +35,8 @@ __all__ = [
     "softplus",
     "sparse_softmax_cross_entropy_with_logits",
     "tanh",
+    "moments",
+    "batch_normalization",
 ]
 
 _SQRT_2_OVER_PI = math.sqrt(2 / math.pi)
