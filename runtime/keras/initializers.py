@@ -19,6 +19,7 @@ import numpy as np
 
 from runtime.core import context, dtypes
 from runtime.ops.broadcast_ops import fill
+from runtime.ops.constant_ops import convert_to_tensor
 from runtime.ops.random_ops import normal, uniform
 
 
@@ -117,6 +118,35 @@ class LecunUniform(VarianceScaling):
         super().__init__(1.0, "fan_in", seed)
 
 
+class Orthogonal(Initializer):
+    """A (semi-)orthogonal matrix times ``gain``: the QR decomposition of a matrix of standard
+    normal draws, flattened to ``(prod(shape[:-1]), shape[-1])``; the default of recurrent
+    kernels (Saxe et al., 2014).
+
+    >>> w = Orthogonal(seed=1)((3, 3)).numpy()
+    >>> bool(np.allclose(w @ w.T, np.eye(3), atol=1e-5))
+    True
+    """
+
+    def __init__(self, gain=1.0, seed=None):
+        self.gain, self.seed = gain, seed
+
+    def draw(self, shape, dtype):
+        if len(shape) < 2:
+            raise ValueError(
+                "The tensor to initialize must be at least two-dimensional. "
+                f"Received: shape={shape} of rank {len(shape)}."
+            )
+        rows, cols = math.prod(shape[:-1]), shape[-1]
+        wide = rows < cols
+        draws = normal((cols, rows) if wide else (rows, cols), dtype=dtypes.float64, seed=self.seed)
+        q, r = np.linalg.qr(draws.numpy())
+        q = q * np.sign(np.diag(r))  # a uniform draw among orthogonal matrices, not a biased one
+        if wide:
+            q = q.T
+        return convert_to_tensor((self.gain * q).reshape(shape).astype(dtype.as_numpy_dtype))
+
+
 _BY_NAME = {
     "zeros": Zeros,
     "ones": Ones,
@@ -126,6 +156,7 @@ _BY_NAME = {
     "glorot_uniform": GlorotUniform,
     "he_uniform": HeUniform,
     "lecun_uniform": LecunUniform,
+    "orthogonal": Orthogonal,
 }
 
 

@@ -2,5 +2,21 @@
 
 from runtime.keras.layers.base import Layer
 from runtime.keras.layers.core import Activation, Dense, Dropout, Flatten
+from runtime.keras.layers.normalization import (
+    BatchNormalization,
+    GroupNormalization,
+    LayerNormalization,
+    UnitNormalization,
+)
 
-__all__ = ["Activation", "Dense", "Dropout", "Flatten", "Layer"]
+__all__ = [
+    "Activation",
+    "Dense",
+    "Dropout",
+    "Flatten",
+    "Layer",
+    "BatchNormalization",
+    "GroupNormalization",
+    "LayerNormalization",
+    "UnitNormalization",
+]
