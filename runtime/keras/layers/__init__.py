@@ -8,6 +8,8 @@ from runtime.keras.layers.normalization import (
     LayerNormalization,
     UnitNormalization,
 )
+from runtime.keras.layers.rnn import GRU, LSTM, RNN, Bidirectional, SimpleRNN
+from runtime.keras.layers.rnn_cells import GRUCell, LSTMCell, SimpleRNNCell
 
 __all__ = [
     "Activation",
@@ -19,4 +21,12 @@ __all__ = [
     "GroupNormalization",
     "LayerNormalization",
     "UnitNormalization",
+    "Bidirectional",
+    "GRU",
+    "GRUCell",
+    "LSTM",
+    "LSTMCell",
+    "RNN",
+    "SimpleRNN",
+    "SimpleRNNCell",
 ]

@@ -1,0 +1,336 @@
+"""Recurrent layers: ``RNN(cell)`` runs a cell over the time axis; ``SimpleRNN``, ``LSTM`` and
+``GRU`` are ``RNN`` over their cell, with Keras 3's arguments; ``Bidirectional`` runs a layer
+forwards and a copy backwards.
+
+The time loop is a Python loop when the number of steps is known (always eagerly; in a graph
+when the input's time dimension is static), else one ``while_loop`` over a TensorArray, so a
+model traced with ``(None, None, features)`` inputs serves any sequence length. Gradients go
+through either.
+
+>>> import numpy as np, runtime as rt
+>>> rt.keras.backend.clear_session()
+>>> lstm = rt.keras.layers.LSTM(3, return_sequences=True, return_state=True)
+>>> outputs, h, c = lstm(np.ones((2, 5, 4), "float32"))
+>>> outputs.shape, h.shape, c.shape
+(TensorShape([2, 5, 3]), TensorShape([2, 3]), TensorShape([2, 3]))
+>>> [v.name for v in lstm.weights]
+['lstm_cell/kernel:0', 'lstm_cell/recurrent_kernel:0', 'lstm_cell/bias:0']
+"""
+
+from __future__ import annotations
+
+from runtime.core.tensor_shape import TensorShape
+from runtime.functions.control_flow import while_loop
+from runtime.keras.layers import config_keys
+from runtime.keras.layers.base import Layer
+from runtime.keras.layers.rnn_cells import GRUCell, LSTMCell, SimpleRNNCell
+from runtime.ops.array_ops import concat, shape_of, stack, transpose, unstack
+from runtime.ops.broadcast_ops import where, zeros
+from runtime.ops.constant_ops import cast, convert_to_tensor
+from runtime.ops.tensor_array_ops import TensorArray
+
+
+def _as_list(value):
+    return list(value) if isinstance(value, (list, tuple)) else [value]
+
+
+class RNN(Layer):
+    """Runs ``cell`` over the time axis of ``(batch, time, features)`` inputs.
+
+    Returns the last output, or every step's (``return_sequences``), followed by the final
+    states (``return_state``); ``go_backwards`` runs from the last step to the first (and
+    returns the outputs in that order, as Keras does). ``initial_state`` replaces the zero
+    states; ``mask`` (``(batch, time)`` booleans) keeps the state and output of masked steps.
+    """
+
+    def __init__(
+        self,
+        cell,
+        return_sequences=False,
+        return_state=False,
+        go_backwards=False,
+        stateful=False,
+        unroll=False,
+        zero_output_for_mask=False,
+        **kwargs,
+    ):
+        if stateful:
+            raise NotImplementedError("stateful recurrent layers are not supported here")
+        super().__init__(**kwargs)
+        if isinstance(cell, (list, tuple)):
+            raise NotImplementedError("a list of cells (StackedRNNCells) is not supported here")
+        if not hasattr(cell, "call") or not hasattr(cell, "state_size"):
+            raise ValueError(
+                "Argument `cell` should have a `call` method and a `state_size` attribute. "
+                f"Received: cell={cell}"
+            )
+        self.cell = cell
+        self.return_sequences, self.return_state = return_sequences, return_state
+        self.go_backwards, self.stateful, self.unroll = go_backwards, stateful, unroll
+        self.zero_output_for_mask = zero_output_for_mask
+
+    def build(self, sequences_shape, initial_state_shape=None):
+        if not self.cell.built:
+            self.cell.build(tuple(sequences_shape[:1]) + tuple(sequences_shape[2:]))
+            self.cell.built = True
+
+    def call(self, sequences, initial_state=None, mask=None, training=None):
+        batch = shape_of(sequences)[0]
+        states = self._initial_states(initial_state, batch, sequences.dtype)
+        time_major = transpose(sequences, [1, 0, *range(2, sequences.shape.rank)])
+        if mask is not None:
+            mask = transpose(convert_to_tensor(mask), [1, 0])
+        if self.go_backwards:
+            time_major = time_major[::-1]
+            mask = None if mask is None else mask[::-1]
+        if hasattr(self.cell, "set_dropout_masks"):
+            self.cell.set_dropout_masks(time_major[0], training)
+        steps = sequences.shape[1]
+        loop = self._unrolled if steps is not None else self._looped
+        outputs, last, states = loop(time_major, states, mask, training)
+        if hasattr(self.cell, "set_dropout_masks"):
+            self.cell.dropout_mask = self.cell.recurrent_dropout_mask = None
+        result = outputs if self.return_sequences else last
+        return [result, *states] if self.return_state else result
+
+    def _initial_states(self, initial_state, batch, dtype):
+        if initial_state is not None:
+            return [convert_to_tensor(s, dtype) for s in _as_list(initial_state)]
+        if hasattr(self.cell, "get_initial_state"):
+            return _as_list(self.cell.get_initial_state(batch))
+        return [zeros([batch, size], dtype) for size in _as_list(self.cell.state_size)]
+
+    def _step(self, x, states, mask_t, previous_output, training):
+        """One step of the cell; where ``mask_t`` is False the state and output carry over."""
+        output, new_states = self.cell(x, list(states), training=training)
+        new_states = _as_list(new_states)
+        if mask_t is not None:
+            keep = cast(mask_t, output.dtype)[:, None] > 0
+            held = zeros_like_output(output) if self.zero_output_for_mask else previous_output
+            output = where(keep, output, held)
+            new_states = [where(keep, new, old) for new, old in zip(new_states, states)]
+        return output, new_states
+
+    def _unrolled(self, time_major, states, mask, training):
+        """A Python loop over the known steps."""
+        outputs = []
+        output = zeros([shape_of(time_major)[1], self._output_size()], time_major.dtype)
+        masks = unstack(mask) if mask is not None else None
+        for t, x in enumerate(unstack(time_major)):
+            output, states = self._step(
+                x, states, None if masks is None else masks[t], output, training
+            )
+            outputs.append(output)
+        return stack(outputs, axis=1), output, states
+
+    def _looped(self, time_major, states, mask, training):
+        """One while_loop over a number of steps known only when the graph runs."""
+        steps = shape_of(time_major)[0]
+        written = TensorArray(time_major.dtype, size=steps, element_shape=None)
+        output = zeros([shape_of(time_major)[1], self._output_size()], time_major.dtype)
+
+        def body(t, output, written, *states):
+            mask_t = None if mask is None else mask[t]
+            output, new = self._step(time_major[t], list(states), mask_t, output, training)
+            return (t + 1, output, written.write(t, output), *new)
+
+        t, output, written, *states = while_loop(
+            lambda t, *rest: t < steps, body, (0, output, written, *states)
+        )
+        sequence = transpose(written.stack(), [1, 0, 2])
+        return sequence, output, states
+
+    def _output_size(self):
+        size = getattr(self.cell, "output_size", None)
+        return size if size is not None else _as_list(self.cell.state_size)[0]
+
+    def compute_output_shape(self, sequences_shape, initial_state_shape=None):
+        dims = tuple(sequences_shape)
+        size = self._output_size()
+        output = TensorShape(dims[:2] + (size,) if self.return_sequences else (dims[0], size))
+        if not self.return_state:
+            return output
+        return [output] + [TensorShape((dims[0], s)) for s in _as_list(self.cell.state_size)]
+
+    def get_config(self):
+        return {
+            **config_keys.base_config(self),
+            "return_sequences": self.return_sequences,
+            "return_state": self.return_state,
+            "go_backwards": self.go_backwards,
+            "stateful": self.stateful,
+            "unroll": self.unroll,
+            "zero_output_for_mask": self.zero_output_for_mask,
+            "cell": {
+                "module": "keras.layers",
+                "class_name": type(self.cell).__name__,
+                "config": self.cell.get_config(),
+                "registered_name": None,
+            },
+        }
+
+    @classmethod
+    def from_config(cls, config):
+        config = dict(config)
+        cell = config.pop("cell")
+        if isinstance(cell, dict):
+            known = {c.__name__: c for c in (SimpleRNNCell, LSTMCell, GRUCell)}
+            if cell["class_name"] not in known:
+                raise ValueError(f"Unknown cell class: {cell['class_name']!r}")
+            cell = known[cell["class_name"]].from_config(cell["config"])
+        return config_keys.from_config(lambda **kw: cls(cell, **kw), config)
+
+
+def zeros_like_output(output):
+    return output * 0
+
+
+_RNN_KEYS = ("return_sequences", "return_state", "go_backwards", "stateful", "unroll")
+
+
+class _CellLayer(RNN):
+    """An RNN that makes its own cell of class ``_cell`` from the layer's arguments."""
+
+    _cell = None
+    _extra_keys = ()  # config keys beyond the cell's own (LSTM and GRU add activity_regularizer)
+
+    def __init__(self, units, **kwargs):
+        layer_kwargs = {
+            k: kwargs.pop(k) for k in ("name", "trainable", "dtype", *_RNN_KEYS) if k in kwargs
+        }
+        for key in ("input_shape", "batch_input_shape", "batch_size", "zero_output_for_mask"):
+            if key in kwargs:
+                layer_kwargs[key] = kwargs.pop(key)
+        self.activity_regularizer = kwargs.pop("activity_regularizer", None)
+        cell = self._cell(
+            units, name=self._cell.__name__.replace("Cell", "").lower() + "_cell", **kwargs
+        )
+        super().__init__(cell, **layer_kwargs)
+
+    def __getattr__(self, name):  # units, activation, dropout...: the cell's
+        if name.startswith("_") or "cell" not in self.__dict__:
+            raise AttributeError(name)
+        return getattr(self.__dict__["cell"], name)
+
+    def get_config(self):
+        config = super().get_config()
+        del config["cell"]
+        cell_config = self.cell.get_config()
+        for key in ("name", "trainable", "dtype"):
+            cell_config.pop(key)
+        if "activity_regularizer" in self._extra_keys:
+            cell_config["activity_regularizer"] = config_keys.serialize_other(
+                self.activity_regularizer
+            )
+        if "seed" not in self._extra_keys:
+            cell_config.pop("seed", None)
+        return {**config, **cell_config}
+
+    @classmethod
+    def from_config(cls, config):
+        return config_keys.from_config(cls, config)
+
+
+class SimpleRNN(_CellLayer):
+    """A fully connected RNN: ``RNN(SimpleRNNCell(units, ...))``."""
+
+    _cell = SimpleRNNCell
+    _extra_keys = ("activity_regularizer",)
+
+
+class LSTM(_CellLayer):
+    """Long short-term memory: ``RNN(LSTMCell(units, ...))``; states ``[h, c]``."""
+
+    _cell = LSTMCell
+    _extra_keys = ("activity_regularizer", "seed")
+
+
+class GRU(_CellLayer):
+    """Gated recurrent unit: ``RNN(GRUCell(units, ...))``, ``reset_after=True`` by default."""
+
+    _cell = GRUCell
+    _extra_keys = ("activity_regularizer", "seed")
+
+
+class Bidirectional(Layer):
+    """Runs ``layer`` forwards and a copy of it backwards over the sequence, and merges their
+    outputs (``merge_mode``: ``"concat"``, ``"sum"``, ``"mul"``, ``"ave"`` or None for both)."""
+
+    def __init__(self, layer, merge_mode="concat", weights=None, backward_layer=None, **kwargs):
+        super().__init__(**kwargs)
+        if merge_mode not in ("sum", "mul", "ave", "concat", None):
+            raise ValueError(
+                f"Invalid merge mode. Received: {merge_mode}. Merge mode should be one of "
+                '{"sum", "mul", "ave", "concat", None}'
+            )
+        self.forward_layer = layer
+        if backward_layer is None:
+            config = layer.get_config()
+            config["name"] = "backward_" + layer.name
+            config["go_backwards"] = not layer.go_backwards
+            backward_layer = type(layer).from_config(config)
+        self.backward_layer = backward_layer
+        self.merge_mode = merge_mode
+        self.return_sequences, self.return_state = layer.return_sequences, layer.return_state
+
+    def call(self, sequences, initial_state=None, mask=None, training=None):
+        forward_state = backward_state = None
+        if initial_state is not None:
+            half = len(initial_state) // 2
+            forward_state, backward_state = initial_state[:half], initial_state[half:]
+        forward = self.forward_layer(
+            sequences, initial_state=forward_state, mask=mask, training=training
+        )
+        backward = self.backward_layer(
+            sequences, initial_state=backward_state, mask=mask, training=training
+        )
+        states = []
+        if self.return_state:
+            forward, *forward_states = forward
+            backward, *backward_states = backward
+            states = forward_states + backward_states
+        if self.return_sequences:
+            backward = backward[:, ::-1]  # step t of both directions side by side
+        merged = self._merge(forward, backward)
+        if self.return_state:
+            return [*(_as_list(merged)), *states]
+        return merged
+
+    def _merge(self, forward, backward):
+        if self.merge_mode == "concat":
+            return concat([forward, backward], -1)
+        if self.merge_mode == "sum":
+            return forward + backward
+        if self.merge_mode == "ave":
+            return (forward + backward) / 2
+        if self.merge_mode == "mul":
+            return forward * backward
+        return [forward, backward]
+
+    def get_config(self):
+        def serialized(layer):
+            return {
+                "module": "keras.layers",
+                "class_name": type(layer).__name__,
+                "config": layer.get_config(),
+                "registered_name": None,
+            }
+
+        return {
+            **config_keys.base_config(self),
+            "merge_mode": self.merge_mode,
+            "layer": serialized(self.forward_layer),
+            "backward_layer": serialized(self.backward_layer),
+        }
+
+    @classmethod
+    def from_config(cls, config):
+        config = dict(config)
+        known = {c.__name__: c for c in (SimpleRNN, LSTM, GRU)}
+        for key in ("layer", "backward_layer"):
+            if isinstance(config.get(key), dict):
+                entry = config[key]
+                if entry["class_name"] not in known:
+                    raise ValueError(f"Unknown layer class: {entry['class_name']!r}")
+                config[key] = known[entry["class_name"]].from_config(entry["config"])
+        return config_keys.from_config(cls, config)
