@@ -24,10 +24,19 @@ from runtime.functions.control_flow import while_loop
 from runtime.keras.layers import config_keys
 from runtime.keras.layers.base import Layer
 from runtime.keras.layers.rnn_cells import GRUCell, LSTMCell, SimpleRNNCell
-from runtime.ops.array_ops import concat, shape_of, stack, transpose, unstack
+from runtime.ops.array_ops import concat, shape_of, stack, transpose
 from runtime.ops.broadcast_ops import where, zeros
 from runtime.ops.constant_ops import cast, convert_to_tensor
 from runtime.ops.tensor_array_ops import TensorArray
+
+
+def zero_state(batch, size, dtype):
+    """Zeros of ``(batch, size)``, ``size`` kept in the static shape (a graph's batch is often
+    unknown): the gradients of a while_loop carrying it then have known shapes too."""
+    state = zeros([batch, size], dtype)
+    if hasattr(state, "set_shape"):  # a graph tensor; an eager one knows its shape
+        state.set_shape([None, size])
+    return state
 
 
 def _as_list(value):
@@ -98,7 +107,7 @@ class RNN(Layer):
             return [convert_to_tensor(s, dtype) for s in _as_list(initial_state)]
         if hasattr(self.cell, "get_initial_state"):
             return _as_list(self.cell.get_initial_state(batch))
-        return [zeros([batch, size], dtype) for size in _as_list(self.cell.state_size)]
+        return [zero_state(batch, size, dtype) for size in _as_list(self.cell.state_size)]
 
     def _step(self, x, states, mask_t, previous_output, training):
         """One step of the cell; where ``mask_t`` is False the state and output carry over."""
@@ -114,12 +123,11 @@ class RNN(Layer):
     def _unrolled(self, time_major, states, mask, training):
         """A Python loop over the known steps."""
         outputs = []
-        output = zeros([shape_of(time_major)[1], self._output_size()], time_major.dtype)
-        masks = unstack(mask) if mask is not None else None
-        for t, x in enumerate(unstack(time_major)):
-            output, states = self._step(
-                x, states, None if masks is None else masks[t], output, training
-            )
+        output = zero_state(shape_of(time_major)[1], self._output_size(), time_major.dtype)
+        # Indexed step by step: unstack of a one-step (1, 1, n) tensor returns it whole here.
+        for t in range(time_major.shape[0]):
+            mask_t = None if mask is None else mask[t]
+            output, states = self._step(time_major[t], states, mask_t, output, training)
             outputs.append(output)
         return stack(outputs, axis=1), output, states
 
@@ -127,7 +135,7 @@ class RNN(Layer):
         """One while_loop over a number of steps known only when the graph runs."""
         steps = shape_of(time_major)[0]
         written = TensorArray(time_major.dtype, size=steps, element_shape=None)
-        output = zeros([shape_of(time_major)[1], self._output_size()], time_major.dtype)
+        output = zero_state(shape_of(time_major)[1], self._output_size(), time_major.dtype)
 
         def body(t, output, written, *states):
             mask_t = None if mask is None else mask[t]
@@ -203,7 +211,10 @@ class _CellLayer(RNN):
                 layer_kwargs[key] = kwargs.pop(key)
         self.activity_regularizer = kwargs.pop("activity_regularizer", None)
         cell = self._cell(
-            units, name=self._cell.__name__.replace("Cell", "").lower() + "_cell", **kwargs
+            units,
+            dtype=layer_kwargs.get("dtype"),
+            name=self._cell.__name__.replace("Cell", "").lower() + "_cell",
+            **kwargs,
         )
         super().__init__(cell, **layer_kwargs)
 

@@ -150,10 +150,10 @@ class _Cell(Layer):
         return inputs, h
 
     def get_initial_state(self, batch_size=None):
-        sizes = self.state_size if isinstance(self.state_size, list) else [self.state_size]
-        from runtime.ops.broadcast_ops import zeros
+        from runtime.keras.layers.rnn import zero_state  # the RNN module imports this one
 
-        return [zeros((batch_size, size), self._dtype) for size in sizes]
+        sizes = self.state_size if isinstance(self.state_size, list) else [self.state_size]
+        return [zero_state(batch_size, size, self._dtype) for size in sizes]
 
     def get_config(self):
         values = {
