@@ -11,7 +11,7 @@ A cell is called as ``cell(inputs, states, training=None)`` -> ``(output, new_st
 ...                                      recurrent_initializer="zeros")
 >>> out, [state] = cell(rt.constant([[0.5, 0.25]]), [rt.zeros((1, 2))])
 >>> out.numpy()                                   # tanh(0.5 + 0.25)
-array([[0.63514894, 0.63514894]], dtype=float32)
+array([[0.635149, 0.635149]], dtype=float32)
 """
 
 from __future__ import annotations
