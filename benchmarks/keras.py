@@ -15,6 +15,7 @@ import time
 import numpy as np
 
 import runtime as rt
+from benchmarks import keras_layers
 from benchmarks.timing import best_times
 from runtime.keras.models import training
 
@@ -150,6 +151,7 @@ def main():
         f"fit overhead per batch: {fit_overhead_per_batch() * 1e6:.1f} us "
         f"({fit_overhead_per_batch(shuffle=False) * 1e6:.1f} us without shuffling)"
     )
+    keras_layers.main()  # BatchNormalization beside numpy, LSTM beside JAX
 
 
 if __name__ == "__main__":
