@@ -19,6 +19,7 @@ through either.
 
 from __future__ import annotations
 
+from runtime.core.tensor import Tensor
 from runtime.core.tensor_shape import TensorShape
 from runtime.functions.control_flow import while_loop
 from runtime.keras.layers import config_keys
@@ -37,6 +38,13 @@ def zero_state(batch, size, dtype):
     if hasattr(state, "set_shape"):  # a graph tensor; an eager one knows its shape
         state.set_shape([None, size])
     return state
+
+
+def _as_state(value, dtype):
+    """A given initial state as a tensor of the sequence's dtype (Keras casts float64 arrays)."""
+    if not isinstance(value, Tensor):
+        value = convert_to_tensor(value)
+    return value if value.dtype is dtype else cast(value, dtype)
 
 
 def _as_list(value):
@@ -63,8 +71,6 @@ class RNN(Layer):
         zero_output_for_mask=False,
         **kwargs,
     ):
-        if stateful:
-            raise NotImplementedError("stateful recurrent layers are not supported here")
         super().__init__(**kwargs)
         if isinstance(cell, (list, tuple)):
             raise NotImplementedError("a list of cells (StackedRNNCells) is not supported here")
@@ -82,9 +88,31 @@ class RNN(Layer):
         if not self.cell.built:
             self.cell.build(tuple(sequences_shape[:1]) + tuple(sequences_shape[2:]))
             self.cell.built = True
+        self.states = None
+        if self.stateful:
+            batch = sequences_shape[0]
+            if batch is None:
+                raise ValueError(
+                    "When using `stateful=True` in a RNN, the batch size must be static. Found "
+                    f"dynamic batch size: sequence.shape={tuple(sequences_shape)}"
+                )
+            self.states = [
+                self.add_weight("rnn_state", (batch, size), initializer="zeros", trainable=False)
+                for size in _as_list(self.cell.state_size)
+            ]
+
+    def reset_state(self):
+        """Sets the states a ``stateful`` layer carries from one call to the next to zeros."""
+        for state in self.states or []:
+            state.assign(zeros(state.shape, state.dtype))
+
+    reset_states = reset_state
 
     def call(self, sequences, initial_state=None, mask=None, training=None):
         batch = shape_of(sequences)[0]
+        if self.stateful and initial_state is None:
+            self._check_stateful_batch(sequences)
+            initial_state = [state.read_value() for state in self.states]
         states = self._initial_states(initial_state, batch, sequences.dtype)
         time_major = transpose(sequences, [1, 0, *range(2, sequences.shape.rank)])
         if mask is not None:
@@ -99,12 +127,23 @@ class RNN(Layer):
         outputs, last, states = loop(time_major, states, mask, training)
         if hasattr(self.cell, "set_dropout_masks"):
             self.cell.dropout_mask = self.cell.recurrent_dropout_mask = None
+        if self.stateful:
+            for variable, state in zip(self.states, states):
+                variable.assign(state)
         result = outputs if self.return_sequences else last
         return [result, *states] if self.return_state else result
 
+    def _check_stateful_batch(self, sequences):
+        expected, got = self.states[0].shape[0], sequences.shape[0]
+        if got is not None and got != expected:
+            raise ValueError(
+                f"The batch size of the input ({got}) does not match the batch size the "
+                f"stateful layer {self.name!r} was built with ({expected})."
+            )
+
     def _initial_states(self, initial_state, batch, dtype):
         if initial_state is not None:
-            return [convert_to_tensor(s, dtype) for s in _as_list(initial_state)]
+            return [_as_state(s, dtype) for s in _as_list(initial_state)]
         if hasattr(self.cell, "get_initial_state"):
             return _as_list(self.cell.get_initial_state(batch))
         return [zero_state(batch, size, dtype) for size in _as_list(self.cell.state_size)]

@@ -117,14 +117,6 @@ def test_correctness(cls, units, shape, kwargs, expected):
     )
 
 
-@pytest.mark.xfail(strict=True, reason="stateful recurrent layers are not implemented")
-def test_statefulness():
-    sequence = np.arange(24).reshape((2, 3, 4)).astype("float32")
-    layer = _constant_layer(layers.LSTM, 4, stateful=True)
-    layer(sequence)
-    np.testing.assert_allclose(layer(sequence).numpy()[:, 0], [0.3124785, 0.6863672], atol=1e-5)
-
-
 # --- states, sequences, initial_state, masks ------------------------------------------------
 
 
