@@ -18,7 +18,7 @@ import numpy as np
 from runtime.core import dtypes
 from runtime.core.graph import name_scope
 from runtime.math import softplus
-from runtime.nn_normalization import batch_normalization, moments
+from runtime.ops.normalization_ops import batch_normalization, moments
 from runtime.ops.broadcast_ops import where
 from runtime.ops.constant_ops import cast, convert_to_tensor
 from runtime.ops.math_ops import add, divide, greater, multiply, sigmoid, tanh

@@ -24,20 +24,11 @@ from runtime.core.tensor_shape import TensorShape
 from runtime.functions.control_flow import while_loop
 from runtime.keras.layers import config_keys
 from runtime.keras.layers.base import Layer
-from runtime.keras.layers.rnn_cells import GRUCell, LSTMCell, SimpleRNNCell
+from runtime.keras.layers.rnn_cells import GRUCell, LSTMCell, SimpleRNNCell, zero_state
 from runtime.ops.array_ops import concat, shape_of, stack, transpose
 from runtime.ops.broadcast_ops import where, zeros
 from runtime.ops.constant_ops import cast, convert_to_tensor
 from runtime.ops.tensor_array_ops import TensorArray
-
-
-def zero_state(batch, size, dtype):
-    """Zeros of ``(batch, size)``, ``size`` kept in the static shape (a graph's batch is often
-    unknown): the gradients of a while_loop carrying it then have known shapes too."""
-    state = zeros([batch, size], dtype)
-    if hasattr(state, "set_shape"):  # a graph tensor; an eager one knows its shape
-        state.set_shape([None, size])
-    return state
 
 
 def _as_state(value, dtype):

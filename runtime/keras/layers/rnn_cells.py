@@ -19,13 +19,24 @@ from __future__ import annotations
 import numbers
 
 from runtime.core import dtypes
+from runtime.core.tensor import Tensor
 from runtime.keras import activations, initializers
 from runtime.keras.layers import config_keys
 from runtime.keras.layers.base import Layer
 from runtime.ops.array_ops import concat, shape_of
+from runtime.ops.broadcast_ops import zeros
 from runtime.ops.constant_ops import cast
 from runtime.ops.math_ops import matmul
 from runtime.ops.random_ops import uniform
+
+
+def zero_state(batch, size, dtype):
+    """Zeros of ``(batch, size)``, ``size`` kept in the static shape (a graph's batch is often
+    unknown): the gradients of a while_loop carrying it then have known shapes too."""
+    state = zeros([batch, size], dtype)
+    if hasattr(state, "set_shape"):  # a graph tensor; an eager one knows its shape
+        state.set_shape([None, size])
+    return state
 
 
 class _ForgetBiasOnes(initializers.Initializer):
@@ -129,18 +140,24 @@ class _Cell(Layer):
         """Draws the input and recurrent dropout masks for the coming sequence (the same at
         every step, as in Keras), or clears them outside training."""
         self.dropout_mask = self.recurrent_dropout_mask = None
-        if not training:
+        if training is None or training is False:
             return
         batch = shape_of(step_inputs)[0]
         if 0 < self.dropout < 1:
-            self.dropout_mask = self._mask([batch, step_inputs.shape[-1]], self.dropout, 0)
+            shape = [batch, step_inputs.shape[-1]]
+            self.dropout_mask = self._mask(shape, self.dropout, 0, training)
         if 0 < self.recurrent_dropout < 1:
-            self.recurrent_dropout_mask = self._mask([batch, self.units], self.recurrent_dropout, 1)
+            shape = [batch, self.units]
+            self.recurrent_dropout_mask = self._mask(shape, self.recurrent_dropout, 1, training)
 
-    def _mask(self, shape, rate, which):
+    def _mask(self, shape, rate, which, training):
         seed = None if self.seed is None else self.seed + which
         keep = uniform(shape, dtype=dtypes.float64, seed=seed) >= rate
-        return cast(keep, self._dtype) * (1.0 / (1.0 - rate))
+        mask = cast(keep, self._dtype) * (1.0 / (1.0 - rate))
+        if isinstance(training, Tensor):  # known when the graph runs: ones outside training
+            on = cast(training, self._dtype)
+            mask = mask * on + (1.0 - on)
+        return mask
 
     def _dropped(self, inputs, h):
         if self.dropout_mask is not None:
@@ -150,8 +167,6 @@ class _Cell(Layer):
         return inputs, h
 
     def get_initial_state(self, batch_size=None):
-        from runtime.keras.layers.rnn import zero_state  # the RNN module imports this one
-
         sizes = self.state_size if isinstance(self.state_size, list) else [self.state_size]
         return [zero_state(batch_size, size, self._dtype) for size in sizes]
 

@@ -276,3 +276,17 @@ def test_weight_gradients_through_the_while_loop_match_the_unrolled_loop():
     staged = ag.function(gradients, input_signature=[rt.TensorSpec([None, None, 2], rt.float32)])
     for eager, looped in zip(gradients(x), staged(x)):
         np.testing.assert_allclose(looped.numpy(), eager.numpy(), rtol=1e-4, atol=1e-6)
+
+
+def test_dropout_only_in_training_and_by_a_tensor_flag():
+    x = np.random.default_rng(7).normal(size=(4, 5, 3)).astype("float32")
+    layer = layers.LSTM(4, dropout=0.5, recurrent_dropout=0.5)
+    plain = layers.LSTM(4)
+    plain(x)
+    layer(x)
+    plain.set_weights(layer.get_weights())
+    np.testing.assert_allclose(layer(x, training=False).numpy(), plain(x).numpy(), rtol=1e-6)
+    assert not np.allclose(layer(x, training=True).numpy(), plain(x).numpy())
+    flagged = ag.function(lambda x, training: layer(x, training=training))
+    np.testing.assert_allclose(flagged(x, rt.constant(False)).numpy(), plain(x).numpy(), rtol=1e-5)
+    assert not np.allclose(flagged(x, rt.constant(True)).numpy(), plain(x).numpy())
