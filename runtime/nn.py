@@ -18,11 +18,11 @@ import numpy as np
 from runtime.core import dtypes
 from runtime.core.graph import name_scope
 from runtime.math import softplus
-from runtime.ops.normalization_ops import batch_normalization, moments
 from runtime.ops.broadcast_ops import where
 from runtime.ops.constant_ops import cast, convert_to_tensor
 from runtime.ops.math_ops import add, divide, greater, multiply, sigmoid, tanh
 from runtime.ops.nn_ops import relu, softmax, sparse_softmax_cross_entropy_with_logits
+from runtime.ops.normalization_ops import batch_normalization, moments
 from runtime.ops.op_info import floats, op_info
 from runtime.ops.special_math_ops import erf
 

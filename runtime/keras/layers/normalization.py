@@ -22,10 +22,10 @@ from runtime.core.tensor_shape import TensorShape
 from runtime.functions.control_flow import cond
 from runtime.keras.layers import config_keys
 from runtime.keras.layers.base import Layer
-from runtime.ops.normalization_ops import batch_normalization, moments
 from runtime.ops.array_ops import reshape, shape_of
 from runtime.ops.constant_ops import cast, convert_to_tensor
 from runtime.ops.math_ops import maximum, sqrt
+from runtime.ops.normalization_ops import batch_normalization, moments
 from runtime.ops.reduction_ops import reduce_sum
 
 
