@@ -290,3 +290,71 @@ def test_dropout_only_in_training_and_by_a_tensor_flag():
     flagged = ag.function(lambda x, training: layer(x, training=training))
     np.testing.assert_allclose(flagged(x, rt.constant(False)).numpy(), plain(x).numpy(), rtol=1e-5)
     assert not np.allclose(flagged(x, rt.constant(True)).numpy(), plain(x).numpy())
+
+
+# --- gate order against numpy, with weights that tell the gates apart -------------------------
+
+
+def _sigmoid(v):
+    return 1 / (1 + np.exp(-v))
+
+
+def _numpy_lstm(x, kernel, recurrent, bias):
+    """Keras's LSTM, gates i, f, c, o side by side."""
+    units = recurrent.shape[0]
+    h = c = np.zeros((x.shape[0], units))
+    for t in range(x.shape[1]):
+        z = x[:, t] @ kernel + h @ recurrent + bias
+        i, f, g, o = (z[:, k * units : (k + 1) * units] for k in range(4))
+        c = _sigmoid(f) * c + _sigmoid(i) * np.tanh(g)
+        h = _sigmoid(o) * np.tanh(c)
+    return h
+
+
+def _numpy_gru(x, kernel, recurrent, bias, reset_after):
+    """Keras's GRU, gates z, r, h side by side; reset_after: bias rows (input, recurrent)."""
+    units = recurrent.shape[0]
+    h = np.zeros((x.shape[0], units))
+    input_bias, recurrent_bias = (bias[0], bias[1]) if reset_after else (bias, 0)
+    for t in range(x.shape[1]):
+        xz, xr, xh = np.split(x[:, t] @ kernel + input_bias, 3, axis=1)
+        if reset_after:
+            rz, rr, rh = np.split(h @ recurrent + recurrent_bias, 3, axis=1)
+            z, r = _sigmoid(xz + rz), _sigmoid(xr + rr)
+            candidate = np.tanh(xh + r * rh)
+        else:
+            z = _sigmoid(xz + h @ recurrent[:, :units])
+            r = _sigmoid(xr + h @ recurrent[:, units : 2 * units])
+            candidate = np.tanh(xh + (r * h) @ recurrent[:, 2 * units :])
+        h = z * h + (1 - z) * candidate
+    return h
+
+
+@pytest.mark.parametrize(
+    "make, reference",
+    [
+        (lambda: layers.LSTM(3), _numpy_lstm),
+        (lambda: layers.GRU(3), lambda *w: _numpy_gru(*w, reset_after=True)),
+        (lambda: layers.GRU(3, reset_after=False), lambda *w: _numpy_gru(*w, reset_after=False)),
+    ],
+)
+def test_set_weights_in_keras_layout_give_keras_outputs(make, reference):
+    rng = np.random.default_rng(8)
+    x = rng.normal(size=(2, 4, 2)).astype("float32")
+    layer = make()
+    layer(x)
+    weights = [rng.normal(scale=0.5, size=w.shape).astype("float32") for w in layer.get_weights()]
+    layer.set_weights(weights)
+    want = reference(x.astype(np.float64), *[w.astype(np.float64) for w in weights])
+    np.testing.assert_allclose(layer(x).numpy(), want, rtol=1e-5, atol=1e-6)
+
+
+def test_bidirectional_config_round_trip_and_return_state():
+    layer = layers.Bidirectional(layers.GRU(2, return_state=True), merge_mode="sum")
+    config = layer.get_config()
+    assert set(config) == {"name", "trainable", "dtype", "merge_mode", "layer", "backward_layer"}
+    rebuilt = layers.Bidirectional.from_config(config)
+    assert rebuilt.merge_mode == "sum" and rebuilt.backward_layer.go_backwards
+    x = np.random.default_rng(9).normal(size=(2, 3, 2)).astype("float32")
+    merged, forward_h, backward_h = layer(x)
+    np.testing.assert_allclose(merged.numpy(), (forward_h + backward_h).numpy(), rtol=1e-6)
