@@ -117,7 +117,7 @@ class RNN(Layer):
         loop = self._unrolled if steps is not None else self._looped
         outputs, last, states = loop(time_major, states, mask, training)
         if hasattr(self.cell, "set_dropout_masks"):
-            self.cell.dropout_mask = self.cell.recurrent_dropout_mask = None
+            self.cell.set_dropout_masks(None, False)  # the next call draws its own
         if self.stateful:
             for variable, state in zip(self.states, states):
                 variable.assign(state)
@@ -248,11 +248,6 @@ class _CellLayer(RNN):
         )
         super().__init__(cell, **layer_kwargs)
 
-    def __getattr__(self, name):  # units, activation, dropout...: the cell's
-        if name.startswith("_") or "cell" not in self.__dict__:
-            raise AttributeError(name)
-        return getattr(self.__dict__["cell"], name)
-
     def get_config(self):
         config = super().get_config()
         del config["cell"]
@@ -270,6 +265,20 @@ class _CellLayer(RNN):
     @classmethod
     def from_config(cls, config):
         return config_keys.from_config(cls, config)
+
+
+def _cell_property(name):
+    return property(lambda self: getattr(self.cell, name), doc=f"The cell's ``{name}``.")
+
+
+# The cell's arguments read on the layer, as in Keras (``lstm.units``, ``gru.reset_after``).
+for _name in (
+    "units", "activation", "recurrent_activation", "use_bias", "unit_forget_bias",
+    "reset_after", "kernel_initializer", "recurrent_initializer", "bias_initializer",
+    "kernel_regularizer", "recurrent_regularizer", "bias_regularizer", "kernel_constraint",
+    "recurrent_constraint", "bias_constraint", "dropout", "recurrent_dropout", "seed",
+):  # fmt: skip
+    setattr(_CellLayer, _name, _cell_property(_name))
 
 
 class SimpleRNN(_CellLayer):
