@@ -22,9 +22,10 @@ from runtime.core.tensor_shape import TensorShape
 from runtime.functions.control_flow import cond
 from runtime.keras.layers import config_keys
 from runtime.keras.layers.base import Layer
-from runtime.ops.array_ops import reshape, shape_of
+from runtime.ops.array_ops import reshape, shape_of, stop_gradient
 from runtime.ops.constant_ops import cast, convert_to_tensor
-from runtime.ops.math_ops import maximum, sqrt
+from runtime.ops.math_ops import maximum, minimum, sqrt
+from runtime.ops.nn_ops import relu
 from runtime.ops.normalization_ops import batch_normalization, moments
 from runtime.ops.reduction_ops import reduce_sum
 
@@ -49,6 +50,32 @@ def _broadcast(weight, axes, rank):
         return weight
     sizes = iter(weight.shape.as_list())
     return reshape(weight, [next(sizes) if d in axes else 1 for d in range(rank)])
+
+
+def _check_renorm_clipping(clipping):
+    """Keras's checks of ``renorm_clipping``, worded as Keras words them."""
+    keys = ["rmax", "rmin", "dmax"]
+    if set(clipping) - set(keys):
+        raise ValueError(
+            f"Received invalid keys for `renorm_clipping` argument: {clipping}. "
+            f"Supported values: {keys}."
+        )
+    rmax, rmin, dmax = (clipping.get(key) for key in keys)
+    if rmax is not None and rmin is not None and rmax < rmin:
+        raise ValueError(
+            "rmax should be greater than rmin in the `renorm_clipping` argument. "
+            f"Received: rmax={rmax}, rmin={rmin}."
+        )
+    if dmax is not None and dmax < 0:
+        raise ValueError(
+            f"dmax should be non-negative in the `renorm_clipping` argument. Received: dmax={dmax}."
+        )
+
+
+def _clip(value, low, high):
+    if low is not None:
+        value = maximum(value, low)
+    return value if high is None else minimum(value, high)
 
 
 class _Normalization(Layer):
@@ -112,7 +139,7 @@ class BatchNormalization(_Normalization):
     ):
         super().__init__(**kwargs)
         if renorm:
-            raise NotImplementedError("BatchNormalization(renorm=True) is not supported here")
+            _check_renorm_clipping(renorm_clipping or {})
         self.axis = int(axis)
         self.momentum, self.epsilon = float(momentum), float(epsilon)
         self._keep_affine(
@@ -152,6 +179,25 @@ class BatchNormalization(_Normalization):
             initializer=self.moving_variance_initializer,
             trainable=False,
         )
+        if self.renorm:
+            self._build_renorm(size)
+
+    def _build_renorm(self, size):
+        """Batch renormalization's statistics (Ioffe, 2017): moving and renorm standard
+        deviations start as the square root of the moving variance's initial value."""
+
+        def stddev_initializer(shape, dtype):
+            return sqrt(self.moving_variance_initializer(shape, dtype))
+
+        self.moving_stddev = self.add_weight(
+            "moving_stddev", (size,), initializer=stddev_initializer, trainable=False
+        )
+        self.renorm_mean = self.add_weight(
+            "renorm_mean", (size,), initializer=self.moving_mean_initializer, trainable=False
+        )
+        self.renorm_stddev = self.add_weight(
+            "renorm_stddev", (size,), initializer=stddev_initializer, trainable=False
+        )
 
     def call(self, inputs, training=None, mask=None):
         if mask is not None:
@@ -170,10 +216,44 @@ class BatchNormalization(_Normalization):
 
     def _train(self, inputs, mask):
         mean, variance = self._moments(inputs, mask)
+        if self.renorm:
+            return self._train_renormalized(inputs, mean, variance)
         keep = self.momentum
         self.moving_mean.assign(self.moving_mean * keep + mean * (1.0 - keep))
         self.moving_variance.assign(self.moving_variance * keep + variance * (1.0 - keep))
         return self._normalize(inputs, mean, variance)
+
+    def _train_renormalized(self, inputs, mean, variance):
+        """The batch's statistics corrected towards the renorm ones by ``r`` and ``d`` (held
+        constant for the gradient): ``(x_hat * r + d) * gamma + beta``; then every moving
+        statistic updated by its momentum, the moving variance from the moving stddev."""
+        stddev = sqrt(variance + self.epsilon)
+        floor = maximum(self.renorm_stddev, self.epsilon**0.5)  # no division by zero early on
+        clipping = self.renorm_clipping or {}
+        r = stop_gradient(_clip(stddev / floor, clipping.get("rmin"), clipping.get("rmax")))
+        dmax = clipping.get("dmax")
+        d = (mean - self.renorm_mean) / floor
+        d = stop_gradient(_clip(d, None if dmax is None else -dmax, dmax))
+        scale = r * self.gamma if self.gamma is not None else r
+        offset = d * self.gamma if self.gamma is not None else d
+        if self.beta is not None:
+            offset = offset + self.beta
+        self._update_renorm_statistics(mean, stddev)
+        rank, axes = inputs.shape.rank, [self._axis]
+        mean, variance, offset, scale = (
+            _broadcast(w, axes, rank) for w in (mean, variance, offset, scale)
+        )
+        return batch_normalization(inputs, mean, variance, offset, scale, self.epsilon)
+
+    def _update_renorm_statistics(self, mean, stddev):
+        keep, renorm_keep = self.momentum, self.renorm_momentum
+        self.renorm_mean.assign(self.renorm_mean * renorm_keep + mean * (1.0 - renorm_keep))
+        self.renorm_stddev.assign(self.renorm_stddev * renorm_keep + stddev * (1.0 - renorm_keep))
+        self.moving_mean.assign(self.moving_mean * keep + mean * (1.0 - keep))
+        moving_stddev = self.moving_stddev * keep + stddev * (1.0 - keep)
+        self.moving_stddev.assign(moving_stddev)
+        # relu: rounding must not make the variance negative
+        self.moving_variance.assign(relu(moving_stddev * moving_stddev - self.epsilon))
 
     def _infer(self, inputs):
         return self._normalize(inputs, self.moving_mean, self.moving_variance)

@@ -152,20 +152,97 @@ def test_bn_masked_broadcast_normalization():
     np.testing.assert_allclose(layer.moving_variance.numpy(), np.zeros(4), atol=1e-6)
 
 
-@pytest.mark.xfail(strict=True, reason="batch renormalization (renorm=True) is not implemented")
-def test_bn_renorm_basics():
+@pytest.mark.parametrize(
+    "renorm_clipping, input_shape",
+    [(None, (2, 3)), ({"rmax": 3.0, "rmin": 0.3, "dmax": 5.0}, (2, 4, 4, 3))],
+)
+def test_bn_renorm_basics(renorm_clipping, input_shape):
     run_layer_test(
         layers.BatchNormalization,
-        init_kwargs={"center": True, "scale": True, "renorm": True},
+        init_kwargs={"center": True, "scale": True, "renorm": True,
+                     "renorm_clipping": renorm_clipping},
         call_kwargs={"training": True},
-        input_shape=(2, 3),
-        expected_output_shape=(2, 3),
+        input_shape=input_shape,
+        expected_output_shape=input_shape,
         expected_num_trainable_weights=2,
-        expected_num_non_trainable_weights=5,
+        expected_num_non_trainable_weights=5,  # moving mean, variance, stddev; renorm mean, stddev
+    )  # fmt: skip
+
+
+def test_bn_renorm_invalid_clipping_keys():
+    with pytest.raises(ValueError, match="Received invalid keys"):
+        layers.BatchNormalization(renorm=True, renorm_clipping={"random_key": 1.0})
+    with pytest.raises(ValueError, match="rmax should be"):
+        layers.BatchNormalization(renorm=True, renorm_clipping={"rmax": 0.0, "rmin": 1.0})
+    with pytest.raises(ValueError, match="dmax should be non-negative"):
+        layers.BatchNormalization(renorm=True, renorm_clipping={"rmax": 1.0, "dmax": -1.0})
+
+
+def test_bn_renorm_stddev_initializer():
+    layer = layers.BatchNormalization(
+        renorm=True, moving_variance_initializer=rt.keras.initializers.Constant(4.0)
+    )
+    layer.build((None, 5))
+    np.testing.assert_allclose(layer.moving_stddev.numpy(), np.full((5,), 2.0), atol=1e-6)
+    np.testing.assert_allclose(layer.renorm_stddev.numpy(), np.full((5,), 2.0), atol=1e-6)
+
+
+def test_bn_renorm_inference():
+    bn, bn_renorm = layers.BatchNormalization(), layers.BatchNormalization(renorm=True)
+    bn.build((None, 10))
+    bn_renorm.build((None, 10))
+    rng = np.random.default_rng(10)
+    for attr in ["gamma", "beta", "moving_mean", "moving_variance"]:
+        getattr(bn, attr).assign(rng.normal(size=(10,)).astype("float32"))
+        getattr(bn_renorm, attr).assign(getattr(bn, attr).numpy())
+    x = rng.normal(size=(4, 10))
+    np.testing.assert_allclose(
+        bn(x, training=False).numpy(), bn_renorm(x, training=False).numpy(), atol=1e-5, rtol=1e-5
     )
 
 
-@pytest.mark.xfail(strict=True, reason="batch renormalization (renorm=True) is not implemented")
+def test_bn_renorm_correctness():
+    epsilon, momentum, renorm_momentum = 1e-3, 0.9, 0.8
+    layer = layers.BatchNormalization(
+        axis=-1, epsilon=epsilon, momentum=momentum, renorm=True, renorm_momentum=renorm_momentum
+    )
+    layer.build((None, 3))
+    rng = np.random.default_rng(1337)
+    init_moving_mean = rng.normal(0.0, 1.0, size=3)
+    init_moving_var = np.abs(rng.normal(1.0, 0.5, size=3))
+    init_moving_stddev = np.sqrt(init_moving_var)
+    init_renorm_mean = rng.normal(0.0, 1.0, size=3)
+    init_renorm_stddev = np.abs(rng.normal(1.0, 0.5, size=3))
+    init_gamma = rng.normal(1.0, 0.1, size=3)
+    init_beta = rng.normal(0.0, 0.1, size=3)
+    for name, value in [
+        ("moving_mean", init_moving_mean), ("moving_variance", init_moving_var),
+        ("moving_stddev", init_moving_stddev), ("renorm_mean", init_renorm_mean),
+        ("renorm_stddev", init_renorm_stddev), ("gamma", init_gamma), ("beta", init_beta),
+    ]:  # fmt: skip
+        getattr(layer, name).assign(value.astype("float32"))
+    x = np.array([[4.0, 6.0, 2.0], [8.0, -2.0, 5.0], [6.0, 4.0, 3.0]], dtype="float32")
+    batch_mean, batch_var = x.mean(axis=0), x.var(axis=0)
+    batch_stddev = np.sqrt(batch_var + epsilon)
+    r = batch_stddev / init_renorm_stddev
+    d = (batch_mean - init_renorm_mean) / init_renorm_stddev
+    expected = (((x - batch_mean) / batch_stddev) * r + d) * init_gamma + init_beta
+    np.testing.assert_allclose(layer(x, training=True).numpy(), expected, atol=1e-5)
+
+    def close(name, want):
+        np.testing.assert_allclose(getattr(layer, name).numpy(), want, atol=1e-5)
+
+    close("renorm_mean", init_renorm_mean * renorm_momentum + batch_mean * (1 - renorm_momentum))
+    close(
+        "renorm_stddev",
+        init_renorm_stddev * renorm_momentum + batch_stddev * (1 - renorm_momentum),
+    )
+    close("moving_mean", init_moving_mean * momentum + batch_mean * (1 - momentum))
+    expected_moving_stddev = init_moving_stddev * momentum + batch_stddev * (1 - momentum)
+    close("moving_stddev", expected_moving_stddev)
+    close("moving_variance", expected_moving_stddev**2 - epsilon)
+
+
 def test_bn_serialization_with_renorm():
     layer = layers.BatchNormalization(
         renorm=True, renorm_clipping={"rmax": 3.0, "rmin": 0.3, "dmax": 5.0}, renorm_momentum=0.95
