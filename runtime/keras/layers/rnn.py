@@ -24,7 +24,7 @@ from runtime.core.tensor_shape import TensorShape
 from runtime.functions.control_flow import while_loop
 from runtime.keras.layers import config_keys
 from runtime.keras.layers.base import Layer
-from runtime.keras.layers.rnn_cells import GRUCell, LSTMCell, SimpleRNNCell, zero_state
+from runtime.keras.layers.rnn_cells import GRUCell, LSTMCell, SimpleRNNCell
 from runtime.ops.array_ops import concat, shape_of, stack, transpose
 from runtime.ops.broadcast_ops import where, zeros
 from runtime.ops.constant_ops import cast, convert_to_tensor
@@ -137,7 +137,7 @@ class RNN(Layer):
             return [_as_state(s, dtype) for s in _as_list(initial_state)]
         if hasattr(self.cell, "get_initial_state"):
             return _as_list(self.cell.get_initial_state(batch))
-        return [zero_state(batch, size, dtype) for size in _as_list(self.cell.state_size)]
+        return [zeros([batch, size], dtype) for size in _as_list(self.cell.state_size)]
 
     def _step(self, x, states, mask_t, previous_output, training):
         """One step of the cell; where ``mask_t`` is False the state and output carry over."""
@@ -153,7 +153,7 @@ class RNN(Layer):
     def _unrolled(self, time_major, states, mask, training):
         """A Python loop over the known steps."""
         outputs = []
-        output = zero_state(shape_of(time_major)[1], self._output_size(), time_major.dtype)
+        output = zeros([shape_of(time_major)[1], self._output_size()], time_major.dtype)
         # Indexed step by step: unstack of a one-step (1, 1, n) tensor returns it whole here.
         for t in range(time_major.shape[0]):
             mask_t = None if mask is None else mask[t]
@@ -165,7 +165,7 @@ class RNN(Layer):
         """One while_loop over a number of steps known only when the graph runs."""
         steps = shape_of(time_major)[0]
         written = TensorArray(time_major.dtype, size=steps, element_shape=None)
-        output = zero_state(shape_of(time_major)[1], self._output_size(), time_major.dtype)
+        output = zeros([shape_of(time_major)[1], self._output_size()], time_major.dtype)
 
         def body(t, output, written, *states):
             mask_t = None if mask is None else mask[t]

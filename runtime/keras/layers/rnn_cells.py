@@ -30,15 +30,6 @@ from runtime.ops.math_ops import matmul
 from runtime.ops.random_ops import uniform
 
 
-def zero_state(batch, size, dtype):
-    """Zeros of ``(batch, size)``, ``size`` kept in the static shape (a graph's batch is often
-    unknown): the gradients of a while_loop carrying it then have known shapes too."""
-    state = zeros([batch, size], dtype)
-    if hasattr(state, "set_shape"):  # a graph tensor; an eager one knows its shape
-        state.set_shape([None, size])
-    return state
-
-
 class _ForgetBiasOnes(initializers.Initializer):
     """An LSTM bias: the bias initializer for each gate, ones for the forget gate
     (``unit_forget_bias``, Jozefowicz et al., 2015)."""
@@ -168,7 +159,7 @@ class _Cell(Layer):
 
     def get_initial_state(self, batch_size=None):
         sizes = self.state_size if isinstance(self.state_size, list) else [self.state_size]
-        return [zero_state(batch_size, size, self._dtype) for size in sizes]
+        return [zeros([batch_size, size], self._dtype) for size in sizes]
 
     def get_config(self):
         values = {

@@ -358,3 +358,18 @@ def test_bidirectional_config_round_trip_and_return_state():
     x = np.random.default_rng(9).normal(size=(2, 3, 2)).astype("float32")
     merged, forward_h, backward_h = layer(x)
     np.testing.assert_allclose(merged.numpy(), (forward_h + backward_h).numpy(), rtol=1e-6)
+
+
+def test_a_saved_model_with_lstm_and_batch_normalization_predicts_the_same(tmp_path):
+    rt.keras.backend.clear_session()
+    model = rt.keras.Sequential(
+        [layers.LSTM(4, input_shape=(5, 3)), layers.BatchNormalization(), layers.Dense(1)]
+    )
+    model.compile(optimizer="adam", loss="mse")
+    x = np.random.default_rng(11).normal(size=(8, 5, 3)).astype("float32")
+    model.fit(x, np.ones((8, 1), "float32"), verbose=0)
+    model.save(str(tmp_path / "model"))
+    loaded = rt.saved_model.load(str(tmp_path / "model"))
+    np.testing.assert_allclose(
+        loaded(rt.constant(x)).numpy(), model.predict(x, verbose=0), rtol=1e-5, atol=1e-6
+    )
