@@ -394,8 +394,14 @@ class GroupNormalization(_Normalization):
         gamma_constraint=None,
         **kwargs,
     ):
+        valid = isinstance(groups, numbers.Integral) and not isinstance(groups, bool)
+        if not valid or (groups <= 0 and groups != -1):
+            raise ValueError(
+                "Received an invalid value for argument `groups`, expected a positive integer "
+                f"(or `-1` for instance normalization). Received: groups={groups}"
+            )
         super().__init__(**kwargs)
-        self.groups, self.axis, self.epsilon = groups, axis, epsilon
+        self.groups, self.axis, self.epsilon = int(groups), axis, epsilon
         self._keep_affine(
             center, scale, beta_initializer, gamma_initializer,
             beta_regularizer=beta_regularizer, gamma_regularizer=gamma_regularizer,

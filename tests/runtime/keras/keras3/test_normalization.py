@@ -465,3 +465,128 @@ def test_unit_normalization_against_numpy():
     out = layers.UnitNormalization()(x).numpy()
     np.testing.assert_allclose(out, x / np.linalg.norm(x, axis=-1, keepdims=True), rtol=1e-5)
     np.testing.assert_allclose(np.linalg.norm(out, axis=-1), 1.0, rtol=1e-5)
+
+
+# --- GroupNormalization: group_normalization_test.py ----------------------------------------
+
+
+@pytest.mark.xfail(strict=True, reason="regularizers' losses (layer.losses) are not ours here")
+def test_groupnorm_with_regularizers():
+    run_layer_test(
+        layers.GroupNormalization,
+        init_kwargs={"gamma_regularizer": "l2", "beta_regularizer": "l2"},
+        input_shape=(3, 4, 32),
+        expected_output_shape=(3, 4, 32),
+        expected_num_trainable_weights=2,
+        expected_num_non_trainable_weights=0,
+        expected_num_losses=2,
+    )
+
+
+def test_groupnorm_basics():
+    run_layer_test(
+        layers.GroupNormalization,
+        init_kwargs={"groups": 4},
+        input_shape=(3, 4, 4),
+        expected_output_shape=(3, 4, 4),
+        expected_num_trainable_weights=2,
+        expected_num_non_trainable_weights=0,
+    )
+
+
+def test_groupnorm_undefined_dim_error():
+    layer = layers.GroupNormalization()
+    with pytest.raises(ValueError, match="input tensor should have a defined dimension"):
+        layer.build((None, 2, 2, 2, None))
+
+
+def test_groupnorm_groups_bigger_than_dim_error():
+    with pytest.raises(ValueError, match="cannot be more than the number of channels"):
+        layers.GroupNormalization(groups=5)(np.ones(shape=(2, 2, 2, 4)))
+
+
+def test_groupnorm_groups_not_a_multiple_of_dim_error():
+    with pytest.raises(ValueError, match="must be a multiple of the number of channels"):
+        layers.GroupNormalization(groups=3)(np.ones(shape=(2, 2, 2, 4)))
+
+
+def test_groupnorm_groups_rejects_invalid_values():
+    for bad in (0, -2, 1.5, "32"):
+        with pytest.raises(ValueError, match="argument `groups`"):
+            layers.GroupNormalization(groups=bad)
+    layers.GroupNormalization(groups=-1)
+
+
+def test_groupnorm_instance_norm():
+    inputs = np.array([[[-1.0, 1.0, 0, 2.0], [1.0, 3.0, -4, -2.0]]])
+    one = layers.GroupNormalization(groups=-1, axis=-1, scale=False, center=False)(inputs)
+    four = layers.GroupNormalization(groups=4, axis=-1, scale=False, center=False)(inputs)
+    np.testing.assert_allclose(one.numpy(), four.numpy())
+    np.testing.assert_allclose(
+        four.numpy(), [[[-1.0, -1.0, 1.0, 1.0], [1.0, 1.0, -1.0, -1.0]]], atol=1e-3
+    )
+
+
+def test_groupnorm_correctness_1d_and_2d():
+    inputs = np.array([[-1.0, -1.0, 1.0, 1.0, 2.0, 2.0, 0, -2.0]])
+    one_group = layers.GroupNormalization(groups=1, axis=-1, scale=False, center=False)
+    two_groups = layers.GroupNormalization(groups=2, axis=1, scale=False, center=False)
+    np.testing.assert_allclose(
+        one_group(inputs).numpy(),
+        [[-0.898, -0.898, 0.539, 0.539, 1.257, 1.257, -0.180, -1.616]],
+        atol=1e-3,
+    )
+    np.testing.assert_allclose(
+        two_groups(inputs).numpy(),
+        [[-1.0, -1.0, 1.0, 1.0, 0.904, 0.904, -0.301, -1.507]],
+        atol=1e-3,
+    )
+    inputs = np.array([[[-1.0, -1.0, 2.0, 2.0], [1.0, 1.0, 0, -2.0]]])
+    one_group = layers.GroupNormalization(groups=1, axis=-1, scale=False, center=False)
+    two_groups = layers.GroupNormalization(groups=2, axis=2, scale=False, center=False)
+    np.testing.assert_allclose(
+        one_group(inputs).numpy(),
+        [[[-0.898, -0.898, 1.257, 1.257], [0.539, 0.539, -0.180, -1.616]]],
+        atol=1e-3,
+    )
+    np.testing.assert_allclose(
+        two_groups(inputs).numpy(),
+        [[[-1.0, -1.0, 0.904, 0.904], [1.0, 1.0, -0.301, -1.507]]],
+        atol=1e-3,
+    )
+
+
+def test_groupnorm_broadcasting_2d_channels_first():
+    x = np.arange(16).reshape((1, 4, 2, 2)).astype("float32")
+    block = [[-1.5274, -1.0910], [-0.6546, -0.2182]], [[0.2182, 0.6546], [1.0910, 1.5274]]
+    np.testing.assert_allclose(
+        layers.GroupNormalization(groups=2, axis=1)(x).numpy(), [[*block, *block]], atol=1e-3
+    )
+
+
+# --- UnitNormalization: unit_normalization_test.py ------------------------------------------
+
+
+@pytest.mark.parametrize("axis, input_shape", [(-1, (2, 3)), ((1, 2), (1, 3, 3))])
+def test_un_basics(axis, input_shape):
+    run_layer_test(
+        layers.UnitNormalization,
+        init_kwargs={"axis": axis},
+        input_shape=input_shape,
+        expected_output_shape=input_shape,
+    )
+
+
+def test_un_invalid_axis():
+    with pytest.raises(TypeError, match="Invalid value for `axis` argument: expected an int or a"):
+        layers.UnitNormalization(axis={"axis": -1})
+
+
+def test_un_correctness():
+    rng = np.random.default_rng(12)
+    outputs = layers.UnitNormalization(axis=-1)(rng.normal(size=(2, 3))).numpy()
+    np.testing.assert_allclose(np.sum(outputs**2, axis=1), [1.0, 1.0], rtol=1e-5)
+    outputs = layers.UnitNormalization(axis=(1, 2))(rng.normal(size=(2, 3, 3))).numpy()
+    np.testing.assert_allclose(np.sum(outputs**2, axis=(1, 2)), [1.0, 1.0], rtol=1e-5)
+    outputs = layers.UnitNormalization(axis=1)(rng.normal(size=(2, 3, 2))).numpy()
+    np.testing.assert_allclose(np.sum(outputs**2, axis=1), np.ones((2, 2)), rtol=1e-5)
