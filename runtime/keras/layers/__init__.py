@@ -9,7 +9,7 @@ from runtime.keras.layers.normalization import (
     UnitNormalization,
 )
 from runtime.keras.layers.rnn import GRU, LSTM, RNN, Bidirectional, SimpleRNN
-from runtime.keras.layers.rnn_cells import GRUCell, LSTMCell, SimpleRNNCell
+from runtime.keras.layers.rnn_cells import GRUCell, LSTMCell, SimpleRNNCell, StackedRNNCells
 
 __all__ = [
     "Activation",
@@ -29,4 +29,5 @@ __all__ = [
     "RNN",
     "SimpleRNN",
     "SimpleRNNCell",
+    "StackedRNNCells",
 ]

@@ -19,12 +19,20 @@ through either.
 
 from __future__ import annotations
 
+from runtime.core import nest
 from runtime.core.tensor import Tensor
 from runtime.core.tensor_shape import TensorShape
 from runtime.functions.control_flow import while_loop
 from runtime.keras.layers import config_keys
 from runtime.keras.layers.base import Layer
-from runtime.keras.layers.rnn_cells import GRUCell, LSTMCell, SimpleRNNCell
+from runtime.keras.layers.rnn_cells import (
+    GRUCell,
+    LSTMCell,
+    SimpleRNNCell,
+    StackedRNNCells,
+    deserialize_cell,
+    serialize_cell,
+)
 from runtime.ops.array_ops import concat, shape_of, stack, transpose
 from runtime.ops.broadcast_ops import where, zeros
 from runtime.ops.constant_ops import cast, convert_to_tensor
@@ -64,7 +72,7 @@ class RNN(Layer):
     ):
         super().__init__(**kwargs)
         if isinstance(cell, (list, tuple)):
-            raise NotImplementedError("a list of cells (StackedRNNCells) is not supported here")
+            cell = StackedRNNCells(cell)
         if not hasattr(cell, "call") or not hasattr(cell, "state_size"):
             raise ValueError(
                 "Argument `cell` should have a `call` method and a `state_size` attribute. "
@@ -89,8 +97,16 @@ class RNN(Layer):
                 )
             self.states = [
                 self.add_weight("rnn_state", (batch, size), initializer="zeros", trainable=False)
-                for size in _as_list(self.cell.state_size)
+                for size in self._state_sizes()
             ]
+
+    def _state_structure(self):
+        """The cell's states as the cell takes them: a list of sizes, nested for stacked cells."""
+        size = self.cell.state_size
+        return list(size) if isinstance(size, (list, tuple)) else [size]
+
+    def _state_sizes(self):
+        return nest.flatten(self._state_structure())
 
     def reset_state(self):
         """Sets the states a ``stateful`` layer carries from one call to the next to zeros."""
@@ -112,17 +128,19 @@ class RNN(Layer):
             time_major = time_major[::-1]
             mask = None if mask is None else mask[::-1]
         if hasattr(self.cell, "set_dropout_masks"):
-            self.cell.set_dropout_masks(time_major[0], training)
+            self.cell.set_dropout_masks(batch, sequences.shape[-1], training)
         steps = sequences.shape[1]
         loop = self._unrolled if steps is not None else self._looped
         outputs, last, states = loop(time_major, states, mask, training)
         if hasattr(self.cell, "set_dropout_masks"):
-            self.cell.set_dropout_masks(None, False)  # the next call draws its own
+            self.cell.set_dropout_masks(None, None, False)  # the next call draws its own
         if self.stateful:
             for variable, state in zip(self.states, states):
                 variable.assign(state)
         result = outputs if self.return_sequences else last
-        return [result, *states] if self.return_state else result
+        if not self.return_state:
+            return result
+        return [result, *nest.pack_sequence_as(self._state_structure(), list(states))]
 
     def _check_stateful_batch(self, sequences):
         expected, got = self.states[0].shape[0], sequences.shape[0]
@@ -134,15 +152,16 @@ class RNN(Layer):
 
     def _initial_states(self, initial_state, batch, dtype):
         if initial_state is not None:
-            return [_as_state(s, dtype) for s in _as_list(initial_state)]
+            return [_as_state(s, dtype) for s in nest.flatten(_as_list(initial_state))]
         if hasattr(self.cell, "get_initial_state"):
-            return _as_list(self.cell.get_initial_state(batch))
-        return [zeros([batch, size], dtype) for size in _as_list(self.cell.state_size)]
+            return nest.flatten(_as_list(self.cell.get_initial_state(batch)))
+        return [zeros([batch, size], dtype) for size in self._state_sizes()]
 
     def _step(self, x, states, mask_t, previous_output, training):
         """One step of the cell; where ``mask_t`` is False the state and output carry over."""
-        output, new_states = self.cell(x, list(states), training=training)
-        new_states = _as_list(new_states)
+        structured = nest.pack_sequence_as(self._state_structure(), list(states))
+        output, new_states = self.cell(x, structured, training=training)
+        new_states = nest.flatten(_as_list(new_states))
         if mask_t is not None:
             keep = cast(mask_t, output.dtype)[:, None] > 0
             held = zeros_like_output(output) if self.zero_output_for_mask else previous_output
@@ -180,7 +199,7 @@ class RNN(Layer):
 
     def _output_size(self):
         size = getattr(self.cell, "output_size", None)
-        return size if size is not None else _as_list(self.cell.state_size)[0]
+        return size if size is not None else self._state_sizes()[0]
 
     def compute_output_shape(self, sequences_shape, initial_state_shape=None):
         dims = tuple(sequences_shape)
@@ -188,7 +207,8 @@ class RNN(Layer):
         output = TensorShape(dims[:2] + (size,) if self.return_sequences else (dims[0], size))
         if not self.return_state:
             return output
-        return [output] + [TensorShape((dims[0], s)) for s in _as_list(self.cell.state_size)]
+        shapes = nest.map_structure(lambda s: TensorShape((dims[0], s)), self._state_structure())
+        return [output, *shapes]
 
     def get_config(self):
         return {
@@ -199,12 +219,7 @@ class RNN(Layer):
             "stateful": self.stateful,
             "unroll": self.unroll,
             "zero_output_for_mask": self.zero_output_for_mask,
-            "cell": {
-                "module": "keras.layers",
-                "class_name": type(self.cell).__name__,
-                "config": self.cell.get_config(),
-                "registered_name": None,
-            },
+            "cell": serialize_cell(self.cell),
         }
 
     @classmethod
@@ -212,10 +227,7 @@ class RNN(Layer):
         config = dict(config)
         cell = config.pop("cell")
         if isinstance(cell, dict):
-            known = {c.__name__: c for c in (SimpleRNNCell, LSTMCell, GRUCell)}
-            if cell["class_name"] not in known:
-                raise ValueError(f"Unknown cell class: {cell['class_name']!r}")
-            cell = known[cell["class_name"]].from_config(cell["config"])
+            cell = deserialize_cell(cell)
         return config_keys.from_config(lambda **kw: cls(cell, **kw), config)
 
 

@@ -23,7 +23,7 @@ from runtime.core.tensor import Tensor
 from runtime.keras import activations, initializers
 from runtime.keras.layers import config_keys
 from runtime.keras.layers.base import Layer
-from runtime.ops.array_ops import concat, shape_of
+from runtime.ops.array_ops import concat
 from runtime.ops.broadcast_ops import zeros
 from runtime.ops.constant_ops import cast
 from runtime.ops.math_ops import matmul
@@ -127,16 +127,14 @@ class _Cell(Layer):
 
     # --- dropout: one mask per sequence, drawn before the time loop --------------------------
 
-    def set_dropout_masks(self, step_inputs, training):
+    def set_dropout_masks(self, batch, input_width, training):
         """Draws the input and recurrent dropout masks for the coming sequence (the same at
         every step, as in Keras), or clears them outside training."""
         self.dropout_mask = self.recurrent_dropout_mask = None
         if training is None or training is False:
             return
-        batch = shape_of(step_inputs)[0]
         if 0 < self.dropout < 1:
-            shape = [batch, step_inputs.shape[-1]]
-            self.dropout_mask = self._mask(shape, self.dropout, 0, training)
+            self.dropout_mask = self._mask([batch, input_width], self.dropout, 0, training)
         if 0 < self.recurrent_dropout < 1:
             shape = [batch, self.units]
             self.recurrent_dropout_mask = self._mask(shape, self.recurrent_dropout, 1, training)
@@ -307,3 +305,98 @@ class GRUCell(_Cell):
             candidate = self.activation(x[:, 2 * u :] + reset)
         h = z * h_prev + (1 - z) * candidate
         return h, [h] if isinstance(states, (list, tuple)) else h
+
+
+class StackedRNNCells(Layer):
+    """Cells run one after the other at each step, each taking the output of the one before:
+    ``RNN([cell_1, cell_2])`` makes one. Its states are the cells' states, one entry per cell.
+    """
+
+    def __init__(self, cells, **kwargs):
+        super().__init__(**kwargs)
+        for cell in cells:
+            if not hasattr(cell, "call"):
+                raise ValueError(
+                    "All cells must have a `call` method. "
+                    f"Received cell without a `call` method: {cell}"
+                )
+            if not hasattr(cell, "state_size"):
+                raise ValueError(
+                    "All cells must have a `state_size` attribute. "
+                    f"Received cell without a `state_size`: {cell}"
+                )
+        self.cells = list(cells)
+
+    @property
+    def state_size(self):
+        return [cell.state_size for cell in self.cells]
+
+    @property
+    def output_size(self):
+        return _output_size(self.cells[-1])
+
+    def build(self, input_shape):
+        batch = input_shape[0]
+        for cell in self.cells:
+            if not cell.built:
+                cell.build(input_shape)
+                cell.built = True
+            input_shape = (batch, _output_size(cell))
+
+    def set_dropout_masks(self, batch, input_width, training):
+        """Each cell's masks, for the inputs it gets: the previous cell's outputs."""
+        for cell in self.cells:
+            if hasattr(cell, "set_dropout_masks"):
+                cell.set_dropout_masks(batch, input_width, training)
+            input_width = _output_size(cell)
+
+    def call(self, inputs, states, training=None):
+        new_states = []
+        for cell, cell_states in zip(self.cells, states):
+            nested = isinstance(cell_states, (list, tuple))
+            inputs, cell_states = cell(inputs, list(cell_states) if nested else [cell_states])
+            cell_states = _as_list(cell_states)
+            new_states.append(cell_states if nested else cell_states[0])
+        return inputs, new_states
+
+    def get_config(self):
+        return {
+            **config_keys.base_config(self),
+            "cells": [serialize_cell(cell) for cell in self.cells],
+        }
+
+    @classmethod
+    def from_config(cls, config):
+        config = dict(config)
+        config["cells"] = [deserialize_cell(entry) for entry in config["cells"]]
+        return config_keys.from_config(cls, config)
+
+
+def _as_list(value):
+    return list(value) if isinstance(value, (list, tuple)) else [value]
+
+
+def _output_size(cell):
+    size = getattr(cell, "output_size", None)
+    if size is not None:
+        return size
+    state_size = cell.state_size
+    return state_size[0] if isinstance(state_size, (list, tuple)) else state_size
+
+
+def serialize_cell(cell):
+    """A cell as Keras 3 writes it inside a layer's config."""
+    return {
+        "module": "keras.layers",
+        "class_name": type(cell).__name__,
+        "config": cell.get_config(),
+        "registered_name": None,
+    }
+
+
+def deserialize_cell(entry):
+    """A cell from its config entry; only the cells defined here are known by name."""
+    known = {c.__name__: c for c in (SimpleRNNCell, LSTMCell, GRUCell, StackedRNNCells)}
+    if entry["class_name"] not in known:
+        raise ValueError(f"Unknown cell class: {entry['class_name']!r}")
+    return known[entry["class_name"]].from_config(entry["config"])

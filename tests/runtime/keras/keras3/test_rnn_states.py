@@ -336,3 +336,107 @@ def test_masking_with_a_user_cell():
 def test_serialization_with_user_cells():
     layer = layers.RNN(OneStateRNNCell(2))
     assert layers.RNN.from_config(layer.get_config()).get_config() == layer.get_config()
+
+
+# --- stacked_rnn_cells_test.py: RNN over a list of cells ---------------------------------------
+
+
+@pytest.mark.parametrize(
+    "make, weights",
+    [
+        (OneStateRNNCell, 6),
+        (TwoStatesRNNCell, 9),
+        (lambda units: layers.SimpleRNNCell(units, dropout=0.1, recurrent_dropout=0.1), 9),
+        (lambda units: layers.GRUCell(units, dropout=0.1, recurrent_dropout=0.1), 9),
+        (lambda units: layers.LSTMCell(units, dropout=0.1, recurrent_dropout=0.1), 9),
+    ],
+)
+@pytest.mark.parametrize("return_sequences", [False, True])
+def test_stacked_basics(make, weights, return_sequences):
+    layer = layers.RNN([make(3), make(4), make(5)], return_sequences=return_sequences)
+    x = np.random.default_rng(13).normal(size=(2, 3, 4)).astype("float32")
+    output = layer(x, training=True)
+    assert output.shape == ((2, 3, 5) if return_sequences else (2, 5))
+    assert len(layer.trainable_weights) == weights
+    assert len(layer.non_trainable_weights) == 0
+    staged = ag.function(lambda x: layer(x, training=True))
+    assert staged(rt.constant(x)).shape == output.shape
+
+
+def test_stacked_correctness_single_state():
+    sequences = [[[18.0, 18.0], [156.0, 156.0], [786.0, 786.0]],
+                 [[162.0, 162.0], [1020.0, 1020.0], [4386.0, 4386.0]]]  # fmt: skip
+    last = [[786.0, 786.0], [4386.0, 4386.0]]
+    first_state = [[158.0, 158.0, 158.0], [782.0, 782.0, 782.0]]
+    _close(layers.RNN([OneStateRNNCell(3), OneStateRNNCell(2)])(SEQUENCE_234), last)
+    layer = layers.RNN([OneStateRNNCell(3), OneStateRNNCell(2)], return_sequences=True)
+    _close(layer(SEQUENCE_234), sequences)
+    layer = layers.RNN([OneStateRNNCell(3), OneStateRNNCell(2)], return_state=True)
+    output, state_1, state_2 = layer(SEQUENCE_234)
+    _close(output, last)
+    _close(state_1, first_state)
+    _close(state_2, last)
+    layer = layers.RNN(
+        [OneStateRNNCell(3), OneStateRNNCell(2)], return_sequences=True, return_state=True
+    )
+    output, state_1, state_2 = layer(SEQUENCE_234)
+    _close(output, sequences)
+    _close(state_1, first_state)
+    _close(state_2, last)
+
+
+def test_stacked_correctness_two_states():
+    last = [[3144.0, 3144.0], [17544.0, 17544.0]]
+    _close(layers.RNN([TwoStatesRNNCell(3), TwoStatesRNNCell(2)])(SEQUENCE_234), last)
+    layer = layers.RNN([TwoStatesRNNCell(3), TwoStatesRNNCell(2)], return_sequences=True)
+    _close(
+        layer(SEQUENCE_234),
+        [[[72.0, 72.0], [624.0, 624.0], [3144.0, 3144.0]],
+         [[648.0, 648.0], [4080.0, 4080.0], [17544.0, 17544.0]]],
+    )  # fmt: skip
+    layer = layers.RNN([TwoStatesRNNCell(3), TwoStatesRNNCell(2)], return_state=True)
+    output, state_1, state_2 = layer(SEQUENCE_234)
+    _close(output, last)
+    for state in state_1:
+        _close(state, [[158.0, 158.0, 158.0], [782.0, 782.0, 782.0]])
+    for state in state_2:
+        _close(state, [[1572.0, 1572.0], [8772.0, 8772.0]])
+
+
+def test_stacked_statefulness():
+    layer = layers.RNN([OneStateRNNCell(3), OneStateRNNCell(2)], stateful=True)
+    layer(SEQUENCE_234)
+    _close(layer(SEQUENCE_234), [[34092.0, 34092.0], [173196.0, 173196.0]])
+    layer = layers.RNN([TwoStatesRNNCell(3), TwoStatesRNNCell(2)], stateful=True)
+    layer(SEQUENCE_234)
+    _close(layer(SEQUENCE_234), [[136368.0, 136368.0], [692784.0, 692784.0]])
+
+
+def test_return_state_stacked_lstm_cell():
+    layer = layers.RNN([layers.LSTMCell(10), layers.LSTMCell(10)], return_state=True)
+    out = layer(np.zeros((2, 3, 5)))
+    assert len(out) == 3
+    assert out[0].shape == (2, 10)
+    assert [s.shape for s in out[1]] == [(2, 10), (2, 10)]
+    assert [s.shape for s in out[2]] == [(2, 10), (2, 10)]
+    shape = layer.compute_output_shape((2, 3, 5))
+    assert len(shape) == 3 and shape[0] == (2, 10)
+    assert [tuple(s) for s in shape[1]] == [(2, 10), (2, 10)]
+    assert [tuple(s) for s in shape[2]] == [(2, 10), (2, 10)]
+
+
+def test_stacked_lstm_cell_mask():
+    mask = np.array([[True, True, True], [True, True, False]])
+    cells = [
+        layers.LSTMCell(units=1, kernel_initializer="ones", recurrent_initializer="ones")
+        for _ in range(2)
+    ]
+    output = layers.RNN(cells)(np.ones((2, 3, 4)), mask=mask)
+    np.testing.assert_allclose(output.numpy(), [[0.7793], [0.5998]], atol=1e-4)
+
+
+def test_stacked_cells_config_round_trip():
+    layer = layers.RNN([layers.LSTMCell(3), layers.GRUCell(2)], return_sequences=True)
+    rebuilt = layers.RNN.from_config(layer.get_config())
+    assert [type(c).__name__ for c in rebuilt.cell.cells] == ["LSTMCell", "GRUCell"]
+    assert [c.units for c in rebuilt.cell.cells] == [3, 2]
