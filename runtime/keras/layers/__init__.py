@@ -1,6 +1,7 @@
 """``rt.keras.layers``: ``Layer`` and the core layers."""
 
 from runtime.keras.layers.base import Layer
+from runtime.keras.layers.bidirectional import Bidirectional
 from runtime.keras.layers.core import Activation, Dense, Dropout, Flatten
 from runtime.keras.layers.normalization import (
     BatchNormalization,
@@ -8,7 +9,7 @@ from runtime.keras.layers.normalization import (
     LayerNormalization,
     UnitNormalization,
 )
-from runtime.keras.layers.rnn import GRU, LSTM, RNN, Bidirectional, SimpleRNN
+from runtime.keras.layers.rnn import GRU, LSTM, RNN, SimpleRNN
 from runtime.keras.layers.rnn_cells import GRUCell, LSTMCell, SimpleRNNCell, StackedRNNCells
 
 __all__ = [

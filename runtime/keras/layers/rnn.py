@@ -33,7 +33,7 @@ from runtime.keras.layers.rnn_cells import (
     deserialize_cell,
     serialize_cell,
 )
-from runtime.ops.array_ops import concat, shape_of, stack, transpose
+from runtime.ops.array_ops import shape_of, stack, transpose
 from runtime.ops.broadcast_ops import where, zeros
 from runtime.ops.constant_ops import cast, convert_to_tensor
 from runtime.ops.tensor_array_ops import TensorArray
@@ -116,6 +116,8 @@ class RNN(Layer):
     reset_states = reset_state
 
     def call(self, sequences, initial_state=None, mask=None, training=None):
+        if not sequences.dtype.is_floating:  # integer sequences run in the layer's dtype
+            sequences = cast(sequences, self._dtype)
         batch = shape_of(sequences)[0]
         if self.stateful and initial_state is None:
             self._check_stateful_batch(sequences)
@@ -312,87 +314,3 @@ class GRU(_CellLayer):
 
     _cell = GRUCell
     _extra_keys = ("activity_regularizer", "seed")
-
-
-class Bidirectional(Layer):
-    """Runs ``layer`` forwards and a copy of it backwards over the sequence, and merges their
-    outputs (``merge_mode``: ``"concat"``, ``"sum"``, ``"mul"``, ``"ave"`` or None for both)."""
-
-    def __init__(self, layer, merge_mode="concat", weights=None, backward_layer=None, **kwargs):
-        super().__init__(**kwargs)
-        if merge_mode not in ("sum", "mul", "ave", "concat", None):
-            raise ValueError(
-                f"Invalid merge mode. Received: {merge_mode}. Merge mode should be one of "
-                '{"sum", "mul", "ave", "concat", None}'
-            )
-        self.forward_layer = layer
-        if backward_layer is None:
-            config = layer.get_config()
-            config["name"] = "backward_" + layer.name
-            config["go_backwards"] = not layer.go_backwards
-            backward_layer = type(layer).from_config(config)
-        self.backward_layer = backward_layer
-        self.merge_mode = merge_mode
-        self.return_sequences, self.return_state = layer.return_sequences, layer.return_state
-
-    def call(self, sequences, initial_state=None, mask=None, training=None):
-        forward_state = backward_state = None
-        if initial_state is not None:
-            half = len(initial_state) // 2
-            forward_state, backward_state = initial_state[:half], initial_state[half:]
-        forward = self.forward_layer(
-            sequences, initial_state=forward_state, mask=mask, training=training
-        )
-        backward = self.backward_layer(
-            sequences, initial_state=backward_state, mask=mask, training=training
-        )
-        states = []
-        if self.return_state:
-            forward, *forward_states = forward
-            backward, *backward_states = backward
-            states = forward_states + backward_states
-        if self.return_sequences:
-            backward = backward[:, ::-1]  # step t of both directions side by side
-        merged = self._merge(forward, backward)
-        if self.return_state:
-            return [*(_as_list(merged)), *states]
-        return merged
-
-    def _merge(self, forward, backward):
-        if self.merge_mode == "concat":
-            return concat([forward, backward], -1)
-        if self.merge_mode == "sum":
-            return forward + backward
-        if self.merge_mode == "ave":
-            return (forward + backward) / 2
-        if self.merge_mode == "mul":
-            return forward * backward
-        return [forward, backward]
-
-    def get_config(self):
-        def serialized(layer):
-            return {
-                "module": "keras.layers",
-                "class_name": type(layer).__name__,
-                "config": layer.get_config(),
-                "registered_name": None,
-            }
-
-        return {
-            **config_keys.base_config(self),
-            "merge_mode": self.merge_mode,
-            "layer": serialized(self.forward_layer),
-            "backward_layer": serialized(self.backward_layer),
-        }
-
-    @classmethod
-    def from_config(cls, config):
-        config = dict(config)
-        known = {c.__name__: c for c in (SimpleRNN, LSTM, GRU)}
-        for key in ("layer", "backward_layer"):
-            if isinstance(config.get(key), dict):
-                entry = config[key]
-                if entry["class_name"] not in known:
-                    raise ValueError(f"Unknown layer class: {entry['class_name']!r}")
-                config[key] = known[entry["class_name"]].from_config(entry["config"])
-        return config_keys.from_config(cls, config)
