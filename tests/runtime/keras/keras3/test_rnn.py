@@ -373,3 +373,29 @@ def test_a_saved_model_with_lstm_and_batch_normalization_predicts_the_same(tmp_p
     np.testing.assert_allclose(
         loaded(rt.constant(x)).numpy(), model.predict(x, verbose=0), rtol=1e-5, atol=1e-6
     )
+
+
+@pytest.mark.parametrize("cls", [layers.SimpleRNN, layers.LSTM, layers.GRU])
+def test_weight_gradients_match_central_differences(cls):
+    rt.keras.backend.clear_session()
+    layer = cls(2, dtype="float64")
+    x = rt.constant(np.random.default_rng(12).normal(size=(2, 3, 2)))
+
+    def loss():
+        return rt.reduce_sum(layer(x) ** 2)
+
+    with rt.GradientTape() as tape:
+        value = loss()
+    grads = tape.gradient(value, layer.trainable_weights)
+    eps = 1e-6
+    for weight, grad in zip(layer.trainable_weights, grads):
+        base = weight.numpy()
+        numeric = np.zeros_like(base)
+        for index in np.ndindex(base.shape):
+            for sign in (1, -1):
+                moved = base.copy()
+                moved[index] += sign * eps
+                weight.assign(moved)
+                numeric[index] += sign * float(loss().numpy()) / (2 * eps)
+        weight.assign(base)
+        np.testing.assert_allclose(grad.numpy(), numeric, rtol=1e-5, atol=1e-8)
