@@ -61,6 +61,8 @@ class Bidirectional(Layer):
             name = "backward_" + _without_prefix(layer.name, "backward_")
             backward_layer = _copy(layer, name=name, go_backwards=True)
         self.backward_layer = backward_layer
+        if hasattr(layer, "use_cudnn"):  # not in the config: Keras copies it by hand too
+            self.forward_layer.use_cudnn = self.backward_layer.use_cudnn = layer.use_cudnn
         self._verify_layer_config()
         for direction in (self.forward_layer, self.backward_layer):
             direction.zero_output_for_mask = direction.return_sequences  # as Keras forces it

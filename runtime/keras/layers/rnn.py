@@ -302,15 +302,24 @@ class SimpleRNN(_CellLayer):
     _extra_keys = ("activity_regularizer",)
 
 
-class LSTM(_CellLayer):
+class _GatedLayer(_CellLayer):
+    """LSTM and GRU: they take Keras's ``use_cudnn``, its choice of a fused GPU kernel, which
+    gives the same results; it is kept (Bidirectional copies it) and has no effect here."""
+
+    _extra_keys = ("activity_regularizer", "seed")
+
+    def __init__(self, units, use_cudnn="auto", **kwargs):
+        super().__init__(units, **kwargs)
+        self.use_cudnn = use_cudnn
+
+
+class LSTM(_GatedLayer):
     """Long short-term memory: ``RNN(LSTMCell(units, ...))``; states ``[h, c]``."""
 
     _cell = LSTMCell
-    _extra_keys = ("activity_regularizer", "seed")
 
 
-class GRU(_CellLayer):
+class GRU(_GatedLayer):
     """Gated recurrent unit: ``RNN(GRUCell(units, ...))``, ``reset_after=True`` by default."""
 
     _cell = GRUCell
-    _extra_keys = ("activity_regularizer", "seed")

@@ -151,3 +151,14 @@ def test_invalid_merge_mode_and_layers_are_refused():
             layers.LSTM(2),
             backward_layer=layers.LSTM(2, go_backwards=True, return_sequences=True),
         )
+
+
+def test_keeps_use_cudnn():
+    for rnn_class in [layers.GRU, layers.LSTM]:
+        for use_cudnn in [True, False, "auto"]:
+            bidi = layers.Bidirectional(rnn_class(1, use_cudnn=use_cudnn))
+            assert bidi.forward_layer.use_cudnn == use_cudnn
+            assert bidi.backward_layer.use_cudnn == use_cudnn
+    bidi = layers.Bidirectional(layers.SimpleRNN(1))
+    assert not hasattr(bidi.forward_layer, "use_cudnn")
+    assert not hasattr(bidi.backward_layer, "use_cudnn")
