@@ -18,6 +18,7 @@ import time
 import numpy as np
 
 import runtime as rt
+from benchmarks import keras_layers
 from benchmarks.timing import best_times
 from runtime.keras.models import training
 
@@ -156,6 +157,7 @@ def main():
     from benchmarks import keras_conv  # it builds on this module's steps
 
     keras_conv.main()
+    keras_layers.main()  # BatchNormalization beside numpy, LSTM beside JAX
 
 
 if __name__ == "__main__":

@@ -25,6 +25,7 @@ from runtime.ops.constant_ops import cast, convert_to_tensor
 from runtime.ops.conv_ops import conv1d, conv2d, convolution
 from runtime.ops.math_ops import add, divide, greater, multiply, sigmoid, tanh
 from runtime.ops.nn_ops import relu, softmax, sparse_softmax_cross_entropy_with_logits
+from runtime.ops.normalization_ops import batch_normalization, moments
 from runtime.ops.op_info import floats, op_info
 from runtime.ops.pooling_ops import (
     avg_pool,
@@ -54,6 +55,8 @@ __all__ = [
     "softplus",
     "sparse_softmax_cross_entropy_with_logits",
     "tanh",
+    "moments",
+    "batch_normalization",
 ]
 
 _SQRT_2_OVER_PI = math.sqrt(2 / math.pi)

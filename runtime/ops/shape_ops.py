@@ -101,9 +101,26 @@ def shape_from_tensor(t) -> TensorShape:
         return TensorShape([None if d < 0 else int(d) for d in dims])
     if isinstance(t, SymbolicTensor) and t.op.opdef is SHAPE:  # shape(x): as known as x's
         return t.op.inputs[0].shape
+    if _packs_scalars(t):  # [batch, 3]: the 3 is known
+        return TensorShape([_known_dim(d) for d in t.op.inputs])
     if t.shape.rank == 1 and t.shape[0] is not None:
         return TensorShape([None] * t.shape[0])
     return TensorShape(None)
+
+
+def _packs_scalars(t):
+    """Whether ``t`` is a 1-D stack of scalars (a shape list with tensors in it)."""
+    if not isinstance(t, SymbolicTensor) or t.op.type != "Pack" or t.shape.rank != 1:
+        return False
+    return all(d.shape.rank == 0 for d in t.op.inputs)
+
+
+def _known_dim(t):
+    """One element of a packed shape: its value where it is a known non-negative scalar."""
+    value = constant_value(t)
+    if value is None or value < 0:
+        return None
+    return int(value)
 
 
 # --- samples: what the op's tests run it on (runtime.ops.op_info) ---

@@ -3,6 +3,7 @@
 from runtime.keras.layers import tensor_operation as _tensor_operation  # noqa: F401 (x + y)
 from runtime.keras.layers.activation_layers import ELU, LeakyReLU, PReLU, ReLU, Softmax
 from runtime.keras.layers.base import Layer
+from runtime.keras.layers.bidirectional import Bidirectional
 from runtime.keras.layers.convolutional import Conv1D, Conv2D
 from runtime.keras.layers.core import Activation, Dense, Dropout, Flatten
 from runtime.keras.layers.embedding import Embedding
@@ -26,6 +27,12 @@ from runtime.keras.layers.merging import (
     multiply,
     subtract,
 )
+from runtime.keras.layers.normalization import (
+    BatchNormalization,
+    GroupNormalization,
+    LayerNormalization,
+    UnitNormalization,
+)
 from runtime.keras.layers.pooling import (
     AveragePooling1D,
     AveragePooling2D,
@@ -37,8 +44,27 @@ from runtime.keras.layers.pooling import (
     MaxPooling2D,
 )
 from runtime.keras.layers.reshaping import Permute, RepeatVector, Reshape
+from runtime.keras.layers.rnn import GRU, LSTM, RNN, SimpleRNN
+from runtime.keras.layers.rnn_cells import GRUCell, LSTMCell, SimpleRNNCell, StackedRNNCells
 
-__all__ = sorted(name for name in dir() if not name.startswith("_") and name not in {
-    "activation_layers", "base", "convolutional", "core", "embedding", "input_layer",
-    "lambda_layer", "merging", "pooling", "reshaping", "tensor_operation",
-})  # fmt: skip
+__all__ = [
+    # core
+    "Activation", "Dense", "Dropout", "Embedding", "Flatten", "Identity", "Input", "InputLayer",
+    "Lambda", "Layer",
+    # activations
+    "ELU", "LeakyReLU", "PReLU", "ReLU", "Softmax",
+    # convolution and pooling
+    "AveragePooling1D", "AveragePooling2D", "Conv1D", "Conv2D", "GlobalAveragePooling1D",
+    "GlobalAveragePooling2D", "GlobalMaxPooling1D", "GlobalMaxPooling2D", "MaxPooling1D",
+    "MaxPooling2D",
+    # merging
+    "Add", "Average", "Concatenate", "Dot", "Maximum", "Minimum", "Multiply", "Subtract",
+    "add", "average", "concatenate", "dot", "maximum", "minimum", "multiply", "subtract",
+    # normalization
+    "BatchNormalization", "GroupNormalization", "LayerNormalization", "UnitNormalization",
+    # reshaping
+    "Permute", "RepeatVector", "Reshape",
+    # recurrent
+    "GRU", "GRUCell", "LSTM", "LSTMCell", "RNN", "SimpleRNN", "SimpleRNNCell", "StackedRNNCells",
+    "Bidirectional",
+]  # fmt: skip

@@ -24,7 +24,8 @@ import textwrap
 
 from runtime.core.tensor_shape import TensorShape
 from runtime.keras import regularizers
-from runtime.keras.saving.serialization import construct, deserialize_keras_object
+from runtime.keras._config import construct
+from runtime.keras.saving.serialization import deserialize_keras_object
 
 _PLAIN = (str, int, float, bool, type(None))
 

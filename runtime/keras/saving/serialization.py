@@ -39,6 +39,7 @@ import numpy as np
 from runtime.core import dtypes
 from runtime.core.tensor import Tensor
 from runtime.core.tensor_shape import TensorShape
+from runtime.keras._config import construct
 from runtime.keras.saving import object_registration
 
 # Keras's public module of each rt.keras namespace whose classes a config may name.
@@ -148,23 +149,6 @@ def keras_module_of(obj):
         if any(found is obj for found in _public_objects(namespace).values()):
             return module
     return None
-
-
-def construct(cls, config, passed_on=()):
-    """``cls(**config)``, less the keys its constructor does not take whose value is None or
-    False: a Keras option left unused (a newer Keras's ``quantization_config``, an option not
-    implemented here). Other unknown keys reach the constructor, which refuses them. Keys in
-    ``passed_on`` are kept when the constructor takes ``**kwargs`` (it passes them on)."""
-    parameters = inspect.signature(cls.__init__).parameters
-    takes_kwargs = any(p.kind is p.VAR_KEYWORD for p in parameters.values())
-    kept = {
-        key: value
-        for key, value in config.items()
-        if key in parameters
-        or (value is not None and value is not False)
-        or (takes_kwargs and key in passed_on)
-    }
-    return cls(**kept)
 
 
 # --- serializing ----------------------------------------------------------------------------------

@@ -21,7 +21,6 @@ import warnings
 import numpy as np
 
 from runtime.keras import backend
-from runtime.keras.layers.base import Layer
 from runtime.state.variables import Variable
 
 # Attributes of layers and models that are not children to save (they are saved otherwise, or
@@ -34,6 +33,8 @@ def _is_optimizer(obj):
 
 
 def _is_saveable(obj):
+    from runtime.keras.layers.base import Layer  # here: layers read configs through saving
+
     return isinstance(obj, Layer) or _is_optimizer(obj)
 
 
