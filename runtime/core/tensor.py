@@ -362,8 +362,9 @@ def to_numpy(value, dtype: DType | None = None, cast_numpy: bool = True):
     """Converts a Python or numpy value to a numpy value of ``dtype`` (or the default dtype).
 
     Python scalars only take a dtype of a compatible kind (an ``int`` may become
-    float32, a ``float`` may not become int32). numpy arrays are cast when
-    ``cast_numpy``, else their dtype must already match.
+    float32, a ``float`` may not become int32). numpy values are cast when
+    ``cast_numpy``; else, as TensorFlow's conversion, only to a dtype of a compatible kind
+    (a float64 array becomes float32, a float array never int32).
     """
     if dtype is None:
         return _default_numpy(value)
@@ -379,11 +380,6 @@ def to_numpy(value, dtype: DType | None = None, cast_numpy: bool = True):
     is_numpy = isinstance(value, (np.ndarray, np.generic))
     if is_numpy and value.dtype == dtype._np:
         return value
-    if is_numpy and not cast_numpy and isinstance(value, np.ndarray) and value.ndim > 0:
-        raise TypeError(
-            f"Cannot convert a numpy array of dtype {value.dtype} to a tensor of dtype "
-            f"{dtype.name}: cast it first."
-        )
     if not is_numpy or not cast_numpy:
         _check_kinds(value, dtype)
     target = dtype._np
@@ -397,6 +393,13 @@ def to_numpy(value, dtype: DType | None = None, cast_numpy: bool = True):
 
 
 def _check_kinds(value, dtype):
+    if isinstance(value, np.ndarray) and value.dtype != object:
+        if not dtypes.compatible_kind(value.dtype.type(), dtype):  # by the array's kind, empty too
+            raise TypeError(
+                f"Cannot convert a numpy array of dtype {value.dtype} to a tensor of dtype "
+                f"{dtype.name}: a {value.dtype} does not silently become {dtype.name}."
+            )
+        return
     for leaf in _python_leaves(value):
         if not dtypes.compatible_kind(leaf, dtype):
             raise TypeError(

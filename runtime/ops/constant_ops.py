@@ -68,8 +68,9 @@ def constant(value, dtype=None, shape=None, name=None) -> Tensor:
 def convert_to_tensor(value, dtype=None, name=None, dtype_hint=None) -> Tensor:
     """``value`` as a tensor: tensors pass through, variables are read, the rest becomes a constant.
 
-    A requested ``dtype`` is never silently changed: a tensor or array of
-    another dtype raises TypeError naming both.
+    A tensor of another dtype than a requested ``dtype`` raises TypeError naming both. A
+    Python or numpy value takes it where its kind allows, as TensorFlow converts: a float64
+    array becomes float32, an int array float32, a float array never int32.
 
     >>> convert_to_tensor(3, dtype=dtypes.float32)
     <rt.Tensor: shape=(), dtype=float32, numpy=3.0>

@@ -291,7 +291,17 @@ class Variable(metaclass=_Created):
     separate initialisation step to run. ``synchronization`` and ``aggregation``
     (``rt.VariableSynchronization``, ``rt.VariableAggregation``) are recorded, for code
     written for several devices; on the runtime's one device they change nothing.
+
+    Values assigned are converted as TensorFlow converts them: a Python or numpy value takes
+    the variable's dtype where its kind allows (a float64 array sets a float32 variable); a
+    tensor of another dtype is refused.
+
+    >>> import numpy as np
+    >>> Variable([0.0, 0.0]).assign(np.array([1.5, 2.5]))
+    <rt.Variable 'Variable:0' shape=(2,) dtype=float32, numpy=array([1.5, 2.5], dtype=float32)>
     """
+
+    __array_priority__ = 100  # numpy defers to the variable's operators: np_array * v is a tensor
 
     def __init__(
         self,

@@ -604,3 +604,32 @@ def test_symbolic_tensors_are_dict_keys():
     assert x in d
     assert len({x, y, x}) == 2
     assert hash(x) == hash(x)
+
+
+@pytest.mark.parametrize("staged", [False, True], ids=["eager", "ag.function"])
+def test_a_numpy_operand_takes_the_tensors_dtype_in_both_modes(staged):
+    # TensorFlow converts a numpy operand to the tensor's dtype (convert_to_tensor's eager
+    # cast between compatible kinds; make_tensor_proto's astype in a graph).
+    import autograph as ag
+
+    def products(x):
+        return x * np.array([2.0, 3.0]), np.array([2, 3]) * x, rt.add(x, np.array([0.5, 0.5]))
+
+    fn = ag.function(products) if staged else products
+    x = np.array([1.0, 2.0], np.float32)
+    results = fn(rt.constant(x))
+    assert [r.dtype for r in results] == [rt.float32] * 3
+    for got, want in zip(results, [x * [2.0, 3.0], x * [2, 3], x + 0.5]):
+        np.testing.assert_allclose(got.numpy(), want)
+
+
+@pytest.mark.parametrize("staged", [False, True], ids=["eager", "ag.function"])
+def test_a_float_numpy_operand_does_not_become_int_in_either_mode(staged):
+    import autograph as ag
+
+    def product(x):
+        return x * np.array([1.5, 2.5])
+
+    fn = ag.function(product) if staged else product
+    with pytest.raises(TypeError, match="numpy array of dtype float64 to a tensor of dtype int32"):
+        fn(rt.constant([1, 2]))

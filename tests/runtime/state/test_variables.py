@@ -144,6 +144,48 @@ def test_assign_wrong_dtype_raises():
     assert v.numpy() == 1.0
 
 
+@pytest.mark.parametrize("staged", [False, True], ids=["eager", "ag.function"])
+def test_numpy_values_take_the_variables_dtype_as_tensorflow_converts_them(staged):
+    # TensorFlow: tf.Variable(1.0).assign(np.float64(2.5)) works, and a float64 (or int64)
+    # numpy array sets a float32 variable; only a tensor of another dtype is refused.
+    import autograph as ag
+
+    v = rt.Variable(np.zeros(2, np.float32))
+
+    def update():
+        v.assign(np.array([1.5, 2.5]))
+        v.assign_add(np.array([1, 2]))
+        v.assign_sub(np.array([0.25, 0.5]))
+        return v.read_value()
+
+    result = ag.function(update)() if staged else update()
+    assert (v.dtype, result.dtype) == (rt.float32, rt.float32)
+    np.testing.assert_allclose(v.numpy(), [1.5 + 1 - 0.25, 2.5 + 2 - 0.5])
+    assert v.numpy().dtype == np.float32
+
+
+def test_a_float_array_does_not_silently_become_an_int_variable():
+    v = rt.Variable([1, 2])
+    with pytest.raises(TypeError, match="numpy array of dtype float64 to a tensor of dtype int32"):
+        v.assign(np.array([1.5, 2.5]))
+    with pytest.raises(TypeError, match="requested dtype float32 for a tensor of dtype float64"):
+        rt.Variable(1.0).assign(rt.constant(2.5, rt.float64))
+    np.testing.assert_array_equal(v.numpy(), [1, 2])
+
+
+def test_a_float64_array_initialises_a_float32_variable():
+    v = rt.Variable(np.array([0.5, 1.5]), dtype=rt.float32)
+    assert v.dtype == rt.float32 and v.numpy().dtype == np.float32
+    np.testing.assert_array_equal(v.numpy(), [0.5, 1.5])
+
+
+def test_numpy_arrays_defer_to_a_variables_operators():
+    # TensorFlow's variables set __array_priority__: np_array * v is v's dtype, a tensor.
+    product = np.array([2.0, 3.0]) * rt.Variable([1.0, 2.0])
+    assert isinstance(product, rt.Tensor) and product.dtype == rt.float32
+    np.testing.assert_allclose(product.numpy(), [2.0, 6.0])
+
+
 # --- graphs -----------------------------------------------------------------------------------
 
 
