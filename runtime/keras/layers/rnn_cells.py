@@ -110,14 +110,28 @@ class _Cell(Layer):
     def build(self, input_shape):
         width = self._gates * self.units
         self.kernel = self.add_weight(
-            "kernel", (input_shape[-1], width), initializer=self.kernel_initializer
+            "kernel",
+            (input_shape[-1], width),
+            initializer=self.kernel_initializer,
+            regularizer=self.kernel_regularizer,
+            constraint=self.kernel_constraint,
         )
         self.recurrent_kernel = self.add_weight(
-            "recurrent_kernel", (self.units, width), initializer=self.recurrent_initializer
+            "recurrent_kernel",
+            (self.units, width),
+            initializer=self.recurrent_initializer,
+            regularizer=self.recurrent_regularizer,
+            constraint=self.recurrent_constraint,
         )
         self.bias = None
         if self.use_bias:
-            self.bias = self.add_weight("bias", self._bias_shape(), initializer=self._bias_init())
+            self.bias = self.add_weight(
+                "bias",
+                self._bias_shape(),
+                initializer=self._bias_init(),
+                regularizer=self.bias_regularizer,
+                constraint=self.bias_constraint,
+            )
 
     def _bias_shape(self):
         return (self._gates * self.units,)
@@ -384,8 +398,16 @@ def _output_size(cell):
     return state_size[0] if isinstance(state_size, (list, tuple)) else state_size
 
 
+_OWN_CELLS = {c.__name__: c for c in (SimpleRNNCell, LSTMCell, GRUCell, StackedRNNCells)}
+
+
 def serialize_cell(cell):
-    """A cell as Keras 3 writes it inside a layer's config."""
+    """A cell as Keras 3 writes it inside a layer's config; a user's cell by its module and
+    registered name, as ``serialize_keras_object`` writes any object of the user's."""
+    if _OWN_CELLS.get(type(cell).__name__) is not type(cell):
+        from runtime.keras.saving import serialization  # the saving package imports layers
+
+        return serialization.serialize_keras_object(cell)
     return {
         "module": "keras.layers",
         "class_name": type(cell).__name__,
@@ -395,8 +417,11 @@ def serialize_cell(cell):
 
 
 def deserialize_cell(entry):
-    """A cell from its config entry; only the cells defined here are known by name."""
-    known = {c.__name__: c for c in (SimpleRNNCell, LSTMCell, GRUCell, StackedRNNCells)}
-    if entry["class_name"] not in known:
-        raise ValueError(f"Unknown cell class: {entry['class_name']!r}")
-    return known[entry["class_name"]].from_config(entry["config"])
+    """A cell from its config entry: one of ours by name, a user's as
+    ``deserialize_keras_object`` finds it (registered, or in a ``custom_object_scope``)."""
+    own = _OWN_CELLS.get(entry["class_name"])
+    if own is not None and entry.get("registered_name") is None:
+        return own.from_config(entry["config"])
+    from runtime.keras.saving import serialization
+
+    return serialization.deserialize_keras_object(entry)

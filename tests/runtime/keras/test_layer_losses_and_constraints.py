@@ -118,3 +118,44 @@ def test_dense_takes_input_dim_regularizers_and_constraints_by_name():
     assert model.layers[0].kernel.shape == (5, 2)
     assert isinstance(model.layers[0].kernel.constraint, constraints.NonNeg)
     assert model.layers[0].bias.constraint is None
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda **kw: keras.layers.BatchNormalization(**kw),
+        lambda **kw: keras.layers.LayerNormalization(**kw),
+        lambda **kw: keras.layers.GroupNormalization(groups=1, **kw),
+    ],
+    ids=["BatchNormalization", "LayerNormalization", "GroupNormalization"],
+)
+def test_normalization_layers_regularize_and_constrain_gamma_and_beta(make):
+    layer = make(
+        gamma_regularizer=regularizers.L2(0.5), beta_regularizer=regularizers.L1(0.25),
+        gamma_constraint="non_neg", beta_constraint="max_norm",
+    )  # fmt: skip
+    layer(X)
+    layer.beta.assign(np.array([1.0, -2.0, 0.5], np.float32))
+    # Keras' formulas: l2 * sum(w**2), l1 * sum(|w|); gamma starts at ones.
+    np.testing.assert_allclose([float(v) for v in layer.losses], [0.5 * 3, 0.25 * 3.5], rtol=1e-6)
+    assert isinstance(layer.gamma.constraint, constraints.NonNeg)
+    assert isinstance(layer.beta.constraint, constraints.MaxNorm)
+
+
+@pytest.mark.parametrize("cls", [keras.layers.SimpleRNN, keras.layers.LSTM, keras.layers.GRU])
+def test_recurrent_layers_regularize_and_constrain_their_weights(cls):
+    layer = cls(
+        2, kernel_initializer="ones", recurrent_initializer="ones", bias_initializer="ones",
+        kernel_regularizer=regularizers.L2(0.5), recurrent_regularizer=regularizers.L1(0.25),
+        bias_regularizer=regularizers.L2(1.0), kernel_constraint="non_neg",
+        recurrent_constraint="non_neg", bias_constraint="non_neg",
+    )  # fmt: skip
+    layer(X[:, :, None])
+    cell = layer.cell
+    sizes = [int(np.prod(w.shape)) for w in (cell.kernel, cell.recurrent_kernel, cell.bias)]
+    expected = [0.5 * sizes[0], 0.25 * sizes[1], 1.0 * sizes[2]]  # every weight is ones
+    np.testing.assert_allclose([float(v) for v in layer.losses], expected, rtol=1e-6)
+    assert all(
+        isinstance(w.constraint, constraints.NonNeg)
+        for w in (cell.kernel, cell.recurrent_kernel, cell.bias)
+    )

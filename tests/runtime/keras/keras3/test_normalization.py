@@ -40,7 +40,6 @@ def test_bn_basics_vector():
     )
 
 
-@pytest.mark.xfail(strict=True, reason="regularizers' losses (layer.losses) are not ours here")
 def test_bn_basics_image_with_regularizers():
     run_layer_test(
         layers.BatchNormalization,
@@ -114,7 +113,9 @@ def test_bn_input_fully_masked():
     np.testing.assert_allclose(y.numpy(), np.zeros_like(x, dtype=np.float32))
 
 
-@pytest.mark.xfail(strict=True, reason="needs Input/Masking/Model and mask propagation")
+@pytest.mark.xfail(
+    strict=True, reason="no Masking layer, and Keras masks do not propagate between layers here"
+)
 def test_bn_ignore_masked_values():
     inputs = layers.Input((None, 2))
     masked = layers.Masking(mask_value=0.0)(inputs)
@@ -338,7 +339,6 @@ def test_bn_trains_in_fit_loss_decreases():
 # --- LayerNormalization: layer_normalization_test.py ----------------------------------------
 
 
-@pytest.mark.xfail(strict=True, reason="regularizers' losses (layer.losses) are not ours here")
 def test_ln_basics_with_regularizers():
     run_layer_test(
         layers.LayerNormalization,
@@ -470,7 +470,6 @@ def test_unit_normalization_against_numpy():
 # --- GroupNormalization: group_normalization_test.py ----------------------------------------
 
 
-@pytest.mark.xfail(strict=True, reason="regularizers' losses (layer.losses) are not ours here")
 def test_groupnorm_with_regularizers():
     run_layer_test(
         layers.GroupNormalization,

@@ -332,10 +332,17 @@ def test_masking_with_a_user_cell():
         )
 
 
-@pytest.mark.xfail(strict=True, reason="a user cell's config needs Keras's object registry")
 def test_serialization_with_user_cells():
+    # As in Keras, a user's cell is found by the name it is registered under (here a scope).
     layer = layers.RNN(OneStateRNNCell(2))
-    assert layers.RNN.from_config(layer.get_config()).get_config() == layer.get_config()
+    config = layer.get_config()
+    assert config["cell"]["registered_name"] == "OneStateRNNCell"
+    with rt.keras.saving.custom_object_scope({"OneStateRNNCell": OneStateRNNCell}):
+        rebuilt = layers.RNN.from_config(config)
+    assert isinstance(rebuilt.cell, OneStateRNNCell) and rebuilt.cell.units == 2
+    assert rebuilt.get_config() == {**config, "name": rebuilt.name}
+    with pytest.raises(TypeError, match="Could not locate class 'OneStateRNNCell'"):
+        layers.RNN.from_config(config)  # unregistered: Keras' error
 
 
 # --- stacked_rnn_cells_test.py: RNN over a list of cells ---------------------------------------
