@@ -76,9 +76,14 @@ class Lambda(Layer):
         return config
 
     @classmethod
-    def from_config(cls, config, custom_objects=None, safe_mode=True):
+    def from_config(cls, config, custom_objects=None, safe_mode=None):
         """The layer again; a Python lambda's code in the config is refused unless
-        ``safe_mode=False`` (code from a file would run)."""
+        ``safe_mode=False`` (code from a file would run). Unset, ``safe_mode`` is the enclosing
+        load's (``deserialize_keras_object(..., safe_mode=False)``), else True."""
+        from runtime.keras.saving.serialization import in_safe_mode  # saving imports layers
+
+        if safe_mode is None:
+            safe_mode = in_safe_mode() is not False
         config = dict(config)
         config["function"] = _load_function(config["function"], custom_objects, safe_mode)
         shape = config.get("output_shape")

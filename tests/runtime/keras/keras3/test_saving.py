@@ -1,7 +1,6 @@
 """Ported from Keras 3's keras/src/saving/{object_registration,serialization_lib,saving_api,
 saving_lib}_test.py: the same programs and expected values, with rt.keras's names (public API
-only). Cases needing a piece another helper of issue 27 adds (Softmax, Lambda, the functional
-API, Keras 3's optimizer config) are marked xfail(strict=False) with that reason."""
+only). Cases rt.keras does not pass are marked xfail (strict) with the reason."""
 
 import json
 import os
@@ -16,10 +15,6 @@ from tests.extras import import_extra
 h5py = import_extra("h5py")
 keras = rt.keras
 saving = rt.keras.saving
-
-
-def _needs(what):
-    return pytest.mark.xfail(strict=False, reason=f"needs {what}, added by another helper")
 
 
 # --- object_registration_test -------------------------------------------------------------------
@@ -240,7 +235,6 @@ def test_lambda_fn():
     assert obj["activation"](3) == new_obj["activation"](3)
 
 
-@_needs("the Lambda layer")
 def test_lambda_layer():
     lmbda = keras.layers.Lambda(lambda x: x**2)
     with pytest.raises(ValueError, match="arbitrary code execution"):
@@ -271,7 +265,6 @@ def get_model(dtype=None):
     )
 
 
-@_needs("the Softmax layer")
 def test_basic_saving(tmp_path):
     model = get_model()
     filepath = os.path.join(tmp_path, "test_model.keras")
@@ -293,7 +286,6 @@ def test_save_unsupported_extension():
         saving.save_model(model, "model.png")
 
 
-@_needs("the Softmax layer")
 @pytest.mark.parametrize("dtype", ["float16", "float32", "float64"])
 def test_basic_load(tmp_path, dtype):
     model = get_model(dtype)
