@@ -193,17 +193,11 @@ class backend:  # noqa: N801 - keras.backend, what the ported tests call
 
     @staticmethod
     def compute_output_spec(fn, *args, **kwargs):
-        raise NotImplementedError("symbolic KerasTensors are not part of rt.keras")
+        raise NotImplementedError("rt.keras has no backend.compute_output_spec")
 
 
-def KerasTensor(shape, dtype="float32"):  # noqa: N802
-    """Keras' symbolic tensor, as rt has it: a TensorSpec (a shape and a dtype)."""
-    return rt.TensorSpec(shape, dtype)
-
-
-def register_keras_serializable(package="Custom", name=None):
-    """A no-op here: the ported tests pass what they register to ``from_config`` directly."""
-    return lambda obj: obj
+KerasTensor = rt.keras.KerasTensor
+register_keras_serializable = rt.keras.saving.register_keras_serializable
 
 
 class dtype_policies:  # noqa: N801 - rt.keras has no mixed-precision policies
@@ -227,18 +221,18 @@ class metrics_utils:  # noqa: N801 - the enums the AUC tests compare with
     AUCSummationMethod = rt.keras.metrics.auc.AUCSummationMethod
 
 
-def xfail(cls, method_name, reason, condition=True):
+def xfail(cls, method_name, reason):
     """Marks a ported case that rt.keras does not pass yet: strict, so it is noticed when it
     starts passing."""
     method = getattr(cls, method_name)
-    setattr(cls, method_name, pytest.mark.xfail(condition, reason=reason, strict=True)(method))
+    setattr(cls, method_name, pytest.mark.xfail(reason=reason, strict=True)(method))
 
 
-NO_FUNCTIONAL_API = "rt.keras.layers.Input (the functional API) is another part of issue 27"
-NO_SYMBOLIC = "Keras' symbolic KerasTensors and compute_output_spec are not part of rt.keras"
+NO_SYMBOLIC = (
+    "rt.keras has no backend.compute_output_spec (running a metric on symbolic KerasTensors)"
+)
 NO_DTYPE_POLICY = "rt.keras has no mixed-precision dtype policies, and floatx stays float32"
 TF_VARIABLE_NAMES = (
     "rt.Variable is named as TensorFlow names it (`precision/true_positives:0`), not by Keras 3's "
     "short name"
 )
-HAS_INPUT = hasattr(rt.keras.layers, "Input")

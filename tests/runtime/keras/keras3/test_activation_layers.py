@@ -2,7 +2,6 @@
 expected values, on ``rt.keras.layers``."""
 
 import numpy as np
-import pytest
 
 import runtime as rt
 from runtime.keras import layers
@@ -113,11 +112,6 @@ class TestPReLU(testing.TestCase):
             supports_masking=True,
         )
 
-    @pytest.mark.xfail(
-        strict=True,
-        reason="rt.Variable.assign refuses a float64 array for a float32 variable (Keras' "
-        "variables cast); outside this area",
-    )
     def test_prelu_correctness(self):
         def np_prelu(x, alpha):
             return (x > 0) * x + (x <= 0) * alpha * x

@@ -1638,21 +1638,3 @@ class MultiAUCTest(testing.TestCase):
 # --- the cases rt.keras does not pass yet ----------------------------------------
 testing.xfail(PrecisionTest, "test_config", testing.TF_VARIABLE_NAMES)
 testing.xfail(RecallTest, "test_config", testing.TF_VARIABLE_NAMES)
-testing.xfail(
-    SensitivityAtSpecificityTest,
-    "test_handles_sas_metrics",
-    testing.NO_FUNCTIONAL_API,
-    condition=not testing.HAS_INPUT,
-)
-testing.xfail(
-    RecallAtPrecisionTest,
-    "test_end_to_end",
-    testing.NO_FUNCTIONAL_API,
-    condition=not testing.HAS_INPUT,
-)
-testing.xfail(
-    MultiAUCTest,
-    "test_keras_model_compiles",
-    testing.NO_FUNCTIONAL_API,
-    condition=not testing.HAS_INPUT,
-)

@@ -136,13 +136,6 @@ class TestDense(testing.TestCase):
         self.assertIsInstance(layer.bias.constraint, rt.keras.constraints.NonNeg)
 
 
-ASSIGN_CASTS = pytest.mark.xfail(
-    strict=True,
-    reason="rt.Variable.assign refuses a float64 array for a float32 variable (TensorFlow's "
-    "convert_to_tensor and Keras' variables cast); outside this area",
-)
-
-
 class TestEmbedding(testing.TestCase):
     def test_embedding_basics(self):
         self.run_layer_test(
@@ -170,7 +163,6 @@ class TestEmbedding(testing.TestCase):
             supports_masking=True,
         )
 
-    @ASSIGN_CASTS
     def test_correctness(self):
         layer = layers.Embedding(input_dim=3, output_dim=2)
         layer.build()

@@ -96,7 +96,11 @@ def test_optional_and_required_mixed_structures():
     np.testing.assert_allclose(out.numpy(), np.ones((2, 2)))
 
 
-@pytest.mark.xfail(strict=True, reason="fit takes no None input: fit's data, another part")
+@pytest.mark.xfail(
+    strict=True,
+    reason="fit reads x=[None] as an array of one example (a cardinality error), where Keras "
+    "hands None to the model, which refuses it as not optional",
+)
 def test_required_none_raises_in_fit():
     x = layers.Input((3,), name="x")
     y = layers.Dense(1)(x)
@@ -136,9 +140,6 @@ def test_layers_setter():
         model.layers = [layers.Dense(4)]
 
 
-@pytest.mark.skipif(
-    not hasattr(rt.keras.metrics, "Metric"), reason="multi-output compile: another part of issue 27"
-)
 def test_dict_input_to_list_model():
     title = layers.Input(shape=(100,), name="title")
     text_body = layers.Input(shape=(100,), name="text_body")

@@ -1,7 +1,5 @@
 """Ported from Keras 3's keras/src/callbacks/model_checkpoint_test.py: the same cases, with
-rt.keras's names. The model's metric is ``"acc"`` (the log key ``metrics.Accuracy("acc")`` gives
-in Keras: the stateful metric classes are another helper's); the AUC case and the functional
-model of the loading case need other helpers' work (xfail, strict=False)."""
+rt.keras's names."""
 
 import os
 import warnings
@@ -32,7 +30,9 @@ def get_model():
             layers.Dense(NUM_CLASSES, activation="softmax"),
         ]
     )
-    model.compile(loss="categorical_crossentropy", optimizer="sgd", metrics=["acc"])
+    model.compile(
+        loss="categorical_crossentropy", optimizer="sgd", metrics=[rt.keras.metrics.Accuracy("acc")]
+    )
     return model
 
 
@@ -126,7 +126,6 @@ def test_initial_value_threshold(tmp_path, fit, monitor, mode, threshold, saved)
     assert os.path.exists(filepath) is saved
 
 
-@pytest.mark.xfail(strict=False, reason="needs metrics.AUC, added by another helper")
 def test_case15_auc_max_earlier_in_auto_mode(tmp_path, fit):
     filepath = os.path.join(tmp_path, "checkpoint.keras")
     fit.model.compile(loss="categorical_crossentropy", optimizer="sgd",
@@ -141,12 +140,21 @@ def get_functional_model():
     x = layers.Dense(NUM_HIDDEN, activation="relu")(inputs)
     outputs = layers.Dense(NUM_CLASSES, activation="softmax")(x)
     model = rt.keras.Model(inputs, outputs)
-    model.compile(loss="categorical_crossentropy", optimizer="sgd", metrics=["acc"])
+    model.compile(
+        loss="categorical_crossentropy", optimizer="sgd", metrics=[rt.keras.metrics.Accuracy("acc")]
+    )
     return model
 
 
-@pytest.mark.xfail(strict=False, reason="needs the functional API, added by another helper")
-@pytest.mark.parametrize("weights_only", [False, True])
+@pytest.mark.parametrize(
+    "weights_only",
+    [
+        pytest.param(False, marks=pytest.mark.xfail(strict=True, reason=(
+            "a functional model's .keras file does not load back: its config names the module "
+            "runtime.keras.models.functional, which load_model does not resolve"))),
+        True,
+    ],
+)  # fmt: skip
 def test_model_checkpoint_loading(tmp_path, weights_only):
     (x_train, y_train), (x_test, y_test) = get_test_data()
     model = get_functional_model()

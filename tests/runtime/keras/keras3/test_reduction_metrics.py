@@ -174,9 +174,3 @@ class MetricWrapperTest(testing.TestCase):
 # --- the cases rt.keras does not pass yet ----------------------------------------
 testing.xfail(MeanTest, "test_weighted_dynamic_shapes", testing.NO_SYMBOLIC)
 testing.xfail(MetricWrapperTest, "test_weighted_dynamic_shape", testing.NO_SYMBOLIC)
-testing.xfail(
-    MetricWrapperTest,
-    "test_binary_accuracy_with_boolean_inputs",
-    testing.NO_FUNCTIONAL_API,
-    condition=not testing.HAS_INPUT,
-)

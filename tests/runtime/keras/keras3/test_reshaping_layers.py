@@ -1,38 +1,14 @@
 """Ported from Keras 3's keras/src/layers/reshaping/{reshape,permute,repeat_vector,flatten}_test.py
 and keras/src/layers/regularization/dropout_test.py: the same programs and expected values, on
 ``rt.keras.layers``. Left out: sparse inputs and ``KerasTensor``/``compute_output_spec`` (not in
-this API). The cases on ``layers.Input`` run once the functional API provides it."""
+this API)."""
 
 import numpy as np
-import pytest
 
 import runtime as rt
 from runtime.keras import layers
 from tests.runtime.keras.keras3 import layer_testing as testing
 from tests.runtime.keras.keras3.layer_testing import as_numpy
-
-NEEDS_INPUT = pytest.mark.xfail(
-    not hasattr(layers, "Input"),
-    strict=True,
-    reason="rt.keras.layers.Input belongs to the functional API (another part of issue 27)",
-)
-
-
-def _predict_takes_generators():
-    model = rt.keras.Sequential([layers.Flatten()])
-    try:
-        model.predict(x for x in [(np.ones((1, 2), "float32"),)])
-    except Exception:
-        return False
-    return True
-
-
-NEEDS_GENERATORS = pytest.mark.xfail(
-    not _predict_takes_generators(),
-    strict=True,
-    reason="fit/predict on a generator (steps_per_epoch) belong to the trainer (another part of "
-    "issue 27)",
-)
 
 
 class TestReshape(testing.TestCase):
@@ -107,7 +83,6 @@ class TestReshape(testing.TestCase):
             run_training_check=not sparse,
         )
 
-    @NEEDS_INPUT
     def test_reshape_with_dynamic_batch_size(self):
         input_layer = layers.Input(shape=(2, 4))
         reshaped = layers.Reshape((8,))(input_layer)
@@ -134,14 +109,12 @@ class TestReshape(testing.TestCase):
         res = layer(rt.ones((1, 10, 4), dtype="float32"))
         self.assertEqual(res.shape, (1, 5, 8))
 
-    @NEEDS_INPUT
     def test_reshape_sets_static_shape(self):
         input_layer = layers.Input(batch_shape=(2, None))
         reshaped = layers.Reshape((3, 5))(input_layer)
         # Also make sure the batch dim is not lost after reshape.
         self.assertEqual(reshaped.shape, (2, 3, 5))
 
-    @NEEDS_GENERATORS
     def test_reshape_model_fit_with_varying_input_size_and_minus_one(self):
         def generator():
             yield (
@@ -185,7 +158,6 @@ class TestPermute(testing.TestCase):
             run_training_check=not sparse,
         )
 
-    @NEEDS_INPUT
     def test_permute_with_dynamic_batch_size(self):
         input_layer = layers.Input(batch_shape=(None, 3, 5))
         permuted = layers.Permute((2, 1))(input_layer)
@@ -219,13 +191,11 @@ class TestRepeatVector(testing.TestCase):
             expected_output=expected_output,
         )
 
-    @NEEDS_INPUT
     def test_repeat_vector_with_dynamic_batch_size(self):
         input_layer = layers.Input(batch_shape=(None, 5))
         repeated = layers.RepeatVector(n=3)(input_layer)
         self.assertEqual(repeated.shape, (None, 3, 5))
 
-    @NEEDS_INPUT
     def test_repeat_vector_with_dynamic_dimension(self):
         input_layer = layers.Input(batch_shape=(2, None))
         repeated = layers.RepeatVector(n=3)(input_layer)
@@ -318,19 +288,16 @@ class TestFlatten(testing.TestCase):
             expected_output=expected_output,
         )
 
-    @NEEDS_INPUT
     def test_flatten_symbolic_with_dynamic_batch_size(self):
         input_layer = layers.Input(batch_shape=(None, 2, 3))
         flattened = layers.Flatten()(input_layer)
         self.assertEqual(flattened.shape, (None, 2 * 3))
 
-    @NEEDS_INPUT
     def test_flatten_symbolic_with_dynamic_dimension(self):
         input_layer = layers.Input(batch_shape=(5, 2, None))
         flattened = layers.Flatten()(input_layer)
         self.assertEqual(flattened.shape, (5, None))
 
-    @NEEDS_GENERATORS
     def test_flatten_with_dynamic_batch_size_and_dynamic_dimenstions(self):
         def generator():
             yield (np.ones((3, 5, 7), dtype="float32"),)

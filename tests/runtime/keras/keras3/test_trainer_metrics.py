@@ -1,25 +1,16 @@
 """The compile and metrics cases of Keras 3's keras/src/trainers/trainer_test.py, ported to
 rt.keras (Apache 2.0, the Keras authors): the same programs and expected values, with the
 backend's ``Trainer`` mixed into a layer replaced by a subclassed ``rt.keras.Model`` (public API
-only). Cases that need what other parts of rt.keras bring (the functional API, nested data in
-``fit``, ``activity_regularizer``) are marked xfail with the reason until they land."""
+only). Cases rt.keras does not pass are marked xfail (strict) with the reason."""
 
 from __future__ import annotations
 
 import numpy as np
-import pytest
 
 import runtime as rt
 
 keras = rt.keras
 layers, losses, metrics, optimizers = keras.layers, keras.losses, keras.metrics, keras.optimizers
-
-
-def needs(name, owner):
-    """xfail (strict) unless ``owner`` has ``name``: a feature another part of rt.keras adds."""
-    return pytest.mark.xfail(
-        not hasattr(owner, name), reason=f"needs {name}, which rt.keras lacks yet", strict=True
-    )
 
 
 class ExampleModel(keras.Model):
@@ -179,7 +170,6 @@ def test_evaluate_with_custom_compute_loss():
     np.testing.assert_allclose(logs["custom"], logs["loss"] * 4, rtol=1e-6)
 
 
-@needs("losses", layers.Dense(1))
 def test_compute_loss_no_training_backwards_compatibility():
     model = _custom_loss_model(expect_training=None, with_training_arg=False, regularized=True)
     model.compile(optimizer="sgd", loss="mse")
@@ -209,23 +199,6 @@ def test_loss_weights_single_output():
     np.testing.assert_allclose(history["loss"], [3.182979, 3.115617, 3.049681], atol=1e-3)
 
 
-def _fits_nested_data():
-    """Whether ``fit`` takes a list of label arrays (the trainer's data handling)."""
-    model = ListOutputModel(units=1)
-    model.compile(optimizer="sgd", loss=["mse", "mse"])
-    try:
-        model.fit(np.ones((2, 1)), [np.ones((2, 1)), np.ones((2, 1))], verbose=0)
-    except Exception:  # noqa: BLE001 - any refusal means: not there yet
-        return False
-    return True
-
-
-NESTED_DATA = pytest.mark.xfail(
-    not _fits_nested_data(), reason="fit on nested x/y is the trainer's data work", strict=True
-)
-
-
-@NESTED_DATA
 def test_loss_weights_dict_output():
     model = StructModel(units=3)
     model.compile(
@@ -246,7 +219,6 @@ def test_loss_weights_dict_output():
     np.testing.assert_allclose(history["loss"], [4.778718, 4.694403, 4.611693], atol=1e-3)
 
 
-@NESTED_DATA
 def test_loss_weights_list_output():
     model = ListOutputModel(units=3)
     model.compile(
@@ -261,7 +233,6 @@ def test_loss_weights_list_output():
     np.testing.assert_allclose(history["loss"], [4.778718, 4.694403, 4.611693], atol=1e-3)
 
 
-@needs("Input", keras)
 def test_partial_loss_partial_label():
     inputs = keras.Input((2,))
     x = keras.layers.Dense(3, kernel_initializer="ones")(inputs)
