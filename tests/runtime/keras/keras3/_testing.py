@@ -231,7 +231,7 @@ def xfail(cls, method_name, reason):
 NO_SYMBOLIC = (
     "rt.keras has no backend.compute_output_spec (running a metric on symbolic KerasTensors)"
 )
-NO_DTYPE_POLICY = "rt.keras has no mixed-precision dtype policies, and floatx stays float32"
+NO_DTYPE_POLICY = "rt.keras has no mixed-precision dtype policies (issue 31)"
 TF_VARIABLE_NAMES = (
     "rt.Variable is named as TensorFlow names it (`precision/true_positives:0`), not by Keras 3's "
     "short name"
