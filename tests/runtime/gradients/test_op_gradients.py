@@ -22,6 +22,7 @@ from runtime.ops import (
     clip_ops,
     constant_ops,
     control_flow_ops,
+    conv_ops,
     function_ops,
     indexing_ops,
     linalg_ops,
@@ -29,6 +30,7 @@ from runtime.ops import (
     math_ops,
     nn_ops,
     padding_ops,
+    pooling_ops,
     reduction_ops,
     scan_ops,
     tensor_array_ops,
@@ -405,6 +407,13 @@ CHECKED_ELSEWHERE = {
     list_gradient_ops.STACK_GET: "tests/runtime/gradients/test_control_flow_gradients.py (second order)",
     CUSTOM_GRADIENT: "tests/runtime/ops/test_custom_gradient.py (its gradient is the author's)",
     PY_FUNCTION: "tests/runtime/ops/test_py_function.py (the Python function's own ops)",
+    # The gradients of convolution and pooling are rows whose own gradients are checked there,
+    # second order: the gradient of a loss's first gradient.
+    conv_ops.CONV2D_BACKPROP_INPUT: "tests/runtime/ops/test_conv_pool.py (second order)",
+    conv_ops.CONV2D_BACKPROP_FILTER: "tests/runtime/ops/test_conv_pool.py (second order)",
+    pooling_ops.MAX_POOL_GRAD: "tests/runtime/ops/test_conv_pool.py (second order)",
+    pooling_ops.MAX_POOL_GRAD_GRAD: "tests/runtime/ops/test_conv_pool.py (third order, max)",
+    pooling_ops.AVG_POOL_GRAD: "tests/runtime/ops/test_conv_pool.py (second order)",
 }
 
 

@@ -41,6 +41,17 @@ def test_the_gradients_of_pooling_gradients_match_central_differences():
     check_gradient(_first_gradient(loss), [DISTINCT], rtol=1e-6, atol=1e-8)
 
 
+def test_the_gradient_of_max_pooling_third_order_matches_central_differences():
+    """MaxPoolGradGrad's own gradient: the third derivative of a max pooling's loss."""
+
+    def loss(x):
+        return rt.reduce_sum(rt.nn.max_pool2d(x, 2, 1, "SAME") ** 3)
+
+    first = _first_gradient(loss)
+    second = _first_gradient(lambda x: rt.reduce_sum(first(x)[0] ** 2))
+    check_gradient(second, [DISTINCT], rtol=1e-6, atol=1e-8)
+
+
 def test_max_pool_gradient_goes_to_the_first_maximum_of_a_tie():
     x = rt.constant([[[[1.0], [3.0]], [[3.0], [2.0]]]])
     with rt.GradientTape() as tape:
