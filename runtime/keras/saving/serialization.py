@@ -120,8 +120,8 @@ def _defined_in_keras(obj):
 def builtin_object(name, module, kind):
     """The rt.keras class (``kind="class"``) or function named ``name`` in Keras's ``module``
     (``"keras.layers"``...), or None. A module outside Keras finds nothing."""
-    if module in ("keras", "keras.models"):
-        name = _MODEL_ALIASES.get(name, name)
+    if module is None or module == "keras" or module.startswith("keras."):
+        name = _MODEL_ALIASES.get(name, name)  # "keras.src.models.functional" too
     for namespace in _namespaces_for(module, kind):
         obj = _public_objects(namespace).get(name)
         if kind == "class" and inspect.isclass(obj):
@@ -186,14 +186,6 @@ def serialize_keras_object(obj):
     if hasattr(obj, "get_config"):
         return _serialize_with_config(obj)
     raise TypeError(f"Cannot serialize {obj!r}: it has no `get_config()` method.")
-
-
-def serialize_activation(activation):
-    """An activation as Keras writes it in a layer's config: a built-in one by its name
-    (``"relu"``), another as ``serialize_keras_object`` writes it."""
-    if any(activation is fn for fn in _public_objects("activations").values()):
-        return activation.__name__
-    return serialize_keras_object(activation)
 
 
 def _serialize_function(fn):
@@ -370,8 +362,12 @@ def _find_class(class_name, config, custom_objects):
     return found
 
 
+class ObjectNotFoundError(TypeError):
+    """A config names a class or function found nowhere (Keras raises a TypeError)."""
+
+
 def _not_found(kind, name, config):
-    return TypeError(
+    return ObjectNotFoundError(
         f"Could not locate {kind} '{name}'. Make sure custom classes and functions are "
         "decorated with `@rt.keras.saving.register_keras_serializable()`. If they are already "
         "decorated, make sure they are all imported so that the decorator is run before trying "

@@ -18,39 +18,11 @@ h5py = import_extra("h5py")
 FIXTURES = pathlib.Path(__file__).parent / "fixtures"
 ALL = sorted(path.stem for path in FIXTURES.glob("*.keras"))
 
-# Layers other helpers of issue 27 are adding at the same time: these load once they are merged
-# (this list goes away then).
-NEEDS_OTHER_HELPERS = [
-    "activation_layers",
-    "batch_normalization",
-    "conv1d",
-    "conv2d_pooling",
-    "dense_compiled",  # Keras 3's optimizer config (use_ema, ema_momentum...)
-    "embedding",
-    "functional_merge",
-    "gru",
-    "layer_normalization",
-    "lstm",
-    "reshape",
-    "simple_rnn",
-]
-
-
-def _fixture_cases():
-    reason = "needs a layer (or config) another helper of issue 27 adds"
-    return [
-        pytest.param(name, marks=pytest.mark.xfail(strict=False, reason=reason))
-        if name in NEEDS_OTHER_HELPERS
-        else name
-        for name in ALL
-    ]
-
-
 def test_the_fixtures_cover_every_layer_kind_the_issue_lists():
     assert len(ALL) == 14 and "dense" in ALL and "lstm" in ALL
 
 
-@pytest.mark.parametrize("name", _fixture_cases())
+@pytest.mark.parametrize("name", ALL)
 def test_a_file_real_keras_wrote_loads_and_predicts_what_keras_predicted(name):
     rt.keras.backend.clear_session()
     model = rt.keras.models.load_model(FIXTURES / f"{name}.keras")
@@ -60,7 +32,6 @@ def test_a_file_real_keras_wrote_loads_and_predicts_what_keras_predicted(name):
     np.testing.assert_allclose(predicted, data["y"], rtol=1e-5, atol=1e-5)
 
 
-@pytest.mark.xfail(strict=False, reason="Keras 3's Adam config needs the optimizers helper's work")
 def test_a_compiled_keras_file_brings_its_optimizer_and_its_state():
     model = rt.keras.models.load_model(FIXTURES / "dense_compiled.keras")
     assert type(model.optimizer).__name__ == "Adam"
@@ -220,7 +191,7 @@ def test_save_to_a_directory_refuses_keras_only_arguments(tmp_path):
         model.save(str(tmp_path / "m"), zipped=False)
 
 
-@pytest.mark.parametrize("name", _fixture_cases())
+@pytest.mark.parametrize("name", ALL)
 def test_a_loaded_model_writes_the_config_keras_wrote(name):
     rt.keras.backend.clear_session()
     model = rt.keras.models.load_model(FIXTURES / f"{name}.keras", compile=False)
