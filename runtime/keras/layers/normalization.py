@@ -458,6 +458,8 @@ class GroupNormalization(_Normalization):
 class UnitNormalization(Layer):
     """Scales each example to unit L2 norm over ``axis``: ``x / sqrt(max(sum(x**2), 1e-12))``."""
 
+    _built_at_init = True  # as Keras 3: its config in a .keras file has no build config
+
     def __init__(self, axis=-1, **kwargs):
         super().__init__(**kwargs)
         if isinstance(axis, (list, tuple)):

@@ -30,6 +30,8 @@ _POOLS = {("max", 1): max_pool1d, ("max", 2): max_pool2d,
 class _Pooling(Layer):
     """Keras's BasePooling: ``pool_mode`` (``"max"`` or ``"average"``) over windows."""
 
+    _built_at_init = True  # as Keras 3: its config in a .keras file has no build config
+
     rank = None
     pool_mode = None
 
@@ -140,6 +142,8 @@ class AveragePooling2D(_Pooling):
 class _GlobalPooling(Layer):
     """Keras's BaseGlobalPooling: one value per channel (``keepdims``: the spatial dims
     kept, as 1s)."""
+
+    _built_at_init = True  # as Keras 3: its config in a .keras file has no build config
 
     rank = None
     reduce = None

@@ -44,6 +44,8 @@ class Functional(Model):
     KerasTensor, or a list, tuple or dict of them); called on the same structure of tensors
     (a dict by input names also serves), it returns the same structure as ``outputs``."""
 
+    _saves_layers_first = True  # a .keras file's weights: its layers under layers/, as Keras
+
     def __init__(self, inputs, outputs, name=None, trainable=None, **kwargs):
         _warn_on_misnamed_keys(inputs)
         _check_keras_tensors("inputs", inputs)
