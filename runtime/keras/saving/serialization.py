@@ -209,6 +209,11 @@ def _serialize_with_config(obj):
         "config": serialize_keras_object(obj.get_config()),
         "registered_name": None if module is not None else (registered or cls.__name__),
     }
+    # A class of ours that Keras serializes from its internal module (the functional model):
+    # written as Keras writes it, so that Keras finds it.
+    internal_module = cls.__dict__.get("_keras_internal_module")
+    if internal_module is not None:
+        config["module"], config["registered_name"] = internal_module, cls.__name__
     build_config = getattr(obj, "get_build_config", lambda: None)()
     if build_config is not None:
         config["build_config"] = serialize_keras_object(build_config)
