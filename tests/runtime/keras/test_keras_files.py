@@ -1,6 +1,15 @@
 """``.keras`` files: those real Keras 3 wrote (tests/runtime/keras/fixtures, made by
 make_fixtures.py) load here and predict what Keras predicted; those written here have
-Keras's layout and load back."""
+Keras's layout (members, config keys and values but names, h5 paths and shapes: checked
+against the fixture of each layer kind, so the rule holds without real Keras) and load back.
+
+Checked by hand in real Keras (3.15.1, ``KERAS_BACKEND=jax``, h5py 3.16): a file saved here
+for each fixture's model (keras_file_models.py: dense, dense_compiled with its Adam state,
+dropout_flatten_activation, functional_merge, embedding, conv1d, conv2d_pooling,
+batch_normalization, layer_normalization, simple_rnn, lstm, gru, reshape, activation_layers),
+and each fixture loaded here and saved again, load with ``keras.saving.load_model`` and
+predict what they predict here (rtol 1e-5); the compiled one brings ``iterations == 2``.
+"""
 
 import io
 import json
