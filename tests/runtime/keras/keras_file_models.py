@@ -7,57 +7,9 @@ from __future__ import annotations
 import numpy as np
 
 import runtime as rt
+from tests.runtime.keras.fixtures import fixture_models
 
-layers = rt.keras.layers
-
-
-def sequential(input_shape, *stack):
-    return rt.keras.Sequential([rt.keras.Input(input_shape), *stack])
-
-
-def functional_merge():
-    a, b = rt.keras.Input((3,)), rt.keras.Input((3,))
-    joined = layers.Concatenate()([layers.Dense(4)(a), b])
-    added = layers.Add()([layers.Dense(3)(joined), a])
-    return rt.keras.Model([a, b], layers.Dense(2)(added))
-
-
-MODELS = {
-    "dense": lambda: sequential((4,), layers.Dense(3, activation="relu"), layers.Dense(2)),
-    "dense_compiled": lambda: sequential((4,), layers.Dense(3, activation="tanh"), layers.Dense(1)),
-    "dropout_flatten_activation": lambda: sequential(
-        (2, 3), layers.Flatten(), layers.Dropout(0.5), layers.Dense(3), layers.Activation("tanh")
-    ),
-    "functional_merge": functional_merge,
-    "embedding": lambda: sequential((5,), layers.Embedding(10, 4), layers.Flatten()),
-    "conv1d": lambda: sequential((8, 3), layers.Conv1D(4, 3, activation="relu")),
-    "conv2d_pooling": lambda: sequential(
-        (8, 8, 2),
-        layers.Conv2D(3, (3, 3), padding="same"),
-        layers.MaxPooling2D(),
-        layers.AveragePooling2D(pool_size=2),
-        layers.GlobalAveragePooling2D(),
-    ),
-    "batch_normalization": lambda: sequential((4,), layers.BatchNormalization()),
-    "layer_normalization": lambda: sequential((3, 4), layers.LayerNormalization()),
-    "simple_rnn": lambda: sequential((5, 3), layers.SimpleRNN(4)),
-    "lstm": lambda: sequential((5, 3), layers.LSTM(4, return_sequences=True)),
-    "gru": lambda: sequential((5, 3), layers.GRU(4)),
-    "reshape": lambda: sequential((6,), layers.Reshape((2, 3)), layers.Dense(2)),
-    "activation_layers": lambda: sequential(
-        (4,),
-        layers.Dense(4),
-        layers.ReLU(),
-        layers.Dense(4),
-        layers.LeakyReLU(negative_slope=0.2),
-        layers.Dense(4),
-        layers.ELU(),
-        layers.Dense(4),
-        layers.PReLU(),
-        layers.Dense(3),
-        layers.Softmax(),
-    ),
-}
+MODELS = fixture_models.models(rt.keras)
 
 
 def inputs_for(name, model, rng):
