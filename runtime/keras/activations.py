@@ -379,10 +379,7 @@ def deserialize(config, custom_objects=None):
         return known[config]
     if not isinstance(config, dict):
         raise _unknown(config)
-    try:
-        return deserialize_object(config, known, "activation")
-    except ValueError:
-        raise _unknown(config) from None
+    return deserialize_object(config, known, "activation", lambda _: _unknown(config))
 
 
 def name_of(activation):

@@ -52,6 +52,7 @@ NAMESPACES = {
     "keras.metrics": "metrics",
     "keras.regularizers": "regularizers",
     "keras.constraints": "constraints",
+    "keras.optimizers.schedules": "optimizers.schedules",
     "keras": "models",  # Sequential and Model are top-level names in Keras
     "keras.models": "models",
 }
@@ -306,11 +307,16 @@ def _deserialize_function(config, custom_objects):
             "Expected 'config' to be a non-null str for a function classname,\n"
             f"instead got {type(name)}\nFull config: {config}"
         )
+    found = _locate_function(name, config, custom_objects)
+    if found is None:
+        raise _not_found("function", name, config)
+    return found
+
+
+def _locate_function(name, config, custom_objects):
     found = object_registration.get_registered_object(name, custom_objects)
     if found is None:
         found = builtin_object(name, config.get("module"), "function")
-    if found is None:
-        raise _not_found("function", name, config)
     return found
 
 
@@ -355,24 +361,37 @@ def _is_builtin(cls):
     return keras_module_of(cls) is not None
 
 
-def _find_class(class_name, config, custom_objects):
+def locate(config, custom_objects=None):
+    """The class or function a serialized object (a dict with ``class_name``) names, found
+    as ``deserialize_keras_object`` finds it (for Keras's own forms, ``__lambda__``...: the
+    function reading them), or None."""
+    custom_objects = {**(custom_objects or {}), **object_registration.scoped_objects()}
+    if config["class_name"] in _SPECIAL:
+        return _SPECIAL[config["class_name"]]
+    if config["class_name"] == "function":
+        name = config.get("config")
+        return _locate_function(name, config, custom_objects) if isinstance(name, str) else None
+    return _locate_class(config["class_name"], config, custom_objects)
+
+
+def _locate_class(class_name, config, custom_objects):
     registered_name = config.get("registered_name") or class_name
     for name in dict.fromkeys((registered_name, class_name)):
         found = object_registration.get_registered_object(name, custom_objects)
         if found is not None:
             return found
-    found = builtin_object(class_name, config.get("module"), "class")
+    return builtin_object(class_name, config.get("module"), "class")
+
+
+def _find_class(class_name, config, custom_objects):
+    found = _locate_class(class_name, config, custom_objects)
     if found is None:
         raise _not_found("class", class_name, config)
     return found
 
 
-class ObjectNotFoundError(TypeError):
-    """A config names a class or function found nowhere (Keras raises a TypeError)."""
-
-
 def _not_found(kind, name, config):
-    return ObjectNotFoundError(
+    return TypeError(
         f"Could not locate {kind} '{name}'. Make sure custom classes and functions are "
         "decorated with `@rt.keras.saving.register_keras_serializable()`. If they are already "
         "decorated, make sure they are all imported so that the decorator is run before trying "
