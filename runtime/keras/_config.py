@@ -10,8 +10,6 @@ package loads after these namespaces (it reads their public names).
 
 from __future__ import annotations
 
-import inspect
-
 
 def _serializer():
     from runtime.keras.saving import serialization  # see the module's docstring
@@ -48,20 +46,3 @@ def deserialize_object(identifier, names, kind, unknown=None):
     return serialization.deserialize_keras_object(
         {**identifier, "config": identifier.get("config") or {}}, custom_objects=names
     )
-
-
-def construct(cls, config, passed_on=()):
-    """``cls(**config)``, less the keys its constructor does not take whose value is None or
-    False: a Keras option left unused (a newer Keras's ``quantization_config``, an option not
-    implemented here). Other unknown keys reach the constructor, which refuses them. Keys in
-    ``passed_on`` are kept when the constructor takes ``**kwargs`` (it passes them on)."""
-    parameters = inspect.signature(cls.__init__).parameters
-    takes_kwargs = any(p.kind is p.VAR_KEYWORD for p in parameters.values())
-    kept = {
-        key: value
-        for key, value in config.items()
-        if key in parameters
-        or (value is not None and value is not False)
-        or (takes_kwargs and key in passed_on)
-    }
-    return cls(**kept)

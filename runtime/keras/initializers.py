@@ -25,7 +25,8 @@ import numpy as np
 
 from runtime.core import context, dtypes
 from runtime.keras import backend
-from runtime.keras._config import construct, deserialize_object, serialize_object
+from runtime.keras._config import deserialize_object, serialize_object
+from runtime.keras._construct import construct
 from runtime.ops.constant_ops import convert_to_tensor
 from runtime.ops.random_ops import normal, uniform
 

@@ -24,7 +24,7 @@ import textwrap
 
 from runtime.core.tensor_shape import TensorShape
 from runtime.keras import regularizers
-from runtime.keras._config import construct
+from runtime.keras._construct import construct
 from runtime.keras.saving.serialization import deserialize_keras_object
 
 _PLAIN = (str, int, float, bool, type(None))

@@ -39,7 +39,7 @@ import numpy as np
 from runtime.core import dtypes
 from runtime.core.tensor import Tensor
 from runtime.core.tensor_shape import TensorShape
-from runtime.keras._config import construct
+from runtime.keras._construct import construct
 from runtime.keras.saving import object_registration
 
 # Keras's public module of each rt.keras namespace whose classes a config may name.
