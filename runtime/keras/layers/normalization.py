@@ -338,10 +338,8 @@ class LayerNormalization(_Normalization):
         )  # fmt: skip
 
     def build(self, input_shape):
-        self._normalized_axes = _axes(self.axis, len(input_shape), self.name)
-        if not isinstance(self.axis, list):  # as Keras 3: a list, as given, in the config
-            self.axis = [self.axis]
-        shape = tuple(input_shape[d] for d in self._normalized_axes)
+        self.axis = _axes(self.axis, len(input_shape), self.name)
+        shape = tuple(input_shape[d] for d in self.axis)
         self.gamma = self.beta = None
         if self.scale or self.rms_scaling:
             self.gamma = self.add_weight("gamma", shape, initializer=self.gamma_initializer)
@@ -350,9 +348,8 @@ class LayerNormalization(_Normalization):
 
     def call(self, inputs):
         rank = inputs.shape.rank
-        axes = self._normalized_axes
-        gamma, beta = (_broadcast(w, axes, rank) for w in (self.gamma, self.beta))
-        mean, variance = moments(inputs, axes, keepdims=True)
+        gamma, beta = (_broadcast(w, self.axis, rank) for w in (self.gamma, self.beta))
+        mean, variance = moments(inputs, self.axis, keepdims=True)
         if self.rms_scaling:  # Keras 3's deprecated form: scaled by the variance, not centered
             return inputs * (1.0 / sqrt(variance + self.epsilon)) * gamma
         return batch_normalization(inputs, mean, variance, beta, gamma, self.epsilon)
