@@ -1,63 +1,48 @@
-"""Keras 3's serialized form of an object, shared by initializers, regularizers, constraints
-and layers: ``{"module": ..., "class_name": ..., "config": ..., "registered_name": ...}``.
+"""The namespaces' (initializers, regularizers, constraints, activations) way into the one
+serializer, ``runtime.keras.saving.serialization``: Keras 3's form ``{"module", "class_name",
+"config", "registered_name"}``. The serializer is imported at call time, since the saving
+package loads after these namespaces (it reads their public names).
 
 >>> import runtime as rt
->>> serialize_object(rt.keras.initializers.Zeros(), "keras.initializers")
+>>> serialize_object(rt.keras.initializers.Zeros())
 {'module': 'keras.initializers', 'class_name': 'Zeros', 'config': {}, 'registered_name': None}
 """
 
 from __future__ import annotations
 
-import inspect
+
+def _serializer():
+    from runtime.keras.saving import serialization  # see the module's docstring
+
+    return serialization
 
 
-def serialize_object(obj, module):
-    """``obj`` as Keras 3 writes it in a config: its class, its ``get_config()``. A class of
-    the user's own gets its module and a registered name, as Keras' ``serialize_keras_object``."""
-    cls = type(obj)
-    ours = cls.__module__.startswith("runtime.keras")
-    return {
-        "module": module if ours else cls.__module__,
-        "class_name": cls.__name__,
-        "config": obj.get_config(),
-        "registered_name": None if ours else cls.__name__,
-    }
+def serialize_object(obj):
+    """``obj`` as ``serialize_keras_object`` writes it; None stays None."""
+    return None if obj is None else _serializer().serialize_keras_object(obj)
 
 
-def deserialize_object(identifier, classes, kind):
-    """The object a class name (``"L2"``, ``"l2"``) or a serialized dict names, among
-    ``classes`` (name -> class). ``kind`` names what is looked up in the error."""
+def deserialize_object(identifier, names, kind, unknown=None):
+    """The object a name (``"L2"``, ``"l2"``) or a serialized dict describes, the name looked
+    up first in the namespace's ``names`` (name -> class), then among registered objects.
+    For what is found nowhere, ``unknown(name)`` (the namespace's own error) is raised, or a
+    ValueError in Keras's words naming ``kind``."""
     if isinstance(identifier, str):
         identifier = {"class_name": identifier, "config": {}}
     if not isinstance(identifier, dict) or "class_name" not in identifier:
         raise ValueError(f"Could not interpret {kind} identifier: {identifier}")
-    name = identifier["class_name"]
-    cls = classes.get(name)
-    if cls is None:
+    serialization = _serializer()
+    if serialization.locate(identifier, names) is None:
+        name = identifier["class_name"]
+        if name == "function" and isinstance(identifier.get("config"), str):
+            name = identifier["config"]  # a function's config is its name
+        if unknown is not None:
+            raise unknown(name)
         raise ValueError(
             f"Could not locate class '{name}'. Make sure custom classes are decorated with "
             f"`@keras.saving.register_keras_serializable()`. Unknown {kind}: {name!r}. "
-            f"Use one of {sorted(classes)}."
+            f"Use one of {sorted(names)}."
         )
-    config = identifier.get("config") or {}
-    if inspect.isclass(cls):
-        from_config = getattr(cls, "from_config", None)
-        return from_config(config) if from_config else cls(**config)
-    return cls
-
-
-def construct(cls, config, passed_on=()):
-    """``cls(**config)``, less the keys its constructor does not take whose value is None or
-    False: a Keras option left unused (a newer Keras's ``quantization_config``, an option not
-    implemented here). Other unknown keys reach the constructor, which refuses them. Keys in
-    ``passed_on`` are kept when the constructor takes ``**kwargs`` (it passes them on)."""
-    parameters = inspect.signature(cls.__init__).parameters
-    takes_kwargs = any(p.kind is p.VAR_KEYWORD for p in parameters.values())
-    kept = {
-        key: value
-        for key, value in config.items()
-        if key in parameters
-        or (value is not None and value is not False)
-        or (takes_kwargs and key in passed_on)
-    }
-    return cls(**kept)
+    return serialization.deserialize_keras_object(
+        {**identifier, "config": identifier.get("config") or {}}, custom_objects=names
+    )

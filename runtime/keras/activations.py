@@ -15,6 +15,7 @@ array([-5.,  1.,  6.], dtype=float32)
 from __future__ import annotations
 
 from runtime.keras import _math as math_ops
+from runtime.keras._config import deserialize_object, serialize_object
 from runtime.ops import nn_ops
 from runtime.ops.array_ops import expand_dims, shape_of, split, stack, stop_gradient, zeros_like
 from runtime.ops.broadcast_ops import where
@@ -354,44 +355,31 @@ def get(identifier):
 
 def serialize(activation):
     """What Keras 3 writes in a config: a built-in activation's name; for a function of the
-    user's, a dict naming it."""
+    user's, what ``serialize_keras_object`` writes (its registered name).
+
+    >>> serialize(relu)
+    'relu'
+    """
     name = getattr(activation, "__name__", None)
     if name in _BY_NAME and _BY_NAME[name] is activation:
         return name
-    if hasattr(activation, "get_config"):
-        from runtime.keras._config import serialize_object
-
-        return serialize_object(activation, "keras.activations")
-    if name is None:
+    if name is None and not hasattr(activation, "get_config"):
         raise ValueError(
             f"Unknown activation function '{activation}' cannot be serialized due to invalid "
             "function name."
         )
-    return {
-        "module": getattr(activation, "__module__", None),
-        "class_name": "function",
-        "config": name,
-        "registered_name": name,
-    }
+    return serialize_object(activation)
 
 
 def deserialize(config, custom_objects=None):
     """The activation a name or a serialized dict (``{"class_name": "function", "config":
     "relu"}``) names; ``custom_objects`` maps further names to functions."""
     known = {**_BY_NAME, **(custom_objects or {})}
-    if isinstance(config, dict):
-        name = config.get("config") if config.get("class_name") == "function" else None
-        name = name or config.get("class_name")
-        if isinstance(name, str) and name in known:
-            found = known[name]
-            inner = config.get("config")
-            if isinstance(found, type) and isinstance(inner, dict):
-                return found(**inner)
-            return found
-        raise _unknown(config)
     if isinstance(config, str) and config in known:
         return known[config]
-    raise _unknown(config)
+    if not isinstance(config, dict):
+        raise _unknown(config)
+    return deserialize_object(config, known, "activation", lambda _: _unknown(config))
 
 
 def name_of(activation):

@@ -112,9 +112,7 @@ _BY_NAME.update(
 
 def serialize(constraint):
     """Keras 3's serialized form (None for None)."""
-    if constraint is None:
-        return None
-    return serialize_object(constraint, "keras.constraints")
+    return serialize_object(constraint)
 
 
 def deserialize(config, custom_objects=None):

@@ -11,8 +11,10 @@ model's initial weights the same on every run.
 >>> rt.random.set_seed(1); b = init((4, 2))
 >>> bool(rt.reduce_all(a == b)), bool(rt.reduce_max(rt.abs(a)) <= (6 / (4 + 2)) ** 0.5)
 (True, True)
->>> serialize(GlorotUniform())["config"], get("he_normal")
-({'seed': None}, HeNormal(seed=None))
+>>> serialize(GlorotUniform())["config"]
+{'seed': None, 'input_axes': None, 'output_axes': None}
+>>> type(get("he_normal")).__name__
+'HeNormal'
 """
 
 from __future__ import annotations
@@ -23,7 +25,8 @@ import numpy as np
 
 from runtime.core import context, dtypes
 from runtime.keras import backend
-from runtime.keras._config import construct, deserialize_object, serialize_object
+from runtime.keras._config import deserialize_object, serialize_object
+from runtime.keras._construct import construct
 from runtime.ops.constant_ops import convert_to_tensor
 from runtime.ops.random_ops import normal, uniform
 
@@ -259,13 +262,14 @@ class VarianceScaling(_Seeded):
 
 
 def _preset(name, scale, mode, distribution, doc):
-    """A VarianceScaling of fixed settings whose config is only its seed, as in Keras."""
+    """A VarianceScaling of fixed settings whose config is its seed (and Keras 3's axes,
+    always None here), as in Keras."""
 
     def __init__(self, seed=None):
         VarianceScaling.__init__(self, scale, mode, distribution, seed)
 
     def get_config(self):
-        return {"seed": self.seed}
+        return {"seed": self.seed, "input_axes": None, "output_axes": None}
 
     namespace = {"__init__": __init__, "get_config": get_config, "__doc__": doc}
     namespace["__module__"] = __name__
@@ -368,7 +372,7 @@ random_uniform, random_normal, truncated_normal = RandomUniform, RandomNormal, T
 def serialize(initializer):
     """Keras 3's serialized form: ``{"module": "keras.initializers", "class_name": ...,
     "config": ..., "registered_name": None}``."""
-    return serialize_object(initializer, "keras.initializers")
+    return serialize_object(initializer)
 
 
 def deserialize(config, custom_objects=None):

@@ -151,9 +151,7 @@ _BY_NAME = {
 
 def serialize(regularizer):
     """Keras 3's serialized form (None for None)."""
-    if regularizer is None:
-        return None
-    return serialize_object(regularizer, "keras.regularizers")
+    return serialize_object(regularizer)
 
 
 def deserialize(config, custom_objects=None):

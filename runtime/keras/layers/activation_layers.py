@@ -31,6 +31,8 @@ class Softmax(_SameShape):
     """``softmax`` along ``axis`` (an int or a tuple of ints). Where a ``mask`` given to the
     call is False (or at most 0.5), the output is 0 and the other entries share the whole."""
 
+    _built_at_init = True  # as Keras 3: its config in a .keras file has no build config
+
     def __init__(self, axis=-1, **kwargs):
         super().__init__(**kwargs)
         self.axis = axis
@@ -75,6 +77,8 @@ def _large_negative(dtype):
 class ReLU(_SameShape):
     """``activations.relu(x, negative_slope, max_value, threshold)``."""
 
+    _built_at_init = True  # as Keras 3: its config in a .keras file has no build config
+
     def __init__(self, max_value=None, negative_slope=0.0, threshold=0.0, **kwargs):
         super().__init__(**kwargs)
         if max_value is not None and max_value < 0.0:
@@ -114,6 +118,8 @@ class ReLU(_SameShape):
 class LeakyReLU(_SameShape):
     """``x`` where ``x > 0``, else ``negative_slope * x`` (default 0.3)."""
 
+    _built_at_init = True  # as Keras 3: its config in a .keras file has no build config
+
     def __init__(self, negative_slope=0.3, **kwargs):
         if "alpha" in kwargs:  # Keras 2's name
             negative_slope = kwargs.pop("alpha")
@@ -138,6 +144,8 @@ class LeakyReLU(_SameShape):
 class ELU(_SameShape):
     """``x`` for ``x > 0``, else ``alpha * (exp(x) - 1)``. Its config, as Keras 3's, does not
     hold ``alpha``."""
+
+    _built_at_init = True  # as Keras 3: its config in a .keras file has no build config
 
     def __init__(self, alpha=1.0, **kwargs):
         super().__init__(**kwargs)

@@ -9,8 +9,6 @@
 
 from __future__ import annotations
 
-from runtime.keras import activations, initializers
-
 
 def standardize_tuple(value, n, name, allow_zero=False):
     """``value`` (an int, or ``n`` of them) as a tuple of ``n`` ints, each > 0 (>= 0 with
@@ -70,66 +68,3 @@ def check_rank(layer, shape, ndim, at_least=False):
         f'Input 0 of layer "{layer.name}" is incompatible with the layer: expected {kind}={ndim}, '
         f"found ndim={len(shape)}. Full shape received: {tuple(shape)}"
     )
-
-
-# --- configs --------------------------------------------------------------------------------
-
-
-def base_config(layer, layer_class):
-    """``name``, ``trainable``, ``dtype``: the base layer's config where it writes one."""
-    base = getattr(layer_class, "get_config", None)
-    if base is not None:
-        return base(layer)
-    return {"name": layer.name, "trainable": layer.trainable, "dtype": layer._dtype.name}
-
-
-class Configured:
-    """``from_config`` for the layers here: the base layer's where it has one, else
-    ``cls(**config)`` (a serialized dtype read as its name)."""
-
-    @classmethod
-    def from_config(cls, config):
-        base = getattr(super(), "from_config", None)
-        if base is not None:
-            return base(config)
-        config = dict(config)
-        if isinstance(config.get("dtype"), dict):
-            config["dtype"] = config["dtype"].get("config", {}).get("name")
-        return cls(**config)
-
-
-def serialize_activation(activation):
-    """Keras's name of a built-in activation (``"relu"``, ``"linear"``)."""
-    return activations.name_of(activation)
-
-
-def serialize_initializer(initializer):
-    """Keras 3's serialized initializer: module, class name and config."""
-    serialize = getattr(initializers, "serialize", None)
-    if serialize is not None:
-        return serialize(initializer)
-    config = {k: v for k, v in vars(initializer).items() if not k.startswith("_")}
-    if isinstance(initializer, initializers.VarianceScaling) and type(initializer) is not initializers.VarianceScaling:  # fmt: skip
-        config = {"seed": initializer.seed}  # GlorotUniform(seed): its scale and mode are fixed
-    return {
-        "module": "keras.initializers",
-        "class_name": type(initializer).__name__,
-        "config": config,
-        "registered_name": None,
-    }
-
-
-def serialize_option(value):
-    """A regularizer or constraint as given (None, a name, or an object with a config)."""
-    if value is None or isinstance(value, str):
-        return value
-    config = value.get_config() if hasattr(value, "get_config") else {}
-    return {"module": type(value).__module__, "class_name": type(value).__name__,
-            "config": config, "registered_name": None}  # fmt: skip
-
-
-def initializer_from_config(value):
-    """An initializer from its name, itself, or its serialized form."""
-    if isinstance(value, dict) and "class_name" in value:
-        return getattr(initializers, value["class_name"])(**value.get("config", {}))
-    return initializers.get(value)

@@ -13,9 +13,8 @@ TensorShape([2, 6])
 from __future__ import annotations
 
 from runtime.core.tensor_shape import TensorShape
-from runtime.keras.layers import config_keys
 from runtime.keras.layers.base import Layer
-from runtime.keras.layers.rnn import GRU, LSTM, RNN, SimpleRNN
+from runtime.keras.saving.serialization import deserialize_keras_object, serialize_keras_object
 from runtime.ops.array_ops import concat
 
 _MERGE_MODES = ("sum", "mul", "ave", "concat", None)
@@ -151,29 +150,17 @@ class Bidirectional(Layer):
         return merged if self.merge_mode is None else output
 
     def get_config(self):
-        def serialized(layer):
-            return {
-                "module": "keras.layers",
-                "class_name": type(layer).__name__,
-                "config": layer.get_config(),
-                "registered_name": None,
-            }
-
         return {
-            **config_keys.base_config(self),
+            **super().get_config(),
             "merge_mode": self.merge_mode,
-            "layer": serialized(self.forward_layer),
-            "backward_layer": serialized(self.backward_layer),
+            "layer": serialize_keras_object(self.forward_layer),
+            "backward_layer": serialize_keras_object(self.backward_layer),
         }
 
     @classmethod
     def from_config(cls, config):
         config = dict(config)
-        known = {c.__name__: c for c in (SimpleRNN, LSTM, GRU, RNN)}
         for key in ("layer", "backward_layer"):
-            entry = config.get(key)
-            if isinstance(entry, dict):
-                if entry["class_name"] not in known:
-                    raise ValueError(f"Unknown layer class: {entry['class_name']!r}")
-                config[key] = known[entry["class_name"]].from_config(entry["config"])
-        return config_keys.from_config(cls, config)
+            if isinstance(config.get(key), dict):
+                config[key] = deserialize_keras_object(config[key])
+        return super().from_config(config)

@@ -20,7 +20,7 @@ array([[4., 6., 6., 4.],
 from __future__ import annotations
 
 from runtime.core.tensor_shape import TensorShape
-from runtime.keras import activations
+from runtime.keras import activations, constraints, initializers, regularizers
 from runtime.keras.layers import arguments as args
 from runtime.keras.layers.base import Layer
 from runtime.ops.array_ops import concat, reshape, transpose
@@ -29,7 +29,7 @@ from runtime.ops.conv_ops import conv1d, conv2d
 from runtime.ops.padding_ops import pad
 
 
-class _Conv(args.Configured, Layer):
+class _Conv(Layer):
     """A ``rank``-D convolution layer (Keras's BaseConv)."""
 
     rank = None
@@ -67,8 +67,8 @@ class _Conv(args.Configured, Layer):
         self.data_format = args.standardize_data_format(data_format)
         self.activation = activations.get(activation)
         self.use_bias = use_bias
-        self.kernel_initializer = args.initializer_from_config(kernel_initializer)
-        self.bias_initializer = args.initializer_from_config(bias_initializer)
+        self.kernel_initializer = initializers.get(kernel_initializer)
+        self.bias_initializer = initializers.get(bias_initializer)
         # Kept, and given to the weights (add_weight's regularizer and constraint), as Keras does.
         self.kernel_regularizer = kernel_regularizer
         self.bias_regularizer = bias_regularizer
@@ -188,7 +188,7 @@ class _Conv(args.Configured, Layer):
         return TensorShape([shape[0], *out, self.filters])
 
     def get_config(self):
-        config = args.base_config(self, Layer)
+        config = super().get_config()
         config.update(
             {
                 "filters": self.filters,
@@ -198,17 +198,15 @@ class _Conv(args.Configured, Layer):
                 "data_format": self.data_format,
                 "dilation_rate": self.dilation_rate,
                 "groups": self.groups,
-                "activation": args.serialize_activation(self.activation),
+                "activation": activations.serialize(self.activation),
                 "use_bias": self.use_bias,
-                "kernel_initializer": args.serialize_initializer(self.kernel_initializer),
-                "bias_initializer": args.serialize_initializer(self.bias_initializer),
-                "kernel_regularizer": args.serialize_option(self.kernel_regularizer),
-                "bias_regularizer": args.serialize_option(self.bias_regularizer),
-                "activity_regularizer": args.serialize_option(
-                    getattr(self, "activity_regularizer", None)
-                ),
-                "kernel_constraint": args.serialize_option(self.kernel_constraint),
-                "bias_constraint": args.serialize_option(self.bias_constraint),
+                "kernel_initializer": initializers.serialize(self.kernel_initializer),
+                "bias_initializer": initializers.serialize(self.bias_initializer),
+                "kernel_regularizer": regularizers.serialize(self.kernel_regularizer),
+                "bias_regularizer": regularizers.serialize(self.bias_regularizer),
+                "activity_regularizer": regularizers.serialize(self.activity_regularizer),
+                "kernel_constraint": constraints.serialize(self.kernel_constraint),
+                "bias_constraint": constraints.serialize(self.bias_constraint),
             }
         )
         return config

@@ -152,6 +152,8 @@ def _lambda_from_code(config):
 class Identity(Layer):
     """Returns its inputs as they are (a placeholder layer)."""
 
+    _built_at_init = True  # as Keras 3: its config in a .keras file has no build config
+
     def call(self, inputs):
         return inputs
 

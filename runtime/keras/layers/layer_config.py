@@ -24,7 +24,7 @@ import textwrap
 
 from runtime.core.tensor_shape import TensorShape
 from runtime.keras import regularizers
-from runtime.keras._config import construct
+from runtime.keras._construct import construct
 from runtime.keras.saving.serialization import deserialize_keras_object
 
 _PLAIN = (str, int, float, bool, type(None))
@@ -109,10 +109,11 @@ def _must_override(class_name, reason):
     )
 
 
-def from_config(cls, config):
+def from_config(cls, config, passed_on=None):
     """``cls(**config)``: the dtype policy read as its name, serialized initializers,
     regularizers, constraints and activations made again, options left unused dropped
-    (``construct``)."""
+    (``construct``; the keys ``passed_on``, the base layer's by default, are kept for a
+    constructor taking ``**kwargs``)."""
     config = dict(config)
     for key, value in config.items():
         if key == "dtype":
@@ -120,7 +121,7 @@ def from_config(cls, config):
         elif key.endswith(_MADE_BY_GET) and isinstance(value, dict) and "class_name" in value:
             config[key] = deserialize_keras_object(value)
     try:
-        return construct(cls, config, passed_on=_LAYER_KEYWORDS)
+        return construct(cls, config, passed_on=passed_on or _LAYER_KEYWORDS)
     except Exception as error:  # Keras 3's wording and type: the config is what is wrong
         raise TypeError(
             f"Error when deserializing class '{cls.__name__}' using config={config}.\n\n"

@@ -20,7 +20,7 @@ import numbers
 from runtime.core.tensor import Tensor
 from runtime.core.tensor_shape import TensorShape
 from runtime.functions.control_flow import cond
-from runtime.keras.layers import config_keys
+from runtime.keras import constraints, initializers, regularizers
 from runtime.keras.layers.base import Layer
 from runtime.ops.array_ops import reshape, shape_of, stop_gradient
 from runtime.ops.constant_ops import cast, convert_to_tensor
@@ -83,8 +83,8 @@ class _Normalization(Layer):
 
     def _keep_affine(self, center, scale, beta_initializer, gamma_initializer, **others):
         self.center, self.scale = bool(center), bool(scale)
-        self.beta_initializer = config_keys.initializer(beta_initializer)
-        self.gamma_initializer = config_keys.initializer(gamma_initializer)
+        self.beta_initializer = initializers.get(beta_initializer)
+        self.gamma_initializer = initializers.get(gamma_initializer)
         for key, value in others.items():  # regularizers and constraints, kept for the config
             setattr(self, key, value)
 
@@ -100,17 +100,13 @@ class _Normalization(Layer):
 
     def _affine_config(self):
         return {
-            "beta_initializer": config_keys.serialize_initializer(self.beta_initializer),
-            "gamma_initializer": config_keys.serialize_initializer(self.gamma_initializer),
-            "beta_regularizer": config_keys.serialize_other(self.beta_regularizer),
-            "gamma_regularizer": config_keys.serialize_other(self.gamma_regularizer),
-            "beta_constraint": config_keys.serialize_other(self.beta_constraint),
-            "gamma_constraint": config_keys.serialize_other(self.gamma_constraint),
+            "beta_initializer": initializers.serialize(self.beta_initializer),
+            "gamma_initializer": initializers.serialize(self.gamma_initializer),
+            "beta_regularizer": regularizers.serialize(self.beta_regularizer),
+            "gamma_regularizer": regularizers.serialize(self.gamma_regularizer),
+            "beta_constraint": constraints.serialize(self.beta_constraint),
+            "gamma_constraint": constraints.serialize(self.gamma_constraint),
         }
-
-    @classmethod
-    def from_config(cls, config):
-        return config_keys.from_config(cls, config)
 
     def compute_output_shape(self, input_shape):
         axis = getattr(self, "axis", -1)
@@ -157,8 +153,8 @@ class BatchNormalization(_Normalization):
             beta_regularizer=beta_regularizer, gamma_regularizer=gamma_regularizer,
             beta_constraint=beta_constraint, gamma_constraint=gamma_constraint,
         )  # fmt: skip
-        self.moving_mean_initializer = config_keys.initializer(moving_mean_initializer)
-        self.moving_variance_initializer = config_keys.initializer(moving_variance_initializer)
+        self.moving_mean_initializer = initializers.get(moving_mean_initializer)
+        self.moving_variance_initializer = initializers.get(moving_variance_initializer)
         self.renorm, self.renorm_clipping, self.renorm_momentum = (
             renorm,
             renorm_clipping,
@@ -293,20 +289,16 @@ class BatchNormalization(_Normalization):
 
     def get_config(self):
         return {
-            **config_keys.base_config(self),
+            **super().get_config(),
             "axis": self.axis,
             "momentum": self.momentum,
             "epsilon": self.epsilon,
             "center": self.center,
             "scale": self.scale,
-            "beta_initializer": config_keys.serialize_initializer(self.beta_initializer),
-            "gamma_initializer": config_keys.serialize_initializer(self.gamma_initializer),
-            "moving_mean_initializer": config_keys.serialize_initializer(
-                self.moving_mean_initializer
-            ),
-            "moving_variance_initializer": config_keys.serialize_initializer(
-                self.moving_variance_initializer
-            ),
+            "beta_initializer": initializers.serialize(self.beta_initializer),
+            "gamma_initializer": initializers.serialize(self.gamma_initializer),
+            "moving_mean_initializer": initializers.serialize(self.moving_mean_initializer),
+            "moving_variance_initializer": initializers.serialize(self.moving_variance_initializer),
             **{k: v for k, v in self._affine_config().items() if "initializer" not in k},
             "synchronized": self.synchronized,
             "renorm": self.renorm,
@@ -374,7 +366,7 @@ class LayerNormalization(_Normalization):
 
     def get_config(self):
         return {
-            **config_keys.base_config(self),
+            **super().get_config(),
             "axis": self.axis,
             "epsilon": self.epsilon,
             "center": self.center,
@@ -463,7 +455,7 @@ class GroupNormalization(_Normalization):
 
     def get_config(self):
         return {
-            **config_keys.base_config(self),
+            **super().get_config(),
             "groups": self.groups,
             "axis": self.axis,
             "epsilon": self.epsilon,
@@ -475,6 +467,8 @@ class GroupNormalization(_Normalization):
 
 class UnitNormalization(Layer):
     """Scales each example to unit L2 norm over ``axis``: ``x / sqrt(max(sum(x**2), 1e-12))``."""
+
+    _built_at_init = True  # as Keras 3: its config in a .keras file has no build config
 
     def __init__(self, axis=-1, **kwargs):
         super().__init__(**kwargs)
@@ -496,8 +490,4 @@ class UnitNormalization(Layer):
         return TensorShape(input_shape)
 
     def get_config(self):
-        return {**config_keys.base_config(self), "axis": self.axis}
-
-    @classmethod
-    def from_config(cls, config):
-        return config_keys.from_config(cls, config)
+        return {**super().get_config(), "axis": self.axis}

@@ -27,8 +27,10 @@ _POOLS = {("max", 1): max_pool1d, ("max", 2): max_pool2d,
           ("average", 1): avg_pool1d, ("average", 2): avg_pool2d}  # fmt: skip
 
 
-class _Pooling(args.Configured, Layer):
+class _Pooling(Layer):
     """Keras's BasePooling: ``pool_mode`` (``"max"`` or ``"average"``) over windows."""
+
+    _built_at_init = True  # as Keras 3: its config in a .keras file has no build config
 
     rank = None
     pool_mode = None
@@ -77,7 +79,7 @@ class _Pooling(args.Configured, Layer):
         return TensorShape([shape[0], *out, shape[-1]])
 
     def get_config(self):
-        config = args.base_config(self, Layer)
+        config = super().get_config()
         config.update(
             {
                 "pool_size": self.pool_size,
@@ -137,9 +139,11 @@ class AveragePooling2D(_Pooling):
 # --- global pooling -------------------------------------------------------------------------
 
 
-class _GlobalPooling(args.Configured, Layer):
+class _GlobalPooling(Layer):
     """Keras's BaseGlobalPooling: one value per channel (``keepdims``: the spatial dims
     kept, as 1s)."""
+
+    _built_at_init = True  # as Keras 3: its config in a .keras file has no build config
 
     rank = None
     reduce = None
@@ -165,7 +169,7 @@ class _GlobalPooling(args.Configured, Layer):
         return TensorShape([shape[0], shape[1], *spatial])
 
     def get_config(self):
-        config = args.base_config(self, Layer)
+        config = super().get_config()
         config.update({"data_format": self.data_format, "keepdims": self.keepdims})
         return config
 

@@ -63,6 +63,8 @@ def _resolved(example_shape, target_shape):
 class Reshape(Layer):
     """Reshapes each example to ``target_shape`` (one size may be -1: inferred)."""
 
+    _built_at_init = True  # as Keras 3: its config in a .keras file has no build config
+
     def __init__(self, target_shape, **kwargs):
         super().__init__(**kwargs)
         self.target_shape = _checked_target_shape(target_shape)

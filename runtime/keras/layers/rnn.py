@@ -23,16 +23,16 @@ from runtime.core import nest
 from runtime.core.tensor import Tensor
 from runtime.core.tensor_shape import TensorShape
 from runtime.functions.control_flow import while_loop
-from runtime.keras.layers import config_keys
+from runtime.keras import regularizers
+from runtime.keras.layers import layer_config
 from runtime.keras.layers.base import Layer
 from runtime.keras.layers.rnn_cells import (
     GRUCell,
     LSTMCell,
     SimpleRNNCell,
     StackedRNNCells,
-    deserialize_cell,
-    serialize_cell,
 )
+from runtime.keras.saving.serialization import deserialize_keras_object, serialize_keras_object
 from runtime.ops.array_ops import shape_of, stack, transpose
 from runtime.ops.broadcast_ops import where, zeros
 from runtime.ops.constant_ops import cast, convert_to_tensor
@@ -214,23 +214,21 @@ class RNN(Layer):
 
     def get_config(self):
         return {
-            **config_keys.base_config(self),
+            **super().get_config(),
             "return_sequences": self.return_sequences,
             "return_state": self.return_state,
             "go_backwards": self.go_backwards,
             "stateful": self.stateful,
             "unroll": self.unroll,
             "zero_output_for_mask": self.zero_output_for_mask,
-            "cell": serialize_cell(self.cell),
+            "cell": serialize_keras_object(self.cell),
         }
 
     @classmethod
     def from_config(cls, config):
         config = dict(config)
-        cell = config.pop("cell")
-        if isinstance(cell, dict):
-            cell = deserialize_cell(cell)
-        return config_keys.from_config(lambda **kw: cls(cell, **kw), config)
+        config["cell"] = deserialize_keras_object(config["cell"])
+        return super().from_config(config)
 
 
 def zeros_like_output(output):
@@ -269,16 +267,15 @@ class _CellLayer(RNN):
         for key in ("name", "trainable", "dtype"):
             cell_config.pop(key)
         if "activity_regularizer" in self._extra_keys:
-            cell_config["activity_regularizer"] = config_keys.serialize_other(
-                self.activity_regularizer
-            )
+            cell_config["activity_regularizer"] = regularizers.serialize(self.activity_regularizer)
         if "seed" not in self._extra_keys:
             cell_config.pop("seed", None)
         return {**config, **cell_config}
 
     @classmethod
     def from_config(cls, config):
-        return config_keys.from_config(cls, config)
+        # Every key reaches the constructor, which hands the cell's on to the cell.
+        return layer_config.from_config(cls, config, passed_on=set(config))
 
 
 def _cell_property(name):

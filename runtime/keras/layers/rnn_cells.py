@@ -20,9 +20,9 @@ import numbers
 
 from runtime.core import dtypes
 from runtime.core.tensor import Tensor
-from runtime.keras import activations, initializers
-from runtime.keras.layers import config_keys
+from runtime.keras import activations, constraints, initializers, regularizers
 from runtime.keras.layers.base import Layer
+from runtime.keras.saving.serialization import deserialize_keras_object, serialize_keras_object
 from runtime.ops.array_ops import concat
 from runtime.ops.broadcast_ops import zeros
 from runtime.ops.constant_ops import cast
@@ -84,9 +84,9 @@ class _Cell(Layer):
         self.units = int(units)
         self.activation = activations.get(activation)
         self.use_bias = use_bias
-        self.kernel_initializer = config_keys.initializer(kernel_initializer)
-        self.recurrent_initializer = config_keys.initializer(recurrent_initializer)
-        self.bias_initializer = config_keys.initializer(bias_initializer)
+        self.kernel_initializer = initializers.get(kernel_initializer)
+        self.recurrent_initializer = initializers.get(recurrent_initializer)
+        self.bias_initializer = initializers.get(bias_initializer)
         self.kernel_regularizer, self.recurrent_regularizer = (
             kernel_regularizer,
             recurrent_regularizer,
@@ -176,31 +176,27 @@ class _Cell(Layer):
     def get_config(self):
         values = {
             "units": self.units,
-            "activation": config_keys.serialize_activation(self.activation),
-            "recurrent_activation": config_keys.serialize_activation(
-                getattr(self, "recurrent_activation", None)
+            "activation": activations.serialize(self.activation),
+            "recurrent_activation": activations.serialize(
+                getattr(self, "recurrent_activation", activations.linear)
             ),
             "use_bias": self.use_bias,
             "unit_forget_bias": getattr(self, "unit_forget_bias", None),
-            "kernel_initializer": config_keys.serialize_initializer(self.kernel_initializer),
-            "recurrent_initializer": config_keys.serialize_initializer(self.recurrent_initializer),
-            "bias_initializer": config_keys.serialize_initializer(self.bias_initializer),
-            "kernel_regularizer": config_keys.serialize_other(self.kernel_regularizer),
-            "recurrent_regularizer": config_keys.serialize_other(self.recurrent_regularizer),
-            "bias_regularizer": config_keys.serialize_other(self.bias_regularizer),
-            "kernel_constraint": config_keys.serialize_other(self.kernel_constraint),
-            "recurrent_constraint": config_keys.serialize_other(self.recurrent_constraint),
-            "bias_constraint": config_keys.serialize_other(self.bias_constraint),
+            "kernel_initializer": initializers.serialize(self.kernel_initializer),
+            "recurrent_initializer": initializers.serialize(self.recurrent_initializer),
+            "bias_initializer": initializers.serialize(self.bias_initializer),
+            "kernel_regularizer": regularizers.serialize(self.kernel_regularizer),
+            "recurrent_regularizer": regularizers.serialize(self.recurrent_regularizer),
+            "bias_regularizer": regularizers.serialize(self.bias_regularizer),
+            "kernel_constraint": constraints.serialize(self.kernel_constraint),
+            "recurrent_constraint": constraints.serialize(self.recurrent_constraint),
+            "bias_constraint": constraints.serialize(self.bias_constraint),
             "dropout": self.dropout,
             "recurrent_dropout": self.recurrent_dropout,
             "reset_after": getattr(self, "reset_after", None),
             "seed": self.seed,
         }
-        return {**config_keys.base_config(self), **{k: values[k] for k in self._config_order}}
-
-    @classmethod
-    def from_config(cls, config):
-        return config_keys.from_config(cls, config)
+        return {**super().get_config(), **{k: values[k] for k in self._config_order}}
 
 
 _COMMON_KEYS = (
@@ -375,15 +371,15 @@ class StackedRNNCells(Layer):
 
     def get_config(self):
         return {
-            **config_keys.base_config(self),
-            "cells": [serialize_cell(cell) for cell in self.cells],
+            **super().get_config(),
+            "cells": [serialize_keras_object(cell) for cell in self.cells],
         }
 
     @classmethod
     def from_config(cls, config):
         config = dict(config)
-        config["cells"] = [deserialize_cell(entry) for entry in config["cells"]]
-        return config_keys.from_config(cls, config)
+        config["cells"] = [deserialize_keras_object(entry) for entry in config["cells"]]
+        return super().from_config(config)
 
 
 def _as_list(value):
@@ -396,32 +392,3 @@ def _output_size(cell):
         return size
     state_size = cell.state_size
     return state_size[0] if isinstance(state_size, (list, tuple)) else state_size
-
-
-_OWN_CELLS = {c.__name__: c for c in (SimpleRNNCell, LSTMCell, GRUCell, StackedRNNCells)}
-
-
-def serialize_cell(cell):
-    """A cell as Keras 3 writes it inside a layer's config; a user's cell by its module and
-    registered name, as ``serialize_keras_object`` writes any object of the user's."""
-    if _OWN_CELLS.get(type(cell).__name__) is not type(cell):
-        from runtime.keras.saving import serialization  # the saving package imports layers
-
-        return serialization.serialize_keras_object(cell)
-    return {
-        "module": "keras.layers",
-        "class_name": type(cell).__name__,
-        "config": cell.get_config(),
-        "registered_name": None,
-    }
-
-
-def deserialize_cell(entry):
-    """A cell from its config entry: one of ours by name, a user's as
-    ``deserialize_keras_object`` finds it (registered, or in a ``custom_object_scope``)."""
-    own = _OWN_CELLS.get(entry["class_name"])
-    if own is not None and entry.get("registered_name") is None:
-        return own.from_config(entry["config"])
-    from runtime.keras.saving import serialization
-
-    return serialization.deserialize_keras_object(entry)

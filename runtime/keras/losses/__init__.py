@@ -17,6 +17,7 @@ np.float32(0.5)
 
 from __future__ import annotations
 
+from runtime.keras._config import deserialize_object, serialize_object
 from runtime.keras.loss_base import Loss, LossFunctionWrapper
 from runtime.keras.losses.classes import (
     BinaryCrossentropy,
@@ -102,23 +103,20 @@ _BY_NAME = {
 
 def serialize(loss):
     """The loss's config as Keras 3 writes it."""
-    return {
-        "module": "keras.losses",
-        "class_name": type(loss).__name__,
-        "config": loss.get_config(),
-        "registered_name": None,
-    }
+    return serialize_object(loss)
 
 
 def deserialize(config, custom_objects=None):
     """The loss a ``serialize`` dict (or a name) describes."""
     if isinstance(config, str):
         return get(config)
-    name = config["class_name"]
-    cls = (custom_objects or {}).get(name) or _CLASS_BY_NAME.get(name)
-    if cls is None:
-        raise ValueError(f"Unknown loss function: '{name}'. Use one of {sorted(_CLASS_BY_NAME)}.")
-    return cls.from_config(dict(config.get("config", {})))
+    return deserialize_object(
+        config, {**_CLASS_BY_NAME, **(custom_objects or {})}, "loss", _unknown_loss
+    )
+
+
+def _unknown_loss(name):
+    return ValueError(f"Unknown loss function: '{name}'. Use one of {sorted(_CLASS_BY_NAME)}.")
 
 
 def get(identifier):

@@ -12,9 +12,8 @@
 
 from __future__ import annotations
 
-import inspect
-
 from runtime.keras import backend
+from runtime.keras._config import deserialize_object, serialize_object
 from runtime.keras.metrics import accuracy_metrics as accuracy
 from runtime.keras.metrics import (
     at_threshold,
@@ -98,38 +97,27 @@ reduction.KNOWN_FUNCTIONS.update(FUNCTIONS)
 
 def serialize(metric):
     """A metric (or metric function) as Keras' config dict."""
-    if isinstance(metric, Metric):
-        return {
-            "module": "keras.metrics",
-            "class_name": type(metric).__name__,
-            "config": metric.get_config(),
-            "registered_name": None,
-        }
-    name = getattr(metric, "__name__", None)
-    if name is None:
+    if not isinstance(metric, Metric) and getattr(metric, "__name__", None) is None:
         raise TypeError(f"Cannot serialize {metric!r}: it is not a Metric nor a function")
-    return {"module": "keras.metrics", "class_name": "function", "config": name,
-            "registered_name": "function"}  # fmt: skip
+    return serialize_object(metric)
 
 
 def deserialize(config, custom_objects=None):
     """The metric (or function) a ``serialize`` dict, or a name, describes."""
     known = {**BY_NAME, **(custom_objects or {})}
     if isinstance(config, str):
-        name, settings = config, None
-    elif isinstance(config, dict) and config.get("class_name") == "function":
-        known = {**FUNCTIONS, **(custom_objects or {})}
-        name, settings = config["config"], None
-    elif isinstance(config, dict) and "class_name" in config:
-        name, settings = config["class_name"], config.get("config") or {}
-    else:
+        if config not in known:
+            raise _unknown_metric(config)
+        return known[config]
+    if not isinstance(config, dict) or "class_name" not in config:
         raise ValueError(f"Could not interpret serialized metric: {config!r}")
-    if name not in known:
-        raise ValueError(f"Unknown metric function: '{name}'")
-    found = known[name]
-    if settings is not None and inspect.isclass(found):
-        return found.from_config(settings)
-    return found
+    if config["class_name"] == "function":
+        known = {**FUNCTIONS, **(custom_objects or {})}
+    return deserialize_object(config, known, "metric", _unknown_metric)
+
+
+def _unknown_metric(name):
+    return ValueError(f"Unknown metric function: '{name}'")
 
 
 def get(identifier):

@@ -44,6 +44,9 @@ class Functional(Model):
     KerasTensor, or a list, tuple or dict of them); called on the same structure of tensors
     (a dict by input names also serves), it returns the same structure as ``outputs``."""
 
+    _saves_layers_first = True  # a .keras file's weights: its layers under layers/, as Keras
+    _keras_internal_module = "keras.src.models.functional"  # where Keras's configs name it
+
     def __init__(self, inputs, outputs, name=None, trainable=None, **kwargs):
         _warn_on_misnamed_keys(inputs)
         _check_keras_tensors("inputs", inputs)
@@ -265,6 +268,11 @@ class Functional(Model):
         )
 
     # --- configs ---------------------------------------------------------------------------
+
+    def get_build_config(self):
+        """``{"input_shape": None}``: its graph builds it, as Keras 3 writes for every
+        functional model."""
+        return {"input_shape": None}
 
     def get_config(self):
         """Keras 3's config of a functional model: its layers (each with the calls that made

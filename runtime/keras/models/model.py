@@ -386,9 +386,9 @@ class Model(Layer):
         saving_api.load_weights(self, filepath, skip_mismatch=skip_mismatch)
 
     def get_compile_config(self):
-        """What ``compile`` was given, as Keras 3 saves it (None before ``compile``)."""
+        """What ``compile`` was given, as Keras 3 saves it (``{}`` before ``compile``)."""
         if not self._is_compiled:
-            return None
+            return {}
         return compile_config.compile_config(self)
 
     def compile_from_config(self, config):

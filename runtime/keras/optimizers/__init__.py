@@ -17,6 +17,7 @@ write and read Keras 3's ``{"module", "class_name", "config"}`` dicts.
 
 from __future__ import annotations
 
+from runtime.keras._config import deserialize_object, serialize_object
 from runtime.keras.optimizers import schedules
 from runtime.keras.optimizers.adam import Adam, Adamax, AdamW, Nadam
 from runtime.keras.optimizers.base import Optimizer
@@ -31,24 +32,22 @@ _BY_NAME = {cls.__name__.lower(): cls for cls in ALL_OBJECTS}
 
 def serialize(optimizer):
     """The optimizer's config as Keras 3 writes it."""
-    return {
-        "module": "keras.optimizers",
-        "class_name": type(optimizer).__name__,
-        "config": optimizer.get_config(),
-        "registered_name": None,
-    }
+    return serialize_object(optimizer)
 
 
 def deserialize(config, custom_objects=None):
     """The optimizer a ``serialize`` dict describes; built-in class names in any case."""
     name = config["class_name"]
-    cls = (custom_objects or {}).get(name) or _BY_NAME.get(name.lower())
-    if cls is None:
-        raise ValueError(
-            f"Could not interpret optimizer identifier: {name!r}. Use one of "
-            f"{sorted(_BY_NAME)} or an optimizer object."
-        )
-    return cls.from_config(dict(config.get("config", {})), custom_objects)
+    names = {name: _BY_NAME[name.lower()]} if name.lower() in _BY_NAME else {}
+    names.update(custom_objects or {})
+    return deserialize_object(config, names, "optimizer", _unknown_optimizer)
+
+
+def _unknown_optimizer(name):
+    return ValueError(
+        f"Could not interpret optimizer identifier: {name!r}. Use one of "
+        f"{sorted(_BY_NAME)} or an optimizer object."
+    )
 
 
 def get(identifier):

@@ -26,6 +26,7 @@ from __future__ import annotations
 import math
 
 from runtime.core import dtypes
+from runtime.keras._config import deserialize_object, serialize_object
 from runtime.ops import math_ops
 from runtime.ops.broadcast_ops import where
 from runtime.ops.constant_ops import cast, convert_to_tensor
@@ -386,18 +387,14 @@ ALL_SCHEDULES = {
 def serialize(learning_rate_schedule):
     """The schedule as Keras 3 writes it: ``{"module", "class_name", "config",
     "registered_name"}``."""
-    return {
-        "module": KERAS_MODULE,
-        "class_name": type(learning_rate_schedule).__name__,
-        "config": learning_rate_schedule.get_config(),
-        "registered_name": None,
-    }
+    return serialize_object(learning_rate_schedule)
 
 
 def deserialize(config, custom_objects=None):
     """The schedule ``serialize`` described (a custom class found in ``custom_objects``)."""
-    name = config["class_name"]
     known = {**ALL_SCHEDULES, **(custom_objects or {})}
-    if name not in known:
-        raise ValueError(f"Unknown learning rate schedule: '{name}'.")
-    return known[name].from_config(dict(config["config"]))
+    return deserialize_object(config, known, "learning rate schedule", _unknown_schedule)
+
+
+def _unknown_schedule(name):
+    return ValueError(f"Unknown learning rate schedule: '{name}'.")

@@ -39,7 +39,7 @@ import numpy as np
 from runtime.core import dtypes
 from runtime.core.tensor import Tensor
 from runtime.core.tensor_shape import TensorShape
-from runtime.keras._config import construct
+from runtime.keras._construct import construct
 from runtime.keras.saving import object_registration
 
 # Keras's public module of each rt.keras namespace whose classes a config may name.
@@ -52,6 +52,7 @@ NAMESPACES = {
     "keras.metrics": "metrics",
     "keras.regularizers": "regularizers",
     "keras.constraints": "constraints",
+    "keras.optimizers.schedules": "optimizers.schedules",
     "keras": "models",  # Sequential and Model are top-level names in Keras
     "keras.models": "models",
 }
@@ -120,8 +121,8 @@ def _defined_in_keras(obj):
 def builtin_object(name, module, kind):
     """The rt.keras class (``kind="class"``) or function named ``name`` in Keras's ``module``
     (``"keras.layers"``...), or None. A module outside Keras finds nothing."""
-    if module in ("keras", "keras.models"):
-        name = _MODEL_ALIASES.get(name, name)
+    if module is None or module == "keras" or module.startswith("keras."):
+        name = _MODEL_ALIASES.get(name, name)  # "keras.src.models.functional" too
     for namespace in _namespaces_for(module, kind):
         obj = _public_objects(namespace).get(name)
         if kind == "class" and inspect.isclass(obj):
@@ -188,14 +189,6 @@ def serialize_keras_object(obj):
     raise TypeError(f"Cannot serialize {obj!r}: it has no `get_config()` method.")
 
 
-def serialize_activation(activation):
-    """An activation as Keras writes it in a layer's config: a built-in one by its name
-    (``"relu"``), another as ``serialize_keras_object`` writes it."""
-    if any(activation is fn for fn in _public_objects("activations").values()):
-        return activation.__name__
-    return serialize_keras_object(activation)
-
-
 def _serialize_function(fn):
     if fn.__name__ == "<lambda>":
         code = base64.b64encode(marshal.dumps(fn.__code__)).decode("ascii")
@@ -217,6 +210,11 @@ def _serialize_with_config(obj):
         "config": serialize_keras_object(obj.get_config()),
         "registered_name": None if module is not None else (registered or cls.__name__),
     }
+    # A class of ours that Keras serializes from its internal module (the functional model):
+    # written as Keras writes it, so that Keras finds it.
+    internal_module = cls.__dict__.get("_keras_internal_module")
+    if internal_module is not None:
+        config["module"], config["registered_name"] = internal_module, cls.__name__
     build_config = getattr(obj, "get_build_config", lambda: None)()
     if build_config is not None:
         config["build_config"] = serialize_keras_object(build_config)
@@ -309,11 +307,16 @@ def _deserialize_function(config, custom_objects):
             "Expected 'config' to be a non-null str for a function classname,\n"
             f"instead got {type(name)}\nFull config: {config}"
         )
+    found = _locate_function(name, config, custom_objects)
+    if found is None:
+        raise _not_found("function", name, config)
+    return found
+
+
+def _locate_function(name, config, custom_objects):
     found = object_registration.get_registered_object(name, custom_objects)
     if found is None:
         found = builtin_object(name, config.get("module"), "function")
-    if found is None:
-        raise _not_found("function", name, config)
     return found
 
 
@@ -358,13 +361,30 @@ def _is_builtin(cls):
     return keras_module_of(cls) is not None
 
 
-def _find_class(class_name, config, custom_objects):
+def locate(config, custom_objects=None):
+    """The class or function a serialized object (a dict with ``class_name``) names, found
+    as ``deserialize_keras_object`` finds it (for Keras's own forms, ``__lambda__``...: the
+    function reading them), or None."""
+    custom_objects = {**(custom_objects or {}), **object_registration.scoped_objects()}
+    if config["class_name"] in _SPECIAL:
+        return _SPECIAL[config["class_name"]]
+    if config["class_name"] == "function":
+        name = config.get("config")
+        return _locate_function(name, config, custom_objects) if isinstance(name, str) else None
+    return _locate_class(config["class_name"], config, custom_objects)
+
+
+def _locate_class(class_name, config, custom_objects):
     registered_name = config.get("registered_name") or class_name
     for name in dict.fromkeys((registered_name, class_name)):
         found = object_registration.get_registered_object(name, custom_objects)
         if found is not None:
             return found
-    found = builtin_object(class_name, config.get("module"), "class")
+    return builtin_object(class_name, config.get("module"), "class")
+
+
+def _find_class(class_name, config, custom_objects):
+    found = _locate_class(class_name, config, custom_objects)
     if found is None:
         raise _not_found("class", class_name, config)
     return found

@@ -25,7 +25,14 @@ from runtime.state.variables import Variable
 
 # Attributes of layers and models that are not children to save (they are saved otherwise, or
 # are bookkeeping).
-_SKIPPED = {"_layers", "_tracking", "_own_weights", "compiled_loss", "compiled_metrics"}
+_SKIPPED = {
+    "_layers",
+    "_operations",  # a functional model's: its layers are saved under layers/
+    "_tracking",
+    "_own_weights",
+    "compiled_loss",
+    "compiled_metrics",
+}
 
 
 def _is_optimizer(obj):

@@ -122,7 +122,7 @@ KERAS_DENSE_CONFIG = {
     "kernel_initializer": {
         "module": "keras.initializers",
         "class_name": "GlorotUniform",
-        "config": {"seed": None},
+        "config": {"seed": None, "input_axes": None, "output_axes": None},  # Keras 3.15
         "registered_name": None,
     },
     "bias_initializer": {

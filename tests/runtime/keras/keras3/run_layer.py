@@ -32,7 +32,7 @@ def run_layer_test(
     if expected_num_non_trainable_weights is not None:
         assert len(layer.non_trainable_weights) == expected_num_non_trainable_weights
     assert len(getattr(layer, "losses", [])) == expected_num_losses
-    config = layer.get_config()
+    config = layer_cls(**init_kwargs).get_config()  # as Keras: a new layer's (no build config)
     rebuilt = layer_cls.from_config(config)
     assert rebuilt.get_config() == {**config, "name": rebuilt.name}
     staged = ag.function(lambda x: layer(x, **call_kwargs))(rt.constant(input_data))

@@ -210,7 +210,7 @@ def test_serialize_is_keras_3_form_and_deserializes():
     assert config == {
         "module": "keras.initializers",
         "class_name": "GlorotUniform",
-        "config": {"seed": None},
+        "config": {"seed": None, "input_axes": None, "output_axes": None},
         "registered_name": None,
     }
     assert isinstance(initializers.deserialize(config), initializers.GlorotUniform)

@@ -146,15 +146,7 @@ def get_functional_model():
     return model
 
 
-@pytest.mark.parametrize(
-    "weights_only",
-    [
-        pytest.param(False, marks=pytest.mark.xfail(strict=True, reason=(
-            "a functional model's .keras file does not load back: its config names the module "
-            "runtime.keras.models.functional, which load_model does not resolve"))),
-        True,
-    ],
-)  # fmt: skip
+@pytest.mark.parametrize("weights_only", [False, True])
 def test_model_checkpoint_loading(tmp_path, weights_only):
     (x_train, y_train), (x_test, y_test) = get_test_data()
     model = get_functional_model()
