@@ -97,8 +97,8 @@ def save_weights(model, filepath, overwrite=True):
         raise ValueError(f"The filename must end in `.weights.h5`. Received: filepath={filepath}")
     if not overwrite and os.path.exists(filepath):
         return
-    with open(filepath, "wb") as file:
-        file.write(_weights_bytes(model))
+    data = _weights_bytes(model)
+    archive.replace_atomically(filepath, lambda file: file.write(data))
 
 
 def load_weights(model, filepath, skip_mismatch=False):

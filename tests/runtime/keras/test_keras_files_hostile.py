@@ -2,10 +2,14 @@
 create a marker file if any of its code ran, and the marker must not appear."""
 
 import base64
+import bz2
 import io
 import json
+import lzma
 import marshal
+import struct
 import sys
+import tracemalloc
 import zipfile
 
 import numpy as np
@@ -208,3 +212,146 @@ def test_a_module_named_in_the_file_is_never_imported(tmp_path, marker, monkeypa
     with pytest.raises(TypeError, match="Could not locate class 'Evil'"):
         rt.keras.models.load_model(_keras_file(tmp_path / "m.keras", _sequential(config)))
     assert "hostile_module" not in sys.modules
+
+
+# Files zipfile would never write: each member as (name, data, method, declared size, flags).
+def _raw_zip(path, members, declared_entries=None):
+    local, directory = [], []
+    offset = 0
+    for name, data, method, declared, flags in members:
+        encoded = name.encode()
+        header = struct.pack("<IHHHHHIIIHH", 0x04034B50, 20, flags, method, 0, 0, 0,
+                             len(data), declared, len(encoded), 0)  # fmt: skip
+        directory.append(struct.pack("<IHHHHHHIIIHHHHHII", 0x02014B50, 20, 20, flags, method,
+                                     0, 0, 0, len(data), declared, len(encoded), 0, 0, 0, 0, 0,
+                                     offset) + encoded)  # fmt: skip
+        local.append(header + encoded + data)
+        offset += len(local[-1])
+    entries = len(members) if declared_entries is None else declared_entries
+    directory_bytes = b"".join(directory)
+    end = struct.pack("<IHHHHIIH", 0x06054B50, 0, 0, entries, entries, len(directory_bytes),
+                      offset, 0)  # fmt: skip
+    path.write_bytes(b"".join(local) + directory_bytes + end)
+    return path
+
+
+def _peak_bytes(fn):
+    """The most memory Python held at once while ``fn`` ran (numpy's arrays included)."""
+    tracemalloc.start()
+    try:
+        fn()
+    finally:
+        peak = tracemalloc.get_traced_memory()[1]
+        tracemalloc.stop()
+    return peak
+
+
+def _load_refused(path, match):
+    def load():
+        with pytest.raises(ValueError, match=match):
+            rt.keras.models.load_model(path)
+
+    return _peak_bytes(load)
+
+
+_BUILT_DENSE = _sequential(_dense("linear"))
+_BUILT_DENSE["config"]["build_input_shape"] = [None, 2]
+
+
+@pytest.mark.parametrize(
+    "method, compress",
+    [(zipfile.ZIP_BZIP2, bz2.compress), (zipfile.ZIP_LZMA, lzma.compress)],
+    ids=["bzip2", "lzma"],
+)
+def test_a_bzip2_or_lzma_member_is_refused_before_it_is_inflated(tmp_path, method, compress):
+    # The member declares 100 bytes; bzip2 and lzma inflate a whole block of 16 MiB at once.
+    bomb = compress(b"\0" * (16 << 20))
+    path = _raw_zip(tmp_path / "m.keras", [
+        ("metadata.json", b"{}", zipfile.ZIP_STORED, 2, 0),
+        ("config.json", bomb, method, 100, 0),
+        ("model.weights.h5", b"", zipfile.ZIP_STORED, 0, 0),
+    ])  # fmt: skip
+    name = "bzip2" if method == zipfile.ZIP_BZIP2 else "lzma"
+    match = f"{path}: .*member 'config.json' is compressed with {name}"
+    assert _load_refused(path, match) < 2 << 20
+
+
+def test_an_encrypted_member_is_refused(tmp_path):
+    config = json.dumps(_BUILT_DENSE).encode()
+    path = _raw_zip(tmp_path / "m.keras", [
+        ("config.json", config, zipfile.ZIP_STORED, len(config), 0x1),
+        ("model.weights.h5", b"", zipfile.ZIP_STORED, 0, 0),
+    ])  # fmt: skip
+    with pytest.raises(ValueError, match=f"{path}: .*member 'config.json' is encrypted"):
+        rt.keras.models.load_model(path)
+
+
+def test_two_members_of_one_name_are_refused(tmp_path):
+    other = _sequential(_dense("relu"))
+    with pytest.warns(UserWarning, match="Duplicate name"):  # zipfile's own, writing it
+        path = _keras_file(tmp_path / "m.keras", _BUILT_DENSE,
+                           extra=[("config.json", json.dumps(other))])  # fmt: skip
+    with pytest.raises(ValueError, match="it holds two members named 'config.json'"):
+        rt.keras.models.load_model(path)
+
+
+@pytest.mark.parametrize(
+    "declared, match",
+    [(None, "it declares 20000 members, over the limit of 64"),
+     (3, r"its directory declares \d+ bytes, over the limit of 65536")],
+    ids=["entries", "directory-size"],
+)  # fmt: skip
+def test_a_huge_zip_directory_is_refused_before_it_is_parsed(tmp_path, declared, match):
+    members = [(f"m{i}", b"", zipfile.ZIP_STORED, 0, 0) for i in range(20000)]
+    path = _raw_zip(tmp_path / "m.keras", members, declared_entries=declared)
+    # zipfile would make 20000 ZipInfo objects (megabytes) before any count is checked.
+    assert _load_refused(path, match) < 1 << 20
+
+
+def _fail_writing(name):
+    real = zipfile.ZipFile.writestr
+
+    def writestr(self, member, data, *args, **kwargs):
+        if member == name:
+            raise OSError(28, "No space left on device")
+        return real(self, member, data, *args, **kwargs)
+
+    return writestr
+
+
+def test_a_save_that_fails_leaves_the_old_file_whole(tmp_path, monkeypatch):
+    rt.keras.backend.clear_session()
+    model = rt.keras.Sequential([rt.keras.layers.Dense(2, input_shape=(3,))])
+    path = tmp_path / "best.keras"
+    model.save(path)  # as ModelCheckpoint rewrites best.keras at each better epoch
+    before = model.layers[0].kernel.numpy()
+    model.layers[0].kernel.assign(np.ones((3, 2), np.float32))
+    monkeypatch.setattr(zipfile.ZipFile, "writestr", _fail_writing("model.weights.h5"))
+    with pytest.raises(OSError, match="No space left"):
+        model.save(path)
+    monkeypatch.undo()
+    loaded = rt.keras.models.load_model(path)
+    np.testing.assert_array_equal(loaded.layers[0].kernel.numpy(), before)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["best.keras"]  # no temporary left
+
+
+def test_a_weights_save_that_fails_leaves_the_old_file_whole(tmp_path, monkeypatch):
+    from runtime.keras.saving import weights
+
+    rt.keras.backend.clear_session()
+    model = rt.keras.Sequential([rt.keras.layers.Dense(2, input_shape=(3,))])
+    path = tmp_path / "w.weights.h5"
+    model.save_weights(path)
+    before = model.layers[0].kernel.numpy()
+
+    def fail(model, h5file):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(weights, "save_weights", fail)
+    with pytest.raises(OSError, match="No space left"):
+        model.save_weights(path)
+    monkeypatch.undo()
+    model.layers[0].kernel.assign(np.ones((3, 2), np.float32))
+    model.load_weights(path)
+    np.testing.assert_array_equal(model.layers[0].kernel.numpy(), before)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["w.weights.h5"]
