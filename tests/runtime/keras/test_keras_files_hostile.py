@@ -308,6 +308,57 @@ def test_a_huge_zip_directory_is_refused_before_it_is_parsed(tmp_path, declared,
     assert _load_refused(path, match) < 1 << 20
 
 
+def _link_at_layers(kind, tmp_path):
+    """Weights whose ``/layers`` is a link: to ``/elsewhere`` or to another file."""
+    other = tmp_path / "other.h5"
+    with h5py.File(other, "w") as h5file:
+        h5file.create_dataset("dense/vars/0", data=np.full((2, 1), 42.0, np.float32))
+        h5file.create_dataset("dense/vars/1", data=np.full((1,), 7.0, np.float32))
+
+    def link(h5file):
+        h5file.create_dataset("elsewhere/dense/vars/0", data=np.full((2, 1), 3.0, np.float32))
+        h5file.create_dataset("elsewhere/dense/vars/1", data=np.zeros(1, np.float32))
+        if kind == "soft":
+            h5file["layers"] = h5py.SoftLink("/elsewhere")
+        else:
+            h5file["layers"] = h5py.ExternalLink(str(other), "/")
+
+    return _weights_bytes(link)
+
+
+@pytest.mark.parametrize(
+    "kind, match",
+    [("soft", "'/layers' is a SoftLink"), ("external", "'/layers' links outside the file")],
+)
+def test_a_link_anywhere_on_a_weights_path_is_refused(tmp_path, kind, match):
+    weights = _link_at_layers(kind, tmp_path)
+    path = _keras_file(tmp_path / "m.keras", _BUILT_DENSE, weights=weights)
+    with pytest.raises(ValueError, match=f"{path}: {match}"):
+        rt.keras.models.load_model(path)
+    (tmp_path / "w.weights.h5").write_bytes(weights)
+    model = rt.keras.Sequential([rt.keras.layers.Dense(1, input_shape=(2,))])
+    with pytest.raises(ValueError, match=match):
+        model.load_weights(tmp_path / "w.weights.h5")
+
+
+def test_weights_saved_without_an_optimizer_load_into_a_compiled_model(tmp_path):
+    rt.keras.backend.clear_session()
+    saved = rt.keras.Sequential([rt.keras.layers.Dense(2, input_shape=(3,))])
+    saved.save_weights(tmp_path / "w.weights.h5")
+    model = rt.keras.Sequential([rt.keras.layers.Dense(2, input_shape=(3,))])
+    model.compile(optimizer="adam", loss="mse")
+    name = model.optimizer.name
+    # Keras 3's words (BaseOptimizer.load_own_variables); the layers load.
+    with pytest.warns(
+        UserWarning,
+        match=f"Skipping variable loading for optimizer '{name}', "
+        "because it has 6 variables whereas the saved optimizer has 0 variables",
+    ):
+        model.load_weights(tmp_path / "w.weights.h5")  # fmt: skip
+    np.testing.assert_array_equal(model.layers[0].kernel.numpy(), saved.layers[0].kernel.numpy())
+    np.testing.assert_array_equal(model.layers[0].bias.numpy(), saved.layers[0].bias.numpy())
+
+
 def _fail_writing(name):
     real = zipfile.ZipFile.writestr
 
