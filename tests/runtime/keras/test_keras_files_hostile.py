@@ -308,6 +308,23 @@ def test_a_huge_zip_directory_is_refused_before_it_is_parsed(tmp_path, declared,
     assert _load_refused(path, match) < 1 << 20
 
 
+def test_a_serialized_array_of_strings_is_refused_before_it_is_allocated(tmp_path):
+    huge = {"class_name": "__numpy__", "config": {"value": ["a"], "dtype": "S100000000"}}
+    config = dict(_BUILT_DENSE, compile_config={"optimizer": "sgd", "loss": "mse",
+                                                "loss_weights": huge})  # fmt: skip
+    path = _keras_file(tmp_path / "m.keras", config)
+    assert _load_refused(path, "Refused to deserialize an array of dtype '|S100000000'") < 4 << 20
+    for dtype in ("object", "U3", "complex256", "V8"):
+        with pytest.raises(ValueError, match="only boolean, integer and floating arrays"):
+            rt.keras.saving.deserialize_keras_object(
+                {"class_name": "__numpy__", "config": {"value": [1], "dtype": dtype}}
+            )
+    array = {"class_name": "__numpy__", "config": {"value": [[1, 2]], "dtype": "float16"}}
+    value = rt.keras.saving.deserialize_keras_object(array)
+    assert value.dtype == np.float16
+    np.testing.assert_array_equal(value, [[1, 2]])
+
+
 def _link_at_layers(kind, tmp_path):
     """Weights whose ``/layers`` is a link: to ``/elsewhere`` or to another file."""
     other = tmp_path / "other.h5"
