@@ -12,6 +12,11 @@ refused, as are encrypted members, two members of one name, and a member whose n
 leaves the archive (``../x``, ``/etc/x``): each refuses the whole file. Nothing is
 extracted to disk.
 
+While a file's model is built, ``bounded_weights`` bounds the weights its layers make
+by what its ``model.weights.h5`` can fill: ``Layer.add_weight`` calls ``reserve_weight``
+before it allocates, so a small file declaring a huge layer is refused before the memory
+is taken, not after.
+
 A file is written beside its target under a temporary name and renamed over it
 (``replace_atomically``): the target is the old file or the new one, never half of one.
 """
@@ -19,14 +24,19 @@ A file is written beside its target under a temporary name and renamed over it
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import datetime
 import io
 import json
+import math
+import operator
 import os
 import posixpath
 import secrets
 import struct
 import zipfile
+
+import numpy as np
 
 from runtime.saving.files import open_regular_file, read_limited, sync_directory
 from runtime.saving.format import SavedModelError
@@ -106,6 +116,60 @@ def replace_atomically(path, write):
             os.unlink(temporary)
         raise
     sync_directory(directory)
+
+
+# Keras's files hold every weight uncompressed, so a model's weights never take more bytes
+# than its weights file; an HDF5 file of deflated datasets may hold ~1000 times its size.
+WEIGHTS_EXPANSION = 1024
+_SMALL_MODEL = 16 << 20  # weights this small are harmless, whatever file declares them
+_allowance = contextvars.ContextVar("keras_weights_allowance", default=None)
+
+
+class _Allowance:
+    def __init__(self, limit, where, weights_bytes):
+        self.limit, self.where, self.weights_bytes = limit, where, weights_bytes
+        self.used = 0
+
+
+@contextlib.contextmanager
+def bounded_weights(weights_bytes, where):
+    """Within it, layers may make weights of at most ``WEIGHTS_EXPANSION`` times
+    ``weights_bytes`` (the size of the weights file that will fill them) in all, or
+    ``_SMALL_MODEL``; past it ``reserve_weight`` raises KerasFileError naming ``where``.
+
+    >>> import runtime as rt
+    >>> with bounded_weights(6000, "m.keras"):  # a 256 MiB kernel from a 6 KB weights file
+    ...     rt.keras.layers.Dense(8192).build((None, 8192))
+    Traceback (most recent call last):
+        ...
+    runtime.keras.saving.archive.KerasFileError: m.keras: refused to load this .keras file: ...
+    """
+    limit = max(_SMALL_MODEL, WEIGHTS_EXPANSION * weights_bytes)
+    token = _allowance.set(_Allowance(limit, where, weights_bytes))
+    try:
+        yield
+    finally:
+        _allowance.reset(token)
+
+
+def reserve_weight(layer_name, weight_name, shape, dtype):
+    """Counts a weight about to be made against the load in progress, if any; refuses it,
+    before it is allocated, when the load's weights would pass their bound."""
+    allowance = _allowance.get()
+    if allowance is None:
+        return
+    try:
+        count = math.prod(operator.index(d) for d in shape)
+    except TypeError:
+        return  # an unknown dimension: add_weight refuses the shape itself
+    allowance.used += max(count, 0) * np.dtype(dtype.as_numpy_dtype).itemsize
+    if allowance.used > allowance.limit:
+        raise KerasFileError(
+            f"{allowance.where}: refused to load this .keras file: its config declares "
+            f"weights of at least {allowance.used} bytes (up to '{layer_name}/{weight_name}', "
+            f"shape {shape}), far more than its model.weights.h5 of "
+            f"{allowance.weights_bytes} bytes can fill (at most {allowance.limit} bytes)"
+        )
 
 
 def read_weights_file(path):

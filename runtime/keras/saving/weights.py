@@ -33,10 +33,14 @@ def _is_optimizer(obj):
     return hasattr(obj, "apply_gradients") and hasattr(obj, "iterations")
 
 
-def _is_saveable(obj):
+def is_layer(obj):
     from runtime.keras.layers.base import Layer  # here: layers read configs through saving
 
-    return isinstance(obj, Layer) or _is_optimizer(obj)
+    return isinstance(obj, Layer)
+
+
+def _is_saveable(obj):
+    return is_layer(obj) or _is_optimizer(obj)
 
 
 def own_variables(obj):

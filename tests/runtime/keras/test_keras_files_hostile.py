@@ -325,6 +325,22 @@ def test_a_serialized_array_of_strings_is_refused_before_it_is_allocated(tmp_pat
     np.testing.assert_array_equal(value, [[1, 2]])
 
 
+def test_a_huge_layer_in_a_small_file_is_refused_before_its_weights_are_made(tmp_path):
+    config = _sequential(dict(_dense("linear"), config={"units": 4096}))
+    config["config"]["build_input_shape"] = [None, 4096]  # a 64 MiB kernel, from a few KB
+    path = _keras_file(tmp_path / "m.keras", config)
+    match = r"its config declares weights of at least 67108864 bytes .*'dense\w*/kernel'"
+    assert _load_refused(path, match) < 16 << 20
+
+
+def test_a_model_over_the_small_model_bound_still_loads(tmp_path):
+    rt.keras.backend.clear_session()
+    model = rt.keras.Sequential([rt.keras.layers.Dense(2100, input_shape=(2048,))])  # 17 MB
+    model.save(tmp_path / "m.keras")
+    loaded = rt.keras.models.load_model(tmp_path / "m.keras")
+    np.testing.assert_array_equal(loaded.layers[0].kernel.numpy(), model.layers[0].kernel.numpy())
+
+
 def _link_at_layers(kind, tmp_path):
     """Weights whose ``/layers`` is a link: to ``/elsewhere`` or to another file."""
     other = tmp_path / "other.h5"
@@ -374,6 +390,33 @@ def test_weights_saved_without_an_optimizer_load_into_a_compiled_model(tmp_path)
         model.load_weights(tmp_path / "w.weights.h5")  # fmt: skip
     np.testing.assert_array_equal(model.layers[0].kernel.numpy(), saved.layers[0].kernel.numpy())
     np.testing.assert_array_equal(model.layers[0].bias.numpy(), saved.layers[0].bias.numpy())
+
+
+_FUNCTIONAL_WITHOUT_LAYER_NAME = {
+    "module": "keras",
+    "class_name": "Functional",
+    "config": {"name": "f", "layers": [{"class_name": "Dense", "config": {"units": 1}}],
+               "input_layers": [], "output_layers": []},
+}  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    "config",
+    [
+        {"module": "keras", "class_name": ["Sequential"], "config": {}},
+        _sequential({"class_name": "__numpy__", "config": {}}),
+        _FUNCTIONAL_WITHOUT_LAYER_NAME,
+        dict(_BUILT_DENSE, compile_config=[1, 2]),
+        dict(_sequential(_dense("linear")), build_config="x"),
+        {"class_name": "__numpy__", "config": {"value": [1], "dtype": "float32"}},
+    ],
+    ids=["list-class-name", "numpy-without-value", "functional-layer-without-name",
+         "compile-config-list", "build-config-string", "not-a-model"],
+)  # fmt: skip
+def test_a_malformed_config_is_refused_naming_the_file(tmp_path, config):
+    path = _keras_file(tmp_path / "m.keras", config)
+    with pytest.raises(archive.KerasFileError, match=f"{path}: config.json: "):
+        rt.keras.models.load_model(path)
 
 
 def _fail_writing(name):
