@@ -90,7 +90,7 @@ def load_model(filepath, custom_objects=None, compile=True, safe_mode=True):
 
 def _model_from_config(config, path, weights_bytes, custom_objects, safe_mode):
     """The model ``config`` describes, its weights bounded by the weights file's size. A
-    config malformed in a way no refusal of Keras's names (a key missing, a list where a
+    malformed config that none of Keras's own checks catches (a key missing, a list where a
     dict belongs) raises KerasFileError naming the file; Keras's own refusals (an unknown
     class's TypeError, safe mode's ValueError) pass as they are."""
     try:
