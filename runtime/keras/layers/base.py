@@ -39,6 +39,7 @@ from runtime.execution import staging
 from runtime.execution.tracing import trace
 from runtime.keras import backend, constraints, initializers, keras_tensor, regularizers
 from runtime.keras.layers import layer_config
+from runtime.keras.saving.archive import reserve_weight
 from runtime.ops.array_ops import shape_of
 from runtime.ops.constant_ops import cast, convert_to_tensor
 from runtime.state import deferred
@@ -172,6 +173,7 @@ class Layer(Module):
         dtype = dtypes.as_dtype(dtype or self._dtype)
         initializer = initializers.get(initializer or "glorot_uniform")
         shape = () if shape is None else tuple(shape)
+        reserve_weight(self.name, name, shape, dtype)  # a .keras file's load bounds its weights
         with context.eager_mode(), name_scope(self.name + "/"):
             variable = Variable(
                 lambda: initializer(shape, dtype=dtype),

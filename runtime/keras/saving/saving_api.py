@@ -77,17 +77,72 @@ def load_model(filepath, custom_objects=None, compile=True, safe_mode=True):
     with archive.KerasArchive(path) as keras_file:
         config = keras_file.config()
         weights_file = keras_file.weights_file()
-    if not isinstance(config, dict):
-        raise archive.KerasFileError(f"{path}: its config.json is not a JSON object")
+    _check_serialized_objects(config, path)
     if not compile:
         config["compile_config"] = None
-    try:
-        model = deserialize_keras_object(config, custom_objects, safe_mode=safe_mode)
-    except RecursionError:
-        raise archive.KerasFileError(f"{path}: its config.json is nested too deeply") from None
+    model = _model_from_config(
+        config, path, len(weights_file.getbuffer()), custom_objects, safe_mode
+    )
     with h5py.File(weights_file, "r") as h5file:
         weights.load_weights(model, h5file, path)
     return model
+
+
+def _model_from_config(config, path, weights_bytes, custom_objects, safe_mode):
+    """The model ``config`` describes, its weights bounded by the weights file's size. A
+    malformed config that none of Keras's own checks catches (a key missing, a list where a
+    dict belongs) raises KerasFileError naming the file; Keras's own refusals (an unknown
+    class's TypeError, safe mode's ValueError) pass as they are."""
+    try:
+        with archive.bounded_weights(weights_bytes, path):
+            model = deserialize_keras_object(config, custom_objects, safe_mode=safe_mode)
+    except RecursionError:
+        raise archive.KerasFileError(f"{path}: its config.json is nested too deeply") from None
+    except (KeyError, AttributeError, IndexError) as e:
+        raise archive.KerasFileError(
+            f"{path}: config.json: malformed ({type(e).__name__}: {e})"
+        ) from e
+    if not weights.is_layer(model):
+        raise archive.KerasFileError(
+            f"{path}: config.json: describes a {type(model).__name__}, not a model"
+        )
+    return model
+
+
+def _check_serialized_objects(config, path):
+    """Refuses a serialized object (a dict with ``class_name`` and ``config``) whose
+    ``class_name`` is not a string, or whose ``module`` or ``registered_name`` is neither a
+    string nor null: lookups would fail on them with a bare TypeError."""
+    if not isinstance(config, dict):
+        raise archive.KerasFileError(f"{path}: its config.json is not a JSON object")
+    pending = [config]
+    while pending:  # a loop, not recursion: the JSON may nest as deep as its parser allows
+        value = pending.pop()
+        if isinstance(value, list):
+            pending.extend(value)
+        elif isinstance(value, dict):
+            if "class_name" in value and "config" in value:
+                _check_names(value, path)
+            pending.extend(value.values())
+
+
+def _check_names(serialized, path):
+    if not isinstance(serialized["class_name"], str):
+        raise archive.KerasFileError(
+            f"{path}: config.json: a 'class_name' is not a string: "
+            f"{_shorten(serialized['class_name'])}"
+        )
+    for key in ("module", "registered_name"):
+        if not isinstance(serialized.get(key), (str, type(None))):
+            raise archive.KerasFileError(
+                f"{path}: config.json: the '{key}' of '{serialized['class_name']}' is not a "
+                f"string: {_shorten(serialized[key])}"
+            )
+
+
+def _shorten(value, limit=80):
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def save_weights(model, filepath, overwrite=True):
@@ -97,8 +152,8 @@ def save_weights(model, filepath, overwrite=True):
         raise ValueError(f"The filename must end in `.weights.h5`. Received: filepath={filepath}")
     if not overwrite and os.path.exists(filepath):
         return
-    with open(filepath, "wb") as file:
-        file.write(_weights_bytes(model))
+    data = _weights_bytes(model)
+    archive.replace_atomically(filepath, lambda file: file.write(data))
 
 
 def load_weights(model, filepath, skip_mismatch=False):

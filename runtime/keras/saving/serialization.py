@@ -288,9 +288,21 @@ def _inner(config):
     return config["config"] if config["config"] is not None else {}
 
 
+def _array(config):
+    """A serialized array, of booleans or numbers alone: a dtype such as ``S1500000000``
+    would allocate gigabytes for a one-letter value."""
+    dtype = np.dtype(_inner(config)["dtype"])
+    if dtype.kind not in "biuf" or dtype.itemsize > 16:
+        raise ValueError(
+            f"Refused to deserialize an array of dtype '{dtype}': only boolean, integer and "
+            "floating arrays (of at most 16 bytes an element) are read"
+        )
+    return np.array(_inner(config)["value"], dtype=dtype)
+
+
 _SPECIAL = {
-    "__numpy__": lambda c, _: np.array(_inner(c)["value"], dtype=_inner(c)["dtype"]),
-    "__tensor__": lambda c, _: np.array(_inner(c)["value"], dtype=_inner(c)["dtype"]),
+    "__numpy__": lambda c, _: _array(c),
+    "__tensor__": lambda c, _: _array(c),
     "__bytes__": lambda c, _: _inner(c)["value"].encode("utf-8"),
     "__ellipsis__": lambda c, _: Ellipsis,
     "__slice__": lambda c, safe_mode: slice(

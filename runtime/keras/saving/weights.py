@@ -9,13 +9,14 @@ not the layers' own names); other layers and the optimizer under the attribute
 holding them (``optimizer``, ``dense``), lists under the list's attribute. The
 ``vars`` group's ``name`` attribute is the object's name.
 
-Reading checks each dataset before reading it: a plain dataset (no link out of the
-file, no external storage), of the variable's shape; so a file never reads more
-than the model's own size.
+Reading checks each dataset before reading it: a plain dataset reached through hard
+links alone (no soft link, no link out of the file, no external storage), of the
+variable's shape; so a file never reads more than the model's own size.
 """
 
 from __future__ import annotations
 
+import posixpath
 import warnings
 
 import numpy as np
@@ -39,10 +40,14 @@ def _is_optimizer(obj):
     return hasattr(obj, "apply_gradients") and hasattr(obj, "iterations")
 
 
-def _is_saveable(obj):
+def is_layer(obj):
     from runtime.keras.layers.base import Layer  # here: layers read configs through saving
 
-    return isinstance(obj, Layer) or _is_optimizer(obj)
+    return isinstance(obj, Layer)
+
+
+def _is_saveable(obj):
+    return is_layer(obj) or _is_optimizer(obj)
 
 
 def own_variables(obj):
@@ -135,7 +140,9 @@ def save_weights(model, h5file):
 def load_weights(model, h5file, where, skip_mismatch=False):
     """Assigns ``model``'s state from the open h5py File ``h5file`` (``where``: the file, for
     errors). Every value is checked before any is assigned: a failure changes nothing. With
-    ``skip_mismatch``, an object whose values do not fit is left as it is, with a warning."""
+    ``skip_mismatch``, an object whose values do not fit is left as it is, with a warning. An
+    optimizer whose number of variables differs from the file's is left as it is, with a
+    warning, as Keras does (its state was saved for another model, or none was)."""
     prepare_optimizer(model)
     assignments = []
     for path, obj in walk(model):
@@ -149,17 +156,22 @@ def load_weights(model, h5file, where, skip_mismatch=False):
                 f"Skipping loading weights for '/{path}' due to mismatch: {e}", stacklevel=3
             )
             continue
-        assignments += zip(variables, values)
+        if values is not None:
+            assignments += zip(variables, values)
     for variable, value in assignments:
         variable.assign(value.astype(variable.dtype.as_numpy_dtype, copy=False))
 
 
 def _read_vars(h5file, path, variables, obj, where):
+    """The values of ``obj``'s ``variables``, checked; None for an optimizer skipped."""
     import h5py
 
-    group = _hard_link(h5file, _join(path, "vars"), h5py.Group, where)
+    group = _stored(h5file, _join(path, "vars"), h5py.Group, where)
     names = list(group.keys()) if group is not None else []
     label = getattr(obj, "name", type(obj).__name__)
+    if len(names) != len(variables) and _is_optimizer(obj):
+        warnings.warn(_optimizer_skipped(label, len(variables), len(names)), stacklevel=4)
+        return None
     if len(names) != len(variables):
         raise ValueError(
             f"Layer '{label}' expected {len(variables)} variables, but received {len(names)} "
@@ -168,7 +180,7 @@ def _read_vars(h5file, path, variables, obj, where):
         )
     values = []
     for index, variable in enumerate(variables):
-        dataset = _hard_link(group, str(index), h5py.Dataset, where)
+        dataset = _stored(group, str(index), h5py.Dataset, where)
         if dataset is None:
             raise ValueError(f"{where}: '/{_join(path, 'vars')}' has no dataset '{index}'")
         _check_dataset(dataset, variable, label, where)
@@ -176,19 +188,41 @@ def _read_vars(h5file, path, variables, obj, where):
     return values
 
 
-def _hard_link(parent, name, kind, where):
-    """``parent[name]`` when it is a ``kind`` stored in this file, None when absent."""
+def _optimizer_skipped(name, expected, stored):
+    message = (
+        f"Skipping variable loading for optimizer '{name}', because it has {expected} "
+        f"variables whereas the saved optimizer has {stored} variables. "
+    )
+    if expected == 0:
+        message += "This is likely because the optimizer has not been called/built yet."
+    return message
+
+
+def _stored(parent, path, kind, where):
+    """``parent[path]`` when it is a ``kind`` reached through hard links alone, None when
+    absent. Each step of ``path`` is checked: a soft or external link anywhere along it (not
+    only at its end) would read weights from elsewhere, even from another file."""
     import h5py
 
-    link = parent.get(name, getlink=True)
-    if link is None:
-        return None
-    if not isinstance(link, h5py.HardLink):
-        raise ValueError(f"{where}: '{name}' links outside the file ({type(link).__name__})")
-    obj = parent[name]
-    if not isinstance(obj, kind):
-        raise ValueError(f"{where}: '{obj.name}' is not an HDF5 {kind.__name__.lower()}")
-    return obj
+    node = parent
+    for name in path.split("/"):
+        if not isinstance(node, h5py.Group):
+            raise ValueError(f"{where}: '{node.name}' is not an HDF5 group")
+        link = node.get(name, getlink=True)
+        if link is None:
+            return None
+        shown = posixpath.join(node.name, name)
+        if isinstance(link, h5py.ExternalLink):
+            raise ValueError(f"{where}: '{shown}' links outside the file (ExternalLink)")
+        if not isinstance(link, h5py.HardLink):
+            raise ValueError(
+                f"{where}: '{shown}' is a {type(link).__name__}: weights are read only "
+                "where they are stored, through hard links"
+            )
+        node = node[name]
+    if not isinstance(node, kind):
+        raise ValueError(f"{where}: '{node.name}' is not an HDF5 {kind.__name__.lower()}")
+    return node
 
 
 def _check_dataset(dataset, variable, label, where):

@@ -2,10 +2,14 @@
 create a marker file if any of its code ran, and the marker must not appear."""
 
 import base64
+import bz2
 import io
 import json
+import lzma
 import marshal
+import struct
 import sys
+import tracemalloc
 import zipfile
 
 import numpy as np
@@ -208,3 +212,257 @@ def test_a_module_named_in_the_file_is_never_imported(tmp_path, marker, monkeypa
     with pytest.raises(TypeError, match="Could not locate class 'Evil'"):
         rt.keras.models.load_model(_keras_file(tmp_path / "m.keras", _sequential(config)))
     assert "hostile_module" not in sys.modules
+
+
+# Files zipfile would never write: each member as (name, data, method, declared size, flags).
+def _raw_zip(path, members, declared_entries=None):
+    local, directory = [], []
+    offset = 0
+    for name, data, method, declared, flags in members:
+        encoded = name.encode()
+        header = struct.pack("<IHHHHHIIIHH", 0x04034B50, 20, flags, method, 0, 0, 0,
+                             len(data), declared, len(encoded), 0)  # fmt: skip
+        directory.append(struct.pack("<IHHHHHHIIIHHHHHII", 0x02014B50, 20, 20, flags, method,
+                                     0, 0, 0, len(data), declared, len(encoded), 0, 0, 0, 0, 0,
+                                     offset) + encoded)  # fmt: skip
+        local.append(header + encoded + data)
+        offset += len(local[-1])
+    entries = len(members) if declared_entries is None else declared_entries
+    directory_bytes = b"".join(directory)
+    end = struct.pack("<IHHHHIIH", 0x06054B50, 0, 0, entries, entries, len(directory_bytes),
+                      offset, 0)  # fmt: skip
+    path.write_bytes(b"".join(local) + directory_bytes + end)
+    return path
+
+
+def _peak_bytes(fn):
+    """The most memory Python held at once while ``fn`` ran (numpy's arrays included)."""
+    tracemalloc.start()
+    try:
+        fn()
+    finally:
+        peak = tracemalloc.get_traced_memory()[1]
+        tracemalloc.stop()
+    return peak
+
+
+def _load_refused(path, match):
+    def load():
+        with pytest.raises(ValueError, match=match):
+            rt.keras.models.load_model(path)
+
+    return _peak_bytes(load)
+
+
+_BUILT_DENSE = _sequential(_dense("linear"))
+_BUILT_DENSE["config"]["build_input_shape"] = [None, 2]
+
+
+@pytest.mark.parametrize(
+    "method, compress",
+    [(zipfile.ZIP_BZIP2, bz2.compress), (zipfile.ZIP_LZMA, lzma.compress)],
+    ids=["bzip2", "lzma"],
+)
+def test_a_bzip2_or_lzma_member_is_refused_before_it_is_inflated(tmp_path, method, compress):
+    # The member declares 100 bytes; bzip2 and lzma inflate a whole block of 16 MiB at once.
+    bomb = compress(b"\0" * (16 << 20))
+    path = _raw_zip(tmp_path / "m.keras", [
+        ("metadata.json", b"{}", zipfile.ZIP_STORED, 2, 0),
+        ("config.json", bomb, method, 100, 0),
+        ("model.weights.h5", b"", zipfile.ZIP_STORED, 0, 0),
+    ])  # fmt: skip
+    name = "bzip2" if method == zipfile.ZIP_BZIP2 else "lzma"
+    match = f"{path}: .*member 'config.json' is compressed with {name}"
+    assert _load_refused(path, match) < 2 << 20
+
+
+def test_an_encrypted_member_is_refused(tmp_path):
+    config = json.dumps(_BUILT_DENSE).encode()
+    path = _raw_zip(tmp_path / "m.keras", [
+        ("config.json", config, zipfile.ZIP_STORED, len(config), 0x1),
+        ("model.weights.h5", b"", zipfile.ZIP_STORED, 0, 0),
+    ])  # fmt: skip
+    with pytest.raises(ValueError, match=f"{path}: .*member 'config.json' is encrypted"):
+        rt.keras.models.load_model(path)
+
+
+def test_two_members_of_one_name_are_refused(tmp_path):
+    other = _sequential(_dense("relu"))
+    with pytest.warns(UserWarning, match="Duplicate name"):  # zipfile's own, writing it
+        path = _keras_file(tmp_path / "m.keras", _BUILT_DENSE,
+                           extra=[("config.json", json.dumps(other))])  # fmt: skip
+    with pytest.raises(ValueError, match="it holds two members named 'config.json'"):
+        rt.keras.models.load_model(path)
+
+
+@pytest.mark.parametrize(
+    "declared, match",
+    [(None, "it declares 20000 members, over the limit of 64"),
+     (3, r"its directory declares \d+ bytes, over the limit of 65536")],
+    ids=["entries", "directory-size"],
+)  # fmt: skip
+def test_a_huge_zip_directory_is_refused_before_it_is_parsed(tmp_path, declared, match):
+    members = [(f"m{i}", b"", zipfile.ZIP_STORED, 0, 0) for i in range(20000)]
+    path = _raw_zip(tmp_path / "m.keras", members, declared_entries=declared)
+    # zipfile would make 20000 ZipInfo objects (megabytes) before any count is checked.
+    assert _load_refused(path, match) < 1 << 20
+
+
+def test_a_serialized_array_of_strings_is_refused_before_it_is_allocated(tmp_path):
+    huge = {"class_name": "__numpy__", "config": {"value": ["a"], "dtype": "S100000000"}}
+    config = dict(_BUILT_DENSE, compile_config={"optimizer": "sgd", "loss": "mse",
+                                                "loss_weights": huge})  # fmt: skip
+    path = _keras_file(tmp_path / "m.keras", config)
+    assert _load_refused(path, "Refused to deserialize an array of dtype '|S100000000'") < 4 << 20
+    for dtype in ("object", "U3", "complex256", "V8"):
+        with pytest.raises(ValueError, match="only boolean, integer and floating arrays"):
+            rt.keras.saving.deserialize_keras_object(
+                {"class_name": "__numpy__", "config": {"value": [1], "dtype": dtype}}
+            )
+    array = {"class_name": "__numpy__", "config": {"value": [[1, 2]], "dtype": "float16"}}
+    value = rt.keras.saving.deserialize_keras_object(array)
+    assert value.dtype == np.float16
+    np.testing.assert_array_equal(value, [[1, 2]])
+
+
+def test_a_huge_layer_in_a_small_file_is_refused_before_its_weights_are_made(tmp_path):
+    config = _sequential(dict(_dense("linear"), config={"units": 4096}))
+    config["config"]["build_input_shape"] = [None, 4096]  # a 64 MiB kernel, from a few KB
+    path = _keras_file(tmp_path / "m.keras", config)
+    match = r"its config declares weights of at least 67108864 bytes .*'dense\w*/kernel'"
+    assert _load_refused(path, match) < 16 << 20
+
+
+def test_a_model_over_the_small_model_bound_still_loads(tmp_path):
+    rt.keras.backend.clear_session()
+    model = rt.keras.Sequential([rt.keras.layers.Dense(2100, input_shape=(2048,))])  # 17 MB
+    model.save(tmp_path / "m.keras")
+    loaded = rt.keras.models.load_model(tmp_path / "m.keras")
+    np.testing.assert_array_equal(loaded.layers[0].kernel.numpy(), model.layers[0].kernel.numpy())
+
+
+def _link_at_layers(kind, tmp_path):
+    """Weights whose ``/layers`` is a link: to ``/elsewhere`` or to another file."""
+    other = tmp_path / "other.h5"
+    with h5py.File(other, "w") as h5file:
+        h5file.create_dataset("dense/vars/0", data=np.full((2, 1), 42.0, np.float32))
+        h5file.create_dataset("dense/vars/1", data=np.full((1,), 7.0, np.float32))
+
+    def link(h5file):
+        h5file.create_dataset("elsewhere/dense/vars/0", data=np.full((2, 1), 3.0, np.float32))
+        h5file.create_dataset("elsewhere/dense/vars/1", data=np.zeros(1, np.float32))
+        if kind == "soft":
+            h5file["layers"] = h5py.SoftLink("/elsewhere")
+        else:
+            h5file["layers"] = h5py.ExternalLink(str(other), "/")
+
+    return _weights_bytes(link)
+
+
+@pytest.mark.parametrize(
+    "kind, match",
+    [("soft", "'/layers' is a SoftLink"), ("external", "'/layers' links outside the file")],
+)
+def test_a_link_anywhere_on_a_weights_path_is_refused(tmp_path, kind, match):
+    weights = _link_at_layers(kind, tmp_path)
+    path = _keras_file(tmp_path / "m.keras", _BUILT_DENSE, weights=weights)
+    with pytest.raises(ValueError, match=f"{path}: {match}"):
+        rt.keras.models.load_model(path)
+    (tmp_path / "w.weights.h5").write_bytes(weights)
+    model = rt.keras.Sequential([rt.keras.layers.Dense(1, input_shape=(2,))])
+    with pytest.raises(ValueError, match=match):
+        model.load_weights(tmp_path / "w.weights.h5")
+
+
+def test_weights_saved_without_an_optimizer_load_into_a_compiled_model(tmp_path):
+    rt.keras.backend.clear_session()
+    saved = rt.keras.Sequential([rt.keras.layers.Dense(2, input_shape=(3,))])
+    saved.save_weights(tmp_path / "w.weights.h5")
+    model = rt.keras.Sequential([rt.keras.layers.Dense(2, input_shape=(3,))])
+    model.compile(optimizer="adam", loss="mse")
+    name = model.optimizer.name
+    # Keras 3's words (BaseOptimizer.load_own_variables); the layers load.
+    with pytest.warns(
+        UserWarning,
+        match=f"Skipping variable loading for optimizer '{name}', "
+        "because it has 6 variables whereas the saved optimizer has 0 variables",
+    ):
+        model.load_weights(tmp_path / "w.weights.h5")  # fmt: skip
+    np.testing.assert_array_equal(model.layers[0].kernel.numpy(), saved.layers[0].kernel.numpy())
+    np.testing.assert_array_equal(model.layers[0].bias.numpy(), saved.layers[0].bias.numpy())
+
+
+_FUNCTIONAL_WITHOUT_LAYER_NAME = {
+    "module": "keras",
+    "class_name": "Functional",
+    "config": {"name": "f", "layers": [{"class_name": "Dense", "config": {"units": 1}}],
+               "input_layers": [], "output_layers": []},
+}  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    "config",
+    [
+        {"module": "keras", "class_name": ["Sequential"], "config": {}},
+        _sequential({"class_name": "__numpy__", "config": {}}),
+        _FUNCTIONAL_WITHOUT_LAYER_NAME,
+        dict(_BUILT_DENSE, compile_config=[1, 2]),
+        dict(_sequential(_dense("linear")), build_config="x"),
+        {"class_name": "__numpy__", "config": {"value": [1], "dtype": "float32"}},
+    ],
+    ids=["list-class-name", "numpy-without-value", "functional-layer-without-name",
+         "compile-config-list", "build-config-string", "not-a-model"],
+)  # fmt: skip
+def test_a_malformed_config_is_refused_naming_the_file(tmp_path, config):
+    path = _keras_file(tmp_path / "m.keras", config)
+    with pytest.raises(archive.KerasFileError, match=f"{path}: config.json: "):
+        rt.keras.models.load_model(path)
+
+
+def _fail_writing(name):
+    real = zipfile.ZipFile.writestr
+
+    def writestr(self, member, data, *args, **kwargs):
+        if member == name:
+            raise OSError(28, "No space left on device")
+        return real(self, member, data, *args, **kwargs)
+
+    return writestr
+
+
+def test_a_save_that_fails_leaves_the_old_file_whole(tmp_path, monkeypatch):
+    rt.keras.backend.clear_session()
+    model = rt.keras.Sequential([rt.keras.layers.Dense(2, input_shape=(3,))])
+    path = tmp_path / "best.keras"
+    model.save(path)  # as ModelCheckpoint rewrites best.keras at each better epoch
+    before = model.layers[0].kernel.numpy()
+    model.layers[0].kernel.assign(np.ones((3, 2), np.float32))
+    monkeypatch.setattr(zipfile.ZipFile, "writestr", _fail_writing("model.weights.h5"))
+    with pytest.raises(OSError, match="No space left"):
+        model.save(path)
+    monkeypatch.undo()
+    loaded = rt.keras.models.load_model(path)
+    np.testing.assert_array_equal(loaded.layers[0].kernel.numpy(), before)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["best.keras"]  # no temporary left
+
+
+def test_a_weights_save_that_fails_leaves_the_old_file_whole(tmp_path, monkeypatch):
+    from runtime.keras.saving import weights
+
+    rt.keras.backend.clear_session()
+    model = rt.keras.Sequential([rt.keras.layers.Dense(2, input_shape=(3,))])
+    path = tmp_path / "w.weights.h5"
+    model.save_weights(path)
+    before = model.layers[0].kernel.numpy()
+
+    def fail(model, h5file):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(weights, "save_weights", fail)
+    with pytest.raises(OSError, match="No space left"):
+        model.save_weights(path)
+    monkeypatch.undo()
+    model.layers[0].kernel.assign(np.ones((3, 2), np.float32))
+    model.load_weights(path)
+    np.testing.assert_array_equal(model.layers[0].kernel.numpy(), before)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["w.weights.h5"]
