@@ -34,6 +34,7 @@ class Lambda(Layer):
         self.function = function
         self.arguments = dict(arguments or {})
         self.mask = mask
+        self.supports_masking = mask is not None  # Keras: it masks only when given a mask
         self._output_shape = output_shape
         parameters = inspect.signature(function).parameters
         self._fn_expects_training_arg = "training" in parameters
@@ -146,6 +147,8 @@ def _lambda_from_code(config):
 
 class Identity(Layer):
     """Returns its inputs as they are (a placeholder layer)."""
+
+    _supports_masking = True  # as Keras: the mask passes through
 
     def call(self, inputs):
         return inputs

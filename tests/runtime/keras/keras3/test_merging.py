@@ -252,7 +252,6 @@ def test_concatenate_with_mask():
     np.testing.assert_allclose(rt.keras.backend.get_keras_mask(output).numpy(), [[1, 1, 1, 1]])
 
 
-@MASKS
 def test_concatenate_with_mask_symbolic():
     input1 = layers.Input((4, 2))
     input2 = layers.Input((4, 2))
