@@ -369,11 +369,7 @@ class Layer(Module):
             training = args[position]
         if training is None:
             training = outer
-        previous_mask = kwargs.get("mask")
-        if previous_mask is None:
-            previous_mask = masks.input_masks(inputs)
-            if takes_mask and previous_mask is not None and masks.takes_only_inputs(args, kwargs):
-                kwargs["mask"] = previous_mask
+        previous_mask = masks.fill_in(self, inputs, args, kwargs, takes_mask)
         inputs = self._cast_inputs(inputs)
         if not self.built:
             self._maybe_build(nest.map_structure(lambda t: t.shape, inputs))

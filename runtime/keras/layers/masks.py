@@ -8,6 +8,7 @@ not drops the mask, with a warning, as Keras warns.
 
 from __future__ import annotations
 
+import inspect
 import warnings
 
 import numpy as np
@@ -16,6 +17,44 @@ from runtime.core import nest
 from runtime.core.tensor import Tensor
 from runtime.keras.backend import get_keras_mask
 from runtime.ops.constant_ops import convert_to_tensor
+
+
+_named_masks = {}  # a Layer subclass -> its call's "<argument>_mask" parameters
+
+
+def fill_in(layer, inputs, args, kwargs, takes_mask):
+    """The mask the call is given (``mask=``), else its inputs' masks; fills in ``mask`` (a
+    call of only its inputs) or ``<argument>_mask`` (a call of several tensors) where the call
+    takes them and is not given them."""
+    given = kwargs.get("mask")
+    if given is not None:
+        return given
+    found = input_masks(inputs)
+    if takes_mask:
+        if found is not None and takes_only_inputs(args, kwargs):
+            kwargs["mask"] = found
+    elif args and _named_mask_parameters(layer):
+        _fill_in_named(layer, inputs, args, kwargs)
+    return found
+
+
+def _named_mask_parameters(layer):
+    cls = type(layer)
+    found = _named_masks.get(cls)
+    if found is None:
+        names = inspect.signature(layer.call).parameters
+        found = _named_masks[cls] = [n for n in names if n.endswith("_mask") and n[:-5] in names]
+    return found
+
+
+def _fill_in_named(layer, inputs, args, kwargs):
+    bound = inspect.signature(layer.call).bind_partial(inputs, *args, **kwargs).arguments
+    for name in _named_mask_parameters(layer):
+        value = bound.get(name[:-5])
+        if bound.get(name) is None and isinstance(value, (Tensor, list, tuple, dict)):
+            masks = nest.map_structure(get_keras_mask, value)
+            if any(m is not None for m in nest.flatten(masks)):
+                kwargs[name] = masks
 
 
 def input_masks(inputs):
