@@ -18,7 +18,6 @@ from runtime.core.tensor import Tensor
 from runtime.keras.backend import get_keras_mask
 from runtime.ops.constant_ops import convert_to_tensor
 
-
 _named_masks = {}  # a Layer subclass -> its call's "<argument>_mask" parameters
 
 
