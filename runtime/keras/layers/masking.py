@@ -12,9 +12,12 @@ array([[ True, False,  True]])
 
 from __future__ import annotations
 
+from runtime.core import dtypes
 from runtime.core.tensor_shape import TensorShape
 from runtime.keras.layers.base import Layer
+from runtime.ops.array_ops import zeros_like
 from runtime.ops.broadcast_ops import where
+from runtime.ops.constant_ops import cast, convert_to_tensor
 from runtime.ops.math_ops import not_equal
 from runtime.ops.reduction_ops import reduce_any
 
@@ -34,13 +37,20 @@ class Masking(Layer):
         self.built = True
 
     def compute_mask(self, inputs, mask=None):
-        return reduce_any(not_equal(inputs, self.mask_value), axis=-1)
+        return self._kept(convert_to_tensor(inputs), keepdims=False)
 
     def call(self, inputs):
-        kept = reduce_any(not_equal(inputs, self.mask_value), axis=-1, keepdims=True)
-        outputs = where(kept, inputs, inputs * 0)
+        kept = self._kept(inputs, keepdims=True)
+        outputs = where(kept, inputs, zeros_like(inputs))
         outputs._keras_mask = kept[..., 0]  # computed once, with the outputs
         return outputs
+
+    def _kept(self, inputs, keepdims):
+        """Whether each timestep has a feature other than ``mask_value`` (integer inputs are
+        compared as numbers, as Keras' type promotion does)."""
+        values = inputs if inputs.dtype.is_floating else cast(inputs, dtypes.float64)
+        differs = not_equal(values, cast(self.mask_value, values.dtype))
+        return reduce_any(differs, axis=-1, keepdims=keepdims)
 
     def compute_output_shape(self, input_shape):
         return TensorShape(input_shape)
