@@ -354,3 +354,14 @@ def test_a_model_given_a_mask():
     sequential(np.ones((1, 3)), mask=np.array([[False, True, True]]))
     np.testing.assert_array_equal(seen[-2], [[True, False, True]])
     np.testing.assert_array_equal(seen[-1], [[False, True, True]])
+
+
+def test_arithmetic_on_keras_tensors_neither_masks_nor_warns():
+    inputs = layers.Input((3,), dtype="int32")
+    embedded = layers.Embedding(5, 2, mask_zero=True)(inputs)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # Keras 3's ops on KerasTensors do not warn
+        doubled = embedded * 2
+        model = models.Model(inputs, doubled)
+        model(np.array([[1, 0, 2]]))
+    assert backend.get_keras_mask(doubled) is None
