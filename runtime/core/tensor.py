@@ -65,12 +65,15 @@ _SCALAR = TensorShape(())
 class EagerTensor(Tensor):
     """A tensor with a value, produced by running an op at once."""
 
-    __slots__ = ("_value", "dtype", "_shape")
+    # _keras_mask: the Keras mask a layer attached (rt.keras.backend.get_keras_mask). Set to
+    # None when made: reading it is then as cheap as any attribute (an unset slot raises).
+    __slots__ = ("_value", "dtype", "_shape", "_keras_mask")
 
     def __init__(self, value, dtype: DType):
         self._value = value  # np.ndarray or np.generic, never mutated
         self.dtype = dtype
         self._shape = None
+        self._keras_mask = None
 
     @property
     def shape(self) -> TensorShape:
@@ -159,13 +162,14 @@ def _numpy_text(t: EagerTensor, is_repr: bool) -> str:
 class SymbolicTensor(Tensor):
     """An output of an op in a graph: it has a dtype and a (maybe partial) shape, no value."""
 
-    __slots__ = ("op", "value_index", "dtype", "_shape")
+    __slots__ = ("op", "value_index", "dtype", "_shape", "_keras_mask")  # see EagerTensor
 
     def __init__(self, op, value_index: int, dtype: DType, shape: TensorShape):
         self.op = op
         self.value_index = value_index
         self.dtype = dtype
         self._shape = shape
+        self._keras_mask = None
 
     @property
     def shape(self) -> TensorShape:

@@ -81,3 +81,20 @@ def set_image_data_format(data_format):
             f"Received: data_format={data_format}"
         )
     _settings["image_data_format"] = data_format
+
+
+def get_keras_mask(x):
+    """The Keras mask attached to ``x`` (by ``Embedding(mask_zero=True)``, ``Masking``...),
+    or None: which timesteps the layers after it skip.
+
+    >>> import numpy as np, runtime as rt
+    >>> embedded = rt.keras.layers.Embedding(5, 2, mask_zero=True)(np.array([[3, 1, 0]]))
+    >>> rt.keras.backend.get_keras_mask(embedded).numpy()
+    array([[ True,  True, False]])
+    """
+    return getattr(x, "_keras_mask", None)
+
+
+def set_keras_mask(x, mask):
+    """Attaches ``mask`` to the tensor ``x`` (None: takes its mask away)."""
+    x._keras_mask = mask

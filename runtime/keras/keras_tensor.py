@@ -41,6 +41,7 @@ class KerasTensor:
         self.ragged = bool(ragged)
         self.name = name or backend.unique_object_name("keras_tensor")
         self._keras_history = None
+        self._keras_mask = None  # a KerasTensor too, where the layer that made this one masks
 
     @property
     def shape(self):
@@ -147,9 +148,11 @@ class Node:
         self.input_tensors = [x for x in nest.flatten([self.args, self.kwargs]) if is_symbolic(x)]
         self.outputs_structure = outputs
         self.outputs = [x for x in nest.flatten(outputs) if is_symbolic(x)]
+        # The outputs' masks are made by this call too (after the outputs, by index).
+        self.output_masks = [x._keras_mask for x in self.outputs if is_symbolic(x._keras_mask)]
         nodes = inbound_nodes(operation)
         nodes.append(self)
-        for index, tensor in enumerate(self.outputs):
+        for index, tensor in enumerate(self.outputs + self.output_masks):
             tensor._keras_history = KerasHistory(operation, len(nodes) - 1, index)
 
     @property
@@ -236,21 +239,31 @@ def symbolic_call(layer, inputs, args, kwargs):
     scratch graph: returns KerasTensors of the traced outputs' shapes and records the node."""
     call = [(inputs, *args), kwargs]
     flat = nest.flatten(call)
-    specs = [TensorSpec(x.shape, x.dtype) for x in flat if is_symbolic(x)]
+    symbolic = [x for x in flat if is_symbolic(x)]
+    specs = [TensorSpec(x.shape, x.dtype) for x in symbolic]
+    masked = [i for i, x in enumerate(symbolic) if is_symbolic(x._keras_mask)]
+    mask_specs = [TensorSpec(symbolic[i]._keras_mask.shape, "bool") for i in masked]
 
-    def run(placeholders):
+    def run(placeholders, mask_placeholders):
+        for i, mask in zip(masked, mask_placeholders):  # the layer reads the inputs' masks
+            placeholders[i]._keras_mask = mask
         given = iter(placeholders)
         filled = [next(given) if is_symbolic(x) else x for x in flat]
         (call_inputs, *call_args), call_kwargs = nest.pack_sequence_as(call, filled)
-        return layer(call_inputs, *call_args, **call_kwargs)
+        outputs = layer(call_inputs, *call_args, **call_kwargs)
+        return outputs, [getattr(x, "_keras_mask", None) for x in nest.flatten(outputs)]
 
     _symbolic_calls.depth = tracing_symbolically() + 1
     try:
         with context.eager_mode():  # a scratch graph of its own, whatever is being built
-            graph = trace(run, [specs], "scratch_graph")
+            graph = trace(run, [specs, mask_specs], "scratch_graph")
     finally:
         _symbolic_calls.depth -= 1
-    outputs = nest.map_structure(_symbolic_like, graph.structured_outputs)
+    traced, traced_masks = graph.structured_outputs
+    outputs = nest.map_structure(_symbolic_like, traced)
+    for output, mask in zip(nest.flatten(outputs), traced_masks):
+        if is_symbolic(output) and mask is not None:
+            output._keras_mask = _symbolic_like(mask)
     Node(layer, call[0], call[1], outputs)
     return outputs
 

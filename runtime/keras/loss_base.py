@@ -27,7 +27,7 @@ from runtime.keras import backend
 from runtime.ops.array_ops import expand_dims, squeeze, zeros_like
 from runtime.ops.broadcast_ops import where
 from runtime.ops.constant_ops import cast, convert_to_tensor
-from runtime.ops.math_ops import equal, maximum
+from runtime.ops.math_ops import equal, logical_and, maximum
 from runtime.ops.reduction_ops import reduce_sum
 from runtime.ops.shape_ops import size
 
@@ -131,6 +131,13 @@ def reduce_values(values, sample_weight=None, reduction="sum_over_batch_size"):
     return _mean(total, values)
 
 
+def _both(mask, other):
+    """The entries both masks keep (either one, when the other is None)."""
+    if mask is None or other is None:
+        return other if mask is None else mask
+    return logical_and(cast(mask, dtypes.bool_), cast(other, dtypes.bool_))
+
+
 class Loss:
     """The base of losses (``keras.losses.Loss``): subclass it and define ``call(y_true,
     y_pred)``, giving each example's loss; calling the loss weighs and reduces it."""
@@ -141,9 +148,13 @@ class Loss:
         self.dtype = dtypes.as_dtype(dtype or backend.floatx())
 
     def __call__(self, y_true, y_pred, sample_weight=None):
+        # As Keras 3: the Keras mask of the predictions (and of the losses) leaves the masked
+        # entries out, and the mean is over the others.
+        pred_mask = backend.get_keras_mask(y_pred)
         y_pred = as_loss_dtype(y_pred, self.dtype)
         y_true = as_loss_dtype(y_true, self.dtype)
         losses, mask = self._losses_and_mask(y_true, y_pred)
+        mask = _both(_both(pred_mask, backend.get_keras_mask(losses)), mask)
         losses = as_loss_dtype(losses, self.dtype)
         return reduce_weighted_values(losses, sample_weight, mask, self.reduction)
 

@@ -101,6 +101,7 @@ def _fast(fn, allowed, slow, swapped=False, comparison=False, nonzero_divisor=Fa
         if result is None:
             return slow(a, b)
         result._shape = None
+        result._keras_mask = None
         return result
 
     return method

@@ -9,6 +9,7 @@ from runtime.keras.layers.core import Activation, Dense, Dropout, Flatten
 from runtime.keras.layers.embedding import Embedding
 from runtime.keras.layers.input_layer import Input, InputLayer
 from runtime.keras.layers.lambda_layer import Identity, Lambda
+from runtime.keras.layers.masking import Masking
 from runtime.keras.layers.merging import (
     Add,
     Average,
@@ -50,7 +51,7 @@ from runtime.keras.layers.rnn_cells import GRUCell, LSTMCell, SimpleRNNCell, Sta
 __all__ = [
     # core
     "Activation", "Dense", "Dropout", "Embedding", "Flatten", "Identity", "Input", "InputLayer",
-    "Lambda", "Layer",
+    "Lambda", "Layer", "Masking",
     # activations
     "ELU", "LeakyReLU", "PReLU", "ReLU", "Softmax",
     # convolution and pooling

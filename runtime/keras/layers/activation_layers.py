@@ -23,6 +23,8 @@ from runtime.ops.nn_ops import relu
 class _SameShape(Layer):
     """An elementwise layer: the output has the input's shape."""
 
+    _supports_masking = True  # as Keras: the mask passes through
+
     def compute_output_shape(self, input_shape):
         return TensorShape(input_shape)
 

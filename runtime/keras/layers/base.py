@@ -38,7 +38,7 @@ from runtime.core.tensor_spec import TensorSpec
 from runtime.execution import staging
 from runtime.execution.tracing import trace
 from runtime.keras import backend, constraints, initializers, keras_tensor, regularizers
-from runtime.keras.layers import layer_config
+from runtime.keras.layers import layer_config, masks
 from runtime.keras.saving.archive import reserve_weight
 from runtime.ops.array_ops import shape_of
 from runtime.ops.constant_ops import cast, convert_to_tensor
@@ -67,7 +67,7 @@ class _CallContext(threading.local):
 
 
 _call_context = _CallContext()
-_accepts_training = {}  # a Layer subclass -> (call takes training, its position)
+_accepts_training = {}  # a Layer subclass -> what _call_parameters says of its call
 
 # Bumped whenever a layer's attributes, weights or trainable setting change: what a layer
 # finds through its attributes (its weights, its layers) is cached until then, so a training
@@ -102,6 +102,7 @@ class Layer(Module):
     # Keras builds some layers (Dropout, Activation...) when made: their configs in a .keras
     # file have no build config. Such a class says so.
     _built_at_init = False
+    _supports_masking = None  # None: whether the class defines compute_mask
 
     def __init__(self, trainable=True, name=None, dtype=None, **kwargs):
         unknown = set(kwargs) - _LAYER_KEYWORDS
@@ -336,6 +337,22 @@ class Layer(Module):
         """The layer's computation; the base layer returns its inputs."""
         return inputs
 
+    def compute_mask(self, inputs, previous_mask):
+        """The mask of the outputs (only asked of a layer that ``supports_masking``): by
+        default, the inputs' mask, passed on."""
+        return previous_mask
+
+    @property
+    def supports_masking(self):
+        """Whether the layer attaches ``compute_mask``'s mask to its outputs: by default, when
+        its class defines ``compute_mask``; a layer sets it as Keras' do."""
+        found = self._supports_masking  # set, or said by the class
+        return type(self).compute_mask is not Layer.compute_mask if found is None else found
+
+    @supports_masking.setter
+    def supports_masking(self, value):
+        object.__setattr__(self, "_supports_masking", bool(value))
+
     def compute_output_shape(self, input_shape):
         """The output shape for ``input_shape``: found by calling the layer on a placeholder
         in a scratch graph (layers with a simple rule override this)."""
@@ -349,11 +366,12 @@ class Layer(Module):
             return keras_tensor.symbolic_call(self, inputs, args, kwargs)
         outer = _call_context.training
         training = kwargs.pop("training", None)
-        takes_training, position = self._call_parameters()
+        takes_training, position, takes_mask, own_compute_mask = self._call_parameters()
         if position is not None and len(args) > position:  # training given by position
             training = args[position]
         if training is None:
             training = outer
+        previous_mask = masks.fill_in(self, inputs, args, kwargs, takes_mask)
         inputs = self._cast_inputs(inputs)
         if not self.built:
             self._maybe_build(nest.map_structure(lambda t: t.shape, inputs))
@@ -373,6 +391,8 @@ class Layer(Module):
                     outputs = staging.converted(self.call)(inputs, *args, **kwargs)
             if getattr(self, "activity_regularizer", None) is not None:
                 self._regularize_activity(outputs)
+            if previous_mask is not None or own_compute_mask:
+                masks.attach_output_masks(self, inputs, outputs, previous_mask)
             return outputs
         finally:
             _call_context.training = outer
@@ -398,6 +418,7 @@ class Layer(Module):
         """Inputs as tensors, floats as the layer's dtype (Keras' autocasting)."""
 
         def cast_one(x):
+            mask = getattr(x, "_keras_mask", None)  # kept: the cast tensor has the same mask
             if isinstance(x, Variable):
                 x = x.read_value()
             elif not isinstance(x, Tensor):
@@ -407,6 +428,8 @@ class Layer(Module):
                 x = convert_to_tensor(array)
             if x.dtype.is_floating and x.dtype is not self._dtype:
                 x = cast(x, self._dtype)
+            if mask is not None:
+                x._keras_mask = mask
             return x
 
         if isinstance(inputs, Tensor):
@@ -416,8 +439,9 @@ class Layer(Module):
         return nest.map_structure(cast_one, inputs)
 
     def _call_parameters(self):
-        """Whether this class's ``call`` takes ``training``, and its position among the
-        arguments after ``inputs`` (None when it cannot be given by position)."""
+        """Whether this class's ``call`` takes ``training``, its position among the arguments
+        after ``inputs`` (None when it cannot be given by position), whether it takes
+        ``mask``, whether the class computes masks itself."""
         cls = type(self)
         found = _accepts_training.get(cls)
         if found is None:
@@ -431,7 +455,9 @@ class Layer(Module):
                 if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
             ]
             position = positional.index("training") - 1 if "training" in positional[1:] else None
-            found = _accepts_training[cls] = (takes, position)
+            own_compute_mask = cls.compute_mask is not Layer.compute_mask
+            found = (takes, position, "mask" in parameters, own_compute_mask)
+            _accepts_training[cls] = found
         return found
 
     def __repr__(self):

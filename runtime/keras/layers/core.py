@@ -34,6 +34,8 @@ class Dense(Layer):
     The kernel is ``(input_dim, units)``, made at the first call.
     """
 
+    _supports_masking = True  # as Keras: the mask passes through
+
     def __init__(
         self,
         units,
@@ -184,6 +186,7 @@ class Dropout(Layer):
     ``1 / (1 - rate)``, only when called with ``training=True``; otherwise the identity."""
 
     _built_at_init = True
+    _supports_masking = True  # as Keras: the mask passes through
 
     def __init__(self, rate, noise_shape=None, seed=None, **kwargs):
         super().__init__(**kwargs)
@@ -258,6 +261,7 @@ class Activation(Layer):
     """Applies an activation, by name (``"relu"``...) or as a function."""
 
     _built_at_init = True
+    _supports_masking = True  # as Keras: the mask passes through
 
     def __init__(self, activation, **kwargs):
         super().__init__(**kwargs)

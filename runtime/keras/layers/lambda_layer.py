@@ -34,6 +34,7 @@ class Lambda(Layer):
         self.function = function
         self.arguments = dict(arguments or {})
         self.mask = mask
+        self.supports_masking = mask is not None  # Keras: it masks only when given a mask
         self._output_shape = output_shape
         parameters = inspect.signature(function).parameters
         self._fn_expects_training_arg = "training" in parameters
@@ -153,6 +154,7 @@ class Identity(Layer):
     """Returns its inputs as they are (a placeholder layer)."""
 
     _built_at_init = True  # as Keras 3: its config in a .keras file has no build config
+    _supports_masking = True  # as Keras: the mask passes through
 
     def call(self, inputs):
         return inputs

@@ -20,8 +20,8 @@ from runtime.core.tensor_shape import TensorShape
 from runtime.keras.layers.base import Layer
 from runtime.ops import math_ops
 from runtime.ops.array_ops import concat, expand_dims, shape_of
-from runtime.ops.broadcast_ops import broadcast_to
-from runtime.ops.constant_ops import constant, convert_to_tensor
+from runtime.ops.broadcast_ops import broadcast_to, where
+from runtime.ops.constant_ops import cast, constant, convert_to_tensor
 from runtime.ops.linalg_ops import einsum
 from runtime.ops.reduction_ops import reduce_any, reduce_sum
 
@@ -164,12 +164,24 @@ class Subtract(Merge):
 
 
 class Multiply(Merge):
-    """The product of its inputs."""
+    """The product of its inputs; a masked entry counts as 1 (and the output is 0 where every
+    input is masked, when all have masks)."""
 
     def _merge_function(self, inputs):
-        output = inputs[0]
-        for x in inputs[1:]:
-            output = output * x
+        masks = [_spread_mask(x) for x in inputs]
+        all_masked = all(m is not None for m in masks)
+        output = output_mask = None
+        for x, mask in zip(inputs, masks):
+            if mask is not None:
+                x = where(mask, x, cast(1, x.dtype))
+                if all_masked:
+                    output_mask = (
+                        mask if output_mask is None else math_ops.logical_or(output_mask, mask)
+                    )
+            output = x if output is None else output * x
+        if output_mask is not None:
+            output = where(output_mask, output, cast(0, output.dtype))
+            output._keras_mask = reduce_any(output_mask, axis=-1)
         return output
 
 
@@ -181,23 +193,47 @@ class Average(Merge):
 
 
 class Maximum(Merge):
-    """The elementwise maximum of its inputs."""
+    """The elementwise maximum of its inputs (of those not masked there)."""
 
     def _merge_function(self, inputs):
-        output = inputs[0]
-        for x in inputs[1:]:
-            output = math_ops.maximum(output, x)
-        return output
+        return _merged_unmasked(math_ops.maximum, inputs)
 
 
 class Minimum(Merge):
-    """The elementwise minimum of its inputs."""
+    """The elementwise minimum of its inputs (of those not masked there)."""
 
     def _merge_function(self, inputs):
-        output = inputs[0]
-        for x in inputs[1:]:
-            output = math_ops.minimum(output, x)
-        return output
+        return _merged_unmasked(math_ops.minimum, inputs)
+
+
+def _spread_mask(x):
+    """``x``'s Keras mask spread over its last axis, or None."""
+    mask = getattr(x, "_keras_mask", None)
+    if mask is None:
+        return None
+    return broadcast_to(expand_dims(convert_to_tensor(mask), axis=-1), shape_of(x))
+
+
+def _merged_unmasked(op, inputs):
+    """``op`` folded over the inputs, a masked entry taking the other operand's value (as
+    Keras 3, for an op with no identity element); masked where every input is, when all
+    inputs have masks."""
+    output = output_mask = None
+    for x in inputs:
+        mask = _spread_mask(x)
+        if output is None:
+            output, output_mask = x, mask
+            continue
+        if mask is not None:
+            x = where(mask, x, output)
+        if output_mask is not None:
+            output = where(output_mask, output, x)
+        both = mask is not None and output_mask is not None
+        output_mask = math_ops.logical_or(output_mask, mask) if both else None
+        output = op(output, x)
+    if output_mask is not None:
+        output._keras_mask = reduce_any(output_mask, axis=-1)
+    return output
 
 
 class Concatenate(Merge):

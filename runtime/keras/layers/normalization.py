@@ -81,6 +81,8 @@ def _clip(value, low, high):
 class _Normalization(Layer):
     """What the normalization layers share: beta and gamma with their initializers."""
 
+    _supports_masking = True  # as Keras: the mask passes through
+
     def _keep_affine(self, center, scale, beta_initializer, gamma_initializer, **others):
         self.center, self.scale = bool(center), bool(scale)
         self.beta_initializer = initializers.get(beta_initializer)
@@ -469,6 +471,7 @@ class UnitNormalization(Layer):
     """Scales each example to unit L2 norm over ``axis``: ``x / sqrt(max(sum(x**2), 1e-12))``."""
 
     _built_at_init = True  # as Keras 3: its config in a .keras file has no build config
+    _supports_masking = True  # as Keras: the mask passes through
 
     def __init__(self, axis=-1, **kwargs):
         super().__init__(**kwargs)

@@ -179,6 +179,7 @@ class GlobalAveragePooling1D(_GlobalPooling):
     ``(batch, steps)``, over the steps it marks."""
 
     rank, reduce = 1, staticmethod(reduce_mean)
+    _supports_masking = True  # as Keras: it takes the mask, and its output has none
 
     def call(self, inputs, mask=None):
         if mask is None:
@@ -187,6 +188,9 @@ class GlobalAveragePooling1D(_GlobalPooling):
         weights = expand_dims(cast(cast(mask, dtypes.bool_), inputs.dtype), 3 - steps)
         total = reduce_sum(inputs * weights, axis=steps, keepdims=self.keepdims)
         return total / reduce_sum(weights, axis=steps, keepdims=self.keepdims)
+
+    def compute_mask(self, inputs, mask=None):
+        return None
 
 
 class GlobalAveragePooling2D(_GlobalPooling):

@@ -57,6 +57,12 @@ class TensorOperation(Layer):
     def call(self, *operands):
         return OPERATIONS[self.kind](*operands)
 
+    # An op, not a layer: as Keras 3's ops, it makes no mask and does not warn that it drops one.
+    _supports_masking = True
+
+    def compute_mask(self, inputs, previous_mask):
+        return None
+
     def _cast_inputs(self, inputs):
         return nest.map_structure(
             lambda x: convert_to_tensor(x) if isinstance(x, np.ndarray) else x, inputs

@@ -18,7 +18,13 @@ non-batch axes.
 
 from __future__ import annotations
 
-from runtime.keras.loss_base import as_loss_dtype, divide_no_nan, squeeze_or_expand_to_same_rank
+from runtime.keras.backend import get_keras_mask
+from runtime.keras.loss_base import (
+    apply_mask,
+    as_loss_dtype,
+    divide_no_nan,
+    squeeze_or_expand_to_same_rank,
+)
 from runtime.keras.metrics.metric import Metric
 from runtime.ops.array_ops import zeros_like
 from runtime.ops.constant_ops import cast
@@ -36,9 +42,11 @@ def _reduce_axes_from(values, first_axis, reduce_fn):
 def reduce_to_samplewise_values(values, sample_weight, reduce_fn, dtype):
     """``(values, sample_weight)``: one value per example (``reduce_fn`` over the other axes)
     already multiplied by its weight, and the weights as broadcast against the values."""
+    mask = get_keras_mask(values)
     values = as_loss_dtype(values, dtype)
     if sample_weight is not None:
         sample_weight = as_loss_dtype(sample_weight, dtype)
+        sample_weight = apply_mask(sample_weight, mask, "sum", dtype)  # as Keras 3
         values, sample_weight = squeeze_or_expand_to_same_rank(values, sample_weight)
         values = _reduce_axes_from(values, sample_weight.shape.rank, reduce_fn)
         sample_weight = sample_weight + zeros_like(values)  # broadcast: counts every value
@@ -116,7 +124,9 @@ class MeanMetricWrapper(Mean):
         self._fn_kwargs = kwargs
 
     def update_state(self, y_true, y_pred, sample_weight=None):
+        mask = get_keras_mask(y_pred)  # the predictions' Keras mask leaves entries out
         values = self._fn(y_true, y_pred, **self._fn_kwargs)
+        sample_weight = apply_mask(sample_weight, mask, "sum", self._tensor_dtype)
         super().update_state(values, sample_weight=sample_weight)
 
     def get_config(self):

@@ -22,6 +22,7 @@ import warnings
 from runtime.core import dtypes, nest
 from runtime.core.tensor_shape import TensorShape
 from runtime.keras import keras_tensor
+from runtime.keras.backend import set_keras_mask
 from runtime.keras.keras_tensor import KerasTensor, inbound_nodes, node_of
 from runtime.keras.layers.input_layer import InputLayer
 from runtime.keras.layers.tensor_operation import TensorOperation
@@ -132,6 +133,10 @@ class Functional(Model):
 
     def call(self, inputs, training=None, mask=None):
         flat = self._standardize_inputs(inputs)
+        if mask is not None:  # the inputs' masks reach the layers through the inputs
+            for x, input_mask in zip(flat, nest.flatten(mask)):
+                if input_mask is not None:
+                    set_keras_mask(x, input_mask)
         values = run(
             self._graph,
             {id(x): value for x, value in zip(self.inputs, flat)},

@@ -67,6 +67,7 @@ def from_inner_inputs(inputs, outputs):
             return x
         if id(x) not in swapped:
             swapped[id(x)] = KerasTensor(x.shape, x.dtype, name=f"{x.name}_clone")
+            swapped[id(x)]._keras_mask = swap(x._keras_mask)
         return swapped[id(x)]
 
     for node in nodes:
@@ -134,7 +135,7 @@ def _check_computable(inputs, nodes):
                     f"without issue: {accessed}"
                 )
         accessed.append(node.operation.name)
-        computable.update(id(x) for x in node.outputs)
+        computable.update(id(x) for x in node.outputs + node.output_masks)
 
 
 def _check_unique_names(operations):
@@ -158,6 +159,8 @@ def run(graph, values, call):
         result = call(node.operation, args, kwargs)
         for tensor, value in zip(node.outputs, nest.flatten(result)):
             values[id(tensor)] = value
+            if tensor._keras_mask is not None:  # the mask the call attached, a tensor of its own
+                values[id(tensor._keras_mask)] = getattr(value, "_keras_mask", None)
     return values
 
 
@@ -166,7 +169,7 @@ def reachable(graph, inputs):
     reached = {id(x) for x in inputs}
     for node in graph.nodes:
         if not node.is_input and all(id(x) in reached for x in node.input_tensors):
-            reached.update(id(x) for x in node.outputs)
+            reached.update(id(x) for x in node.outputs + node.output_masks)
     return reached
 
 

@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 from runtime.core.tensor_shape import TensorShape
+from runtime.keras.backend import set_keras_mask
 from runtime.keras.keras_tensor import KerasTensor
 from runtime.keras.layers.base import Layer, structure_changed
 from runtime.keras.layers.input_layer import InputLayer
@@ -103,7 +104,9 @@ class Sequential(Model):
         self._build_input_shape = input_shape
         self.built = True
 
-    def call(self, inputs, training=None):
+    def call(self, inputs, training=None, mask=None):
+        if mask is not None:  # the first layer reads it from its input, as each next one
+            set_keras_mask(inputs, mask)
         for layer in self.layers:
             inputs = layer(inputs)  # training reaches each layer through the call context
         return inputs

@@ -156,6 +156,8 @@ class TestCase:
         output eagerly and inside ``ag.function`` alike, has the expected weights and losses,
         and gradients reach its trainable weights."""
         layer = layer_cls(**init_kwargs)
+        if supports_masking is not None:
+            assert layer.supports_masking == supports_masking, "Unexpected supports_masking value"
         config = layer.get_config()
         options = {}
         if custom_objects is not None and "custom_objects" in _parameters(layer_cls.from_config):

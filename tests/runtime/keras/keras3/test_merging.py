@@ -191,8 +191,6 @@ def test_dot_higher_dim():
     np.testing.assert_allclose(c.numpy(), expected, rtol=1e-5)
 
 
-MASKS = pytest.mark.xfail(strict=True, reason="no Masking layer nor Keras masks on tensors here")
-
 # Keras' expected outputs and masks of x1 (masked where all zero) merged with x2, unmasked and
 # then masked too: (merge, output, output with both masked).
 MASKED_MERGES = [
@@ -204,7 +202,6 @@ MASKED_MERGES = [
 ]
 
 
-@MASKS
 @pytest.mark.parametrize("merge, unmasked, masked", MASKED_MERGES)
 def test_merge_with_mask(merge, unmasked, masked):
     mask = layers.Masking()
@@ -219,7 +216,6 @@ def test_merge_with_mask(merge, unmasked, masked):
     np.testing.assert_allclose(rt.keras.backend.get_keras_mask(output).numpy(), [[0, 1, 1, 1]])
 
 
-@MASKS
 def test_maximum_with_mask():
     mask = layers.Masking()
     x1 = mask(rt.convert_to_tensor([[[0, 0], [-1, -2], [0, 0], [-3, -4]]]))
@@ -233,7 +229,6 @@ def test_maximum_with_mask():
     np.testing.assert_allclose(rt.keras.backend.get_keras_mask(output).numpy(), [[0, 1, 1, 1]])
 
 
-@MASKS
 def test_concatenate_with_mask():
     mask = layers.Masking()
     x1 = mask(rt.convert_to_tensor([[[0, 0], [1, 2], [0, 0], [3, 4]]]))
@@ -252,7 +247,6 @@ def test_concatenate_with_mask():
     np.testing.assert_allclose(rt.keras.backend.get_keras_mask(output).numpy(), [[1, 1, 1, 1]])
 
 
-@MASKS
 def test_concatenate_with_mask_symbolic():
     input1 = layers.Input((4, 2))
     input2 = layers.Input((4, 2))

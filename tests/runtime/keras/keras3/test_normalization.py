@@ -113,14 +113,20 @@ def test_bn_input_fully_masked():
     np.testing.assert_allclose(y.numpy(), np.zeros_like(x, dtype=np.float32))
 
 
-@pytest.mark.xfail(
-    strict=True, reason="no Masking layer, and Keras masks do not propagate between layers here"
-)
-def test_bn_ignore_masked_values():
+@pytest.mark.parametrize("run_eagerly", [True, False])
+@pytest.mark.parametrize("mask_value", [0.0, 0.1, 1])
+def test_bn_ignore_masked_values(run_eagerly, mask_value):
+    padded = np.array(
+        [[[1, 5], [2, 5], [mask_value, mask_value], [mask_value, mask_value]]] * 10,
+        dtype="float32",
+    )
     inputs = layers.Input((None, 2))
-    masked = layers.Masking(mask_value=0.0)(inputs)
+    masked = layers.Masking(mask_value=mask_value)(inputs)
     model = rt.keras.Model(inputs, layers.BatchNormalization(momentum=0.0)(masked))
-    del model
+    model.compile("rmsprop", loss=rt.keras.losses.MeanSquaredError(), run_eagerly=run_eagerly)
+    model.fit(x=padded, y=padded, batch_size=10, epochs=5, verbose=0)
+    # The mean of the unmasked steps only: (1 + 2) / 2 and 5.
+    np.testing.assert_allclose(model.layers[2].moving_mean.numpy(), [1.5, 5.0], rtol=1e-5)
 
 
 def test_bn_trainable_behavior():
