@@ -301,21 +301,11 @@ class Model(Layer):
         values += [logs[key] for key in sorted(logs) if key not in names]
         return values[0] if len(values) == 1 else values
 
-    def _check_compiled(self, needs_loss):
+    def _check_compiled(self):
+        """ValueError in Keras 3's words before ``compile``. Whether there is a loss is
+        ``compute_loss``'s to say: a model may have only the losses it adds (``add_loss``)."""
         if not self._is_compiled:
-            raise RuntimeError(
-                "You must compile your model before training/testing. Use "
-                "`model.compile(optimizer, loss)`."
-            )
-        if (
-            needs_loss
-            and self._compile_loss is None
-            and type(self).compute_loss is Model.compute_loss
-        ):
-            raise ValueError(
-                "No loss found. You may have forgotten to provide a `loss` argument in the "
-                "`compile()` method."
-            )
+            raise ValueError("You must call `compile()` before using the model.")
 
     def fit(self, x=None, y=None, batch_size=None, epochs=1, verbose="auto", callbacks=None,
             validation_split=0.0, validation_data=None, shuffle=True, class_weight=None,

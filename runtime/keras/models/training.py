@@ -51,6 +51,9 @@ def train_step(model, x, y, sample_weight=None):
         y_pred = model(x, training=True)
         loss = _compute_loss(model, x, y, y_pred, sample_weight, training=True)
         model._loss_tracker.update_state(loss, sample_weight=_examples(x))
+        # The tracker keeps the loss; the gradients are of the scaled loss, which the
+        # optimizer's apply divides back (loss_scale_factor, as Keras 3).
+        loss = model.optimizer.scale_loss(loss)
     variables = model.trainable_variables
     if variables:
         grads = tape.gradient(loss, variables)
@@ -210,7 +213,7 @@ def fit(model, x=None, y=None, batch_size=None, epochs=1, verbose="auto", callba
         validation_split=0.0, validation_data=None, shuffle=True, class_weight=None,
         sample_weight=None, initial_epoch=0, steps_per_epoch=None, validation_steps=None,
         validation_batch_size=None, validation_freq=1):  # fmt: skip
-    model._check_compiled(needs_loss=True)
+    model._check_compiled()
     batch_size = _check_batch_size(batch_size)
     verbose = _standardize_verbose(verbose)
     if validation_split and validation_data is None:
@@ -270,7 +273,7 @@ def _should_validate(epoch, validation_freq):
 
 def evaluate(model, x=None, y=None, batch_size=None, verbose="auto", sample_weight=None,
              steps=None, callbacks=None, return_dict=False):  # fmt: skip
-    model._check_compiled(needs_loss=True)
+    model._check_compiled()
     batch_size = _check_batch_size(batch_size)
     verbose = _standardize_verbose(verbose)
     iterator = EpochIterator(get_data(x, y, sample_weight, batch_size), steps)
@@ -333,7 +336,7 @@ def _predict_inputs(x):
 
 
 def train_on_batch(model, x, y=None, sample_weight=None, class_weight=None, return_dict=False):
-    model._check_compiled(needs_loss=True)
+    model._check_compiled()
     if class_weight is not None:
         if sample_weight is not None:
             raise ValueError(
@@ -345,7 +348,7 @@ def train_on_batch(model, x, y=None, sample_weight=None, class_weight=None, retu
 
 
 def test_on_batch(model, x, y=None, sample_weight=None, return_dict=False):
-    model._check_compiled(needs_loss=True)
+    model._check_compiled()
     return _on_batch(model, "test", test_step, (x, y, sample_weight), return_dict)
 
 
