@@ -77,8 +77,26 @@ def as_structure(data, what):
     return as_array(data, what)
 
 
+def pack_x_y_sample_weight(x, y=None, sample_weight=None):
+    """The batch as Keras' steps get it: ``x`` (wrapped as ``(x,)`` when it is a list or tuple
+    of inputs), ``(x, y)`` or ``(x, y, sample_weight)``.
+
+    >>> pack_x_y_sample_weight("x"), pack_x_y_sample_weight(["a", "b"])
+    ('x', (['a', 'b'],))
+    >>> pack_x_y_sample_weight("x", "y"), pack_x_y_sample_weight("x", "y", "w")
+    (('x', 'y'), ('x', 'y', 'w'))
+    """
+    if y is None:
+        return (x,) if isinstance(x, (list, tuple)) else x
+    return (x, y) if sample_weight is None else (x, y, sample_weight)
+
+
 def unpack_x_y_sample_weight(data):
-    """A batch as ``(x, y, sample_weight)``: ``x``, ``(x,)``, ``(x, y)`` or ``(x, y, w)``."""
+    """A batch as ``(x, y, sample_weight)``: ``x``, ``(x,)``, ``(x, y)`` or ``(x, y, w)``.
+
+    >>> unpack_x_y_sample_weight("x"), unpack_x_y_sample_weight(("x", "y"))
+    (('x', None, None), ('x', 'y', None))
+    """
     if isinstance(data, list):
         data = tuple(data)
     if not isinstance(data, tuple):

@@ -258,6 +258,39 @@ class Model(Layer):
             raise ValueError("No loss to compute. Provide a `loss` argument in `compile()`.")
         return parts[0] if len(parts) == 1 else add_n(parts)
 
+    @training.keras_default
+    def train_step(self, data):
+        """One batch of ``fit``, Keras 3's: ``data`` is ``x``, ``(x,)``, ``(x, y)`` or ``(x, y,
+        sample_weight)`` (``rt.keras.utils.unpack_x_y_sample_weight`` unpacks it); the loss
+        (``compute_loss``) is minimized by the optimizer, the metrics updated, their results
+        returned by name. Override it to train another way (Keras' guide "Customizing what
+        happens in fit()"): ``fit`` stages the override, once per input signature.
+
+        >>> import numpy as np, runtime as rt
+        >>> class Doubled(rt.keras.Sequential):
+        ...     def train_step(self, data):
+        ...         logs = super().train_step(data)
+        ...         return {**logs, "loss_times_2": 2 * logs["loss"]}
+        >>> model = Doubled([rt.keras.layers.Dense(1, kernel_initializer="zeros")])
+        >>> model.compile("sgd", "mse")
+        >>> history = model.fit(np.ones((4, 1)), np.ones((4, 1)), verbose=0)
+        >>> {k: round(v[0], 3) for k, v in history.history.items()}
+        {'loss': 1.0, 'loss_times_2': 2.0}
+        """
+        return training.default_train_step(self, data)
+
+    @training.keras_default
+    def test_step(self, data):
+        """One batch of ``evaluate``, Keras 3's: the loss and metrics updated in inference
+        mode, their results returned by name. Override it as ``train_step``."""
+        return training.default_test_step(self, data)
+
+    def predict_step(self, data):
+        """One batch of ``predict``, Keras 3's: ``self(x, training=False)`` for the batch's
+        ``x``. Override it to predict another way."""
+        return training.default_predict_step(self, data)
+
+    @training.keras_default
     def compute_metrics(self, x, y, y_pred, sample_weight=None):
         """Updates the compiled metrics with the batch; returns ``get_metrics_result()``."""
         del x  # the default metrics do not read it
