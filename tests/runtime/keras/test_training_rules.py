@@ -124,3 +124,33 @@ def test_validation_split_of_one_is_keras_message():
                        r"sufficient to split it into a validation and training set as specified "
                        r"by `validation_split=1.0`"):  # fmt: skip
         model.fit(x, x, validation_split=1.0, verbose=0)
+
+
+class CountingResults(keras.Sequential):
+    """Counts the reads of the metrics' results (the logs)."""
+
+    reads = 0
+
+    def get_metrics_result(self):
+        CountingResults.reads += 1
+        return super().get_metrics_result()
+
+
+@pytest.mark.parametrize("run_eagerly", [False, True], ids=["graph", "eager"])
+def test_the_logs_are_read_only_when_wanted(run_eagerly):
+    # Per-batch cost: with Keras' own steps the metrics' results are read at the end of each
+    # epoch (and of evaluate), and per batch only for a callback with a batch hook.
+    CountingResults.reads = 0
+    model = CountingResults([keras.layers.Dense(1)])
+    model.compile("sgd", "mse", metrics=["mae"], run_eagerly=run_eagerly)
+    x = np.ones((40, 2), np.float32)
+    history = model.fit(x, x[:, :1], batch_size=4, epochs=2, verbose=0)
+    assert CountingResults.reads == 2
+    model.evaluate(x, x[:, :1], batch_size=4, verbose=0)
+    assert CountingResults.reads == 3
+    batch_logs = []
+    hook = keras.callbacks.LambdaCallback(on_batch_end=lambda batch, logs: batch_logs.append(logs))
+    model.fit(x, x[:, :1], batch_size=4, epochs=1, verbose=0, callbacks=[hook])
+    assert CountingResults.reads == 3 + 10 + 1 and len(batch_logs) == 10
+    assert sorted(batch_logs[-1]) == ["loss", "mae"]
+    assert history.history["loss"][0] > history.history["loss"][1]
