@@ -183,13 +183,13 @@ class StepRunner:
         self._signature = None  # the last batch's: (key, function, dtypes)
 
     def __call__(self, batch):
-        if any(nest.is_nested(part) for part in batch):
+        if any(map(nest.is_nested, batch)):
             arrays = [a for a in nest.flatten(batch) if a is not None]
             layout = nest.describe(batch)
         else:  # plain arrays (and Nones): no structure to walk, the common case
             arrays = [a for a in batch if a is not None]
-            layout = tuple(a is None for a in batch)
-        key = (self.kind, layout, *((a.dtype, a.shape[1:]) for a in arrays))
+            layout = tuple([a is None for a in batch])
+        key = (self.kind, layout, *[(a.dtype, a.shape[1:]) for a in arrays])
         if self._signature is None or self._signature[0] != key:
             self._signature = (key, *self._prepare(key, batch, arrays))
         _, function, types = self._signature
