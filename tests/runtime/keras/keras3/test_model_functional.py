@@ -201,31 +201,7 @@ def _get_model_optional_inputs():
     return Model({"x": x, "o": o}, y)
 
 
-def _fit_takes_dicts():
-    x = Input((1,), name="x")
-    model = Model({"x": x}, layers.Dense(1)(x))
-    model.compile(optimizer="sgd", loss="mse")
-    try:
-        model.fit({"x": np.ones((2, 1))}, np.ones((2, 1)), verbose=0)
-    except Exception:  # noqa: BLE001 (any refusal: not there yet)
-        return False
-    return True
-
-
-@pytest.mark.parametrize(
-    "is_optional_none",
-    [
-        pytest.param(
-            True, marks=pytest.mark.xfail(strict=True, reason="fit on a None input value")
-        ),
-        pytest.param(
-            False,
-            marks=pytest.mark.skipif(
-                not _fit_takes_dicts(), reason="fit on dict inputs: another part of issue 27"
-            ),
-        ),
-    ],
-)
+@pytest.mark.parametrize("is_optional_none", [True, False])
 def test_functional_optional_inputs(is_optional_none):
     model = _get_model_optional_inputs()
     x = np.ones((2, 2))
