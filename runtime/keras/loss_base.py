@@ -51,6 +51,13 @@ def as_loss_dtype(x, dtype):
     return x if x.dtype is dtype else cast(x, dtype)
 
 
+def as_prediction(y_pred):
+    """``y_pred`` as a tensor, of ``backend.floatx()`` when it is not floating: Keras computes
+    integer predictions as floats (``Poisson()([[0, 1]], [[1, 1]])``)."""
+    y_pred = convert_to_tensor(y_pred)
+    return y_pred if y_pred.dtype.is_floating else cast(y_pred, backend.floatx())
+
+
 def squeeze_or_expand_to_same_rank(x1, x2, expand_rank_1=True):
     """The two with equal ranks where they differ by one trailing axis of size 1: that axis is
     dropped, or (when the other has rank 1) the other gains it. Other shapes are left as they

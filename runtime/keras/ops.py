@@ -16,6 +16,8 @@ np.float32(3.5)
 
 from __future__ import annotations
 
+import builtins
+
 import numpy as np
 
 from runtime.core import dtypes
@@ -32,6 +34,7 @@ from runtime.ops.linalg_ops import einsum
 from runtime.ops.linalg_ops import eye as _eye
 from runtime.ops.padding_ops import tile
 from runtime.ops.scan_ops import cumsum as _cumsum
+from runtime.ops.sequence_ops import linspace as sequence_linspace
 
 # --- conversion ----------------------------------------------------------------------------
 
@@ -254,6 +257,144 @@ def one_hot(x, num_classes, axis=-1, dtype=None):
     return _one_hot(_convert(x), num_classes, axis=axis, dtype=dtype or backend.floatx())
 
 
+# --- statistics, norms, splitting and repeating (composed of the ops above) --------------------
+
+
+def logsumexp(x, axis=None, keepdims=False):
+    """``log(sum(exp(x), axis))``, computed from ``x - max(x)`` so that it does not overflow."""
+    x = _float(x)
+    peak = stop_gradient(reduction_ops.reduce_max(x, axis=axis, keepdims=True))
+    peak = where(math_ops.equal(math_ops.abs(peak), np.inf), array_ops.zeros_like(peak), peak)
+    total = reduction_ops.reduce_sum(math_ops.exp(x - peak), axis=axis, keepdims=True)
+    result = math_ops.log(total) + peak
+    return result if keepdims else _drop_axes(result, axis)
+
+
+def _drop_axes(x, axis):
+    if axis is None:
+        return array_ops.reshape(x, [])
+    return array_ops.squeeze(x, axis=list(axis) if isinstance(axis, (list, tuple)) else [axis])
+
+
+def var(x, axis=None, keepdims=False):
+    """The variance along ``axis``: ``mean(square(x - mean(x)))`` (numpy's, ``ddof=0``)."""
+    x = _float(x)
+    centred = x - reduction_ops.reduce_mean(x, axis=axis, keepdims=True)
+    return reduction_ops.reduce_mean(math_ops.square(centred), axis=axis, keepdims=keepdims)
+
+
+def std(x, axis=None, keepdims=False):
+    """The standard deviation along ``axis``: ``sqrt(var(x))``."""
+    return math_ops.sqrt(var(x, axis=axis, keepdims=keepdims))
+
+
+def moments(x, axes, keepdims=False, synchronized=False):
+    """``(mean, variance)`` along ``axes``.
+
+    >>> [float(t) for t in moments([1.0, 2.0, 3.0, 4.0], axes=[0])]
+    [2.5, 1.25]
+    """
+    del synchronized  # one device
+    x = _float(x)
+    return mean(x, axis=axes, keepdims=keepdims), var(x, axis=axes, keepdims=keepdims)
+
+
+def norm(x, ord=None, axis=None, keepdims=False):
+    """numpy's ``linalg.norm``: of the flattened values (2-norm) for ``axis=None``, a vector
+    norm (``ord`` None or 2, 1, ``inf``, ``-inf``, 0 or any p) along one axis, the Frobenius
+    norm (``ord`` None or ``"fro"``) over two axes.
+
+    >>> float(norm([[3.0, 0.0], [0.0, 4.0]]))
+    5.0
+    """
+    x = _float(x)
+    if axis is None:
+        if ord not in (None, 2, "fro") and x.shape.rank != 1:
+            raise NotImplementedError(f"norm of ord={ord!r} without an axis: give `axis`")
+        axis = list(range(x.shape.rank))
+        ord = None if ord == "fro" else ord
+    if isinstance(axis, (list, tuple)) and len(axis) == 2:
+        if ord not in (None, "fro"):
+            raise NotImplementedError(f"matrix norm of ord={ord!r}: only 'fro' is here")
+        ord = None
+    if ord is None or ord == 2:
+        return math_ops.sqrt(reduction_ops.reduce_sum(math_ops.square(x), axis, keepdims))
+    magnitude = math_ops.abs(x)
+    if ord == np.inf:
+        return reduction_ops.reduce_max(magnitude, axis, keepdims)
+    if ord == -np.inf:
+        return reduction_ops.reduce_min(magnitude, axis, keepdims)
+    if ord == 0:
+        nonzero = _cast(math_ops.not_equal(x, 0.0), x.dtype)
+        return reduction_ops.reduce_sum(nonzero, axis, keepdims)
+    total = reduction_ops.reduce_sum(math_ops.pow(magnitude, float(ord)), axis, keepdims)
+    return math_ops.pow(total, 1.0 / float(ord))
+
+
+def split(x, indices_or_sections, axis=0):
+    """numpy's ``split``: into ``indices_or_sections`` equal parts (ValueError unless the axis
+    divides), or at the given indices.
+
+    >>> [t.numpy().tolist() for t in split([1, 2, 3, 4, 5], [1, 3])]
+    [[1], [2, 3], [4, 5]]
+    """
+    x = _convert(x)
+    length = x.shape[axis]
+    if length is None:
+        raise ValueError(f"split needs the length of axis {axis}; got shape {x.shape}")
+    if isinstance(indices_or_sections, (int, np.integer)):
+        if length % indices_or_sections:
+            raise ValueError("array split does not result in an equal division")
+        sizes = [length // indices_or_sections] * int(indices_or_sections)
+    else:
+        bounds = [0, *(builtins.min(builtins.max(int(i), 0), length) for i in indices_or_sections)]
+        bounds.append(length)
+        if bounds != sorted(bounds):  # parts that overlap or are empty, as numpy slices them
+            return [
+                gather(
+                    x,
+                    _convert(np.arange(start, builtins.max(start, end), dtype=np.int32)),
+                    axis=axis,
+                )
+                for start, end in zip(bounds, bounds[1:])
+            ]
+        sizes = [end - start for start, end in zip(bounds, bounds[1:])]
+    return array_ops.split(x, sizes, axis=axis)
+
+
+def repeat(x, repeats, axis=None):
+    """numpy's ``repeat``: each element ``repeats`` times (an int, or one count per element)
+    along ``axis`` (of the flattened values for None).
+
+    >>> repeat([[1, 2]], 2, axis=1).numpy().tolist()
+    [[1, 1, 2, 2]]
+    """
+    x = _convert(x)
+    if axis is None:
+        x, axis = array_ops.reshape(x, [-1]), 0
+    length = x.shape[axis]
+    if length is None:
+        raise ValueError(f"repeat needs the length of axis {axis}; got shape {x.shape}")
+    picks = np.repeat(np.arange(length), np.asarray(repeats))
+    return gather(x, _convert(picks.astype(np.int32)), axis=axis)
+
+
+def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis=0):
+    """``num`` evenly spaced values from ``start`` to ``stop`` (left out with
+    ``endpoint=False``); with ``retstep``, ``(values, step)``.
+
+    >>> linspace(0.0, 1.0, 4, endpoint=False).numpy().tolist()
+    [0.0, 0.25, 0.5, 0.75]
+    """
+    divisions = num - 1 if endpoint else num
+    step = (stop - start) / divisions if divisions > 0 else np.nan
+    last = stop if endpoint else start + step * (num - 1)
+    values = sequence_linspace(_float(start), _float(last) if num > 1 else _float(start), num,
+                               axis=axis)  # fmt: skip
+    values = values if dtype is None else cast(values, dtype)
+    return (values, step) if retstep else values
+
+
 __all__ = [
     "abs",
     "add",
@@ -280,8 +421,10 @@ __all__ = [
     "is_tensor",
     "less",
     "less_equal",
+    "linspace",
     "log",
     "log_softmax",
+    "logsumexp",
     "logical_and",
     "logical_not",
     "logical_or",
@@ -292,8 +435,10 @@ __all__ = [
     "min",
     "minimum",
     "mod",
+    "moments",
     "multiply",
     "negative",
+    "norm",
     "not_equal",
     "one_hot",
     "ones",
@@ -301,6 +446,7 @@ __all__ = [
     "power",
     "prod",
     "relu",
+    "repeat",
     "reshape",
     "shape",
     "sigmoid",
@@ -310,8 +456,10 @@ __all__ = [
     "softplus",
     "sqrt",
     "square",
+    "split",
     "squeeze",
     "stack",
+    "std",
     "stop_gradient",
     "subtract",
     "sum",
@@ -319,6 +467,7 @@ __all__ = [
     "tanh",
     "tile",
     "transpose",
+    "var",
     "where",
     "zeros",
     "zeros_like",

@@ -1,4 +1,5 @@
-"""``rt.keras.utils``: ``to_categorical``, ``normalize`` and ``set_random_seed``.
+"""``rt.keras.utils``: ``to_categorical``, ``normalize``, ``set_random_seed``, and the
+``pack_x_y_sample_weight``/``unpack_x_y_sample_weight`` of a custom ``train_step``.
 
 >>> import runtime as rt
 >>> rt.keras.utils.to_categorical([0, 2, 1], num_classes=3)
@@ -17,6 +18,10 @@ import numpy as np
 
 from runtime.core.tensor import Tensor
 from runtime.keras import backend
+from runtime.keras.models.data_adapters import (  # noqa: F401  (Keras' utils)
+    pack_x_y_sample_weight,
+    unpack_x_y_sample_weight,
+)
 from runtime.ops import random_ops
 from runtime.ops.array_ops import squeeze
 from runtime.ops.constant_ops import cast, convert_to_tensor

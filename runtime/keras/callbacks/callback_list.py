@@ -40,8 +40,15 @@ class CallbackList:
             getattr(callback, hook)(*args)
 
     def _call_batch_hook(self, hook, batch, logs):
+        """``logs`` may be a function giving them (the loop's, read only when wanted): the
+        progress bar calls it when it draws, any other callback gets the dict."""
+        given = None
         for callback in self._batch_callbacks[hook]:
-            getattr(callback, hook)(batch, logs)
+            if callable(logs) and type(callback) is not ProgbarLogger:
+                given = logs() if given is None else given
+                getattr(callback, hook)(batch, given)
+            else:
+                getattr(callback, hook)(batch, logs)
 
     def on_train_begin(self, logs=None):
         self._call_all("on_train_begin", logs or {})
@@ -72,7 +79,8 @@ class CallbackList:
         self._call_batch_hook(f"on_{mode}_batch_begin", batch, logs or {})
 
     def on_batch_end(self, mode, batch, logs=None):
-        """``on_<mode>_batch_end`` of the callbacks that have one."""
+        """``on_<mode>_batch_end`` of the callbacks that have one; ``logs`` a dict, or a
+        function giving it (``_call_batch_hook``)."""
         self._call_batch_hook(f"on_{mode}_batch_end", batch, logs or {})
 
 

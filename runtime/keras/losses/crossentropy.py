@@ -21,7 +21,7 @@ import warnings
 
 from runtime.core import dtypes
 from runtime.keras import backend
-from runtime.keras.loss_base import as_loss_dtype
+from runtime.keras.loss_base import as_loss_dtype, as_prediction
 from runtime.ops.array_ops import expand_dims, squeeze, stop_gradient, zeros_like
 from runtime.ops.broadcast_ops import where
 from runtime.ops.clip_ops import clip_by_value
@@ -70,7 +70,7 @@ def binary_crossentropy(y_true, y_pred, from_logits=False, label_smoothing=0.0, 
     >>> binary_crossentropy([[0.0, 1.0], [0.0, 0.0]], [[0.6, 0.4], [0.4, 0.6]]).numpy().round(3)
     array([0.916, 0.714], dtype=float32)
     """
-    y_pred = convert_to_tensor(y_pred)
+    y_pred = as_prediction(y_pred)
     y_true = as_loss_dtype(y_true, y_pred.dtype)
     if label_smoothing:
         y_true = y_true * (1.0 - label_smoothing) + 0.5 * label_smoothing
@@ -110,7 +110,7 @@ def categorical_crossentropy(y_true, y_pred, from_logits=False, label_smoothing=
     array([0.0513, 2.3026], dtype=float32)
     """
     _check_axis(axis)
-    y_pred = convert_to_tensor(y_pred)
+    y_pred = as_prediction(y_pred)
     y_true = as_loss_dtype(y_true, y_pred.dtype)
     _warn_single_class(y_pred, axis, "categorical_crossentropy")
     if y_true.shape.rank == 0:

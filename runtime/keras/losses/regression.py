@@ -25,10 +25,9 @@ from __future__ import annotations
 import math
 
 from runtime.keras import backend
-from runtime.keras.loss_base import as_loss_dtype, squeeze_or_expand_to_same_rank
+from runtime.keras.loss_base import as_loss_dtype, as_prediction, squeeze_or_expand_to_same_rank
 from runtime.ops.broadcast_ops import where
 from runtime.ops.clip_ops import clip_by_value
-from runtime.ops.constant_ops import convert_to_tensor
 from runtime.ops.math_ops import abs as abs_
 from runtime.ops.math_ops import equal, exp, log, logical_or, maximum, sqrt, square
 from runtime.ops.reduction_ops import reduce_all, reduce_max, reduce_mean, reduce_sum
@@ -37,14 +36,14 @@ from runtime.ops.reduction_ops import reduce_all, reduce_max, reduce_mean, reduc
 def align(y_true, y_pred):
     """The two as tensors of ``y_pred``'s dtype, brought to the same rank where they differ by a
     trailing axis of size 1 (labels ``(n,)`` against predictions ``(n, 1)``), as Keras does."""
-    y_pred = convert_to_tensor(y_pred)
+    y_pred = as_prediction(y_pred)
     y_true = as_loss_dtype(y_true, y_pred.dtype)
     return squeeze_or_expand_to_same_rank(y_true, y_pred)
 
 
 def _as_pred_dtype(y_true, y_pred):
     """Both as tensors of ``y_pred``'s dtype, their shapes as they are."""
-    y_pred = convert_to_tensor(y_pred)
+    y_pred = as_prediction(y_pred)
     return as_loss_dtype(y_true, y_pred.dtype), y_pred
 
 

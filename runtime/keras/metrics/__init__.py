@@ -46,6 +46,16 @@ from runtime.keras.metrics.confusion import (
     TrueNegatives,
     TruePositives,
 )
+from runtime.keras.metrics.hinge_metrics import (
+    CategoricalHinge,
+    F1Score,
+    FBetaScore,
+    Hinge,
+    SquaredHinge,
+    categorical_hinge,
+    hinge,
+    squared_hinge,
+)
 from runtime.keras.metrics.lookup import deserialize, get, serialize
 from runtime.keras.metrics.metric import Metric
 from runtime.keras.metrics.probabilistic import (
@@ -102,4 +112,6 @@ __all__ = [
     "mean_squared_logarithmic_error", "mse", "msle", "poisson", "serialize",
     "sparse_categorical_accuracy", "sparse_categorical_crossentropy",
     "sparse_top_k_categorical_accuracy", "top_k_categorical_accuracy",
+    "CategoricalHinge", "F1Score", "FBetaScore", "Hinge", "SquaredHinge", "categorical_hinge",
+    "hinge", "squared_hinge",
 ]  # fmt: skip

@@ -19,6 +19,7 @@ from runtime.keras.metrics import (
     at_threshold,
     auc,
     confusion,
+    hinge_metrics,
     probabilistic,
     r2,
     reduction,
@@ -61,6 +62,11 @@ _CLASSES = [
     accuracy.SparseCategoricalAccuracy,
     accuracy.TopKCategoricalAccuracy,
     accuracy.SparseTopKCategoricalAccuracy,
+    hinge_metrics.Hinge,
+    hinge_metrics.SquaredHinge,
+    hinge_metrics.CategoricalHinge,
+    hinge_metrics.FBetaScore,
+    hinge_metrics.F1Score,
 ]
 _FUNCTIONS = [
     accuracy.accuracy,
@@ -78,6 +84,9 @@ _FUNCTIONS = [
     probabilistic.sparse_categorical_crossentropy,
     probabilistic.kl_divergence,
     probabilistic.poisson,
+    hinge_metrics.hinge,
+    hinge_metrics.squared_hinge,
+    hinge_metrics.categorical_hinge,
 ]
 _ALIASES = {
     "bce": probabilistic.BinaryCrossentropy,

@@ -9,31 +9,17 @@
 from __future__ import annotations
 
 from runtime.core import dtypes
-from runtime.keras import backend, losses
+from runtime.keras import losses
 from runtime.keras.loss_base import squeeze_or_expand_to_same_rank
 from runtime.keras.metrics.reduction import MeanMetricWrapper
-from runtime.ops.clip_ops import clip_by_value
 from runtime.ops.constant_ops import cast, convert_to_tensor
-from runtime.ops.math_ops import log, not_equal
-from runtime.ops.reduction_ops import reduce_mean, reduce_sum
+from runtime.ops.math_ops import not_equal
 
 binary_crossentropy = losses.binary_crossentropy
 categorical_crossentropy = losses.categorical_crossentropy
 sparse_categorical_crossentropy = losses.sparse_categorical_crossentropy
-
-
-def kl_divergence(y_true, y_pred):
-    """``sum(y_true * log(y_true / y_pred), axis=-1)``, both clipped to ``[epsilon, 1]``."""
-    y_true, y_pred = losses.align(y_true, y_pred)
-    eps = backend.epsilon()
-    y_true, y_pred = clip_by_value(y_true, eps, 1.0), clip_by_value(y_pred, eps, 1.0)
-    return reduce_sum(y_true * log(y_true / y_pred), axis=-1)
-
-
-def poisson(y_true, y_pred):
-    """``mean(y_pred - y_true * log(y_pred + epsilon), axis=-1)``."""
-    y_true, y_pred = losses.align(y_true, y_pred)
-    return reduce_mean(y_pred - y_true * log(y_pred + backend.epsilon()), axis=-1)
+kl_divergence = losses.kl_divergence  # the losses' functions, as Keras' metrics use them
+poisson = losses.poisson
 
 
 class BinaryCrossentropy(MeanMetricWrapper):

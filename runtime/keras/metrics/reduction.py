@@ -49,10 +49,16 @@ def reduce_to_samplewise_values(values, sample_weight, reduce_fn, dtype):
         sample_weight = apply_mask(sample_weight, mask, "sum", dtype)  # as Keras 3
         values, sample_weight = squeeze_or_expand_to_same_rank(values, sample_weight)
         values = _reduce_axes_from(values, sample_weight.shape.rank, reduce_fn)
-        sample_weight = sample_weight + zeros_like(values)  # broadcast: counts every value
+        if values.shape.rank != 0 or sample_weight.shape.rank != 0:  # two scalars: as they are
+            sample_weight = sample_weight + zeros_like(values)  # broadcast: counts every value
         values = values * sample_weight
         sample_weight = _reduce_axes_from(sample_weight, 1, reduce_fn)
     return _reduce_axes_from(values, 1, reduce_fn), sample_weight
+
+
+def _sum_all(x):
+    """The sum of ``x``'s values; a scalar as it is (the loss tracker's per-step cost)."""
+    return x if x.shape.rank == 0 else reduce_sum(x)
 
 
 class Sum(Metric):
@@ -94,9 +100,9 @@ class Mean(Metric):
         values, sample_weight = reduce_to_samplewise_values(
             values, sample_weight, reduce_mean, self._tensor_dtype
         )
-        self.total.assign_add(reduce_sum(values))
+        self.total.assign_add(_sum_all(values))
         if sample_weight is not None:
-            count = reduce_sum(sample_weight)
+            count = _sum_all(sample_weight)
         elif values.shape.rank:
             count = cast(shape_op(values)[0], self._tensor_dtype)
         else:

@@ -10,8 +10,8 @@ Two kinds of data, as Keras 3 takes them:
   ``(x, y)`` or ``(x, y, sample_weight)``, taken as it comes.
 
 Every batch comes out as ``(x, y, sample_weight)`` (``y`` and
-``sample_weight`` may be None) of numpy arrays; float arrays become float32,
-the dtype the layers compute in.
+``sample_weight`` may be None) of numpy arrays; float arrays become
+``backend.floatx()`` (float32 unless set), the dtype the layers compute in.
 
 >>> import numpy as np
 >>> data = ArrayData({"a": np.zeros((5, 2)), "b": np.ones((5, 1))}, np.arange(5), batch_size=2)
@@ -29,6 +29,7 @@ import numpy as np
 
 from runtime.core import nest
 from runtime.core.tensor import Tensor
+from runtime.keras import backend
 from runtime.ops.random_ops import RandomState
 
 # --- single arrays and structures of them -------------------------------------------------------
@@ -36,7 +37,7 @@ from runtime.ops.random_ops import RandomState
 
 def as_array(data, what):
     """``data`` (numpy, a list, a tensor) as a numpy array with examples along the first axis;
-    float arrays become float32, as Keras feeds its layers."""
+    float arrays become ``backend.floatx()`` (float32 by default), as Keras feeds its layers."""
     if data is None:
         raise ValueError(f"{what} is None: fit and evaluate need inputs and targets")
     if isinstance(data, (str, bytes)) or not hasattr(data, "__len__") and not np.isscalar(data):
@@ -47,8 +48,9 @@ def as_array(data, what):
     if isinstance(data, Tensor):
         data = data.numpy()
     array = np.asarray(data)
-    if array.dtype.kind == "f" and array.dtype != np.float32:
-        array = array.astype(np.float32)
+    floatx = backend.floatx()
+    if array.dtype.kind == "f" and array.dtype != floatx:
+        array = array.astype(floatx)
     if array.ndim == 0:
         raise ValueError(f"{what} must have a batch dimension, got a scalar")
     return array
@@ -75,8 +77,26 @@ def as_structure(data, what):
     return as_array(data, what)
 
 
+def pack_x_y_sample_weight(x, y=None, sample_weight=None):
+    """The batch as Keras' steps get it: ``x`` (wrapped as ``(x,)`` when it is a list or tuple
+    of inputs), ``(x, y)`` or ``(x, y, sample_weight)``.
+
+    >>> pack_x_y_sample_weight("x"), pack_x_y_sample_weight(["a", "b"])
+    ('x', (['a', 'b'],))
+    >>> pack_x_y_sample_weight("x", "y"), pack_x_y_sample_weight("x", "y", "w")
+    (('x', 'y'), ('x', 'y', 'w'))
+    """
+    if y is None:
+        return (x,) if isinstance(x, (list, tuple)) else x
+    return (x, y) if sample_weight is None else (x, y, sample_weight)
+
+
 def unpack_x_y_sample_weight(data):
-    """A batch as ``(x, y, sample_weight)``: ``x``, ``(x,)``, ``(x, y)`` or ``(x, y, w)``."""
+    """A batch as ``(x, y, sample_weight)``: ``x``, ``(x,)``, ``(x, y)`` or ``(x, y, w)``.
+
+    >>> unpack_x_y_sample_weight("x"), unpack_x_y_sample_weight(("x", "y"))
+    (('x', None, None), ('x', 'y', None))
+    """
     if isinstance(data, list):
         data = tuple(data)
     if not isinstance(data, tuple):
@@ -187,7 +207,7 @@ def _weights(y, sample_weight):
 def train_validation_split(arrays, validation_split):
     """``(train, validation)``: the last ``validation_split`` of the examples is validation,
     taken before any shuffling, as Keras does."""
-    if not 0 < validation_split < 1:
+    if not 0 < validation_split <= 1:  # 1.0 leaves no training data: Keras' message below
         raise ValueError(f"validation_split must be in (0, 1), got {validation_split}")
     if is_iterable_of_batches(arrays[0]):
         raise ValueError(

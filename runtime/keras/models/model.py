@@ -258,6 +258,39 @@ class Model(Layer):
             raise ValueError("No loss to compute. Provide a `loss` argument in `compile()`.")
         return parts[0] if len(parts) == 1 else add_n(parts)
 
+    @training.keras_default
+    def train_step(self, data):
+        """One batch of ``fit``, Keras 3's: ``data`` is ``x``, ``(x,)``, ``(x, y)`` or ``(x, y,
+        sample_weight)`` (``rt.keras.utils.unpack_x_y_sample_weight`` unpacks it); the loss
+        (``compute_loss``) is minimized by the optimizer, the metrics updated, their results
+        returned by name. Override it to train another way (Keras' guide "Customizing what
+        happens in fit()"): ``fit`` stages the override, once per input signature.
+
+        >>> import numpy as np, runtime as rt
+        >>> class Doubled(rt.keras.Sequential):
+        ...     def train_step(self, data):
+        ...         logs = super().train_step(data)
+        ...         return {**logs, "loss_times_2": 2 * logs["loss"]}
+        >>> model = Doubled([rt.keras.layers.Dense(1, kernel_initializer="zeros")])
+        >>> model.compile("sgd", "mse")
+        >>> history = model.fit(np.ones((4, 1)), np.ones((4, 1)), verbose=0)
+        >>> {k: round(v[0], 3) for k, v in history.history.items()}
+        {'loss': 1.0, 'loss_times_2': 2.0}
+        """
+        return training.default_train_step(self, data)
+
+    @training.keras_default
+    def test_step(self, data):
+        """One batch of ``evaluate``, Keras 3's: the loss and metrics updated in inference
+        mode, their results returned by name. Override it as ``train_step``."""
+        return training.default_test_step(self, data)
+
+    def predict_step(self, data):
+        """One batch of ``predict``, Keras 3's: ``self(x, training=False)`` for the batch's
+        ``x``. Override it to predict another way."""
+        return training.default_predict_step(self, data)
+
+    @training.keras_default
     def compute_metrics(self, x, y, y_pred, sample_weight=None):
         """Updates the compiled metrics with the batch; returns ``get_metrics_result()``."""
         del x  # the default metrics do not read it
@@ -301,21 +334,11 @@ class Model(Layer):
         values += [logs[key] for key in sorted(logs) if key not in names]
         return values[0] if len(values) == 1 else values
 
-    def _check_compiled(self, needs_loss):
+    def _check_compiled(self):
+        """ValueError in Keras 3's words before ``compile``. Whether there is a loss is
+        ``compute_loss``'s to say: a model may have only the losses it adds (``add_loss``)."""
         if not self._is_compiled:
-            raise RuntimeError(
-                "You must compile your model before training/testing. Use "
-                "`model.compile(optimizer, loss)`."
-            )
-        if (
-            needs_loss
-            and self._compile_loss is None
-            and type(self).compute_loss is Model.compute_loss
-        ):
-            raise ValueError(
-                "No loss found. You may have forgotten to provide a `loss` argument in the "
-                "`compile()` method."
-            )
+            raise ValueError("You must call `compile()` before using the model.")
 
     def fit(self, x=None, y=None, batch_size=None, epochs=1, verbose="auto", callbacks=None,
             validation_split=0.0, validation_data=None, shuffle=True, class_weight=None,

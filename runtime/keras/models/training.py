@@ -8,13 +8,17 @@ at the first batch for the data's structure, dtypes and shapes with the batch
 size left open (one graph serves the last, smaller batch too) and then run as a
 graph.
 
-A step is ``train_step(model, x, y, sample_weight)``, ``test_step(model, x, y,
-sample_weight)`` or ``predict_step(model, x)``; ``x`` and ``y`` may be nested
-structures (a list or dict of inputs or targets), ``sample_weight`` None or a
-tensor. As in Keras 3 the loss tracker and the metrics are stateful: a step adds
-its batch to them and returns their running results (a dict of scalars by name);
-the loop resets them at the start of each epoch (and of each evaluation) with
-``model.reset_metrics()`` and reports the last step's results.
+A step is the model's ``train_step(data)``, ``test_step(data)`` or
+``predict_step(data)``, Keras 3's defaults (``default_train_step``...) unless
+the model overrides them; ``data`` is ``x``, ``(x,)``, ``(x, y)`` or ``(x, y,
+sample_weight)``, ``x`` and ``y`` possibly nested (a list or dict of inputs or
+targets). As in Keras 3 the loss tracker and the metrics are stateful: a step
+adds its batch to them and returns their running results (a dict of scalars by
+name); the loop resets them at the start of each epoch (and of each evaluation)
+with ``model.reset_metrics()`` and reports the last step's results. With the
+default steps the loop stages a lean step that returns nothing and reads
+``model.get_metrics_result()`` eagerly only when the logs are wanted: by a batch
+hook that reads them, and at the end of the epoch.
 
 The data (``data_adapters``) comes as numpy batches; the loop wraps each as
 tensors without copying, calls the staged function directly, and calls only the
@@ -41,33 +45,106 @@ from runtime.ops.constant_ops import cast, convert_to_tensor
 from runtime.ops.shape_ops import shape as shape_op
 
 # --- the steps ----------------------------------------------------------------------------------
+#
+# ``Model.train_step(data)``, ``test_step(data)`` and ``predict_step(data)`` are Keras 3's
+# default steps (below); a model may override them, as Keras' guide "Customizing what happens in
+# fit()" does. ``data`` is the batch packed as Keras packs it: ``x``, ``(x,)``, ``(x, y)`` or
+# ``(x, y, sample_weight)``. When a model keeps the default steps, the loop stages a lean step
+# that only updates the metrics' state, and reads their results eagerly when logs are wanted.
 
 
-def train_step(model, x, y, sample_weight=None):
-    """One batch of training, as Keras 3's: the loss (``model.compute_loss``) and its
-    gradients applied by the optimizer, the loss tracker and the metrics updated; returns
+def default_train_step(model, data):
+    """Keras 3's ``Model.train_step``: the loss (``model.compute_loss``) and its gradients
+    applied by the optimizer, the loss tracker and the metrics updated; returns
     ``model.compute_metrics(...)``, the running results by name."""
+    x, y, sample_weight = data_adapters.unpack_x_y_sample_weight(data)
+    y_pred = _train_update(model, x, y, sample_weight)
+    return model.compute_metrics(x, y, y_pred, sample_weight=sample_weight)
+
+
+def default_test_step(model, data):
+    """Keras 3's ``Model.test_step``: the batch's loss and metrics added to the running ones,
+    the model in inference mode."""
+    x, y, sample_weight = data_adapters.unpack_x_y_sample_weight(data)
+    y_pred = _test_update(model, x, y, sample_weight)
+    return model.compute_metrics(x, y, y_pred, sample_weight=sample_weight)
+
+
+def default_predict_step(model, data):
+    """Keras 3's ``Model.predict_step``: the model's outputs for the batch's ``x``."""
+    x, _, _ = data_adapters.unpack_x_y_sample_weight(data)
+    return model(x, training=False)
+
+
+def _train_update(model, x, y, sample_weight):
+    """Forward, loss, loss tracker and the optimizer's update; returns ``y_pred``."""
     with GradientTape() as tape:
         y_pred = model(x, training=True)
         loss = _compute_loss(model, x, y, y_pred, sample_weight, training=True)
         model._loss_tracker.update_state(loss, sample_weight=_examples(x))
+        # The tracker keeps the loss; the gradients are of the scaled loss, which the
+        # optimizer's apply divides back (loss_scale_factor, as Keras 3).
+        loss = model.optimizer.scale_loss(loss)
     variables = model.trainable_variables
     if variables:
         grads = tape.gradient(loss, variables)
         model.optimizer.apply_gradients(zip(grads, variables))
-    return model.compute_metrics(x, y, y_pred, sample_weight=sample_weight)
+    return y_pred
 
 
-def test_step(model, x, y, sample_weight=None):
-    """The batch's loss and metrics added to the running ones, the model in inference mode."""
+def _test_update(model, x, y, sample_weight):
     y_pred = model(x, training=False)
     loss = _compute_loss(model, x, y, y_pred, sample_weight, training=False)
     model._loss_tracker.update_state(loss, sample_weight=_examples(x))
-    return model.compute_metrics(x, y, y_pred, sample_weight=sample_weight)
+    return y_pred
 
 
-def predict_step(model, x):
-    return model(x, training=False)
+def _lean_train_step(model, data):
+    """``default_train_step`` that returns nothing: the metrics' state is updated in the
+    graph, their results read eagerly only when logs are wanted (``EpochLogs``)."""
+    x, y, sample_weight = data_adapters.unpack_x_y_sample_weight(data)
+    y_pred = _train_update(model, x, y, sample_weight)
+    _update_compiled_metrics(model, y, y_pred, sample_weight)
+
+
+def _lean_test_step(model, data):
+    x, y, sample_weight = data_adapters.unpack_x_y_sample_weight(data)
+    y_pred = _test_update(model, x, y, sample_weight)
+    _update_compiled_metrics(model, y, y_pred, sample_weight)
+
+
+def _update_compiled_metrics(model, y, y_pred, sample_weight):
+    if model._compile_metrics is not None:
+        model._compile_metrics.update_state(y, y_pred, sample_weight)
+
+
+def _model_step(kind, model, data):
+    """The model's own ``<kind>_step`` method (an override, or Keras' default)."""
+    return getattr(model, f"{kind}_step")(data)
+
+
+_LEAN_STEPS = {"train": _lean_train_step, "test": _lean_test_step}
+
+
+def keras_default(method):
+    """Marks a ``Model`` method as Keras' default: ``step_for`` stages the lean step while a
+    model overrides neither its step nor ``compute_metrics``."""
+    method.keras_default = True
+    return method
+
+
+def step_for(model, kind):
+    """``(step, lean)``: the function a loop stages for ``kind`` (called with the model and the
+    packed batch), and whether it is the lean form of Keras' default step (whose logs are
+    ``model.get_metrics_result()``)."""
+    lean = _LEAN_STEPS.get(kind)
+    own = type(model)
+    if lean is not None and all(
+        getattr(getattr(own, name), "keras_default", False)
+        for name in (f"{kind}_step", "compute_metrics")
+    ):
+        return lean, True
+    return functools.partial(_model_step, kind), False
 
 
 def _compute_loss(model, x, y, y_pred, sample_weight, training):
@@ -89,8 +166,9 @@ def _examples(x):
 
 
 class StepRunner:
-    """Calls a step on numpy batches (nested ``(x, y, sample_weight)`` structures) and gives
-    its result.
+    """Calls the model's step of ``kind`` (``step_for``) on numpy batches (nested ``(x, y,
+    sample_weight)`` structures) and gives its result; ``lean`` says the result is None and
+    the logs are ``model.get_metrics_result()``.
 
     With ``model.run_eagerly`` the step is called as Python. Otherwise it is the model's
     staged function of that kind (``model.train_function``...) for the batch's structure,
@@ -98,20 +176,20 @@ class StepRunner:
     rebuilt inside. Traced at its first call, it is kept on the model until ``compile``.
     """
 
-    def __init__(self, model, kind, step):
+    def __init__(self, model, kind):
         self.model = model
         self.kind = kind
-        self.step = step
+        self.step, self.lean = step_for(model, kind)
         self._signature = None  # the last batch's: (key, function, dtypes)
 
     def __call__(self, batch):
-        if any(nest.is_nested(part) for part in batch):
+        if any(map(nest.is_nested, batch)):
             arrays = [a for a in nest.flatten(batch) if a is not None]
             layout = nest.describe(batch)
         else:  # plain arrays (and Nones): no structure to walk, the common case
             arrays = [a for a in batch if a is not None]
-            layout = tuple(a is None for a in batch)
-        key = (self.kind, layout, *((a.dtype, a.shape[1:]) for a in arrays))
+            layout = tuple([a is None for a in batch])
+        key = (self.kind, layout, *[(a.dtype, a.shape[1:]) for a in arrays])
         if self._signature is None or self._signature[0] != key:
             self._signature = (key, *self._prepare(key, batch, arrays))
         _, function, types = self._signature
@@ -138,28 +216,49 @@ class StepRunner:
 
 def _call_rebuilt(step, model, structure, *tensors):
     """``step`` called with the batch ``structure`` rebuilt from its flat tensors (its Nones
-    kept)."""
+    kept), packed as Keras' steps take it."""
     given = iter(tensors)
-    return step(model, *nest.map_structure(lambda a: None if a is None else next(given), structure))
+    batch = nest.map_structure(lambda a: None if a is None else next(given), structure)
+    return step(model, data_adapters.pack_x_y_sample_weight(*batch))
 
 
 class EpochLogs:
     """The logs of an epoch: the last step's running results (the metrics accumulate over the
-    epoch), in the order of ``model.metrics`` (a staged step returns its dict by key)."""
+    epoch), in the order of ``model.metrics`` (a staged step returns its dict by key). After
+    a lean step, ``model.get_metrics_result()``, read when ``current()`` is called."""
 
-    def __init__(self, model):
-        self.model = model
+    def __init__(self, runner):
+        self.model = runner.model
+        self.lean = runner.lean
         self._last = None
+        self._ran = False
 
     def add(self, result):
         self._last = result
+        self._ran = True
 
     def current(self):
-        if self._last is None:
+        if not self._ran:
+            return {}
+        results = self.model.get_metrics_result() if self.lean else self._last
+        if not isinstance(results, dict):  # a custom step may return anything; Keras logs dicts
             return {}
         return {
-            name: _as_float(value) for name, value in self.model._logs_in_order(self._last).items()
+            name: _as_float(value)
+            for name, value in self.model._logs_in_order(_flat_logs(results)).items()
         }
+
+
+def _flat_logs(results):
+    """A step's results with nested dicts (``{m.name: m.result()}`` over ``model.metrics``
+    gives the compiled metrics' dict) merged into one level, as Keras logs them."""
+    flat = {}
+    for name, value in results.items():
+        if isinstance(value, dict):
+            flat.update(_flat_logs(value))
+        else:
+            flat[name] = value
+    return flat
 
 
 def _as_float(value):
@@ -183,7 +282,7 @@ def run_epoch(runner, epochs_iterator, callback_list, mode):
     """Runs the step over one epoch's batches, calling the ``mode`` batch hooks, until they end
     or a callback sets the model's stop flag; returns the logs. ValueError (Keras' words) when
     there was no batch."""
-    logs = EpochLogs(runner.model)
+    logs = EpochLogs(runner)
     batch_hooks = callback_list.wants_batches(mode)
     ran = False
     for step, batch in epochs_iterator.epoch():
@@ -191,8 +290,8 @@ def run_epoch(runner, epochs_iterator, callback_list, mode):
             callback_list.on_batch_begin(mode, step)
         logs.add(runner(batch))
         ran = True
-        if batch_hooks:
-            callback_list.on_batch_end(mode, step, logs.current())
+        if batch_hooks:  # the logs read only by a callback that reads them
+            callback_list.on_batch_end(mode, step, logs.current)
         if getattr(runner.model, _STOP_FLAGS[mode]):
             break
     if not ran:
@@ -210,7 +309,7 @@ def fit(model, x=None, y=None, batch_size=None, epochs=1, verbose="auto", callba
         validation_split=0.0, validation_data=None, shuffle=True, class_weight=None,
         sample_weight=None, initial_epoch=0, steps_per_epoch=None, validation_steps=None,
         validation_batch_size=None, validation_freq=1):  # fmt: skip
-    model._check_compiled(needs_loss=True)
+    model._check_compiled()
     batch_size = _check_batch_size(batch_size)
     verbose = _standardize_verbose(verbose)
     if validation_split and validation_data is None:
@@ -225,7 +324,7 @@ def fit(model, x=None, y=None, batch_size=None, epochs=1, verbose="auto", callba
         validation = _validation_iterator(
             validation_data, validation_batch_size or batch_size, validation_steps
         )
-    runner = StepRunner(model, "train", train_step)
+    runner = StepRunner(model, "train")
     callback_list = CallbackList(
         callbacks, model, {"verbose": verbose, "epochs": epochs, "steps": iterator.num_batches},
         add_history=True, add_progbar=verbose != 0,
@@ -270,7 +369,7 @@ def _should_validate(epoch, validation_freq):
 
 def evaluate(model, x=None, y=None, batch_size=None, verbose="auto", sample_weight=None,
              steps=None, callbacks=None, return_dict=False):  # fmt: skip
-    model._check_compiled(needs_loss=True)
+    model._check_compiled()
     batch_size = _check_batch_size(batch_size)
     verbose = _standardize_verbose(verbose)
     iterator = EpochIterator(get_data(x, y, sample_weight, batch_size), steps)
@@ -287,7 +386,7 @@ def _evaluate(model, iterator, callback_list):
     _reset_metrics(model)
     model.stop_evaluating = False
     callback_list.on_test_begin()
-    logs = run_epoch(StepRunner(model, "test", test_step), iterator, callback_list, "test")
+    logs = run_epoch(StepRunner(model, "test"), iterator, callback_list, "test")
     callback_list.on_test_end(logs)
     return logs
 
@@ -301,7 +400,7 @@ def predict(model, x, batch_size=None, verbose="auto", steps=None, callbacks=Non
         callbacks, model, {"verbose": verbose, "epochs": 1, "steps": iterator.num_batches},
         add_progbar=verbose != 0,
     )  # fmt: skip
-    runner = StepRunner(model, "predict", predict_step)
+    runner = StepRunner(model, "predict")
     batch_hooks = callback_list.wants_batches("predict")
     outputs = []
     model.stop_predicting = False
@@ -333,7 +432,7 @@ def _predict_inputs(x):
 
 
 def train_on_batch(model, x, y=None, sample_weight=None, class_weight=None, return_dict=False):
-    model._check_compiled(needs_loss=True)
+    model._check_compiled()
     if class_weight is not None:
         if sample_weight is not None:
             raise ValueError(
@@ -341,28 +440,29 @@ def train_on_batch(model, x, y=None, sample_weight=None, class_weight=None, retu
                 f"time. Received: sample_weight={sample_weight}, class_weight={class_weight}"
             )
         sample_weight = data_adapters.class_weight_to_sample_weights(y, class_weight)
-    return _on_batch(model, "train", train_step, (x, y, sample_weight), return_dict)
+    return _on_batch(model, "train", (x, y, sample_weight), return_dict)
 
 
 def test_on_batch(model, x, y=None, sample_weight=None, return_dict=False):
-    model._check_compiled(needs_loss=True)
-    return _on_batch(model, "test", test_step, (x, y, sample_weight), return_dict)
+    model._check_compiled()
+    return _on_batch(model, "test", (x, y, sample_weight), return_dict)
 
 
-def _on_batch(model, kind, step, batch, return_dict):
+def _on_batch(model, kind, batch, return_dict):
     _reset_metrics(model)
     batch = tuple(
         data_adapters.as_structure(part, name)
         for part, name in zip(batch, ("x", "y", "sample_weight"))
     )
-    logs = EpochLogs(model)
-    logs.add(StepRunner(model, kind, step)(batch))
+    runner = StepRunner(model, kind)
+    logs = EpochLogs(runner)
+    logs.add(runner(batch))
     logs = logs.current()
     return logs if return_dict else model._flatten_metrics_in_order(logs)
 
 
 def predict_on_batch(model, x):
-    result = StepRunner(model, "predict", predict_step)((data_adapters.as_structure(x, "x"),))
+    result = StepRunner(model, "predict")((data_adapters.as_structure(x, "x"),))
     return nest.map_structure(lambda t: t._value, result)
 
 

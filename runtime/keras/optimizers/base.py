@@ -344,7 +344,7 @@ class Optimizer(KerasOptimizerAPI):
             self._accumulate_or_update(grads, variables)
         else:
             self._update_all(grads, variables)
-        self._update_moving_averages(variables)
+        self._update_moving_averages(self._trainable_variables)  # every one, as Keras
         self._apply_constraints(variables)
         return self._iterations.assign_add(1)
 

@@ -418,13 +418,10 @@ def test_no_warning_for_a_plain_fit():
 # --- the step contract: steps that return running logs -------------------------------------------
 
 
-def test_a_step_returning_running_logs_is_reported_as_its_last_batch_and_reset_each_epoch(
-    monkeypatch,
-):
+def test_a_step_returning_running_logs_is_reported_as_its_last_batch_and_reset_each_epoch():
     """Stateful metrics (the metrics' side of the contract) make a step return a dict of running
     values; the loop reports the last batch's and calls ``model.reset_metrics()`` at each epoch's
     start and before evaluating. Here the running value counts the batches of the epoch."""
-    from runtime.keras.models import training
 
     class Counting(keras.Sequential):
         resets = 0
@@ -433,16 +430,16 @@ def test_a_step_returning_running_logs_is_reported_as_its_last_batch_and_reset_e
             Counting.resets += 1
             self.seen.assign(0.0)
 
+        def train_step(self, data):
+            self.seen.assign_add(1.0)
+            return {"loss": self.seen.read_value(), "weighted": rt.constant(7.0)}
+
+        test_step = train_step
+
     model = Counting([keras.layers.Dense(1, input_shape=(3,))])
     model.seen = rt.Variable(0.0, trainable=False)
     model.compile(optimizer="sgd", loss="mse", run_eagerly=True)
 
-    def counting_step(model, x, y, sample_weight=None):
-        model.seen.assign_add(1.0)
-        return {"loss": model.seen.read_value(), "weighted": rt.constant(7.0)}
-
-    monkeypatch.setattr(training, "train_step", counting_step)
-    monkeypatch.setattr(training, "test_step", counting_step)
     history = model.fit(X, Y, batch_size=8, epochs=2, validation_data=(X[:5], Y[:5]), verbose=0)
     # 3 batches per epoch, 1 of validation; resets: each epoch's start and each validation
     assert history.history == {"loss": [3.0, 3.0], "weighted": [7.0, 7.0],

@@ -212,10 +212,10 @@ def test_callbacks_see_each_epoch_and_batch():
 def test_mistakes_are_reported_with_keras_wording():
     model = classifier()
     x, y = quadrants(10)
-    with pytest.raises(RuntimeError, match="You must compile your model before training"):
+    with pytest.raises(ValueError, match=r"You must call `compile\(\)` before using the model"):
         model.fit(x, y)
     model.compile(optimizer="sgd")
-    with pytest.raises(ValueError, match="No loss found"):
+    with pytest.raises(ValueError, match="No loss to compute"):
         model.fit(x, y)
     model.compile(optimizer="sgd", loss="mse")
     with pytest.raises(ValueError, match="Data cardinality is ambiguous"):

@@ -189,10 +189,7 @@ def _get_model_optional_inputs():
     return Model({"x": x, "o": o}, y)
 
 
-@pytest.mark.parametrize(
-    "is_optional_none",
-    [True, False],
-)
+@pytest.mark.parametrize("is_optional_none", [True, False])
 def test_functional_optional_inputs(is_optional_none):
     model = _get_model_optional_inputs()
     x = np.ones((2, 2))
