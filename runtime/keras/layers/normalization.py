@@ -98,6 +98,16 @@ class _Normalization(Layer):
             "gamma_constraint": config_keys.serialize_other(self.gamma_constraint),
         }
 
+    def _affine_weight(self, name, shape):
+        """``gamma`` or ``beta``, with its own initializer, regularizer and constraint."""
+        return self.add_weight(
+            name,
+            shape,
+            initializer=getattr(self, f"{name}_initializer"),
+            regularizer=getattr(self, f"{name}_regularizer"),
+            constraint=getattr(self, f"{name}_constraint"),
+        )
+
     @classmethod
     def from_config(cls, config):
         return config_keys.from_config(cls, config)
@@ -167,9 +177,9 @@ class BatchNormalization(_Normalization):
             )
         self.gamma = self.beta = None
         if self.scale:
-            self.gamma = self.add_weight("gamma", (size,), initializer=self.gamma_initializer)
+            self.gamma = self._affine_weight("gamma", (size,))
         if self.center:
-            self.beta = self.add_weight("beta", (size,), initializer=self.beta_initializer)
+            self.beta = self._affine_weight("beta", (size,))
         self.moving_mean = self.add_weight(
             "moving_mean", (size,), initializer=self.moving_mean_initializer, trainable=False
         )
@@ -350,9 +360,9 @@ class LayerNormalization(_Normalization):
         shape = tuple(input_shape[d] for d in self.axis)
         self.gamma = self.beta = None
         if self.scale or self.rms_scaling:
-            self.gamma = self.add_weight("gamma", shape, initializer=self.gamma_initializer)
+            self.gamma = self._affine_weight("gamma", shape)
         if self.center and not self.rms_scaling:
-            self.beta = self.add_weight("beta", shape, initializer=self.beta_initializer)
+            self.beta = self._affine_weight("beta", shape)
 
     def call(self, inputs):
         rank = inputs.shape.rank
@@ -429,9 +439,9 @@ class GroupNormalization(_Normalization):
             )
         self.gamma = self.beta = None
         if self.scale:
-            self.gamma = self.add_weight("gamma", (channels,), initializer=self.gamma_initializer)
+            self.gamma = self._affine_weight("gamma", (channels,))
         if self.center:
-            self.beta = self.add_weight("beta", (channels,), initializer=self.beta_initializer)
+            self.beta = self._affine_weight("beta", (channels,))
 
     def call(self, inputs):
         rank = inputs.shape.rank

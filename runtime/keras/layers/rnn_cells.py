@@ -110,14 +110,28 @@ class _Cell(Layer):
     def build(self, input_shape):
         width = self._gates * self.units
         self.kernel = self.add_weight(
-            "kernel", (input_shape[-1], width), initializer=self.kernel_initializer
+            "kernel",
+            (input_shape[-1], width),
+            initializer=self.kernel_initializer,
+            regularizer=self.kernel_regularizer,
+            constraint=self.kernel_constraint,
         )
         self.recurrent_kernel = self.add_weight(
-            "recurrent_kernel", (self.units, width), initializer=self.recurrent_initializer
+            "recurrent_kernel",
+            (self.units, width),
+            initializer=self.recurrent_initializer,
+            regularizer=self.recurrent_regularizer,
+            constraint=self.recurrent_constraint,
         )
         self.bias = None
         if self.use_bias:
-            self.bias = self.add_weight("bias", self._bias_shape(), initializer=self._bias_init())
+            self.bias = self.add_weight(
+                "bias",
+                self._bias_shape(),
+                initializer=self._bias_init(),
+                regularizer=self.bias_regularizer,
+                constraint=self.bias_constraint,
+            )
 
     def _bias_shape(self):
         return (self._gates * self.units,)

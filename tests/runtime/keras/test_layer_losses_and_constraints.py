@@ -118,3 +118,49 @@ def test_dense_takes_input_dim_regularizers_and_constraints_by_name():
     assert model.layers[0].kernel.shape == (5, 2)
     assert isinstance(model.layers[0].kernel.constraint, constraints.NonNeg)
     assert model.layers[0].bias.constraint is None
+
+
+RECURRENT = [keras.layers.SimpleRNN, keras.layers.LSTM, keras.layers.GRU]
+
+
+@pytest.mark.parametrize("cls", RECURRENT)
+def test_recurrent_weights_carry_their_regularizers(cls):
+    layer = cls(2, kernel_regularizer="l2", recurrent_regularizer="l1", bias_regularizer="l2")
+    layer(np.ones((2, 4, 3), np.float32))
+    kernel, recurrent, bias = (w.numpy() for w in layer.cell.weights)
+    expected = [0.01 * (kernel**2).sum(), 0.01 * np.abs(recurrent).sum(), 0.01 * (bias**2).sum()]
+    np.testing.assert_allclose(sorted(float(v) for v in layer.losses), sorted(expected), rtol=1e-5)
+
+
+@pytest.mark.parametrize("cls", RECURRENT)
+def test_recurrent_weights_carry_their_constraints(cls):
+    layer = cls(2, kernel_constraint=constraints.NonNeg(), recurrent_constraint="non_neg")
+    layer.build((None, 4, 3))
+    keras.optimizers.SGD(1.0).apply(
+        [np.ones(w.shape, np.float32) for w in layer.trainable_weights], layer.trainable_weights
+    )
+    assert layer.cell.kernel.numpy().min() >= 0 and layer.cell.recurrent_kernel.numpy().min() >= 0
+
+
+NORMALIZATIONS = [
+    (keras.layers.BatchNormalization, {}),
+    (keras.layers.LayerNormalization, {}),
+    (keras.layers.GroupNormalization, {"groups": 1}),
+]
+
+
+@pytest.mark.parametrize("cls, kwargs", NORMALIZATIONS)
+def test_normalization_gamma_and_beta_carry_their_regularizers_and_constraints(cls, kwargs):
+    layer = cls(
+        gamma_regularizer=regularizers.L2(0.5),
+        beta_regularizer=regularizers.L1(0.25),
+        gamma_constraint=constraints.MaxNorm(0.5),
+        **kwargs,
+    )
+    layer.build((None, 3))
+    layer.gamma.assign(np.full(3, 2.0, np.float32))
+    layer.beta.assign(np.full(3, -1.0, np.float32))
+    np.testing.assert_allclose(
+        sorted(float(v) for v in layer.losses), [0.25 * 3, 0.5 * 4 * 3], rtol=1e-6
+    )
+    assert isinstance(layer.gamma.constraint, constraints.MaxNorm)

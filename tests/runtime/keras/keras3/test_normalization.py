@@ -40,7 +40,6 @@ def test_bn_basics_vector():
     )
 
 
-@pytest.mark.xfail(strict=True, reason="regularizers' losses (layer.losses) are not ours here")
 def test_bn_basics_image_with_regularizers():
     run_layer_test(
         layers.BatchNormalization,
@@ -338,7 +337,6 @@ def test_bn_trains_in_fit_loss_decreases():
 # --- LayerNormalization: layer_normalization_test.py ----------------------------------------
 
 
-@pytest.mark.xfail(strict=True, reason="regularizers' losses (layer.losses) are not ours here")
 def test_ln_basics_with_regularizers():
     run_layer_test(
         layers.LayerNormalization,
@@ -470,7 +468,6 @@ def test_unit_normalization_against_numpy():
 # --- GroupNormalization: group_normalization_test.py ----------------------------------------
 
 
-@pytest.mark.xfail(strict=True, reason="regularizers' losses (layer.losses) are not ours here")
 def test_groupnorm_with_regularizers():
     run_layer_test(
         layers.GroupNormalization,

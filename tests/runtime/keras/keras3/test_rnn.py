@@ -63,7 +63,6 @@ def test_basics_return_sequences(cls):
     )
 
 
-@pytest.mark.xfail(strict=True, reason="regularizers' losses (layer.losses) are not ours here")
 def test_basics_with_regularizers():
     run_layer_test(
         layers.LSTM,
