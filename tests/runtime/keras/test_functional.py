@@ -419,5 +419,5 @@ def test_keras_tensor_operators_are_keras_3s_ops(kind, on_keras, on_numpy):
 
 def test_keras_tensors_compare_by_identity_and_hash():
     x, y = keras.Input(shape=(3,)), keras.Input(shape=(3,))
-    assert x == x and not (x == y) and {x: 1, y: 2}[y] == 2
+    assert x == x and (x == y) is False and {x: 1, y: 2}[y] == 2
     assert isinstance(x != 0, type(x))  # an op, not Python's True
