@@ -421,3 +421,14 @@ def test_keras_tensors_compare_by_identity_and_hash():
     x, y = keras.Input(shape=(3,)), keras.Input(shape=(3,))
     assert x == x and (x == y) is False and {x: 1, y: 2}[y] == 2
     assert isinstance(x != 0, type(x))  # an op, not Python's True
+
+
+def test_input_takes_floatx_by_default():
+    keras.backend.set_floatx("float64")
+    try:
+        x = keras.Input(shape=(3,))
+        model = keras.Model(x, layers.Dense(2)(x))
+        assert x.dtype == "float64" and model(np.ones((1, 3))).dtype == rt.float64
+    finally:
+        keras.backend.set_floatx("float32")
+    assert keras.Input(shape=(3,)).dtype == "float32"
