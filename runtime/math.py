@@ -15,8 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from runtime.core.graph import name_scope
-from runtime.ops.array_ops import zeros_like as _zeros_like
-from runtime.ops.broadcast_ops import where
+from runtime.ops import activation_ops
 from runtime.ops.constant_ops import convert_to_tensor
 from runtime.ops.math_ops import (
     abs,
@@ -140,8 +139,4 @@ def softplus(features, name=None):
     with name_scope(name or "Softplus"):
         x = convert_to_tensor(features)
         check_dtype("Softplus", x, FLOATING)
-        positive = greater(x, 0)
-        # log1p(exp(-|x|)) never overflows. -|x| is written so that at 0 it is x itself: the
-        # gradient there is then 0.5, softplus's (abs's subgradient, 0, would give 0).
-        minus_abs = where(positive, negative(x), x)
-        return add(where(positive, x, _zeros_like(x)), log1p(exp(minus_abs)))
+        return activation_ops.softplus(x)

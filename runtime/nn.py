@@ -20,10 +20,10 @@ import numpy as np
 from runtime.core import dtypes
 from runtime.core.graph import name_scope
 from runtime.math import softplus
-from runtime.ops.broadcast_ops import where
+from runtime.ops import activation_ops
 from runtime.ops.constant_ops import cast, convert_to_tensor
 from runtime.ops.conv_ops import conv1d, conv2d, convolution
-from runtime.ops.math_ops import add, divide, greater, multiply, sigmoid, tanh
+from runtime.ops.math_ops import sigmoid, tanh
 from runtime.ops.nn_ops import relu, softmax, sparse_softmax_cross_entropy_with_logits
 from runtime.ops.normalization_ops import batch_normalization, moments
 from runtime.ops.op_info import floats, op_info
@@ -35,7 +35,6 @@ from runtime.ops.pooling_ops import (
     max_pool1d,
     max_pool2d,
 )
-from runtime.ops.special_math_ops import erf
 
 __all__ = [
     "avg_pool",
@@ -88,10 +87,7 @@ def gelu(features, approximate=False, name=None):
                 "`features.dtype` must be a floating point tensor."
                 f"Received:features.dtype={x.dtype.name}"
             )
-        if approximate:
-            cubic = add(x, multiply(multiply(multiply(x, x), x), 0.044715))
-            return multiply(multiply(x, 0.5), add(tanh(multiply(cubic, _SQRT_2_OVER_PI)), 1))
-        return multiply(multiply(x, 0.5), add(erf(divide(x, math.sqrt(2))), 1))
+        return activation_ops.gelu(x, approximate)
 
 
 def _leaky_relu_reference(x, alpha=0.2):
@@ -114,4 +110,4 @@ def leaky_relu(features, alpha=0.2, name=None):
         x = convert_to_tensor(features)
         if x.dtype.is_integer:
             x = cast(x, dtypes.float32)
-        return where(greater(x, 0), x, multiply(x, float(np.float32(alpha))))
+        return activation_ops.leaky_relu(x, float(np.float32(alpha)))

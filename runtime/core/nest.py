@@ -4,6 +4,8 @@
 [3, 1, 2]
 >>> pack_sequence_as([0, (0, 0)], [7, 8, 9])
 [7, (8, 9)]
+>>> pack_sequence_as({"b": 0, "a": 0}, [1, 2])  # values by sorted key, keys in order
+{'b': 2, 'a': 1}
 
 Objects with ``_nest_components()`` and ``_nest_rebuild(components)`` (a
 TensorArray) are structures too: they flatten into their components. One that
@@ -38,8 +40,9 @@ def _children(x):
 
 
 def _rebuild(x, children):
-    if isinstance(x, dict):
-        return type(x)(zip(_sorted_keys(x), children))
+    if isinstance(x, dict):  # leaves in sorted-key order, the keys in the dict's own order
+        by_key = dict(zip(_sorted_keys(x), children))
+        return type(x)((key, by_key[key]) for key in x)
     if _is_namedtuple(x):
         return type(x)(*children)
     if isinstance(x, tuple):

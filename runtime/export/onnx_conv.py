@@ -3,7 +3,9 @@
 ONNX takes channels first and a filter ``(out, in, *window)``, the runtime's rows channels
 last and ``(*window, in, out)``: each form transposes on the way in and out. TensorFlow's
 SAME padding puts the odd element after, ONNX's ``SAME_UPPER``; an average excludes the
-padding in both (ONNX's ``count_include_pad=0``, its default).
+padding in both (ONNX's ``count_include_pad=0``, its default). A dilated SAME convolution
+gets explicit ``pads`` instead: onnxruntime refuses ``SAME_UPPER`` with dilations, so its
+spatial sizes must be known when it is exported.
 
 The gradients' rows have no ONNX form: ONNX computes a model's values, and a function that
 exports its gradient is rare enough to be refused with the reason.
@@ -18,6 +20,7 @@ from __future__ import annotations
 from runtime.core import dtypes
 from runtime.export.onnx_types import work_dtype
 from runtime.ops import conv_ops, pooling_ops
+from runtime.ops.sliding_windows import same_padding
 
 _TO_FIRST, _TO_LAST = [0, 3, 1, 2], [0, 2, 3, 1]
 _AUTO_PAD = {"VALID": "VALID", "SAME": "SAME_UPPER"}
@@ -26,6 +29,21 @@ _AUTO_PAD = {"VALID": "VALID", "SAME": "SAME_UPPER"}
 _FLOAT32 = frozenset({dtypes.float32})
 _MAX_POOL = frozenset({dtypes.float32, dtypes.float64, dtypes.int8, dtypes.uint8})
 _EXACT_IN_FLOAT64 = frozenset({dtypes.int16, dtypes.int32})  # a maximum picks, never rounds
+
+
+def _padding(b, op, window, strides, dilations):
+    """``auto_pad``, or explicit ``pads`` (ONNX: all begins, then all ends) where a dilated
+    SAME convolution needs them."""
+    if op.attrs["padding"] == "VALID" or all(d == 1 for d in dilations):
+        return {"auto_pad": _AUTO_PAD[op.attrs["padding"]]}
+    spatial = op.inputs[0].shape.as_list()[1:-1]
+    if any(size is None for size in spatial):
+        raise b.unsupported(
+            f"a dilated SAME convolution needs its input's spatial sizes, got {spatial}: "
+            "onnxruntime refuses SAME_UPPER with dilations, so the padding must be explicit"
+        )
+    pads = [same_padding(*dims) for dims in zip(spatial, window, strides, dilations)]
+    return {"pads": [before for before, _ in pads] + [after for _, after in pads]}
 
 
 def _channels_first_node(b, op, op_type, inputs, supported, **attributes):
@@ -41,7 +59,7 @@ def _channels_first_node(b, op, op_type, inputs, supported, **attributes):
     if work is not dtype:
         inputs = [b.cast(x, work) for x in inputs]
     inputs[0] = b.node1("Transpose", [inputs[0]], perm=_TO_FIRST)
-    out = b.node1(op_type, inputs, auto_pad=_AUTO_PAD[op.attrs["padding"]], **attributes)
+    out = b.node1(op_type, inputs, **attributes)
     out = b.node1("Transpose", [out], perm=_TO_LAST)
     return [out if work is dtype else b.cast(out, dtype)]
 
@@ -49,10 +67,11 @@ def _channels_first_node(b, op, op_type, inputs, supported, **attributes):
 def _conv(b, op, inputs):
     x, filters = inputs
     filters = b.node1("Transpose", [filters], perm=[3, 2, 0, 1])
-    attrs = op.attrs
+    strides, dilations = list(op.attrs["strides"]), list(op.attrs["dilations"])
+    window = op.inputs[1].shape.as_list()[:2]
     return _channels_first_node(
-        b, op, "Conv", [x, filters], _FLOAT32,
-        strides=list(attrs["strides"]), dilations=list(attrs["dilations"]),
+        b, op, "Conv", [x, filters], _FLOAT32, strides=strides, dilations=dilations,
+        **_padding(b, op, window, strides, dilations),
     )  # fmt: skip
 
 
@@ -62,6 +81,7 @@ def _pool(op_type, supported):
         return _channels_first_node(
             b, op, op_type, list(inputs), supported,
             kernel_shape=list(attrs["ksize"]), strides=list(attrs["strides"]),
+            auto_pad=_AUTO_PAD[attrs["padding"]],
         )  # fmt: skip
 
     return rule

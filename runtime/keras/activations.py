@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from runtime.keras import _math as math_ops
 from runtime.keras._config import deserialize_object, serialize_object
-from runtime.ops import nn_ops
+from runtime.ops import activation_ops, nn_ops
 from runtime.ops.array_ops import expand_dims, shape_of, split, stack, stop_gradient, zeros_like
 from runtime.ops.broadcast_ops import where
 from runtime.ops.constant_ops import cast, convert_to_tensor
@@ -90,11 +90,7 @@ def softmax(x, axis=-1):
 def log_softmax(x, axis=-1):
     """``x - log(sum(exp(x)))`` along ``axis``, an int or a tuple of ints."""
     x = _tensor(x)
-    axes = _reduction_axes(x, axis)
-    shifted = x - stop_gradient(math_ops.reduce_max(x, axis=axes, keepdims=True))
-    return shifted - math_ops.log(
-        math_ops.reduce_sum(math_ops.exp(shifted), axis=axes, keepdims=True)
-    )
+    return activation_ops.log_softmax(x, _reduction_axes(x, axis))
 
 
 def _expm1_of_negative_part(x):

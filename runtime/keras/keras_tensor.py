@@ -34,6 +34,10 @@ class KerasTensor:
     """A symbolic tensor: ``shape`` (a tuple, ``None`` for unknown sizes), ``dtype`` (a
     string), ``name``; ``_keras_history`` says which layer call made it."""
 
+    # Above numpy's arrays: ``np.ones(3) @ x`` and ``np.ones(3) + x`` call ``x``'s reflected
+    # operator, not numpy's, which would make an array of objects.
+    __array_priority__ = 100
+
     def __init__(self, shape, dtype="float32", sparse=False, ragged=False, name=None):
         self._shape = standardize_shape(shape)
         self._dtype = dtypes.as_dtype(dtype or backend.floatx()).name
@@ -115,6 +119,62 @@ class KerasTensor:
 
     def __getitem__(self, key):
         return _operate("GetItem", self, key)
+
+    # Keras 3's KerasTensor defines ``!=`` (an op) but not ``==``: equality stays identity, so
+    # KerasTensors hash and sit in dicts and sets.
+    def __ne__(self, other):
+        return _operate("NotEqual", self, other)
+
+    def __matmul__(self, other):
+        return _operate("Matmul", self, other)
+
+    def __rmatmul__(self, other):
+        return _operate("Matmul", other, self)
+
+    def __pow__(self, other):
+        return _operate("Power", self, other)
+
+    def __rpow__(self, other):
+        return _operate("Power", other, self)
+
+    def __floordiv__(self, other):
+        return _operate("FloorDivide", self, other)
+
+    def __rfloordiv__(self, other):
+        return _operate("FloorDivide", other, self)
+
+    def __mod__(self, other):
+        return _operate("Mod", self, other)
+
+    def __rmod__(self, other):
+        return _operate("Mod", other, self)
+
+    def __abs__(self):
+        return _operate("Absolute", self)
+
+    def __and__(self, other):
+        return _operate("LogicalAnd", self, other)
+
+    def __rand__(self, other):
+        return _operate("LogicalAnd", other, self)
+
+    def __or__(self, other):
+        return _operate("LogicalOr", self, other)
+
+    def __ror__(self, other):
+        return _operate("LogicalOr", other, self)
+
+    def __xor__(self, other):
+        return _operate("LogicalXor", self, other)
+
+    def __rxor__(self, other):
+        return _operate("LogicalXor", other, self)
+
+    def __invert__(self):
+        return _operate("LogicalNot", self)
+
+    def __round__(self, ndigits=None):
+        return _operate("Round", self, decimals=ndigits or 0)
 
 
 def standardize_shape(shape):
@@ -280,5 +340,5 @@ def _symbolic_like(tensor):
 _operation_layer = {}
 
 
-def _operate(kind, *operands):
-    return _operation_layer["class"](kind)(*operands)
+def _operate(kind, *operands, **options):
+    return _operation_layer["class"](kind, **options)(*operands)

@@ -23,7 +23,7 @@ import numpy as np
 from runtime.core import dtypes
 from runtime.core.tensor import Tensor
 from runtime.keras import backend
-from runtime.ops import array_ops, broadcast_ops, math_ops, nn_ops, reduction_ops
+from runtime.ops import activation_ops, array_ops, broadcast_ops, math_ops, nn_ops, reduction_ops
 from runtime.ops.clip_ops import clip_by_value
 from runtime.ops.constant_ops import cast as _cast
 from runtime.ops.constant_ops import convert_to_tensor as _convert
@@ -241,15 +241,12 @@ def softmax(x, axis=-1):
 
 
 def log_softmax(x, axis=-1):
-    x = _convert(x)
-    shifted = x - array_ops.stop_gradient(reduction_ops.reduce_max(x, axis=axis, keepdims=True))
-    return shifted - log(reduction_ops.reduce_sum(exp(shifted), axis=axis, keepdims=True))
+    return activation_ops.log_softmax(_convert(x), axis=axis)
 
 
 def softplus(x):
-    """``log(1 + exp(x))``, finite for large ``x``."""
-    x = _convert(x)
-    return maximum(x, 0.0) + log(1.0 + exp(-abs(x)))
+    """``log(1 + exp(x))``, finite for large ``x``, exact for large ``-x``."""
+    return activation_ops.softplus(_convert(x))
 
 
 def one_hot(x, num_classes, axis=-1, dtype=None):

@@ -373,7 +373,7 @@ def _conv2d_samples(rng):
     return [
         Sample((draw(2, 5, 4, 3, dtype="float32"), draw(3, 2, 3, 2, dtype="float32")), {"strides": 1, "padding": "VALID"}),
         Sample((draw(1, 5, 6, 2), draw(3, 3, 2, 3)), {"strides": 2, "padding": "SAME"}),
-        Sample((draw(1, 6, 5, 1), draw(2, 2, 1, 2)), {"strides": 1, "padding": "SAME", "dilations": 2}),
+        Sample((draw(1, 6, 5, 1, dtype="float32"), draw(2, 2, 1, 2, dtype="float32")), {"strides": 1, "padding": "SAME", "dilations": 2}),
         Sample((draw(1, 2, 4, 5), draw(2, 3, 2, 1)), {"strides": [1, 2], "padding": "VALID", "data_format": "NCHW"}),
     ]  # fmt: skip
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from runtime.core.tensor_shape import TensorShape
 from runtime.keras.layers.base import Layer
+from runtime.keras.layers.rnn_cells import StackedRNNCells
 from runtime.keras.saving.serialization import deserialize_keras_object, serialize_keras_object
 from runtime.ops.array_ops import concat
 
@@ -23,7 +24,18 @@ _MERGE_MODES = ("sum", "mul", "ave", "concat", None)
 def _copy(layer, **changes):
     """A new layer of ``layer``'s class from its config, with ``changes``: the same
     arguments (initializers too), its own weights."""
-    return type(layer).from_config({**layer.get_config(), **changes})
+    config = {**layer.get_config(), **changes}
+    if isinstance(config.get("cell"), dict):  # copied in-process: it may be the user's class
+        config["cell"] = _copy_cell(layer.cell)
+    return type(layer).from_config(config)
+
+
+def _copy_cell(cell):
+    """A new cell of ``cell``'s own class from its config (a name in a config finds the
+    built-in cells only); the cells of a ``StackedRNNCells`` each so."""
+    if isinstance(cell, StackedRNNCells):
+        return StackedRNNCells([_copy_cell(inner) for inner in cell.cells], name=cell.name)
+    return type(cell).from_config(cell.get_config())
 
 
 def _without_prefix(name, prefix):

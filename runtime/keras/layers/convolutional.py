@@ -143,10 +143,9 @@ class _Conv(Layer):
         outputs = self._grouped_convolution(x)
         if self.bias is not None:
             outputs = outputs + reshape(self.bias, [1] * (self.rank + 1) + [self.filters])
-        outputs = self.activation(outputs)
         if first:
             outputs = transpose(outputs, [0, self.rank + 1, *range(1, self.rank + 1)])
-        return outputs
+        return self.activation(outputs)  # as Keras: on the output in its own data format
 
     def _grouped_convolution(self, x):
         """Each group of input channels convolved with its share of the filters, joined."""

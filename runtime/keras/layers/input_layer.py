@@ -18,6 +18,7 @@ from __future__ import annotations
 import warnings
 
 from runtime.core import dtypes
+from runtime.keras import backend
 from runtime.keras.keras_tensor import KerasTensor, Node, standardize_shape
 from runtime.keras.layers.base import Layer
 
@@ -53,7 +54,7 @@ class InputLayer(Layer):
         else:
             batch_shape = _batch_shape(shape, batch_size, batch_shape)
         self._batch_shape = standardize_shape(batch_shape)
-        self._dtype = dtypes.as_dtype(dtype or "float32")
+        self._dtype = dtypes.as_dtype(dtype or backend.floatx())
         self.sparse, self.ragged = bool(sparse), bool(ragged)
         for what, flag in (("sparse", self.sparse), ("ragged", self.ragged)):
             if flag:

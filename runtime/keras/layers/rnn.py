@@ -2,10 +2,10 @@
 ``GRU`` are ``RNN`` over their cell, with Keras 3's arguments; ``Bidirectional`` runs a layer
 forwards and a copy backwards.
 
-The time loop is a Python loop when the number of steps is known (always eagerly; in a graph
-when the input's time dimension is static), else one ``while_loop`` over a TensorArray, so a
-model traced with ``(None, None, features)`` inputs serves any sequence length. Gradients go
-through either.
+The time loop is a Python loop eagerly, and in a graph with ``unroll=True`` when the input's
+time dimension is static; else (Keras's default, ``unroll=False``) one ``while_loop`` over a
+TensorArray, so a graph holds one copy of the cell and a model traced with
+``(None, None, features)`` inputs serves any sequence length. Gradients go through either.
 
 >>> import numpy as np, runtime as rt
 >>> rt.keras.backend.clear_session()
@@ -19,7 +19,7 @@ through either.
 
 from __future__ import annotations
 
-from runtime.core import nest
+from runtime.core import context, nest
 from runtime.core.tensor import Tensor
 from runtime.core.tensor_shape import TensorShape
 from runtime.functions.control_flow import while_loop
@@ -131,8 +131,7 @@ class RNN(Layer):
             mask = None if mask is None else mask[::-1]
         if hasattr(self.cell, "set_dropout_masks"):
             self.cell.set_dropout_masks(batch, sequences.shape[-1], training)
-        steps = sequences.shape[1]
-        loop = self._unrolled if steps is not None else self._looped
+        loop = self._unrolled if self._unrolls(sequences.shape[1]) else self._looped
         outputs, last, states = loop(time_major, states, mask, training)
         if hasattr(self.cell, "set_dropout_masks"):
             self.cell.set_dropout_masks(None, None, False)  # the next call draws its own
@@ -143,6 +142,12 @@ class RNN(Layer):
         if not self.return_state:
             return result
         return [result, *nest.pack_sequence_as(self._state_structure(), list(states))]
+
+    def _unrolls(self, steps):
+        """A Python loop eagerly (it is what a while_loop runs there) and, in a graph, where
+        ``unroll=True`` and the steps are known; else a while_loop: a graph unrolled over
+        100 steps holds 100 copies of the cell, slower to build and to run."""
+        return steps is not None and (self.unroll or context.executing_eagerly())
 
     def _check_stateful_batch(self, sequences):
         expected, got = self.states[0].shape[0], sequences.shape[0]

@@ -70,7 +70,7 @@ def deserialize_layer(config, custom_objects=None):
     """The layer a ``serialize_layer`` entry describes (built, when it says how)."""
     inner = dict(config.get("config") or {})
     if config.get("module") == KERAS_OPS_MODULE and config.get("class_name") in OPERATIONS:
-        return TensorOperation(config["class_name"], name=inner.get("name"))  # x + y...
+        return TensorOperation(config["class_name"], **inner)  # x + y..., round(x, 2)
     cls = _find_class(config, custom_objects or {})
     if is_functional_config(inner):  # a functional model inside: its layers need them too
         layer = cls.from_config(inner, custom_objects)

@@ -438,3 +438,35 @@ def test_a_float64_op_onnxruntime_has_only_in_float32_is_refused(tmp_path):
     function = ag.function(rt.math.erf).get_concrete_function(spec([2], rt.float64))
     with pytest.raises(rt.errors.UnimplementedError, match="Erf of float64.*float32"):
         rt.onnx.export(function, tmp_path / "erf.onnx")
+
+
+def _dilated_same_conv(x, w, dilation):
+    """SAME, stride 1: zero padding of (reach - 1) // 2 before, the odd one after."""
+    reach = (w.shape[0] - 1) * dilation + 1
+    before = (reach - 1) // 2
+    padded = np.pad(x, [(0, 0), (before, reach - 1 - before), (before, reach - 1 - before), (0, 0)])
+    out = np.zeros(x.shape[:3] + w.shape[-1:])
+    for a, b in np.ndindex(w.shape[:2]):
+        window = padded[:, a * dilation :, b * dilation :][:, : x.shape[1], : x.shape[2]]
+        out += window @ w[a, b]
+    return out
+
+
+def test_a_dilated_same_convolution_runs_in_onnxruntime(tmp_path):
+    # onnxruntime refuses auto_pad=SAME_UPPER with dilations: the pads are written out.
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=(1, 7, 6, 2)).astype(np.float32)
+    w = rng.normal(size=(3, 3, 2, 2)).astype(np.float32)
+    function = ag.function(lambda t: rt.nn.conv2d(t, w, 1, "SAME", dilations=2))
+    rt.onnx.export(function.get_concrete_function(spec([1, 7, 6, 2])), tmp_path / "conv.onnx")
+    sess = __import__("onnxruntime").InferenceSession(str(tmp_path / "conv.onnx"))
+    got = sess.run(None, {sess.get_inputs()[0].name: x})[0]
+    np.testing.assert_allclose(got, _dilated_same_conv(x, w, 2), rtol=1e-5, atol=1e-5)
+
+
+def test_a_dilated_same_convolution_of_unknown_size_is_refused(tmp_path):
+    w = np.ones((3, 3, 1, 1), np.float32)
+    function = ag.function(lambda t: rt.nn.conv2d(t, w, 1, "SAME", dilations=2))
+    concrete = function.get_concrete_function(spec([1, None, 6, 1]))
+    with pytest.raises(rt.errors.UnimplementedError, match="dilated SAME.*spatial sizes"):
+        rt.onnx.export(concrete, tmp_path / "conv.onnx")

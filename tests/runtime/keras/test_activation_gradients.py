@@ -89,3 +89,23 @@ def test_xla_compiled_activation_computes_as_eager(name, f):
     x = rt.constant(X)
     compiled = ag.function(_applied(f), jit_compile=True)
     np.testing.assert_allclose(compiled(x).numpy(), f(x).numpy(), rtol=2e-5, atol=1e-6)
+
+
+SOFTPLUSES = {
+    "rt.math.softplus": rt.math.softplus,
+    "keras.activations.softplus": activations.softplus,
+    "keras.ops.softplus": rt.keras.ops.softplus,
+}
+
+
+@pytest.mark.parametrize("softplus", SOFTPLUSES.values(), ids=SOFTPLUSES)
+def test_every_softplus_is_log1p_exp_with_sigmoid_as_gradient(softplus):
+    # float32: log(1 + exp(-20)) rounds to 0, log1p keeps 2.06e-9; at 0 the gradient is 0.5.
+    x = rt.constant(np.array([-20.0, -1.0, 0.0, 1.0, 100.0], np.float32))
+    with rt.GradientTape() as tape:
+        tape.watch(x)
+        y = softplus(x)
+    expected = np.log1p(np.exp(-np.abs(x.numpy().astype(np.float64)))) + np.maximum(x.numpy(), 0)
+    np.testing.assert_allclose(y.numpy(), expected, rtol=1e-6)
+    sigmoid = 1 / (1 + np.exp(-x.numpy().astype(np.float64)))
+    np.testing.assert_allclose(tape.gradient(y, x).numpy(), sigmoid, rtol=1e-6)

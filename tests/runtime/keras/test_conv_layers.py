@@ -59,6 +59,18 @@ def test_channels_first_is_channels_last_transposed():
     np.testing.assert_array_equal(pooled, layers.MaxPooling2D(2)(x.transpose(0, 2, 3, 1)).numpy().transpose(0, 3, 1, 2))  # fmt: skip
 
 
+def test_channels_first_activation_acts_on_the_channels_first_output():
+    # Keras applies the activation to the output in its data format: a softmax's last axis
+    # is then the width, not the channels.
+    x = np.random.default_rng(0).normal(size=(1, 2, 3, 4)).astype("float32")  # NCHW
+    conv = layers.Conv2D(2, 1, data_format="channels_first", activation="softmax", use_bias=False)
+    conv.build(x.shape)
+    (kernel,) = conv.get_weights()
+    linear = np.einsum("nchw,cf->nfhw", x, kernel[0, 0])
+    expected = np.exp(linear) / np.exp(linear).sum(-1, keepdims=True)
+    np.testing.assert_allclose(conv(x).numpy(), expected, rtol=1e-5, atol=1e-6)
+
+
 def test_weights_are_named_and_ordered_as_in_keras():
     rt.keras.backend.clear_session()
     conv = layers.Conv1D(2, 3)

@@ -377,3 +377,58 @@ def test_a_model_subclass_may_be_made_from_inputs_and_outputs():
     np.testing.assert_allclose(again(data).numpy(), 2 * data, rtol=1e-6)
     with pytest.raises(TypeError, match="keyword arguments only"):
         keras.Model(x)
+
+
+KERAS_TENSOR_OPERATORS = [  # Keras 3's KerasTensor operators, against numpy's
+    ("Power", lambda x: x**2, lambda v: v**2),
+    ("Power", lambda x: 2.0**x, lambda v: 2.0**v),
+    ("Matmul", lambda x: x @ np.eye(3, 2, dtype="float32"), lambda v: v @ np.eye(3, 2)),
+    ("Matmul", lambda x: np.eye(2, dtype="float32") @ x, lambda v: np.eye(2) @ v),
+    ("Absolute", abs, np.abs),
+    ("FloorDivide", lambda x: x // 2, lambda v: v // 2),
+    ("FloorDivide", lambda x: 7 // (x + 5), lambda v: 7 // (v + 5)),
+    ("Mod", lambda x: x % 2, lambda v: v % 2),
+    ("Mod", lambda x: 2 % (x + 5), lambda v: 2 % (v + 5)),
+    ("NotEqual", lambda x: x != 0, lambda v: v != 0),
+    ("LogicalAnd", lambda x: (x > 0) & (x < 2), lambda v: (v > 0) & (v < 2)),
+    ("LogicalOr", lambda x: (x > 1) | (x < 0), lambda v: (v > 1) | (v < 0)),
+    ("LogicalXor", lambda x: (x > 0) ^ (x > 1), lambda v: (v > 0) ^ (v > 1)),
+    ("LogicalNot", lambda x: ~(x > 0), lambda v: ~(v > 0)),
+    ("Round", round, np.round),
+    ("Round", lambda x: round(x, 1), lambda v: np.round(v, 1)),
+]
+V = np.array([[0.5, 1.5, -2.5], [2.25, -0.35, 0.0]], "float32")
+
+
+@pytest.mark.parametrize("kind, on_keras, on_numpy", KERAS_TENSOR_OPERATORS)
+def test_keras_tensor_operators_are_keras_3s_ops(kind, on_keras, on_numpy):
+    import json
+
+    x = keras.Input(shape=(3,))
+    model = keras.Model(x, on_keras(x))
+    assert [e["class_name"] for e in model.get_config()["layers"][1:]][-1] == kind
+    # Read back as a JSON file holds it, where the operands are numbers or tensors.
+    plain = "Matmul" not in kind
+    again = keras.Model.from_config(json.loads(json.dumps(model.get_config()))) if plain else model
+    expected = on_numpy(V.astype(np.float64) if kind != "Round" else V)
+    for made in (model, again):
+        got = made(V).numpy()
+        assert got.dtype.kind == np.asarray(expected).dtype.kind
+        np.testing.assert_allclose(got, expected, rtol=1e-6, atol=1e-6)
+
+
+def test_keras_tensors_compare_by_identity_and_hash():
+    x, y = keras.Input(shape=(3,)), keras.Input(shape=(3,))
+    assert x == x and (x == y) is False and {x: 1, y: 2}[y] == 2
+    assert isinstance(x != 0, type(x))  # an op, not Python's True
+
+
+def test_input_takes_floatx_by_default():
+    keras.backend.set_floatx("float64")
+    try:
+        x = keras.Input(shape=(3,))
+        model = keras.Model(x, layers.Dense(2)(x))
+        assert x.dtype == "float64" and model(np.ones((1, 3))).dtype == rt.float64
+    finally:
+        keras.backend.set_floatx("float32")
+    assert keras.Input(shape=(3,)).dtype == "float32"

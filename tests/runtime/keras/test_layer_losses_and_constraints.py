@@ -159,3 +159,16 @@ def test_recurrent_layers_regularize_and_constrain_their_weights(cls):
         isinstance(w.constraint, constraints.NonNeg)
         for w in (cell.kernel, cell.recurrent_kernel, cell.bias)
     )
+
+
+RECURRENT = [keras.layers.SimpleRNN, keras.layers.LSTM, keras.layers.GRU]
+
+
+@pytest.mark.parametrize("cls", RECURRENT)
+def test_recurrent_weights_carry_their_constraints(cls):
+    layer = cls(2, kernel_constraint=constraints.NonNeg(), recurrent_constraint="non_neg")
+    layer.build((None, 4, 3))
+    keras.optimizers.SGD(1.0).apply(
+        [np.ones(w.shape, np.float32) for w in layer.trainable_weights], layer.trainable_weights
+    )
+    assert layer.cell.kernel.numpy().min() >= 0 and layer.cell.recurrent_kernel.numpy().min() >= 0
