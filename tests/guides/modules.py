@@ -3,6 +3,7 @@ examples/guides/modules.py."""
 
 from tests.guides import Contains
 
+
 def var_lines(text):
     """``print(var, "\n")`` of each variable: its text, a space, an empty line."""
     return "".join(f"{v} \n\n" for v in text.split("\n\n"))
