@@ -366,20 +366,23 @@ def _channels_last_shape(output_shape, first):
 
 def _check_transpose_shapes(x, filters, out_shape, attrs):
     """TensorFlow's InvalidArgumentError where the known shapes do not fit together: the
-    filters' in_channels against the input's, its out_channels against the output's, and
-    the convolution of the output's height and width against the input's."""
+    filters' last dim against the input's channels, their third against the output's, and
+    the convolution of the output's height and width against the input's (groups, which
+    TensorFlow allows where the output's channels are a multiple, are not supported)."""
     x_dims = _dims(x.shape, 4, "input", "Conv2DBackpropInput")
     f_dims = _dims(filters.shape, 4, "filters", "Conv2DBackpropInput")
     out_dims = _dims(out_shape, 4, "output_shape", "Conv2DBackpropInput")
-    for got, want, what in (
-        (x_dims[-1], f_dims[-1], "input"),
-        (out_dims[-1], f_dims[-2], "output"),
-    ):
-        if None not in (got, want) and got != want:
-            raise errors.InvalidArgumentError(
-                f"Conv2DCustomBackpropInput: {what} depth {got} does not match the filters' "
-                f"{want} (filters of shape {f_dims})"
-            )
+    label = "Conv2DCustomBackpropInput"
+    if None not in (x_dims[-1], f_dims[-1]) and x_dims[-1] != f_dims[-1]:
+        raise errors.InvalidArgumentError(
+            f"{label}: filter and out_backprop must have the same out_depth "
+            f"(filters of shape {f_dims}, input of shape {x_dims})"
+        )
+    if None not in (out_dims[-1], f_dims[-2]) and out_dims[-1] != f_dims[-2]:
+        raise errors.InvalidArgumentError(
+            f"{label}: input depth must be evenly divisible by filter depth "
+            f"(filters of shape {f_dims}, output_shape {out_dims})"
+        )
     for dim, (size, computed_from, k, s, d) in enumerate(
         zip(x_dims[1:3], out_dims[1:3], f_dims[:2], attrs["strides"], attrs["dilations"])
     ):

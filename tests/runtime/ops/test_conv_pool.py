@@ -135,8 +135,10 @@ def test_conv2d_transpose_errors_are_tensorflows():
         "actual = 2, computed = 5 spatial_dim: 1 input: 5 filter: 3 output: 2 stride: 1",
     ):
         rt.nn.conv2d_transpose(x, w, [1, 5, 5, 1], 1)
-    with pytest.raises(rt.errors.InvalidArgumentError, match="input depth 1 does not match"):
+    with pytest.raises(rt.errors.InvalidArgumentError, match="must have the same out_depth"):
         rt.nn.conv2d_transpose(x, np.ones((3, 3, 1, 2), np.float32), [1, 4, 4, 1], 2)
+    with pytest.raises(rt.errors.InvalidArgumentError, match="evenly divisible by filter depth"):
+        rt.nn.conv2d_transpose(x, w, [1, 4, 4, 3], 2)
     with pytest.raises(ValueError, match=r"output_shape must have shape \(4,\)"):
         rt.nn.conv2d_transpose(x, w, [4, 4], 2)
     with pytest.raises(ValueError, match="not in the list of allowed values"):
