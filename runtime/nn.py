@@ -1,5 +1,5 @@
 """Neural networks: ``rt.nn.relu``, ``softmax``, ``gelu``, ``leaky_relu``, ``softplus``, ...;
-convolution (``conv1d``, ``conv2d``, ``convolution``) and pooling (``max_pool1d``,
+convolution (``conv1d``, ``conv2d``, ``conv2d_transpose``, ``convolution``) and pooling (``max_pool1d``,
 ``max_pool2d``, ``avg_pool1d``, ``avg_pool2d``, ``max_pool``, ``avg_pool``).
 
 ``gelu`` and ``leaky_relu`` are *composites*: functions over other ops, with no row and no
@@ -22,7 +22,7 @@ from runtime.core.graph import name_scope
 from runtime.math import softplus
 from runtime.ops import activation_ops
 from runtime.ops.constant_ops import cast, convert_to_tensor
-from runtime.ops.conv_ops import conv1d, conv2d, convolution
+from runtime.ops.conv_ops import conv1d, conv2d, conv2d_transpose, convolution
 from runtime.ops.math_ops import sigmoid, tanh
 from runtime.ops.nn_ops import relu, softmax, sparse_softmax_cross_entropy_with_logits
 from runtime.ops.normalization_ops import batch_normalization, moments
@@ -42,6 +42,7 @@ __all__ = [
     "avg_pool2d",
     "conv1d",
     "conv2d",
+    "conv2d_transpose",
     "convolution",
     "gelu",
     "leaky_relu",

@@ -118,7 +118,6 @@ SAME_RESULTS = [
         "modules",
         "Keras models",
         "Saving Keras models",
-        marks=pytest.mark.xfail(strict=True, reason=modules_guide.XFAIL["Saving Keras models"]),
         id="keras file",
     ),
 ]

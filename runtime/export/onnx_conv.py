@@ -7,7 +7,9 @@ padding in both (ONNX's ``count_include_pad=0``, its default). A dilated SAME co
 gets explicit ``pads`` instead: onnxruntime refuses ``SAME_UPPER`` with dilations, so its
 spatial sizes must be known when it is exported.
 
-The gradients' rows have no ONNX form: ONNX computes a model's values, and a function that
+``Conv2DBackpropInput`` (``rt.nn.conv2d_transpose``, a ``Conv2DTranspose`` layer) is ONNX's
+``ConvTranspose``, with the padding spelled out from the known output shape. The other
+gradients' rows have no ONNX form: ONNX computes a model's values, and a function that
 exports its gradient is rare enough to be refused with the reason.
 
 >>> from runtime.ops.conv_ops import CONV2D
@@ -20,7 +22,7 @@ from __future__ import annotations
 from runtime.core import dtypes
 from runtime.export.onnx_types import work_dtype
 from runtime.ops import conv_ops, pooling_ops
-from runtime.ops.sliding_windows import same_padding
+from runtime.ops import sliding_windows as sw
 
 _TO_FIRST, _TO_LAST = [0, 3, 1, 2], [0, 2, 3, 1]
 _AUTO_PAD = {"VALID": "VALID", "SAME": "SAME_UPPER"}
@@ -42,7 +44,7 @@ def _padding(b, op, window, strides, dilations):
             f"a dilated SAME convolution needs its input's spatial sizes, got {spatial}: "
             "onnxruntime refuses SAME_UPPER with dilations, so the padding must be explicit"
         )
-    pads = [same_padding(*dims) for dims in zip(spatial, window, strides, dilations)]
+    pads = [sw.same_padding(*dims) for dims in zip(spatial, window, strides, dilations)]
     return {"pads": [before for before, _ in pads] + [after for _, after in pads]}
 
 
@@ -87,8 +89,53 @@ def _pool(op_type, supported):
     return rule
 
 
+def _spatial_sizes(b, tensor, what):
+    dims = tensor.shape.as_list() if tensor.shape.rank is not None else [None] * 4
+    if None in dims[1:3]:
+        raise b.unsupported(f"ConvTranspose needs the {what}'s height and width known: {dims}")
+    return dims[1:3]
+
+
+def _conv_transpose(b, op, inputs):
+    """``ConvTranspose`` of the output gradient onto the template's height and width: the
+    padding TensorFlow puts around the convolution's input, and the rows and columns past
+    the last window (``output_padding``), made explicit."""
+    _template, filters, grad = inputs
+    template, kernel, out_grad = op.inputs
+    attrs = op.attrs
+    window = kernel.shape.as_list()[:2]
+    pads, extras = [], []
+    for out, n, k, s, d in zip(
+        _spatial_sizes(b, template, "output"), _spatial_sizes(b, out_grad, "input"),
+        window, attrs["strides"], attrs["dilations"],
+    ):  # fmt: skip
+        before, after = sw.paddings([out], [k], [s], [d], attrs["padding"])[0]
+        pads.append((before, after))
+        extras.append(out + before + after - ((n - 1) * s + (k - 1) * d + 1))
+    dtype = out_grad.dtype
+    work = _work_dtype(b, dtype, _FLOAT32, "ConvTranspose")
+    x, filters = [b.cast(v, work) if work is not dtype else v for v in (grad, filters)]
+    x = b.node1("Transpose", [x], perm=_TO_FIRST)
+    filters = b.node1("Transpose", [filters], perm=[3, 2, 0, 1])  # (in, out, *window)
+    out = b.node1(
+        "ConvTranspose", [x, filters],
+        strides=list(attrs["strides"]), dilations=list(attrs["dilations"]),
+        pads=[p[0] for p in pads] + [p[1] for p in pads], output_padding=extras,
+    )  # fmt: skip
+    out = b.node1("Transpose", [out], perm=_TO_LAST)
+    return [out if work is dtype else b.cast(out, dtype)]
+
+
+def _work_dtype(b, dtype, supported, op_type):
+    try:
+        return work_dtype(dtype, supported)
+    except ValueError as e:
+        raise b.unsupported(f"{op_type} of {dtype.name}: {e}") from None
+
+
 CONV_LOWERINGS = {
     conv_ops.CONV2D: _conv,
+    conv_ops.CONV2D_BACKPROP_INPUT: _conv_transpose,
     pooling_ops.MAX_POOL: _pool("MaxPool", _MAX_POOL),
     pooling_ops.AVG_POOL: _pool("AveragePool", _FLOAT32),
 }
@@ -97,7 +144,6 @@ _GRADIENT = "it computes a convolution's or a pooling's gradient, which ONNX mod
 UNEXPORTABLE_CONV_GRADIENTS = {
     opdef: _GRADIENT
     for opdef in (
-        conv_ops.CONV2D_BACKPROP_INPUT,
         conv_ops.CONV2D_BACKPROP_FILTER,
         pooling_ops.MAX_POOL_GRAD,
         pooling_ops.MAX_POOL_GRAD_GRAD,

@@ -23,7 +23,9 @@ from runtime.core.op_def import OpDef
 from runtime.core.tensor_shape import TensorShape
 from runtime.ops import sliding_windows as sw
 from runtime.ops.array_ops import expand_dims, squeeze, transpose
+from runtime.ops.broadcast_ops import zeros
 from runtime.ops.constant_ops import convert_to_tensor
+from runtime.ops.indexing_ops import gather
 from runtime.ops.padding_ops import pad
 from runtime.ops.registry import FLOATING, bind1, check_dtype
 
@@ -319,6 +321,82 @@ def convolution(input, filters, strides=None, padding="VALID", data_format=None,
     )
 
 
+def conv2d_transpose(input, filters, output_shape, strides, padding="SAME", data_format="NHWC", dilations=None, name=None):  # fmt: skip
+    """The transpose of ``conv2d`` (the gradient of a convolution with respect to its
+    input): ``input`` ``(batch, height, width, in_channels)`` spread through ``filters``
+    ``(height, width, out_channels, in_channels)`` onto ``output_shape``, the shape of the
+    convolution's input (``[batch, height, width, out_channels]``, in ``data_format``'s
+    order; ints or scalar tensors). ``conv2d`` of a tensor of ``output_shape`` with the same
+    filters, strides and padding must have ``input``'s height and width.
+
+    >>> x = np.ones((1, 2, 2, 1), np.float32)
+    >>> conv2d_transpose(x, np.ones((2, 2, 1, 1), np.float32), [1, 4, 4, 1], 2)[0, :, :, 0].numpy()
+    array([[1., 1., 1., 1.],
+           [1., 1., 1., 1.],
+           [1., 1., 1., 1.],
+           [1., 1., 1., 1.]], dtype=float32)
+    """
+    first = channels_first(data_format, "NHWC", "NCHW")
+    x = to_channels_last(convert_to_tensor(input), first)
+    filters = convert_to_tensor(filters, dtype_hint=x.dtype)
+    attrs = {
+        "strides": spatial_ints(strides, 2, first, "strides"),
+        "dilations": spatial_ints(dilations, 2, first, "dilations"),
+        "padding": sw.checked_padding(padding),
+    }
+    shape = _channels_last_shape(output_shape, first)
+    template = zeros(shape, x.dtype)  # the convolution's input: only its shape is read
+    _check_transpose_shapes(x, filters, template.shape, attrs)
+    out = bind1(CONV2D_BACKPROP_INPUT, [template, filters, x], attrs, name or "conv2d_transpose")
+    return from_channels_last(out, first)
+
+
+def _channels_last_shape(output_shape, first):
+    """``output_shape`` (a list or a 1-D tensor of 4) in channels-last order."""
+    if isinstance(output_shape, (list, tuple)):
+        if len(output_shape) != 4:
+            raise ValueError(f"output_shape must have shape (4,), got {list(output_shape)}")
+        dims = list(output_shape)
+        return [dims[0], dims[2], dims[3], dims[1]] if first else dims
+    output_shape = convert_to_tensor(output_shape)
+    if output_shape.shape.rank != 1 or output_shape.shape[0] not in (None, 4):
+        raise ValueError(f"output_shape must have shape (4,), got shape {output_shape.shape}")
+    return gather(output_shape, [0, 2, 3, 1]) if first else output_shape
+
+
+def _check_transpose_shapes(x, filters, out_shape, attrs):
+    """TensorFlow's InvalidArgumentError where the known shapes do not fit together: the
+    filters' last dim against the input's channels, their third against the output's, and
+    the convolution of the output's height and width against the input's (groups, which
+    TensorFlow allows where the output's channels are a multiple, are not supported)."""
+    x_dims = _dims(x.shape, 4, "input", "Conv2DBackpropInput")
+    f_dims = _dims(filters.shape, 4, "filters", "Conv2DBackpropInput")
+    out_dims = _dims(out_shape, 4, "output_shape", "Conv2DBackpropInput")
+    label = "Conv2DCustomBackpropInput"
+    if None not in (x_dims[-1], f_dims[-1]) and x_dims[-1] != f_dims[-1]:
+        raise errors.InvalidArgumentError(
+            f"{label}: filter and out_backprop must have the same out_depth "
+            f"(filters of shape {f_dims}, input of shape {x_dims})"
+        )
+    if None not in (out_dims[-1], f_dims[-2]) and out_dims[-1] != f_dims[-2]:
+        raise errors.InvalidArgumentError(
+            f"{label}: input depth must be evenly divisible by filter depth "
+            f"(filters of shape {f_dims}, output_shape {out_dims})"
+        )
+    for dim, (size, computed_from, k, s, d) in enumerate(
+        zip(x_dims[1:3], out_dims[1:3], f_dims[:2], attrs["strides"], attrs["dilations"])
+    ):
+        if None in (size, computed_from, k):
+            continue
+        computed = sw.output_size(computed_from, k, s, d, attrs["padding"])
+        if computed != size:
+            raise errors.InvalidArgumentError(
+                "Conv2DCustomBackpropInput: Size of out_backprop doesn't match computed: "
+                f"actual = {size}, computed = {computed} spatial_dim: {dim + 1} input: "
+                f"{computed_from} filter: {k} output: {size} stride: {s} dilation: {d}"
+            )
+
+
 # --- samples: what the ops' tests run them on (runtime.ops.op_info) ---
 from runtime.ops.op_info import Sample, op_info  # noqa: E402
 
@@ -347,6 +425,27 @@ def _conv2d_reference(x, filters, strides, padding, data_format="NHWC", dilation
             if 0 <= row < x.shape[1] and 0 <= col < x.shape[2]:
                 out[n, i, j, f] += x[n, row, col, c] * filters[a, b, c, f]
     return out.transpose(0, 3, 1, 2) if data_format == "NCHW" else out
+
+
+def _conv2d_transpose_reference(x, filters, output_shape, strides, padding="SAME", data_format="NHWC", dilations=None):  # fmt: skip
+    """Each input pixel times the filters, added into the (padded) output where the
+    convolution would have read it: TensorFlow's definition, in float64."""
+    x = np.asarray(x, np.float64)
+    first = data_format == "NCHW"
+    if first:
+        x = x.transpose(0, 2, 3, 1)
+        output_shape = [output_shape[i] for i in (0, 2, 3, 1)]
+    (sh, sw_), (dh, dw) = _pair(strides), _pair(dilations or 1)
+    kh, kw = np.shape(filters)[:2]
+    pads = [(0, 0), (0, 0)]
+    if padding == "SAME":
+        pads = [sw.same_padding(output_shape[1], kh, sh, dh), sw.same_padding(output_shape[2], kw, sw_, dw)]  # fmt: skip
+    (top, bottom), (left, right) = pads
+    out = np.zeros((output_shape[0], output_shape[1] + top + bottom, output_shape[2] + left + right, output_shape[3]))  # fmt: skip
+    for n, i, j, a, b in np.ndindex(x.shape[0], x.shape[1], x.shape[2], kh, kw):
+        out[n, i * sh + a * dh, j * sw_ + b * dw] += filters[a, b] @ x[n, i, j]
+    out = out[:, top : top + output_shape[1], left : left + output_shape[2]]
+    return out.transpose(0, 3, 1, 2) if first else out
 
 
 def _pair(value):
@@ -378,6 +477,19 @@ def _conv2d_samples(rng):
     ]  # fmt: skip
 
 
+def _conv2d_transpose_samples(rng):
+    def draw(*shape, dtype="float64"):
+        return rng.uniform(-2.0, 2.0, shape).astype(dtype)
+
+    return [
+        Sample((draw(2, 3, 3, 2, dtype="float32"), draw(3, 3, 4, 2, dtype="float32")), {"output_shape": [2, 6, 6, 4], "strides": 2, "padding": "SAME"}),
+        Sample((draw(1, 3, 4, 2), draw(2, 3, 3, 2)), {"output_shape": [1, 7, 9, 3], "strides": 2, "padding": "VALID"}),
+        Sample((draw(1, 4, 3, 1), draw(4, 4, 2, 1)), {"output_shape": [1, 8, 6, 2], "strides": [2, 2], "padding": "SAME"}),
+        Sample((draw(1, 5, 4, 2), draw(2, 2, 1, 2)), {"output_shape": [1, 5, 4, 1], "strides": 1, "padding": "SAME", "dilations": 2}),
+        Sample((draw(1, 2, 3, 3), draw(2, 3, 2, 2)), {"output_shape": [1, 2, 6, 5], "strides": [2, 1], "padding": "VALID", "data_format": "NCHW"}),
+    ]  # fmt: skip
+
+
 def _conv1d_samples(rng):
     def draw(*shape, dtype="float64"):
         return rng.uniform(-2.0, 2.0, shape).astype(dtype)
@@ -391,3 +503,4 @@ def _conv1d_samples(rng):
 
 op_info("rt.nn.conv2d", _conv2d_samples, _conv2d_reference)(conv2d)
 op_info("rt.nn.conv1d", _conv1d_samples, _conv1d_reference)(conv1d)
+op_info("rt.nn.conv2d_transpose", _conv2d_transpose_samples, _conv2d_transpose_reference)(conv2d_transpose)  # fmt: skip

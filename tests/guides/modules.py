@@ -3,18 +3,17 @@ examples/guides/modules.py."""
 
 from tests.guides import Contains
 
-KERAS_NAME_SCOPE = (
-    "variables a Keras layer creates in build() are not named in the layer's scope "
-    "('w:0', not 'flexible_dense/w:0')"
-)
-
 
 def var_lines(text):
     """``print(var, "\n")`` of each variable: its text, a space, an empty line."""
     return "".join(f"{v} \n\n" for v in text.split("\n\n"))
 
 
-# The Keras parts are as the rendered page (TensorFlow 2.15, Keras 2) prints them.
+# The Keras parts are as the rendered page (TensorFlow 2.15, Keras 2) prints them, with this
+# project's names: a layer's repr as the seeds map Keras's (``<__main__.FlexibleDense
+# 'flexible_dense_1'>`` for ``<__main__.FlexibleDense at 0x...>``), and Keras 3's default
+# names of a functional model and its input (``functional``, ``input_layer``: Keras 2's
+# ``model``, ``input_1``), whose input's output shape Keras 3 prints as ``(None, 3)``.
 EXPECTED = {
     "TensorFlow Modules": """\
 <rt.Tensor: shape=(), dtype=float32, numpy=30.0>
@@ -107,17 +106,17 @@ numpy=array([0., 0., 0.], dtype=float32)>,
         [ 1.6919082 ,  0.49000967]], dtype=float32)>,
  <rt.Variable 'my_sequential_model/flexible_dense_2/b:0' shape=(2,) dtype=float32, \
 numpy=array([0., 0.], dtype=float32)>]
-(<__main__.FlexibleDense at 0x7f790c7e0e80>,
- <__main__.FlexibleDense at 0x7f790c7e6940>)
+(<__main__.FlexibleDense 'flexible_dense_1'>,
+ <__main__.FlexibleDense 'flexible_dense_2'>)
 """,
     # summary() in the layout docs/api.md documents (the seeds' table), with the rows
     # TensorFlow lists: the InputLayer, then the two layers named after the three
     # FlexibleDense layers made before them.
     "The functional API": """\
-Model: "model"
+Model: "functional"
 _________________________________________________________________
 Layer (type)                 Output Shape              Param #   
-input_1 (InputLayer)         [(None, 3)]               0         
+input_layer (InputLayer)     (None, 3)                 0         
 _________________________________________________________________
 flexible_dense_3 (FlexibleDe (None, 3)                 12        
 _________________________________________________________________
@@ -134,12 +133,7 @@ dtype=float32)>
 """,
 }
 
-XFAIL = {
-    "The build step": KERAS_NAME_SCOPE,
-    "Keras models": "no rt.keras.saving.register_keras_serializable",
-    "The functional API": "no rt.keras.Input (the functional Model)",
-    "Saving Keras models": "no rt.keras.saving.register_keras_serializable, so no model to save",
-}
+XFAIL = {}
 
 # Every part but the first prints random numbers (the modules' initial weights).
 RANDOM = set(EXPECTED) - {"TensorFlow Modules"}

@@ -59,8 +59,12 @@ NO_UNSIGNED_LOAD = (
     "a function saved without an input_signature is not restored (the loaded __call__ is missing)"
 )
 XFAIL = {
-    "Creating a SavedModel from Keras": "a Keras model's signature names its output output_0, "
-    "not after its last layer; no Model.output_names",
+    # The expected text is the page's (Keras 2, tf_keras). TensorFlow 2.21's Keras 3 fails
+    # here as this project does: Keras 3's serving signature returns the model's bare output,
+    # which SavedModel names output_0, and a Sequential has no output_names (a functional
+    # model's are its output layers' names).
+    "Creating a SavedModel from Keras": "as in TensorFlow 2.21 with Keras 3: the serving "
+    "signature's output is output_0, and a Sequential has no output_names",
     "Saving a custom model": NO_SAVE_TRACE,
     "A serving signature": NO_SAVE_TRACE,
     "Multiple signatures": NO_SAVE_TRACE,

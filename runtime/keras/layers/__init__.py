@@ -4,6 +4,7 @@ from runtime.keras.layers import tensor_operation as _tensor_operation  # noqa: 
 from runtime.keras.layers.activation_layers import ELU, LeakyReLU, PReLU, ReLU, Softmax
 from runtime.keras.layers.base import Layer
 from runtime.keras.layers.bidirectional import Bidirectional
+from runtime.keras.layers.conv_transpose import Conv2DTranspose
 from runtime.keras.layers.convolutional import Conv1D, Conv2D
 from runtime.keras.layers.core import Activation, Dense, Dropout, Flatten
 from runtime.keras.layers.embedding import Embedding
@@ -68,4 +69,6 @@ __all__ = [
     # recurrent
     "GRU", "GRUCell", "LSTM", "LSTMCell", "RNN", "SimpleRNN", "SimpleRNNCell", "StackedRNNCells",
     "Bidirectional",
+    # transposed convolution
+    "Conv2DTranspose",
 ]  # fmt: skip

@@ -24,6 +24,7 @@ whether or not that ``call`` names ``training`` (a Dropout deep in a model).
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import inspect
 import threading
@@ -64,6 +65,9 @@ class _CallContext(threading.local):
     def __init__(self):
         self.training = None
         self.depth = 0  # layer calls in progress: the outermost one clears the added losses
+        # The layers whose calls or builds are in progress, outermost first: a variable a
+        # layer's build() makes is named under them ("model/dense/w:0"), as in Keras.
+        self.path = []
 
 
 _call_context = _CallContext()
@@ -383,6 +387,7 @@ class Layer(Module):
         if _call_context.depth == 0:
             self._clear_losses()
         _call_context.depth += 1
+        _call_context.path.append(self)
         try:
             if context.building_graph() is None:
                 outputs = self.call(inputs, *args, **kwargs)
@@ -397,6 +402,7 @@ class Layer(Module):
         finally:
             _call_context.training = outer
             _call_context.depth -= 1
+            _call_context.path.pop()
 
     @property
     def input(self):
@@ -509,7 +515,8 @@ def _marking_built(build):
 
     @functools.wraps(build)
     def build_then_mark_built(self, *args, **kwargs):
-        build(self, *args, **kwargs)
+        with _in_scope_of(self):
+            build(self, *args, **kwargs)
         self.built = True
         if getattr(self, "_build_input_shape", None) is None and args and args[0] is not None:
             self._build_input_shape = _as_shape(args[0])
@@ -519,6 +526,23 @@ def _marking_built(build):
 
 
 Layer.build = _marking_built(Layer.build)
+
+
+@contextlib.contextmanager
+def _in_scope_of(layer):
+    """The variables made inside are named under ``layer`` and the layers calling it
+    (``outer/inner/w:0``), as Keras 3 builds a layer in its name scope; a subclass's build
+    calling ``super().build`` stays in the same scope."""
+    path = _call_context.path
+    if path and path[-1] is layer:
+        yield
+        return
+    path.append(layer)
+    try:
+        with name_scope("/".join(entry.name for entry in path) + "/"):
+            yield
+    finally:
+        path.pop()
 
 
 def _as_shape(shape):

@@ -385,3 +385,35 @@ def test_training_can_be_passed_by_position_as_keras_allows():
     traced = ag.function(lambda x, t: model(x, t))
     assert (traced(x, rt.constant(True)).numpy() == 0).any()
     assert not (traced(x, rt.constant(False)).numpy() == 0).any()
+
+
+def test_variables_a_build_makes_are_named_under_the_layers_being_called():
+    """Keras 3 builds and calls a layer inside its name scope, nested in its callers': a
+    variable made in build() is ``outer/inner/w:0`` (tensorflow.org/guide/intro_to_modules)."""
+    keras.backend.clear_session()
+
+    class Inner(keras.layers.Layer):
+        def build(self, input_shape):
+            self.w = rt.Variable(rt.zeros([input_shape[-1], 2]), name="w")
+
+        def call(self, x):
+            return rt.matmul(x, self.w)
+
+    class Outer(keras.Model):
+        def __init__(self, **kwargs):
+            super().__init__(**kwargs)
+            self.inner = Inner()
+
+        def call(self, x):
+            return self.inner(x)
+
+    alone = Inner()
+    alone(np.ones((1, 3), np.float32))
+    assert alone.w.name == "inner/w:0"
+    outer = Outer(name="outer")
+    outer(np.ones((1, 3), np.float32))
+    assert outer.inner.w.name == "outer/inner_1/w:0"
+    built_by_hand = Inner(name="by_hand")
+    built_by_hand.build((1, 4))  # Keras wraps build itself in the layer's scope
+    assert built_by_hand.w.name == "by_hand/w:0"
+    assert rt.Variable(1.0, name="v").name == "v:0"  # the scopes are left

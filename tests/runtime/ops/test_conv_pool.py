@@ -95,3 +95,62 @@ def test_the_filter_gradient_of_many_channels_matches_central_differences():
     x = RNG.uniform(-1.0, 1.0, (1, 3, 4, 16))
     w = RNG.uniform(-1.0, 1.0, (2, 2, 16, 2))
     check_gradient(lambda x, w: rt.nn.conv2d(x, w, 1, "SAME"), [x, w], rtol=1e-6, atol=1e-8)
+
+
+# --- conv2d_transpose: the op_info samples check values and gradients; these its contract ---
+
+
+def test_conv2d_transpose_is_the_adjoint_of_conv2d():
+    """<conv2d(a), b> == <a, conv2d_transpose(b)>: the definition of a transpose."""
+    a = RNG.uniform(-1.0, 1.0, (2, 7, 6, 2))
+    b = RNG.uniform(-1.0, 1.0, (2, 4, 3, 3))
+    w = RNG.uniform(-1.0, 1.0, (3, 2, 2, 3))
+    for padding in ("SAME", "VALID"):
+        conv = rt.nn.conv2d(a, w, 2, padding).numpy()
+        b_ = b[:, : conv.shape[1], : conv.shape[2]]
+        back = rt.nn.conv2d_transpose(b_, w, a.shape, 2, padding).numpy()
+        np.testing.assert_allclose(np.sum(conv * b_), np.sum(a * back), rtol=1e-10)
+
+
+def test_conv2d_transpose_gradients_of_gradients_match_central_differences():
+    def loss(x, w):
+        y = rt.nn.conv2d_transpose(x, w, [1, 9, 7, 2], [2, 2], "SAME")
+        return rt.reduce_sum(y * y * y)
+
+    x = RNG.uniform(-1.0, 1.0, (1, 5, 4, 3))
+    w = RNG.uniform(-1.0, 1.0, (3, 2, 2, 3))
+    check_gradient(_first_gradient(loss), [x, w], rtol=1e-6, atol=1e-8)
+
+
+def test_conv2d_transpose_takes_an_output_shape_known_when_it_runs():
+    import autograph as ag
+
+    w = np.ones((2, 2, 1, 1), np.float32)
+
+    @ag.function(input_signature=[rt.TensorSpec([None, 2, 2, 1], rt.float32)])
+    def upsample(x):
+        y = rt.nn.conv2d_transpose(x, w, rt.stack([rt.shape(x)[0], 4, 4, 1]), 2, "VALID")
+        assert y.shape.as_list() == [None, 4, 4, 1]
+        return y
+
+    np.testing.assert_array_equal(
+        upsample(np.ones((3, 2, 2, 1), np.float32)), np.ones((3, 4, 4, 1))
+    )
+
+
+def test_conv2d_transpose_errors_are_tensorflows():
+    x, w = np.ones((1, 2, 2, 1), np.float32), np.ones((3, 3, 1, 1), np.float32)
+    with pytest.raises(
+        rt.errors.InvalidArgumentError,
+        match="Conv2DCustomBackpropInput: Size of out_backprop doesn't match computed: "
+        "actual = 2, computed = 5 spatial_dim: 1 input: 5 filter: 3 output: 2 stride: 1",
+    ):
+        rt.nn.conv2d_transpose(x, w, [1, 5, 5, 1], 1)
+    with pytest.raises(rt.errors.InvalidArgumentError, match="must have the same out_depth"):
+        rt.nn.conv2d_transpose(x, np.ones((3, 3, 1, 2), np.float32), [1, 4, 4, 1], 2)
+    with pytest.raises(rt.errors.InvalidArgumentError, match="evenly divisible by filter depth"):
+        rt.nn.conv2d_transpose(x, w, [1, 4, 4, 3], 2)
+    with pytest.raises(ValueError, match=r"output_shape must have shape \(4,\)"):
+        rt.nn.conv2d_transpose(x, w, [4, 4], 2)
+    with pytest.raises(ValueError, match="not in the list of allowed values"):
+        rt.nn.conv2d_transpose(x, w, [1, 4, 4, 1], 2, "same")
