@@ -24,10 +24,7 @@ whether or not that ``call`` names ``training`` (a Dropout deep in a model).
 
 from __future__ import annotations
 
-import contextlib
-import functools
 import inspect
-import threading
 
 import numpy as np
 
@@ -40,6 +37,7 @@ from runtime.execution import staging
 from runtime.execution.tracing import trace
 from runtime.keras import backend, constraints, initializers, keras_tensor, regularizers
 from runtime.keras.layers import layer_config, masks
+from runtime.keras.layers.build_scope import LayerNameScope, call_context, marking_built
 from runtime.keras.saving.archive import reserve_weight
 from runtime.ops.array_ops import shape_of
 from runtime.ops.constant_ops import cast, convert_to_tensor
@@ -59,18 +57,6 @@ _LAYER_KEYWORDS = {
 }
 
 
-class _CallContext(threading.local):
-    """The ``training`` value of the layer calls in progress: inner layers inherit it."""
-
-    def __init__(self):
-        self.training = None
-        self.depth = 0  # layer calls in progress: the outermost one clears the added losses
-        # The layers whose calls or builds are in progress, outermost first: a variable a
-        # layer's build() makes is named under them ("model/dense/w:0"), as in Keras.
-        self.path = []
-
-
-_call_context = _CallContext()
 _accepts_training = {}  # a Layer subclass -> what _call_parameters says of its call
 
 # Bumped whenever a layer's attributes, weights or trainable setting change: what a layer
@@ -132,13 +118,13 @@ class Layer(Module):
         super().__init_subclass__(**kwargs)
         build = cls.__dict__.get("build")
         if build is not None and not getattr(build, "_marks_built", False):
-            cls.build = _marking_built(build)
+            cls.build = marking_built(build)
 
     @property
     def name_scope(self):
         """``with layer.name_scope:`` as for any Module; ``layer.name_scope()`` is the name,
         as TensorFlow 2.0's Keras layers gave it (seed 003)."""
-        return _LayerNameScope(self._scope_name, self.name)
+        return LayerNameScope(self._scope_name, self.name)
 
     def __setattr__(self, name, value):
         if "_own_weights" not in self.__dict__ and isinstance(value, (Layer, Variable)):
@@ -368,7 +354,7 @@ class Layer(Module):
     def __call__(self, inputs, *args, **kwargs):
         if keras_tensor.any_symbolic(inputs, args, kwargs):  # the functional API: a node
             return keras_tensor.symbolic_call(self, inputs, args, kwargs)
-        outer = _call_context.training
+        outer = call_context.training
         training = kwargs.pop("training", None)
         takes_training, position, takes_mask, own_compute_mask = self._call_parameters()
         if position is not None and len(args) > position:  # training given by position
@@ -383,11 +369,11 @@ class Layer(Module):
             args = (*args[:position], training, *args[position + 1 :])
         elif takes_training:
             kwargs["training"] = training
-        _call_context.training = training
-        if _call_context.depth == 0:
+        call_context.training = training
+        if call_context.depth == 0:
             self._clear_losses()
-        _call_context.depth += 1
-        _call_context.path.append(self)
+        call_context.depth += 1
+        call_context.path.append(self)
         try:
             if context.building_graph() is None:
                 outputs = self.call(inputs, *args, **kwargs)
@@ -400,9 +386,9 @@ class Layer(Module):
                 masks.attach_output_masks(self, inputs, outputs, previous_mask)
             return outputs
         finally:
-            _call_context.training = outer
-            _call_context.depth -= 1
-            _call_context.path.pop()
+            call_context.training = outer
+            call_context.depth -= 1
+            call_context.path.pop()
 
     @property
     def input(self):
@@ -507,61 +493,11 @@ class Layer(Module):
                 self.build(**shapes["shapes_dict"])
 
 
-def _marking_built(build):
-    """``build``, then the layer marked built, as Keras 3 wraps every layer's ``build``: a layer
-    built by hand (``dense.build((1, 2))``, then ``set_weights``) keeps its weights at its first
-    call instead of being built again with fresh ones, whether or not its ``build`` says
-    ``self.built = True`` or calls ``super().build``."""
-
-    @functools.wraps(build)
-    def build_then_mark_built(self, *args, **kwargs):
-        with _in_scope_of(self):
-            build(self, *args, **kwargs)
-        self.built = True
-        if getattr(self, "_build_input_shape", None) is None and args and args[0] is not None:
-            self._build_input_shape = _as_shape(args[0])
-
-    build_then_mark_built._marks_built = True
-    return build_then_mark_built
-
-
-Layer.build = _marking_built(Layer.build)
-
-
-@contextlib.contextmanager
-def _in_scope_of(layer):
-    """The variables made inside are named under ``layer`` and the layers calling it
-    (``outer/inner/w:0``), as Keras 3 builds a layer in its name scope; a subclass's build
-    calling ``super().build`` stays in the same scope."""
-    path = _call_context.path
-    if path and path[-1] is layer:
-        yield
-        return
-    path.append(layer)
-    try:
-        with name_scope("/".join(entry.name for entry in path) + "/"):
-            yield
-    finally:
-        path.pop()
-
-
-def _as_shape(shape):
-    """One shape (a tuple of sizes) as a TensorShape; several shapes as they are."""
-    flat = isinstance(shape, (list, tuple)) and all(d is None or isinstance(d, int) for d in shape)
-    return TensorShape(shape) if flat else shape
+Layer.build = marking_built(Layer.build)
 
 
 # Library code that stages itself: autograph calls the layer as it is, and converts its call.
 staging.do_not_convert(Layer.__call__)
-
-
-class _LayerNameScope(name_scope):
-    def __init__(self, scope_name, layer_name):
-        super().__init__(scope_name)
-        self._layer_name = layer_name
-
-    def __call__(self):
-        return self._layer_name
 
 
 def _holds_arrays(value):

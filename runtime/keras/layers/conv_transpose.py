@@ -24,7 +24,7 @@ array([[1., 1., 1., 1.],
 from __future__ import annotations
 
 from runtime.core.tensor_shape import TensorShape
-from runtime.keras import activations
+from runtime.keras import activations, constraints, initializers, regularizers
 from runtime.keras.layers import arguments as args
 from runtime.keras.layers.base import Layer
 from runtime.keras.layers.convolutional import _options
@@ -47,7 +47,7 @@ def transposed_size(size, kernel, stride, dilation, padding, output_padding):
     return (size - 1) * stride + reach % 2 + output_padding
 
 
-class Conv2DTranspose(args.Configured, Layer):
+class Conv2DTranspose(Layer):
     """2-D transposed convolution over ``(batch, height, width, channels)`` (channels_last)
     inputs: ``strides=2`` with ``padding="same"`` doubles the height and width.
 
@@ -94,8 +94,8 @@ class Conv2DTranspose(args.Configured, Layer):
         self.data_format = args.standardize_data_format(data_format)
         self.activation = activations.get(activation)
         self.use_bias = use_bias
-        self.kernel_initializer = args.initializer_from_config(kernel_initializer)
-        self.bias_initializer = args.initializer_from_config(bias_initializer)
+        self.kernel_initializer = initializers.get(kernel_initializer)
+        self.bias_initializer = initializers.get(bias_initializer)
         self.kernel_regularizer = kernel_regularizer
         self.bias_regularizer = bias_regularizer
         self.kernel_constraint = kernel_constraint
@@ -187,7 +187,7 @@ class Conv2DTranspose(args.Configured, Layer):
         return TensorShape([dims[0], *self._output_sizes(dims[1:-1]), self.filters])
 
     def get_config(self):
-        config = args.base_config(self, Layer)
+        config = super().get_config()
         config.update(
             {
                 "filters": self.filters,
@@ -197,17 +197,15 @@ class Conv2DTranspose(args.Configured, Layer):
                 "output_padding": self.output_padding,
                 "data_format": self.data_format,
                 "dilation_rate": self.dilation_rate,
-                "activation": args.serialize_activation(self.activation),
+                "activation": activations.serialize(self.activation),
                 "use_bias": self.use_bias,
-                "kernel_initializer": args.serialize_initializer(self.kernel_initializer),
-                "bias_initializer": args.serialize_initializer(self.bias_initializer),
-                "kernel_regularizer": args.serialize_option(self.kernel_regularizer),
-                "bias_regularizer": args.serialize_option(self.bias_regularizer),
-                "activity_regularizer": args.serialize_option(
-                    getattr(self, "activity_regularizer", None)
-                ),
-                "kernel_constraint": args.serialize_option(self.kernel_constraint),
-                "bias_constraint": args.serialize_option(self.bias_constraint),
+                "kernel_initializer": initializers.serialize(self.kernel_initializer),
+                "bias_initializer": initializers.serialize(self.bias_initializer),
+                "kernel_regularizer": regularizers.serialize(self.kernel_regularizer),
+                "bias_regularizer": regularizers.serialize(self.bias_regularizer),
+                "activity_regularizer": regularizers.serialize(self.activity_regularizer),
+                "kernel_constraint": constraints.serialize(self.kernel_constraint),
+                "bias_constraint": constraints.serialize(self.bias_constraint),
             }
         )
         return config
