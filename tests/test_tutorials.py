@@ -19,12 +19,10 @@ ROOT = Path(__file__).resolve().parent.parent
 PROGRAMS = ROOT / "examples" / "tutorials"
 
 
-# How many training digits each program gets (12,000 unless named). The guide from scratch
-# keeps 10,000 aside for validation and feeds the raw pixels (0-255) to its model: on the
-# 2,000 left its model is at chance after an epoch, on 20,000 it learns (above 0.9). The
-# experts' conv model learns the stand-ins within an epoch of 3,000, and 12,000 take it
-# minutes an epoch on a shared CPU.
-TRAINING_DIGITS = {"quickstart_experts": 3000, "training_loop_from_scratch": 30000}
+# How many training digits each program gets (12,000 unless named: the guide from scratch
+# keeps 10,000 aside for validation and trains on the 2,000 left). The experts' conv model
+# learns the stand-ins within an epoch of 3,000, and 12,000 take it a minute an epoch.
+TRAINING_DIGITS = {"quickstart_experts": 3000}
 
 
 @functools.cache
