@@ -42,7 +42,10 @@ GUIDES = {
     "modules": (modules_guide.EXPECTED, modules_guide.XFAIL, modules_guide.RANDOM),
     "saved_model": (saved_model_guide.EXPECTED, saved_model_guide.XFAIL, set()),
 }
-NEEDS = {("modules", "Tracing the graph for TensorBoard"): "tensorboard"}  # an optional extra
+NEEDS = {  # the parts needing an optional extra
+    ("modules", "Tracing the graph for TensorBoard"): "tensorboard",
+    ("modules", "Saving Keras models"): "h5py",  # a .keras file
+}
 
 
 @functools.cache
@@ -125,6 +128,8 @@ SAME_RESULTS = [
 
 @pytest.mark.parametrize(("guide", "original", "restored"), SAME_RESULTS)
 def test_a_restored_model_computes_what_the_original_did(guide, original, restored):
+    if (guide, restored) in NEEDS:
+        import_extra(NEEDS[guide, restored])
     parts = run_guide(guide)
     before = numbers(parts[original].split("\n")[0])
     after = numbers(parts[restored].rstrip("\n").split("\n")[-1])

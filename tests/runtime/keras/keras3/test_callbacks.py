@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 import runtime as rt
+from tests.extras import import_extra
 
 keras = rt.keras
 callbacks = keras.callbacks
@@ -564,6 +565,7 @@ def tensorboard_dirs(tmp_path):
 
 @pytest.mark.parametrize("runs", [1, 2], ids=["basic", "across_invocations"])
 def test_TensorBoard_basic(tmp_path, runs, capsys):
+    import_extra("tensorboard")
     x, y = np.ones((10, 100)), np.ones((10, 1))
     logdir, train_dir, validation_dir = tensorboard_dirs(tmp_path)
     tb_cbk = callbacks.TensorBoard(logdir)
@@ -579,6 +581,7 @@ def test_TensorBoard_basic(tmp_path, runs, capsys):
 
 
 def test_TensorBoard_no_spurious_event_files(tmp_path):
+    import_extra("tensorboard")
     x, y = np.ones((10, 100)), np.ones((10, 1))
     logdir, train_dir, _ = tensorboard_dirs(tmp_path)
     tensorboard_model().fit(
@@ -593,6 +596,7 @@ def test_TensorBoard_no_spurious_event_files(tmp_path):
 
 
 def test_TensorBoard_batch_metrics(tmp_path):
+    import_extra("tensorboard")
     x, y = np.ones((10, 100)), np.ones((10, 1))
     logdir, train_dir, validation_dir = tensorboard_dirs(tmp_path)
     tb_cbk = callbacks.TensorBoard(logdir, update_freq=1)
@@ -608,6 +612,7 @@ def test_TensorBoard_batch_metrics(tmp_path):
 
 
 def test_TensorBoard_weight_histograms(tmp_path):
+    import_extra("tensorboard")
     accumulator = pytest.importorskip(
         "tensorboard.backend.event_processing.event_accumulator"
     ).EventAccumulator

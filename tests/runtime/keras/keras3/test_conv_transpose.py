@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 import runtime as rt
+from tests.extras import import_extra
 from tests.runtime.keras.keras3.conv_pool_harness import run_layer_test
 
 layers = rt.keras.layers
@@ -196,6 +197,7 @@ def test_shape_inference_static_unknown_shape(kernel_size, strides, padding, out
 
 
 def test_config_has_keras_3s_keys_and_a_keras_file_round_trips(tmp_path):
+    import_extra("h5py")
     layer = layers.Conv2DTranspose(3, 4, strides=2, padding="same", activation="relu")
     assert list(layer.get_config()) == [
         "name", "trainable", "dtype", "filters", "kernel_size", "strides", "padding",

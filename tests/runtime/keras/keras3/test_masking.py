@@ -15,6 +15,7 @@ import pytest
 import autograph as ag
 import runtime as rt
 from runtime.keras import backend, layers, models
+from tests.extras import import_extra
 from tests.runtime.keras.keras3 import layer_testing as testing
 
 
@@ -74,6 +75,7 @@ class TestMasking(testing.TestCase):
         self.assertAllClose(seen[-1], expected_mask)
 
     def test_masking_with_tensor(self, tmp_path):
+        import_extra("h5py")
         model = models.Sequential([layers.Masking(mask_value=0.0), layers.LSTM(1)])
         x = np.array(
             [
