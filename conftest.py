@@ -23,7 +23,12 @@ _NEEDS = {  # docs/: docs/conftest.py
         "tests/runtime/xla/xla_harness.py",
         "autograph/operators/jax_*.py",  # the JAX backend's modules, loaded only once JAX is
     ],
-    "tensorboard": ["runtime/summary.py", "runtime/views/summaries.py", "runtime/profiler.py"],
+    "tensorboard": [
+        "runtime/summary.py",
+        "runtime/views/summaries.py",
+        "runtime/profiler.py",
+        "runtime/keras/callbacks/tensorboard.py",  # its example writes event files
+    ],
     "onnx": ["runtime/export/onnx_branches.py"],  # its example builds an onnx model
     "h5py": ["runtime/keras/saving/saving_api.py"],  # its example saves a .keras file
 }
