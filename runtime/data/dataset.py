@@ -61,12 +61,8 @@ def _to_tensors(element):
     return nest.map_structure(lambda a: EagerTensor(a, dtypes.as_dtype(a.dtype)), element)
 
 
-def _spec(element, batched=False):
-    def spec(array):
-        shape = array.shape if not batched else (None, *array.shape[1:])
-        return TensorSpec(shape, dtypes.as_dtype(array.dtype))
-
-    return nest.map_structure(spec, element)
+def _spec(element):
+    return nest.map_structure(lambda a: TensorSpec(a.shape, dtypes.as_dtype(a.dtype)), element)
 
 
 class Dataset:

@@ -16,18 +16,16 @@ from runtime.ops.math_ops import (  # noqa: F401  (re-exported)
     greater_equal,
     less,
     less_equal,
-    log,
     maximum,
     minimum,
     multiply,
-    negative,
     sigmoid,
     sqrt,
     square,
     tanh,
 )
 from runtime.ops.reduction_ops import reduce_max, reduce_sum  # noqa: F401  (re-exported)
-from runtime.ops.special_math_ops import erf, expm1, log1p  # noqa: F401  (re-exported)
+from runtime.ops.special_math_ops import expm1  # noqa: F401  (re-exported)
 
 
 def gelu(x, approximate=False):

@@ -27,7 +27,6 @@ from runtime.core.tensor_shape import TensorShape
 from runtime.keras import activations, constraints, initializers, regularizers
 from runtime.keras.layers import arguments as args
 from runtime.keras.layers.base import Layer
-from runtime.keras.layers.convolutional import _options
 from runtime.ops.array_ops import reshape, shape
 from runtime.ops.constant_ops import cast
 from runtime.ops.conv_ops import conv2d_transpose
@@ -137,7 +136,8 @@ class Conv2DTranspose(Layer):
             name="kernel",
             shape=(*self.kernel_size, self.filters, channels),
             initializer=self.kernel_initializer,
-            **_options(self.kernel_regularizer, self.kernel_constraint),
+            regularizer=self.kernel_regularizer,
+            constraint=self.kernel_constraint,
         )
         self.bias = None
         if self.use_bias:
@@ -145,7 +145,8 @@ class Conv2DTranspose(Layer):
                 name="bias",
                 shape=(self.filters,),
                 initializer=self.bias_initializer,
-                **_options(self.bias_regularizer, self.bias_constraint),
+                regularizer=self.bias_regularizer,
+                constraint=self.bias_constraint,
             )
 
     def _output_sizes(self, spatial):

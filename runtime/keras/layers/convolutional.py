@@ -119,7 +119,8 @@ class _Conv(Layer):
             name="kernel",
             shape=(*self.kernel_size, channels // self.groups, self.filters),
             initializer=self.kernel_initializer,
-            **_options(self.kernel_regularizer, self.kernel_constraint),
+            regularizer=self.kernel_regularizer,
+            constraint=self.kernel_constraint,
         )
         self.bias = None
         if self.use_bias:
@@ -127,7 +128,8 @@ class _Conv(Layer):
                 name="bias",
                 shape=(self.filters,),
                 initializer=self.bias_initializer,
-                **_options(self.bias_regularizer, self.bias_constraint),
+                regularizer=self.bias_regularizer,
+                constraint=self.bias_constraint,
             )
 
     def call(self, inputs):
@@ -209,12 +211,6 @@ class _Conv(Layer):
             }
         )
         return config
-
-
-def _options(regularizer, constraint):
-    """The weight's regularizer and constraint, for ``add_weight``, where given."""
-    given = {"regularizer": regularizer, "constraint": constraint}
-    return {k: v for k, v in given.items() if v is not None}
 
 
 def _output_size(size, kernel, stride, dilation, padding):

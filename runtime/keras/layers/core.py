@@ -19,6 +19,7 @@ from runtime.core.tensor import Tensor
 from runtime.core.tensor_shape import TensorShape
 from runtime.functions.control_flow import cond
 from runtime.keras import activations, constraints, initializers, regularizers
+from runtime.keras.layers import arguments as args
 from runtime.keras.layers.base import Layer
 from runtime.ops.array_ops import reshape, shape_of, stack, transpose
 from runtime.ops.constant_ops import cast
@@ -146,7 +147,7 @@ class Flatten(Layer):
 
     def __init__(self, data_format=None, **kwargs):
         super().__init__(**kwargs)
-        self.data_format = _data_format(data_format)
+        self.data_format = args.standardize_data_format(data_format)
 
     def call(self, inputs):
         shape = inputs.shape.as_list()
@@ -167,18 +168,6 @@ class Flatten(Layer):
 
     def get_config(self):
         return {**super().get_config(), "data_format": self.data_format}
-
-
-def _data_format(data_format):
-    """Keras' ``data_format`` argument: ``"channels_last"`` (the default) or
-    ``"channels_first"``."""
-    value = "channels_last" if data_format is None else str(data_format).lower()
-    if value not in ("channels_last", "channels_first"):
-        raise ValueError(
-            'The `data_format` argument must be one of {"channels_first", "channels_last"}. '
-            f"Received: data_format={data_format}"
-        )
-    return value
 
 
 class Dropout(Layer):

@@ -84,15 +84,7 @@ class Merge(Layer):
         return merged
 
     def get_config(self):
-        return _base_config(self, Merge)
-
-
-def _base_config(layer, cls):
-    """The base layer's config (name, trainable, dtype)."""
-    base = getattr(super(cls, layer), "get_config", None)  # Layer's, where it has one
-    if base is not None:
-        return base()
-    return {"name": layer.name, "trainable": layer.trainable, "dtype": layer._dtype.name}
+        return super().get_config()
 
 
 def _expanded_after_batch(x, rank):
@@ -294,7 +286,7 @@ class Concatenate(Merge):
         return reduce_any(concat(masks, axis=self.axis), axis=-1)
 
     def get_config(self):
-        return {**_base_config(self, Merge), "axis": self.axis}
+        return {**super().get_config(), "axis": self.axis}
 
 
 def _full_mask(x, mask):
@@ -385,7 +377,7 @@ class Dot(Merge):
         return None
 
     def get_config(self):
-        return {**_base_config(self, Merge), "axes": self.axes, "normalize": self.normalize}
+        return {**super().get_config(), "axes": self.axes, "normalize": self.normalize}
 
 
 def _l2_normalized(x, axis):

@@ -253,10 +253,10 @@ class _CellLayer(RNN):
         layer_kwargs = {
             k: kwargs.pop(k) for k in ("name", "trainable", "dtype", *_RNN_KEYS) if k in kwargs
         }
-        for key in ("input_shape", "batch_input_shape", "batch_size", "zero_output_for_mask"):
+        for key in ("input_shape", "batch_input_shape", "batch_size", "zero_output_for_mask",
+                    "activity_regularizer"):  # fmt: skip
             if key in kwargs:
                 layer_kwargs[key] = kwargs.pop(key)
-        self.activity_regularizer = kwargs.pop("activity_regularizer", None)
         cell = self._cell(
             units,
             dtype=layer_kwargs.get("dtype"),

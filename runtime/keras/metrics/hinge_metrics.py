@@ -33,9 +33,6 @@ class Hinge(MeanMetricWrapper):
     def __init__(self, name="hinge", dtype=None):
         super().__init__(hinge, name=name, dtype=dtype)
 
-    def get_config(self):
-        return {"name": self.name, "dtype": self.dtype}
-
 
 class SquaredHinge(MeanMetricWrapper):
     """The mean squared hinge loss, ``mean(square(max(1 - y_true * y_pred, 0)))``."""
@@ -43,18 +40,12 @@ class SquaredHinge(MeanMetricWrapper):
     def __init__(self, name="squared_hinge", dtype=None):
         super().__init__(squared_hinge, name=name, dtype=dtype)
 
-    def get_config(self):
-        return {"name": self.name, "dtype": self.dtype}
-
 
 class CategoricalHinge(MeanMetricWrapper):
     """The mean categorical hinge loss, ``max(0, 1 + max(neg) - pos)`` of one-hot labels."""
 
     def __init__(self, name="categorical_hinge", dtype=None):
         super().__init__(categorical_hinge, name=name, dtype=dtype)
-
-    def get_config(self):
-        return {"name": self.name, "dtype": self.dtype}
 
 
 _AVERAGES = (None, "micro", "macro", "weighted")

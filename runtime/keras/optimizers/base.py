@@ -41,18 +41,14 @@ from runtime.core import context, dtypes
 from runtime.core.graph import name_scope
 from runtime.functions.control_flow import cond
 from runtime.gradients.tape import GradientTape
+from runtime.keras.loss_base import as_loss_dtype
 from runtime.keras.optimizers import clipping, schedules
 from runtime.keras.optimizers.keras_api import KerasOptimizerAPI
 from runtime.ops.broadcast_ops import where
-from runtime.ops.constant_ops import cast, constant, convert_to_tensor
+from runtime.ops.constant_ops import cast, constant
 from runtime.ops.math_ops import equal, floordiv, mod, not_equal
 from runtime.state import deferred
 from runtime.state.variables import Variable
-
-
-def _as_float_tensor(value, dtype):
-    value = convert_to_tensor(value)
-    return value if value.dtype is dtype else cast(value, dtype)
 
 
 class Optimizer(KerasOptimizerAPI):
@@ -337,7 +333,7 @@ class Optimizer(KerasOptimizerAPI):
             self.build(variables)
         grads, variables = _present(grads, variables)
         self._register(variables)  # the slots, made before any update or branch
-        grads = [_as_float_tensor(g, v.dtype) for g, v in zip(grads, variables)]
+        grads = [as_loss_dtype(g, v.dtype) for g, v in zip(grads, variables)]
         if self.loss_scale_factor is not None:
             grads = [g / self.loss_scale_factor for g in grads]
         if self.gradient_accumulation_steps:
@@ -372,7 +368,7 @@ class Optimizer(KerasOptimizerAPI):
     def _update_all(self, grads, variables):
         """Clipping, weight decay and the optimizer's rule, for every variable."""
         grads = self._clip_gradients(grads)
-        lr = _as_float_tensor(self.learning_rate, dtypes.float32)
+        lr = as_loss_dtype(self.learning_rate, dtypes.float32)
         self._apply_weight_decay(variables, lr)
         rate = self._rate(lr)
         for grad, variable in zip(grads, variables):

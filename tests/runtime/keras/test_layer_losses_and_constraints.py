@@ -172,3 +172,15 @@ def test_recurrent_weights_carry_their_constraints(cls):
         [np.ones(w.shape, np.float32) for w in layer.trainable_weights], layer.trainable_weights
     )
     assert layer.cell.kernel.numpy().min() >= 0 and layer.cell.recurrent_kernel.numpy().min() >= 0
+
+
+@pytest.mark.parametrize("cls", RECURRENT)
+def test_recurrent_layers_keep_their_activity_regularizer(cls):
+    layer = cls(2, activity_regularizer="l2")
+    x = np.ones((4, 3, 3), np.float32)
+    out = layer(x).numpy()
+    assert layer.get_config()["activity_regularizer"]["class_name"] == "L2"
+    # Keras: l2 (0.01) of the output, divided by the batch size.
+    np.testing.assert_allclose(
+        [float(v) for v in layer.losses], [0.01 * (out**2).sum() / 4], rtol=1e-5
+    )
